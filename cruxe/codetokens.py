@@ -1,0 +1,89 @@
+"""Identifier and path splitting, shared by indexing and querying.
+
+Tantivy's built-in tokenizers cannot split camelCase (its regex engine has no look-around)
+and its `default` tokenizer drops tokens of 40+ bytes, so Cruxe splits in Python and feeds
+Tantivy space-separated terms analysed by whitespace + lowercase. Every splitter keeps the
+whole lower-cased identifier as a term too, so an exact identifier is always findable.
+"""
+from __future__ import annotations
+
+import re
+
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_DOTTED_SEP = re.compile(r"::|\.|->|#|/|\\")
+_PATH_SEP = re.compile(r"[/\\._\-\s]+")
+
+MAX_TERMS_PER_TEXT = 20_000  # bounds index size for huge bodies; BM25 gains nothing past it
+
+
+def split_identifier(ident: str) -> list[str]:
+    """`getHTTPResponse` -> [get, http, response]; `snake_case_name` -> [snake, case, name]."""
+    parts: list[str] = []
+    for chunk in re.split(r"[_$]+", ident):
+        if chunk:
+            parts.extend(m.lower() for m in _CAMEL.findall(chunk))
+    return parts
+
+
+def identifier_terms(ident: str) -> list[str]:
+    """The whole lower-cased identifier, then its parts when there are several."""
+    whole = ident.lower()
+    if not whole:
+        return []
+    parts = split_identifier(ident)
+    if len(parts) <= 1 and (not parts or parts[0] == whole):
+        return [whole]
+    return [whole, *parts]
+
+
+def dotted_terms(name: str) -> list[str]:
+    """`std::io::Error` -> [std::io::error, std, io, error] (segments split further)."""
+    whole = name.lower().strip()
+    if not whole:
+        return []
+    out = [whole]
+    segments = [s for s in _DOTTED_SEP.split(name) if s]
+    if len(segments) == 1 and segments[0].lower() == whole:
+        return identifier_terms(name)
+    for seg in segments:
+        for m in _IDENT.findall(seg):
+            out.extend(identifier_terms(m))
+    return out
+
+
+def path_terms(path: str) -> list[str]:
+    """`src/auth/handler.rs` -> [src/auth/handler.rs, src, auth, handler, rs, handler.rs]."""
+    whole = path.lower()
+    out = [whole]
+    base = whole.rsplit("/", 1)[-1]
+    if base != whole:
+        out.append(base)
+    for comp in _PATH_SEP.split(path):
+        if comp:
+            out.extend(identifier_terms(comp))
+    return out
+
+
+def text_terms(text: str, limit: int = MAX_TERMS_PER_TEXT) -> list[str]:
+    """Every identifier-like run in free text or code, split; at most `limit` terms."""
+    out: list[str] = []
+    for m in _IDENT.finditer(text):
+        out.extend(identifier_terms(m.group()))
+        if len(out) >= limit:
+            del out[limit:]
+            break
+    return out
+
+
+def query_terms(text: str) -> list[str]:
+    """Distinct terms of a query, in first-seen order (same splitting as indexing)."""
+    seen: dict[str, None] = {}
+    for t in text_terms(text, limit=256):
+        seen.setdefault(t, None)
+    return list(seen)
+
+
+def joined(terms: list[str]) -> str:
+    """Terms as one string for a whitespace-tokenized Tantivy field."""
+    return " ".join(terms)

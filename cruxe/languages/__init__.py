@@ -1,0 +1,75 @@
+"""Language registry: file extension -> language, language -> extractor.
+
+Each language module exposes `extract(source: bytes, path: str) -> FileExtract`, built from
+tree-sitter queries (data) plus small hooks; `_common` holds the shared capture loop pieces.
+Modules are imported lazily so a missing grammar only disables its own language.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+from ..model import FileExtract
+
+EXTENSIONS: dict[str, str] = {
+    ".py": "python", ".pyi": "python",
+    ".rs": "rust",
+    ".go": "go",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript",
+    ".tsx": "tsx",
+    ".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+}
+
+# language -> (module, function)
+_EXTRACTORS: dict[str, tuple[str, str]] = {
+    "python": ("python", "extract"),
+    "rust": ("rust", "extract"),
+    "go": ("go", "extract"),
+    "typescript": ("typescript", "extract_typescript"),
+    "tsx": ("typescript", "extract_tsx"),
+    "javascript": ("typescript", "extract_javascript"),
+}
+
+# language -> grammar package, for doctor/health reporting
+GRAMMAR_PACKAGES: dict[str, str] = {
+    "python": "tree_sitter_python", "rust": "tree_sitter_rust", "go": "tree_sitter_go",
+    "typescript": "tree_sitter_typescript", "tsx": "tree_sitter_typescript",
+    "javascript": "tree_sitter_javascript",
+}
+
+Extractor = Callable[[bytes, str], FileExtract]
+_cache: dict[str, Extractor | None] = {}
+
+
+def detect_language(path: str) -> str | None:
+    dot = path.rfind(".")
+    if dot < 0 or dot < path.rfind("/"):
+        return None
+    return EXTENSIONS.get(path[dot:].lower())
+
+
+def get_extractor(language: str) -> Extractor | None:
+    """The extractor for a language, or None when its grammar or module is unavailable."""
+    if language not in _cache:
+        spec = _EXTRACTORS.get(language)
+        fn: Extractor | None = None
+        if spec is not None:
+            try:
+                mod = importlib.import_module(f"{__name__}.{spec[0]}")
+                fn = getattr(mod, spec[1])
+            except (ImportError, AttributeError):
+                fn = None
+        _cache[language] = fn
+    return _cache[language]
+
+
+def grammar_status() -> dict[str, list[str]]:
+    """Languages whose grammar loads, and those whose grammar is missing."""
+    available, missing = [], []
+    for lang, pkg in GRAMMAR_PACKAGES.items():
+        try:
+            importlib.import_module(pkg)
+            available.append(lang)
+        except ImportError:
+            missing.append(lang)
+    return {"available": available, "missing": missing}

@@ -1,0 +1,154 @@
+"""Plain data records and identity functions.
+
+Coordinate convention, stated once: lines are 1-based and inclusive (`line_start`..`line_end`
+cover the whole definition, decorators/attributes included); columns are byte offsets;
+paths are relative to the repository root and `/`-separated, never starting with `/` or
+containing `..` components.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+import blake3
+
+
+class Kind(str, Enum):
+    FUNCTION = "function"
+    METHOD = "method"
+    CLASS = "class"
+    STRUCT = "struct"
+    ENUM = "enum"
+    TRAIT = "trait"
+    INTERFACE = "interface"
+    TYPE_ALIAS = "type_alias"
+    CONSTANT = "constant"
+    VARIABLE = "variable"
+    MODULE = "module"
+
+
+class Role(str, Enum):
+    TYPE = "type"
+    CALLABLE = "callable"
+    VALUE = "value"
+    NAMESPACE = "namespace"
+    ALIAS = "alias"
+
+
+KIND_ALIASES: dict[str, str] = {
+    "fn": "function", "func": "function", "def": "function",
+    "const": "constant", "var": "variable", "type": "type_alias",
+    "mod": "module", "namespace": "module",
+}
+
+ROLE_KINDS: dict[str, frozenset[str]] = {
+    "type": frozenset({"struct", "class", "enum", "trait", "interface"}),
+    "callable": frozenset({"function", "method"}),
+    "value": frozenset({"constant", "variable"}),
+    "namespace": frozenset({"module"}),
+    "alias": frozenset({"type_alias"}),
+}
+
+KIND_VALUES: tuple[str, ...] = tuple(k.value for k in Kind)
+ROLE_VALUES: tuple[str, ...] = tuple(r.value for r in Role)
+
+
+def normalize_kind(value: str) -> str | None:
+    """Canonical kind for an input spelling (aliases accepted), or None if unknown."""
+    v = value.strip().lower()
+    v = KIND_ALIASES.get(v, v)
+    return v if v in KIND_VALUES else None
+
+
+def role_of(kind: str) -> str | None:
+    for role, kinds in ROLE_KINDS.items():
+        if kind in kinds:
+            return role
+    return None
+
+
+LANGUAGES: tuple[str, ...] = ("python", "rust", "go", "typescript", "tsx", "javascript")
+# tsx is parsed with its own grammar but reported as its own language value.
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """One definition found in one file (output of extraction: no repo/ref yet)."""
+
+    name: str
+    qualified_name: str
+    kind: str
+    line_start: int
+    line_end: int
+    signature: str = ""
+    visibility: str = ""  # "public" | "private" | "protected" | "internal" | ""
+    parent: int | None = None  # index of the enclosing symbol in FileExtract.symbols
+    doc: str = ""  # docstring / doc comment text, for search
+    name_line: int = 0  # line of the identifier itself (0 = same as line_start)
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A use of a name inside a file: an import or a call/type reference, unresolved."""
+
+    edge_type: str  # "imports" | "calls"
+    to_name: str  # the name as written, e.g. "foo", "pkg.Foo", "crate::a::b"
+    line: int
+    from_symbol: int | None = None  # index into FileExtract.symbols of the enclosing symbol
+    module: str = ""  # imports: the module path as written (e.g. "os.path", "./util")
+    alias: str = ""  # imports: local name bound, when renamed
+    receiver: str = ""  # calls: receiver expression text when syntactic (self, this, x)
+
+
+@dataclass(slots=True)
+class FileExtract:
+    path: str
+    language: str
+    symbols: list[Symbol] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    parse_errors: int = 0  # count of ERROR/MISSING regions tree-sitter recovered from
+
+
+# ---- identity -------------------------------------------------------------------------
+
+def _h(text: str, n: int = 32) -> str:
+    return blake3.blake3(text.encode("utf-8")).hexdigest()[:n]
+
+
+def project_id(repo_root: str) -> str:
+    return _h(repo_root, 16)
+
+
+def file_key(repo: str, ref: str, path: str) -> str:
+    return f"{repo}|{ref}|{path}"
+
+
+def symbol_id(repo: str, ref: str, path: str, kind: str, line_start: int, name: str) -> str:
+    return _h(f"{repo}|{ref}|{path}|{kind}|{line_start}|{name}")
+
+
+_WS = re.compile(r"\s+")
+
+
+def normalize_signature(signature: str) -> str:
+    return _WS.sub(" ", signature).strip()
+
+
+def symbol_stable_id(language: str, kind: str, qualified_name: str, signature: str) -> str:
+    return _h(f"stable_id:v1|{language}|{kind}|{qualified_name}|{normalize_signature(signature)}")
+
+
+def result_id(*parts: object) -> str:
+    return "res_" + _h("|".join(str(p) for p in parts), 24)
+
+
+def content_hash(data: bytes) -> str:
+    return blake3.blake3(data).hexdigest()
+
+
+def is_test_path(path: str) -> bool:
+    """Spec 04 test-file patterns, on the full relative path, case-insensitive."""
+    p = "/" + path.lower()
+    return any(s in p for s in ("_test.", ".test.", ".spec.", "/test/", "/tests/", "test_"))
