@@ -1,0 +1,351 @@
+"""Full and incremental indexing, the job state machine, recovery of interrupted jobs.
+
+The order of writes is the consistency protocol (see store.py): for every batch of files,
+Tantivy delete-by-file_key + add and commit, then one SQLite transaction that replaces the
+files' relations and edges and ends with their manifest rows. A process killed anywhere
+leaves the manifest holding the old hashes of whatever was in flight, so the next `sync`
+re-indexes exactly those files, and delete-then-add makes that idempotent.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import multiprocessing
+import os
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from . import codetokens as ct
+from . import vcs
+from .errors import CruxeError
+from .extract import extract
+from .model import FileExtract, content_hash, file_key, symbol_id, symbol_stable_id
+from .project import Project, init_project
+from .scan import ScanEntry, looks_binary, scan
+from .store import SCHEMA_VERSION, Generation, GenerationWriter, manifest, now_iso
+
+log = logging.getLogger(__name__)
+
+BATCH_FILES = 1000  # files per Tantivy commit + SQLite transaction: partial results appear per batch
+BATCH_BYTES = 24 << 20  # ... or this many source bytes, whichever comes first
+INLINE_MAX_FILES = 150  # fewer changed files than this are parsed in-process (no pool start-up)
+CHUNK_MAX_LINES = 120  # a snippet longer than this is split: keeps snippet hits precise
+CONTENT_HEAD_BYTES = 4096  # the files index sees the head of each file
+DOC_MAX_CHARS = 2000  # doc text indexed per symbol
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class WorkItem:
+    repo: str
+    ref: str
+    path: str
+    abs_path: str
+    size: int
+    mtime_ns: int
+    language: str | None
+    old_hash: str | None
+
+
+# ---- worker side: bytes -> ready-to-write documents and rows ----------------------------------
+
+def process_file(item: WorkItem) -> dict[str, Any]:
+    """Read, hash, extract and build every document/row for one file. Runs in a worker."""
+    try:
+        with open(item.abs_path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        return {"path": item.path, "gone": True, "warning": f"{item.path}: unreadable ({e.strerror}); skipped"}
+    if looks_binary(data):
+        return {"path": item.path, "gone": True, "warning": f"{item.path}: binary content; skipped"}
+    digest = content_hash(data)
+    base = {"path": item.path, "content_hash": digest, "size": len(data), "mtime_ns": item.mtime_ns,
+            "language": item.language}
+    if digest == item.old_hash:
+        return {**base, "unchanged": True}
+    if item.language:
+        fx = extract(item.path, data, item.language)
+    else:
+        fx = FileExtract(item.path, "")
+    text = data.decode("utf-8", "replace")
+    return {**base, **build_documents(item, fx, text, digest)}
+
+
+def build_documents(item: WorkItem, fx: FileExtract, text: str, digest: str) -> dict[str, Any]:
+    repo, ref, path = item.repo, item.ref, item.path
+    fkey = file_key(repo, ref, path)
+    language = item.language or ""
+    path_tokens = ct.joined(ct.path_terms(path))
+    common = {"repo": repo, "ref": ref, "file_key": fkey, "path": path, "path_tokens": path_tokens,
+              "language": language}
+    ids = [symbol_id(repo, ref, path, s.kind, s.line_start, s.name) for s in fx.symbols]
+    sym_docs, sym_rows = [], []
+    for i, s in enumerate(fx.symbols):
+        stable = symbol_stable_id(language, s.kind, s.qualified_name, s.signature)
+        parent = fx.symbols[s.parent] if s.parent is not None else None
+        sym_docs.append({
+            **common, "line_start": s.line_start, "line_end": s.line_end,
+            "symbol_id": ids[i], "symbol_stable_id": stable, "name": s.name,
+            "symbol_exact": s.name.lower(), "name_tokens": ct.joined(ct.identifier_terms(s.name)),
+            "qualified_name": s.qualified_name, "qualified_tokens": ct.joined(ct.dotted_terms(s.qualified_name)),
+            "signature": s.signature, "signature_tokens": ct.joined(ct.text_terms(s.signature, 200)),
+            "doc_tokens": ct.joined(ct.text_terms(s.doc[:DOC_MAX_CHARS], 400)),
+            "kind": s.kind, "visibility": s.visibility, "parent_name": parent.name if parent else "",
+        })
+        sym_rows.append((repo, ref, ids[i], stable, s.name, s.qualified_name, s.kind, language, path,
+                         s.line_start, s.line_end, s.signature, s.visibility,
+                         ids[s.parent] if s.parent is not None else None, digest, s.name.lower(),
+                         s.doc[:DOC_MAX_CHARS] or None))
+    lines = text.splitlines()
+    snippet_docs = [{**common, "line_start": a, "line_end": b, "chunk_kind": kind,
+                     "content": "\n".join(lines[a - 1:b]), "content_parts": "\n".join(lines[a - 1:b])}
+                    for a, b, kind in chunk_ranges(fx, len(lines))]
+    head = text[:CONTENT_HEAD_BYTES]
+    file_doc = {**common, "line_start": 1, "line_end": max(1, len(lines)),
+                "filename": path.rsplit("/", 1)[-1].lower(), "content_head": head, "size": item.size}
+    refs = [(r.edge_type, r.to_name, r.line, ids[r.from_symbol] if r.from_symbol is not None else None,
+             r.module, r.alias, r.receiver) for r in fx.references]
+    return {"symbols": sym_docs, "symbol_rows": sym_rows, "snippets": snippet_docs, "file": file_doc,
+            "references": refs, "warnings": fx.warnings, "symbol_count": len(fx.symbols)}
+
+
+def chunk_ranges(fx: FileExtract, n_lines: int) -> list[tuple[int, int, str]]:
+    """Cover the file exactly once: each top-level symbol is a chunk, the gaps between them
+    are chunks, and any chunk over CHUNK_MAX_LINES is cut into pieces."""
+    out: list[tuple[int, int, str]] = []
+    cursor = 1
+    tops = sorted((s.line_start, s.line_end) for s in fx.symbols if s.parent is None)
+    for start, end in tops:
+        if end < cursor:
+            continue
+        start = max(start, cursor)
+        if start > cursor:
+            out.append((cursor, start - 1, "gap"))
+        out.append((start, end, "symbol"))
+        cursor = end + 1
+    if cursor <= n_lines:
+        out.append((cursor, n_lines, "gap"))
+    pieces: list[tuple[int, int, str]] = []
+    for a, b, kind in out:
+        while b - a + 1 > CHUNK_MAX_LINES:
+            pieces.append((a, a + CHUNK_MAX_LINES - 1, kind))
+            a += CHUNK_MAX_LINES
+        pieces.append((a, b, kind))
+    return [p for p in pieces if p[0] <= p[1]]
+
+
+# ---- the job ---------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class JobReport:
+    job_id: str
+    status: str
+    mode: str
+    ref: str
+    generation: int
+    files_scanned: int = 0
+    changed_files: int = 0
+    deleted_files: int = 0
+    unchanged_files: int = 0
+    symbol_count: int = 0
+    file_count: int = 0
+    warnings: list[str] | None = None
+    duration_ms: int = 0
+    recovered_jobs: list[dict[str, Any]] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {k: getattr(self, k) for k in self.__slots__}
+        d["warnings"] = (self.warnings or [])[:50]
+        d["warning_count"] = len(self.warnings or [])
+        d["recovered_jobs"] = self.recovered_jobs or []
+        return d
+
+
+def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, mode: str = "auto",
+              workers: int | None = None, home: Path | None = None,
+              progress: Progress | None = None, job_id: str | None = None) -> JobReport:
+    """Index a repository: full on first run or with `force`, incremental otherwise.
+
+    Raises CruxeError(index_in_progress) when another writer holds project+ref.
+    """
+    project, _ = init_project(path, home)
+    ref = ref or project.default_ref()
+    store = project.store
+    with store.writer_lock(ref):
+        recovered = store.recover_interrupted(ref)
+        return _run_locked(project, ref, force=force, mode=mode, workers=workers, progress=progress,
+                           job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered)
+
+
+def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: int | None,
+                progress: Progress | None, job_id: str, recovered: list[dict[str, Any]]) -> JobReport:
+    store, repo = project.store, project.id
+    t0 = time.monotonic()
+    try:
+        live = store.current_generation(ref)
+        if live is not None and live.schema_version() != SCHEMA_VERSION:
+            live = None if force else _incompatible(live)
+    except CruxeError:
+        if not force:
+            raise
+        live = None
+    rebuild = force or live is None
+    first = store.current_generation_number(ref) is None if not force else False
+    gen = store.create_generation(ref) if rebuild else live
+    if first:
+        store.publish_generation(ref, gen.number)  # first index: partial results as batches land
+    job_mode = "full" if rebuild else "incremental"
+    store.create_job(job_id, ref, job_mode, gen.number)
+    report = JobReport(job_id, "running", job_mode, ref, gen.number, warnings=[], recovered_jobs=recovered)
+    try:
+        _index_into(project, gen, ref, report, workers, progress)
+        if rebuild and not first:
+            store.publish_generation(ref, gen.number)
+        report.status = "published"
+        report.duration_ms = int((time.monotonic() - t0) * 1000)
+        store.update_job(job_id, status="published", finished_at=now_iso(), duration_ms=report.duration_ms,
+                         changed_files=report.changed_files, deleted_files=report.deleted_files,
+                         symbol_count=report.symbol_count, warning_count=len(report.warnings or []))
+        return report
+    except BaseException as e:
+        msg = e.message if isinstance(e, CruxeError) else f"{type(e).__name__}: {e}"
+        status = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
+        try:
+            store.update_job(job_id, status=status, finished_at=now_iso(), error=msg,
+                             duration_ms=int((time.monotonic() - t0) * 1000))
+        except Exception:  # noqa: BLE001 - the original error matters more
+            log.debug("could not record job failure", exc_info=True)
+        if rebuild and not first:
+            store.gc_generations(ref, keep=store.current_generation_number(ref) or -1)
+        raise
+
+
+def _incompatible(gen: Generation) -> Generation:
+    raise CruxeError("index_incompatible",
+                     f"index schema version {gen.schema_version()} does not match {SCHEMA_VERSION}",
+                     {"current_schema_version": gen.schema_version(), "required_schema_version": SCHEMA_VERSION,
+                      "remediation": "cruxe index --force"})
+
+
+def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
+                workers: int | None, progress: Progress | None) -> None:
+    store, repo = project.store, project.id
+    scanned = scan(project.root)
+    report.warnings.extend(scanned.warnings)
+    report.files_scanned = len(scanned.files)
+    old = manifest(gen, repo, ref)
+    seen = {f.path for f in scanned.files}
+    deleted = sorted(p for p in old if p not in seen)
+    todo = [WorkItem(repo, ref, f.path, f.abs_path, f.size, f.mtime_ns, f.language,
+                     old[f.path][0] if f.path in old else None)
+            for f in scanned.files if _maybe_changed(f, old.get(f.path))]
+    report.unchanged_files = len(scanned.files) - len(todo)
+    commit = vcs.head_commit(project.root)
+    store.update_job(report.job_id, files_total=len(todo), deleted_files=len(deleted))
+    writer = GenerationWriter(gen, repo, ref, threads=1)
+    try:
+        if deleted or not todo:
+            for p in deleted:
+                writer.delete_file_docs(file_key(repo, ref, p))
+            writer.commit_tantivy()
+            writer.commit_sqlite(deleted, [], [], [], [], {"commit": commit, "complete": not todo})
+            report.deleted_files = len(deleted)
+        done = 0
+        for batch_results in _process(todo, workers):
+            _write_batch(writer, repo, ref, batch_results, report)
+            done += len(batch_results)
+            last = done == len(todo)
+            writer.commit_tantivy()
+            rows = _rows(batch_results, report)
+            writer.commit_sqlite(rows["gone"], rows["files"], rows["touched"], rows["symbols"], rows["edges"],
+                                 {"commit": commit, "complete": last})
+            store.update_job(report.job_id, files_done=done, symbol_count=report.symbol_count)
+            if progress:
+                progress(done, len(todo), "indexing")
+    finally:
+        writer.close()
+    counts = gen.db.execute('SELECT file_count, symbol_count FROM branch_state WHERE repo=? AND "ref"=?',
+                            (repo, ref)).fetchone()
+    report.file_count, report.symbol_count = (counts[0], counts[1]) if counts else (0, 0)
+
+
+def _maybe_changed(f: ScanEntry, old: tuple[str, int, int] | None) -> bool:
+    """Size+mtime fast path: only files whose size or mtime moved are hashed."""
+    return old is None or old[1] != f.size or old[2] != f.mtime_ns
+
+
+def _process(todo: list[WorkItem], workers: int | None):
+    """Yield lists of processed files, batch by batch, parsing in worker processes
+    (tree-sitter holds the GIL while parsing) unless the change is small."""
+    batches = _batches(todo)
+    n = workers or min(os.cpu_count() or 1, 4)
+    if len(todo) < INLINE_MAX_FILES or n <= 1:
+        for b in batches:
+            yield [process_file(i) for i in b]
+        return
+    ctx = multiprocessing.get_context("spawn")  # the parent may run Tantivy threads: never fork
+    with ctx.Pool(n) as pool:
+        for b in batches:
+            yield pool.map(process_file, b, chunksize=8)
+
+
+def _batches(todo: list[WorkItem]) -> list[list[WorkItem]]:
+    out: list[list[WorkItem]] = []
+    cur: list[WorkItem] = []
+    size = 0
+    for item in todo:
+        cur.append(item)
+        size += item.size
+        if len(cur) >= BATCH_FILES or size >= BATCH_BYTES:
+            out.append(cur)
+            cur, size = [], 0
+    if cur:
+        out.append(cur)
+    return out
+
+
+def _write_batch(writer: GenerationWriter, repo: str, ref: str, results: list[dict[str, Any]],
+                 report: JobReport) -> None:
+    for r in results:
+        if r.get("unchanged"):
+            continue
+        writer.delete_file_docs(file_key(repo, ref, r["path"]))
+        if r.get("gone"):
+            continue
+        writer.add_docs("symbols", r["symbols"])
+        writer.add_docs("snippets", r["snippets"])
+        writer.add_docs("files", [r["file"]])
+
+
+def _rows(results: list[dict[str, Any]], report: JobReport) -> dict[str, list]:
+    gone, files, touched, symbols, edges = [], [], [], [], []
+    ts = now_iso()
+    for r in results:
+        if r.get("warning"):
+            report.warnings.append(r["warning"])
+        if r.get("gone"):
+            gone.append(r["path"])
+            continue
+        if r.get("unchanged"):
+            # content identical, only mtime moved: refresh the manifest row, keep the data
+            touched.append((r["path"], r["size"], r["mtime_ns"]))
+            continue
+        report.changed_files += 1
+        report.warnings.extend(r["warnings"])
+        files.append(_manifest_row(r, ts, r["symbol_count"], r["warnings"]))
+        symbols.extend(r["symbol_rows"])
+        repo, ref = r["file"]["repo"], r["file"]["ref"]
+        for edge_type, to_name, line, from_id, module, alias, receiver in r["references"]:
+            edges.append((repo, ref, from_id, None, to_name, edge_type, r["path"], line, None,
+                          module or None, receiver or None))
+    return {"gone": gone, "files": files, "touched": touched, "symbols": symbols, "edges": edges}
+
+
+def _manifest_row(r: dict[str, Any], ts: str, symbol_count: int, warnings: list[str]) -> dict:
+    return {"path": r["path"], "content_hash": r["content_hash"], "size": r["size"], "mtime_ns": r["mtime_ns"],
+            "language": r["language"], "indexed_at": ts, "symbol_count": symbol_count,
+            "warnings": json.dumps(warnings) if warnings else None}

@@ -1,0 +1,634 @@
+"""Storage: the only module that knows disk formats (SQLite and Tantivy).
+
+Layout under `$CRUXE_HOME/data/<project_id>/`:
+
+    state.db                         control plane: projects, known_workspaces, index_jobs,
+                                     branch_tombstones
+    locks/<ref>.lock                 one writer per project+ref (flock; dies with its process)
+    refs/<ref>/CURRENT               the published generation number (atomic rename)
+    refs/<ref>/gen-<n>/index.db      data plane: file_manifest, symbol_relations, symbol_edges,
+                                     branch_state, meta (schema version)
+    refs/<ref>/gen-<n>/{symbols,snippets,files}/   the three Tantivy indices
+
+A generation is a complete, self-consistent index of one ref. Incremental syncs write into
+the published generation (Tantivy commit first, then one SQLite transaction ending with the
+manifest); `--force` and schema upgrades build a new generation beside the live one and
+publish it by rewriting CURRENT, so readers keep the old data until the new data is whole.
+SQLite in WAL mode cannot make a transaction atomic across two database files, which is why
+everything one sync must change together lives in the generation's own `index.db`.
+"""
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import logging
+import os
+import re
+import shutil
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import tantivy
+
+from .errors import CruxeError
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1  # bump when any table or Tantivy field changes meaning; forces reindex
+WRITER_HEAP_BYTES = 64_000_000  # Tantivy writer heap: large enough to avoid many small segments
+SQLITE_BUSY_TIMEOUT_MS = 5_000
+
+# Analyzers (not persisted by Tantivy: registered at every open).
+# cruxe_ws: terms pre-split in Python by codetokens, separated by spaces.
+# cruxe_ident: whole identifiers in code (snake_case kept whole; no 40-byte limit).
+# cruxe_parts: identifier parts (snake and simple camel splits) in code.
+IDENT_PATTERN = r"[A-Za-z0-9_$]+"
+PARTS_PATTERN = r"[A-Z]?[a-z0-9]+|[A-Z]+"
+
+_STATE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS projects (
+  project_id TEXT PRIMARY KEY, repo_root TEXT NOT NULL, vcs_mode INTEGER NOT NULL,
+  default_ref TEXT NOT NULL, schema_version INTEGER NOT NULL, parser_version TEXT,
+  created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS known_workspaces (
+  workspace_path TEXT PRIMARY KEY, project_id TEXT NOT NULL,
+  registered_at TEXT NOT NULL, last_used_at TEXT);
+CREATE TABLE IF NOT EXISTS index_jobs (
+  job_id TEXT PRIMARY KEY, repo TEXT NOT NULL, "ref" TEXT NOT NULL, mode TEXT NOT NULL,
+  status TEXT NOT NULL, pid INTEGER, generation INTEGER,
+  changed_files INTEGER DEFAULT 0, deleted_files INTEGER DEFAULT 0,
+  files_total INTEGER DEFAULT 0, files_done INTEGER DEFAULT 0,
+  symbol_count INTEGER DEFAULT 0, warning_count INTEGER DEFAULT 0,
+  created_at TEXT NOT NULL, started_at TEXT, finished_at TEXT, duration_ms INTEGER,
+  error TEXT, recovered_at TEXT);
+CREATE INDEX IF NOT EXISTS index_jobs_ref ON index_jobs(repo, "ref", created_at);
+CREATE TABLE IF NOT EXISTS branch_tombstones (
+  repo TEXT NOT NULL, "ref" TEXT NOT NULL, path TEXT NOT NULL, deleted_at TEXT NOT NULL,
+  PRIMARY KEY (repo, "ref", path));
+"""
+
+_INDEX_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS file_manifest (
+  repo TEXT NOT NULL, "ref" TEXT NOT NULL, path TEXT NOT NULL, content_hash TEXT NOT NULL,
+  size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, language TEXT, indexed_at TEXT NOT NULL,
+  symbol_count INTEGER NOT NULL DEFAULT 0, warnings TEXT,
+  PRIMARY KEY (repo, "ref", path));
+CREATE TABLE IF NOT EXISTS symbol_relations (
+  repo TEXT NOT NULL, "ref" TEXT NOT NULL, symbol_id TEXT NOT NULL, symbol_stable_id TEXT NOT NULL,
+  name TEXT NOT NULL, qualified_name TEXT NOT NULL, kind TEXT NOT NULL, language TEXT NOT NULL,
+  path TEXT NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
+  signature TEXT, visibility TEXT, parent_symbol_id TEXT, content_hash TEXT,
+  name_lower TEXT NOT NULL, doc TEXT);
+CREATE INDEX IF NOT EXISTS sr_name ON symbol_relations(repo, "ref", name_lower);
+CREATE INDEX IF NOT EXISTS sr_path ON symbol_relations(repo, "ref", path, line_start);
+CREATE INDEX IF NOT EXISTS sr_id ON symbol_relations(symbol_id);
+CREATE INDEX IF NOT EXISTS sr_stable ON symbol_relations(symbol_stable_id);
+CREATE TABLE IF NOT EXISTS symbol_edges (
+  repo TEXT NOT NULL, "ref" TEXT NOT NULL, from_symbol_id TEXT, to_symbol_id TEXT,
+  to_name TEXT NOT NULL, edge_type TEXT NOT NULL, source_file TEXT NOT NULL,
+  source_line INTEGER NOT NULL, confidence TEXT, module TEXT, receiver TEXT);
+CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id);
+CREATE INDEX IF NOT EXISTS se_name ON symbol_edges(repo, "ref", to_name);
+CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(repo, "ref", source_file);
+CREATE TABLE IF NOT EXISTS branch_state (
+  repo TEXT NOT NULL, "ref" TEXT NOT NULL, last_indexed_commit TEXT, file_count INTEGER,
+  symbol_count INTEGER, last_indexed_at TEXT, cursor INTEGER NOT NULL DEFAULT 0,
+  complete INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (repo, "ref"));
+"""
+
+
+def now_iso() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """A SQLite connection with the FR-017 pragmas."""
+    try:
+        conn = sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000,
+                               isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA cache_size=-65536")  # 64 MB
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    except sqlite3.DatabaseError as e:
+        raise CruxeError("index_incompatible", f"cannot open {path.name}: {e}",
+                         {"remediation": "cruxe index --force"}) from e
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    else:
+        conn.execute("COMMIT")
+
+
+def ref_slug(ref: str) -> str:
+    """A file-system-safe, collision-free directory name for a ref."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", ref)[:60]
+    if safe == ref and safe not in (".", ".."):
+        return safe
+    import blake3
+    return f"{safe}-{blake3.blake3(ref.encode()).hexdigest()[:8]}"
+
+
+# ---- Tantivy schemas ----------------------------------------------------------------------
+
+def _common_fields(sb: tantivy.SchemaBuilder) -> None:
+    for name in ("repo", "ref", "file_key"):
+        sb.add_text_field(name, stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("path", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("path_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    sb.add_text_field("language", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_integer_field("line_start", stored=True, indexed=False)
+    sb.add_integer_field("line_end", stored=True, indexed=False)
+
+
+def _symbols_schema() -> tantivy.Schema:
+    sb = tantivy.SchemaBuilder()
+    _common_fields(sb)
+    sb.add_text_field("symbol_id", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("symbol_stable_id", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("name", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("symbol_exact", stored=False, tokenizer_name="raw", index_option="freq")
+    sb.add_text_field("name_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    sb.add_text_field("qualified_name", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("qualified_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    sb.add_text_field("signature", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("signature_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    sb.add_text_field("doc_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    sb.add_text_field("kind", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("visibility", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("parent_name", stored=True, tokenizer_name="raw", index_option="basic")
+    return sb.build()
+
+
+def _snippets_schema() -> tantivy.Schema:
+    sb = tantivy.SchemaBuilder()
+    _common_fields(sb)
+    sb.add_text_field("content", stored=True, tokenizer_name="cruxe_ident", index_option="position")
+    sb.add_text_field("content_parts", stored=False, tokenizer_name="cruxe_parts", index_option="freq")
+    sb.add_text_field("chunk_kind", stored=True, tokenizer_name="raw", index_option="basic")
+    return sb.build()
+
+
+def _files_schema() -> tantivy.Schema:
+    sb = tantivy.SchemaBuilder()
+    _common_fields(sb)
+    sb.add_text_field("filename", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("content_head", stored=False, tokenizer_name="cruxe_ident", index_option="freq")
+    sb.add_integer_field("size", stored=True, indexed=False)
+    return sb.build()
+
+
+SCHEMAS = {"symbols": _symbols_schema, "snippets": _snippets_schema, "files": _files_schema}
+INDEX_NAMES = tuple(SCHEMAS)
+
+
+def _register_analyzers(index: tantivy.Index) -> None:
+    ws = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).filter(tantivy.Filter.lowercase()).build()
+    ident = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(IDENT_PATTERN)).filter(tantivy.Filter.lowercase()).build()
+    parts = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(PARTS_PATTERN)).filter(tantivy.Filter.lowercase()).build()
+    index.register_tokenizer("cruxe_ws", ws)
+    index.register_tokenizer("cruxe_ident", ident)
+    index.register_tokenizer("cruxe_parts", parts)
+
+
+def _open_tantivy(path: Path, name: str, create: bool) -> tantivy.Index:
+    schema = SCHEMAS[name]()
+    try:
+        if create:
+            path.mkdir(parents=True, exist_ok=True)
+            index = tantivy.Index(schema, path=str(path), reuse=True)
+        else:
+            if not (path / "meta.json").is_file():
+                raise CruxeError("index_incompatible", f"Tantivy index '{name}' is missing",
+                                 {"remediation": "cruxe index --force"})
+            index = tantivy.Index.open(str(path))
+    except ValueError as e:
+        raise CruxeError("index_incompatible", f"Tantivy index '{name}' cannot be opened: {e}",
+                         {"remediation": "cruxe index --force"}) from e
+    _register_analyzers(index)
+    return index
+
+
+# ---- one generation of one ref ---------------------------------------------------------------
+
+class Generation:
+    """A complete index of one ref: index.db plus the three Tantivy indices.
+
+    Thread-safe for readers: one SQLite connection per thread; Tantivy searchers are
+    shareable and reloaded only when the index's meta.json changes (a stat per check).
+    """
+
+    def __init__(self, path: Path, number: int, create: bool = False):
+        self.path = path
+        self.number = number
+        if create:
+            path.mkdir(parents=True, exist_ok=True)
+        elif not (path / "index.db").is_file():
+            raise CruxeError("index_incompatible", f"generation {number} has no index.db",
+                             {"remediation": "cruxe index --force"})
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self.tantivy = {n: _open_tantivy(path / n, n, create) for n in INDEX_NAMES}
+        self._meta_mtime: dict[str, int] = {}
+        if create:
+            self.db.executescript(_INDEX_SCHEMA)
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = connect(self.path / "index.db")
+            self._local.conn = conn
+        return conn
+
+    def schema_version(self) -> int | None:
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        except sqlite3.DatabaseError:
+            return None
+        return int(row[0]) if row else None
+
+    def searcher(self, name: str) -> tantivy.Searcher:
+        """A searcher that sees the latest commit of that index."""
+        index = self.tantivy[name]
+        try:
+            mtime = (self.path / name / "meta.json").stat().st_mtime_ns
+        except OSError:
+            mtime = -1
+        if self._meta_mtime.get(name) != mtime:
+            with self._lock:
+                index.reload()
+                self._meta_mtime[name] = mtime
+        return index.searcher()
+
+    def close(self) -> None:
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+
+
+# ---- the project ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class ProjectInfo:
+    project_id: str
+    repo_root: str
+    vcs_mode: bool
+    default_ref: str
+    schema_version: int
+
+
+class ProjectStore:
+    """Everything Cruxe keeps for one repository under `$CRUXE_HOME/data/<project_id>`."""
+
+    def __init__(self, home: Path, project_id: str):
+        self.home = Path(home)
+        self.project_id = project_id
+        self.dir = self.home / "data" / project_id
+        self._local = threading.local()
+        self._gens: dict[tuple[str, int], Generation] = {}
+        self._gens_lock = threading.Lock()
+
+    # -- state.db
+    @property
+    def state(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "state", None)
+        if conn is None:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            conn = connect(self.dir / "state.db")
+            self._local.state = conn
+        return conn
+
+    def exists(self) -> bool:
+        return (self.dir / "state.db").is_file()
+
+    def ensure_schema(self) -> None:
+        try:
+            self.state.executescript(_STATE_SCHEMA)
+        except sqlite3.DatabaseError as e:
+            raise CruxeError("index_incompatible", f"state.db is unreadable: {e}",
+                             {"remediation": "cruxe index --force"}) from e
+
+    def project(self) -> ProjectInfo | None:
+        try:
+            row = self.state.execute(
+                "SELECT project_id, repo_root, vcs_mode, default_ref, schema_version FROM projects "
+                "WHERE project_id=?", (self.project_id,)).fetchone()
+        except sqlite3.DatabaseError:
+            return None
+        if row is None:
+            return None
+        return ProjectInfo(row[0], row[1], bool(row[2]), row[3], row[4])
+
+    def upsert_project(self, repo_root: str, vcs_mode: bool, default_ref: str, parser_version: str) -> None:
+        ts = now_iso()
+        with transaction(self.state) as c:
+            c.execute(
+                "INSERT INTO projects VALUES (?,?,?,?,?,?,?,?) ON CONFLICT(project_id) DO UPDATE SET "
+                "repo_root=excluded.repo_root, vcs_mode=excluded.vcs_mode, default_ref=excluded.default_ref, "
+                "parser_version=excluded.parser_version, updated_at=excluded.updated_at",
+                (self.project_id, repo_root, int(vcs_mode), default_ref, SCHEMA_VERSION, parser_version, ts, ts))
+            c.execute(
+                "INSERT INTO known_workspaces VALUES (?,?,?,?) ON CONFLICT(workspace_path) DO UPDATE SET "
+                "last_used_at=excluded.last_used_at", (repo_root, self.project_id, ts, ts))
+
+    # -- generations
+    def ref_dir(self, ref: str) -> Path:
+        return self.dir / "refs" / ref_slug(ref)
+
+    def current_generation_number(self, ref: str) -> int | None:
+        """The published generation of a ref, or None when the ref was never indexed.
+        Raises CruxeError(index_incompatible) when CURRENT is unreadable."""
+        try:
+            raw = (self.ref_dir(ref) / "CURRENT").read_text().strip()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise CruxeError("index_incompatible", f"CURRENT pointer unreadable: {e}",
+                             {"remediation": "cruxe index --force"}) from e
+        if not raw.isdigit():
+            raise CruxeError("index_incompatible", "CURRENT pointer is corrupt",
+                             {"remediation": "cruxe index --force"})
+        return int(raw)
+
+    def generation(self, ref: str, number: int) -> Generation:
+        """Open (cached) a generation for reading/writing."""
+        key = (ref, number)
+        with self._gens_lock:
+            gen = self._gens.get(key)
+            if gen is None:
+                gen = Generation(self.ref_dir(ref) / f"gen-{number}", number)
+                self._gens[key] = gen
+            return gen
+
+    def current_generation(self, ref: str) -> Generation | None:
+        n = self.current_generation_number(ref)
+        return None if n is None else self.generation(ref, n)
+
+    def create_generation(self, ref: str) -> Generation:
+        ref_dir = self.ref_dir(ref)
+        ref_dir.mkdir(parents=True, exist_ok=True)
+        existing = [int(p.name[4:]) for p in ref_dir.glob("gen-*") if p.name[4:].isdigit()]
+        number = max(existing, default=0) + 1
+        gen = Generation(ref_dir / f"gen-{number}", number, create=True)
+        with self._gens_lock:
+            self._gens[(ref, number)] = gen
+        return gen
+
+    def publish_generation(self, ref: str, number: int) -> None:
+        """Atomically make `number` the generation readers see, then drop older ones."""
+        ref_dir = self.ref_dir(ref)
+        tmp = ref_dir / f"CURRENT.tmp.{os.getpid()}"
+        with open(tmp, "w") as f:
+            f.write(f"{number}\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, ref_dir / "CURRENT")
+        self.gc_generations(ref, keep=number)
+
+    def gc_generations(self, ref: str, keep: int) -> None:
+        """Remove generation directories other than `keep` (open readers keep their
+        unlinked files on POSIX, so a server still serving an old one is unaffected)."""
+        for p in self.ref_dir(ref).glob("gen-*"):
+            if p.name != f"gen-{keep}":
+                with self._gens_lock:
+                    key = (ref, int(p.name[4:])) if p.name[4:].isdigit() else None
+                    if key and key in self._gens:
+                        self._gens.pop(key).close()
+                shutil.rmtree(p, ignore_errors=True)
+
+    def indexed_refs(self) -> list[str]:
+        refs_dir = self.dir / "refs"
+        if not refs_dir.is_dir():
+            return []
+        out = []
+        for d in sorted(refs_dir.iterdir()):
+            gen = None
+            try:
+                n = int((d / "CURRENT").read_text().strip())
+                gen = Generation(d / f"gen-{n}", n)
+                row = gen.db.execute('SELECT "ref" FROM branch_state LIMIT 1').fetchone()
+                if row:
+                    out.append(row[0])
+            except (OSError, ValueError, CruxeError, sqlite3.DatabaseError):
+                continue
+            finally:
+                if gen is not None:
+                    gen.close()
+        return out
+
+    # -- writer lock
+    @contextmanager
+    def writer_lock(self, ref: str) -> Iterator[None]:
+        """Hold the single-writer lock for project+ref, or raise index_in_progress."""
+        lock_dir = self.dir / "locks"
+        lock_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_dir / f"{ref_slug(ref)}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as e:
+                if e.errno in (errno.EAGAIN, errno.EACCES):
+                    raise CruxeError("index_in_progress",
+                                     f"another index job is running for ref {ref!r}",
+                                     {"ref": ref}) from None
+                raise
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+            yield
+        finally:
+            os.close(fd)  # closing releases the flock
+
+    def writer_active(self, ref: str) -> bool:
+        """True when some process holds the writer lock for that ref (non-blocking probe)."""
+        path = self.dir / "locks" / f"{ref_slug(ref)}.lock"
+        if not path.exists():
+            return False
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        else:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            return False
+        finally:
+            os.close(fd)
+
+    # -- jobs
+    def create_job(self, job_id: str, ref: str, mode: str, generation: int) -> None:
+        ts = now_iso()
+        with transaction(self.state) as c:
+            c.execute('INSERT INTO index_jobs (job_id, repo, "ref", mode, status, pid, generation, '
+                      "created_at, started_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                      (job_id, self.project_id, ref, mode, "running", os.getpid(), generation, ts, ts))
+
+    def update_job(self, job_id: str, **fields: Any) -> None:
+        if not fields:
+            return
+        cols = ", ".join(f"{k}=?" for k in fields)
+        with transaction(self.state) as c:
+            c.execute(f"UPDATE index_jobs SET {cols} WHERE job_id=?", (*fields.values(), job_id))
+
+    def jobs(self, ref: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
+        sql = "SELECT * FROM index_jobs WHERE repo=?"
+        args: list[Any] = [self.project_id]
+        if ref is not None:
+            sql += ' AND "ref"=?'
+            args.append(ref)
+        sql += " ORDER BY created_at DESC, rowid DESC LIMIT ?"
+        args.append(limit)
+        try:
+            return [dict(r) for r in self.state.execute(sql, args)]
+        except sqlite3.DatabaseError:
+            return []
+
+    def active_job(self, ref: str | None = None) -> dict[str, Any] | None:
+        for job in self.jobs(ref, limit=20):
+            if job["status"] in ("queued", "running", "validating") and self.writer_active(job["ref"]):
+                return job
+        return None
+
+    def recover_interrupted(self, ref: str | None = None) -> list[dict[str, Any]]:
+        """Mark jobs left `running` by a dead process as `interrupted`; return them.
+        Safe to call from readers: a job counts as dead only when no one holds its lock."""
+        try:
+            rows = [dict(r) for r in self.state.execute(
+                "SELECT * FROM index_jobs WHERE repo=? AND status IN ('queued','running','validating')",
+                (self.project_id,))]
+        except sqlite3.DatabaseError:
+            return []
+        dead = [r for r in rows if (ref is None or r["ref"] == ref) and not self.writer_active(r["ref"])]
+        for r in dead:
+            self.update_job(r["job_id"], status="interrupted", recovered_at=now_iso(),
+                            error="process ended before the job finished")
+            r["status"] = "interrupted"
+        return dead
+
+    def interrupted_jobs(self, limit: int = 5) -> list[dict[str, Any]]:
+        try:
+            return [dict(r) for r in self.state.execute(
+                "SELECT job_id, \"ref\", mode, started_at, recovered_at, files_done, files_total FROM index_jobs "
+                "WHERE repo=? AND status='interrupted' ORDER BY created_at DESC, rowid DESC LIMIT ?",
+                (self.project_id, limit))]
+        except sqlite3.DatabaseError:
+            return []
+
+    def close(self) -> None:
+        with self._gens_lock:
+            for gen in self._gens.values():
+                gen.close()
+            self._gens.clear()
+        conn = getattr(self._local, "state", None)
+        if conn is not None:
+            conn.close()
+            self._local.state = None
+
+
+# ---- writes into a generation (indexer side) -------------------------------------------------
+
+class GenerationWriter:
+    """Batches of file changes into one generation, in the crash-safe order:
+    Tantivy delete+add and commit, then one SQLite transaction ending with the manifest."""
+
+    def __init__(self, gen: Generation, repo: str, ref: str, threads: int = 1):
+        self.gen = gen
+        self.repo = repo
+        self.ref = ref
+        self.writers = {n: gen.tantivy[n].writer(heap_size=WRITER_HEAP_BYTES, num_threads=threads)
+                        for n in INDEX_NAMES}
+
+    def delete_file_docs(self, fkey: str) -> None:
+        for w in self.writers.values():
+            w.delete_documents_by_term("file_key", fkey)
+
+    def add_docs(self, name: str, docs: Iterable[dict[str, Any]]) -> None:
+        w = self.writers[name]
+        for d in docs:
+            w.add_document(tantivy.Document(**d))
+
+    def commit_tantivy(self) -> None:
+        for w in self.writers.values():
+            w.commit()
+
+    def commit_sqlite(self, deleted: list[str], files: list[dict[str, Any]], touched: list[tuple[str, int, int]],
+                      symbols: list[tuple], edges: list[tuple], state: dict[str, Any]) -> None:
+        """One transaction: relations and edges of the re-extracted and deleted files, then
+        their manifest rows (content hash last), then branch_state. `touched` files kept
+        their content (only size/mtime moved): just their manifest row is refreshed."""
+        c = self.gen.db
+        key = (self.repo, self.ref)
+        with transaction(c):
+            for path in deleted + [f["path"] for f in files]:
+                c.execute('DELETE FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?', (*key, path))
+                c.execute('DELETE FROM symbol_edges WHERE repo=? AND "ref"=? AND source_file=?', (*key, path))
+            c.executemany("INSERT INTO symbol_relations VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", symbols)
+            c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,?,?,?,?,?)", edges)
+            for path in deleted:
+                c.execute('DELETE FROM file_manifest WHERE repo=? AND "ref"=? AND path=?', (*key, path))
+            c.executemany(
+                'INSERT OR REPLACE INTO file_manifest VALUES (?,?,?,?,?,?,?,?,?,?)',
+                [(*key, f["path"], f["content_hash"], f["size"], f["mtime_ns"],
+                  f["language"], f["indexed_at"], f["symbol_count"], f["warnings"]) for f in files])
+            c.executemany('UPDATE file_manifest SET size=?, mtime_ns=? WHERE repo=? AND "ref"=? AND path=?',
+                          [(size, mtime, *key, path) for path, size, mtime in touched])
+            c.execute(
+                'INSERT INTO branch_state ("repo", "ref", last_indexed_commit, file_count, symbol_count, '
+                "last_indexed_at, cursor, complete) VALUES (?,?,?,?,?,?,1,?) "
+                'ON CONFLICT(repo, "ref") DO UPDATE SET last_indexed_commit=excluded.last_indexed_commit, '
+                "file_count=excluded.file_count, symbol_count=excluded.symbol_count, "
+                "last_indexed_at=excluded.last_indexed_at, cursor=cursor+1, complete=excluded.complete",
+                (self.repo, self.ref, state.get("commit"),
+                 c.execute('SELECT COUNT(*) FROM file_manifest WHERE repo=? AND "ref"=?',
+                           (self.repo, self.ref)).fetchone()[0],
+                 c.execute('SELECT COUNT(*) FROM symbol_relations WHERE repo=? AND "ref"=?',
+                           (self.repo, self.ref)).fetchone()[0],
+                 now_iso(), int(state.get("complete", False))))
+
+    def close(self) -> None:
+        for w in self.writers.values():
+            try:
+                w.wait_merging_threads()
+            except ValueError:
+                pass
+        self.writers.clear()
+
+
+def manifest(gen: Generation, repo: str, ref: str) -> dict[str, tuple[str, int, int]]:
+    """path -> (content_hash, size, mtime_ns) for every file of the generation."""
+    rows = gen.db.execute('SELECT path, content_hash, size, mtime_ns FROM file_manifest '
+                          'WHERE repo=? AND "ref"=?', (repo, ref))
+    return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+
+def branch_state(gen: Generation, repo: str, ref: str) -> dict[str, Any] | None:
+    try:
+        row = gen.db.execute('SELECT * FROM branch_state WHERE repo=? AND "ref"=?', (repo, ref)).fetchone()
+    except sqlite3.DatabaseError as e:
+        raise CruxeError("index_incompatible", f"index.db is unreadable: {e}",
+                         {"remediation": "cruxe index --force"}) from e
+    return dict(row) if row else None
+
+
+def to_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
