@@ -1,0 +1,367 @@
+"""Rust extraction: definitions, `use` imports and calls from one file.
+
+Rules (the choices CONTRACTS leaves open):
+
+- Kinds: `fn` -> function, or method inside an `impl` or `trait` body (trait signatures and
+  provided methods alike); `struct` -> struct; `union` -> struct (CONTRACTS has no union kind
+  and a union is a struct whose fields overlap); `enum`, `trait` -> enum, trait; `type` (also
+  associated types) -> type_alias; `const` and immutable `static` -> constant; `static mut`
+  -> variable; `mod x;` and `mod x { }` -> module; `macro_rules! name` -> function (callable
+  role, so `locate_symbol name kind=function` finds it; the signature says `macro_rules!`).
+  Items in `extern { }` blocks are functions / constants / type aliases like any other.
+- Lines: `line_start` is the first outer attribute or outer doc comment (`///`, `/** */`) in
+  front of the item, as syn counts them (doc comments are attributes); plain comments between
+  them do not move it. `name_line` is the identifier's line.
+- qualified_name: the module path from the file path, then the lexical path, joined by `::`.
+  The file's module path is the part after the last `src/` directory (the whole path when
+  there is none), without `.rs`; `lib.rs`/`main.rs` right under it are the crate root (no
+  prefix) and `mod.rs` stands for its directory: `src/auth/jwt.rs` -> `auth::jwt`,
+  `src/auth/mod.rs` -> `auth`. Items inside `impl Foo` / `impl Trait for Foo<T>` are named
+  through the target's base name: `auth::jwt::Foo::method`. `impl` blocks themselves are not
+  symbols; their items' parent is the target type when that type is defined in the same
+  scope of the same file, otherwise the enclosing symbol.
+- Visibility: `pub` -> public; `pub(crate)`, `pub(super)`, `pub(in path)`, `crate` ->
+  internal; `pub(self)` and nothing -> private. Trait items take the trait's visibility;
+  items of `impl Trait for T` are public (they are reachable wherever the trait is).
+"""
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from ..model import FileExtract, Kind, Reference, Symbol
+from ._common import Candidate, collapse, end_line, error_count, matches, nest, parse, query, start_line, text
+
+LANG = "rust"
+MAX_SIGNATURE = 300  # chars; a huge `where` clause or const value is not a signature
+
+# One query for definitions and references: each query pass walks the whole tree in C, and
+# that walk, not the matching, is most of its cost.
+_QUERY = """
+[(function_item) (function_signature_item) (struct_item) (union_item) (enum_item)
+ (trait_item) (type_item) (associated_type) (const_item) (static_item) (mod_item)
+ (macro_definition) (impl_item)] @def
+(use_declaration argument: (_) @use)
+(extern_crate_declaration name: (_) @crate)
+(call_expression function: [
+  (identifier) @cname
+  (field_expression value: (_) @crecv field: (field_identifier) @cname)
+  (scoped_identifier path: (_)? @crecv name: (identifier) @cname)
+  (generic_function function: [
+    (identifier) @cname
+    (field_expression value: (_) @crecv field: (field_identifier) @cname)
+    (scoped_identifier path: (_)? @crecv name: (identifier) @cname)])])
+(macro_invocation macro: [
+  (identifier) @cname
+  (scoped_identifier path: (_)? @crecv name: (identifier) @cname)])
+"""
+
+_KINDS = {
+    "function_item": Kind.FUNCTION, "function_signature_item": Kind.FUNCTION,
+    "struct_item": Kind.STRUCT, "union_item": Kind.STRUCT, "enum_item": Kind.ENUM,
+    "trait_item": Kind.TRAIT, "type_item": Kind.TYPE_ALIAS, "associated_type": Kind.TYPE_ALIAS,
+    "const_item": Kind.CONSTANT, "static_item": Kind.CONSTANT, "mod_item": Kind.MODULE,
+    "macro_definition": Kind.FUNCTION,
+}
+_TYPE_KINDS = frozenset({Kind.STRUCT.value, Kind.ENUM.value, Kind.TRAIT.value, Kind.TYPE_ALIAS.value})
+# Node types whose text up to (not including) this field is the declaration header.
+_HEADER_END_FIELD = {
+    "function_item": "body", "struct_item": "body", "union_item": "body", "enum_item": "body",
+    "trait_item": "body", "mod_item": "body", "const_item": "value", "static_item": "value",
+}
+_BODY_TYPES = frozenset({"field_declaration_list", "declaration_list", "block", "enum_variant_list"})
+_IMPL = "impl"  # pseudo kind: an impl block is a scope for nesting, never a symbol
+
+
+def extract(source: bytes, path: str) -> FileExtract:
+    tree = parse(LANG, source)
+    root = tree.root_node
+    out = FileExtract(path, LANG, parse_errors=error_count(tree))
+    cands: list[Candidate] = []
+    ref_caps: list[dict[str, list[ts.Node]]] = []
+    for _, caps in matches(query(LANG, _QUERY), root):
+        if "def" in caps:
+            c = _candidate(caps["def"][0], source)
+            if c is not None:
+                cands.append(c)
+        else:
+            ref_caps.append(caps)
+    cands, parents = nest(cands)
+    index = _build_symbols(cands, parents, module_path(path), out.symbols)
+    owners = owner_of(cands, parents, index)
+    out.references = attach_enclosing(_references(ref_caps, source), cands, owners)
+    return out
+
+
+def module_path(path: str) -> str:
+    """`src/auth/jwt.rs` -> `auth::jwt`; `src/lib.rs` -> ``; `src/auth/mod.rs` -> `auth`."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
+    if "src" in parts[:-1]:
+        last = len(parts) - 1 - parts[:-1][::-1].index("src")
+        parts = parts[last:]
+        at_root = len(parts) == 1
+    else:
+        at_root = False
+    if not parts:
+        return ""
+    stem = parts[-1][:-3] if parts[-1].endswith(".rs") else parts[-1]
+    if stem == "mod" or (at_root and stem in ("lib", "main")):
+        parts = parts[:-1]
+    else:
+        parts[-1] = stem
+    return "::".join(parts)
+
+
+# ---- definitions ------------------------------------------------------------------------
+
+def _candidate(node: ts.Node, source: bytes) -> Candidate | None:
+    if node.type == "impl_item":
+        target = node.child_by_field_name("type")
+        return Candidate(node, _type_base_name(target, source), _IMPL,
+                         extra={"trait_impl": node.child_by_field_name("trait") is not None})
+    name_node = node.child_by_field_name("name")
+    if name_node is None:
+        return None
+    kind = _KINDS[node.type]
+    container = _container(node)
+    if node.type in ("function_item", "function_signature_item") and container in ("impl_item", "trait_item"):
+        kind = Kind.METHOD
+    elif node.type == "static_item" and any(c.type == "mutable_specifier" for c in node.children):
+        kind = Kind.VARIABLE
+    start_node, doc = _leading_attributes(node, source)
+    return Candidate(
+        node, text(name_node, source), kind.value,
+        signature=_signature(node, source),
+        visibility=_visibility(node, source),
+        doc=doc,
+        name_line=start_line(name_node),
+        extra={"start": start_line(start_node), "container": container},
+    )
+
+
+def _container(node: ts.Node) -> str:
+    """Type of the item that owns the declaration list this node sits in ('' at file level)."""
+    parent = node.parent
+    if parent is not None and parent.type == "declaration_list" and parent.parent is not None:
+        return parent.parent.type
+    return ""
+
+
+def _type_base_name(node: ts.Node | None, source: bytes) -> str:
+    """`&mut a::B<T>` -> `B`; `dyn Tr + Send` -> `Tr`; `[u8]` -> `[u8]` (no base name)."""
+    while node is not None:
+        t = node.type
+        if t in ("type_identifier", "primitive_type", "identifier"):
+            return text(node, source)
+        if t == "scoped_type_identifier":
+            node = node.child_by_field_name("name")
+        elif t in ("generic_type", "reference_type", "pointer_type"):
+            node = node.child_by_field_name("type")
+        elif t == "dynamic_type":
+            node = node.child_by_field_name("trait")
+        elif t == "bounded_type":
+            node = node.named_children[0] if node.named_children else None
+        else:
+            return collapse(text(node, source))
+    return "?"
+
+
+def _leading_attributes(node: ts.Node, source: bytes) -> tuple[ts.Node, str]:
+    """First outer attribute / doc comment in front of `node`, and the doc comment text.
+
+    Walks previous siblings only (attributes are siblings of the item in this grammar),
+    skipping plain comments, stopping at anything else.
+    """
+    start = node
+    docs: list[str] = []
+    sib = node.prev_sibling
+    while sib is not None and sib.type in ("attribute_item", "line_comment", "block_comment"):
+        if sib.type == "attribute_item":
+            start = sib
+        elif sib.child_by_field_name("outer") is not None:
+            start = sib
+            docs.append(_doc_text(sib, source))
+        sib = sib.prev_sibling
+    docs.reverse()
+    return start, "\n".join(d for d in docs if d)
+
+
+def _doc_text(comment: ts.Node, source: bytes) -> str:
+    doc = comment.child_by_field_name("doc")
+    raw = text(doc, source) if doc is not None else ""
+    if comment.type == "block_comment":
+        lines = [ln.strip().lstrip("*").strip() for ln in raw.splitlines()]
+        return "\n".join(ln for ln in lines if ln)
+    return raw.strip()
+
+
+def _signature(node: ts.Node, source: bytes) -> str:
+    if node.type == "macro_definition":
+        return "macro_rules! " + text(node.child_by_field_name("name"), source)
+    end = node.end_byte
+    field = _HEADER_END_FIELD.get(node.type)
+    if field is not None:
+        stop = node.child_by_field_name(field)
+        if stop is not None and (field == "value" or stop.type in _BODY_TYPES):
+            end = stop.start_byte
+    sig = collapse(source[node.start_byte:end].decode("utf-8", "replace")).rstrip(";= ").rstrip()
+    return sig if len(sig) <= MAX_SIGNATURE else sig[:MAX_SIGNATURE - 3] + "..."
+
+
+def _visibility(node: ts.Node, source: bytes) -> str:
+    for child in node.children:
+        if child.type == "visibility_modifier":
+            vis = collapse(text(child, source))
+            if vis == "pub":
+                return "public"
+            return "private" if vis.replace(" ", "") == "pub(self)" else "internal"
+        if child.is_named and child.type not in ("function_modifiers", "attribute_item"):
+            break  # visibility comes first; a name or type means there is none
+    return "private"
+
+
+def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: str,
+                   symbols: list[Symbol]) -> list[int | None]:
+    """Fill `symbols` from nested candidates; return candidate index -> symbol index.
+
+    Impl pseudo-candidates contribute their target to qualified names and are dropped.
+    """
+    qnames: list[str] = []
+    real_parent: list[int | None] = []  # nearest non-impl ancestor (candidate index)
+    index: list[int | None] = []
+    types_by_qname: dict[str, int] = {}
+    for i, c in enumerate(cands):
+        p = parents[i]
+        base = qnames[p] if p is not None else modpath
+        qnames.append(f"{base}::{c.name}" if base else c.name)
+        rp = p if p is None or cands[p].kind != _IMPL else real_parent[p]
+        real_parent.append(rp)
+        if c.kind == _IMPL:
+            index.append(None)
+            continue
+        parent_sym = index[rp] if rp is not None else None
+        vis = c.visibility
+        if p is not None and cands[p].kind == _IMPL:
+            # Link impl items to their type when it is defined in the same file and scope.
+            parent_sym = types_by_qname.get(qnames[p], parent_sym)
+            if cands[p].extra["trait_impl"]:
+                vis = "public"
+        elif p is not None and cands[p].kind == Kind.TRAIT.value:
+            vis = cands[p].visibility
+        index.append(len(symbols))
+        if c.kind in _TYPE_KINDS:
+            types_by_qname.setdefault(qnames[i], len(symbols))
+        symbols.append(Symbol(
+            name=c.name, qualified_name=qnames[i], kind=c.kind,
+            line_start=c.extra["start"], line_end=end_line(c.node),
+            signature=c.signature, visibility=vis, parent=parent_sym, doc=c.doc,
+            name_line=c.name_line,
+        ))
+    return index
+
+
+# ---- references -------------------------------------------------------------------------
+
+# A reference before its enclosing symbol is known:
+# (start byte, edge_type, to_name, line, module, alias, receiver).
+RawRef = tuple[int, str, str, int, str, str, str]
+
+
+def _references(ref_caps: list[dict[str, list[ts.Node]]], source: bytes) -> list[RawRef]:
+    refs: list[RawRef] = []
+    for caps in ref_caps:
+        if "cname" in caps:  # calls, the bulk: keep this path short
+            node = caps["cname"][0]
+            recv = caps.get("crecv")
+            receiver = short(text(recv[0], source)) if recv else ""
+            refs.append((node.start_byte, "calls", text(node, source), node.start_point[0] + 1, "", "", receiver))
+        elif "use" in caps:
+            refs.extend(_use_refs(caps["use"][0], source))
+        elif "crate" in caps:
+            node = caps["crate"][0]
+            alias = node.parent.child_by_field_name("alias") if node.parent is not None else None
+            name = text(node, source)
+            refs.append((node.start_byte, "imports", name, start_line(node), name, text(alias, source), ""))
+    return refs
+
+
+def _use_refs(arg: ts.Node, source: bytes) -> list[RawRef]:
+    """Flatten one `use` tree (groups, renames, globs, `self`) into one import per leaf."""
+    out: list[RawRef] = []
+    stack: list[tuple[ts.Node, str]] = [(arg, "")]
+    while stack:
+        node, prefix = stack.pop()
+        t = node.type
+        if t == "scoped_use_list":
+            path = node.child_by_field_name("path")
+            lst = node.child_by_field_name("list")
+            new_prefix = _join(prefix, text(path, source)) if path is not None else prefix
+            if lst is not None:
+                stack.extend((c, new_prefix) for c in reversed(lst.named_children))
+        elif t == "use_list":
+            stack.extend((c, prefix) for c in reversed(node.named_children))
+        elif t == "use_as_clause":
+            full = _join(prefix, text(node.child_by_field_name("path"), source))
+            out.append(_import(full, node, text(node.child_by_field_name("alias"), source)))
+        elif t == "use_wildcard":
+            inner = node.named_children[0] if node.named_children else None
+            base = collapse(_join(prefix, text(inner, source)) if inner is not None else prefix)
+            out.append((node.start_byte, "imports", _join(base, "*"), start_line(node), base, "", ""))
+        elif t == "self":
+            out.append(_import(prefix, node))
+        elif t in ("identifier", "scoped_identifier", "crate", "super", "metavariable"):
+            out.append(_import(_join(prefix, text(node, source)), node))
+    return out
+
+
+def _import(full: str, node: ts.Node, alias: str = "") -> RawRef:
+    full = collapse(full)
+    module = full.rsplit("::", 1)[0] if "::" in full else ""
+    return (node.start_byte, "imports", full, start_line(node), module, alias, "")
+
+
+def _join(prefix: str, tail: str) -> str:
+    return f"{prefix}::{tail}" if prefix and tail else prefix or tail
+
+
+def short(expr: str, limit: int = 80) -> str:
+    """Receiver text for a reference: whitespace collapsed, at most `limit` chars."""
+    if len(expr) > limit:
+        expr = expr[:limit * 2]  # bound the regex work on huge receivers
+    if "\n" in expr or "  " in expr or "\t" in expr:
+        expr = collapse(expr)
+    return expr if len(expr) <= limit else expr[:limit - 3] + "..."
+
+
+def owner_of(cands: list[Candidate], parents: list[int | None], index: list[int | None]) -> list[int | None]:
+    """Candidate index -> symbol index of itself, or of its nearest ancestor that is a symbol."""
+    owners: list[int | None] = []
+    for i, sym in enumerate(index):
+        p = parents[i]
+        owners.append(sym if sym is not None else (owners[p] if p is not None else None))
+    return owners
+
+
+def attach_enclosing(refs: list[RawRef], cands: list[Candidate], owners: list[int | None]) -> list[Reference]:
+    """References in source order, each with `from_symbol` = its innermost enclosing symbol.
+
+    One sweep over refs and candidates (both sorted by start byte) with a stack of open
+    ranges: no recursion, linear in their number.
+    """
+    refs.sort(key=lambda r: r[0])
+    out: list[Reference] = []
+    stack: list[int] = []
+    ci, n = 0, len(cands)
+    for pos, edge, to_name, line, module, alias, receiver in refs:
+        while ci < n and cands[ci].node.start_byte <= pos:
+            _pop_ended(stack, cands, cands[ci].node.start_byte)
+            stack.append(ci)
+            ci += 1
+        _pop_ended(stack, cands, pos)
+        owner = owners[stack[-1]] if stack else None
+        out.append(Reference(edge, to_name, line, owner, module, alias, receiver))
+    return out
+
+
+def _pop_ended(stack: list[int], cands: list[Candidate], pos: int) -> None:
+    while stack and cands[stack[-1]].node.end_byte <= pos:
+        stack.pop()
