@@ -1,0 +1,337 @@
+"""The `cruxe` command line: thin shells over the same functions the MCP tools call.
+
+Exit codes: 0 success; 1 a check failed (doctor) or nothing found; 2 an error (message and
+remedy on stderr, or the error payload on stdout with --json); 3 another index job is running.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .errors import CruxeError
+
+EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_BUSY = 0, 1, 2, 3
+
+
+def _dump(payload: Any) -> str:
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+
+
+def _print_json(payload: Any) -> None:
+    sys.stdout.write(_dump(payload) + "\n")
+
+
+class _ProgressBar:
+    """A one-line progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int, message: str) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self.last < 0.1 and done < total):
+            return
+        self.last = now
+        width = 30
+        filled = int(width * done / total) if total else width
+        sys.stderr.write(f"\r{message} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+# ---- commands ------------------------------------------------------------------------------
+
+def cmd_init(a: argparse.Namespace) -> int:
+    from .project import init_project
+
+    project, created = init_project(a.path, _home(a))
+    info = project.info
+    payload = {"project_id": project.id, "repo_root": str(project.root), "vcs_mode": info.vcs_mode,
+               "ref": project.default_ref(), "created": created,
+               "data_dir": str(project.store.dir)}
+    if a.json:
+        _print_json(payload)
+    else:
+        verb = "Registered" if created else "Already registered"
+        mode = "git" if info.vcs_mode else "single-version"
+        print(f"{verb} {project.root} ({mode}, ref {payload['ref']}) as {project.id}")
+    return EXIT_OK
+
+
+def cmd_index(a: argparse.Namespace, force: bool | None = None) -> int:
+    from .index import run_index
+
+    force = a.force if force is None else force
+    report = run_index(a.path, force=force, ref=a.ref, home=_home(a), workers=a.workers,
+                       progress=_ProgressBar(not a.quiet and not a.json), job_id=getattr(a, "job_id", None))
+    payload = report.to_dict()
+    if a.json:
+        _print_json(payload)
+    elif not a.quiet:
+        print(f"{payload['mode']} index of ref {payload['ref']}: {payload['changed_files']} file(s) indexed, "
+              f"{payload['deleted_files']} removed, {payload['unchanged_files']} unchanged; "
+              f"{payload['file_count']} files, {payload['symbol_count']} symbols in {payload['duration_ms']} ms")
+        if payload["warning_count"]:
+            print(f"{payload['warning_count']} warning(s) (see `cruxe doctor`):", file=sys.stderr)
+            for w in payload["warnings"][:10]:
+                print(f"  {w}", file=sys.stderr)
+    return EXIT_OK
+
+
+def cmd_sync(a: argparse.Namespace) -> int:
+    return cmd_index(a, force=False)
+
+
+def cmd_tags(a: argparse.Namespace) -> int:
+    from .freshness import require_queryable
+    from .project import require_project
+
+    project = require_project(a.path, _home(a))
+    ref = a.ref or project.default_ref()
+    gen, _ = require_queryable(project, ref)
+    rows = gen.db.execute(
+        'SELECT path, name, qualified_name, kind, language, line_start, line_end, signature, visibility, '
+        'symbol_id, symbol_stable_id, parent_symbol_id FROM symbol_relations WHERE repo=? AND "ref"=? '
+        "ORDER BY path, line_start, line_end DESC, name, symbol_id", (project.id, ref))
+    out = sys.stdout
+    for r in rows:
+        d = dict(r)
+        if a.json:
+            out.write(_dump(d) + "\n")
+        else:
+            out.write(f"{d['name']}\t{d['path']}\t{d['line_start']}\t{d['kind']}\t{d['qualified_name']}\n")
+    return EXIT_OK
+
+
+def cmd_doctor(a: argparse.Namespace) -> int:
+    from .config import load_config
+    from .health import doctor
+    from .project import open_project
+
+    cfg = load_config(a.path, a.config)
+    project = open_project(a.path, _home(a))
+    report = doctor(project, a.ref or project.default_ref(), cfg.warnings)
+    if a.json:
+        _print_json(report)
+    else:
+        for c in report["checks"]:
+            mark = "ok  " if c["ok"] else "FAIL"
+            detail = c.get("detail")
+            text = detail if isinstance(detail, str) else (_dump(detail) if detail is not None else "")
+            print(f"[{mark}] {c['check']}: {text[:300]}")
+            if not c["ok"] and c.get("remedy"):
+                print(f"       remedy: {c['remedy']}")
+    return EXIT_OK if report["ok"] else EXIT_FAIL
+
+
+def _tool(a: argparse.Namespace, name: str, args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    from .config import load_config
+    from .tools import Server
+
+    cfg = load_config(a.path, a.config)
+    server = Server(a.path, config=cfg, home=_home(a))
+    return server.call_tool(name, {k: v for k, v in args.items() if v is not None})
+
+
+def _emit_tool(a: argparse.Namespace, payload: dict[str, Any], is_error: bool, render) -> int:
+    if a.json:
+        _print_json(payload)
+    elif is_error:
+        _print_error(payload["error"])
+    else:
+        render(payload)
+    if is_error:
+        return EXIT_BUSY if payload["error"]["code"] in ("index_in_progress", "sync_in_progress") else EXIT_ERROR
+    return EXIT_OK
+
+
+def _render_results(payload: dict[str, Any]) -> None:
+    for r in payload.get("results", []):
+        sig = r.get("signature") or r.get("qualified_name") or ""
+        print(f"{r['path']}:{r['line_start']}\t{r.get('kind') or r.get('result_type', '')}\t{r.get('name', '')}\t{sig}")
+        if r.get("snippet") and not r.get("kind"):
+            for line in r["snippet"].splitlines()[:3]:
+                print(f"    {line}")
+    meta = payload.get("metadata", {})
+    extra = f", intent {payload['query_intent']['intent']}" if "query_intent" in payload else ""
+    print(f"-- {len(payload.get('results', []))} of {payload.get('total_candidates', 0)} "
+          f"({meta.get('freshness_status')}, {meta.get('result_completeness')}{extra})", file=sys.stderr)
+
+
+def cmd_search(a: argparse.Namespace) -> int:
+    payload, err = _tool(a, "search_code", {
+        "query": a.query, "role": a.role, "language": a.lang, "limit": a.limit, "ref": a.ref,
+        "detail_level": a.detail, "compact": a.compact or None, "ranking_explain_level": a.explain,
+        "freshness_policy": a.freshness})
+    return _emit_tool(a, payload, err, _render_results)
+
+
+def cmd_locate(a: argparse.Namespace) -> int:
+    payload, err = _tool(a, "locate_symbol", {
+        "name": a.name, "kind": a.kind, "role": a.role, "language": a.lang, "limit": a.limit, "ref": a.ref,
+        "detail_level": a.detail, "compact": a.compact or None, "ranking_explain_level": a.explain,
+        "freshness_policy": a.freshness})
+    return _emit_tool(a, payload, err, _render_results)
+
+
+def cmd_outline(a: argparse.Namespace) -> int:
+    def render(p: dict[str, Any]) -> None:
+        stack = [(s, 0) for s in reversed(p["symbols"])]
+        while stack:
+            s, depth = stack.pop()
+            print(f"{'  ' * depth}{s['line_start']}-{s['line_end']}\t{s['kind']}\t{s.get('signature') or s['name']}")
+            stack.extend((c, depth + 1) for c in reversed(s.get("children", [])))
+
+    payload, err = _tool(a, "get_file_outline", {"path": a.file, "depth": a.depth, "ref": a.ref})
+    return _emit_tool(a, payload, err, render)
+
+
+def cmd_refs(a: argparse.Namespace) -> int:
+    def render(p: dict[str, Any]) -> None:
+        for r in p.get("references", []):
+            print(f"{r['path']}:{r['line_start']}\t{r['edge_type']}\t{r.get('from_symbol') or ''}\t{r.get('context', '')}")
+        print(f"-- {p.get('total_references', 0)} resolved, {p.get('unresolved_count', 0)} unresolved",
+              file=sys.stderr)
+
+    payload, err = _tool(a, "find_references", {"symbol_name": a.name, "path": a.file, "kind": a.kind,
+                                                "limit": a.limit, "ref": a.ref})
+    return _emit_tool(a, payload, err, render)
+
+
+def cmd_status(a: argparse.Namespace) -> int:
+    def render(p: dict[str, Any]) -> None:
+        print(f"{p['repo_root']} ({p['project_id']}) ref {p['ref']}: {p['index_status']}, {p['schema_status']}, "
+              f"{p['freshness_status']}; {p['file_count']} files, {p['symbol_count']} symbols, "
+              f"last indexed {p['last_indexed_at']}")
+        if p.get("active_job"):
+            print(f"active job: {_dump(p['active_job'])}")
+
+    payload, err = _tool(a, "index_status", {"ref": a.ref})
+    return _emit_tool(a, payload, err, render)
+
+
+def cmd_serve_mcp(a: argparse.Namespace) -> int:
+    from .config import load_config
+    from .serve import serve
+
+    cfg = load_config(a.path, a.config)
+    return serve(a.path, cfg, home=_home(a), transport=a.transport, bind=a.bind, port=a.port,
+                 token=a.token or os.environ.get("CRUXE_HTTP_TOKEN"), prewarm=not a.no_prewarm)
+
+
+# ---- parser --------------------------------------------------------------------------------
+
+def _home(a: argparse.Namespace) -> Path | None:
+    return None  # $CRUXE_HOME or ~/.cruxe: resolved by the project layer
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--path", default=".", help="repository root (default: current directory)")
+    common.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
+    common.add_argument("--config", help="an extra config.toml layered over the others")
+    common.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
+    query = argparse.ArgumentParser(add_help=False)
+    query.add_argument("--ref", help="branch/ref (default: current branch, or 'live')")
+    query.add_argument("--lang", choices=["python", "rust", "go", "typescript", "tsx", "javascript"])
+    query.add_argument("--role", choices=["type", "callable", "value", "namespace", "alias"])
+    query.add_argument("--limit", type=int, default=10)
+    query.add_argument("--detail", choices=["location", "signature", "context"], default="signature")
+    query.add_argument("--compact", action="store_true")
+    query.add_argument("--explain", choices=["off", "basic", "full"])
+    query.add_argument("--freshness", choices=["strict", "balanced", "best_effort"], default="best_effort",
+                       help="freshness policy (default for the CLI: best_effort)")
+
+    p = argparse.ArgumentParser(prog="cruxe", description="Local code search and navigation for AI coding agents.")
+    p.add_argument("--version", action="version", version=f"cruxe {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("init", parents=[common], help="register the repository (idempotent)")
+    s.set_defaults(func=cmd_init)
+    for name, func, helptext in (("index", cmd_index, "index the repository (incremental unless --force)"),
+                                 ("sync", cmd_sync, "incremental re-index of changed files")):
+        s = sub.add_parser(name, parents=[common], help=helptext)
+        if name == "index":
+            s.add_argument("--force", action="store_true", help="rebuild from scratch beside the live index")
+        s.add_argument("--ref", help="branch/ref to index (default: current branch, or 'live')")
+        s.add_argument("--workers", type=int, help="parser processes (default: CPU count, at most 4)")
+        s.add_argument("--quiet", action="store_true", help="no progress or summary")
+        s.add_argument("--job-id", help=argparse.SUPPRESS)
+        s.set_defaults(func=func, force=False)
+    s = sub.add_parser("search", parents=[common, query], help="ranked search: symbols, paths, errors, prose")
+    s.add_argument("query")
+    s.set_defaults(func=cmd_search)
+    s = sub.add_parser("locate", parents=[common, query], help="where is NAME defined")
+    s.add_argument("name")
+    s.add_argument("--kind", help="function, method, class, struct, enum, trait, interface, type_alias, "
+                                  "constant, variable, module (aliases: fn, func, def, const, var, type, mod)")
+    s.set_defaults(func=cmd_locate)
+    s = sub.add_parser("outline", parents=[common], help="symbol tree of FILE")
+    s.add_argument("file")
+    s.add_argument("--depth", choices=["top", "all"], default="all")
+    s.add_argument("--ref")
+    s.set_defaults(func=cmd_outline)
+    s = sub.add_parser("refs", parents=[common], help="references to NAME (imports and calls)")
+    s.add_argument("name")
+    s.add_argument("--file", help="the definition's file, when NAME is defined in several places")
+    s.add_argument("--kind", choices=["imports", "calls"])
+    s.add_argument("--limit", type=int, default=20)
+    s.add_argument("--ref")
+    s.set_defaults(func=cmd_refs)
+    s = sub.add_parser("status", parents=[common], help="index state, counts and jobs")
+    s.add_argument("--ref")
+    s.set_defaults(func=cmd_status)
+    s = sub.add_parser("doctor", parents=[common], help="check the index, grammars and ignore rules")
+    s.add_argument("--ref")
+    s.set_defaults(func=cmd_doctor)
+    s = sub.add_parser("tags", parents=[common], help="every indexed symbol (ctags-like; --json: JSON lines)")
+    s.add_argument("--ref")
+    s.set_defaults(func=cmd_tags)
+    s = sub.add_parser("serve-mcp", parents=[common], help="MCP server on stdio (default) or HTTP")
+    s.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    s.add_argument("--bind", default="127.0.0.1", help="HTTP bind address (default: loopback only)")
+    s.add_argument("--port", type=int, default=9100)
+    s.add_argument("--token", help="HTTP bearer token (or CRUXE_HTTP_TOKEN)")
+    s.add_argument("--no-prewarm", action="store_true", help="skip warming the indices at start")
+    s.set_defaults(func=cmd_serve_mcp)
+    return p
+
+
+def _print_error(err: dict[str, Any]) -> None:
+    print(f"error[{err['code']}]: {err['message']}", file=sys.stderr)
+    remedy = (err.get("data") or {}).get("remedy")
+    if remedy:
+        print(f"  remedy: {remedy}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    a = parser.parse_args(argv)
+    level = logging.WARNING - 10 * min(a.verbose, 2)
+    logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return a.func(a)
+    except CruxeError as e:
+        if a.json:
+            _print_json({"error": e.to_dict()})
+        else:
+            _print_error(e.to_dict())
+        return EXIT_BUSY if e.code in ("index_in_progress", "sync_in_progress") else EXIT_ERROR
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""Freshness and compatibility from cheap signals only (no scan on the query path).
+
+VCS mode: HEAD's commit, read from `.git`, against `branch_state.last_indexed_commit`.
+Single-version (`live`) mode: the index is as fresh as its last completed job; an active
+job makes it `syncing`. A writer holding the ref's lock means a job is in flight.
+"""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from . import vcs
+from .errors import CruxeError
+from .project import Project
+from .store import SCHEMA_VERSION, Generation, branch_state
+
+POLICIES = ("strict", "balanced", "best_effort")
+
+
+@dataclass(frozen=True, slots=True)
+class IndexState:
+    """Everything a query needs to know about the index before answering."""
+
+    ref: str
+    schema_status: str  # compatible | not_indexed | reindex_required | corrupt_manifest
+    indexing_status: str  # not_indexed | indexing | ready | failed
+    freshness_status: str  # fresh | stale | syncing
+    complete: bool  # the last job finished (false while a first index is still landing)
+    last_indexed_commit: str | None = None
+    current_head: str | None = None
+    last_indexed_at: str | None = None
+    file_count: int = 0
+    symbol_count: int = 0
+    current_schema_version: int | None = None
+    message: str | None = None
+
+    def base_metadata(self) -> dict:
+        return {"freshness_status": self.freshness_status, "indexing_status": self.indexing_status,
+                "result_completeness": "complete" if self.complete and self.indexing_status == "ready"
+                else "partial", "ref": self.ref, "schema_status": self.schema_status}
+
+
+def open_generation(project: Project, ref: str) -> tuple[Generation | None, str, str | None]:
+    """(generation or None, schema_status, message) — never raises for a broken index."""
+    try:
+        gen = project.store.current_generation(ref)
+    except CruxeError as e:
+        return None, "corrupt_manifest", e.message
+    if gen is None:
+        return None, "not_indexed", None
+    version = gen.schema_version()
+    if version is None:
+        return None, "corrupt_manifest", "index.db has no readable schema version"
+    if version != SCHEMA_VERSION:
+        return gen, "reindex_required", f"index schema {version}, this cruxe needs {SCHEMA_VERSION}"
+    return gen, "compatible", None
+
+
+def index_state(project: Project, ref: str, gen: Generation | None = None,
+                schema_status: str | None = None, message: str | None = None) -> IndexState:
+    if schema_status is None:
+        gen, schema_status, message = open_generation(project, ref)
+    active = project.store.writer_active(ref)
+    if gen is None or schema_status != "compatible":
+        return IndexState(ref, schema_status, "indexing" if active else
+                          ("failed" if schema_status in ("corrupt_manifest", "reindex_required") else "not_indexed"),
+                          "syncing" if active else "stale", False,
+                          current_schema_version=gen.schema_version() if gen else None, message=message)
+    try:
+        bs = branch_state(gen, project.id, ref) or {}
+    except CruxeError as e:
+        return IndexState(ref, "corrupt_manifest", "failed", "stale", False, message=e.message)
+    head = vcs.head_commit(project.root)
+    indexed = bs.get("last_indexed_commit")
+    if active:
+        freshness = "syncing"
+    elif head is not None and indexed != head:
+        freshness = "stale"
+    else:
+        freshness = "fresh" if bs.get("complete") else "stale"
+    complete = bool(bs.get("complete"))
+    status = "indexing" if active else ("ready" if complete or bs else "not_indexed")
+    return IndexState(ref, "compatible", status, freshness, complete, indexed, head,
+                      bs.get("last_indexed_at"), bs.get("file_count") or 0, bs.get("symbol_count") or 0,
+                      SCHEMA_VERSION)
+
+
+def require_queryable(project: Project, ref: str) -> tuple[Generation, IndexState]:
+    """The generation to answer from, or the canonical error for why there is none."""
+    gen, schema_status, message = open_generation(project, ref)
+    state = index_state(project, ref, gen, schema_status, message)
+    if schema_status in ("reindex_required", "corrupt_manifest"):
+        raise CruxeError("index_incompatible", message or f"index is {schema_status}",
+                         {"schema_status": schema_status,
+                          "current_schema_version": state.current_schema_version,
+                          "required_schema_version": SCHEMA_VERSION,
+                          "remediation": "cruxe index --force"})
+    if gen is None:
+        if state.indexing_status == "indexing":
+            raise CruxeError("index_not_ready", "the first index of this ref is starting; retry shortly",
+                             {"ref": ref})
+        raise CruxeError("index_not_ready", f"ref {ref!r} has not been indexed yet", {"ref": ref})
+    try:
+        gen.db.execute("SELECT 1 FROM symbol_relations LIMIT 1").fetchall()
+    except sqlite3.DatabaseError as e:
+        raise CruxeError("index_incompatible", f"index.db is unreadable: {e}",
+                         {"schema_status": "corrupt_manifest", "remediation": "cruxe index --force"}) from e
+    return gen, state
+
+
+def check_policy(state: IndexState, policy: str) -> bool:
+    """Apply the freshness policy. Returns True when a background sync should start
+    (balanced + stale); raises index_stale under strict."""
+    if state.freshness_status != "stale":
+        return False
+    if policy == "strict":
+        raise CruxeError("index_stale", "Index is stale: the last indexed commit does not match HEAD.",
+                         {"last_indexed_commit": state.last_indexed_commit, "current_head": state.current_head,
+                          "suggestion": "Call sync_repo to update the index before querying."})
+    return policy == "balanced"

@@ -1,0 +1,154 @@
+"""`health_check`, `index_status` and `cruxe doctor`: what state the index is in, and why."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from . import __version__
+from .freshness import index_state, open_generation
+from .languages import grammar_status
+from .project import Project
+from .store import SCHEMA_VERSION, INDEX_NAMES
+
+
+def _job_view(job: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not job:
+        return None
+    keys = ("job_id", "ref", "mode", "status", "changed_files", "files_total", "files_done",
+            "symbol_count", "started_at", "finished_at", "duration_ms", "error")
+    return {k: job.get(k) for k in keys if job.get(k) is not None}
+
+
+def recovery_report(project: Project) -> dict[str, Any] | None:
+    jobs = project.store.interrupted_jobs()
+    if not jobs:
+        return None
+    return {"interrupted_jobs": len(jobs), "jobs": jobs,
+            "action": "the next sync re-indexes exactly the files whose manifest rows were not committed"}
+
+
+def index_status(project: Project, ref: str) -> dict[str, Any]:
+    project.store.recover_interrupted(ref)
+    st = index_state(project, ref)
+    return {
+        "project_id": project.id, "repo_root": str(project.root), "index_status": st.indexing_status,
+        "ref": ref, "schema_status": st.schema_status,
+        "current_schema_version": st.current_schema_version, "required_schema_version": SCHEMA_VERSION,
+        "freshness_status": st.freshness_status, "last_indexed_at": st.last_indexed_at,
+        "last_indexed_commit": st.last_indexed_commit, "file_count": st.file_count,
+        "symbol_count": st.symbol_count, "active_job": _job_view(project.store.active_job(ref)),
+        "recent_jobs": [_job_view(j) for j in project.store.jobs(ref, limit=5)],
+        "interrupted_recovery_report": recovery_report(project),
+    }, st
+
+
+def _tantivy_ok(project: Project, ref: str) -> tuple[bool, str | None]:
+    gen, status, message = open_generation(project, ref)
+    if gen is None:
+        return status == "not_indexed", message
+    try:
+        for name in INDEX_NAMES:
+            gen.searcher(name).num_docs
+    except Exception as e:  # noqa: BLE001 - any Tantivy failure is a health finding
+        return False, f"{type(e).__name__}: {e}"
+    return True, None
+
+
+def _sqlite_ok(project: Project, ref: str, thorough: bool = False) -> tuple[bool, str | None]:
+    try:
+        project.store.state.execute("SELECT COUNT(*) FROM index_jobs").fetchone()
+        gen, status, message = open_generation(project, ref)
+        if gen is not None:
+            pragma = "PRAGMA integrity_check" if thorough else "PRAGMA quick_check(1)"
+            res = gen.db.execute(pragma).fetchone()[0]
+            if res != "ok":
+                return False, f"index.db: {res}"
+        elif status == "corrupt_manifest":
+            return False, message
+    except sqlite3.DatabaseError as e:
+        return False, str(e)
+    return True, None
+
+
+def health_check(project: Project, ref: str, *, prewarm_status: str, uptime_seconds: float) -> dict[str, Any]:
+    status_payload, st = index_status(project, ref)
+    tantivy_ok, _ = _tantivy_ok(project, ref)
+    sqlite_ok, _ = _sqlite_ok(project, ref)
+    if st.indexing_status == "failed" or not (tantivy_ok and sqlite_ok):
+        overall = "error"
+    elif st.indexing_status == "indexing":
+        overall = "indexing"
+    elif prewarm_status == "warming":
+        overall = "warming"
+    else:
+        overall = "ready"
+    return {
+        "status": overall, "version": __version__, "uptime_seconds": int(uptime_seconds),
+        "tantivy_ok": tantivy_ok, "sqlite_ok": sqlite_ok, "grammars": grammar_status(),
+        "active_job": status_payload["active_job"],
+        "interrupted_recovery_report": status_payload["interrupted_recovery_report"],
+        "prewarm_status": prewarm_status,
+        "startup_checks": {"index": {"status": st.schema_status,
+                                     "current_schema_version": st.current_schema_version,
+                                     "required_schema_version": SCHEMA_VERSION, "message": st.message}},
+        "projects": [{k: status_payload[k] for k in (
+            "project_id", "repo_root", "index_status", "schema_status", "current_schema_version",
+            "required_schema_version", "freshness_status", "last_indexed_at", "ref", "file_count",
+            "symbol_count")}],
+    }
+
+
+def doctor(project: Project, ref: str, config_warnings: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Every check with a verdict and, when it fails, the remedy. `ok` is False when any fails."""
+    from .scan import scan  # only doctor walks the tree
+
+    checks: list[dict[str, Any]] = []
+
+    def add(name: str, ok: bool, detail: Any = None, remedy: str | None = None) -> None:
+        item: dict[str, Any] = {"check": name, "ok": ok}
+        if detail is not None:
+            item["detail"] = detail
+        if not ok and remedy:
+            item["remedy"] = remedy
+        checks.append(item)
+
+    registered = project.info is not None
+    add("project_registered", registered, str(project.root), "cruxe init")
+    st = index_state(project, ref)
+    add("index_compatible", st.schema_status in ("compatible", "not_indexed"),
+        {"schema_status": st.schema_status, "message": st.message}, "cruxe index --force")
+    add("indexed", st.schema_status != "not_indexed", {"ref": ref}, "cruxe index")
+    ok, msg = _sqlite_ok(project, ref, thorough=True)
+    add("sqlite", ok, msg, "cruxe index --force")
+    ok, msg = _tantivy_ok(project, ref)
+    add("tantivy", ok, msg, "cruxe index --force")
+    grammars = grammar_status()
+    add("grammars", not grammars["missing"], grammars,
+        "reinstall cruxe: grammar wheels are missing (files of those languages are indexed as text only)")
+    scanned = scan(project.root)
+    add("ignore_rules", not scanned.cruxeignore_invalid,
+        {"files": scanned.ignore_files, "excluded_files": scanned.excluded, "pruned_dirs": scanned.pruned_dirs,
+         "skipped": scanned.skipped, "indexable_files": len(scanned.files),
+         "invalid_patterns": scanned.cruxeignore_invalid},
+        "fix or remove the invalid .cruxeignore lines listed (they are skipped; valid lines still apply)")
+    file_warnings = _file_warnings(project, ref)
+    add("file_warnings", True, {"count": len(file_warnings), "files": file_warnings[:50]})
+    if config_warnings:
+        add("config", False, list(config_warnings), "fix the config values listed (defaults are in use)")
+    report = recovery_report(project)
+    if report:
+        add("interrupted_jobs", True, report)
+    return {"ok": all(c["ok"] for c in checks), "project_id": project.id, "repo_root": str(project.root),
+            "ref": ref, "checks": checks}
+
+
+def _file_warnings(project: Project, ref: str) -> list[str]:
+    gen, status, _ = open_generation(project, ref)
+    if gen is None or status != "compatible":
+        return []
+    out: list[str] = []
+    for (w,) in gen.db.execute('SELECT warnings FROM file_manifest WHERE repo=? AND "ref"=? AND warnings IS NOT NULL '
+                               "ORDER BY path", (project.id, ref)):
+        out.extend(json.loads(w))
+    return out

@@ -1,0 +1,59 @@
+"""`get_file_outline`: the nested symbol tree of one file, from SQLite only."""
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import CruxeError
+from .store import Generation
+
+MAX_PATH_CHARS = 4096  # longer than any real path; refuse instead of hashing megabytes
+
+
+def normalize_repo_path(path: Any) -> str:
+    """A repo-relative '/' path, or invalid_input. Paths can never reach outside the
+    repository: absolute paths, `..` components and NUL bytes are refused."""
+    if not isinstance(path, str) or not path.strip():
+        raise CruxeError("invalid_input", "path must be a non-empty string", {"field": "path"})
+    if len(path) > MAX_PATH_CHARS:
+        raise CruxeError("invalid_input", f"path is longer than {MAX_PATH_CHARS} characters", {"field": "path"})
+    if "\x00" in path:
+        raise CruxeError("invalid_input", "path contains a NUL byte", {"field": "path"})
+    p = path.strip().replace("\\", "/")
+    if p.startswith("/") or (len(p) > 1 and p[1] == ":"):
+        raise CruxeError("invalid_input", "path must be relative to the repository root", {"field": "path"})
+    parts = [c for c in p.split("/") if c not in ("", ".")]
+    if any(c == ".." for c in parts):
+        raise CruxeError("invalid_input", "path must not contain '..'", {"field": "path"})
+    if not parts:
+        raise CruxeError("invalid_input", "path names no file", {"field": "path"})
+    return "/".join(parts)
+
+
+def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "all") -> dict[str, Any]:
+    rel = normalize_repo_path(path)
+    row = gen.db.execute('SELECT language FROM file_manifest WHERE repo=? AND "ref"=? AND path=?',
+                         (repo, ref, rel)).fetchone()
+    if row is None:
+        raise CruxeError("file_not_found", f"no indexed file at {rel!r} for ref {ref!r}", {"path": rel})
+    rows = gen.db.execute(
+        'SELECT symbol_id, parent_symbol_id, name, qualified_name, kind, line_start, line_end, signature, '
+        'visibility FROM symbol_relations WHERE repo=? AND "ref"=? AND path=? '
+        "ORDER BY line_start, line_end DESC, name, symbol_id", (repo, ref, rel)).fetchall()
+    nodes: dict[str, dict[str, Any]] = {}
+    roots: list[dict[str, Any]] = []
+    for r in rows:
+        node = {"kind": r["kind"], "name": r["name"], "line_start": r["line_start"], "line_end": r["line_end"]}
+        if r["qualified_name"] and r["qualified_name"] != r["name"]:
+            node["qualified_name"] = r["qualified_name"]
+        if r["signature"]:
+            node["signature"] = r["signature"]
+        if r["visibility"]:
+            node["visibility"] = r["visibility"]
+        nodes[r["symbol_id"]] = node
+        parent = nodes.get(r["parent_symbol_id"]) if r["parent_symbol_id"] else None
+        if parent is None:
+            roots.append(node)
+        elif depth == "all":
+            parent.setdefault("children", []).append(node)
+    count = len(rows) if depth == "all" else len(roots)
+    return {"file_path": rel, "language": row["language"] or "", "symbols": roots, "symbol_count": count}

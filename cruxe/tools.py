@@ -1,0 +1,390 @@
+"""The tool table: one registry of names, descriptions, input schemas and handlers.
+
+It drives argument validation, `tools/list`, MCP `tools/call` and the CLI alike, so the
+`--json` output of a CLI command and the payload of the matching tool are the same bytes.
+`Server` implements the transport's ToolHost protocol (see jsonrpc.py).
+"""
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from . import __version__, freshness, health, outline, shape
+from .config import Config, load_config, resolve_explain_level, resolve_freshness_policy
+from .errors import CruxeError
+from .model import KIND_ALIASES, KIND_VALUES, LANGUAGES, ROLE_VALUES
+from .project import Project, open_project, require_project
+
+log = logging.getLogger(__name__)
+
+MAX_QUERY_CHARS = 2000  # longer "queries" are pasted files; refuse rather than tokenise megabytes
+MAX_NAME_CHARS = 512
+JOB_WAIT_SECONDS = 600  # a tools/call that asked for progress follows its job this long at most
+
+_DETAIL = {"type": "string", "enum": ["location", "signature", "context"], "default": "signature"}
+_EXPLAIN = {"type": "string", "enum": ["off", "basic", "full"]}
+_FRESH = {"type": "string", "enum": ["strict", "balanced", "best_effort"]}
+_LANG = {"type": "string", "enum": list(LANGUAGES)}
+_ROLE = {"type": "string", "enum": list(ROLE_VALUES)}
+_REF = {"type": "string", "maxLength": 256, "description": "Branch/ref; default: current branch or 'live'."}
+_WS = {"type": "string", "maxLength": 4096, "description": "Absolute repo path; default: the server's."}
+_LIMIT = {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}
+
+
+def _schema(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    props = {**props, "workspace": _WS}
+    return {"type": "object", "properties": props, "required": list(required), "additionalProperties": False}
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    handler: Callable[["Server", dict[str, Any], Any], dict[str, Any]]
+
+    def descriptor(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "inputSchema": self.input_schema}
+
+
+# ---- argument validation (the schema is the validator's input: one source of truth) ----------
+
+def validate(schema: dict[str, Any], args: Any) -> dict[str, Any]:
+    """Check arguments against our JSON Schema subset; return them with defaults applied."""
+    if not isinstance(args, dict):
+        raise CruxeError("invalid_input", "arguments must be an object")
+    props = schema["properties"]
+    unknown = sorted(k for k in args if k not in props)
+    if unknown:
+        raise CruxeError("invalid_input", f"unknown argument(s): {', '.join(unknown)[:200]}",
+                         {"allowed": sorted(props)})
+    for req in schema.get("required", ()):
+        if args.get(req) is None:
+            raise CruxeError("invalid_input", f"missing required argument: {req}", {"field": req})
+    out: dict[str, Any] = {}
+    for key, spec in props.items():
+        value = args.get(key)
+        if value is None:
+            if "default" in spec:
+                out[key] = spec["default"]
+            continue
+        out[key] = _check(key, spec, value)
+    return out
+
+
+def _check(key: str, spec: dict[str, Any], value: Any) -> Any:
+    typ = spec["type"]
+    if typ == "string":
+        if not isinstance(value, str):
+            raise CruxeError("invalid_input", f"{key} must be a string", {"field": key})
+        if len(value) > spec.get("maxLength", MAX_QUERY_CHARS):
+            raise CruxeError("invalid_input", f"{key} is too long", {"field": key})
+        if "enum" in spec and value not in spec["enum"]:
+            raise CruxeError("invalid_input", f"{key} must be one of {', '.join(spec['enum'])}",
+                             {"field": key, "allowed": spec["enum"]})
+        if spec.get("minLength") and not value.strip():
+            raise CruxeError("invalid_input", f"{key} must not be empty", {"field": key})
+    elif typ == "integer":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise CruxeError("invalid_input", f"{key} must be an integer", {"field": key})
+        lo, hi = spec.get("minimum"), spec.get("maximum")
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise CruxeError("invalid_input", f"{key} must be between {lo} and {hi}", {"field": key})
+    elif typ == "boolean":
+        if not isinstance(value, bool):
+            raise CruxeError("invalid_input", f"{key} must be a boolean", {"field": key})
+    return value
+
+
+# ---- the server (ToolHost) -----------------------------------------------------------------
+
+class Server:
+    """Per-process state the tools share: the project, config, prewarm, background sync."""
+
+    def __init__(self, path: str | Path, *, config: Config | None = None, home: Path | None = None):
+        self.config = config or load_config(str(path))
+        self.home = home or self.config.home
+        self.project = open_project(path, self.home)
+        self.server_version = __version__
+        self.started = time.monotonic()
+        self.prewarm_status = "pending"
+        self._bg_sync_for: str | None = None  # HEAD we already started a background sync for
+        self._lock = threading.Lock()
+        self.prewarm_hook: Callable[[], None] | None = None  # set by serve-mcp; runs once
+
+    # ToolHost protocol
+    def list_tools(self) -> list[dict[str, Any]]:
+        return [t.descriptor() for t in TOOLS.values()]
+
+    def call_tool(self, name: str, arguments: Any, progress: Any = None) -> tuple[dict[str, Any], bool]:
+        tool = TOOLS[name]  # KeyError -> the dispatcher answers -32602
+        try:
+            args = validate(tool.input_schema, arguments if arguments is not None else {})
+            return tool.handler(self, args, progress), False
+        except CruxeError as e:
+            return self.error_payload(e), True
+        except Exception as e:  # noqa: BLE001 - the edge: nothing unexpected escapes as a traceback
+            log.exception("tool %s failed", name)
+            return self.error_payload(CruxeError("internal_error", f"{type(e).__name__} in {name}")), True
+
+    def instructions(self) -> str | None:
+        hint = ("Cruxe answers file:line questions about this repository. Start with locate_symbol for a "
+                "known name, search_code for anything else, get_file_outline before reading a file, "
+                "find_references before changing a symbol.")
+        try:
+            st = freshness.index_state(self.project, self.project.default_ref())
+        except Exception:  # noqa: BLE001 - the handshake must succeed whatever the index state
+            return hint + " The index state could not be read: run `cruxe doctor`."
+        if st.schema_status in ("reindex_required", "corrupt_manifest"):
+            return hint + f" The index is {st.schema_status}: run `cruxe index --force`."
+        if st.schema_status == "not_indexed":
+            return hint + " This repository is not indexed yet: call index_repo (or run `cruxe index`)."
+        return hint
+
+    def on_initialized(self) -> None:
+        """After the handshake: start prewarm (serve-mcp sets the hook; the CLI has none)."""
+        with self._lock:
+            hook, self.prewarm_hook = self.prewarm_hook, None
+        if hook is not None:
+            hook()
+
+    # helpers
+    def error_payload(self, e: CruxeError) -> dict[str, Any]:
+        ref = self.project.default_ref() if self.project else "live"
+        meta = {"cruxe_protocol_version": "1.0", "ref": ref}
+        return {"error": e.to_dict(), "metadata": meta}
+
+    def resolve(self, args: dict[str, Any], registered: bool = True) -> tuple[Project, str]:
+        """The project (workspace routing) and ref for a call. Another workspace than the
+        server's is served only when it is registered already: tools never reach outside
+        the repositories the user set up."""
+        ws = args.get("workspace")
+        project = self.project
+        if ws is not None:
+            if "\x00" in ws or not os.path.isabs(ws):
+                raise CruxeError("invalid_input", "workspace must be an absolute path", {"field": "workspace"})
+            target = Path(ws).resolve()
+            if target != project.root:
+                if not target.is_dir():
+                    raise CruxeError("workspace_not_registered", f"{ws} is not a directory")
+                other = open_project(target, self.home)
+                if other.info is None:
+                    raise CruxeError("workspace_not_registered", f"{ws} is not registered with cruxe",
+                                     {"remedy": f"cruxe init --path {ws}"})
+                project = other
+        if project.info is None and registered:
+            project = require_project(project.root, self.home)  # re-check: may be registered now
+        ref = args.get("ref") or project.default_ref()
+        return project, ref
+
+    def maybe_background_sync(self, project: Project, state: freshness.IndexState) -> bool:
+        """balanced policy: one background sync per stale HEAD, never one per query."""
+        key = f"{project.id}:{state.ref}:{state.current_head}"
+        with self._lock:
+            if self._bg_sync_for == key or project.store.writer_active(state.ref):
+                return False
+            self._bg_sync_for = key
+        spawn_index_job(project.root, self.home, ref=state.ref, force=False, job_id=uuid.uuid4().hex[:16])
+        return True
+
+
+# ---- index jobs as child processes -------------------------------------------------------------
+
+def cruxe_command() -> list[str]:
+    """How to start this same cruxe in a child process (installed package or .pyz)."""
+    argv0 = sys.argv[0] if sys.argv else ""
+    if argv0.endswith(".pyz") and os.path.isfile(argv0):
+        return [sys.executable, os.path.abspath(argv0)]
+    return [sys.executable, "-m", "cruxe"]
+
+
+def spawn_index_job(root: Path, home: Path, *, ref: str | None, force: bool, job_id: str) -> subprocess.Popen:
+    cmd = [*cruxe_command(), "index", "--path", str(root), "--job-id", job_id, "--quiet"]
+    if force:
+        cmd.append("--force")
+    if ref:
+        cmd += ["--ref", ref]
+    env = {**os.environ, "CRUXE_HOME": str(home)}
+    return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+
+
+def _start_job(server: Server, args: dict[str, Any], progress: Any, *, sync: bool) -> dict[str, Any]:
+    from .project import init_project
+
+    project, ref = server.resolve(args, registered=False)
+    project, _ = init_project(project.root, server.home)
+    active = project.store.active_job(ref)
+    if active or project.store.writer_active(ref):
+        code = "sync_in_progress" if active and active.get("mode") == "incremental" else "index_in_progress"
+        raise CruxeError(code, f"an index job is already running for ref {ref!r}",
+                         {"job_id": active.get("job_id") if active else None, "ref": ref})
+    job_id = uuid.uuid4().hex[:16]
+    gen_before = project.store.current_generation_number(ref)
+    force = bool(args.get("force"))
+    proc = spawn_index_job(project.root, server.home, ref=ref, force=force, job_id=job_id)
+    mode = "full" if force or gen_before is None else "incremental"
+    job = _wait_for_job(project, job_id, proc, progress)
+    payload: dict[str, Any] = {"job_id": job_id, "status": job.get("status", "queued"), "mode": mode,
+                               "progress_token": job_id}
+    if sync:
+        payload["changed_files"] = job.get("changed_files") or 0
+    else:
+        payload["file_count"] = job.get("files_total") or 0
+    st = freshness.index_state(project, ref)
+    payload["metadata"] = shape.metadata(st.base_metadata())
+    return payload
+
+
+def _wait_for_job(project: Project, job_id: str, proc: subprocess.Popen, progress: Any) -> dict[str, Any]:
+    """Without a progress callback: wait until the child registered the job (quick), then
+    answer. With one: follow the job to its end, reporting files_done/files_total."""
+    deadline = time.monotonic() + (JOB_WAIT_SECONDS if progress else 5)
+    job: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        rows = [j for j in project.store.jobs(None, limit=20) if j["job_id"] == job_id]
+        job = rows[0] if rows else {}
+        done = proc.poll() is not None
+        if job and progress is not None:
+            progress(float(job.get("files_done") or 0), float(job.get("files_total") or 0) or None,
+                     job.get("status"))
+        if job and (progress is None or job["status"] not in ("queued", "running", "validating")):
+            return job
+        if done and not job:
+            return {"status": "failed"}
+        time.sleep(0.05)
+    return job
+
+
+# ---- handlers: parse input, call one domain function, render -------------------------------
+
+def _query_context(server: Server, args: dict[str, Any]):
+    project, ref = server.resolve(args)
+    gen, state = freshness.require_queryable(project, ref)
+    policy = resolve_freshness_policy(args.get("freshness_policy"), server.config)
+    if freshness.check_policy(state, policy):
+        server.maybe_background_sync(project, state)
+    return project, ref, gen, state
+
+
+def _shape_query(server: Server, tool: str, args: dict[str, Any], state, hits, total, extra) -> dict[str, Any]:
+    return shape.shape_response(
+        tool, hits, detail_level=args["detail_level"], compact=bool(args.get("compact")),
+        explain_level=resolve_explain_level(args.get("ranking_explain_level"), server.config),
+        max_bytes=server.config.search.max_response_bytes, base_metadata=state.base_metadata(),
+        total_candidates=total, args=args, extra=extra)
+
+
+def _locate(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
+    from . import query
+
+    project, ref, gen, state = _query_context(server, args)
+    name = args["name"].strip()
+    if not name:
+        raise CruxeError("invalid_input", "name must not be empty", {"field": "name"})
+    kind = args.get("kind")
+    hits, total = query.locate_symbol(gen, project.id, ref, name, kind=kind, role=args.get("role"),
+                                      language=args.get("language"), limit=args["limit"],
+                                      detail_level=args["detail_level"])
+    return _shape_query(server, "locate_symbol", args, state, hits, total, {})
+
+
+def _search(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
+    from . import query
+
+    project, ref, gen, state = _query_context(server, args)
+    q = args["query"].strip()
+    if not q:
+        raise CruxeError("invalid_input", "query must not be empty", {"field": "query"})
+    hits, total, intent = query.search_code(gen, project.id, ref, q, role=args.get("role"),
+                                            language=args.get("language"), limit=args["limit"],
+                                            detail_level=args["detail_level"])
+    return _shape_query(server, "search_code", args, state, hits, total, {"query_intent": intent})
+
+
+def _outline(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
+    project, ref = server.resolve(args)
+    gen, state = freshness.require_queryable(project, ref)
+    out = outline.file_outline(gen, project.id, ref, args["path"], args["depth"])
+    meta = shape.metadata({**state.base_metadata(), "symbol_count": out.pop("symbol_count")})
+    return {**out, "metadata": meta}
+
+
+def _health(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
+    project, ref = server.resolve(args)
+    payload = health.health_check(project, ref, prewarm_status=server.prewarm_status,
+                                  uptime_seconds=time.monotonic() - server.started)
+    payload["metadata"] = {"cruxe_protocol_version": "1.0"}
+    return payload
+
+
+def _status(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
+    project, ref = server.resolve(args)
+    payload, st = health.index_status(project, ref)
+    payload["metadata"] = shape.metadata(st.base_metadata())
+    return payload
+
+
+def _refs(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
+    from . import refs
+
+    project, ref, gen, state = _query_context(server, args)
+    out = refs.find_references(gen, project.id, ref, args["symbol_name"].strip(), path=args.get("path"),
+                               kind=args.get("kind"), limit=args["limit"])
+    meta = state.base_metadata()
+    if out.pop("truncated", False):
+        meta["result_completeness"] = "truncated"
+    return {**out, "metadata": shape.metadata(meta)}
+
+
+TOOLS: dict[str, Tool] = {t.name: t for t in (
+    Tool("index_repo", "Index the repository (full on first run or with force, else incremental). Runs in "
+         "the background; returns a job_id to follow with index_status.",
+         _schema({"force": {"type": "boolean", "default": False}, "ref": _REF}),
+         lambda s, a, p: _start_job(s, a, p, sync=False)),
+    Tool("sync_repo", "Incrementally re-index files changed since the last index (content hashes).",
+         _schema({"force": {"type": "boolean", "default": False}, "ref": _REF}),
+         lambda s, a, p: _start_job(s, a, p, sync=True)),
+    Tool("search_code", "Search code by symbol name, path, error message or natural language; ranked "
+         "file:line results. Use role (not kind) to keep only symbols of one role.",
+         _schema({"query": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS},
+                  "ref": _REF, "language": _LANG, "role": _ROLE, "limit": _LIMIT, "detail_level": _DETAIL,
+                  "compact": {"type": "boolean", "default": False}, "freshness_policy": _FRESH,
+                  "ranking_explain_level": _EXPLAIN}, ("query",)),
+         _search),
+    Tool("locate_symbol", "Find where a symbol is defined, by name or qualified name (a::b, A.b); all "
+         "definitions, best first.",
+         _schema({"name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS},
+                  "kind": {"type": "string", "enum": sorted(set(KIND_VALUES) | set(KIND_ALIASES))},
+                  "role": _ROLE, "language": _LANG, "ref": _REF, "limit": _LIMIT, "detail_level": _DETAIL,
+                  "compact": {"type": "boolean", "default": False}, "freshness_policy": _FRESH,
+                  "ranking_explain_level": _EXPLAIN}, ("name",)),
+         _locate),
+    Tool("get_file_outline", "Nested symbol tree of one file (path relative to the repo root), without "
+         "reading the file.",
+         _schema({"path": {"type": "string", "minLength": 1, "maxLength": 4096}, "ref": _REF,
+                  "depth": {"type": "string", "enum": ["top", "all"], "default": "all"},
+                  "language": _LANG}, ("path",)),
+         _outline),
+    Tool("find_references", "Who imports or calls a symbol: resolved references with file:line, plus "
+         "unresolved_count (name matches that could not be resolved).",
+         _schema({"symbol_name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS},
+                  "path": {"type": "string", "maxLength": 4096,
+                           "description": "Definition's file, to pick one of several."},
+                  "kind": {"type": "string", "enum": ["imports", "calls"]},
+                  "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 20}, "ref": _REF},
+                 ("symbol_name",)),
+         _refs),
+    Tool("health_check", "Server and index health: index, grammars, active job, prewarm, compatibility.",
+         _schema({}), _health),
+    Tool("index_status", "Index state of the project: counts, freshness, active and recent jobs.",
+         _schema({"ref": _REF}), _status),
+)}
