@@ -1,0 +1,325 @@
+"""Query intent: what kind of thing an agent is looking for.
+
+`classify(query)` returns one of `symbol | path | error | natural_language` with a confidence,
+by ordered rules (first match wins, as CONTRACTS "Ranking" lists them):
+
+1. error: a compiler/runtime message, a diagnostic code or a stack-trace line of Python, Rust,
+   Go or TypeScript/JavaScript (`error[E0308]:`, `panic:`, `KeyError: 'x'`, `TS2345:`, ...);
+2. a whole-query quote: a literal searched as written, so error intent (its plan searches
+   snippets), unless what is quoted is itself one path;
+3. path: a token with `/` or `\\`, a file extension, a glob, a dotfile, or a well-known file
+   name (`README`, `Makefile`, `go.mod`), or "<name> folder";
+4. symbol: one identifier-like token (`snake_case`, `camelCase`, `a::b`, `a.b`, `Foo.bar()`,
+   `Vec<T>`, `println!`), a definition keyword with one name (`fn foo`, `class Config`,
+   `func (b *Builder) Write`), or "where is <code name> defined";
+5. natural_language: everything else.
+
+The quote rule sits before the path rule (CONTRACTS lists it after) so that a quoted message
+containing a path, e.g. `"cannot open /etc/x.toml"`, stays a message.
+
+`query_kind_intent(query)` is spec 04's naming-convention hint for the ranker: `type` when the
+named thing starts uppercase without underscores, `callable` when it starts lowercase or has an
+underscore, else None.
+"""
+from __future__ import annotations
+
+import re
+
+SYMBOL, PATH, ERROR, NATURAL_LANGUAGE = "symbol", "path", "error", "natural_language"
+INTENTS: tuple[str, ...] = (SYMBOL, PATH, ERROR, NATURAL_LANGUAGE)
+
+# ---- 1. error messages ----------------------------------------------------------------------
+
+# Case-sensitive: exception class names and fixed tokens.
+_ERROR_CS = [
+    r"\b[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Exit|Interrupt)\b:(?!:)",  # KeyError: 'x'
+    r"^Traceback\b", r"\bTraceback \(most recent", r"\bException in\b", r"\bUncaught\b",
+    r"\bTS\d{4,5}\b",  # TypeScript diagnostics
+    r"(?<![.\w])E(?:NOENT|ACCES|ADDRINUSE|CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|EXIST|ISDIR|NOTDIR|MFILE|PERM)\b",
+    r"\bSIG(?:SEGV|ABRT|BUS|FPE|ILL)\b", r"\bMODULE_NOT_FOUND\b",
+    r"^\s*File \"[^\"]+\", line \d+",  # Python stack frame
+    r"^\s*at \S.*\(\S+:\d+:\d+\)\s*$", r"^\s*at \S+:\d+:\d+\s*$",  # JavaScript stack frames
+    r"^\s*-->\s*\S+:\d+:\d+",  # rustc's location arrow
+    r"^\s*goroutine \d+ \[",
+    r"\bnpm ERR!", r"(?:^|\s)(?:--- )?FAIL(?:ED)?(?::|\s+\S)",  # npm, go test, pytest
+]
+# Case-insensitive: message phrases.
+_ERROR_CI = [
+    r"\b(?:fatal )?(?:error|warning|panic|fatal)(?:\[[a-z]?\d+\])?:(?!:)",  # error: / error[E0308]: / panic:
+    r"\berror\[e\d{4}\]", r"\berror ts\d+", r"\bthread '[^']*' (?:panicked|has overflowed)", r"\bpanicked at\b",
+    # Go
+    r"\bruntime error\b", r"\bnil pointer dereference\b", r"\bindex out of range\b", r"\bundefined: \S",
+    r"\ball goroutines are asleep\b", r"\bdeclared (?:and|but) not used\b", r"\bimported (?:and|but) not used\b",
+    r"\bcannot use \S[^\n]{0,120} as \S[^\n]{0,120} (?:value|type)\b", r"\b(?:too many|not enough) arguments in call\b",
+    # Rust
+    r"\bmismatched types\b", r"\bcannot borrow\b", r"\b(?:borrow|use) of moved value\b",
+    r"\bdoes not live long enough\b", r"\bthe trait bound [^\n]{1,160} is not satisfied\b", r"\bexpected [^\n]{1,160}, found\b",
+    r"\bno method named\b", r"\bcannot find (?:value|type|function|macro|crate|struct|trait|module)\b",
+    r"\bcould not compile\b", r"\bcalled `(?:option|result)::unwrap\(\)`",
+    # Python
+    r"\bno module named\b", r"\bcannot import name\b", r"\bobject has no attribute\b",
+    r"\bobject is not (?:callable|subscriptable|iterable)\b", r"\bunsupported operand type",
+    r"\bmaximum recursion depth exceeded\b", r"\bcodec can't (?:de|en)code\b", r"\bexception was never retrieved\b",
+    # TypeScript / JavaScript
+    r"\bcannot (?:find|read|set) (?:name|module|namespace|propert(?:y|ies))\b", r"\bis not assignable to\b",
+    r"\bdoes not exist on type\b", r"\bobject is possibly\b", r"\bis not (?:a function|a constructor|defined|iterable)\b",
+    r"\bunhandled ?(?:promise ?rejection|exception|rejection)",
+    # anywhere
+    r"\bsegmentation fault\b", r"\bsegfault\b", r"\bcore dumped\b", r"\bno such file or directory\b",
+    r"\baddress already in use\b", r"\bconnection (?:refused|reset)\b", r"\bunexpected (?:eof|end of (?:file|input))\b",
+    r"\bassertion failed\b", r"\bexit(?:ed with)? (?:status|code) -?\d+\b", r"\bline \d+,? column \d+\b",
+    r"\bi/o timeout\b",
+    r"^[a-z][\w.]*: \S+ \S+",  # Go's "pkg: message" convention, e.g. "sql: no rows in result set"
+    # Messages open with a failure verb; questions and descriptions do not.
+    r"^(?:cannot|can't|could not|couldn't|failed to|unable to|refusing to) \S+ \S+",
+    r"\b(?:size|depth|limit|deadline|quota|budget) exceeded\b", r"\b(?:not found|denied|failed|refused):",
+    r"\b(?:permission|access) denied\b",
+]
+# Pasted logs can be long; the identifying part of a message or trace is at its start, and the
+# bounded patterns above stay linear on this much text.
+MAX_CLASSIFY_CHARS = 2000
+
+_ERROR_RE = [re.compile(p) for p in _ERROR_CS] + [re.compile(p, re.IGNORECASE) for p in _ERROR_CI]
+# A message that names what failed in quotes: "invalid character 'x' looking for beginning of value".
+_FAILURE_WORD_RE = re.compile(
+    r"\b(?:invalid|unexpected|expected|cannot|can't|could not|couldn't|failed|unable|missing|unknown|"
+    r"unsupported|illegal|undefined|unresolved|not found|no such|denied|refused)\b", re.IGNORECASE)
+# A quote that opens at a word start, so the apostrophes of "doesn't ... isn't" never pair up.
+_QUOTED_LITERAL_RE = re.compile(r"(?<!\w)(['\"`])[^'\"`]+\1(?!\w)")
+
+
+def _is_error(q: str) -> bool:
+    if any(r.search(q) for r in _ERROR_RE):
+        return True
+    return bool(_FAILURE_WORD_RE.search(q) and _QUOTED_LITERAL_RE.search(q))
+
+# ---- 2./3. quotes and paths -----------------------------------------------------------------
+
+_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
+
+_FILE_EXTENSIONS = frozenset("""
+py pyi rs go ts tsx mts cts js jsx mjs cjs c h cc cpp hpp java kt rb php swift cs scala sh bash zsh
+toml json jsonc yaml yml md rst txt cfg ini conf lock xml html css scss proto sql gradle mod sum
+""".split())
+_FILE_NAMES = frozenset("""
+readme license licence changelog contributing makefile dockerfile gemfile rakefile procfile justfile
+codeowners vagrantfile jenkinsfile
+""".split())
+# Directory names that make `a/b` a path even inside a sentence (`read/write` and `I/O` are not).
+_DIR_NAMES = frozenset("""
+src lib libs pkg cmd internal test tests spec app apps docs doc scripts bin examples crates packages
+include vendor config configs .github
+""".split())
+_DIR_WORDS = frozenset({"folder", "directory", "dir"})
+_EXT_RE = re.compile(r"^[\w*.\-]*\.([A-Za-z0-9]+)$")
+_DOTFILE_RE = re.compile(r"^\.[A-Za-z0-9][\w.\-]*$")
+_EDGE_PUNCT = "\"'`()[]{},;:<>"
+
+
+def _unquote(q: str) -> str | None:
+    """The text inside a whole-query quote, or None when the query is not quoted as a whole."""
+    close = _QUOTES.get(q[:1])
+    if close is None or len(q) < 3 or not q.endswith(close):
+        return None
+    inner = q[1:-1]
+    return None if q[0] in inner else inner
+
+
+def _path_token(token: str, alone: bool) -> bool:
+    t = token.strip(_EDGE_PUNCT)
+    if not t:
+        return False
+    if "/" in t or "\\" in t:
+        return alone or _slash_path(t)
+    if "*" in t and ("." in t or "/" in t):
+        return True  # a glob: *.proto
+    m = _EXT_RE.match(t)
+    if m and m.group(1).lower() in _FILE_EXTENSIONS:
+        return True
+    if _DOTFILE_RE.match(t):
+        return True
+    return t.lower() in _FILE_NAMES and (alone or t.isupper() or t[:1].isupper())
+
+
+def _slash_path(t: str) -> bool:
+    """`src/auth`, `./x`, `a/b/c`, `email/` are paths; `read/write`, `I/O`, `TCP/IP` are words."""
+    parts = [p for p in re.split(r"[/\\]", t)]
+    if t.startswith(("/", "./", "../", "~/", "\\")) or t.endswith(("/", "\\")) or len(parts) > 2:
+        return True
+    return any(p.lower() in _DIR_NAMES for p in parts) or bool(_EXT_RE.match(parts[-1]))
+
+
+def _is_path(q: str, words: list[str]) -> bool:
+    if any(_path_token(w, alone=len(words) == 1) for w in words):
+        return True
+    # "migrations folder", "the docs directory"
+    return 2 <= len(words) <= 3 and words[-1].lower() in _DIR_WORDS
+
+
+# ---- 4. symbols -----------------------------------------------------------------------------
+
+_SEG = r"[A-Za-z_$][\w$]*"
+_IDENT_RE = re.compile(rf"^(?:::)?{_SEG}(?:(?:::|\.|->|#){_SEG})*!?$")
+_GENERIC_RE = re.compile(r"(?<=[\w>])<[^<>]*>")
+_CALL_SUFFIX_RE = re.compile(r"\([^()\s]*\)$")
+_GO_METHOD_RE = re.compile(rf"^func\s*\([^)]*\)\s*({_SEG})$")
+_CAMEL_HUMP = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]")
+
+# Words that only ever write a definition in source code: the agent is quoting syntax.
+_SYNTAX_KEYWORDS = frozenset("fn func def const let var mod macro".split())
+# Words that name a kind in prose too ("type inference", "enum variants", "class hierarchy"), so the
+# word after them must look like a name and not like a concept noun.
+_KIND_WORDS = frozenset("""
+class interface type method function module package namespace struct enum trait impl union
+""".split())
+_DEF_WORDS = _SYNTAX_KEYWORDS | _KIND_WORDS
+_MODIFIERS = frozenset("pub async export default static abstract public private protected unsafe final".split())
+_ARTICLES = frozenset({"the", "a", "an"})
+_CONCEPT_SUFFIXES = ("tion", "sion", "ment", "ness", "ity", "ence", "ance", "ure")
+# Filler words of "where is X defined" / "definition of X" lookups.
+_LOOKUP_FILLERS = frozenset("""
+where is are the a an defined declared implemented definition declaration of find locate show me go to jump
+source for symbol look up lookup
+""".split())
+_QUESTION_MARKERS = frozenset("where is are defined declared implemented definition declaration find locate".split())
+
+
+def _name_of(token: str) -> str | None:
+    """The identifier a token writes (generics, call parens, `&`/`*`/`@` stripped), or None."""
+    t = _CALL_SUFFIX_RE.sub("", _strip_generics(token)).lstrip("&*@").rstrip("?")
+    return t if _IDENT_RE.match(t) else None
+
+
+def _strip_generics(text: str) -> str:
+    prev = None
+    while prev != text:
+        prev, text = text, _GENERIC_RE.sub("", text)
+    return text
+
+
+def _code_shaped(name: str) -> bool:
+    """Looks like code rather than an English word: separators, underscores, humps, digits."""
+    return (any(s in name for s in ("_", "::", ".", "->", "#", "!", "$"))
+            or bool(_CAMEL_HUMP.search(name)) or any(c.isdigit() for c in name))
+
+
+def _concept_word(word: str) -> bool:
+    """A plain lowercase noun that names a concept (`variants`, `inference`), not a symbol."""
+    if not word.isalpha() or not word.islower():
+        return False
+    plural = word.endswith("s") and not word.endswith(("ss", "us", "is"))
+    return plural or word.endswith(_CONCEPT_SUFFIXES)
+
+
+def _keyword_form(words: list[str]) -> tuple[str, str] | None:
+    """(definition word, name) of `fn foo`, `pub async fn foo`, `impl Display for Point`,
+    `Deserializer trait`, `func (b *Builder) Write`; None for anything else."""
+    m = _GO_METHOD_RE.match(" ".join(words))
+    if m:
+        return "func", m.group(1)
+    # "the make_scanner function", "type Props = {": articles and bare punctuation say nothing.
+    ws = [w for w in words if w.lower() not in _MODIFIERS and w.lower() not in _ARTICLES
+          and any(c.isalnum() for c in w)] or words
+    lowered = [w.lower() for w in ws]
+    if len(ws) == 4 and lowered[0] == "impl" and lowered[2] == "for":
+        ws, lowered = ws[:2], lowered[:2]
+    if len(ws) != 2:
+        return None
+    if lowered[0] in _DEF_WORDS:
+        name = _name_of(ws[1])
+        if name and not (lowered[0] in _KIND_WORDS and _concept_word(name)):
+            return lowered[0], name
+    if lowered[1] in _DEF_WORDS:
+        # Name first ("Deserializer trait"): only when it is clearly a name, not "hash function".
+        name = _name_of(ws[0])
+        if name and (_code_shaped(name) or name[:1].isupper()):
+            return lowered[1], name
+    return None
+
+
+def _symbol_name(q: str, words: list[str]) -> tuple[str, float] | None:
+    """The name a symbol query asks for, with a confidence; None for anything else."""
+    whole = _name_of(q.replace(", ", ","))  # `HashMap<String, Vec<u8>>` is one token
+    if whole:
+        # A plain word ("config") may as well be a concept; code shapes and capitals are names.
+        return whole, 0.95 if _code_shaped(whole) else 0.85 if whole[:1].isupper() else 0.7
+    form = _keyword_form(words)
+    if form:
+        return form[1], 0.9
+    rest = [w for w in words if w.lower() not in _LOOKUP_FILLERS]
+    if len(rest) == 1 and len(rest) < len(words) and any(w.lower() in _QUESTION_MARKERS for w in words):
+        name = _name_of(rest[0])
+        if name and (_code_shaped(name) or name[:1].isupper()):
+            return name, 0.8
+    return None
+
+
+# ---- the classifier -------------------------------------------------------------------------
+
+def classify(query: str) -> tuple[str, float]:
+    """(intent, confidence in [0, 1]); deterministic, no I/O."""
+    q = _normalise(query)
+    if not q:
+        return NATURAL_LANGUAGE, 0.0
+    if _is_error(q):
+        return ERROR, 0.95
+    inner = _unquote(q)
+    if inner is not None:
+        inner_words = inner.split()
+        if len(inner_words) == 1 and _path_token(inner, alone=True):
+            return PATH, 0.85
+        return ERROR, 0.75
+    words = q.split()
+    if _is_path(q, words):
+        return PATH, 0.9 if len(words) == 1 else 0.75
+    found = _symbol_name(q, words)
+    if found:
+        return SYMBOL, found[1]
+    return NATURAL_LANGUAGE, 0.8 if len(words) >= 3 else 0.6
+
+
+def _normalise(query: str) -> str:
+    q = query[:MAX_CLASSIFY_CHARS].strip()
+    if len(q) > 2 and q[0] == q[-1] == "`" and "`" not in q[1:-1]:
+        q = q[1:-1].strip()  # agents wrap names in markdown backticks
+    return q
+
+
+def symbol_name(query: str) -> str | None:
+    """The identifier a symbol-intent query names (`fn foo` -> `foo`), or None."""
+    if classify(query)[0] != SYMBOL:
+        return None
+    q = _normalise(query)
+    found = _symbol_name(q, q.split())
+    return found[0] if found else None
+
+
+_TYPE_WORDS = frozenset("class interface type struct enum trait impl union".split())
+_CALLABLE_WORDS = frozenset("fn func def method function".split())
+
+
+def query_kind_intent(query: str) -> str | None:
+    """Spec 04 naming-convention hint for symbol queries: "type", "callable" or None (no boost).
+
+    The rule reads the name the query asks for, and for a qualified name its last segment
+    (`http.Server` -> `Server`). A definition word says the kind outright (`class foo` -> type,
+    `fn Foo` -> callable). Queries of other intents name no convention and get None.
+    """
+    name = symbol_name(query)
+    if name is None:
+        return None
+    form = _keyword_form(_normalise(query).split())
+    if form and form[0] in _TYPE_WORDS:
+        return "type"
+    if form and form[0] in _CALLABLE_WORDS:
+        return "callable"
+    return _convention(re.split(r"::|\.|->|#", name)[-1] or name)
+
+
+def _convention(name: str) -> str | None:
+    first = name[:1]
+    if "_" in name or first.islower():
+        return "callable"  # underscore presence overrides an uppercase start (spec 04)
+    if first.isupper():
+        return "type"
+    return None
