@@ -29,7 +29,9 @@ from .store import SCHEMA_VERSION, Generation, GenerationWriter, manifest, now_i
 
 log = logging.getLogger(__name__)
 
-BATCH_FILES = 1000  # files per Tantivy commit + SQLite transaction: partial results appear per batch
+# files per Tantivy commit + SQLite transaction: partial results appear batch by batch
+# (CRUXE_INDEX_BATCH_FILES lowers it, e.g. for crash tests that need many commit points)
+BATCH_FILES = int(os.environ.get("CRUXE_INDEX_BATCH_FILES", "1000"))
 BATCH_BYTES = 24 << 20  # ... or this many source bytes, whichever comes first
 INLINE_MAX_FILES = 150  # fewer changed files than this are parsed in-process (no pool start-up)
 CHUNK_MAX_LINES = 120  # a snippet longer than this is split: keeps snippet hits precise
@@ -176,7 +178,7 @@ def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, 
     ref = ref or project.default_ref()
     store = project.store
     with store.writer_lock(ref):
-        recovered = store.recover_interrupted(ref)
+        recovered = store.recover_interrupted(ref, holding_lock=True)
         return _run_locked(project, ref, force=force, mode=mode, workers=workers, progress=progress,
                            job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered)
 

@@ -509,16 +509,18 @@ class ProjectStore:
                 return job
         return None
 
-    def recover_interrupted(self, ref: str | None = None) -> list[dict[str, Any]]:
+    def recover_interrupted(self, ref: str | None = None, holding_lock: bool = False) -> list[dict[str, Any]]:
         """Mark jobs left `running` by a dead process as `interrupted`; return them.
-        Safe to call from readers: a job counts as dead only when no one holds its lock."""
+        Safe to call from readers: a job counts as dead only when no one holds its lock.
+        The holder of a ref's writer lock knows every other unfinished job there is dead."""
         try:
             rows = [dict(r) for r in self.state.execute(
                 "SELECT * FROM index_jobs WHERE repo=? AND status IN ('queued','running','validating')",
                 (self.project_id,))]
         except sqlite3.DatabaseError:
             return []
-        dead = [r for r in rows if (ref is None or r["ref"] == ref) and not self.writer_active(r["ref"])]
+        dead = [r for r in rows if (ref is None or r["ref"] == ref)
+                and ((holding_lock and r["ref"] == ref) or not self.writer_active(r["ref"]))]
         for r in dead:
             self.update_job(r["job_id"], status="interrupted", recovered_at=now_iso(),
                             error="process ended before the job finished")

@@ -1,0 +1,156 @@
+"""Indexing pipeline: full/incremental, identity, single writer, crash safety, rebuild swap."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from cruxe.errors import CruxeError
+from cruxe.index import WorkItem, process_file, run_index
+from cruxe.project import open_project
+
+from conftest import STDLIB
+
+
+def symbol_table(root, ref="live") -> list[tuple]:
+    project = open_project(root)
+    gen = project.store.current_generation(ref)
+    return sorted(tuple(r) for r in gen.db.execute(
+        'SELECT path, name, qualified_name, kind, line_start, line_end, signature, symbol_id, symbol_stable_id, '
+        'parent_symbol_id FROM symbol_relations WHERE repo=? AND "ref"=?', (project.id, ref)))
+
+
+def manifest_table(root, ref="live") -> list[tuple]:
+    project = open_project(root)
+    gen = project.store.current_generation(ref)
+    return sorted(tuple(r) for r in gen.db.execute(
+        'SELECT path, content_hash FROM file_manifest WHERE repo=? AND "ref"=?', (project.id, ref)))
+
+
+def test_full_then_incremental_sync(make_repo):
+    root = make_repo({"a.py": "def alpha():\n    return 1\n", "b.py": "class Beta:\n    def m(self):\n        pass\n"})
+    r1 = run_index(root)
+    assert (r1.mode, r1.changed_files, r1.file_count, r1.symbol_count) == ("full", 2, 2, 3)
+    r2 = run_index(root)
+    assert (r2.mode, r2.changed_files, r2.unchanged_files) == ("incremental", 0, 2)
+    (root / "a.py").write_text("def alpha():\n    return 1\n\ndef gamma():\n    return 2\n")
+    (root / "b.py").unlink()
+    (root / "c.py").write_text("DELTA = 4\n")
+    r3 = run_index(root)
+    assert (r3.changed_files, r3.deleted_files) == (2, 1)
+    names = {(row[0], row[1]) for row in symbol_table(root)}
+    assert names == {("a.py", "alpha"), ("a.py", "gamma"), ("c.py", "DELTA")}
+
+
+def test_touch_without_content_change_keeps_symbols(make_repo):
+    root = make_repo({"a.py": "def alpha():\n    return 1\n"})
+    run_index(root)
+    before = symbol_table(root)
+    os.utime(root / "a.py", ns=(time.time_ns(), time.time_ns() + 10**9))
+    r = run_index(root)
+    assert r.changed_files == 0 and symbol_table(root) == before
+
+
+def test_stable_id_survives_a_move_and_symbol_id_does_not(make_repo):
+    root = make_repo({"m.py": "def keep(x):\n    return x\n"})
+    run_index(root)
+    (sid1, stable1), = [(r[7], r[8]) for r in symbol_table(root)]
+    (root / "m.py").write_text("\n\n\n# moved down\ndef keep(x):\n    return x\n")
+    run_index(root)
+    (sid2, stable2), = [(r[7], r[8]) for r in symbol_table(root)]
+    assert stable1 == stable2 and sid1 != sid2
+
+
+def test_second_writer_gets_index_in_progress(make_repo):
+    root = make_repo({"a.py": "x = 1\n"})
+    run_index(root)
+    project = open_project(root)
+    with project.store.writer_lock("live"):
+        with pytest.raises(CruxeError) as e:
+            run_index(root)
+        assert e.value.code == "index_in_progress"
+        proc = subprocess.run([sys.executable, "-m", "cruxe", "index", "--path", str(root)],
+                              capture_output=True, text=True)
+        assert proc.returncode == 3 and "index_in_progress" in proc.stderr
+
+
+def test_hostile_encodings_and_binary_files_do_not_stop_a_run(make_repo):
+    root = make_repo({
+        "crlf.py": b"def crlf_fn():\r\n    return 1\r\n",
+        "bom.py": b"\xef\xbb\xbfdef bom_fn():\n    pass\n",
+        "latin.py": "def latin_fn():\n    s = 'caf\xe9'\n".encode("latin-1"),
+        "bad.py": b"def bad_fn():\n    return '\xff\xfe\xfa'\n",
+        "bin.py": b"\x00\x01\x02def nope(): pass",
+        "broken.py": b"def broken(:\n    pass\ndef fine():\n    pass\n",
+    })
+    r = run_index(root)
+    names = {row[1] for row in symbol_table(root)}
+    assert {"crlf_fn", "bom_fn", "latin_fn", "bad_fn", "fine"} <= names and "nope" not in names
+    assert any("bin.py" in w and "binary" in w for w in r.warnings)
+    lines = {row[1]: (row[4], row[5]) for row in symbol_table(root)}
+    assert lines["crlf_fn"] == (1, 2) and lines["bom_fn"] == (1, 2)
+
+
+def test_file_vanishing_between_scan_and_read_is_a_warning(tmp_path):
+    out = process_file(WorkItem("r", "live", "gone.py", str(tmp_path / "gone.py"), 10, 0, "python", None))
+    assert out["gone"] and "gone.py" in out["warning"]
+
+
+def test_force_rebuilds_beside_the_live_generation_and_swaps(make_repo):
+    root = make_repo({"a.py": "def alpha():\n    pass\n"})
+    run_index(root)
+    project = open_project(root)
+    assert project.store.current_generation_number("live") == 1
+    r = run_index(root, force=True)
+    assert r.mode == "full" and r.generation == 2
+    assert project.store.current_generation_number("live") == 2
+    assert not (project.store.ref_dir("live") / "gen-1").exists()
+    assert [row[1] for row in symbol_table(root)] == ["alpha"]
+
+
+def test_dead_running_job_is_marked_interrupted(make_repo):
+    root = make_repo({"a.py": "x = 1\n"})
+    run_index(root)
+    project = open_project(root)
+    project.store.create_job("deadbeef", "live", "incremental", 1)  # as if its process died
+    dead = project.store.recover_interrupted("live")
+    assert [j["job_id"] for j in dead] == ["deadbeef"]
+    assert project.store.interrupted_jobs()[0]["job_id"] == "deadbeef"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_sigkill_during_index_then_sync_equals_a_clean_index(copy_corpus, tmp_path, seed):
+    """Kill `cruxe index` at a random moment; the next sync must give exactly the symbol
+    table and manifest of a clean index (nothing lost, nothing duplicated)."""
+    root = copy_corpus(STDLIB / "email", "email")
+    env = {**os.environ, "CRUXE_INDEX_BATCH_FILES": "5"}
+    rng = random.Random(seed)
+    proc = subprocess.Popen([sys.executable, "-m", "cruxe", "index", "--path", str(root), "--quiet",
+                             "--workers", "1"], env=env)
+    time.sleep(rng.uniform(0.3, 1.5))
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    sync = subprocess.run([sys.executable, "-m", "cruxe", "sync", "--path", str(root), "--json"], env=env,
+                          capture_output=True, text=True)
+    assert sync.returncode == 0, sync.stderr
+    report = json.loads(sync.stdout)
+    after_kill = symbol_table(root), manifest_table(root)
+    clean_home = tmp_path / "clean_home"
+    clean = subprocess.run([sys.executable, "-m", "cruxe", "index", "--path", str(root), "--quiet"],
+                           env={**env, "CRUXE_HOME": str(clean_home)}, capture_output=True, text=True)
+    assert clean.returncode == 0, clean.stderr
+    os.environ["CRUXE_HOME"], saved = str(clean_home), os.environ["CRUXE_HOME"]
+    try:
+        reference = symbol_table(root), manifest_table(root)
+    finally:
+        os.environ["CRUXE_HOME"] = saved
+    assert after_kill == reference
+    assert report["status"] == "published"
+    project = open_project(root)
+    assert not [j for j in project.store.jobs("live", 50) if j["status"] == "running"]

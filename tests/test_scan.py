@@ -1,0 +1,78 @@
+"""Scanner: the three ignore layers, negation, and the edge cases of spec 01."""
+from __future__ import annotations
+
+import os
+
+from cruxe.scan import MAX_FILE_BYTES, scan
+
+
+def paths(root) -> list[str]:
+    return [f.path for f in scan(root).files]
+
+
+def test_builtin_defaults_prune_directories_and_suffixes(make_repo):
+    root = make_repo({
+        "src/a.py": "x = 1\n", "node_modules/pkg/index.js": "x", "target/debug/b.rs": "fn b() {}",
+        "lib/x.min.js": "x", "gen/api.pb.go": "package gen", "m/foo_generated.rs": "", "m/ok.rs": "fn ok() {}",
+        "__pycache__/a.cpython-311.pyc": "", "web/app.generated.ts": "",
+    })
+    res = scan(root)
+    assert [f.path for f in res.files] == ["m/ok.rs", "src/a.py"]
+    assert res.pruned_dirs["builtin"] == 3  # node_modules, target, __pycache__
+    assert res.excluded["builtin"] == 4  # .min.js, .pb.go, _generated.rs, .generated.ts
+
+
+def test_nested_gitignore_and_cruxeignore_with_negation(make_repo):
+    root = make_repo({
+        ".gitignore": "*.log\nsecret/\n",
+        "pkg/.gitignore": "local_*.py\n",
+        ".cruxeignore": "docs/\n*.ts\n!keep.ts\n",
+        "a.py": "", "b.log": "", "secret/s.py": "", "pkg/local_x.py": "", "pkg/real.py": "",
+        "local_y.py": "",  # the nested rule applies only inside pkg/
+        "docs/d.py": "", "web/x.ts": "", "web/keep.ts": "",
+    })
+    res = scan(root)
+    assert [f.path for f in res.files] == ["a.py", "local_y.py", "pkg/real.py", "web/keep.ts"]
+    assert res.excluded["gitignore"] == 2  # b.log, pkg/local_x.py
+    assert res.pruned_dirs["gitignore"] == 1  # secret/
+    assert res.pruned_dirs["cruxeignore"] == 1  # docs/
+    assert res.excluded["cruxeignore"] == 1  # web/x.ts (keep.ts re-included by '!')
+
+
+def test_cruxeignore_can_reinclude_a_builtin_default(make_repo):
+    root = make_repo({".cruxeignore": "!vendor/\n", "vendor/lib.go": "package lib\n"})
+    assert "vendor/lib.go" in paths(root)
+
+
+def test_invalid_cruxeignore_lines_warn_and_valid_lines_apply(make_repo):
+    root = make_repo({".cruxeignore": "*.rs\n\\\n!important.rs\n", "a.rs": "", "important.rs": "", "b.py": ""})
+    res = scan(root)
+    assert [f.path for f in res.files if f.language] == ["b.py", "important.rs"]
+    assert len(res.cruxeignore_invalid) == 1 and ".cruxeignore:2" in res.cruxeignore_invalid[0]
+
+
+def test_oversized_files_are_skipped_with_a_warning(make_repo):
+    root = make_repo({"big.py": "x = 1\n" * (MAX_FILE_BYTES // 6 + 10), "small.py": "y = 2\n"})
+    res = scan(root)
+    assert [f.path for f in res.files] == ["small.py"]
+    assert res.skipped["too_large"] == 1 and "big.py" in res.warnings[0]
+
+
+def test_symlinks_never_leave_the_repository_and_never_loop(make_repo, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text("password = 1\n")
+    root = make_repo({"src/a.py": "a = 1\n"})
+    os.symlink(outside / "secret.py", root / "src/leak.py")
+    os.symlink(outside, root / "outdir")
+    os.symlink(root, root / "src/loop")  # a directory loop
+    os.symlink(root / "src/a.py", root / "alias.py")  # inside: allowed
+    res = scan(root)
+    assert [f.path for f in res.files] == ["alias.py", "src/a.py"]
+    assert res.skipped["symlink"] == 3
+
+
+def test_only_source_and_text_files_are_candidates(make_repo):
+    root = make_repo({"a.py": "", "b.png": "", "README.md": "# hi", "Cargo.toml": "", "x.unknownext": ""})
+    res = scan(root)
+    assert {f.path: f.language for f in res.files} == {"Cargo.toml": None, "README.md": None, "a.py": "python"}
