@@ -378,6 +378,10 @@ class ProjectStore:
             gen = self._gens.get(key)
             if gen is None:
                 gen = Generation(self.ref_dir(ref) / f"gen-{number}", number)
+                # a newer generation was published: forget older ones of that ref (a query
+                # already running on one keeps its object; only the cache lets go)
+                for old in [k for k in self._gens if k[0] == ref and k[1] < number]:
+                    del self._gens[old]
                 self._gens[key] = gen
             return gen
 
