@@ -24,7 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 from urllib.parse import urlsplit
 
-from cruxe.jsonrpc import INVALID_REQUEST, Dispatcher, encode, error_reply
+from cruxe.jsonrpc import INVALID_REQUEST, Dispatcher, clip, encode, error_reply
 
 logger = logging.getLogger(__name__)
 
@@ -81,9 +81,13 @@ class _Rejected(Exception):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: SDK clients reuse the connection
-    server_version = "cruxe"
-    sys_version = ""
+    # Headers and body leave in two writes; with Nagle on, the second waits for the client's
+    # delayed ACK (~40 ms per keep-alive request).
+    disable_nagle_algorithm = True
     server: "McpHttpServer"
+
+    def version_string(self) -> str:
+        return "cruxe"  # no Python version in the Server header
 
     def setup(self) -> None:
         self.timeout = self.server.socket_timeout  # applied to the socket by StreamRequestHandler
@@ -109,10 +113,10 @@ class _Handler(BaseHTTPRequestHandler):
         }
         try:
             if path not in endpoints:
-                raise _Rejected(404, f"Not found: {path}; the MCP endpoint is {MCP_PATH}")
+                raise _Rejected(404, f"Not found: {clip(path)}; the MCP endpoint is {MCP_PATH}")
             allowed, handler = endpoints[path]
             if method != allowed:
-                raise _Rejected(405, f"Method {method} not allowed on {path}", {"Allow": allowed})
+                raise _Rejected(405, f"Method {method} not allowed on {path}; use {allowed}", {"Allow": allowed})
             self._check_origin()
             handler()
         except _Rejected as exc:

@@ -129,6 +129,11 @@ def error_reply(msg_id: Any, code: int, message: str) -> dict:
     return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}
 
 
+def clip(text: str, limit: int = 120) -> str:
+    # Client-chosen names are echoed in error messages; a megabyte-long one must not be.
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _valid_id(value: Any) -> bool:
     # MCP narrows JSON-RPC ids to strings and integers (no null, no fractions).
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
@@ -257,7 +262,7 @@ class Dispatcher:
     def _request(self, method: str, params: Any, notify: Notify | None) -> Any:
         handler = self._requests.get(method)
         if handler is None:
-            raise ProtocolError(METHOD_NOT_FOUND, f"Method not found: {method}")
+            raise ProtocolError(METHOD_NOT_FOUND, f"Method not found: {clip(method)}")
         return handler(_check_params(method, params), notify)
 
     def _notification(self, method: str, params: Any) -> None:
@@ -328,7 +333,7 @@ class Dispatcher:
         except KeyError:
             # The host raises KeyError for an unknown tool, but a tool's own bug can too.
             if not self._knows_tool(name):
-                raise ProtocolError(INVALID_PARAMS, f"Invalid params: unknown tool {name!r}") from None
+                raise ProtocolError(INVALID_PARAMS, f"Invalid params: unknown tool {clip(name)!r}") from None
             logger.exception("tool %s raised", name)
         except Exception:
             logger.exception("tool %s raised", name)

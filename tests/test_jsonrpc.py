@@ -200,6 +200,14 @@ def test_unknown_methods_are_method_not_found(dispatcher, method):
     assert reply["id"] == 11
 
 
+def test_long_client_names_are_clipped_in_error_messages(dispatcher):
+    long_name = "m" * 100_000
+    for message in (rpc(long_name), call(long_name, {})):
+        reply = dispatcher.handle(message)
+        assert error_code(reply) in (METHOD_NOT_FOUND, INVALID_PARAMS)
+        assert 0 < len(reply["error"]["message"]) < 300
+
+
 @pytest.mark.parametrize("message,reply_id", [
     ({"id": 1, "method": "ping"}, 1),                                   # no jsonrpc
     ({"jsonrpc": "1.0", "id": 2, "method": "ping"}, 2),
