@@ -124,8 +124,10 @@ class StdioProcess:
             stderr=subprocess.PIPE, env=server_env(), cwd=str(REPO_ROOT))
         self.lines: queue.Queue[bytes] = queue.Queue()
         self.stderr_chunks: list[bytes] = []
-        threading.Thread(target=self._pump_stdout, daemon=True).start()
-        threading.Thread(target=self._pump_stderr, daemon=True).start()
+        self._pumps = [threading.Thread(target=self._pump_stdout, daemon=True),
+                       threading.Thread(target=self._pump_stderr, daemon=True)]
+        for pump in self._pumps:
+            pump.start()
 
     def _pump_stdout(self) -> None:
         for line in self.proc.stdout:
@@ -174,6 +176,8 @@ class StdioProcess:
             if self.proc.poll() is None:
                 self.proc.kill()
                 self.proc.wait()
+        for pump in self._pumps:  # every line the process wrote is queued once these end
+            pump.join(timeout=10)
         return b"".join(self.stderr_chunks).decode("utf-8", "replace")
 
 

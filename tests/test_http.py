@@ -10,7 +10,7 @@ import anyio
 import pytest
 
 from _transport_helpers import TOY_INSTRUCTIONS, TOY_VERSION, ToyHost, dumps, http_request, rpc
-from cruxe.http import McpHttpServer, is_loopback_origin, serve_http
+from cruxe.http import McpHttpServer, is_loopback_host, is_loopback_origin, serve_http
 from cruxe.jsonrpc import INVALID_REQUEST, METHOD_NOT_FOUND, SUPPORTED_PROTOCOL_VERSIONS, Dispatcher
 
 PING = dumps(rpc("ping", msg_id=1))
@@ -107,6 +107,14 @@ def test_other_paths_and_methods(server, method, path, status, allow):
 ])
 def test_loopback_origins(origin, ok):
     assert is_loopback_origin(origin) is ok
+
+
+@pytest.mark.parametrize("host,ok", [("127.0.0.1", True), ("localhost", True), ("::1", True), ("[::1]", True),
+                                     ("127.1.2.3", True), ("0.0.0.0", False), ("::", False), ("192.168.1.5", False),
+                                     ("example.com", False)])
+def test_loopback_bind_addresses(host, ok):
+    # serve_http warns when it binds a non-loopback address without a token
+    assert is_loopback_host(host) is ok
 
 
 def test_foreign_origin_is_refused(server):
