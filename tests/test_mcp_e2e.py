@@ -148,7 +148,7 @@ def test_locate_symbol_detail_levels_and_compact(world, http_servers, transport)
     ctx = out["context"]["results"][0]
     assert "body_preview" in ctx and "class JSONDecoder" in ctx["body_preview"]
     compact = out["compact"]["results"][0]
-    assert "body_preview" not in compact and compact["symbol_id"] == ctx["symbol_id"]
+    assert "body_preview" not in compact and compact["symbol_stable_id"] == ctx["symbol_stable_id"]
     meta = out["signature"]["metadata"]
     assert meta["cruxe_protocol_version"] == "1.0" and meta["schema_status"] == "compatible"
     assert meta["indexing_status"] == "ready" and meta["result_completeness"] == "complete"
