@@ -1,0 +1,350 @@
+"""Response shaping: pure functions from ranked hits to the payload an agent reads.
+
+The query engine hands over hits best first (see `shape_response`); this module decides
+what each result shows (`detail_level`, `compact`), drops repeats (dedup), keeps the payload
+under the byte budget (safety limit), explains the ranking as a view of the signals the ranker
+already computed, suggests follow-up calls, and assembles Protocol v1 metadata. No retrieval,
+no I/O, no clock: the same hits give the same bytes.
+
+Absent or empty optional fields are omitted, never null. Scores are rounded to 4 decimals.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Mapping
+
+from .config import EXPLAIN_LEVELS
+from .errors import CruxeError, invalid_input
+from .model import result_id
+
+PROTOCOL_VERSION = "1.0"
+DETAIL_LEVELS: tuple[str, ...] = ("location", "signature", "context")
+FRESHNESS_STATUSES = ("fresh", "stale", "syncing")
+INDEXING_STATUSES = ("not_indexed", "indexing", "ready", "failed")
+RESULT_COMPLETENESS = ("complete", "partial", "truncated")
+SCHEMA_STATUSES = ("compatible", "not_indexed", "reindex_required", "corrupt_manifest")
+
+SCORE_DIGITS = 4
+PREVIEW_LINES = 10  # "first N lines" of FR-104: enough to read a signature and its first statements
+SNIPPET_LINES = 20  # a snippet is the matching region itself; allow it twice the preview
+# One minified line (bundles, generated tables) must not fill the payload on its own.
+PREVIEW_LINE_CHARS = 240
+MAX_RELATED = 5
+TRUNCATION_MARKER = "... truncated ..."
+MAX_NEXT_ACTIONS = 3  # every suggestion is paid for in the agent's tokens
+
+# Fields per detail level, each level adding to the one before. The handles are spread over
+# the levels because a hex id costs about 20 tokens: with all of `result_id`, `symbol_id` and
+# `symbol_stable_id` on every result, `location` measured ~106 tokens per result (SC-101 wants
+# <= 60), `signature` ~137 (SC-102: <= 120) and compact payloads ~28% of context (SC-102a: <= 20%).
+# So each result carries one handle at every level, the fuller identity from `context` on:
+# - `symbol_stable_id` is the handle of a symbol (FR-009; survives moves and reformatting);
+# - `result_id` is the handle of a snippet or file result, which have no symbol identity;
+# - `result_type` is said at `location` only when there is no `kind` to say what the result is.
+LOCATION_FIELDS = ("path", "line_start", "line_end", "kind", "name")
+SIGNATURE_FIELDS = ("result_type", "qualified_name", "signature", "language", "visibility")  # + score
+CONTEXT_FIELDS = ("body_preview", "parent", "related_symbols", "snippet")
+# `compact` keeps identity, location and score (FR-105a) and drops the rest.
+COMPACT_FIELDS = frozenset((*LOCATION_FIELDS, "symbol_stable_id", "score"))
+_REFERENCE_FIELDS = ("kind", "name", "path", "line")  # parent / related symbol shape
+
+SEMANTIC_OFF = {"semantic_mode": "off", "semantic_enabled": False, "semantic_triggered": False,
+                "semantic_skipped_reason": "semantic_disabled"}
+
+
+def to_json(value: Any) -> str:
+    """The wire form the transports use (compact, UTF-8): what the safety limit measures."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _present(value: Any) -> bool:
+    return value is not None and value != "" and value != [] and value != {}
+
+
+def _check(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    # The tool layer validates requests; this guards direct callers (CLI, tests, bench).
+    if value not in allowed:
+        raise invalid_input(f"{name} must be one of {'|'.join(allowed)}, got {value!r}", argument=name)
+
+
+# ---- dedup --------------------------------------------------------------------------------
+
+def dedup_key(hit: Mapping[str, Any]) -> str:
+    """One key per symbol or file region.
+
+    CONTRACTS says `stable:<symbol_stable_id>`; the path is added because a stable id is
+    only unique within a file: every Go command's `func main()` in package main (six in
+    go/src/cmd alone) has the same language, kind, qualified name and signature, and must
+    not be reported as one result plus five duplicates.
+    """
+    stable = hit.get("symbol_stable_id") or ""
+    if stable:
+        return f"stable:{stable}:{hit.get('path', '')}"
+    return (f"{hit.get('result_type', '')}:{hit.get('path', '')}:{hit.get('line_start', '')}:"
+            f"{hit.get('line_end', '')}:{hit.get('name', '')}")
+
+
+def dedup(hits: Iterable[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], int]:
+    """(hits keeping the first by rank of each key, number suppressed)."""
+    seen: set[str] = set()
+    kept: list[Mapping[str, Any]] = []
+    suppressed = 0
+    for hit in hits:
+        key = dedup_key(hit)
+        if key in seen:
+            suppressed += 1
+        else:
+            seen.add(key)
+            kept.append(hit)
+    return kept, suppressed
+
+
+# ---- one result ---------------------------------------------------------------------------
+
+def preview(text: str, max_lines: int = PREVIEW_LINES) -> str:
+    """The first `max_lines` lines, then a marker line when more followed; long lines cut."""
+    lines = text.splitlines()
+    out = [ln if len(ln) <= PREVIEW_LINE_CHARS else ln[:PREVIEW_LINE_CHARS] + " ..." for ln in lines[:max_lines]]
+    if len(lines) > max_lines:
+        out.append(TRUNCATION_MARKER)
+    return "\n".join(out)
+
+
+def _reference(value: Any) -> dict[str, Any] | None:
+    """A parent / related-symbol entry with only its four fields, or None when empty."""
+    if not isinstance(value, Mapping):
+        return None
+    out = {k: value[k] for k in _REFERENCE_FIELDS if _present(value.get(k))}
+    return out or None
+
+
+def _score(hit: Mapping[str, Any]) -> float:
+    return round(float(hit.get("score", 0.0)), SCORE_DIGITS)
+
+
+def hit_result_id(hit: Mapping[str, Any]) -> str:
+    """`res_` + blake3 over the fields that identify the result (stable across runs)."""
+    return result_id(hit.get("result_type", ""), hit.get("path", ""), hit.get("line_start", ""),
+                     hit.get("line_end", ""), hit.get("kind", ""), hit.get("name", ""),
+                     hit.get("symbol_id", ""), hit.get("symbol_stable_id", ""))
+
+
+def _context_fields(hit: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if _present(hit.get("body_preview")):
+        out["body_preview"] = preview(hit["body_preview"])
+    parent = _reference(hit.get("parent"))
+    if parent:
+        out["parent"] = parent
+    related = [r for r in (_reference(x) for x in hit.get("related_symbols") or ()) if r][:MAX_RELATED]
+    if related:
+        out["related_symbols"] = related
+    if hit.get("result_type") == "snippet" and _present(hit.get("snippet")):
+        out["snippet"] = preview(hit["snippet"], SNIPPET_LINES)
+    return out
+
+
+def _handle(hit: Mapping[str, Any]) -> dict[str, Any]:
+    """The one follow-up handle every level carries (see the field lists above)."""
+    if _present(hit.get("symbol_stable_id")):
+        return {"symbol_stable_id": hit["symbol_stable_id"]}
+    return {"result_type": hit.get("result_type", ""), "result_id": hit_result_id(hit)}
+
+
+def shape_result(hit: Mapping[str, Any], detail_level: str = "signature", compact: bool = False) -> dict[str, Any]:
+    """One result in the shape of its detail level; `compact` then keeps only identity,
+    location and score. Order of fields is fixed; absent or empty fields are omitted."""
+    _check("detail_level", detail_level, DETAIL_LEVELS)
+    out: dict[str, Any] = {k: hit[k] for k in LOCATION_FIELDS if _present(hit.get(k))}
+    out.update(_handle(hit))
+    if detail_level != "location":
+        out.update((k, hit[k]) for k in SIGNATURE_FIELDS if _present(hit.get(k)))
+        out["score"] = _score(hit)
+    if detail_level == "context":
+        out["result_id"] = hit_result_id(hit)
+        if _present(hit.get("symbol_id")):
+            out["symbol_id"] = hit["symbol_id"]
+        out.update(_context_fields(hit))
+    if compact:
+        keep = COMPACT_FIELDS | _handle(hit).keys()
+        out = {k: v for k, v in out.items() if k in keep}
+    return out
+
+
+# ---- safety limit -------------------------------------------------------------------------
+
+def apply_safety_limit(results: list[dict[str, Any]], max_bytes: int) -> tuple[list[dict[str, Any]], bool]:
+    """The longest prefix whose serialized list (`to_json`, UTF-8 bytes) fits in `max_bytes`."""
+    size = 2  # "[" and "]"
+    for i, result in enumerate(results):
+        size += len(to_json(result).encode("utf-8")) + (1 if i else 0)
+        if size > max_bytes:
+            return results[:i], True
+    return results, False
+
+
+# ---- ranking reasons ----------------------------------------------------------------------
+
+def _signal(hit: Mapping[str, Any], name: str) -> float:
+    return float((hit.get("signals") or {}).get(name, 0.0))
+
+
+def _final(hit: Mapping[str, Any]) -> float:
+    signals = hit.get("signals") or {}
+    return round(float(signals.get("final_score", hit.get("score", 0.0))), SCORE_DIGITS)
+
+
+def _unit(value: float) -> float:
+    """A boost as a 0..1 factor. The ranker's exact/path/definition boosts are all-or-nothing
+    (a fixed weight or 0), so "fired" is 1.0 and the weights need not be known here."""
+    return 1.0 if value > 0 else 0.0
+
+
+def _basic_reason(i: int, hit: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "result_index": i,
+        "exact_match": _unit(_signal(hit, "exact_match_boost")),
+        "path_boost": _unit(_signal(hit, "path_affinity")),
+        "definition_boost": _unit(_signal(hit, "definition_boost")),
+        "semantic_similarity": round(_signal(hit, "semantic_similarity"), SCORE_DIGITS),
+        "final_score": _final(hit),
+    }
+
+
+def _full_reason(i: int, hit: Mapping[str, Any]) -> dict[str, Any]:
+    r = {name: round(_signal(hit, name), SCORE_DIGITS) for name in (
+        "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost")}
+    kind_weight, intent_boost = _signal(hit, "kind_weight"), _signal(hit, "query_intent_boost")
+    return {
+        "result_index": i, **r,
+        "kind_match": round(kind_weight + intent_boost, SCORE_DIGITS),
+        "bm25_score": round(_signal(hit, "bm25_score"), SCORE_DIGITS),
+        "final_score": _final(hit),
+        "kind_weight": round(kind_weight, SCORE_DIGITS),
+        "query_intent_boost": round(intent_boost, SCORE_DIGITS),
+        "test_file_penalty": round(_signal(hit, "test_file_penalty"), SCORE_DIGITS),
+    }
+
+
+def ranking_reasons(hits: list[Mapping[str, Any]], level: str) -> list[dict[str, Any]] | None:
+    """Per-result explanation at `level` (off -> None: the field is omitted)."""
+    _check("ranking_explain_level", level, EXPLAIN_LEVELS)
+    if level == "off":
+        return None
+    build = _basic_reason if level == "basic" else _full_reason
+    return [build(i, hit) for i, hit in enumerate(hits)]
+
+
+# ---- suggested next actions ---------------------------------------------------------------
+
+_CARRIED_ARGS = ("workspace", "ref")  # follow-ups must hit the same project and ref
+
+
+def _action(tool: str, arguments: dict[str, Any], reason: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    carried = {k: args[k] for k in _CARRIED_ARGS if _present(args.get(k)) and k not in arguments}
+    return {"tool": tool, "arguments": {**arguments, **carried}, "reason": reason}
+
+
+def suggested_next_actions(tool: str, args: Mapping[str, Any], results: list[Mapping[str, Any]],
+                           truncated: bool) -> list[dict[str, Any]]:
+    """A few deterministic follow-ups: narrower retry when truncated, then the top result's
+    definition and file outline."""
+    actions: list[dict[str, Any]] = []
+    if truncated:
+        retry = {k: v for k, v in args.items() if k not in _CARRIED_ARGS}
+        retry["limit"] = max(1, len(results))
+        if retry.get("compact"):
+            retry["detail_level"] = "location"  # compact already: the next saving is fewer fields
+        retry["compact"] = True
+        actions.append(_action(tool, retry, "response hit the payload safety limit; retry smaller", args))
+    top = results[0] if results else None
+    if top is None:
+        if tool == "locate_symbol" and _present(args.get("name")):
+            actions.append(_action("search_code", {"query": args["name"]}, "no definition found; search text", args))
+        return actions[:MAX_NEXT_ACTIONS]
+    # A result with a kind is a symbol at every detail level (`result_type` may be omitted).
+    if tool != "locate_symbol" and _present(top.get("kind")) and _present(top.get("name")):
+        actions.append(_action("locate_symbol", {"name": top["name"]}, "definition of the top result", args))
+    if _present(top.get("path")):
+        actions.append(_action("get_file_outline", {"path": top["path"]}, "symbols of the top result's file", args))
+    return actions[:MAX_NEXT_ACTIONS]
+
+
+# ---- metadata -----------------------------------------------------------------------------
+
+_REQUIRED_META: tuple[tuple[str, tuple[str, ...] | None], ...] = (
+    ("freshness_status", FRESHNESS_STATUSES), ("indexing_status", INDEXING_STATUSES),
+    ("result_completeness", RESULT_COMPLETENESS), ("ref", None), ("schema_status", SCHEMA_STATUSES),
+)
+_OPTIONAL_META = ("ranking_reasons", "suppressed_duplicate_count", "safety_limit_applied", "warnings")
+
+
+def metadata(base: Mapping[str, Any], *, ranking_reasons: list[dict[str, Any]] | None = None,
+             suppressed_duplicate_count: int = 0, safety_limit_applied: bool = False,
+             warnings: Iterable[str] = (), semantic: bool = False) -> dict[str, Any]:
+    """Protocol v1 metadata: the required fields in a fixed order, then the optional ones that
+    are set, then any other keys of `base` (e.g. `symbol_count`) in their given order.
+
+    Keyword arguments override `base` for the optional fields. `semantic=True` (search_code)
+    adds the semantic fields of a server without a semantic backend.
+    """
+    out: dict[str, Any] = {"cruxe_protocol_version": PROTOCOL_VERSION}
+    for key, allowed in _REQUIRED_META:
+        value = base.get(key, "complete" if key == "result_completeness" else None)
+        if value is None or (allowed is not None and value not in allowed):
+            raise CruxeError("internal_error", f"metadata {key} is {value!r}", {"field": key})
+        out[key] = value
+    reasons = ranking_reasons if ranking_reasons is not None else base.get("ranking_reasons")
+    suppressed = suppressed_duplicate_count or int(base.get("suppressed_duplicate_count") or 0)
+    limited = safety_limit_applied or bool(base.get("safety_limit_applied"))
+    all_warnings = [*(base.get("warnings") or ()), *warnings]
+    if limited:
+        out["result_completeness"] = "truncated"
+    if reasons is not None:
+        out["ranking_reasons"] = reasons
+    if suppressed > 0:
+        out["suppressed_duplicate_count"] = suppressed
+    if limited:
+        out["safety_limit_applied"] = True
+    if all_warnings:
+        out["warnings"] = all_warnings
+    if semantic:
+        out.update(SEMANTIC_OFF)
+    skip = {"cruxe_protocol_version", *(k for k, _ in _REQUIRED_META), *_OPTIONAL_META}
+    out.update((k, v) for k, v in base.items() if k not in skip and k not in out)
+    return out
+
+
+# ---- the whole pipeline -------------------------------------------------------------------
+
+def shape_response(tool: str, hits: list[Mapping[str, Any]], *, detail_level: str = "signature",
+                   compact: bool = False, explain_level: str = "off", max_bytes: int = 65536,
+                   base_metadata: Mapping[str, Any], args: Mapping[str, Any] | None = None,
+                   limit: int | None = None, total_candidates: int | None = None,
+                   extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """dedup -> limit -> shape -> safety limit -> reasons -> metadata -> payload.
+
+    `hits` are ranked, best first, with the keys the query engine documents (`result_type`,
+    `path`, `line_start`, `line_end`, `kind`, `name`, `qualified_name`, `signature`,
+    `language`, `visibility`, `symbol_id`, `symbol_stable_id`, `score`, optional `snippet`,
+    `body_preview`, `parent`, `related_symbols`, and `signals`). `total_candidates` defaults
+    to the number of distinct hits. `extra` keys (e.g. `query_intent`) follow `results`.
+    """
+    _check("detail_level", detail_level, DETAIL_LEVELS)
+    _check("ranking_explain_level", explain_level, EXPLAIN_LEVELS)
+    args = args or {}
+    kept, suppressed = dedup(hits)
+    total = len(kept) if total_candidates is None else total_candidates
+    if limit is not None:
+        kept = kept[:limit]
+    results = [shape_result(h, detail_level, compact) for h in kept]
+    results, truncated = apply_safety_limit(results, max_bytes)
+    kept = kept[:len(results)]
+    meta = metadata(base_metadata, ranking_reasons=ranking_reasons(kept, explain_level),
+                    suppressed_duplicate_count=suppressed, safety_limit_applied=truncated,
+                    semantic=tool == "search_code")
+    payload: dict[str, Any] = {"results": results, **(extra or {})}
+    payload["total_candidates"] = total
+    payload["suggested_next_actions"] = suggested_next_actions(tool, args, results, truncated)
+    payload["metadata"] = meta
+    return payload
