@@ -11,7 +11,6 @@ import logging
 import os
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 from . import __version__
@@ -53,7 +52,7 @@ class _ProgressBar:
 def cmd_init(a: argparse.Namespace) -> int:
     from .project import init_project
 
-    project, created = init_project(a.path, _home(a))
+    project, created = init_project(a.path)
     info = project.info
     payload = {"project_id": project.id, "repo_root": str(project.root), "vcs_mode": info.vcs_mode,
                "ref": project.default_ref(), "created": created,
@@ -71,8 +70,10 @@ def cmd_index(a: argparse.Namespace, force: bool | None = None) -> int:
     from .index import run_index
 
     force = a.force if force is None else force
-    report = run_index(a.path, force=force, ref=a.ref, home=_home(a), workers=a.workers,
-                       progress=_ProgressBar(not a.quiet and not a.json), job_id=getattr(a, "job_id", None))
+    cfg = a.cfg.index
+    report = run_index(a.path, force=force, ref=a.ref, workers=a.workers or cfg.workers,
+                       max_file_bytes=cfg.max_file_bytes, progress=_ProgressBar(not a.quiet and not a.json),
+                       job_id=getattr(a, "job_id", None))
     payload = report.to_dict()
     if a.json:
         _print_json(payload)
@@ -95,7 +96,7 @@ def cmd_tags(a: argparse.Namespace) -> int:
     from .freshness import require_queryable
     from .project import require_project
 
-    project = require_project(a.path, _home(a))
+    project = require_project(a.path)
     ref = a.ref or project.default_ref()
     gen, _ = require_queryable(project, ref)
     rows = gen.db.execute(
@@ -113,13 +114,11 @@ def cmd_tags(a: argparse.Namespace) -> int:
 
 
 def cmd_doctor(a: argparse.Namespace) -> int:
-    from .config import load_config
     from .health import doctor
     from .project import open_project
 
-    cfg = load_config(a.path, a.config)
-    project = open_project(a.path, _home(a))
-    report = doctor(project, a.ref or project.default_ref(), cfg.warnings)
+    project = open_project(a.path)
+    report = doctor(project, a.ref or project.default_ref(), a.cfg.warnings)
     if a.json:
         _print_json(report)
     else:
@@ -134,11 +133,9 @@ def cmd_doctor(a: argparse.Namespace) -> int:
 
 
 def _tool(a: argparse.Namespace, name: str, args: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    from .config import load_config
     from .tools import Server
 
-    cfg = load_config(a.path, a.config)
-    server = Server(a.path, config=cfg, home=_home(a))
+    server = Server(a.path, config=a.cfg)
     return server.call_tool(name, {k: v for k, v in args.items() if v is not None})
 
 
@@ -220,19 +217,13 @@ def cmd_status(a: argparse.Namespace) -> int:
 
 
 def cmd_serve_mcp(a: argparse.Namespace) -> int:
-    from .config import load_config
     from .serve import serve
 
-    cfg = load_config(a.path, a.config)
-    return serve(a.path, cfg, home=_home(a), transport=a.transport, bind=a.bind, port=a.port,
+    return serve(a.path, a.cfg, transport=a.transport, bind=a.bind, port=a.port,
                  token=a.token or os.environ.get("CRUXE_HTTP_TOKEN"), prewarm=not a.no_prewarm)
 
 
 # ---- parser --------------------------------------------------------------------------------
-
-def _home(a: argparse.Namespace) -> Path | None:
-    return None  # $CRUXE_HOME or ~/.cruxe: resolved by the project layer
-
 
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
@@ -316,9 +307,13 @@ def _print_error(err: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     a = parser.parse_args(argv)
-    level = logging.WARNING - 10 * min(a.verbose, 2)
-    logging.basicConfig(level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     try:
+        from .config import load_config
+
+        a.cfg = load_config(a.path if os.path.isdir(a.path) else None, a.config)
+        level = logging.getLevelName(a.cfg.log.level.upper())
+        logging.getLogger().setLevel(level - 10 * min(a.verbose, 2) if a.verbose else level)
         return a.func(a)
     except CruxeError as e:
         if a.json:

@@ -24,7 +24,7 @@ from .errors import CruxeError
 from .extract import extract
 from .model import FileExtract, content_hash, file_key, symbol_id, symbol_stable_id
 from .project import Project, init_project
-from .scan import ScanEntry, looks_binary, scan
+from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
 from .store import SCHEMA_VERSION, Generation, GenerationWriter, manifest, now_iso
 
 log = logging.getLogger(__name__)
@@ -168,7 +168,7 @@ class JobReport:
 
 
 def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, mode: str = "auto",
-              workers: int | None = None, home: Path | None = None,
+              workers: int | None = None, home: Path | None = None, max_file_bytes: int = MAX_FILE_BYTES,
               progress: Progress | None = None, job_id: str | None = None) -> JobReport:
     """Index a repository: full on first run or with `force`, incremental otherwise.
 
@@ -180,11 +180,13 @@ def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, 
     with store.writer_lock(ref):
         recovered = store.recover_interrupted(ref, holding_lock=True)
         return _run_locked(project, ref, force=force, mode=mode, workers=workers, progress=progress,
-                           job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered)
+                           job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered,
+                           max_file_bytes=max_file_bytes)
 
 
 def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: int | None,
-                progress: Progress | None, job_id: str, recovered: list[dict[str, Any]]) -> JobReport:
+                progress: Progress | None, job_id: str, recovered: list[dict[str, Any]],
+                max_file_bytes: int) -> JobReport:
     store, repo = project.store, project.id
     t0 = time.monotonic()
     try:
@@ -204,7 +206,7 @@ def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: 
     store.create_job(job_id, ref, job_mode, gen.number)
     report = JobReport(job_id, "running", job_mode, ref, gen.number, warnings=[], recovered_jobs=recovered)
     try:
-        _index_into(project, gen, ref, report, workers, progress)
+        _index_into(project, gen, ref, report, workers, progress, max_file_bytes)
         if rebuild and not first:
             store.publish_generation(ref, gen.number)
         report.status = "published"
@@ -234,9 +236,9 @@ def _incompatible(gen: Generation) -> Generation:
 
 
 def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
-                workers: int | None, progress: Progress | None) -> None:
+                workers: int | None, progress: Progress | None, max_file_bytes: int) -> None:
     store, repo = project.store, project.id
-    scanned = scan(project.root)
+    scanned = scan(project.root, max_file_bytes)
     report.warnings.extend(scanned.warnings)
     report.files_scanned = len(scanned.files)
     old = manifest(gen, repo, ref)

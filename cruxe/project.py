@@ -1,21 +1,16 @@
 """Which project a repository path is, where its data lives, and `cruxe init` (FR-001)."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__, vcs
+from .config import cruxe_home
 from .errors import CruxeError
 from .model import project_id as compute_project_id
 from .store import ProjectInfo, ProjectStore
 
 LIVE_REF = "live"
-
-
-def cruxe_home(env: dict[str, str] | None = None) -> Path:
-    env = os.environ if env is None else env
-    return Path(env.get("CRUXE_HOME") or Path.home() / ".cruxe").expanduser()
 
 
 def canonical_root(path: str | Path) -> Path:
