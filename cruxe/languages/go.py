@@ -1,0 +1,235 @@
+"""Go extraction: package-level declarations from one pass over the file's top level, calls
+from one tree-sitter query.
+
+What counts as a symbol (and why):
+- functions (`function`) and methods (`method`, qualified `pkg.Type.Method` with the receiver
+  type stripped of `*` and type parameters; no parent: Go methods are not lexically inside
+  their type, as gopls' outline shows them too);
+- named types: `struct`, `interface`, and `type_alias` for both `type A = B` and named types
+  of any other underlying type (`type Duration int64`, `type HandlerFunc func(...)`): Go has
+  no class or enum, and agents look these up like aliases;
+- interface method specs (`method`, parent the interface, qualified `pkg.Iface.Method`);
+- package-level `const` / `var`: every name of a spec is its own symbol (`_` skipped),
+  `line_start` = the name's line, `line_end` = the end of its spec.
+Struct fields and function-local declarations are not symbols (yet).
+Only top-level declarations are definitions in Go, so they are read by iterating the
+file's direct children (no query, no deep walk); that also gives each one its doc comment
+(the `//` block right above, blank line or trailing comment breaking it).
+"""
+from __future__ import annotations
+
+import os
+
+import tree_sitter as ts
+
+from ..model import FileExtract, Kind, Symbol
+from ._common import collapse, end_line, error_count, matches, parse, query, start_line, text
+# Shared reference plumbing; belongs in _common (see the extraction report).
+from .python import PendingRef, receiver_text, resolve_references
+
+LANG = "go"
+
+MAX_DOC_CHARS = 4000  # see python.MAX_DOC_CHARS
+MAX_VALUE_SIGNATURE_CHARS = 120  # const/var/named-type signatures: first line, cut
+
+CALL_QUERY = """
+(call_expression function: (identifier) @callee)
+(call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @callee))
+(call_expression function: (index_expression operand: (identifier) @callee))
+(call_expression function: (index_expression
+  operand: (selector_expression operand: (_) @recv field: (field_identifier) @callee)))
+(call_expression function: (parenthesized_expression (identifier) @callee))
+"""
+
+def extract(source: bytes, path: str) -> FileExtract:
+    tree = parse(LANG, source)
+    root = tree.root_node
+    out = _Out(source)
+    pending: list[PendingRef] = []
+    for node, doc in with_docs(root.children, source):
+        t = node.type
+        if t == "package_clause":
+            out.pkg = text(node.named_children[0], source) if node.named_child_count else ""
+        elif t == "function_declaration":
+            out.func(node, doc, None)
+        elif t == "method_declaration":
+            out.func(node, doc, receiver_type(node.child_by_field_name("receiver"), source))
+        elif t == "type_declaration":
+            out.types(node, doc)
+        elif t in ("const_declaration", "var_declaration"):
+            out.values(node, doc)
+        elif t == "import_declaration":
+            pending += _imports(node, source)
+    for _, caps in matches(query(LANG, CALL_QUERY), root):
+        callee = caps["callee"][0]
+        recv = caps.get("recv")
+        pending.append((callee.start_byte, "calls", text(callee, source), start_line(callee), "", "",
+                        receiver_text(recv[0], source) if recv else ""))
+    symbols = out.symbols(path)
+    return FileExtract(path, LANG, symbols=symbols, references=resolve_references(pending, out.ranges),
+                       parse_errors=error_count(tree))
+
+
+def visibility(name: str) -> str:
+    return "public" if name[:1].isupper() else "private"
+
+
+# ---- doc comments -------------------------------------------------------------------------
+
+def with_docs(children: list[ts.Node], source: bytes):
+    """Yield (node, doc) for each non-comment node: doc is the comment group ending on the
+    line right above it. A comment on the same line as the code before it is that code's
+    trailing remark, and a blank line ends a group."""
+    group: list[ts.Node] = []
+    prev_end_row = -1
+    for ch in children:
+        if ch.type == "comment":
+            row = ch.start_point[0]
+            if row == prev_end_row and not group:
+                pass  # trailing comment of the previous node
+            elif group and row <= group[-1].end_point[0] + 1:
+                group.append(ch)
+            else:
+                group = [ch]
+            prev_end_row = ch.end_point[0]
+            continue
+        doc = ""
+        if group and group[-1].end_point[0] + 1 == ch.start_point[0]:
+            doc = comment_text(group, source)
+        group = []
+        prev_end_row = ch.end_point[0]
+        yield ch, doc
+
+
+def comment_text(group: list[ts.Node], source: bytes) -> str:
+    lines = []
+    for c in group:
+        raw = text(c, source)
+        if raw.startswith("//"):
+            lines.append(raw[2:].strip())
+        else:
+            body = raw[2:-2] if raw.endswith("*/") else raw[2:]
+            lines += [ln.strip().lstrip("*").strip() for ln in body.split("\n")]
+    return "\n".join(lines).strip()[:MAX_DOC_CHARS]
+
+
+# ---- declarations -------------------------------------------------------------------------
+
+FUNCTION, METHOD, STRUCT, INTERFACE = (Kind.FUNCTION.value, Kind.METHOD.value,
+                                       Kind.STRUCT.value, Kind.INTERFACE.value)
+TYPE_ALIAS, CONSTANT, VARIABLE = Kind.TYPE_ALIAS.value, Kind.CONSTANT.value, Kind.VARIABLE.value
+_TYPE_KINDS = {"struct_type": STRUCT, "interface_type": INTERFACE}
+
+
+class _Out:
+    """Symbols in source order, built straight from the top-level declarations: Go's only
+    nesting (interface methods) is known where it is read, so no range nesting is needed."""
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.pkg = ""
+        # (name, scope or None, kind, line_start, line_end, signature, parent, doc, name_line)
+        self.rows: list[tuple] = []
+        self.ranges: list[tuple[int, int]] = []  # byte span per row, for enclosing()
+
+    def add(self, node: ts.Node, name_node: ts.Node, kind: str, sig: str, doc: str,
+            scope: str | None = None, parent: int | None = None, start: int = 0) -> None:
+        name = text(name_node, self.source)
+        name_line = name_node.start_point[0] + 1
+        self.rows.append((name, scope, kind, start or node.start_point[0] + 1, end_line(node),
+                          sig, parent, doc, name_line))
+        self.ranges.append((node.start_byte, node.end_byte))
+
+    def func(self, node: ts.Node, doc: str, receiver: str | None) -> None:
+        body = node.child_by_field_name("body")
+        head = self.source[node.start_byte:body.start_byte if body is not None else node.end_byte]
+        self.add(node, node.child_by_field_name("name"), FUNCTION if receiver is None else METHOD,
+                 collapse(head.decode("utf-8", "replace")), doc, scope=receiver)
+
+    def types(self, decl: ts.Node, doc: str) -> None:
+        grouped = any(ch.type == "(" for ch in decl.children)
+        for spec, spec_doc in with_docs(decl.named_children, self.source):
+            if spec.type not in ("type_spec", "type_alias"):
+                continue
+            type_node = spec.child_by_field_name("type")
+            kind = TYPE_ALIAS if spec.type == "type_alias" or type_node is None else _TYPE_KINDS.get(
+                type_node.type, TYPE_ALIAS)
+            if kind == TYPE_ALIAS:
+                sig = "type " + first_line(spec, self.source)
+            else:
+                head = self.source[spec.start_byte:type_node.start_byte].decode("utf-8", "replace")
+                sig = collapse(f"type {head} {kind}")
+            name_node = spec.child_by_field_name("name")
+            self.add(spec if grouped else decl, name_node, kind, sig, spec_doc or doc)
+            if kind == INTERFACE:
+                self.interface_methods(type_node, len(self.rows) - 1, text(name_node, self.source))
+
+    def interface_methods(self, iface: ts.Node, parent: int, iface_name: str) -> None:
+        for elem, doc in with_docs(iface.named_children, self.source):
+            if elem.type == "method_elem":
+                self.add(elem, elem.child_by_field_name("name"), METHOD,
+                         collapse(text(elem, self.source)), doc, scope=iface_name, parent=parent)
+
+    def values(self, decl: ts.Node, doc: str) -> None:
+        """One symbol per name of each const/var spec, grouped or not; each starts at its
+        own name (a spec may list names on several lines) and ends with its spec."""
+        kind, keyword = (CONSTANT, "const ") if decl.type == "const_declaration" else (VARIABLE, "var ")
+        children = decl.named_children
+        if children and children[0].type == "var_spec_list":
+            children = children[0].named_children
+        for spec, spec_doc in with_docs(children, self.source):
+            if spec.type not in ("const_spec", "var_spec"):
+                continue
+            sig = keyword + first_line(spec, self.source)
+            for name_node in spec.children_by_field_name("name"):
+                # the grammar puts the commas of `a, b = ...` in the name field too
+                if name_node.type != "identifier" or (
+                        name_node.end_byte - name_node.start_byte == 1 and self.source[name_node.start_byte] == 95):
+                    continue  # not a name, or `_`
+                self.add(spec, name_node, kind, sig, spec_doc or doc,
+                         start=name_node.start_point[0] + 1)
+
+    def symbols(self, path: str) -> list[Symbol]:
+        # A file without a package clause (broken, or a fragment) is named after its directory.
+        pkg = self.pkg or os.path.basename(os.path.dirname(path))
+        out = []
+        for name, scope, kind, start, end, sig, parent, doc, name_line in self.rows:
+            prefix = f"{pkg}.{scope}" if scope and pkg else (scope or pkg)
+            out.append(Symbol(name, f"{prefix}.{name}" if prefix else name, kind, start, end, sig,
+                              visibility(name), parent, doc, name_line))
+        return out
+
+
+def receiver_type(receiver: ts.Node | None, source: bytes) -> str:
+    """`(s *Set[K, V])` -> `Set`: the named type, without pointer or type arguments."""
+    if receiver is None:
+        return ""
+    param = next((c for c in receiver.named_children if c.type == "parameter_declaration"), None)
+    t = param.child_by_field_name("type") if param is not None else None
+    while t is not None and t.type in ("pointer_type", "generic_type", "parenthesized_type"):
+        t = t.child_by_field_name("type") if t.type == "generic_type" else (
+            t.named_children[0] if t.named_child_count else None)
+    return text(t, source) if t is not None else ""
+
+
+def first_line(node: ts.Node, source: bytes) -> str:
+    """The node's first line, whitespace collapsed, cut at MAX_VALUE_SIGNATURE_CHARS."""
+    head = source[node.start_byte:min(node.end_byte, node.start_byte + 4 * MAX_VALUE_SIGNATURE_CHARS)]
+    nl = head.find(b"\n")
+    sig = collapse((head if nl < 0 else head[:nl]).decode("utf-8", "replace"))
+    return sig if len(sig) <= MAX_VALUE_SIGNATURE_CHARS else sig[:MAX_VALUE_SIGNATURE_CHARS - 1] + "…"
+
+
+def _imports(decl: ts.Node, source: bytes) -> list[PendingRef]:
+    """`import h "net/http"` -> to_name and module `net/http`, alias `h` (also `.` and `_`)."""
+    specs = []
+    for ch in decl.named_children:
+        specs += ch.named_children if ch.type == "import_spec_list" else [ch]
+    out = []
+    for spec in specs:
+        if spec.type != "import_spec":
+            continue
+        path = text(spec.child_by_field_name("path"), source).strip("\"`")
+        alias = text(spec.child_by_field_name("name"), source)
+        out.append((spec.start_byte, "imports", path, start_line(spec), path, alias, ""))
+    return out

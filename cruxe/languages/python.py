@@ -1,0 +1,373 @@
+"""Python extraction: definitions, imports and calls from one tree-sitter query pass.
+
+What counts as a symbol (and why):
+- every `def` / `async def` (kind `method` when its innermost enclosing definition is a
+  class, as Python's own `ast` scoping sees it, else `function`; properties are methods)
+  and every `class`, at any depth, with decorators inside `line_start`;
+- module-level names bound by assignment (`X = ...`, `x: int = 1`, `x: int`, `a = b = 1`,
+  `a, b = ...`), also inside module-level `if`/`try`/`with` blocks (feature switches and
+  fallback imports live there); ALL_CAPS -> `constant`, else `variable`; only the first
+  binding of a name per scope is kept, so re-assignments do not clutter search;
+- class-level attributes bound the same way directly in a class body (enum members,
+  dataclass and model fields): cheap, since only class bodies' top statements are read,
+  and agents search for them by name;
+- `type X = ...` (Python 3.12) at module level as `type_alias`.
+
+Module path (prefix of `qualified_name`): the file path without its extension, `/` -> `.`,
+a leading `src/` or `lib/` component dropped (src-layout and CPython's `Lib/`), and
+`pkg/__init__.py` naming the package `pkg`.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+
+import tree_sitter as ts
+
+from ..model import FileExtract, Kind, Reference, Symbol
+from ._common import (Candidate, collapse, end_line, error_count, matches, nest, parse, query,
+                      start_line, text)
+
+LANG = "python"
+
+# The doc text feeds full-text search: its head carries the meaning, and a cap keeps
+# generated files (huge docstrings) from bloating the index.
+MAX_DOC_CHARS = 4000
+# Variable signatures show the assignment's first line; values can be enormous tables.
+MAX_VALUE_SIGNATURE_CHARS = 120
+# Receiver text of a call is for display; long expressions are cut.
+MAX_RECEIVER_CHARS = 80
+
+QUERY = """
+(function_definition name: (identifier)) @def
+(class_definition name: (identifier)) @def
+(call function: (identifier) @callee) @call
+(call function: (attribute object: (_) @recv attribute: (identifier) @callee)) @call
+(import_statement) @import
+(import_from_statement) @import
+(future_import_statement) @import
+"""
+# Pattern indices in QUERY: defs first, then calls, then imports.
+_CALL_PATTERNS, _IMPORT_PATTERNS = 2, 4
+
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+_CONST_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
+# Compound statements at module level whose blocks still bind module names.
+_MODULE_BLOCKS = frozenset({"if_statement", "elif_clause", "else_clause", "try_statement",
+                            "except_clause", "except_group_clause", "finally_clause",
+                            "with_statement", "block"})
+_BRACKET_SPACE = re.compile(r"(?<=[(\[]) | (?=[)\]])")
+
+
+def extract(source: bytes, path: str) -> FileExtract:
+    source = recode(source)
+    tree = parse(LANG, source)
+    root = tree.root_node
+    defs: list[ts.Node] = []
+    pending: list[PendingRef] = []
+    for pattern, caps in matches(query(LANG, QUERY), root):
+        if pattern < _CALL_PATTERNS:
+            defs.append(caps["def"][0])
+        elif pattern < _IMPORT_PATTERNS:
+            pending.append(_call(caps, source))
+        else:
+            pending += _imports(caps["import"][0], source)
+    cands = [_def_candidate(n, source) for n in defs]
+    cands += [a for n in defs if n.type == "class_definition" for a in _class_attributes(n, source)]
+    cands += _module_bindings(root, source)
+    ordered, parents = nest(cands)
+    symbols = _symbols(ordered, parents, module_path(path))
+    refs = resolve_references(pending, [(c.node.start_byte, c.node.end_byte) for c in ordered])
+    return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree))
+
+
+def recode(source: bytes) -> bytes:
+    """Honour a PEP 263 coding cookie (`# -*- coding: latin-1 -*-`) on the first two lines:
+    re-encode such a file as UTF-8 so names decode right. Newlines keep their lines."""
+    head = source[:200]
+    m = _CODING.search(head.split(b"\n", 2)[0]) or _CODING.search(b"".join(head.split(b"\n", 2)[1:2]))
+    if m is None:
+        return source
+    codec = m.group(1).decode("ascii", "replace").lower().replace("_", "-")
+    if codec in ("utf-8", "utf8") or codec.startswith("utf-8-"):
+        return source
+    try:
+        return source.decode(codec, "replace").encode("utf-8", "replace")
+    except LookupError:  # unknown codec name: parse the bytes as they are
+        return source
+
+
+# ---- module path ------------------------------------------------------------------------
+
+def module_path(path: str) -> str:
+    """Dotted module name for a repository-relative file path (see module docstring)."""
+    stem = path.rsplit(".", 1)[0] if path.endswith((".py", ".pyi")) else path
+    parts = [p for p in stem.split("/") if p]
+    if len(parts) > 1 and parts[0].lower() in ("src", "lib"):
+        parts = parts[1:]
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def visibility(name: str) -> str:
+    if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
+        return "private"
+    return "public"
+
+
+# ---- definitions ------------------------------------------------------------------------
+
+def _def_candidate(node: ts.Node, source: bytes) -> Candidate:
+    """A def/class node -> Candidate spanning its decorators, named at the def line."""
+    outer = node.parent if node.parent is not None and node.parent.type == "decorated_definition" else node
+    name = text(node.child_by_field_name("name"), source)
+    kind = Kind.CLASS.value if node.type == "class_definition" else Kind.FUNCTION.value
+    return Candidate(node=outer, name=name, kind=kind, signature=_header(node, source),
+                     visibility=visibility(name), doc=_docstring(node, source),
+                     name_line=start_line(node), extra={"end_line": code_end_line(node)})
+
+
+def code_end_line(node: ts.Node) -> int:
+    """Last line holding code of `node`: tree-sitter lets a block swallow the comments
+    that follow its last statement, while a definition ends at its last token (as
+    Python's `ast` says). Descends the last non-comment child chain, no recursion."""
+    while node.child_count:
+        last = node.child(node.child_count - 1)
+        while last is not None and last.type == "comment":
+            last = last.prev_sibling
+        if last is None:
+            break
+        node = last
+    return end_line(node)
+
+
+def _header(node: ts.Node, source: bytes) -> str:
+    """`async def f(a, b) -> T` / `class A(B)`: the text up to the body's colon, comments out."""
+    body = node.child_by_field_name("body")
+    colon_end = node.end_byte
+    for ch in node.children:
+        if ch.type == ":":
+            colon_end = ch.start_byte
+        if body is not None and ch.start_byte >= body.start_byte:
+            break
+    pieces, pos = [], node.start_byte
+    params = node.child_by_field_name("parameters") or node.child_by_field_name("superclasses")
+    # Comments inside the parameter list are not part of the signature.
+    for ch in (params.children if params is not None else ()):
+        if ch.type == "comment":
+            pieces.append(source[pos:ch.start_byte])
+            pos = ch.end_byte
+    pieces.append(source[pos:colon_end])
+    sig = collapse(b"".join(pieces).decode("utf-8", "replace"))
+    return _BRACKET_SPACE.sub("", sig)
+
+
+def _docstring(node: ts.Node, source: bytes) -> str:
+    body = node.child_by_field_name("body")
+    if body is None or body.named_child_count == 0:
+        return ""
+    first = body.named_children[0]
+    if first.type != "expression_statement" or first.named_child_count != 1:
+        return ""
+    return string_value(first.named_children[0], source)
+
+
+def string_value(node: ts.Node, source: bytes) -> str:
+    """Text of a string literal (quotes and prefixes dropped, indentation cleaned), '' if
+    the node is not a plain string."""
+    if node.type == "concatenated_string":
+        return "".join(string_value(ch, source) for ch in node.named_children)[:MAX_DOC_CHARS]
+    if node.type != "string":
+        return ""
+    parts = [text(ch, source) for ch in node.named_children
+             if ch.type in ("string_content", "escape_sequence")]
+    return inspect.cleandoc("".join(parts))[:MAX_DOC_CHARS]
+
+
+def _module_bindings(root: ts.Node, source: bytes) -> list[Candidate]:
+    """Names bound at module level, walking only compound statements' blocks (no defs)."""
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for ch in reversed(node.named_children):
+            if ch.type in _MODULE_BLOCKS:
+                stack.append(ch)
+        for ch in node.named_children:
+            if ch.type == "expression_statement":
+                out += _bindings(ch, source, seen)
+            elif ch.type == "type_alias_statement":
+                out += _type_alias(ch, source, seen)
+    return out
+
+
+def _class_attributes(cls: ts.Node, source: bytes) -> list[Candidate]:
+    body = cls.child_by_field_name("body")
+    if body is None:
+        return []
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for ch in body.named_children:
+        if ch.type == "expression_statement":
+            out += _bindings(ch, source, seen)
+    return out
+
+
+def _bindings(stmt: ts.Node, source: bytes, seen: set[str]) -> list[Candidate]:
+    """Candidates for `a = b = 1`, `x: T = v`, `a, (b, c) = ...` (identifiers only)."""
+    assign = stmt.named_children[0] if stmt.named_child_count else None
+    names: list[ts.Node] = []
+    while assign is not None and assign.type == "assignment":
+        names += _target_names(assign.child_by_field_name("left"))
+        assign = assign.child_by_field_name("right")
+    if not names:
+        return []
+    sig = _value_signature(stmt, source)
+    out = []
+    for n in names:
+        name = text(n, source)
+        if name in seen:
+            continue
+        seen.add(name)
+        kind = Kind.CONSTANT.value if _CONST_NAME.match(name) else Kind.VARIABLE.value
+        out.append(Candidate(node=stmt, name=name, kind=kind, signature=sig,
+                             visibility=visibility(name), name_line=start_line(n), scope=False))
+    return out
+
+
+def _target_names(left: ts.Node | None) -> list[ts.Node]:
+    if left is None:
+        return []
+    if left.type == "identifier":
+        return [left]
+    out, stack = [], [left]
+    while stack:
+        node = stack.pop()
+        if node.type == "identifier":
+            out.append(node)
+        elif node.type in ("pattern_list", "tuple_pattern", "list_pattern"):
+            stack.extend(reversed(node.named_children))
+    return out
+
+
+def _type_alias(stmt: ts.Node, source: bytes, seen: set[str]) -> list[Candidate]:
+    left = stmt.child_by_field_name("left")
+    ident = left
+    while ident is not None and ident.type != "identifier" and ident.named_child_count:
+        ident = ident.named_children[0]
+    if ident is None or ident.type != "identifier":
+        return []
+    name = text(ident, source)
+    if name in seen:
+        return []
+    seen.add(name)
+    return [Candidate(node=stmt, name=name, kind=Kind.TYPE_ALIAS.value,
+                      signature=_value_signature(stmt, source), visibility=visibility(name),
+                      name_line=start_line(ident), scope=False)]
+
+
+def _value_signature(stmt: ts.Node, source: bytes) -> str:
+    first = text(stmt, source).split("\n", 1)[0]
+    sig = collapse(first)
+    if len(sig) > MAX_VALUE_SIGNATURE_CHARS:
+        sig = sig[:MAX_VALUE_SIGNATURE_CHARS - 1] + "…"
+    return sig
+
+
+def _symbols(cands: list[Candidate], parents: list[int | None], module: str) -> list[Symbol]:
+    out: list[Symbol] = []
+    for c, p in zip(cands, parents):
+        kind = c.kind
+        if kind == Kind.FUNCTION.value and p is not None and cands[p].kind == Kind.CLASS.value:
+            kind = Kind.METHOD.value
+        prefix = out[p].qualified_name if p is not None else module
+        qname = f"{prefix}.{c.name}" if prefix else c.name
+        out.append(Symbol(name=c.name, qualified_name=qname, kind=kind,
+                          line_start=start_line(c.node),
+                          line_end=c.extra.get("end_line") or end_line(c.node),
+                          signature=c.signature, visibility=c.visibility, parent=p,
+                          doc=c.doc, name_line=c.name_line))
+    return out
+
+
+# ---- references -------------------------------------------------------------------------
+
+# (byte position, edge_type, to_name, line, module, alias, receiver): a Reference before its
+# enclosing symbol is known; built once, at the end, so nothing is copied twice.
+PendingRef = tuple[int, str, str, int, str, str, str]
+
+
+def resolve_references(pending: list[PendingRef], ranges: list[tuple[int, int]]) -> list[Reference]:
+    """References in source order, each with its innermost enclosing symbol (`ranges`:
+    the symbols' byte spans, in symbol order)."""
+    pending.sort(key=lambda t: t[0])
+    owners = enclosing(ranges, [t[0] for t in pending])
+    return [Reference(edge, to, line, owner, module, alias, recv)
+            for (_, edge, to, line, module, alias, recv), owner in zip(pending, owners)]
+
+
+def _imports(node: ts.Node, source: bytes) -> list[PendingRef]:
+    """`import a.b as c` -> to_name a.b, module a.b, alias c; `from .m import x as y` ->
+    to_name x, module .m, alias y; `from m import *` -> to_name *."""
+    module_node = node.child_by_field_name("module_name")
+    module = text(module_node, source)
+    if node.type == "future_import_statement":
+        module = "__future__"
+    out = []
+    for ch in node.named_children:
+        if ch == module_node:
+            continue
+        if ch.type == "wildcard_import":
+            out.append((ch.start_byte, "imports", "*", start_line(ch), module, "", ""))
+        elif ch.type == "aliased_import":
+            name = text(ch.child_by_field_name("name"), source)
+            alias = text(ch.child_by_field_name("alias"), source)
+            out.append((ch.start_byte, "imports", name, start_line(ch), module or name, alias, ""))
+        elif ch.type == "dotted_name":
+            name = text(ch, source)
+            out.append((ch.start_byte, "imports", name, start_line(ch), module or name, "", ""))
+    return out
+
+
+def _call(caps: dict[str, list[ts.Node]], source: bytes) -> PendingRef:
+    """`f(x)` -> to_name f; `a.b.f(x)` -> to_name f, receiver `a.b` (line of `f`)."""
+    callee = caps["callee"][0]
+    recv = caps.get("recv")
+    return (callee.start_byte, "calls", text(callee, source), callee.start_point[0] + 1, "", "",
+            receiver_text(recv[0], source) if recv else "")
+
+
+def receiver_text(node: ts.Node | None, source: bytes) -> str:
+    """The receiver expression as written, whitespace collapsed, cut for display."""
+    if node is None:
+        return ""
+    if node.end_byte - node.start_byte > 4 * MAX_RECEIVER_CHARS:
+        raw = source[node.start_byte:node.start_byte + 4 * MAX_RECEIVER_CHARS].decode("utf-8", "replace")
+    else:
+        raw = source[node.start_byte:node.end_byte].decode("utf-8", "replace")
+    if node.start_point[0] != node.end_point[0] or "  " in raw:
+        raw = collapse(raw)
+    return raw if len(raw) <= MAX_RECEIVER_CHARS else raw[:MAX_RECEIVER_CHARS - 1] + "…"
+
+
+def enclosing(ranges: list[tuple[int, int]], positions: list[int]) -> list[int | None]:
+    """For sorted `positions`, the index of the innermost range holding each one.
+
+    `ranges` are (start, end) byte spans sorted by (start, -end) and properly nested or
+    disjoint (definition nodes of one tree are). One sweep with a stack: O(n + m).
+    """
+    out: list[int | None] = []
+    stack: list[int] = []
+    i = 0
+    for pos in positions:
+        while i < len(ranges) and ranges[i][0] <= pos:
+            while stack and ranges[stack[-1]][1] <= ranges[i][0]:
+                stack.pop()
+            stack.append(i)
+            i += 1
+        while stack and ranges[stack[-1]][1] <= pos:
+            stack.pop()
+        out.append(stack[-1] if stack else None)
+    return out
