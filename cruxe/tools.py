@@ -127,7 +127,11 @@ class Server:
     def call_tool(self, name: str, arguments: Any, progress: Any = None) -> tuple[dict[str, Any], bool]:
         tool = TOOLS[name]  # KeyError -> the dispatcher answers -32602
         try:
-            args = validate(tool.input_schema, arguments if arguments is not None else {})
+            arguments = arguments if arguments is not None else {}
+            if tool.name in ("search_code", "locate_symbol") and isinstance(arguments, dict) \
+                    and arguments.get("limit") is None:
+                arguments = {**arguments, "limit": self.config.search.default_limit}
+            args = validate(tool.input_schema, arguments)
             return tool.handler(self, args, progress), False
         except CruxeError as e:
             return self.error_payload(e), True
