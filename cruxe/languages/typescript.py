@@ -1,0 +1,648 @@
+"""TypeScript, TSX and JavaScript extraction: definitions, imports and calls from one file.
+
+Rules (the choices CONTRACTS leaves open):
+
+- Kinds: function declarations, generators, overload signatures and `declare function` ->
+  function (each overload is its own symbol, on its own line); classes (abstract too) ->
+  class; class and object-literal methods, getters, setters, constructors, abstract methods,
+  method signatures (interfaces, overloads) -> method; class fields -> variable, or method
+  when initialised with an arrow function or function expression (`onClick = () => {}`);
+  interface and type-literal property signatures -> variable; interfaces -> interface;
+  `type` -> type_alias; `enum` -> enum and each member -> constant; `namespace`/`module`/
+  `declare module "x"`/`declare global` -> module (`namespace A.B.C` gives A, B and C).
+  Module-level `const` (file or namespace body, not inside functions) -> constant, or function
+  when its value is an arrow function / function expression; `let`/`var` -> variable; each
+  declarator is its own symbol. JavaScript also gets CommonJS `exports.x = ...`,
+  `module.exports.x = ...`, the function-valued pairs of `module.exports = {...}`, and
+  `X.prototype.m = function` (method, qualified `X.m`). Members with computed names
+  (`[Symbol.iterator]()`) are not symbols.
+- Lines: `line_start` includes decorators and `export`/`declare`; for the 2nd and later
+  declarators of one statement it is the declarator's own line; `line_end` of a variable is
+  its declarator's end (as the TypeScript compiler reports). `name_line` is the identifier's.
+- qualified_name: the file's module path, then the dotted lexical path:
+  `src/auth/jwt.ts` + `Validator.validate` -> `auth.jwt.Validator.validate`. The module path
+  is the part after the last `src/` directory (the whole path when there is none), without
+  the extension, with `/` as `.`, and a final `index` dropped (`src/index.ts` -> no prefix).
+- Visibility: exported (`export ...`, `export { name }`, `export default name`, CommonJS
+  exports) and ambient (`declare`) declarations -> public; other module-level and local
+  declarations -> private (a module's own). Class members: `private` or `#name` -> private,
+  `protected` -> protected, otherwise public; interface/type members and enum members ->
+  public.
+"""
+from __future__ import annotations
+
+import re
+
+import tree_sitter as ts
+
+from ..model import FileExtract, Kind, Symbol
+from ._common import Candidate, collapse, end_line, error_count, matches, nest, parse, query, start_line, text
+from .rust import RawRef, attach_enclosing, owner_of, short
+
+MAX_SIGNATURE = 300  # chars; a long type alias or initialiser is not a signature
+
+_TS_DEFS = """
+[(function_declaration) (generator_function_declaration) (function_signature)
+ (class_declaration) (abstract_class_declaration) (interface_declaration)
+ (type_alias_declaration) (enum_declaration) (internal_module) (module)
+ (method_definition) (method_signature) (abstract_method_signature)
+ (public_field_definition) (property_signature) (enum_assignment)] @def
+(enum_body name: (_) @member)
+(ambient_declaration "global" @global)
+"""
+_JS_DEFS = """
+[(function_declaration) (generator_function_declaration) (class_declaration)
+ (method_definition) (field_definition)] @def
+(program (expression_statement (assignment_expression
+   left: (member_expression) @lhs right: (_) @rhs)) @cjs)
+"""
+_VAR_DECLS = "[(lexical_declaration) (variable_declaration)]"
+# Module-level variables only: the file, and namespace/module bodies (as the compiler's
+# VariableStatement-in-SourceFile-or-ModuleBlock), directly or behind `export`/`declare`.
+_TS_VARS = """
+(program {v} @vars)
+(program (export_statement declaration: {v} @vars))
+(program (ambient_declaration {v} @vars))
+(program (export_statement declaration: (ambient_declaration {v} @vars)))
+(internal_module body: (statement_block {v} @vars))
+(internal_module body: (statement_block (export_statement declaration: {v} @vars)))
+(module body: (statement_block {v} @vars))
+(module body: (statement_block (export_statement declaration: {v} @vars)))
+(ambient_declaration (statement_block {v} @vars))
+(ambient_declaration (statement_block (export_statement declaration: {v} @vars)))
+""".format(v=_VAR_DECLS)
+_JS_VARS = """
+(program {v} @vars)
+(program (export_statement declaration: {v} @vars))
+""".format(v=_VAR_DECLS)
+_REFS = """
+(import_statement source: (_) @isrc) @import
+(export_statement source: (_) @esrc) @reexport
+(export_statement (export_clause (export_specifier name: (_) @exported)))
+(export_statement value: (identifier) @exported)
+(call_expression function: [
+  (identifier) @cname
+  (member_expression object: (_) @crecv property: (_) @cname)
+  (import) @dynimport]) @call
+(new_expression constructor: [
+  (identifier) @cname
+  (member_expression object: (_) @crecv property: (_) @cname)]) @new
+"""
+_TS_REFS = "(import_statement (import_require_clause (identifier) @rname source: (_) @rsrc))"
+
+
+def _query_text(lang: str) -> str:
+    if lang == "javascript":
+        return _JS_DEFS + _JS_VARS + _REFS
+    return _TS_DEFS + _TS_VARS + _REFS + _TS_REFS
+
+
+_FIXED_KINDS = {
+    "function_declaration": Kind.FUNCTION, "generator_function_declaration": Kind.FUNCTION,
+    "function_signature": Kind.FUNCTION, "class_declaration": Kind.CLASS,
+    "abstract_class_declaration": Kind.CLASS, "interface_declaration": Kind.INTERFACE,
+    "type_alias_declaration": Kind.TYPE_ALIAS, "enum_declaration": Kind.ENUM,
+    "method_definition": Kind.METHOD, "method_signature": Kind.METHOD,
+    "abstract_method_signature": Kind.METHOD, "property_signature": Kind.VARIABLE,
+    "enum_assignment": Kind.CONSTANT,
+}
+_FIELD_TYPES = frozenset({"public_field_definition", "field_definition"})
+_FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+_CLASS_MEMBER_PARENTS = frozenset({"class_body"})
+_WRAPPERS = frozenset({"export_statement", "ambient_declaration", "expression_statement"})
+_NAME_TYPES = frozenset({"identifier", "type_identifier", "property_identifier",
+                         "private_property_identifier", "string", "shorthand_property_identifier"})
+
+
+def extract_typescript(source: bytes, path: str) -> FileExtract:
+    return _extract("typescript", source, path)
+
+
+def extract_tsx(source: bytes, path: str) -> FileExtract:
+    return _extract("tsx", source, path)
+
+
+def extract_javascript(source: bytes, path: str) -> FileExtract:
+    return _extract("javascript", source, path)
+
+
+def module_path(path: str) -> str:
+    """`src/auth/jwt.ts` -> `auth.jwt`; `src/index.ts` -> ``; `lib/a/index.d.ts` -> `lib.a`."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
+    if "src" in parts[:-1]:
+        parts = parts[len(parts) - 1 - parts[:-1][::-1].index("src"):]
+    if not parts:
+        return ""
+    stem = parts[-1]
+    for ext in (".d.ts", ".d.mts", ".d.cts", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"):
+        if stem.endswith(ext):
+            stem = stem[:-len(ext)]
+            break
+    parts[-1] = stem
+    if parts[-1] == "index":
+        parts.pop()
+    return ".".join(parts)
+
+
+# ---- grammar gaps ------------------------------------------------------------------------
+# tree-sitter-typescript 0.23 misparses two common forms that the TypeScript compiler accepts,
+# and one error can turn the rest of a file into an ERROR node. We patch the bytes we parse
+# (same length, so every offset and line stays true; names and signatures are read from the
+# original bytes) and keep the patched tree only if it has fewer syntax errors:
+# - variance annotations on type parameters, `interface I<in out T, out U>`: blanked;
+# - escaped backticks (`\``), which the grammar rejects in template literal types: blanked;
+# - call signatures on their own line after another member, `): A\n  <B>(x: B): C`, read as
+#   a call of the previous type: a `;` is put in the indentation to end the member.
+_VARIANCE = re.compile(rb"(?<=[<,])(?:\s|/\*(?:[^*]|\*(?!/))*\*/)*(in\s+out|in|out)"
+                       rb"(?=\s+(?!as\b|satisfies\b|instanceof\b|is\b)[A-Za-z_$][\w$]*\s*(?:extends\b|=|,|>))")
+_SIGNATURE_LINE = {
+    "typescript": re.compile(rb"\n[ \t]*[ \t](?=\(|<\s*[A-Za-z_$])"),
+    # TSX lines often start with `<` (JSX): only a type parameter list followed by `(` counts.
+    "tsx": re.compile(rb"\n[ \t]*[ \t](?=\(|<\s*[A-Za-z_$][^;{}()]*>\s*\()"),
+}
+_ESCAPED_BACKTICK = re.compile(rb"(?<!\\)(?:\\\\)*\\`")
+_TYPE_END = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$>)]}")
+
+
+def _patched(source: bytes, lang: str) -> bytes | None:
+    buf: bytearray | None = None
+    if b"\\`" in source:
+        for m in _ESCAPED_BACKTICK.finditer(source):
+            buf = buf if buf is not None else bytearray(source)
+            buf[m.end() - 2:m.end()] = b"  "
+    for m in _VARIANCE.finditer(source):
+        buf = buf if buf is not None else bytearray(source)
+        buf[m.start(1):m.end(1)] = b" " * (m.end(1) - m.start(1))
+    if lang in _SIGNATURE_LINE:
+        for m in _SIGNATURE_LINE[lang].finditer(source):
+            if _ends_type(source, m.start()):
+                buf = buf if buf is not None else bytearray(source)
+                buf[m.end() - 1] = ord(";")
+    return bytes(buf) if buf is not None else None
+
+
+def _ends_type(source: bytes, pos: int) -> bool:
+    """Whether the code before `pos` (skipping whitespace, `/* */` and `//` comments) can end a type member: an identifier, `>`, `)`, `]` or `}`, but not the `=>` of
+    an arrow."""
+    while pos > 0:
+        while pos > 0 and source[pos - 1] in b" \t\r\n":
+            pos -= 1
+        if pos >= 2 and source[pos - 2:pos] == b"*/":
+            pos = source.rfind(b"/*", 0, pos - 2)
+            continue
+        line_start = source.rfind(b"\n", 0, pos) + 1
+        comment = _line_comment_at(source[line_start:pos])
+        if comment < 0:
+            break
+        pos = line_start + comment
+    if pos <= 0 or source[pos - 1] not in _TYPE_END:
+        return False
+    return not (source[pos - 1] == ord(">") and pos >= 2 and source[pos - 2] == ord("="))
+
+
+def _line_comment_at(line: bytes) -> int:
+    """Offset of a `//` comment in one line of code, outside string literals; -1 if none."""
+    if b"//" not in line:
+        return -1
+    quote = 0
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if quote:
+            if ch == 92:  # backslash: skip the escaped byte
+                i += 1
+            elif ch == quote:
+                quote = 0
+        elif ch in b"'\"`":
+            quote = ch
+        elif ch == 47 and i + 1 < n and line[i + 1] == 47:
+            return i
+        i += 1
+    return -1
+
+
+def _parse_best(lang: str, source: bytes) -> ts.Tree:
+    patched = _patched(source, lang)
+    if patched is None:
+        return parse(lang, source)
+    tree = parse(lang, patched)
+    if not tree.root_node.has_error:
+        return tree
+    plain = parse(lang, source)
+    return tree if _error_score(tree) < _error_score(plain) else plain
+
+
+def _error_score(tree: ts.Tree) -> tuple[bool, int]:
+    """How broken a tree is: whether its root is an ERROR, then its ERROR/MISSING nodes
+    (inside ERROR nodes too, unlike `error_count`). Descends only into subtrees with errors."""
+    root = tree.root_node
+    n = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            n += 1
+        if node.has_error:
+            stack.extend(node.children)
+    return root.is_error, n
+
+
+# ---- the loop ---------------------------------------------------------------------------
+
+def _extract(lang: str, source: bytes, path: str) -> FileExtract:
+    tree = _parse_best(lang, source)
+    out = FileExtract(path, lang, parse_errors=error_count(tree))
+    cands: list[Candidate] = []
+    ref_caps: list[dict[str, list[ts.Node]]] = []
+    exported: set[str] = set()
+    for _, caps in matches(query(lang, _query_text(lang)), tree.root_node):
+        if "def" in caps:
+            c = _definition(caps["def"][0], source)
+            if isinstance(c, list):
+                cands.extend(c)
+            elif c is not None:
+                cands.append(c)
+        elif "vars" in caps:
+            cands.extend(_variables(caps["vars"][0], source))
+        elif "member" in caps:
+            c = _enum_member(caps["member"][0], source)
+            if c is not None:
+                cands.append(c)
+        elif "global" in caps:
+            decl = caps["global"][0].parent
+            cands.append(Candidate(decl, "global", Kind.MODULE.value, signature="declare global",
+                                   visibility="public", doc=_doc(decl, source), name_line=start_line(decl),
+                                   extra={"start": start_line(decl)}))
+        elif "cjs" in caps:
+            cands.extend(_commonjs(caps["cjs"][0], caps["lhs"][0], caps["rhs"][0], source))
+        elif "exported" in caps:
+            exported.add(text(caps["exported"][0], source))
+        else:
+            ref_caps.append(caps)
+    cands, parents = nest(cands)
+    index = _build_symbols(cands, parents, module_path(path), exported, out.symbols)
+    owners = owner_of(cands, parents, index)
+    out.references = attach_enclosing(_references(ref_caps, source), cands, owners)
+    return out
+
+
+def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: str,
+                   exported: set[str], symbols: list[Symbol]) -> list[int]:
+    """Fill `symbols` from nested candidates (every candidate becomes a symbol)."""
+    qnames: list[str] = []
+    for i, c in enumerate(cands):
+        p = parents[i]
+        base = qnames[p] if p is not None else modpath
+        if c.qualifier:
+            base = f"{base}.{c.qualifier}" if base else c.qualifier
+        qnames.append(f"{base}.{c.name}" if base else c.name)
+        vis = c.visibility
+        if vis == "private" and p is None and c.name in exported:
+            vis = "public"
+        symbols.append(Symbol(
+            name=c.name, qualified_name=qnames[i], kind=c.kind,
+            line_start=c.extra["start"], line_end=end_line(c.node),
+            signature=c.signature, visibility=vis, parent=p, doc=c.doc, name_line=c.name_line,
+        ))
+    return list(range(len(cands)))
+
+
+# ---- definitions ------------------------------------------------------------------------
+
+def _definition(node: ts.Node, source: bytes) -> Candidate | list[Candidate] | None:
+    t = node.type
+    if t in ("internal_module", "module"):
+        return _module(node, source)
+    name_node = node.child_by_field_name("property" if t == "field_definition" else "name")
+    name = _name(name_node, source)
+    if name is None:
+        return None
+    kind = _FIXED_KINDS.get(t)
+    value = None
+    if t in _FIELD_TYPES:
+        value = node.child_by_field_name("value")
+        kind = Kind.METHOD if value is not None and value.type in _FUNCTION_VALUES else Kind.VARIABLE
+    outer = _outer(node)
+    start = _leading_decorators(outer)
+    return Candidate(
+        node, name, kind.value,
+        signature=_signature(node, outer, source, value),
+        visibility=_visibility(node, outer, name_node),
+        doc=_doc(start, source),
+        name_line=start_line(name_node),
+        extra={"start": start_line(start)},
+    )
+
+
+def _name(node: ts.Node | None, source: bytes) -> str | None:
+    """Identifier, `#private` or string-literal name; None for computed or numeric names."""
+    if node is None or node.type not in _NAME_TYPES:
+        return None
+    s = text(node, source)
+    return s[1:-1] if node.type == "string" else s
+
+
+def _module(node: ts.Node, source: bytes) -> Candidate | list[Candidate] | None:
+    name_node = node.child_by_field_name("name")
+    if name_node is None:
+        return None
+    outer = _outer(node)
+    start = start_line(_leading_decorators(outer))
+    if name_node.type == "nested_identifier":
+        # `namespace A.B.C {}` declares A, B and C; the compiler nests B in A and C in B.
+        return _nested_modules(node, name_node, outer, start, source)
+    name = _name(name_node, source)
+    if name is None:
+        return None
+    return Candidate(node, name, Kind.MODULE.value, signature=_signature(node, outer, source),
+                     visibility=_visibility(node, outer, name_node), doc=_doc(outer, source),
+                     name_line=start_line(name_node), extra={"start": start})
+
+
+def _nested_modules(node: ts.Node, name_node: ts.Node, outer: ts.Node, start: int,
+                    source: bytes) -> list[Candidate]:
+    parts: list[ts.Node] = []
+    cur: ts.Node | None = name_node
+    while cur is not None and cur.type in ("nested_identifier", "member_expression"):
+        prop = cur.child_by_field_name("property")
+        if prop is not None:
+            parts.append(prop)
+        cur = cur.child_by_field_name("object")
+    if cur is not None:
+        parts.append(cur)
+    parts.reverse()
+    sig = _signature(node, outer, source)
+    vis = _visibility(node, outer, name_node)
+    doc = _doc(outer, source)
+    return [Candidate(node, text(p, source), Kind.MODULE.value, signature=sig, visibility=vis,
+                      doc=doc if i == 0 else "", name_line=start_line(p),
+                      extra={"start": start if i == 0 else start_line(p)})
+            for i, p in enumerate(parts)]
+
+
+def _enum_member(node: ts.Node, source: bytes) -> Candidate | None:
+    name = _name(node, source)
+    if name is None:
+        return None
+    line = start_line(node)
+    return Candidate(node, name, Kind.CONSTANT.value, signature=text(node, source),
+                     visibility="public", doc=_doc(node, source), name_line=line,
+                     scope=False, extra={"start": line})
+
+
+def _variables(decl: ts.Node, source: bytes) -> list[Candidate]:
+    """One candidate per declarator with a plain identifier name (destructuring is skipped)."""
+    outer = _outer(decl)
+    keyword = decl.children[0].type if decl.children else ""
+    is_const = keyword == "const"
+    prefix = source[outer.start_byte:decl.start_byte].decode("utf-8", "replace")
+    vis = "public" if _is_exported_or_ambient(outer) else "private"
+    doc = _doc(outer, source)
+    out: list[Candidate] = []
+    for d in decl.named_children:
+        if d.type != "variable_declarator":
+            continue
+        name_node = d.child_by_field_name("name")
+        if name_node is None or name_node.type != "identifier":
+            continue
+        value = d.child_by_field_name("value")
+        is_fn = value is not None and value.type in _FUNCTION_VALUES
+        kind = (Kind.FUNCTION if is_fn else Kind.CONSTANT) if is_const else Kind.VARIABLE
+        first = not out
+        sig = collapse(f"{prefix}{keyword} {_head(d, value, source)}")
+        out.append(Candidate(
+            d, text(name_node, source), kind.value, signature=_cap(sig), visibility=vis,
+            doc=doc if first else "", name_line=start_line(name_node),
+            extra={"start": start_line(outer) if first else start_line(d)},
+        ))
+    return out
+
+
+def _commonjs(stmt: ts.Node, lhs: ts.Node, rhs: ts.Node, source: bytes) -> list[Candidate]:
+    """`exports.x = ...`, `module.exports.x = ...`, `module.exports = {...}`, `X.prototype.m = ...`."""
+    target = text(lhs, source)
+    parts = target.split(".")
+    is_fn = rhs.type in _FUNCTION_VALUES
+    kind = Kind.FUNCTION if is_fn else Kind.CLASS if rhs.type == "class" else Kind.VARIABLE
+    line = start_line(stmt)
+    doc = _doc(stmt, source)
+    if target == "module.exports" and rhs.type == "object":
+        return [_cjs_pair(pair, source) for pair in rhs.named_children
+                if pair.type == "pair" and (pair.child_by_field_name("value") or rhs).type in _FUNCTION_VALUES
+                and _name(pair.child_by_field_name("key"), source) is not None]
+    if len(parts) == 2 and parts[0] == "exports" or len(parts) == 3 and parts[:2] == ["module", "exports"]:
+        return [Candidate(stmt, parts[-1], kind.value, signature=_cap(collapse(_head_text(stmt, rhs, source))),
+                          visibility="public", doc=doc, name_line=start_line(lhs), extra={"start": line})]
+    if len(parts) == 3 and parts[1] == "prototype" and is_fn:
+        return [Candidate(stmt, parts[2], Kind.METHOD.value, signature=_cap(collapse(_head_text(stmt, rhs, source))),
+                          visibility="public", doc=doc, name_line=start_line(lhs), qualifier=parts[0],
+                          extra={"start": line})]
+    return []
+
+
+def _cjs_pair(pair: ts.Node, source: bytes) -> Candidate:
+    key = pair.child_by_field_name("key")
+    value = pair.child_by_field_name("value")
+    return Candidate(pair, _name(key, source) or "", Kind.FUNCTION.value,
+                     signature=_cap(collapse(_head_text(pair, value, source))), visibility="public",
+                     doc=_doc(pair, source), name_line=start_line(key), extra={"start": start_line(pair)})
+
+
+# ---- hooks: extent, signature, visibility, doc -------------------------------------------
+
+def _outer(node: ts.Node) -> ts.Node:
+    """The node that carries `export`/`declare` (and decorators written before `export`)."""
+    cur = node
+    while cur.parent is not None and cur.parent.type in _WRAPPERS:
+        if cur.parent.type == "expression_statement" and cur.type != "internal_module":
+            break
+        cur = cur.parent
+    return cur
+
+
+def _leading_decorators(node: ts.Node) -> ts.Node:
+    """First decorator written before a class member (they are its siblings in the grammar)."""
+    start = node
+    sib = node.prev_sibling
+    while sib is not None and sib.type in ("decorator", "comment"):
+        if sib.type == "decorator":
+            start = sib
+        sib = sib.prev_sibling
+    return start
+
+
+def _is_exported_or_ambient(outer: ts.Node) -> bool:
+    if outer.type in ("export_statement", "ambient_declaration"):
+        return True
+    # Inside `declare module/namespace/global { ... }` everything is ambient, hence visible.
+    anc = outer.parent
+    while anc is not None:
+        if anc.type == "ambient_declaration":
+            return True
+        if anc.type in ("program", "class_body", "statement_block") and anc.parent is not None \
+                and anc.parent.type not in ("internal_module", "module", "ambient_declaration"):
+            return False
+        anc = anc.parent
+    return False
+
+
+def _visibility(node: ts.Node, outer: ts.Node, name_node: ts.Node | None) -> str:
+    parent = node.parent
+    if parent is not None and parent.type in _CLASS_MEMBER_PARENTS:
+        if name_node is not None and name_node.type == "private_property_identifier":
+            return "private"
+        for c in node.children:
+            if c.type == "accessibility_modifier":
+                return c.children[0].type if c.children else "public"
+        return "public"
+    if parent is not None and parent.type in ("interface_body", "object_type", "object", "enum_body"):
+        return "public"
+    return "public" if _is_exported_or_ambient(outer) else "private"
+
+
+_BODY_FIELD = {
+    "function_declaration": "body", "generator_function_declaration": "body",
+    "class_declaration": "body", "abstract_class_declaration": "body", "interface_declaration": "body",
+    "enum_declaration": "body", "internal_module": "body", "module": "body", "method_definition": "body",
+}
+
+
+def _signature(node: ts.Node, outer: ts.Node, source: bytes, value: ts.Node | None = None) -> str:
+    """Declaration header: from `export`/modifiers (decorators skipped) to the body."""
+    start = node.start_byte if outer is node else outer.start_byte
+    for c in (outer.children if outer is not node else node.children):
+        if c.type != "decorator":
+            start = c.start_byte
+            break
+    end = node.end_byte
+    field = _BODY_FIELD.get(node.type)
+    body = node.child_by_field_name(field) if field else None
+    if body is not None:
+        end = body.start_byte
+    elif value is not None:
+        end = _value_cut(value)
+    return _cap(collapse(source[start:end].decode("utf-8", "replace")).rstrip(";,{ ").rstrip())
+
+
+def _value_cut(value: ts.Node) -> int:
+    """Where a signature stops inside an initialiser: before a function's body, else before `=`."""
+    if value.type in _FUNCTION_VALUES:
+        body = value.child_by_field_name("body")
+        if body is not None:
+            return body.start_byte
+    prev = value.prev_sibling
+    return prev.start_byte if prev is not None and prev.type == "=" else value.start_byte
+
+
+def _head(declarator: ts.Node, value: ts.Node | None, source: bytes) -> str:
+    end = _value_cut(value) if value is not None else declarator.end_byte
+    return source[declarator.start_byte:end].decode("utf-8", "replace")
+
+
+def _head_text(node: ts.Node, value: ts.Node | None, source: bytes) -> str:
+    end = _value_cut(value) if value is not None else node.end_byte
+    return source[node.start_byte:end].decode("utf-8", "replace").rstrip(";= ")
+
+
+def _cap(sig: str) -> str:
+    sig = sig.rstrip("=: ").rstrip()
+    return sig if len(sig) <= MAX_SIGNATURE else sig[:MAX_SIGNATURE - 3] + "..."
+
+
+def _doc(node: ts.Node, source: bytes) -> str:
+    """Text of the `/** ... */` comment right before the definition, if any."""
+    prev = node.prev_sibling
+    if prev is None or prev.type != "comment" or prev.end_point[0] < node.start_point[0] - 1:
+        return ""
+    raw = text(prev, source)
+    if not raw.startswith("/**"):
+        return ""
+    lines = [ln.strip().lstrip("*").strip() for ln in raw[3:-2].splitlines()]
+    return "\n".join(ln for ln in lines if ln)
+
+
+# ---- references -------------------------------------------------------------------------
+
+def _references(ref_caps: list[dict[str, list[ts.Node]]], source: bytes) -> list[RawRef]:
+    refs: list[RawRef] = []
+    for caps in ref_caps:
+        if "cname" in caps:  # calls and `new`, the bulk: keep this path short
+            node = caps["cname"][0]
+            name = text(node, source)
+            if name == "require" and "crecv" not in caps:
+                refs.extend(_require(caps["call"][0], source))
+                continue
+            recv = caps.get("crecv")
+            receiver = short(text(recv[0], source)) if recv else ""
+            refs.append((node.start_byte, "calls", name, node.start_point[0] + 1, "", "", receiver))
+        elif "dynimport" in caps:
+            refs.extend(_require(caps["call"][0], source))
+        elif "import" in caps:
+            refs.extend(_import_refs(caps["import"][0], caps["isrc"][0], source))
+        elif "reexport" in caps:
+            refs.extend(_reexport_refs(caps["reexport"][0], caps["esrc"][0], source))
+        elif "rsrc" in caps:
+            node = caps["rname"][0]
+            module = _unquote(text(caps["rsrc"][0], source))
+            refs.append((node.start_byte, "imports", module, start_line(node), module, text(node, source), ""))
+    return refs
+
+
+def _unquote(s: str) -> str:
+    return s[1:-1] if len(s) >= 2 and s[0] in "'\"`" and s[-1] == s[0] else s
+
+
+def _require(call: ts.Node, source: bytes) -> list[RawRef]:
+    """`require("x")` / `import("x")` with a literal argument: an import of module x."""
+    args = call.child_by_field_name("arguments")
+    first = args.named_children[0] if args is not None and args.named_children else None
+    if first is None or first.type != "string":
+        return []
+    module = _unquote(text(first, source))
+    alias = ""
+    decl = call.parent
+    if decl is not None and decl.type == "variable_declarator":
+        name = decl.child_by_field_name("name")
+        alias = text(name, source) if name is not None and name.type == "identifier" else ""
+    return [(call.start_byte, "imports", module, start_line(call), module, alias, "")]
+
+
+def _import_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[RawRef]:
+    """One import per bound name: default, `* as ns`, `{a as b}`; a bare import names the module."""
+    module = _unquote(text(src, source))
+    line = start_line(stmt)
+    out: list[RawRef] = []
+    clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
+    for c in clause.named_children if clause is not None else ():
+        if c.type == "identifier":
+            out.append((c.start_byte, "imports", "default", line, module, text(c, source), ""))
+        elif c.type == "namespace_import":
+            ident = c.named_children[-1] if c.named_children else None
+            out.append((c.start_byte, "imports", "*", line, module, text(ident, source), ""))
+        elif c.type == "named_imports":
+            for spec in c.named_children:
+                if spec.type != "import_specifier":
+                    continue
+                name = spec.child_by_field_name("name")
+                alias = spec.child_by_field_name("alias")
+                out.append((spec.start_byte, "imports", _unquote(text(name, source)), start_line(spec),
+                            module, text(alias, source), ""))
+    if not out:
+        out.append((stmt.start_byte, "imports", module, line, module, "", ""))
+    return out
+
+
+def _reexport_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[RawRef]:
+    """`export {a as b} from "m"` and `export * from "m"` import from m too."""
+    module = _unquote(text(src, source))
+    clause = next((c for c in stmt.named_children if c.type == "export_clause"), None)
+    if clause is None:
+        return [(stmt.start_byte, "imports", "*", start_line(stmt), module, "", "")]
+    out: list[RawRef] = []
+    for spec in clause.named_children:
+        name = spec.child_by_field_name("name")
+        if spec.type == "export_specifier" and name is not None:
+            alias = spec.child_by_field_name("alias")
+            out.append((spec.start_byte, "imports", _unquote(text(name, source)), start_line(spec),
+                        module, text(alias, source), ""))
+    return out
