@@ -1,0 +1,16 @@
+"""The query engine: `locate_symbol`, `search_code` and the pure retrieval `plan`.
+
+Pure functions of a store Generation (no transport, no printing). They produce ranked hits
+in the hit contract (see `search.py` / `locate.py`); `cruxe.shape` turns hits into payloads.
+
+Modules: `plan` (query -> plan, pure), `retrieve` (Tantivy channels, SQLite lookups),
+`search` (fusion and ranking), `locate` (definition lookup), `signals` (spec 04 numbers),
+`context` (detail_level=context extras).
+"""
+from __future__ import annotations
+
+from .locate import locate_symbol
+from .planner import Plan, plan
+from .search import search_code
+
+__all__ = ["Plan", "locate_symbol", "plan", "search_code"]

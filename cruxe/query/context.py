@@ -1,0 +1,72 @@
+"""`detail_level: context` extras: body preview, parent and related symbols.
+
+Computed only when asked for, after ranking and `limit`, so the default path never pays
+for them. Previews come from the snippets index (chunks cover every file exactly once and
+store their text), so no file is read from disk and the answer matches the indexed content.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .retrieve import file_chunks, siblings, symbols_by_id
+
+PREVIEW_LINES = 10
+TRUNCATED_MARKER = "... truncated ..."
+MAX_RELATED = 5
+
+
+def enrich(gen, repo: str, ref: str, hits: list[dict[str, Any]]) -> None:
+    """Add `body_preview`, `parent`, `related_symbols` in place (absent when unknown)."""
+    if not hits:
+        return
+    _add_previews(gen, repo, ref, hits)
+    sym_hits = [h for h in hits if h["result_type"] == "symbol" and h["symbol_id"]]
+    if not sym_hits:
+        return
+    rows = symbols_by_id(gen, [h["symbol_id"] for h in sym_hits])
+    parents = symbols_by_id(gen, [r["parent_symbol_id"] for r in rows.values() if r.get("parent_symbol_id")])
+    near = siblings(gen, repo, ref, list(rows.values()))
+    for h in sym_hits:
+        row = rows.get(h["symbol_id"])
+        if row is None:
+            continue
+        parent = parents.get(row.get("parent_symbol_id") or "")
+        if parent is not None:
+            h["parent"] = _brief(parent)
+        related = sorted(near.get(h["symbol_id"], []),
+                         key=lambda r: (abs(r["line_start"] - h["line_start"]), r["line_start"], r["name"],
+                                        r["symbol_id"]))[:MAX_RELATED]
+        if related:
+            h["related_symbols"] = [_brief(r) for r in sorted(related, key=lambda r: (r["line_start"], r["symbol_id"]))]
+
+
+def _brief(row: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": row["kind"], "name": row["name"], "path": row["path"], "line": row["line_start"]}
+
+
+def _add_previews(gen, repo: str, ref: str, hits: list[dict[str, Any]]) -> None:
+    wanted = [h for h in hits if h["result_type"] in ("symbol", "file")]
+    chunks = file_chunks(gen, repo, ref, [h["path"] for h in wanted])
+    for h in wanted:
+        text = preview(chunks.get(h["path"], []), h["line_start"], h["line_end"])
+        if text:
+            h["body_preview"] = text
+
+
+def preview(chunks: list[dict[str, Any]], start: int, end: int) -> str:
+    """The first PREVIEW_LINES lines of [start, end], then the marker when there is more."""
+    last = min(end, start + PREVIEW_LINES - 1)
+    lines: list[str] = []
+    for c in chunks:
+        a, b = int(c["line_start"]), int(c["line_end"])
+        if b < start or a > last:
+            continue
+        body = c.get("content", "").split("\n")
+        for n in range(max(a, start), min(b, last) + 1):
+            if n - a < len(body):
+                lines.append(body[n - a])
+    if not lines:
+        return ""
+    if end > last:
+        lines.append(TRUNCATED_MARKER)
+    return "\n".join(lines)

@@ -1,0 +1,131 @@
+"""`locate_symbol`: definition-first lookup by name or qualified name (FR-009).
+
+SQLite only (the `name_lower` index): every definition of the last segment's name, then
+- a qualified query (`QuerySet.filter`, `auth::jwt::validate`, `http.Server.ListenAndServe`)
+  keeps the rows whose qualified name ends with the given path at a segment boundary (`.`
+  and `::` alike); when none does, the rows whose path and qualifier contain the query's
+  qualifier segments in order (`json.JSONDecoder` finds `json.decoder.JSONDecoder`);
+- exact case first: when some rows match the name's case exactly, only those are kept,
+  otherwise the lookup is case-insensitive;
+- kind / role / language filters with spec 04 intersection semantics.
+Then the spec 04 signals (bm25_score is 0.0: there is no full-text base) and a full tie-break.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .. import intent as intent_mod
+from ..errors import CruxeError
+from ..model import KIND_VALUES, ROLE_KINDS, is_test_path, normalize_kind
+from . import signals as sig
+from .context import enrich
+from .planner import PATH_AFFINITY_MIN_LEN, validate_filters, validate_limit
+from .retrieve import symbols_by_name
+
+_SEP = re.compile(r"::|\.|->|#")
+_PATH_PARTS = re.compile(r"[/\\.]")
+
+
+def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = None, role: str | None = None,
+                  language: str | None = None, limit: int = 10,
+                  detail_level: str = "signature") -> tuple[list[dict[str, Any]], int]:
+    """Definitions of `name`, best first: (hits, total_candidates)."""
+    role, language = validate_filters(role, language)
+    kinds = _allowed_kinds(kind, role)
+    limit = validate_limit(limit)
+    segments = parse_name(name)
+    target = segments[-1]
+    rows = symbols_by_name(gen, repo, ref, target.lower())
+    qualified = len(segments) > 1
+    if qualified:
+        rows = _qualified(rows, segments)
+    rows = _case_tier(rows, target)
+    rows = [r for r in rows if (kinds is None or r["kind"] in kinds) and (not language or r["language"] == language)]
+    kind_intent = intent_mod.query_kind_intent(name)
+    query_path = ".".join(segments)
+    hits = [_hit(r, target, query_path, kind_intent) for r in rows]
+    hits.sort(key=_sort_key)
+    hits = hits[:limit]
+    if detail_level == "context":
+        enrich(gen, repo, ref, hits)
+    return hits, len(rows)
+
+
+def parse_name(name: str) -> list[str]:
+    """`auth::jwt::validate_token` -> [auth, jwt, validate_token]; `fn foo` -> [foo]."""
+    raw = name.strip().strip("`").strip()
+    if not raw:
+        raise CruxeError("invalid_input", "name must not be empty", {"field": "name"})
+    if " " in raw or "(" in raw or "<" in raw:
+        raw = intent_mod.symbol_name(raw) or raw
+    raw = raw.rstrip("!")
+    segments = [s for s in _SEP.split(raw) if s]
+    if not segments:
+        raise CruxeError("invalid_input", f"not a symbol name: {name!r}", {"field": "name"})
+    return segments
+
+
+def _allowed_kinds(kind: str | None, role: str | None) -> frozenset[str] | None:
+    """None = any kind. Both given: the intersection (possibly empty, never an error)."""
+    allowed: frozenset[str] | None = None
+    if kind is not None:
+        k = normalize_kind(kind)
+        if k is None:
+            raise CruxeError("invalid_input", f"unknown kind {kind!r}",
+                             {"field": "kind", "allowed": list(KIND_VALUES)})
+        allowed = frozenset({k})
+    if role is not None:  # already validated and canonical
+        allowed = ROLE_KINDS[role] if allowed is None else allowed & ROLE_KINDS[role]
+    return allowed
+
+
+def _qualified(rows: list[dict[str, Any]], segments: list[str]) -> list[dict[str, Any]]:
+    want = [s.lower() for s in segments]
+    suffix = [r for r in rows if _seg(r["qualified_name"])[-len(want):] == want]
+    if suffix:
+        return suffix
+    qualifier = want[:-1]
+    return [r for r in rows if _in_order(qualifier, _context_segments(r))]
+
+
+def _seg(qualified_name: str) -> list[str]:
+    return [s for s in _SEP.split(qualified_name.lower()) if s]
+
+
+def _context_segments(row: dict[str, Any]) -> list[str]:
+    """Where a symbol lives, as segments: its path's components, then its qualifier."""
+    path = [p for p in _PATH_PARTS.split(row["path"].lower()) if p]
+    return path + _seg(row["qualified_name"])[:-1]
+
+
+def _in_order(needles: list[str], hay: list[str]) -> bool:
+    it = iter(hay)
+    return all(any(n == h for h in it) for n in needles)
+
+
+def _case_tier(rows: list[dict[str, Any]], target: str) -> list[dict[str, Any]]:
+    exact = [r for r in rows if r["name"] == target]
+    return exact or rows
+
+
+def _hit(row: dict[str, Any], target: str, query_path: str, kind_intent: str | None) -> dict[str, Any]:
+    hit = {"result_type": "symbol", **{k: row[k] for k in (
+        "path", "line_start", "line_end", "kind", "name", "qualified_name", "signature", "language",
+        "visibility", "symbol_id", "symbol_stable_id")}}
+    for k in ("signature", "visibility", "symbol_stable_id"):
+        hit[k] = hit[k] or ""
+    path_terms = (target.lower(),) if len(target) >= PATH_AFFINITY_MIN_LEN else ()
+    boosts = sig.symbol_boosts(name=row["name"], qualified_name=row["qualified_name"], kind=row["kind"],
+                               path=row["path"], target=target, query_path=query_path,
+                               kind_intent=kind_intent, path_terms=path_terms)
+    hit["signals"] = sig.compose(0.0, **boosts)
+    hit["score"] = hit["signals"]["final_score"]
+    return hit
+
+
+def _sort_key(hit: dict[str, Any]) -> tuple:
+    """Score, then non-test and shorter paths (the main definition tends to live nearer the
+    root), then a total order on identity."""
+    return (-hit["score"], is_test_path(hit["path"]), hit["path"].count("/"), len(hit["path"]), hit["path"],
+            hit["line_start"], hit["kind"], hit["symbol_id"])

@@ -1,0 +1,281 @@
+"""The retrieval plan of `search_code`: a pure function of the query and its filters.
+
+`plan(query, ...)` decides everything before any index is touched: the intent, which
+channels (Tantivy indices) to search with which RRF weights, the terms per field with their
+boosts, and the filters. Running it is `search.run_plan`. `plan(...).to_dict()` is what
+`--explain` shows, so the plan a person reads is the plan that runs.
+
+Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of them:
+`symbol_exact` 10, `qualified_name` 3, `signature` 1.5, `path` 1, `content` 0.5. Ours:
+- `name_tokens` 2: the split name (`parse_config` -> parse, config): a name made of the
+  query's words, between `signature` (1.5) and `qualified_name` (3).
+- `doc_tokens` 5 for natural-language queries: the docstring / doc comment is where a symbol
+  says in words what it does, so for a question in words it is the strongest field after
+  the exact name. 0.5 for symbol queries (a name query should not be won by prose that
+  mentions the name).
+- snippets: `content_parts` (identifier parts) 0.25, half of `content`, because a part match
+  (`config` inside `parse_config`) is weaker than a whole identifier; `path_tokens` 0.25:
+  every chunk of a file shares its path, so a path word would otherwise lift all of them.
+- files: `filename` 5 and `path` (raw, whole path) 10 for exact hits; `content_head` 0.5.
+
+The chosen numbers (and search.RRF_SCALE) were compared on bench/nl_search.py with a tuning
+sample (seed 11: stdlib email+asyncio+json, Django) distinct from the reported one (seed 7).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from .. import codetokens as ct
+from .. import intent as intent_mod
+from ..errors import CruxeError
+from ..model import LANGUAGES, ROLE_KINDS
+from ..store import IDENT_PATTERN, PARTS_PATTERN
+
+RRF_K = 60
+# Per-intent channels and RRF weights (CONTRACTS "Ranking").
+INTENT_CHANNELS: dict[str, tuple[tuple[str, float], ...]] = {
+    "symbol": (("symbols", 3.0), ("snippets", 1.0)),
+    "path": (("files", 3.0),),
+    "error": (("snippets", 3.0), ("files", 1.0)),
+    "natural_language": (("symbols", 2.0), ("snippets", 2.0), ("files", 1.0)),
+}
+# With `role`, only the symbols channel runs (snippets/files carry no role); its weight
+# is the plan's own when it has one, else this.
+ROLE_ONLY_WEIGHT = 1.0
+
+# Hits fetched per channel: enough for RRF to see agreement between channels, small enough
+# that fetching stored fields stays a few milliseconds.
+CHANNEL_FETCH = 60
+CHANNEL_FETCH_MAX = 200
+MAX_QUERY_TERMS = 24  # bounds the query tree for very long inputs
+
+BOOST = {
+    "symbol_exact": 10.0, "qualified_tokens": 3.0, "signature_tokens": 1.5, "path_tokens": 1.0,
+    "content": 0.5, "name_tokens": 2.0, "content_parts": 0.25, "snippet_path_tokens": 0.25,
+    "filename": 5.0, "path": 10.0, "content_head": 0.5,
+}
+DOC_BOOST = {"natural_language": 5.0, "symbol": 0.5, "error": 0.5, "path": 0.5}
+PHRASE_BOOST = 2.0  # error messages: the words in order beat the same words scattered
+
+# Words that survive stop-word removal only when nothing else does ("get", "use" are also names).
+_WEAK = frozenset("""
+code function method class find show get defined implemented implement located handles handled
+work works done use used using
+""".split())
+# Words that carry no meaning in a question about code ("where is the ... defined").
+STOP_WORDS = _WEAK | frozenset("""
+a an and are as at be been being by can could do does did for from has have how i if in into is it
+its me my of on or our should so than that the their them then there these this those to was we
+were what when where which who why will with would you your
+""".split())
+
+_IDENT_RE = re.compile(IDENT_PATTERN)
+_PARTS_RE = re.compile(PARTS_PATTERN)
+_QUAL_SPLIT = re.compile(r"::|\.|->|#")
+PATH_AFFINITY_MIN_LEN = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """Terms searched in one field with one boost; `phrase` asks for the words in order."""
+
+    field: str
+    terms: tuple[str, ...]
+    boost: float
+    phrase: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Channel:
+    index: str  # symbols | snippets | files
+    weight: float  # RRF weight
+    fetch: int
+    clauses: tuple[Clause, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    query: str
+    intent: str
+    confidence: float
+    target: str  # the name asked for (symbol intent), else ""
+    query_path: str  # the dotted/`::` path asked for, for qualified_name_boost
+    kind_intent: str | None  # spec 04 naming-convention hint: type | callable | None
+    terms: tuple[str, ...]  # significant lower-cased terms (stop words dropped)
+    path_terms: tuple[str, ...]  # terms tested against result paths (path_affinity)
+    channels: tuple[Channel, ...]
+    language: str | None = None
+    role: str | None = None
+    kinds: tuple[str, ...] = ()  # symbol kinds allowed by `role` (empty: any)
+    rrf_k: int = RRF_K
+    limit: int = 10
+    notes: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def validate_filters(role: str | None, language: str | None) -> tuple[str | None, str | None]:
+    """Canonical role/language or CruxeError(invalid_input) naming the bad value."""
+    if role is not None:
+        role = role.strip().lower()
+        if role not in ROLE_KINDS:
+            raise CruxeError("invalid_input", f"unknown role {role!r}",
+                             {"field": "role", "allowed": sorted(ROLE_KINDS)})
+    if language is not None:
+        language = language.strip().lower()
+        if language not in LANGUAGES:
+            raise CruxeError("invalid_input", f"unknown language {language!r}",
+                             {"field": "language", "allowed": list(LANGUAGES)})
+    return role, language
+
+
+def validate_limit(limit: int) -> int:
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+        raise CruxeError("invalid_input", "limit must be a positive integer", {"field": "limit"})
+    return limit
+
+
+def plan(query: str, *, role: str | None = None, language: str | None = None, limit: int = 10) -> Plan:
+    """Build the retrieval plan for one `search_code` request (pure; no I/O)."""
+    q = query.strip()
+    if not q:
+        raise CruxeError("invalid_input", "query must not be empty", {"field": "query"})
+    role, language = validate_filters(role, language)
+    limit = validate_limit(limit)
+    intent, confidence = intent_mod.classify(q)
+    target, query_path = _symbol_target(q) if intent == "symbol" else ("", "")
+    kind_intent = intent_mod.query_kind_intent(q) if intent == "symbol" else None
+    words = _significant_words(q, intent)
+    terms = _dedup(t for w in words for t in ct.query_terms(w))[:MAX_QUERY_TERMS]
+    fetch = min(CHANNEL_FETCH_MAX, max(CHANNEL_FETCH, limit * 3))
+    builders = {"symbols": _symbol_clauses, "snippets": _snippet_clauses, "files": _file_clauses}
+    channels = []
+    notes = []
+    for index, weight in _channels_for(intent, role, notes):
+        clauses = builders[index](q, intent, words, terms, target, query_path)
+        if clauses:
+            channels.append(Channel(index, weight, fetch, tuple(clauses)))
+    return Plan(query=q, intent=intent, confidence=round(confidence, 3), target=target,
+                query_path=query_path, kind_intent=kind_intent, terms=tuple(terms),
+                path_terms=_path_affinity_terms(intent, q, target, words),
+                channels=tuple(channels), language=language, role=role,
+                kinds=tuple(sorted(ROLE_KINDS[role])) if role else (), limit=limit, notes=tuple(notes))
+
+
+def _channels_for(intent: str, role: str | None, notes: list[str]) -> tuple[tuple[str, float], ...]:
+    chans = INTENT_CHANNELS[intent]
+    if role is None:
+        return chans
+    notes.append("role filter: symbols channel only")
+    weight = dict(chans).get("symbols", ROLE_ONLY_WEIGHT)
+    return (("symbols", weight),)
+
+
+def _symbol_target(q: str) -> tuple[str, str]:
+    """(last-segment name, whole qualified path) of a symbol query: `QuerySet.filter` ->
+    (`filter`, `QuerySet.filter`); `fn parse` -> (`parse`, `parse`)."""
+    name = intent_mod.symbol_name(q) or q
+    name = name.rstrip("!")
+    segments = [s for s in _QUAL_SPLIT.split(name) if s]
+    if not segments:
+        return name, name
+    return segments[-1], ".".join(segments)
+
+
+def _significant_words(q: str, intent: str) -> list[str]:
+    """Query words worth searching for. Natural-language questions lose their stop words;
+    identifiers, paths and messages are searched as written."""
+    words = q.split()
+    if intent != "natural_language":
+        return words
+    kept = [w for w in words if w.strip("?,.;:!()'\"`").lower() not in STOP_WORDS]
+    if not kept:  # "how does get work": keep the weak words rather than nothing
+        kept = [w for w in words if w.strip("?,.;:!()'\"`").lower() in _WEAK]
+    return kept or words
+
+
+def _dedup(items) -> list[str]:
+    seen: dict[str, None] = {}
+    for t in items:
+        if t:
+            seen.setdefault(t, None)
+    return list(seen)
+
+
+def _path_affinity_terms(intent: str, q: str, target: str, words: list[str]) -> tuple[str, ...]:
+    if intent == "path":
+        return tuple(_dedup([q.strip("\"'`").lower().lstrip("./")]))
+    if intent == "symbol":
+        return (target.lower(),) if len(target) >= PATH_AFFINITY_MIN_LEN else ()
+    plain = (w.strip("?,.;:!()'\"`").lower() for w in words)
+    return tuple(_dedup(w for w in plain if len(w) >= PATH_AFFINITY_MIN_LEN and _IDENT_RE.fullmatch(w)))
+
+
+def _content_terms(words: list[str]) -> tuple[list[str], list[str]]:
+    """Query words as the snippets index analyses code: whole identifiers and identifier parts."""
+    text = " ".join(words)
+    idents = _dedup(m.lower() for m in _IDENT_RE.findall(text))[:MAX_QUERY_TERMS]
+    parts = _dedup(m.lower() for m in _PARTS_RE.findall(text))[:MAX_QUERY_TERMS]
+    return idents, parts
+
+
+def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
+    out: list[Clause] = []
+    if intent == "symbol":
+        name_terms = ct.identifier_terms(target)
+        out.append(Clause("symbol_exact", (target.lower(),), BOOST["symbol_exact"]))
+        out.append(Clause("name_tokens", tuple(name_terms), BOOST["name_tokens"]))
+        if "." in query_path:
+            out.append(Clause("qualified_tokens", tuple(ct.dotted_terms(query_path)), BOOST["qualified_tokens"]))
+        else:
+            out.append(Clause("qualified_tokens", tuple(name_terms), BOOST["qualified_tokens"]))
+        out.append(Clause("signature_tokens", tuple(name_terms), BOOST["signature_tokens"]))
+        out.append(Clause("doc_tokens", tuple(name_terms), DOC_BOOST[intent]))
+        out.append(Clause("path_tokens", tuple(name_terms), BOOST["path_tokens"]))
+        return out
+    if not terms:
+        return out
+    idents = [t for t in _dedup(w.strip("?,.;:!()'\"`").lower() for w in words) if _IDENT_RE.fullmatch(t)]
+    if idents:
+        out.append(Clause("symbol_exact", tuple(idents), BOOST["symbol_exact"]))
+    out += [Clause("name_tokens", tuple(terms), BOOST["name_tokens"]),
+            Clause("qualified_tokens", tuple(terms), BOOST["qualified_tokens"]),
+            Clause("signature_tokens", tuple(terms), BOOST["signature_tokens"]),
+            Clause("doc_tokens", tuple(terms), DOC_BOOST[intent]),
+            Clause("path_tokens", tuple(terms), BOOST["path_tokens"])]
+    return out
+
+
+def _snippet_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
+    idents, parts = _content_terms([target] if intent == "symbol" else words)
+    out: list[Clause] = []
+    if intent == "error" and len(idents) >= 2:
+        inner = q.strip("\"'`\u201c\u201d\u2018\u2019")
+        phrase = tuple(m.lower() for m in _IDENT_RE.findall(inner))[:MAX_QUERY_TERMS]
+        out.append(Clause("content", phrase, PHRASE_BOOST, phrase=True))
+    if idents:
+        out.append(Clause("content", tuple(idents), BOOST["content"]))
+    if parts:
+        out.append(Clause("content_parts", tuple(parts), BOOST["content_parts"]))
+    if intent != "error" and terms:
+        out.append(Clause("path_tokens", tuple(terms), BOOST["snippet_path_tokens"]))
+    return out
+
+
+def _file_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
+    if intent == "path":
+        raw = q.strip("\"'`").strip()
+        rel = raw.lstrip("./").replace("\\", "/")
+        out = [Clause("path", (rel,), BOOST["path"]),
+               Clause("filename", (rel.rsplit("/", 1)[-1].lower(),), BOOST["filename"]),
+               Clause("path_tokens", tuple(_dedup(ct.path_terms(rel)))[:MAX_QUERY_TERMS], BOOST["path_tokens"])]
+        return out
+    idents, _ = _content_terms(words)
+    out = []
+    if terms:
+        out.append(Clause("path_tokens", tuple(terms), BOOST["path_tokens"]))
+    if idents:
+        out.append(Clause("content_head", tuple(idents), BOOST["content_head"]))
+    return out

@@ -1,0 +1,121 @@
+"""Ranking signals of spec 04: named, additive numbers, each explainable on its own.
+
+`score = bm25_score + total_boost`, where `total_boost` is the plain sum of the signals
+below. `bm25_score` is the retrieval base: for `search_code` the fused RRF score of the
+channels that found the result (scaled, see `search.RRF_SCALE`); for `locate_symbol`, which
+does not use full text, it is 0.0. Keeping every signal a separate number means the
+`signals` dict of a hit *is* its explanation: shaping only chooses which numbers to show.
+"""
+from __future__ import annotations
+
+from ..model import is_test_path
+
+EXACT_MATCH_BOOST = 5.0
+QUALIFIED_NAME_BOOST = 2.0
+DEFINITION_BOOST = 1.0
+PATH_AFFINITY_BOOST = 1.0
+TEST_FILE_PENALTY = -0.5
+
+# Zoekt's generic kind order (types > callables > values), scaled to Cruxe's boost budget.
+KIND_WEIGHTS: dict[str, float] = {
+    "class": 2.0, "interface": 2.0, "trait": 2.0,
+    "struct": 1.8, "enum": 1.8,
+    "type_alias": 1.5, "function": 1.5, "method": 1.5,
+    "constant": 1.0,
+    "module": 0.8,
+    "variable": 0.5,
+}
+
+# Query-intent boost: the query's naming convention says "type" or "callable".
+# Type kinds here include type_alias (spec 04 lists it), unlike model.ROLE_KINDS["type"].
+INTENT_TYPE_KINDS = frozenset({"class", "interface", "trait", "struct", "enum", "type_alias"})
+INTENT_CALLABLE_KINDS = frozenset({"function", "method"})
+INTENT_TYPE_BOOST = 1.0
+INTENT_CALLABLE_BOOST = 0.5
+
+BOOST_NAMES = ("exact_match_boost", "qualified_name_boost", "kind_weight", "query_intent_boost",
+               "definition_boost", "path_affinity", "test_file_penalty")
+
+SCORE_DIGITS = 6  # scores are rounded once, so sorting and serialising see the same number
+
+
+def kind_weight(kind: str) -> float:
+    """Tiered weight of a symbol kind; 0.0 for an unknown or empty kind (no boost, no penalty)."""
+    return KIND_WEIGHTS.get(kind, 0.0)
+
+
+def query_intent_boost(kind_intent: str | None, kind: str) -> float:
+    if kind_intent == "type" and kind in INTENT_TYPE_KINDS:
+        return INTENT_TYPE_BOOST
+    if kind_intent == "callable" and kind in INTENT_CALLABLE_KINDS:
+        return INTENT_CALLABLE_BOOST
+    return 0.0
+
+
+def test_file_penalty(path: str) -> float:
+    """Applied once, however many of the test-path patterns match."""
+    return TEST_FILE_PENALTY if is_test_path(path) else 0.0
+
+
+def normalize_qualified(text: str) -> str:
+    """`a::b.C` -> `a.b.c`: `.` and `::` are the same separator for matching."""
+    return text.replace("::", ".").lower()
+
+
+def qualified_name_match(query_path: str, qualified_name: str, name: str) -> bool:
+    """Spec 04 "query substring found in qualified_name", made meaningful for Cruxe.
+
+    A qualified query (`QuerySet.filter`, `jwt::validate`) matches when it occurs in the
+    qualified name at segment boundaries. A bare query (`config`) matches when it occurs in
+    the *qualifier* (module/parent path): the symbol's own name is already scored by
+    `exact_match_boost`, and counting it twice would make every exact match a qualified one.
+    """
+    q = normalize_qualified(query_path).strip(".")
+    if not q:
+        return False
+    qn = normalize_qualified(qualified_name)
+    if "." in q:
+        return f".{q}." in f".{qn}."
+    own = name.lower()
+    qualifier = qn[: -len(own) - 1] if qn.endswith("." + own) else ""
+    return bool(qualifier) and q in qualifier
+
+
+def path_affinity(terms: tuple[str, ...], path: str) -> float:
+    """Spec 04 "query substring found in file path": any of the query's path-relevant terms
+    (already lower-cased, stop words dropped) occurs in the lower-cased path."""
+    p = path.lower()
+    return PATH_AFFINITY_BOOST if any(t in p for t in terms) else 0.0
+
+
+def compose(bm25_score: float, **boosts: float) -> dict[str, float]:
+    """The signals dict of one hit: every boost, the semantic slot, and the final score.
+
+    `final_score = bm25_score + sum(boosts)`: additive, no interaction effects.
+    """
+    out = {"bm25_score": round(bm25_score, SCORE_DIGITS)}
+    total = 0.0
+    for name in BOOST_NAMES:
+        v = float(boosts.get(name, 0.0))
+        out[name] = v
+        total += v
+    out["semantic_similarity"] = 0.0
+    out["final_score"] = round(bm25_score + total, SCORE_DIGITS)
+    return out
+
+
+def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, target: str,
+                  query_path: str, kind_intent: str | None, path_terms: tuple[str, ...],
+                  definition: bool = True) -> dict[str, float]:
+    """The seven boosts for one symbol-like result (snippet/file results pass kind="" and
+    definition=False, which zeroes kind_weight, query_intent_boost and definition_boost)."""
+    return {
+        "exact_match_boost": EXACT_MATCH_BOOST if target and name.lower() == target.lower() else 0.0,
+        "qualified_name_boost": QUALIFIED_NAME_BOOST
+        if query_path and qualified_name and qualified_name_match(query_path, qualified_name, name) else 0.0,
+        "kind_weight": kind_weight(kind),
+        "query_intent_boost": query_intent_boost(kind_intent, kind),
+        "definition_boost": DEFINITION_BOOST if definition else 0.0,
+        "path_affinity": path_affinity(path_terms, path),
+        "test_file_penalty": test_file_penalty(path),
+    }
