@@ -242,13 +242,16 @@ _CARRIED_ARGS = ("workspace", "ref")  # follow-ups must hit the same project and
 
 def _action(tool: str, arguments: dict[str, Any], reason: str, args: Mapping[str, Any]) -> dict[str, Any]:
     carried = {k: args[k] for k in _CARRIED_ARGS if _present(args.get(k)) and k not in arguments}
-    return {"tool": tool, "arguments": {**arguments, **carried}, "reason": reason}
+    action = {"tool": tool, "arguments": {**arguments, **carried}}
+    if not args.get("compact"):  # a compact response does not pay for prose
+        action["reason"] = reason
+    return action
 
 
 def suggested_next_actions(tool: str, args: Mapping[str, Any], results: list[Mapping[str, Any]],
                            truncated: bool) -> list[dict[str, Any]]:
     """A few deterministic follow-ups: narrower retry when truncated, then the top result's
-    definition and file outline."""
+    definition and file outline. `args` are the request's (`compact` there drops the reasons)."""
     actions: list[dict[str, Any]] = []
     if truncated:
         retry = {k: v for k, v in args.items() if k not in _CARRIED_ARGS}
@@ -256,17 +259,17 @@ def suggested_next_actions(tool: str, args: Mapping[str, Any], results: list[Map
         if retry.get("compact"):
             retry["detail_level"] = "location"  # compact already: the next saving is fewer fields
         retry["compact"] = True
-        actions.append(_action(tool, retry, "response hit the payload safety limit; retry smaller", args))
+        actions.append(_action(tool, retry, "payload safety limit reached; retry smaller", args))
     top = results[0] if results else None
     if top is None:
         if tool == "locate_symbol" and _present(args.get("name")):
-            actions.append(_action("search_code", {"query": args["name"]}, "no definition found; search text", args))
+            actions.append(_action("search_code", {"query": args["name"]}, "no definition; search text instead", args))
         return actions[:MAX_NEXT_ACTIONS]
     # A result with a kind is a symbol at every detail level (`result_type` may be omitted).
     if tool != "locate_symbol" and _present(top.get("kind")) and _present(top.get("name")):
         actions.append(_action("locate_symbol", {"name": top["name"]}, "definition of the top result", args))
     if _present(top.get("path")):
-        actions.append(_action("get_file_outline", {"path": top["path"]}, "symbols of the top result's file", args))
+        actions.append(_action("get_file_outline", {"path": top["path"]}, "outline of the top result's file", args))
     return actions[:MAX_NEXT_ACTIONS]
 
 

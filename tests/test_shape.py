@@ -439,7 +439,7 @@ def test_next_actions_for_a_search():
         {"tool": "locate_symbol", "arguments": {"name": "validate_token", "ref": "main"},
          "reason": "definition of the top result"},
         {"tool": "get_file_outline", "arguments": {"path": "src/auth/jwt.rs", "ref": "main"},
-         "reason": "symbols of the top result's file"},
+         "reason": "outline of the top result's file"},
     ]
 
 
@@ -448,8 +448,11 @@ def test_next_actions_for_locate_and_for_nothing_found():
     assert [a["tool"] for a in out["suggested_next_actions"]] == ["get_file_outline"]
     out = shape.shape_response("locate_symbol", [], base_metadata=BASE, args={"name": "nope"})
     assert out["suggested_next_actions"] == [
-        {"tool": "search_code", "arguments": {"query": "nope"}, "reason": "no definition found; search text"}]
+        {"tool": "search_code", "arguments": {"query": "nope"}, "reason": "no definition; search text instead"}]
     assert shape.shape_response("search_code", [], base_metadata=BASE)["suggested_next_actions"] == []
+    # compact requests get the actions without the prose
+    out = shape.shape_response("locate_symbol", [sym()], base_metadata=BASE, compact=True, args={"compact": True})
+    assert out["suggested_next_actions"] == [{"tool": "get_file_outline", "arguments": {"path": "src/auth/jwt.rs"}}]
     # a snippet on top has no name to locate
     out = shape.shape_response("search_code", [snippet()], base_metadata=BASE, detail_level="location")
     assert [a["tool"] for a in out["suggested_next_actions"]] == ["get_file_outline"]
