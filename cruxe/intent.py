@@ -4,7 +4,8 @@
 by ordered rules (first match wins, as CONTRACTS "Ranking" lists them):
 
 1. error: a compiler/runtime message, a diagnostic code or a stack-trace line of Python, Rust,
-   Go or TypeScript/JavaScript (`error[E0308]:`, `panic:`, `KeyError: 'x'`, `TS2345:`, ...);
+   Go or TypeScript/JavaScript (`error[E0308]:`, `panic:`, `KeyError: 'x'`, `TS2345:`, ...), or a
+   failure word with a quoted literal (`invalid character 'x' looking for beginning of value`);
 2. a whole-query quote: a literal searched as written, so error intent (its plan searches
    snippets), unless what is quoted is itself one path;
 3. path: a token with `/` or `\\`, a file extension, a glob, a dotfile, or a well-known file
@@ -93,6 +94,7 @@ def _is_error(q: str) -> bool:
         return True
     return bool(_FAILURE_WORD_RE.search(q) and _QUOTED_LITERAL_RE.search(q))
 
+
 # ---- 2./3. quotes and paths -----------------------------------------------------------------
 
 _QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d", "\u2018": "\u2019"}
@@ -143,7 +145,7 @@ def _path_token(token: str, alone: bool) -> bool:
 
 def _slash_path(t: str) -> bool:
     """`src/auth`, `./x`, `a/b/c`, `email/` are paths; `read/write`, `I/O`, `TCP/IP` are words."""
-    parts = [p for p in re.split(r"[/\\]", t)]
+    parts = re.split(r"[/\\]", t)
     if t.startswith(("/", "./", "../", "~/", "\\")) or t.endswith(("/", "\\")) or len(parts) > 2:
         return True
     return any(p.lower() in _DIR_NAMES for p in parts) or bool(_EXT_RE.match(parts[-1]))
