@@ -28,9 +28,9 @@ def recovery_report(project: Project) -> dict[str, Any] | None:
             "action": "the next sync re-indexes exactly the files whose manifest rows were not committed"}
 
 
-def index_status(project: Project, ref: str) -> dict[str, Any]:
+def index_status(project: Project, ref: str, opened=None) -> dict[str, Any]:
     project.store.recover_interrupted(ref)
-    st = index_state(project, ref)
+    st = index_state(project, ref, *(opened or ()))
     return {
         "project_id": project.id, "repo_root": str(project.root), "index_status": st.indexing_status,
         "ref": ref, "schema_status": st.schema_status,
@@ -43,8 +43,8 @@ def index_status(project: Project, ref: str) -> dict[str, Any]:
     }, st
 
 
-def _tantivy_ok(project: Project, ref: str) -> tuple[bool, str | None]:
-    gen, status, message = open_generation(project, ref)
+def _tantivy_ok(project: Project, ref: str, opened=None) -> tuple[bool, str | None]:
+    gen, status, message = opened or open_generation(project, ref)
     if gen is None:
         return status == "not_indexed", message
     try:
@@ -55,15 +55,19 @@ def _tantivy_ok(project: Project, ref: str) -> tuple[bool, str | None]:
     return True, None
 
 
-def _sqlite_ok(project: Project, ref: str, thorough: bool = False) -> tuple[bool, str | None]:
+def _sqlite_ok(project: Project, ref: str, thorough: bool = False, opened=None) -> tuple[bool, str | None]:
+    """Both databases answer; `thorough` (doctor) also runs integrity_check, which reads the
+    whole file — too slow for health_check's budget, so health only probes the schema."""
     try:
-        project.store.state.execute("SELECT COUNT(*) FROM index_jobs").fetchone()
-        gen, status, message = open_generation(project, ref)
+        project.store.state.execute("SELECT 1 FROM index_jobs LIMIT 1").fetchall()
+        gen, status, message = opened or open_generation(project, ref)
         if gen is not None:
-            pragma = "PRAGMA integrity_check" if thorough else "PRAGMA quick_check(1)"
-            res = gen.db.execute(pragma).fetchone()[0]
-            if res != "ok":
-                return False, f"index.db: {res}"
+            if thorough:
+                res = gen.db.execute("PRAGMA integrity_check").fetchone()[0]
+                if res != "ok":
+                    return False, f"index.db: {res}"
+            else:
+                gen.db.execute("SELECT 1 FROM symbol_relations LIMIT 1").fetchall()
         elif status == "corrupt_manifest":
             return False, message
     except sqlite3.DatabaseError as e:
@@ -72,9 +76,10 @@ def _sqlite_ok(project: Project, ref: str, thorough: bool = False) -> tuple[bool
 
 
 def health_check(project: Project, ref: str, *, prewarm_status: str, uptime_seconds: float) -> dict[str, Any]:
-    status_payload, st = index_status(project, ref)
-    tantivy_ok, _ = _tantivy_ok(project, ref)
-    sqlite_ok, _ = _sqlite_ok(project, ref)
+    opened = open_generation(project, ref)
+    status_payload, st = index_status(project, ref, opened)
+    tantivy_ok, _ = _tantivy_ok(project, ref, opened)
+    sqlite_ok, _ = _sqlite_ok(project, ref, opened=opened)
     if st.indexing_status == "failed" or not (tantivy_ok and sqlite_ok):
         overall = "error"
     elif st.indexing_status == "indexing":
