@@ -107,15 +107,23 @@ def compose(bm25_score: float, **boosts: float) -> dict[str, float]:
 def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, target: str,
                   query_path: str, kind_intent: str | None, path_terms: tuple[str, ...],
                   definition: bool = True) -> dict[str, float]:
-    """The seven boosts for one symbol-like result (snippet/file results pass kind="" and
-    definition=False, which zeroes kind_weight, query_intent_boost and definition_boost)."""
+    """The seven boosts for one result. `definition` says the hit is a symbol definition
+    (snippet/file results pass kind="" and definition=False).
+
+    definition_boost rewards the definition *of the name asked for* (definition-first: the
+    `def parse` above a line that calls `parse`), so it needs the exact name too. That is the
+    only reading under which all of spec 04's worked examples hold: the 8.5 and 12.0 sums
+    include it for exact matches, while the "zero boost" variable (no name match) totals
+    exactly its kind weight 0.5 and the minimum boost is 0.0.
+    """
+    exact = bool(target) and name.lower() == target.lower()
     return {
-        "exact_match_boost": EXACT_MATCH_BOOST if target and name.lower() == target.lower() else 0.0,
+        "exact_match_boost": EXACT_MATCH_BOOST if exact else 0.0,
         "qualified_name_boost": QUALIFIED_NAME_BOOST
         if query_path and qualified_name and qualified_name_match(query_path, qualified_name, name) else 0.0,
         "kind_weight": kind_weight(kind),
         "query_intent_boost": query_intent_boost(kind_intent, kind),
-        "definition_boost": DEFINITION_BOOST if definition else 0.0,
+        "definition_boost": DEFINITION_BOOST if definition and exact else 0.0,
         "path_affinity": path_affinity(path_terms, path),
         "test_file_penalty": test_file_penalty(path),
     }

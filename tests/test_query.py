@@ -1,0 +1,364 @@
+"""locate_symbol and search_code on real small data (stdlib json/ + email/) and hand-written
+fixtures. Expected answers come from an independent reader of the same files (stdlib `ast`,
+plain text search), never from Cruxe itself."""
+from __future__ import annotations
+
+import ast
+import collections
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cruxe import index as index_mod
+from cruxe.errors import CruxeError
+from cruxe.index import run_index
+from cruxe.project import open_project
+from cruxe.query import locate_symbol, plan, search_code
+from cruxe.query.context import PREVIEW_LINES, TRUNCATED_MARKER
+
+from conftest import STDLIB, require_corpus
+
+
+def open_gen(root, home=None):
+    project = open_project(root, home)
+    ref = project.default_ref()
+    return project.store.current_generation(ref), project.id, ref
+
+
+@pytest.fixture(scope="module")
+def std(tmp_path_factory):
+    """stdlib json/ and email/ copied into one repo and indexed once for the module."""
+    for name in ("json", "email"):
+        require_corpus(STDLIB / name)
+    root = tmp_path_factory.mktemp("stdrepo")
+    for name in ("json", "email"):
+        shutil.copytree(STDLIB / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+    home = tmp_path_factory.mktemp("stdhome")
+    run_index(root, home=home)
+    gen, repo, ref = open_gen(root, home)
+    return root, gen, repo, ref
+
+
+def ast_definitions(root: Path) -> dict[str, list[tuple[str, int, int]]]:
+    """name -> [(path, def line, end line)] for every def/class, read by `ast`."""
+    out: dict[str, list[tuple[str, int, int]]] = collections.defaultdict(list)
+    for f in sorted(root.rglob("*.py")):
+        rel = f.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(f.read_bytes())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out[node.name].append((rel, node.lineno, node.end_lineno))
+    return out
+
+
+def covers(hit, path, line) -> bool:
+    return hit["path"] == path and hit["line_start"] <= line <= hit["line_end"]
+
+
+def ast_docstrings(root: Path, sub: str) -> list[tuple[str, str, int, str]]:
+    out = []
+    for f in sorted((root / sub).glob("*.py")):
+        rel = f.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(f.read_bytes())):
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(node):
+                out.append((rel, node.name, node.lineno, ast.get_docstring(node).split("\n")[0]))
+    return out
+
+
+# ---- locate_symbol ----------------------------------------------------------------------------
+
+def test_locate_top1_for_names_defined_once(std):
+    root, gen, repo, ref = std
+    defs = ast_definitions(root)
+    once = {n: d[0] for n, d in defs.items() if len(d) == 1}
+    assert len(once) > 200
+    wrong = []
+    for name, (path, line, _) in sorted(once.items()):
+        hits, _ = locate_symbol(gen, repo, ref, name, limit=1)
+        if not hits or not covers(hits[0], path, line) or hits[0]["name"] != name:
+            wrong.append(name)
+    assert wrong == []
+
+
+def test_locate_returns_every_definition_of_a_repeated_name(std):
+    root, gen, repo, ref = std
+    defs = ast_definitions(root)
+    repeated = {n: d for n, d in defs.items() if 2 <= len(d) <= 10}
+    assert len(repeated) > 20
+    for name, places in sorted(repeated.items()):
+        hits, total = locate_symbol(gen, repo, ref, name, limit=10)
+        assert total >= len(places)
+        for path, line, _ in places:
+            assert any(covers(h, path, line) for h in hits), (name, path, line)
+
+
+def test_locate_hit_shape(std):
+    _, gen, repo, ref = std
+    hits, total = locate_symbol(gen, repo, ref, "JSONDecoder")
+    assert total == 1
+    h = hits[0]
+    assert set(h) == {"result_type", "path", "line_start", "line_end", "kind", "name", "qualified_name", "signature",
+                      "language", "visibility", "symbol_id", "symbol_stable_id", "score", "signals"}
+    assert (h["result_type"], h["kind"], h["path"], h["qualified_name"]) == \
+        ("symbol", "class", "json/decoder.py", "json.decoder.JSONDecoder")
+    assert h["signature"].startswith("class JSONDecoder")
+    assert h["signals"]["bm25_score"] == 0.0 and h["score"] == h["signals"]["final_score"]
+
+
+@pytest.mark.parametrize("query", ["JSONDecoder.decode", "decoder.JSONDecoder.decode", "json::decoder::JSONDecoder::decode",
+                                   "json.JSONDecoder.decode"])
+def test_locate_by_qualified_name(std, query):
+    root, gen, repo, ref = std
+    decoder = ast.parse((root / "json/decoder.py").read_bytes())
+    cls = next(n for n in decoder.body if isinstance(n, ast.ClassDef) and n.name == "JSONDecoder")
+    method = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "decode")
+    hits, total = locate_symbol(gen, repo, ref, query)
+    assert total == 1 and covers(hits[0], "json/decoder.py", method.lineno)
+    assert hits[0]["kind"] == "method"
+
+
+def test_locate_qualified_suffix_match_narrows_a_common_name(std):
+    root, gen, repo, ref = std
+    all_decode, _ = locate_symbol(gen, repo, ref, "decode", limit=50)
+    assert len(all_decode) > 1
+    hits, _ = locate_symbol(gen, repo, ref, "JSONDecoder.decode")
+    assert len(hits) == 1
+    assert locate_symbol(gen, repo, ref, "NoSuchClass.decode") == ([], 0)
+
+
+def test_locate_qualified_name_with_rust_and_go_paths(make_repo):
+    root = make_repo({
+        "src/auth/jwt.rs": "pub fn validate_token(t: &str) -> bool { !t.is_empty() }\n",
+        "src/other.rs": "pub fn validate_token(t: &str) -> bool { false }\n",
+        "net/http/server.go": "package http\n\ntype Server struct{}\n\nfunc (s *Server) ListenAndServe() error { return nil }\n",
+        "net/rpc/server.go": "package rpc\n\ntype Server struct{}\n\nfunc (s *Server) ListenAndServe() error { return nil }\n",
+    })
+    run_index(root)
+    gen, repo, ref = open_gen(root)
+    hits, _ = locate_symbol(gen, repo, ref, "auth::jwt::validate_token")
+    assert [h["path"] for h in hits] == ["src/auth/jwt.rs"]
+    hits, _ = locate_symbol(gen, repo, ref, "http.Server.ListenAndServe")
+    assert [h["path"] for h in hits] == ["net/http/server.go"]
+    hits, _ = locate_symbol(gen, repo, ref, "ListenAndServe")
+    assert sorted(h["path"] for h in hits) == ["net/http/server.go", "net/rpc/server.go"]
+
+
+def test_locate_case_insensitive_only_when_nothing_matches_exactly(make_repo):
+    root = make_repo({"m.py": "class Config:\n    pass\n\n\nconfig = Config()\n"})
+    run_index(root)
+    gen, repo, ref = open_gen(root)
+    assert [(h["kind"], h["name"]) for h in locate_symbol(gen, repo, ref, "Config")[0]] == [("class", "Config")]
+    assert [(h["kind"], h["name"]) for h in locate_symbol(gen, repo, ref, "config")[0]] == [("variable", "config")]
+    hits, total = locate_symbol(gen, repo, ref, "CONFIG")
+    assert total == 2 and [h["kind"] for h in hits] == ["class", "variable"]  # kind weight decides
+    assert locate_symbol(gen, repo, ref, "nothing_like_this") == ([], 0)
+
+
+def test_locate_language_filter_and_limit(std):
+    _, gen, repo, ref = std
+    hits, total = locate_symbol(gen, repo, ref, "__init__", limit=3)
+    assert len(hits) == 3 and total > 3
+    assert locate_symbol(gen, repo, ref, "__init__", language="go") == ([], 0)
+    with pytest.raises(CruxeError) as e:
+        locate_symbol(gen, repo, ref, "x", limit=0)
+    assert e.value.code == "invalid_input"
+    with pytest.raises(CruxeError):
+        locate_symbol(gen, repo, ref, "  ")
+
+
+# ---- search_code ------------------------------------------------------------------------------
+
+def test_search_symbol_query_puts_the_definition_first(std):
+    root, gen, repo, ref = std
+    defs = ast_definitions(root)
+    for name in ("JSONDecoder", "message_from_string", "decode_header", "HeaderRegistry"):
+        [(path, line, _)] = defs[name]
+        hits, total, intent = search_code(gen, repo, ref, name)
+        assert intent["intent"] == "symbol" and 0 < intent["confidence"] <= 1
+        assert covers(hits[0], path, line) and hits[0]["name"] == name, name
+        assert total >= len(hits)
+
+
+def test_search_path_query_finds_the_file(std):
+    _, gen, repo, ref = std
+    for q, want in (("json/decoder.py", "json/decoder.py"), ("decoder.py", "json/decoder.py"),
+                    ("email/_header_value_parser.py", "email/_header_value_parser.py")):
+        hits, _, intent = search_code(gen, repo, ref, q)
+        assert intent["intent"] == "path"
+        assert (hits[0]["result_type"], hits[0]["path"]) == ("file", want)
+
+
+def test_search_error_message_lands_on_the_line_that_raises(std):
+    root, gen, repo, ref = std
+    message = "Expecting property name enclosed in double quotes"
+    places = [(f.relative_to(root).as_posix(), i + 1) for f in sorted(root.rglob("*.py"))
+              for i, line in enumerate(f.read_text().splitlines()) if message in line]
+    hits, _, intent = search_code(gen, repo, ref, f'"{message}"')
+    assert intent["intent"] == "error"
+    assert any(covers(hits[0], p, line) for p, line in places)
+
+
+def test_search_natural_language_uses_docstrings(std):
+    root, gen, repo, ref = std
+    docs = [d for d in ast_docstrings(root, "json") if len(d[3].split()) >= 4]
+    assert len(docs) >= 8
+    found = 0
+    for path, name, line, first in docs:
+        hits, _, intent = search_code(gen, repo, ref, first, limit=5)
+        found += any(covers(h, path, line) for h in hits)
+    assert found / len(docs) >= 0.7
+
+
+def test_natural_language_plan_drops_stop_words():
+    p = plan("where is the json decoder defined")
+    assert p.intent == "natural_language"
+    assert p.terms == ("json", "decoder")
+
+
+def test_search_snippet_inside_a_method_surfaces_that_method(make_repo):
+    root = make_repo({"w.py": ("import os\n\n\nclass Widget:\n    def spin(self):\n        return 1\n\n"
+                               "    def render(self):\n        x = 2\n        return frobnicate_widget(x)\n\n\n"
+                               "print(magic_marker_value)\n")})
+    run_index(root)
+    gen, repo, ref = open_gen(root)
+    hits, _, _ = search_code(gen, repo, ref, "frobnicate_widget")
+    top = hits[0]
+    assert (top["result_type"], top["kind"], top["name"], top["line_start"]) == ("symbol", "method", "render", 8)
+    assert top["signals"]["definition_boost"] == 0.0 and top["signals"]["exact_match_boost"] == 0.0
+    hits, _, _ = search_code(gen, repo, ref, "magic_marker_value")
+    snip = hits[0]
+    assert (snip["result_type"], snip["name"], snip["line_start"], snip["line_end"]) == ("snippet", "w.py", 13, 13)
+    assert snip["snippet"] == "13: print(magic_marker_value)"
+    assert snip["symbol_id"] == "" and snip["kind"] == ""
+
+
+def test_search_language_and_ref_filters(std):
+    _, gen, repo, ref = std
+    hits, _, _ = search_code(gen, repo, ref, "decode header", limit=30)
+    assert hits and all(h["language"] == "python" for h in hits)
+    assert search_code(gen, repo, ref, "decode header", language="rust")[:2] == ([], 0)
+    assert search_code(gen, repo, "some-other-ref", "decode header")[:2] == ([], 0)
+    assert search_code(gen, "another-project", ref, "JSONDecoder")[:2] == ([], 0)
+
+
+def test_search_limit_and_invalid_input(std):
+    _, gen, repo, ref = std
+    hits, total, _ = search_code(gen, repo, ref, "message", limit=4)
+    assert len(hits) == 4 and total > 4
+    for bad in ({"query": "   "}, {"query": "x", "limit": 0}):
+        with pytest.raises(CruxeError) as e:
+            search_code(gen, repo, ref, **{"limit": 10, **bad})
+        assert e.value.code == "invalid_input"
+
+
+def test_results_are_sorted_by_score_then_a_total_order(std):
+    _, gen, repo, ref = std
+    hits, _, _ = search_code(gen, repo, ref, "parse an address header", limit=50)
+    keys = [(-h["score"], h["path"], h["line_start"]) for h in hits]
+    assert [k[0] for k in keys] == sorted(k[0] for k in keys)
+    assert len({(h["result_type"], h["path"], h["line_start"], h["line_end"], h["symbol_id"]) for h in hits}) == len(hits)
+
+
+# ---- determinism ------------------------------------------------------------------------------
+
+QUERIES = ["JSONDecoder", "decode header", "email/parser.py", '"Expecting value"', "how are headers folded",
+           "Message.get_payload"]
+
+
+def test_same_call_twice_gives_identical_bytes(std):
+    root, gen, repo, ref = std
+    for q in QUERIES:
+        a = json.dumps(search_code(gen, repo, ref, q, limit=20), sort_keys=True)
+        b = json.dumps(search_code(gen, repo, ref, q, limit=20), sort_keys=True)
+        assert a == b
+    a = json.dumps(locate_symbol(gen, repo, ref, "__init__", limit=50))
+    b = json.dumps(locate_symbol(gen, repo, ref, "__init__", limit=50))
+    assert a == b
+
+
+def test_same_results_from_a_freshly_opened_index(std, tmp_path):
+    root, gen, repo, ref = std
+    other_home = tmp_path / "home2"
+    run_index(root, home=other_home)  # same files, new index: same answers
+    gen2, repo2, ref2 = open_gen(root, other_home)
+    assert repo2 == repo
+    for q in QUERIES:
+        assert json.dumps(search_code(gen, repo, ref, q)) == json.dumps(search_code(gen2, repo2, ref2, q))
+
+
+def test_plan_is_pure_and_serialisable():
+    a, b = plan("where is the json decoder", language="python"), plan("where is the json decoder", language="python")
+    assert a == b
+    d = json.loads(json.dumps(a.to_dict()))
+    assert d["intent"] == "natural_language" and d["language"] == "python"
+    assert [c["index"] for c in d["channels"]] == ["symbols", "snippets", "files"]
+    assert [c["weight"] for c in d["channels"]] == [2.0, 2.0, 1.0] and d["rrf_k"] == 60
+
+
+@pytest.mark.parametrize("query, channels", [("parse_config", [("symbols", 3.0), ("snippets", 1.0)]),
+                                             ("src/auth/handler.rs", [("files", 3.0)]),
+                                             ("error: cannot find value `x`", [("snippets", 3.0), ("files", 1.0)])])
+def test_plan_channels_per_intent(query, channels):
+    assert [(c.index, c.weight) for c in plan(query).channels] == channels
+
+
+# ---- detail level -----------------------------------------------------------------------------
+
+def test_context_detail_adds_preview_parent_and_related(std):
+    root, gen, repo, ref = std
+    [(_, line, end)] = ast_definitions(root)["raw_decode"]
+    assert end - line + 1 > PREVIEW_LINES  # long enough to be cut
+    hits, _ = locate_symbol(gen, repo, ref, "JSONDecoder.raw_decode", detail_level="context")
+    h = hits[0]
+    lines = (root / "json/decoder.py").read_text().splitlines()
+    preview = h["body_preview"].split("\n")
+    assert preview[:PREVIEW_LINES] == lines[h["line_start"] - 1:h["line_start"] - 1 + PREVIEW_LINES]
+    assert preview[PREVIEW_LINES:] == [TRUNCATED_MARKER]
+    assert h["parent"] == {"kind": "class", "name": "JSONDecoder", "path": "json/decoder.py",
+                           "line": locate_symbol(gen, repo, ref, "JSONDecoder")[0][0]["line_start"]}
+    related = h["related_symbols"]
+    assert 1 <= len(related) <= 5 and "decode" in {r["name"] for r in related}
+    assert all(r["name"] != "raw_decode" for r in related)
+
+
+def test_short_definition_preview_has_no_marker(make_repo):
+    root = make_repo({"s.py": "def tiny():\n    return 1\n"})
+    run_index(root)
+    gen, repo, ref = open_gen(root)
+    hits, _, _ = search_code(gen, repo, ref, "tiny", detail_level="context")
+    assert hits[0]["body_preview"] == "def tiny():\n    return 1"
+    assert "parent" not in hits[0]
+
+
+def test_default_detail_has_no_context_fields(std):
+    _, gen, repo, ref = std
+    hits, _, _ = search_code(gen, repo, ref, "JSONDecoder")
+    assert not any(k in h for h in hits for k in ("body_preview", "parent", "related_symbols"))
+
+
+# ---- partial index ----------------------------------------------------------------------------
+
+def test_queries_during_indexing_return_what_is_committed(make_repo, monkeypatch):
+    files = {f"pkg/mod{i:02d}.py": f"def unique_fn_{i:02d}():\n    return {i}\n\n\nclass Shared{i:02d}:\n    pass\n"
+             for i in range(12)}
+    root = make_repo(files)
+    monkeypatch.setattr(index_mod, "BATCH_FILES", 4)  # three commits of four files
+    seen = []
+
+    def progress(done, total, phase):
+        gen, repo, ref = open_gen(root)
+        committed = {r[0] for r in gen.db.execute("SELECT path FROM file_manifest")}
+        found = set()
+        for i in range(12):
+            hits, _ = locate_symbol(gen, repo, ref, f"unique_fn_{i:02d}")
+            found.update(h["path"] for h in hits)
+        hits, total_c, _ = search_code(gen, repo, ref, "unique_fn_00 unique_fn_11 Shared05", limit=50)
+        assert {h["path"] for h in hits} <= committed
+        seen.append((done, committed, found))
+
+    run_index(root, progress=progress)
+    assert [s[0] for s in seen] == [4, 8, 12]
+    for done, committed, found in seen:
+        assert len(committed) == done
+        assert found == committed  # every committed file answers, nothing else does
