@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 
 MAX_QUERY_CHARS = 2000  # longer "queries" are pasted files; refuse rather than tokenise megabytes
 MAX_NAME_CHARS = 512
+DEDUP_SLACK = 5  # extra hits fetched so that dedup in shape still fills a page of `limit`
 JOB_WAIT_SECONDS = 600  # a tools/call that asked for progress follows its job this long at most
 
 _DETAIL = {"type": "string", "enum": ["location", "signature", "context"], "default": "signature"}
@@ -284,7 +285,7 @@ def _shape_query(server: Server, tool: str, args: dict[str, Any], state, hits, t
         tool, hits, detail_level=args["detail_level"], compact=bool(args.get("compact")),
         explain_level=resolve_explain_level(args.get("ranking_explain_level"), server.config),
         max_bytes=server.config.search.max_response_bytes, base_metadata=state.base_metadata(),
-        total_candidates=total, args=args, extra=extra)
+        total_candidates=total, args=args, extra=extra, limit=args["limit"])
 
 
 def _locate(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
@@ -296,7 +297,7 @@ def _locate(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
         raise CruxeError("invalid_input", "name must not be empty", {"field": "name"})
     kind = args.get("kind")
     hits, total = query.locate_symbol(gen, project.id, ref, name, kind=kind, role=args.get("role"),
-                                      language=args.get("language"), limit=args["limit"],
+                                      language=args.get("language"), limit=args["limit"] + DEDUP_SLACK,
                                       detail_level=args["detail_level"])
     return _shape_query(server, "locate_symbol", args, state, hits, total, {})
 
@@ -309,8 +310,8 @@ def _search(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
     if not q:
         raise CruxeError("invalid_input", "query must not be empty", {"field": "query"})
     hits, total, intent = query.search_code(gen, project.id, ref, q, role=args.get("role"),
-                                            language=args.get("language"), limit=args["limit"],
-                                            detail_level=args["detail_level"])
+                                            language=args.get("language"),
+                                            limit=args["limit"] + DEDUP_SLACK, detail_level=args["detail_level"])
     return _shape_query(server, "search_code", args, state, hits, total, {"query_intent": intent})
 
 
