@@ -203,7 +203,7 @@ def _signature(node: ts.Node, source: bytes) -> str:
         stop = node.child_by_field_name(field)
         if stop is not None and (field == "value" or stop.type in _BODY_TYPES):
             end = stop.start_byte
-    sig = collapse(source[node.start_byte:end].decode("utf-8", "replace")).rstrip(";= ").rstrip()
+    sig = collapse(source[node.start_byte:end].decode("utf-8", "replace")).rstrip(";=, ").rstrip()
     return sig if len(sig) <= MAX_SIGNATURE else sig[:MAX_SIGNATURE - 3] + "..."
 
 
