@@ -59,18 +59,12 @@ _JS_DEFS = """
 _VAR_DECLS = "[(lexical_declaration) (variable_declaration)]"
 # Module-level variables only: the file, and namespace/module bodies (as the compiler's
 # VariableStatement-in-SourceFile-or-ModuleBlock), directly or behind `export`/`declare`.
-_TS_VARS = """
-(program {v} @vars)
-(program (export_statement declaration: {v} @vars))
-(program (ambient_declaration {v} @vars))
-(program (export_statement declaration: (ambient_declaration {v} @vars)))
-(internal_module body: (statement_block {v} @vars))
-(internal_module body: (statement_block (export_statement declaration: {v} @vars)))
-(module body: (statement_block {v} @vars))
-(module body: (statement_block (export_statement declaration: {v} @vars)))
-(ambient_declaration (statement_block {v} @vars))
-(ambient_declaration (statement_block (export_statement declaration: {v} @vars)))
-""".format(v=_VAR_DECLS)
+_TS_VARS = "\n".join(
+    container.format(wrapper.format(v=_VAR_DECLS + " @vars"))
+    for container in ("(program {})", "(internal_module body: (statement_block {}))",
+                      "(module body: (statement_block {}))", "(ambient_declaration (statement_block {}))")
+    for wrapper in ("{v}", "(export_statement declaration: {v})", "(ambient_declaration {v})",
+                    "(export_statement declaration: (ambient_declaration {v}))"))
 _JS_VARS = """
 (program {v} @vars)
 (program (export_statement declaration: {v} @vars))
@@ -155,10 +149,12 @@ def module_path(path: str) -> str:
 #   a call of the previous type: a `;` is put in the indentation to end the member.
 _VARIANCE = re.compile(rb"(?<=[<,])(?:\s|/\*(?:[^*]|\*(?!/))*\*/)*(in\s+out|in|out)"
                        rb"(?=\s+(?!as\b|satisfies\b|instanceof\b|is\b)[A-Za-z_$][\w$]*\s*(?:extends\b|=|,|>))")
+# (Also members named like an operator keyword, `in: string`, read as `previous in ...`.)
+_KEYWORD_MEMBER = rb"|(?:in|as|is|instanceof|satisfies)\??:"
 _SIGNATURE_LINE = {
-    "typescript": re.compile(rb"\n[ \t]*[ \t](?=\(|<\s*[A-Za-z_$])"),
+    "typescript": re.compile(rb"\n[ \t]*[ \t](?=\(|<\s*[A-Za-z_$]" + _KEYWORD_MEMBER + rb")"),
     # TSX lines often start with `<` (JSX): only a type parameter list followed by `(` counts.
-    "tsx": re.compile(rb"\n[ \t]*[ \t](?=\(|<\s*[A-Za-z_$][^;{}()]*>\s*\()"),
+    "tsx": re.compile(rb"\n[ \t]*[ \t](?=\(|<\s*[A-Za-z_$][^;{}()]*>\s*\(" + _KEYWORD_MEMBER + rb")"),
 }
 _ESCAPED_BACKTICK = re.compile(rb"(?<!\\)(?:\\\\)*\\`")
 _TYPE_END = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$>)]}")
@@ -274,7 +270,7 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
                                    visibility="public", doc=_doc(decl, source), name_line=start_line(decl),
                                    extra={"start": start_line(decl)}))
         elif "cjs" in caps:
-            cands.extend(_commonjs(caps["cjs"][0], caps["lhs"][0], caps["rhs"][0], source))
+            cands.extend(_commonjs(caps["cjs"][0], caps["lhs"][0], caps["rhs"][0], source, exported))
         elif "exported" in caps:
             exported.add(text(caps["exported"][0], source))
         else:
@@ -290,12 +286,17 @@ def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: s
                    exported: set[str], symbols: list[Symbol]) -> list[int]:
     """Fill `symbols` from nested candidates (every candidate becomes a symbol)."""
     qnames: list[str] = []
+    top_level: dict[str, int] = {}
     for i, c in enumerate(cands):
         p = parents[i]
         base = qnames[p] if p is not None else modpath
         if c.qualifier:
             base = f"{base}.{c.qualifier}" if base else c.qualifier
+            # `X.prototype.m = ...`: m belongs to X when X is defined (earlier) in this file.
+            p = top_level.get(c.qualifier, p) if p is None else p
         qnames.append(f"{base}.{c.name}" if base else c.name)
+        if p is None:
+            top_level.setdefault(c.name, i)
         vis = c.visibility
         if vis == "private" and p is None and c.name in exported:
             vis = "public"
@@ -418,9 +419,15 @@ def _variables(decl: ts.Node, source: bytes) -> list[Candidate]:
     return out
 
 
-def _commonjs(stmt: ts.Node, lhs: ts.Node, rhs: ts.Node, source: bytes) -> list[Candidate]:
-    """`exports.x = ...`, `module.exports.x = ...`, `module.exports = {...}`, `X.prototype.m = ...`."""
+def _commonjs(stmt: ts.Node, lhs: ts.Node, rhs: ts.Node, source: bytes, exported: set[str]) -> list[Candidate]:
+    """`exports.x = ...`, `module.exports.x = ...`, `module.exports = {...}` (its shorthand
+    names and identifier value are exported), `X.prototype.m = ...`."""
     target = text(lhs, source)
+    if target == "module.exports":
+        if rhs.type == "identifier":
+            exported.add(text(rhs, source))
+        elif rhs.type == "object":
+            exported.update(text(c, source) for c in rhs.named_children if c.type == "shorthand_property_identifier")
     parts = target.split(".")
     is_fn = rhs.type in _FUNCTION_VALUES
     kind = Kind.FUNCTION if is_fn else Kind.CLASS if rhs.type == "class" else Kind.VARIABLE
@@ -569,7 +576,7 @@ def _references(ref_caps: list[dict[str, list[ts.Node]]], source: bytes) -> list
         if "cname" in caps:  # calls and `new`, the bulk: keep this path short
             node = caps["cname"][0]
             name = text(node, source)
-            if name == "require" and "crecv" not in caps:
+            if name == "require" and "call" in caps and "crecv" not in caps:
                 refs.extend(_require(caps["call"][0], source))
                 continue
             recv = caps.get("crecv")
