@@ -123,8 +123,9 @@ def _def_candidate(node: ts.Node, source: bytes) -> Candidate:
     outer = node.parent if node.parent is not None and node.parent.type == "decorated_definition" else node
     name = text(node.child_by_field_name("name"), source)
     kind = Kind.CLASS.value if node.type == "class_definition" else Kind.FUNCTION.value
-    return Candidate(node=outer, name=name, kind=kind, signature=_header(node, source),
-                     visibility=visibility(name), doc=_docstring(node, source),
+    body = node.child_by_field_name("body")
+    return Candidate(node=outer, name=name, kind=kind, signature=_header(node, body, source),
+                     visibility=visibility(name), doc=_docstring(body, source),
                      name_line=start_line(node), extra={"end_line": code_end_line(node)})
 
 
@@ -142,15 +143,28 @@ def code_end_line(node: ts.Node) -> int:
     return end_line(node)
 
 
-def _header(node: ts.Node, source: bytes) -> str:
+def _header(node: ts.Node, body: ts.Node | None, source: bytes) -> str:
     """`async def f(a, b) -> T` / `class A(B)`: the text up to the body's colon, comments out."""
-    body = node.child_by_field_name("body")
+    end = body.start_byte if body is not None else node.end_byte
+    head = source[node.start_byte:end]
+    if b"#" not in head:  # the common case: no comment can hide a colon, cut at the last one
+        colon = head.rfind(b":")
+        sig = head[:colon if colon >= 0 else len(head)].decode("utf-8", "replace")
+        if "\n" in sig or "  " in sig or "\t" in sig:
+            sig = collapse(sig)
+        if "( " in sig or " )" in sig or "[ " in sig or " ]" in sig:
+            sig = _BRACKET_SPACE.sub("", sig)
+        return sig.strip()
+    return _header_with_comments(node, body, source)
+
+
+def _header_with_comments(node: ts.Node, body: ts.Node | None, source: bytes) -> str:
     colon_end = node.end_byte
     for ch in node.children:
-        if ch.type == ":":
-            colon_end = ch.start_byte
         if body is not None and ch.start_byte >= body.start_byte:
             break
+        if ch.type == ":":
+            colon_end = ch.start_byte
     pieces, pos = [], node.start_byte
     params = node.child_by_field_name("parameters") or node.child_by_field_name("superclasses")
     # Comments inside the parameter list are not part of the signature.
@@ -163,8 +177,7 @@ def _header(node: ts.Node, source: bytes) -> str:
     return _BRACKET_SPACE.sub("", sig)
 
 
-def _docstring(node: ts.Node, source: bytes) -> str:
-    body = node.child_by_field_name("body")
+def _docstring(body: ts.Node | None, source: bytes) -> str:
     if body is None or body.named_child_count == 0:
         return ""
     first = body.named_children[0]
