@@ -12,6 +12,7 @@ import json
 import logging
 import multiprocessing
 import os
+import stat
 import time
 import uuid
 from dataclasses import dataclass
@@ -51,6 +52,7 @@ class WorkItem:
     mtime_ns: int
     language: str | None
     old_hash: str | None
+    root: str | None = None  # the resolved repository root: the file must still be inside it when read
 
 
 # ---- worker side: bytes -> ready-to-write documents and rows ----------------------------------
@@ -58,10 +60,12 @@ class WorkItem:
 def process_file(item: WorkItem) -> dict[str, Any]:
     """Read, hash, extract and build every document/row for one file. Runs in a worker."""
     try:
-        with open(item.abs_path, "rb") as f:
-            data = f.read()
+        data = read_confined(item)
     except OSError as e:
         return {"path": item.path, "gone": True, "warning": f"{item.path}: unreadable ({e.strerror}); skipped"}
+    if data is None:
+        return {"path": item.path, "gone": True,
+                "warning": f"{item.path}: symlink points outside the repository or not a regular file; skipped"}
     if looks_binary(data):
         return {"path": item.path, "gone": True, "warning": f"{item.path}: binary content; skipped"}
     digest = content_hash(data)
@@ -75,6 +79,35 @@ def process_file(item: WorkItem) -> dict[str, Any]:
         fx = FileExtract(item.path, "")
     text = data.decode("utf-8", "replace")
     return {**base, **build_documents(item, fx, text, digest)}
+
+
+def read_confined(item: WorkItem) -> bytes | None:
+    """The file's bytes, or None when it no longer is a regular file inside the repository.
+    The scan checked it, but it may since have been swapped for a symlink out of the tree
+    (or a FIFO): resolve again, then open component by component without following links,
+    so no swap between the check and the open can lead outside."""
+    if item.root is None:
+        with open(item.abs_path, "rb") as f:
+            return f.read()
+    real = os.path.realpath(item.abs_path)
+    if not real.startswith(item.root + os.sep):
+        return None
+    parts = real[len(item.root) + 1:].split(os.sep)
+    fd = os.open(item.root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for part in parts[:-1]:
+            fd, parent = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd), fd
+            os.close(parent)
+        fd, parent = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fd), fd
+        os.close(parent)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb") as f:
+            fd = -1  # the file object owns it now
+            return f.read()
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def build_documents(item: WorkItem, fx: FileExtract, text: str, digest: str) -> dict[str, Any]:
@@ -244,8 +277,9 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     old = manifest(gen, repo, ref)
     seen = {f.path for f in scanned.files}
     deleted = sorted(p for p in old if p not in seen)
+    root = str(project.root)
     todo = [WorkItem(repo, ref, f.path, f.abs_path, f.size, f.mtime_ns, f.language,
-                     old[f.path][0] if f.path in old else None)
+                     old[f.path][0] if f.path in old else None, root)
             for f in scanned.files if _maybe_changed(f, old.get(f.path))]
     report.unchanged_files = len(scanned.files) - len(todo)
     commit = vcs.head_commit(project.root)

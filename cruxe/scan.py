@@ -84,6 +84,22 @@ def _read_lines(path: Path) -> list[str] | None:
         return None
 
 
+def _inside(target: str, root: str) -> bool:
+    return target == root or target.startswith(root + os.sep)
+
+
+def _ignore_file_lines(path: str, root: str, rel: str, warnings: list[str]) -> list[str] | None:
+    """The lines of an ignore file, or None when there is none to read. A symlinked ignore
+    file pointing out of the repository is not read: indexing never follows a link out, and
+    its invalid lines would be echoed (bytes of an outside file) in warnings."""
+    if not os.path.isfile(path):
+        return None
+    if os.path.islink(path) and not _inside(os.path.realpath(path), root):
+        warnings.append(f"{rel}: symlink points outside the repository; not read")
+        return None
+    return _read_lines(Path(path))
+
+
 def _is_text_name(name: str) -> bool:
     if name in TEXT_NAMES:
         return True
@@ -130,27 +146,24 @@ def scan(root: str | Path, max_file_bytes: int = MAX_FILE_BYTES) -> ScanResult:
     root = Path(root).resolve()
     out = ScanResult()
     base_layers: list[tuple[str, str, pathspec.GitIgnoreSpec | None]] = [("builtin", "", None)]
-    cruxeignore = root / ".cruxeignore"
+    root_str = str(root)
     cruxe_layer = None
-    if cruxeignore.is_file():
-        lines = _read_lines(cruxeignore) or []
+    lines = _ignore_file_lines(os.path.join(root_str, ".cruxeignore"), root_str, ".cruxeignore", out.warnings)
+    if lines is not None:
         before = len(out.warnings)
         cruxe_layer = ("cruxeignore", "", parse_ignore_lines(lines, ".cruxeignore", out.warnings))
         out.cruxeignore_invalid = out.warnings[before:]
         out.ignore_files.append(".cruxeignore")
     # stack of (dir rel path, gitignore layers active in it)
     stack: list[tuple[str, list[tuple[str, str, pathspec.GitIgnoreSpec]]]] = [("", [])]
-    root_str = str(root)
     while stack:
         rel_dir, git_layers = stack.pop()
         abs_dir = os.path.join(root_str, rel_dir) if rel_dir else root_str
-        gi = os.path.join(abs_dir, ".gitignore")
-        if os.path.isfile(gi):
-            lines = _read_lines(Path(gi))
-            if lines is not None:
-                git_layers = git_layers + [("gitignore", rel_dir,
-                                            parse_ignore_lines(lines, f"{rel_dir + '/' if rel_dir else ''}.gitignore", out.warnings))]
-                out.ignore_files.append(f"{rel_dir + '/' if rel_dir else ''}.gitignore")
+        gi_rel = f"{rel_dir + '/' if rel_dir else ''}.gitignore"
+        lines = _ignore_file_lines(os.path.join(abs_dir, ".gitignore"), root_str, gi_rel, out.warnings)
+        if lines is not None:
+            git_layers = git_layers + [("gitignore", rel_dir, parse_ignore_lines(lines, gi_rel, out.warnings))]
+            out.ignore_files.append(gi_rel)
         rules = _Rules(base_layers + git_layers + ([cruxe_layer] if cruxe_layer else []))
         try:
             entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
@@ -204,7 +217,7 @@ def _admit(root: str, entry: os.DirEntry, rel: str, is_link: bool, language: str
     try:
         if is_link:
             target = os.path.realpath(entry.path)
-            if not (target == root or target.startswith(root + os.sep)):
+            if not _inside(target, root):
                 out.skipped["symlink"] += 1
                 out.warnings.append(f"{rel}: symlink points outside the repository; skipped")
                 return None
