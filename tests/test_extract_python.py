@@ -90,6 +90,16 @@ def test_qualified_name_of_package_init():
         "django.db.models.QuerySet", "django.db.models.QuerySet.filter"]
 
 
+def test_long_signatures_are_cut():
+    params = ", ".join(f"p{i}: int = {i}" for i in range(100))
+    src = f"def wide({params}) -> None:\n    pass\nTABLE = [{', '.join(map(str, range(1000)))}]\n".encode()
+    s = by_qname(extract(src, "m.py"))
+    assert s["m.wide"].signature.startswith("def wide(p0: int = 0, p1")
+    assert len(s["m.wide"].signature) == 300 and s["m.wide"].signature.endswith("...")
+    assert s["m.TABLE"].signature.startswith("TABLE = [0, 1, 2")
+    assert len(s["m.TABLE"].signature) == 120 and s["m.TABLE"].signature.endswith("...")
+
+
 # ---- references ----------------------------------------------------------------------------
 
 def test_imports():
@@ -128,7 +138,7 @@ def test_module_level_call_has_no_enclosing_symbol_and_long_receiver_is_cut():
     setup, strip = [r for r in fx.references if r.edge_type == "calls"]
     assert (setup.to_name, setup.from_symbol) == ("setup", None)
     assert strip.from_symbol == 0 and fx.symbols[0].name == "x"
-    assert strip.receiver.startswith("(a + a") and strip.receiver.endswith("…")
+    assert strip.receiver.startswith("(a + a") and strip.receiver.endswith("...")
     assert len(strip.receiver) <= 80
 
 

@@ -25,12 +25,13 @@ import tree_sitter as ts
 from ..model import FileExtract, Kind, Symbol
 from ._common import collapse, end_line, error_count, matches, parse, query, start_line, text
 # Shared reference plumbing; belongs in _common (see the extraction report).
-from .python import PendingRef, receiver_text, resolve_references
+from .python import PendingRef, cap, first_line, receiver_text, resolve_references
 
 LANG = "go"
 
 MAX_DOC_CHARS = 4000  # see python.MAX_DOC_CHARS
 MAX_VALUE_SIGNATURE_CHARS = 120  # const/var/named-type signatures: first line, cut
+MAX_SIGNATURE_CHARS = 300  # func headers (see python.MAX_SIGNATURE_CHARS)
 
 CALL_QUERY = """
 (call_expression function: (identifier) @callee)
@@ -149,7 +150,7 @@ class _Out:
         body = node.child_by_field_name("body")
         head = self.source[node.start_byte:body.start_byte if body is not None else node.end_byte]
         self.add(node, node.child_by_field_name("name"), FUNCTION if receiver is None else METHOD,
-                 collapse(head.decode("utf-8", "replace")), doc, scope=receiver)
+                 cap(collapse(head.decode("utf-8", "replace")), MAX_SIGNATURE_CHARS), doc, scope=receiver)
 
     def types(self, decl: ts.Node, doc: str) -> None:
         grouped = any(ch.type == "(" for ch in decl.children)
@@ -160,7 +161,7 @@ class _Out:
             kind = TYPE_ALIAS if spec.type == "type_alias" or type_node is None else _TYPE_KINDS.get(
                 type_node.type, TYPE_ALIAS)
             if kind == TYPE_ALIAS:
-                sig = "type " + first_line(spec, self.source)
+                sig = "type " + first_line(spec, self.source, MAX_VALUE_SIGNATURE_CHARS)
             else:
                 head = self.source[spec.start_byte:type_node.start_byte].decode("utf-8", "replace")
                 sig = collapse(f"type {head} {kind}")
@@ -185,7 +186,7 @@ class _Out:
         for spec, spec_doc in with_docs(children, self.source):
             if spec.type not in ("const_spec", "var_spec"):
                 continue
-            sig = keyword + first_line(spec, self.source)
+            sig = keyword + first_line(spec, self.source, MAX_VALUE_SIGNATURE_CHARS)
             for name_node in spec.children_by_field_name("name"):
                 # the grammar puts the commas of `a, b = ...` in the name field too
                 if name_node.type != "identifier" or (
@@ -215,14 +216,6 @@ def receiver_type(receiver: ts.Node | None, source: bytes) -> str:
         t = t.child_by_field_name("type") if t.type == "generic_type" else (
             t.named_children[0] if t.named_child_count else None)
     return text(t, source) if t is not None else ""
-
-
-def first_line(node: ts.Node, source: bytes) -> str:
-    """The node's first line, whitespace collapsed, cut at MAX_VALUE_SIGNATURE_CHARS."""
-    head = source[node.start_byte:min(node.end_byte, node.start_byte + 4 * MAX_VALUE_SIGNATURE_CHARS)]
-    nl = head.find(b"\n")
-    sig = collapse((head if nl < 0 else head[:nl]).decode("utf-8", "replace"))
-    return sig if len(sig) <= MAX_VALUE_SIGNATURE_CHARS else sig[:MAX_VALUE_SIGNATURE_CHARS - 1] + "…"
 
 
 def _imports(decl: ts.Node, source: bytes) -> list[PendingRef]:

@@ -35,6 +35,8 @@ LANG = "python"
 MAX_DOC_CHARS = 4000
 # Variable signatures show the assignment's first line; values can be enormous tables.
 MAX_VALUE_SIGNATURE_CHARS = 120
+# A def with dozens of parameters is still one line of a result: cut like the other languages.
+MAX_SIGNATURE_CHARS = 300
 # Receiver text of a call is for display; long expressions are cut.
 MAX_RECEIVER_CHARS = 80
 
@@ -46,9 +48,11 @@ QUERY = """
 (import_statement) @import
 (import_from_statement) @import
 (future_import_statement) @import
+(identifier) @name
+(attribute object: (identifier) @obj attribute: (identifier) @attr) @attribute
 """
-# Pattern indices in QUERY: defs first, then calls, then imports.
-_CALL_PATTERNS, _IMPORT_PATTERNS = 2, 4
+# Pattern indices in QUERY: defs first, then calls, then imports, then other uses of names.
+_CALL_PATTERNS, _IMPORT_PATTERNS, _USE_PATTERNS = 2, 4, 7
 
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _CONST_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
@@ -65,18 +69,22 @@ def extract(source: bytes, path: str) -> FileExtract:
     root = tree.root_node
     defs: list[ts.Node] = []
     pending: list[PendingRef] = []
+    uses: list[dict[str, list[ts.Node]]] = []
     for pattern, caps in matches(query(LANG, QUERY), root):
         if pattern < _CALL_PATTERNS:
             defs.append(caps["def"][0])
         elif pattern < _IMPORT_PATTERNS:
             pending.append(_call(caps, source))
-        else:
+        elif pattern < _USE_PATTERNS:
             pending += _imports(caps["import"][0], source)
+        else:
+            uses.append(caps)
     cands = [_def_candidate(n, source) for n in defs]
     cands += [a for n in defs if n.type == "class_definition" for a in _class_attributes(n, source)]
     cands += _module_bindings(root, source)
     ordered, parents = nest(cands)
     symbols = _symbols(ordered, parents, module_path(path))
+    pending += name_uses(uses, {c.name for c in cands}, pending, source)
     refs = resolve_references(pending, [(c.node.start_byte, c.node.end_byte) for c in ordered])
     return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree))
 
@@ -154,7 +162,7 @@ def _header(node: ts.Node, body: ts.Node | None, source: bytes) -> str:
             sig = collapse(sig)
         if "( " in sig or " )" in sig or "[ " in sig or " ]" in sig:
             sig = _BRACKET_SPACE.sub("", sig)
-        return sig.strip()
+        return cap(sig.strip(), MAX_SIGNATURE_CHARS)
     return _header_with_comments(node, body, source)
 
 
@@ -174,7 +182,7 @@ def _header_with_comments(node: ts.Node, body: ts.Node | None, source: bytes) ->
             pos = ch.end_byte
     pieces.append(source[pos:colon_end])
     sig = collapse(b"".join(pieces).decode("utf-8", "replace"))
-    return _BRACKET_SPACE.sub("", sig)
+    return cap(_BRACKET_SPACE.sub("", sig), MAX_SIGNATURE_CHARS)
 
 
 def _docstring(body: ts.Node | None, source: bytes) -> str:
@@ -282,11 +290,15 @@ def _type_alias(stmt: ts.Node, source: bytes, seen: set[str]) -> list[Candidate]
 
 
 def _value_signature(stmt: ts.Node, source: bytes) -> str:
-    first = text(stmt, source).split("\n", 1)[0]
-    sig = collapse(first)
-    if len(sig) > MAX_VALUE_SIGNATURE_CHARS:
-        sig = sig[:MAX_VALUE_SIGNATURE_CHARS - 1] + "…"
-    return sig
+    return first_line(stmt, source, MAX_VALUE_SIGNATURE_CHARS)
+
+
+def first_line(node: ts.Node, source: bytes, limit: int) -> str:
+    """The node's first line, whitespace collapsed, cut at `limit` chars (reads only the
+    head of the node: values can be megabyte tables)."""
+    head = source[node.start_byte:min(node.end_byte, node.start_byte + 4 * limit)]
+    nl = head.find(b"\n")
+    return cap(collapse((head if nl < 0 else head[:nl]).decode("utf-8", "replace")), limit)
 
 
 def _symbols(cands: list[Candidate], parents: list[int | None], module: str) -> list[Symbol]:
@@ -337,7 +349,8 @@ def _imports(node: ts.Node, source: bytes) -> list[PendingRef]:
         elif ch.type == "aliased_import":
             name = text(ch.child_by_field_name("name"), source)
             alias = text(ch.child_by_field_name("alias"), source)
-            out.append((ch.start_byte, "imports", name, start_line(ch), module or name, alias, ""))
+            # receiver of an import = the alias it binds (symbol_edges keeps no alias column)
+            out.append((ch.start_byte, "imports", name, start_line(ch), module or name, alias, alias))
         elif ch.type == "dotted_name":
             name = text(ch, source)
             out.append((ch.start_byte, "imports", name, start_line(ch), module or name, "", ""))
@@ -352,6 +365,77 @@ def _call(caps: dict[str, list[ts.Node]], source: bytes) -> PendingRef:
             receiver_text(recv[0], source) if recv else "")
 
 
+# Uses of names that are not calls: `isinstance(x, Foo)`, `class A(Base)`, `x: Foo`,
+# `@decorator`, callbacks, `Foo.CONST`, `self.method` passed around, properties. Every
+# identifier is captured in the same query pass (the walk, not the matching, is the cost),
+# but a bare name is kept only when this file defines or imports it: a bare name reaches a
+# repository symbol only through a definition or an import (or a star import), so the rest
+# (locals, parameters, builtins) would only be unresolvable noise in the edge table.
+_BINDING_PARENTS = frozenset({
+    "function_definition", "class_definition", "parameters", "lambda_parameters", "typed_parameter",
+    "list_splat_pattern", "dictionary_splat_pattern", "global_statement", "nonlocal_statement",
+    "dotted_name", "aliased_import", "import_statement", "import_from_statement", "pattern_list",
+    "tuple_pattern", "list_pattern", "as_pattern_target", "keyword_separator"})
+# parent type -> the field of it that binds (or names) rather than uses
+_BINDING_FIELDS = {"default_parameter": "name", "typed_default_parameter": "name", "keyword_argument": "name",
+                   "assignment": "left", "augmented_assignment": "left", "for_statement": "left",
+                   "for_in_clause": "left", "attribute": "attribute", "call": "function"}
+_SELF_NAMES = (b"self", b"cls")
+
+
+def name_uses(uses: list[dict[str, list[ts.Node]]], defined: set[str], pending: list[PendingRef],
+              source: bytes) -> list[PendingRef]:
+    """`references` edges for the non-call uses among `uses` (captures of the name and
+    attribute patterns); one per name, receiver and line."""
+    known = {n.encode() for n in defined}
+    callees: set[int] = set()
+    star = False
+    for ref in pending:
+        if ref[1] == "calls":
+            callees.add(ref[0])
+        elif ref[2] == "*":
+            star = True
+        else:
+            known.add((ref[5] or ref[2]).encode())
+            known.add(ref[2].split(".", 1)[0].encode())
+    out: list[PendingRef] = []
+    seen: set[tuple[bytes, bytes, int]] = set()
+    for caps in uses:
+        if "attribute" in caps:
+            node, attr, obj = caps["attribute"][0], caps["attr"][0], caps["obj"][0]
+            if attr.start_byte in callees:
+                continue
+            recv = source[obj.start_byte:obj.end_byte]
+            if recv not in known and recv not in _SELF_NAMES or _binds(node):
+                continue
+            word, pos = source[attr.start_byte:attr.end_byte], attr
+        else:
+            pos = caps["name"][0]
+            if pos.start_byte in callees:
+                continue
+            word, recv = source[pos.start_byte:pos.end_byte], b""
+            if (word not in known and not (star and word not in _SELF_NAMES)) or _binds(pos):
+                continue
+        line = pos.start_point[0] + 1
+        if (word, recv, line) in seen:
+            continue
+        seen.add((word, recv, line))
+        out.append((pos.start_byte, "references", word.decode("utf-8", "replace"), line, "", "",
+                    recv.decode("utf-8", "replace")))
+    return out
+
+
+def _binds(node: ts.Node) -> bool:
+    """Whether this identifier/attribute is bound or named here rather than used."""
+    parent = node.parent
+    if parent is None:
+        return True
+    if parent.type in _BINDING_PARENTS:
+        return True
+    field = _BINDING_FIELDS.get(parent.type)
+    return field is not None and parent.child_by_field_name(field) == node
+
+
 def receiver_text(node: ts.Node | None, source: bytes) -> str:
     """The receiver expression as written, whitespace collapsed, cut for display."""
     if node is None:
@@ -362,7 +446,12 @@ def receiver_text(node: ts.Node | None, source: bytes) -> str:
         raw = source[node.start_byte:node.end_byte].decode("utf-8", "replace")
     if node.start_point[0] != node.end_point[0] or "  " in raw:
         raw = collapse(raw)
-    return raw if len(raw) <= MAX_RECEIVER_CHARS else raw[:MAX_RECEIVER_CHARS - 1] + "…"
+    return cap(raw, MAX_RECEIVER_CHARS)
+
+
+def cap(s: str, limit: int) -> str:
+    """`s` cut to `limit` chars, the cut marked with `...` (as the other languages do)."""
+    return s if len(s) <= limit else s[:limit - 3] + "..."
 
 
 def enclosing(ranges: list[tuple[int, int]], positions: list[int]) -> list[int | None]:
