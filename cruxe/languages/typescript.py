@@ -40,6 +40,7 @@ from ._common import Candidate, collapse, end_line, error_count, matches, nest, 
 from .rust import RawRef, attach_enclosing, owner_of, short
 
 MAX_SIGNATURE = 300  # chars; a long type alias or initialiser is not a signature
+MAX_SCANNED_LINE = 2000  # bytes; longer lines are scanned byte by byte in Python: too slow
 
 _TS_DEFS = """
 [(function_declaration) (generator_function_declaration) (function_signature)
@@ -147,8 +148,9 @@ def module_path(path: str) -> str:
 # - escaped backticks (`\``), which the grammar rejects in template literal types: blanked;
 # - call signatures on their own line after another member, `): A\n  <B>(x: B): C`, read as
 #   a call of the previous type: a `;` is put in the indentation to end the member.
-_VARIANCE = re.compile(rb"(?<=[<,])(?:\s|/\*(?:[^*]|\*(?!/))*\*/)*(in\s+out|in|out)"
-                       rb"(?=\s+(?!as\b|satisfies\b|instanceof\b|is\b)[A-Za-z_$][\w$]*\s*(?:extends\b|=|,|>))")
+# `in`, `out` or `in out`, then what can only be a type parameter: a name and `extends`, `=`,
+# `,` or `>`. A match counts only after `<` or `,` (checked in `_patched`).
+_VARIANCE = re.compile(rb"(?:in|out)(?:\s+out)?(?=\s+[A-Za-z_$][\w$]*\s*(?:extends\b|[=,>]))")
 # (Also members named like an operator keyword, `in: string`, read as `previous in ...`.)
 _KEYWORD_MEMBER = rb"|(?:in|as|is|instanceof|satisfies)\??:"
 _SIGNATURE_LINE = {
@@ -156,49 +158,75 @@ _SIGNATURE_LINE = {
     # TSX lines often start with `<` (JSX): only a type parameter list followed by `(` counts.
     "tsx": re.compile(rb"\n[ \t]*[ \t](?=\(|<\s*[A-Za-z_$][^;{}()]*>\s*\(" + _KEYWORD_MEMBER + rb")"),
 }
-_ESCAPED_BACKTICK = re.compile(rb"(?<!\\)(?:\\\\)*\\`")
-_TYPE_END = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$>)]}")
+_IDENT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_TYPE_END = _IDENT | frozenset(b">)]}")
 
 
 def _patched(source: bytes, lang: str) -> bytes | None:
-    buf: bytearray | None = None
+    """The source with the grammar gaps above patched (same length), or None if it has none.
+    Regexes find the few candidate sites; small checks around each decide."""
+    edits: list[tuple[int, bytes]] = []
     if b"\\`" in source:
-        for m in _ESCAPED_BACKTICK.finditer(source):
-            buf = buf if buf is not None else bytearray(source)
-            buf[m.end() - 2:m.end()] = b"  "
+        edits.extend(_escaped_backticks(source))
     for m in _VARIANCE.finditer(source):
-        buf = buf if buf is not None else bytearray(source)
-        buf[m.start(1):m.end(1)] = b" " * (m.end(1) - m.start(1))
+        start = m.start()
+        end = _code_end(source, start)
+        if (start == 0 or source[start - 1] not in _IDENT) and end > 0 and source[end - 1] in b"<,":
+            edits.append((start, b" " * (m.end() - start)))
     if lang in _SIGNATURE_LINE:
-        for m in _SIGNATURE_LINE[lang].finditer(source):
-            if _ends_type(source, m.start()):
-                buf = buf if buf is not None else bytearray(source)
-                buf[m.end() - 1] = ord(";")
-    return bytes(buf) if buf is not None else None
+        edits.extend((m.end() - 1, b";") for m in _SIGNATURE_LINE[lang].finditer(source)
+                     if _ends_type(source, m.start()))
+    if not edits:
+        return None
+    buf = bytearray(source)
+    for pos, repl in edits:
+        buf[pos:pos + len(repl)] = repl
+    return bytes(buf)
 
 
-def _ends_type(source: bytes, pos: int) -> bool:
-    """Whether the code before `pos` (skipping whitespace, `/* */` and `//` comments) can end a type member: an identifier, `>`, `)`, `]` or `}`, but not the `=>` of
-    an arrow."""
+def _escaped_backticks(source: bytes) -> list[tuple[int, bytes]]:
+    out = []
+    i = source.find(b"\\`")
+    while i >= 0:
+        j = i
+        while j > 0 and source[j - 1] == 92:  # count the backslashes before this one
+            j -= 1
+        if (i - j) % 2 == 0:  # this backslash is not itself escaped
+            out.append((i, b"  "))
+        i = source.find(b"\\`", i + 2)
+    return out
+
+
+def _code_end(source: bytes, pos: int) -> int:
+    """Offset just after the last byte of code before `pos`, skipping whitespace and
+    comments (0 if there is none)."""
     while pos > 0:
         while pos > 0 and source[pos - 1] in b" \t\r\n":
             pos -= 1
         if pos >= 2 and source[pos - 2:pos] == b"*/":
-            pos = source.rfind(b"/*", 0, pos - 2)
+            pos = max(source.rfind(b"/*", 0, pos - 2), 0)
             continue
         line_start = source.rfind(b"\n", 0, pos) + 1
         comment = _line_comment_at(source[line_start:pos])
         if comment < 0:
             break
         pos = line_start + comment
-    if pos <= 0 or source[pos - 1] not in _TYPE_END:
+    return pos
+
+
+def _ends_type(source: bytes, pos: int) -> bool:
+    """Whether the code before `pos` can end a type member: an identifier, `>`, `)`, `]` or
+    `}`, but not the `=>` of an arrow."""
+    end = _code_end(source, pos)
+    if end == 0 or source[end - 1] not in _TYPE_END:
         return False
-    return not (source[pos - 1] == ord(">") and pos >= 2 and source[pos - 2] == ord("="))
+    return not (source[end - 1] == ord(">") and end >= 2 and source[end - 2] == ord("="))
 
 
 def _line_comment_at(line: bytes) -> int:
-    """Offset of a `//` comment in one line of code, outside string literals; -1 if none."""
-    if b"//" not in line:
+    """Offset of a `//` comment in one line of code, outside string literals; -1 if none.
+    Lines longer than MAX_SCANNED_LINE (minified code) are taken to hold no comment."""
+    if len(line) > MAX_SCANNED_LINE or b"//" not in line:
         return -1
     quote = 0
     i, n = 0, len(line)
