@@ -86,6 +86,12 @@ def _check(key: str, spec: dict[str, Any], value: Any) -> Any:
     if typ == "string":
         if not isinstance(value, str):
             raise CruxeError("invalid_input", f"{key} must be a string", {"field": key})
+        if not value.isascii():
+            try:  # JSON may carry a lone surrogate ("\ud800"); SQLite and Tantivy cannot take one
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise CruxeError("invalid_input", f"{key} is not valid Unicode (lone surrogate)",
+                                 {"field": key}) from None
         if len(value) > spec.get("maxLength", MAX_QUERY_CHARS):
             raise CruxeError("invalid_input", f"{key} is too long", {"field": key})
         if "enum" in spec and value not in spec["enum"]:
