@@ -230,8 +230,9 @@ def test_health_and_status(world, http_servers, transport):
     h, s = run_session(world, http_servers, transport, fn)
     assert h["status"] == "ready" and h["prewarm_status"] == "complete"
     assert h["tantivy_ok"] and h["sqlite_ok"] and not h["grammars"]["missing"]
-    assert h["startup_checks"]["index"] == {"status": "compatible", "current_schema_version": 1,
-                                            "required_schema_version": 1, "message": None}
+    from cruxe.store import SCHEMA_VERSION
+    assert h["startup_checks"]["index"] == {"status": "compatible", "current_schema_version": SCHEMA_VERSION,
+                                            "required_schema_version": SCHEMA_VERSION, "message": None}
     assert s["index_status"] == "ready" and s["file_count"] >= 5 and s["symbol_count"] > 50
     assert s["recent_jobs"][0]["status"] == "published"
 
