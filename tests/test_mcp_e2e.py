@@ -324,7 +324,7 @@ def test_freshness_policies_on_a_git_repository(make_repo):
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         p, _ = server.call_tool("locate_symbol", {"name": "beta", "freshness_policy": "best_effort"})
-        if p.get("results"):
-            break
+        if p.get("results") and p["metadata"]["freshness_status"] == "fresh":
+            break  # (visible earlier as `syncing`: data lands before the job ends)
         time.sleep(0.2)
     assert p["results"][0]["name"] == "beta" and p["metadata"]["freshness_status"] == "fresh"
