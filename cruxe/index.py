@@ -308,6 +308,10 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
         writer.close()
     counts = gen.db.execute('SELECT file_count, symbol_count FROM branch_state WHERE repo=? AND "ref"=?',
                             (repo, ref)).fetchone()
+    # Resolve the edges the batches left pending (also after a crashed job: the work list
+    # lives in the index). Imported here so parser workers never load the query modules.
+    from .refs import resolve_edges
+    resolve_edges(gen, repo, ref, [*deleted, *(i.path for i in todo)])
     report.file_count, report.symbol_count = (counts[0], counts[1]) if counts else (0, 0)
 
 

@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 2  # bump when any table or Tantivy field changes meaning; forces reindex
 WRITER_HEAP_BYTES = 64_000_000  # Tantivy writer heap: large enough to avoid many small segments
 SQLITE_BUSY_TIMEOUT_MS = 5_000
 
@@ -93,10 +93,17 @@ CREATE INDEX IF NOT EXISTS sr_stable ON symbol_relations(symbol_stable_id);
 CREATE TABLE IF NOT EXISTS symbol_edges (
   repo TEXT NOT NULL, "ref" TEXT NOT NULL, from_symbol_id TEXT, to_symbol_id TEXT,
   to_name TEXT NOT NULL, edge_type TEXT NOT NULL, source_file TEXT NOT NULL,
-  source_line INTEGER NOT NULL, confidence TEXT, module TEXT, receiver TEXT);
+  source_line INTEGER NOT NULL, confidence TEXT, module TEXT, receiver TEXT,
+  to_tail TEXT GENERATED ALWAYS AS (substr(to_name, length(rtrim(to_name,
+    replace(replace(replace(to_name, '.', ''), ':', ''), '/', ''))) + 1)) VIRTUAL);
 CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id);
 CREATE INDEX IF NOT EXISTS se_name ON symbol_edges(repo, "ref", to_name);
 CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(repo, "ref", source_file);
+CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges(repo, "ref", to_tail);
+CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(repo, "ref") WHERE confidence IS NULL;
+CREATE TABLE IF NOT EXISTS edge_dirty_names (
+  repo TEXT NOT NULL, "ref" TEXT NOT NULL, name TEXT NOT NULL,
+  PRIMARY KEY (repo, "ref", name)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS branch_state (
   repo TEXT NOT NULL, "ref" TEXT NOT NULL, last_indexed_commit TEXT, file_count INTEGER,
   symbol_count INTEGER, last_indexed_at TEXT, cursor INTEGER NOT NULL DEFAULT 0,
@@ -624,6 +631,7 @@ def manifest(gen: Generation, repo: str, ref: str) -> dict[str, tuple[str, int, 
     """path -> (content_hash, size, mtime_ns) for every file of the generation."""
     rows = gen.db.execute('SELECT path, content_hash, size, mtime_ns FROM file_manifest '
                           'WHERE repo=? AND "ref"=?', (repo, ref))
+            mark_edges_dirty(c, self.repo, self.ref, deleted + [f["path"] for f in files], symbols, edges)
     return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
 
@@ -638,3 +646,44 @@ def branch_state(gen: Generation, repo: str, ref: str) -> dict[str, Any] | None:
 
 def to_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+EDGES_RESOLVER_KEY = "edges_resolver"  # meta key: version of the rules that resolved the edges
+_TAIL_SEPARATORS = re.compile(r"[.:/]")
+
+
+def name_tail(name: str) -> str:
+    """The last segment of a written name, as the `to_tail` column computes it:
+    `os.path` -> `path`, `crate::a::B` -> `B`, `net/http` -> `http`."""
+    parts = _TAIL_SEPARATORS.split(name)
+    return parts[-1]
+
+
+def mark_edges_dirty(c: sqlite3.Connection, repo: str, ref: str, paths: list[str],
+                     symbols: list[tuple], edges: list[tuple]) -> None:
+    """Edge-resolution bookkeeping for `cruxe.refs.resolve_edges`, inside the batch transaction
+    so a crash cannot lose it: edges resolved into the symbols of replaced files go back to
+    pending (confidence NULL: their symbol ids are about to change), and every name those
+    files defined or imported, before and after, is recorded as dirty (edges by that name
+    elsewhere may resolve differently now). New edges arrive pending by themselves. Before
+    the first resolution there is nothing to keep: the resolver will take every edge."""
+    if c.execute("SELECT 1 FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,)).fetchone() is None:
+        return
+    key = (repo, ref)
+    for path in paths:
+        c.execute('UPDATE symbol_edges SET to_symbol_id=NULL, confidence=NULL WHERE to_symbol_id IN '
+                  '(SELECT symbol_id FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?)', (*key, path))
+        c.execute('INSERT OR IGNORE INTO edge_dirty_names SELECT repo, "ref", name FROM symbol_relations '
+                  'WHERE repo=? AND "ref"=? AND path=?', (*key, path))
+        c.execute('INSERT OR IGNORE INTO edge_dirty_names SELECT repo, "ref", to_tail FROM symbol_edges '
+                  'WHERE repo=? AND "ref"=? AND source_file=? AND edge_type=\'imports\'', (*key, path))
+        c.execute('INSERT OR IGNORE INTO edge_dirty_names SELECT repo, "ref", receiver FROM symbol_edges '
+                  'WHERE repo=? AND "ref"=? AND source_file=? AND edge_type=\'imports\' AND receiver IS NOT NULL',
+                  (*key, path))
+    names = {row[4] for row in symbols}  # symbol_relations row: name is the 5th column
+    for e in edges:  # symbol_edges row: to_name 5th, edge_type 6th, receiver (import alias) 11th
+        if e[5] == "imports":
+            names.add(name_tail(e[4]))
+            if e[10]:
+                names.add(e[10])
+    c.executemany("INSERT OR IGNORE INTO edge_dirty_names VALUES (?,?,?)", [(*key, n) for n in sorted(names)])
+
+

@@ -19,6 +19,7 @@ a leading `src/` or `lib/` component dropped (src-layout and CPython's `Lib/`), 
 """
 from __future__ import annotations
 
+import bisect
 import inspect
 import re
 
@@ -84,7 +85,7 @@ def extract(source: bytes, path: str) -> FileExtract:
     cands += _module_bindings(root, source)
     ordered, parents = nest(cands)
     symbols = _symbols(ordered, parents, module_path(path))
-    pending += name_uses(uses, {c.name for c in cands}, pending, source)
+    name_uses(uses, {c.name for c in cands}, defs, pending, source)
     refs = resolve_references(pending, [(c.node.start_byte, c.node.end_byte) for c in ordered])
     return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree))
 
@@ -371,22 +372,69 @@ def _call(caps: dict[str, list[ts.Node]], source: bytes) -> PendingRef:
 # but a bare name is kept only when this file defines or imports it: a bare name reaches a
 # repository symbol only through a definition or an import (or a star import), so the rest
 # (locals, parameters, builtins) would only be unresolvable noise in the edge table.
-_BINDING_PARENTS = frozenset({
-    "function_definition", "class_definition", "parameters", "lambda_parameters", "typed_parameter",
-    "list_splat_pattern", "dictionary_splat_pattern", "global_statement", "nonlocal_statement",
-    "dotted_name", "aliased_import", "import_statement", "import_from_statement", "pattern_list",
-    "tuple_pattern", "list_pattern", "as_pattern_target", "keyword_separator"})
-# parent type -> the field of it that binds (or names) rather than uses
-_BINDING_FIELDS = {"default_parameter": "name", "typed_default_parameter": "name", "keyword_argument": "name",
-                   "assignment": "left", "augmented_assignment": "left", "for_statement": "left",
-                   "for_in_clause": "left", "attribute": "attribute", "call": "function"}
+#
+# What an identifier is, by its parent: a name being defined/imported/keyword ("name"),
+# a function-local binding ("local"), a `global` declaration, or else a use.
+_PARENT_ROLES = {
+    **dict.fromkeys(("function_definition", "class_definition", "dotted_name", "aliased_import",
+                     "import_statement", "import_from_statement", "keyword_separator"), "name"),
+    **dict.fromkeys(("parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern",
+                     "dictionary_splat_pattern", "pattern_list", "tuple_pattern", "list_pattern",
+                     "as_pattern_target", "nonlocal_statement"), "local"),
+    "global_statement": "global"}
+# parent type -> (its field that is not a use, what the identifier is there)
+_FIELD_ROLES = {"default_parameter": ("name", "local"), "typed_default_parameter": ("name", "local"),
+                "assignment": ("left", "local"), "augmented_assignment": ("left", "local"),
+                "for_statement": ("left", "local"), "for_in_clause": ("left", "local"),
+                "keyword_argument": ("name", "name"), "attribute": ("attribute", "name"),
+                "call": ("function", "name")}
 _SELF_NAMES = (b"self", b"cls")
 
 
-def name_uses(uses: list[dict[str, list[ts.Node]]], defined: set[str], pending: list[PendingRef],
-              source: bytes) -> list[PendingRef]:
-    """`references` edges for the non-call uses among `uses` (captures of the name and
-    attribute patterns); one per name, receiver and line."""
+def name_uses(uses: list[dict[str, list[ts.Node]]], defined: set[str], defs: list[ts.Node],
+              pending: list[PendingRef], source: bytes) -> None:
+    """Add to `pending` a `references` edge for each non-call use among `uses` (captures of
+    the name and attribute patterns; one per name, receiver and line), and drop the bare
+    names, calls included, that their function binds locally (parameters, assignments,
+    loop/with/except targets): Python makes such a name local in the whole function, so it
+    cannot mean the module-level definition or import of the same name."""
+    known, callees, star = _file_names(defined, pending)
+    decorators = sorted((d.parent.start_byte, d.start_byte) for d in defs
+                        if d.parent is not None and d.parent.type == "decorated_definition")
+    out: list[PendingRef] = []
+    bindings: list[tuple[int, str, bool]] = []
+    seen: set[tuple[bytes, bytes, int]] = set()
+    for caps in uses:
+        if "attribute" in caps:
+            node, pos, obj = caps["attribute"][0], caps["attr"][0], caps["obj"][0]
+            recv = source[obj.start_byte:obj.end_byte]
+            if pos.start_byte in callees or (recv not in known and recv not in _SELF_NAMES) or _role(node) != "use":
+                continue
+        else:
+            pos, recv = caps["name"][0], b""
+            word = source[pos.start_byte:pos.end_byte]
+            if pos.start_byte in callees or (word not in known and not (star and word not in _SELF_NAMES)):
+                continue
+            role = _role(pos)
+            if role in ("local", "global"):
+                bindings.append((pos.start_byte, word.decode("utf-8", "replace"), role == "global"))
+            if role != "use":
+                continue
+        word = source[pos.start_byte:pos.end_byte]
+        line = pos.start_point[0] + 1
+        if (word, recv, line) not in seen:
+            seen.add((word, recv, line))
+            out.append((_outside_decorators(pos.start_byte, decorators), "references",
+                        word.decode("utf-8", "replace"), line, "", "", recv.decode("utf-8", "replace")))
+    pending += out
+    if bindings:
+        funcs = sorted(((d.start_byte, d.end_byte) for d in defs if d.type == "function_definition"),
+                       key=lambda r: (r[0], -r[1]))
+        pending[:] = _without_locals(pending, bindings, funcs)
+
+
+def _file_names(defined: set[str], pending: list[PendingRef]) -> tuple[set[bytes], set[int], bool]:
+    """(names the file defines or imports, positions of call names, has a star import)."""
     known = {n.encode() for n in defined}
     callees: set[int] = set()
     star = False
@@ -398,42 +446,43 @@ def name_uses(uses: list[dict[str, list[ts.Node]]], defined: set[str], pending: 
         else:
             known.add((ref[5] or ref[2]).encode())
             known.add(ref[2].split(".", 1)[0].encode())
-    out: list[PendingRef] = []
-    seen: set[tuple[bytes, bytes, int]] = set()
-    for caps in uses:
-        if "attribute" in caps:
-            node, attr, obj = caps["attribute"][0], caps["attr"][0], caps["obj"][0]
-            if attr.start_byte in callees:
-                continue
-            recv = source[obj.start_byte:obj.end_byte]
-            if recv not in known and recv not in _SELF_NAMES or _binds(node):
-                continue
-            word, pos = source[attr.start_byte:attr.end_byte], attr
-        else:
-            pos = caps["name"][0]
-            if pos.start_byte in callees:
-                continue
-            word, recv = source[pos.start_byte:pos.end_byte], b""
-            if (word not in known and not (star and word not in _SELF_NAMES)) or _binds(pos):
-                continue
-        line = pos.start_point[0] + 1
-        if (word, recv, line) in seen:
-            continue
-        seen.add((word, recv, line))
-        out.append((pos.start_byte, "references", word.decode("utf-8", "replace"), line, "", "",
-                    recv.decode("utf-8", "replace")))
-    return out
+    return known, callees, star
 
 
-def _binds(node: ts.Node) -> bool:
-    """Whether this identifier/attribute is bound or named here rather than used."""
+def _role(node: ts.Node) -> str:
+    """What the identifier (or attribute) is at its place: "use", or see _PARENT_ROLES."""
     parent = node.parent
     if parent is None:
-        return True
-    if parent.type in _BINDING_PARENTS:
-        return True
-    field = _BINDING_FIELDS.get(parent.type)
-    return field is not None and parent.child_by_field_name(field) == node
+        return "name"
+    role = _PARENT_ROLES.get(parent.type)
+    if role is not None:
+        return role
+    field = _FIELD_ROLES.get(parent.type)
+    if field is not None and parent.child_by_field_name(field[0]) == node:
+        return field[1]
+    return "use"
+
+
+def _outside_decorators(pos: int, decorators: list[tuple[int, int]]) -> int:
+    """A use inside a decorator is evaluated in the scope around the decorated definition
+    (`@name.setter` sees the class body): move it just before that definition, so the
+    enclosing symbol is the scope's."""
+    i = bisect.bisect_right(decorators, (pos, 1 << 62)) - 1
+    if i >= 0 and decorators[i][0] <= pos < decorators[i][1]:
+        return max(decorators[i][0] - 1, 0)
+    return pos
+
+
+def _without_locals(refs: list[PendingRef], bindings: list[tuple[int, str, bool]],
+                    funcs: list[tuple[int, int]]) -> list[PendingRef]:
+    bare = [r for r in refs if r[1] != "imports" and not r[6]]
+    positions = sorted({b[0] for b in bindings} | {r[0] for r in bare})
+    owner = dict(zip(positions, enclosing(funcs, positions)))
+    local = {(owner[p], name) for p, name, is_global in bindings if not is_global and owner[p] is not None}
+    local -= {(owner[p], name) for p, name, is_global in bindings if is_global}
+    if not local:
+        return refs
+    return [r for r in refs if r[1] == "imports" or r[6] or (owner[r[0]], r[2]) not in local]
 
 
 def receiver_text(node: ts.Node | None, source: bytes) -> str:

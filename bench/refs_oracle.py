@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""find_references against a precise oracle (SCIP from scip-python or scip-typescript).
+
+usage:
+  python3 bench/refs_oracle.py setup-python [--work DIR]      # corpus + scip-python index
+  python3 bench/refs_oracle.py setup-typescript [--work DIR]  # corpus + scip-typescript index
+  python3 bench/refs_oracle.py run --corpus DIR --scip FILE [--package NAME] [--sample N] [--seed S]
+
+`setup-*` copies a corpus into --work (default /tmp/cruxe_refs_oracle), installs the indexer
+with npm into --work (pinned version; the npm registry must be reachable once) and writes
+<work>/<corpus>.scip. `run` indexes the corpus with Cruxe in a temporary CRUXE_HOME and asks
+find_references for a sample of the corpus's functions, methods and classes (stratified by
+kind, fixed seed), each by qualified name + path, as an agent would.
+
+The oracle's truth for a symbol is the set of (path, line) of its non-definition
+occurrences in the corpus. Reported, per kind and overall (micro-averaged over sites):
+  recall     = oracle sites that Cruxe lists / oracle sites
+  precision  = listed sites that the oracle confirms / listed sites
+  false_zero = symbols with oracle references for which Cruxe answers 0 references AND
+               unresolved_count 0 (a confident wrong absence), / symbols with references
+  honest_zero = same 0 references but unresolved_count > 0 (Cruxe says it does not know)
+One JSON object on stdout; --details adds the worst symbols for debugging.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench" / "refs"))
+
+import scip  # noqa: E402
+
+SCIP_PYTHON = "@sourcegraph/scip-python@0.6.6"
+SCIP_TYPESCRIPT = "@sourcegraph/scip-typescript@0.3.15"
+DJANGO_SDIST = Path("/tmp/corpora/sdist/django-5.2.19/django")
+# Django sub-packages: real classes, inheritance and cross-module imports, a few hundred
+# files, and (unlike a copy of stdlib packages) no clash with the interpreter's own modules,
+# which would send pyright's resolution to typeshed instead of the corpus.
+DJANGO_PARTS = ("db", "core", "utils", "dispatch", "apps", "http", "forms", "template", "urls",
+                "middleware", "views")
+KIND_OF_SUFFIX = {"#": "class", "().": "function"}
+
+
+# ---- setup ---------------------------------------------------------------------------------
+
+def npm_install(work: Path, package: str) -> Path:
+    bin_name = package.split("/")[-1].split("@")[0]
+    exe = work / "node_modules" / ".bin" / bin_name
+    if not exe.exists():
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", package], cwd=work, check=True,
+                       stdout=subprocess.DEVNULL)
+    return exe
+
+
+def setup_python(work: Path) -> None:
+    corpus = work / "dj"
+    if not corpus.exists():
+        if not DJANGO_SDIST.exists():
+            sys.exit(f"{DJANGO_SDIST} missing (see shared/bench/setup_corpora.sh)")
+        (corpus / "django").mkdir(parents=True)
+        shutil.copy(DJANGO_SDIST / "__init__.py", corpus / "django")
+        for part in DJANGO_PARTS:
+            shutil.copytree(DJANGO_SDIST / part, corpus / "django" / part)
+    exe = npm_install(work, SCIP_PYTHON)
+    env_file = work / "env.json"
+    env_file.write_text("[]")  # no site-packages: imports resolve inside the corpus or to typeshed
+    subprocess.run([str(exe), "index", "--project-name", "dj", "--project-version", "1",
+                    "--environment", str(env_file), "--output", str(work / "dj.scip"), "--quiet", "."],
+                   cwd=corpus, check=True)
+    print(json.dumps({"corpus": str(corpus), "scip": str(work / "dj.scip"), "package": "dj"}))
+
+
+def setup_typescript(work: Path, source: Path) -> None:
+    corpus = work / "ts"
+    if not corpus.exists():
+        shutil.copytree(source, corpus)
+    exe = npm_install(work, SCIP_TYPESCRIPT)
+    npm_install(work, "typescript@5.4.5")
+    cfg = corpus / "tsconfig.json"
+    if not cfg.exists():
+        cfg.write_text(json.dumps({"compilerOptions": {"target": "es2020", "module": "commonjs", "allowJs": True,
+                                                       "noEmit": True, "skipLibCheck": True},
+                                   "include": ["**/*.ts", "**/*.tsx"]}))
+    subprocess.run([str(exe), "index", "--output", str(work / "ts.scip")], cwd=corpus, check=True)
+    print(json.dumps({"corpus": str(corpus), "scip": str(work / "ts.scip")}))
+
+
+# ---- the oracle ----------------------------------------------------------------------------
+
+def oracle(scip_path: Path, package: str | None) -> tuple[dict[str, tuple], dict[str, set]]:
+    """(definitions: scip symbol -> (path, line, name, kind), references: symbol -> sites)."""
+    defs: dict[str, tuple] = {}
+    refs: dict[str, set] = defaultdict(set)
+    for occ in scip.read_occurrences(scip_path.read_bytes()):
+        if occ.symbol.startswith("local ") or (package and scip.package(occ.symbol) != package):
+            continue
+        if occ.is_definition:
+            desc = scip.descriptors(occ.symbol)
+            if not desc or desc[-1][1] not in KIND_OF_SUFFIX:
+                continue
+            kind = KIND_OF_SUFFIX[desc[-1][1]]
+            if kind == "function" and len(desc) > 1 and desc[-2][1] == "#":
+                kind = "method"
+            defs.setdefault(occ.symbol, (occ.path, occ.line, desc[-1][0], kind))
+        else:
+            refs[occ.symbol].add((occ.path, occ.line))
+    for sym, (path, line, _, _) in defs.items():
+        refs[sym].discard((path, line))
+    return defs, refs
+
+
+# ---- cruxe ---------------------------------------------------------------------------------
+
+def index_corpus(corpus: Path, home: Path):
+    os.environ["CRUXE_HOME"] = str(home)
+    from cruxe.index import run_index
+    from cruxe.project import open_project
+    t = time.perf_counter()
+    report = run_index(corpus)
+    seconds = time.perf_counter() - t
+    project = open_project(corpus)
+    return project, project.store.current_generation(report.ref), report.ref, seconds
+
+
+def cruxe_symbols(gen, repo: str, ref: str) -> dict[tuple[str, str], list[tuple]]:
+    out: dict[tuple[str, str], list[tuple]] = defaultdict(list)
+    for row in gen.db.execute('SELECT path, name, line_start, line_end, qualified_name, kind FROM symbol_relations '
+                              'WHERE repo=? AND "ref"=?', (repo, ref)):
+        out[(row[0], row[1])].append(tuple(row))
+    return out
+
+
+def match(defn: tuple, syms: dict) -> tuple | None:
+    """The Cruxe symbol for an oracle definition: same file and name, innermost span
+    holding the oracle's definition line."""
+    path, line, name, _ = defn
+    fits = [s for s in syms.get((path, name), ()) if s[2] <= line <= s[3]]
+    return min(fits, key=lambda s: s[3] - s[2]) if fits else None
+
+
+def run(args: argparse.Namespace) -> dict:
+    from cruxe.errors import CruxeError
+    from cruxe.refs import find_references
+    defs, refs = oracle(Path(args.scip), args.package)
+    home = Path(tempfile.mkdtemp(prefix="cruxe_refs_oracle_"))
+    try:
+        project, gen, ref, index_seconds = index_corpus(Path(args.corpus).resolve(), home)
+        syms = cruxe_symbols(gen, project.id, ref)
+        by_kind: dict[str, list[tuple[str, tuple]]] = defaultdict(list)
+        unmatched = 0
+        for sym, defn in sorted(defs.items()):
+            hit = match(defn, syms)
+            if hit is None:
+                unmatched += 1
+                continue
+            by_kind[defn[3]].append((sym, hit))
+        rng = random.Random(args.seed)
+        sample = []
+        for kind in sorted(by_kind):
+            items = by_kind[kind]
+            sample += [(kind, *x) for x in (rng.sample(items, args.sample) if len(items) > args.sample else items)]
+        totals: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        worst = []
+        t = time.perf_counter()
+        for kind, sym, hit in sample:
+            truth = refs.get(sym, set())
+            try:
+                ans = find_references(gen, project.id, ref, hit[4], path=hit[0], limit=100_000)
+            except CruxeError as e:
+                totals[kind]["errors"] += 1
+                worst.append({"symbol": hit[4], "error": e.code})
+                continue
+            got = {(r["path"], r["line_start"]) for r in ans["references"]}
+            ok = len(got & truth)
+            for key in (kind, "all"):
+                tk = totals[key]
+                tk["symbols"] += 1
+                tk["oracle_sites"] += len(truth)
+                tk["listed_sites"] += len(got)
+                tk["confirmed"] += ok
+                tk["with_refs"] += bool(truth)
+                tk["false_zero"] += bool(truth) and not got and ans["unresolved_count"] == 0
+                tk["honest_zero"] += bool(truth) and not got and ans["unresolved_count"] > 0
+            if truth - got or got - truth:
+                worst.append({"symbol": hit[4], "path": hit[0], "kind": kind, "oracle": len(truth), "listed": len(got),
+                              "missed": sorted(truth - got)[:5], "extra": sorted(got - truth)[:5],
+                              "unresolved_count": ans["unresolved_count"]})
+        query_seconds = time.perf_counter() - t
+        report = {"corpus": str(args.corpus), "oracle_symbols": len(defs), "unmatched_definitions": unmatched,
+                  "index_seconds": round(index_seconds, 2), "query_ms_mean": round(1000 * query_seconds / max(1, len(sample)), 2),
+                  "sample_per_kind": args.sample, "seed": args.seed, "by_kind": {}}
+        for key, tk in sorted(totals.items()):
+            report["by_kind"][key] = {
+                "symbols": int(tk["symbols"]), "errors": int(tk["errors"]),
+                "oracle_sites": int(tk["oracle_sites"]), "listed_sites": int(tk["listed_sites"]),
+                "recall": round(tk["confirmed"] / tk["oracle_sites"], 4) if tk["oracle_sites"] else None,
+                "precision": round(tk["confirmed"] / tk["listed_sites"], 4) if tk["listed_sites"] else None,
+                "symbols_with_refs": int(tk["with_refs"]),
+                "false_zero_rate": round(tk["false_zero"] / tk["with_refs"], 4) if tk["with_refs"] else None,
+                "false_zeros": int(tk["false_zero"]), "honest_zeros": int(tk["honest_zero"]),
+            }
+        if args.details:
+            worst.sort(key=lambda w: -(len(w.get("missed", [])) + len(w.get("extra", []))))
+            report["details"] = worst[:args.details]
+        return report
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("setup-python", "setup-typescript"):
+        s = sub.add_parser(name)
+        s.add_argument("--work", default="/tmp/cruxe_refs_oracle")
+        if name == "setup-typescript":
+            s.add_argument("--source", required=True, help="a TypeScript project directory to copy")
+    r = sub.add_parser("run")
+    r.add_argument("--corpus", required=True)
+    r.add_argument("--scip", required=True)
+    r.add_argument("--package", help="SCIP package name of the corpus (others are external)")
+    r.add_argument("--sample", type=int, default=150, help="symbols per kind")
+    r.add_argument("--seed", type=int, default=7)
+    r.add_argument("--details", type=int, default=0)
+    a = ap.parse_args()
+    if a.cmd == "run":
+        print(json.dumps(run(a), indent=1))
+        return
+    work = Path(a.work)
+    work.mkdir(parents=True, exist_ok=True)
+    if a.cmd == "setup-python":
+        setup_python(work)
+    else:
+        setup_typescript(work, Path(a.source))
+
+
+if __name__ == "__main__":
+    main()

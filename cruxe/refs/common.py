@@ -1,0 +1,100 @@
+"""Shared vocabulary of the resolvers: confidence labels, targets, small helpers.
+
+Confidence says which evidence tied an edge to its symbol, best first:
+`scope` (defined in the same file, visible from the use), `import` (an explicit import or a
+module path), `receiver` (the receiver's type is visible in the syntax: self/this/cls, a
+class name, `super()`, a constructor call), `unique_name` (one definition of that name in
+the repository fits). An edge that stays unresolved keeps `to_symbol_id = NULL` and says
+why: `ambiguous` (several definitions fit and nothing picks one), `external` (it names
+something outside the repository: a builtin, the standard library, a dependency),
+`module` (it names a module or package, which is not a symbol), `unknown` (nothing
+found). Nothing is guessed: a tie is `ambiguous`, never the first candidate.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .graph import Edge, Graph, Sym
+
+SCOPE, IMPORT, RECEIVER, UNIQUE = "scope", "import", "receiver", "unique_name"
+AMBIGUOUS, EXTERNAL, MODULE, UNKNOWN = "ambiguous", "external", "module", "unknown"
+RESOLVED = frozenset({SCOPE, IMPORT, RECEIVER, UNIQUE})
+
+Resolution = tuple[str | None, str]  # (to_symbol_id, confidence)
+
+# Import chains and class hierarchies are followed at most this deep: real code needs a
+# handful of hops; a cycle or a pathological chain must not cost more.
+MAX_HOPS = 8
+
+CALLABLE_KINDS = frozenset({"function", "method"})
+TYPE_KINDS = frozenset({"class", "struct", "enum", "trait", "interface", "type_alias"})
+_IDENT_CHAIN = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$")
+_CTOR_CALL = re.compile(r"^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(.*\)$", re.S)
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """A module/package/directory as a resolution target (not a symbol)."""
+
+    name: str
+    path: str | None  # its file (Python/TS) or directory (Go); "" in the repo with no file
+    # (a namespace package); None when outside the repository
+
+
+Target = Sym | Module | None
+
+
+def ident_chain(text: str) -> list[str] | None:
+    """`a.b.c` -> [a, b, c]; None when the text is not a plain dotted identifier chain."""
+    return text.split(".") if _IDENT_CHAIN.match(text) else None
+
+
+def constructor_chain(text: str) -> list[str] | None:
+    """`Foo(x)` / `pkg.Foo()` -> [pkg, Foo]: a receiver that is a call of a dotted name."""
+    m = _CTOR_CALL.match(text)
+    if m is None or m.group(1).endswith(")"):
+        return None
+    return m.group(1).split(".")
+
+
+def enclosing(g: Graph, sym: Sym | None, kinds: frozenset[str]) -> Sym | None:
+    """The nearest symbol of one of `kinds` at or above `sym` in its file."""
+    hops = 0
+    while sym is not None and hops < 64:
+        if sym.kind in kinds:
+            return sym
+        sym = g.get(sym.parent)
+        hops += 1
+    return None
+
+
+def first(syms: list[Sym]) -> Sym | None:
+    """The first definition (by line) of a name bound several times in one scope, as
+    redefinitions (`try: def f` / `except: def f`, property setters) bind one name."""
+    return min(syms, key=lambda s: (s.line, s.id)) if syms else None
+
+
+def unique(syms: list[Sym]) -> Resolution:
+    """One candidate -> resolved by unique name; several -> ambiguous; none -> unknown."""
+    if len(syms) == 1:
+        return syms[0].id, UNIQUE
+    return None, AMBIGUOUS if syms else UNKNOWN
+
+
+def as_resolution(target: Target, confidence: str) -> Resolution:
+    if isinstance(target, Sym):
+        return target.id, confidence
+    if isinstance(target, Module):
+        return None, MODULE if target.path is not None else EXTERNAL
+    return None, UNKNOWN
+
+
+class LanguageResolver:
+    """One language's rules. `resolve(edge)` must be pure given the graph."""
+
+    def __init__(self, g: Graph):
+        self.g = g
+
+    def resolve(self, e: Edge) -> Resolution:  # pragma: no cover - interface
+        raise NotImplementedError

@@ -1,0 +1,173 @@
+"""`find_references`: who imports, calls or uses a symbol, and how much is unknown.
+
+The answer never claims more than the index knows. Resolved references are listed (one
+per source line, in (path, line) order); edges that name the symbol but could not be tied
+to any definition are counted in `unresolved_count`, always present, so "0 references,
+0 unresolved" means no use of that name was found at all, while "0 references, 7
+unresolved" tells the agent to look before deleting anything.
+
+Targets: the name may be qualified (`a::b`, `A.b`, matched as a suffix of qualified
+names). Definitions that share a path and qualified name (conditional redefinitions,
+overloads, property setters) are one target; several different targets and no `path` that
+picks one raise `ambiguous_symbol` listing them (the agent repeats the call with `path` or
+a qualified name).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..errors import CruxeError
+from ..outline import normalize_repo_path
+from ..query.locate import parse_name
+from ..query.retrieve import file_chunks
+from ..store import Generation
+from .resolve import resolver_version
+
+EDGE_KINDS = ("calls", "imports", "references")
+# several edges on one line (a call and a type use, say) show once, as the strongest
+_KIND_ORDER = {"calls": 0, "imports": 1, "references": 2}
+MAX_CONTEXT_CHARS = 160  # one source line for orientation, not a code dump
+MAX_LISTED_DEFINITIONS = 20  # in an ambiguous_symbol error: enough to pick from
+_SEP = re.compile(r"::|\.")
+
+
+def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path: str | None = None,
+                    kind: str | None = None, limit: int = 20) -> dict[str, Any]:
+    if kind is not None and kind not in EDGE_KINDS:
+        raise CruxeError("invalid_input", f"unknown reference kind {kind!r}", {"field": "kind", "allowed": list(EDGE_KINDS)})
+    if not isinstance(limit, int) or limit < 1:
+        raise CruxeError("invalid_input", "limit must be a positive integer", {"field": "limit"})
+    db = gen.db
+    if resolver_version(db) is None:
+        raise CruxeError("no_edges_available", "the reference graph of this index is not built yet "
+                         "(first index still running, or interrupted before resolving references)",
+                         {"remedy": "Wait for the index job, or run `cruxe sync` (sync_repo) to finish it."})
+    segments = parse_name(symbol_name)
+    name = segments[-1]
+    target = _target(gen, repo, ref, segments, normalize_repo_path(path) if path else None, kind)
+    ids = [d["symbol_id"] for d in target]
+    refs = _references(gen, ids, kind)
+    page = refs[:limit]
+    _decorate(gen, repo, ref, page)
+    out: dict[str, Any] = {
+        "symbol": _public(target[0]),
+        "references": page,
+        "total_references": len(refs),
+        "unresolved_count": unresolved_count(gen, repo, ref, name, kind),
+    }
+    if len(refs) > limit:
+        out["truncated"] = True
+    return out
+
+
+# ---- the target ------------------------------------------------------------------------------
+
+def _target(gen: Generation, repo: str, ref: str, segments: list[str], path: str | None,
+            kind: str | None) -> list[dict[str, Any]]:
+    """The definitions that make up the one symbol asked for (see module docstring)."""
+    name = segments[-1]
+    rows = _definitions(gen, repo, ref, name)
+    if len(segments) > 1:
+        rows = [r for r in rows if _SEP.split(r["qualified_name"])[-len(segments):] == segments]
+    if path is not None:
+        rows = [r for r in rows if r["path"] == path]
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault((r["path"], r["qualified_name"]), []).append(r)
+    if not groups:
+        where = f" in {path}" if path else ""
+        raise CruxeError("symbol_not_found", f"no definition of {'.'.join(segments)!r}{where} in the index",
+                         {"symbol_name": name, "path": path,
+                          "unresolved_count": unresolved_count(gen, repo, ref, name, kind)})
+    if len(groups) > 1:
+        defs = [_public(g[0]) for _, g in sorted(groups.items())]
+        raise CruxeError("ambiguous_symbol", f"{'.'.join(segments)!r} has {len(defs)} definitions; pass `path` "
+                         "or a qualified name to pick one",
+                         {"symbol_name": name, "definition_count": len(defs),
+                          "definitions": defs[:MAX_LISTED_DEFINITIONS]})
+    return next(iter(groups.values()))
+
+
+def _definitions(gen: Generation, repo: str, ref: str, name: str) -> list[dict[str, Any]]:
+    """Definitions named exactly `name`; when there are none, a case-insensitive match."""
+    rows = [dict(r) for r in gen.db.execute(
+        'SELECT symbol_id, name, qualified_name, kind, path, line_start FROM symbol_relations '
+        'WHERE repo=? AND "ref"=? AND name_lower=? ORDER BY path, line_start, symbol_id',
+        (repo, ref, name.lower()))]
+    exact = [r for r in rows if r["name"] == name]
+    return exact or rows
+
+
+def _public(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: row[k] for k in ("name", "qualified_name", "kind", "path", "line_start", "symbol_id")}
+
+
+# ---- references ------------------------------------------------------------------------------
+
+def _references(gen: Generation, ids: list[str], kind: str | None) -> list[dict[str, Any]]:
+    marks = ",".join("?" * len(ids))
+    sql = (f"SELECT source_file, source_line, edge_type, from_symbol_id FROM symbol_edges "
+           f"WHERE to_symbol_id IN ({marks})")
+    args: list[Any] = list(ids)
+    if kind is not None:
+        sql += " AND edge_type=?"
+        args.append(kind)
+    best: dict[tuple[str, int], dict[str, Any]] = {}
+    for path, line, edge_type, from_id in gen.db.execute(sql, args):
+        cur = best.get((path, line))
+        cand = {"path": path, "line_start": line, "edge_type": edge_type, "from_symbol": from_id}
+        if cur is None or (_KIND_ORDER.get(edge_type, 9), from_id or "") < (_KIND_ORDER.get(cur["edge_type"], 9),
+                                                                         cur["from_symbol"] or ""):
+            best[(path, line)] = cand
+    return [best[k] for k in sorted(best)]
+
+
+def _decorate(gen: Generation, repo: str, ref: str, refs: list[dict[str, Any]]) -> None:
+    """Enclosing symbols' qualified names and the source line of each reference, in place."""
+    ids = sorted({r["from_symbol"] for r in refs if r["from_symbol"]})
+    names: dict[str, str] = {}
+    if ids:
+        names = {row[0]: row[1] for row in gen.db.execute(
+            f"SELECT symbol_id, qualified_name FROM symbol_relations WHERE symbol_id IN ({','.join('?' * len(ids))})",
+            ids)}
+    chunks = file_chunks(gen, repo, ref, sorted({r["path"] for r in refs}))
+    for r in refs:
+        r["from_symbol"] = names.get(r["from_symbol"]) if r["from_symbol"] else None
+        line = _line(chunks.get(r["path"], []), r["line_start"])
+        if line is not None:
+            r["context"] = line
+
+
+def _line(chunks: list[dict[str, Any]], n: int) -> str | None:
+    """Line `n` from the stored snippet chunks (they cover each file once), stripped and
+    clipped; None when the index holds no text for it."""
+    for c in chunks:
+        a, b = int(c["line_start"]), int(c["line_end"])
+        if a <= n <= b:
+            body = c.get("content", "").split("\n")
+            if n - a >= len(body):
+                return None
+            text = body[n - a].strip()
+            return text if len(text) <= MAX_CONTEXT_CHARS else text[:MAX_CONTEXT_CHARS - 1] + "…"
+    return None
+
+
+# ---- unresolved ------------------------------------------------------------------------------
+
+def _like_escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def unresolved_count(gen: Generation, repo: str, ref: str, name: str, kind: str | None = None) -> int:
+    """Edges naming `name` (as written, or as the last segment of `a.name` / `a::name`) that
+    no definition was tied to: spec 04's count, restricted to one edge type when asked.
+    The `to_tail` term is the same condition in indexed and case-sensitive form (LIKE folds
+    ASCII case): it keeps the count exact and off a full scan of the edge table."""
+    sql = ('SELECT COUNT(*) FROM symbol_edges WHERE repo = ? AND "ref" = ? AND to_symbol_id IS NULL '
+           "AND to_tail = ? AND (to_name = ? OR to_name LIKE ? ESCAPE '\\' OR to_name LIKE ? ESCAPE '\\')")
+    args: list[Any] = [repo, ref, name, name, "%." + _like_escape(name), "%::" + _like_escape(name)]
+    if kind is not None:
+        sql += " AND edge_type = ?"
+        args.append(kind)
+    return int(gen.db.execute(sql, args).fetchone()[0])

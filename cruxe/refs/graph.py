@@ -1,0 +1,165 @@
+"""What the resolver reads: symbols, files and import edges of one generation, loaded lazily.
+
+A one-file sync resolves a few hundred edges and must not read the whole index, while a
+full resolution touches everything: so every lookup goes through a memo that is filled
+either on demand (one small indexed query per file or name) or, with `preload()`, by one
+scan per table. Rows are plain frozen records; nothing here writes.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass
+
+_SYM_COLS = ("symbol_id, name, qualified_name, kind, language, path, line_start, line_end, "
+             "parent_symbol_id, signature")
+_EDGE_COLS = ("rowid, source_file, source_line, from_symbol_id, to_name, edge_type, "
+              "coalesce(module, ''), coalesce(receiver, '')")
+
+
+@dataclass(frozen=True, slots=True)
+class Sym:
+    id: str
+    name: str
+    qname: str
+    kind: str
+    language: str
+    path: str
+    line: int
+    end: int
+    parent: str | None
+    signature: str
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    rowid: int
+    path: str
+    line: int
+    from_id: str | None
+    to_name: str
+    edge_type: str
+    module: str  # imports: the module as written
+    receiver: str  # calls/references: receiver text; imports: the local alias bound
+
+
+def _sym(row: sqlite3.Row | tuple) -> Sym:
+    return Sym(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9] or "")
+
+
+def _edge(row: sqlite3.Row | tuple) -> Edge:
+    return Edge(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7])
+
+
+class Graph:
+    """Read access to one generation's symbols and edges for resolution."""
+
+    def __init__(self, db: sqlite3.Connection, repo: str, ref: str):
+        self.db = db
+        self.key = (repo, ref)
+        self._files: dict[str, str] | None = None
+        self._by_path: dict[str, list[Sym]] = {}
+        self._by_name: dict[str, list[Sym]] = {}
+        self._by_id: dict[str, Sym] = {}
+        self._children: dict[str, dict[str, dict[str, list[Sym]]]] = {}
+        self._imports: dict[str, list[Edge]] = {}
+        self._complete = False  # preloaded: a missing key means "none", no query needed
+
+    # -- bulk loading for a full resolution
+    def preload(self) -> None:
+        by_path: dict[str, list[Sym]] = defaultdict(list)
+        by_name: dict[str, list[Sym]] = defaultdict(list)
+        for row in self.db.execute(f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? '
+                                   "ORDER BY path, line_start, symbol_id", self.key):
+            s = _sym(row)
+            by_path[s.path].append(s)
+            by_name[s.name].append(s)
+            self._by_id[s.id] = s
+        self._by_path = dict(by_path)
+        self._by_name = dict(by_name)
+        imports: dict[str, list[Edge]] = defaultdict(list)
+        for row in self.db.execute(f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? '
+                                   "AND edge_type='imports' ORDER BY source_file, source_line, rowid", self.key):
+            e = _edge(row)
+            imports[e.path].append(e)
+        self._imports = dict(imports)
+        self._complete = True
+
+    # -- files
+    def files(self) -> dict[str, str]:
+        """path -> language of every indexed file."""
+        if self._files is None:
+            self._files = {r[0]: r[1] or "" for r in self.db.execute(
+                'SELECT path, language FROM file_manifest WHERE repo=? AND "ref"=? ORDER BY path', self.key)}
+        return self._files
+
+    # -- symbols
+    def in_file(self, path: str) -> list[Sym]:
+        """Symbols of one file, in line order."""
+        return self._memo(self._by_path, path, f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? '
+                          "AND path=? ORDER BY line_start, symbol_id", _sym, self._remember)
+
+    def _remember(self, syms: list[Sym]) -> None:
+        for s in syms:
+            self._by_id[s.id] = s
+
+    def _memo(self, memo: dict, key: str, sql: str, convert, loaded=None) -> list:
+        """memo[key], loaded with `sql` (bound to repo, ref, key) on first use; after
+        preload() a missing key simply means nothing."""
+        got = memo.get(key)
+        if got is None:
+            if self._complete:
+                return []
+            got = [convert(r) for r in self.db.execute(sql, (*self.key, key))]
+            memo[key] = got
+            if loaded is not None:
+                loaded(got)
+        return got
+
+    def named(self, name: str) -> list[Sym]:
+        """Every symbol with exactly this name, in (path, line) order."""
+        got = self._by_name.get(name)
+        if got is None:
+            if self._complete:
+                return []
+            got = [_sym(r) for r in self.db.execute(
+                f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? AND name_lower=? '
+                "ORDER BY path, line_start, symbol_id", (*self.key, name.lower())) if r[1] == name]
+            self._by_name[name] = got
+            for s in got:
+                self._by_id.setdefault(s.id, s)
+        return got
+
+    def get(self, symbol_id: str | None) -> Sym | None:
+        if symbol_id is None:
+            return None
+        s = self._by_id.get(symbol_id)
+        if s is None and not self._complete:
+            row = self.db.execute(f"SELECT {_SYM_COLS} FROM symbol_relations WHERE symbol_id=? LIMIT 1",
+                                  (symbol_id,)).fetchone()
+            if row is not None:
+                s = _sym(row)
+                self._by_id[s.id] = s
+        return s
+
+    def top_level(self, path: str, name: str) -> list[Sym]:
+        return self.children_of(path, None).get(name, [])
+
+    def children(self, sym: Sym, name: str) -> list[Sym]:
+        return self.children_of(sym.path, sym.id).get(name, [])
+
+    def children_of(self, path: str, parent: str | None) -> dict[str, list[Sym]]:
+        """name -> symbols directly inside `parent` (None: the file's top level)."""
+        tree = self._children.get(path)
+        if tree is None:
+            tree = {}
+            for s in self.in_file(path):
+                tree.setdefault(s.parent or "", {}).setdefault(s.name, []).append(s)
+            self._children[path] = tree
+        return tree.get(parent or "", {})
+
+    # -- import edges
+    def imports(self, path: str) -> list[Edge]:
+        """Import edges of one file, in line order."""
+        return self._memo(self._imports, path, f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? '
+                          "AND source_file=? AND edge_type='imports' ORDER BY source_line, rowid", _edge)

@@ -1,0 +1,367 @@
+"""Python name resolution: scopes, imports (absolute, relative, star, re-exports), classes.
+
+Python binds every name explicitly: a bare name is a definition of the enclosing function
+or of the module, an import, a star import, or a builtin/local. So a bare name that none
+of these explains stays unresolved; it is never matched by name across the repository.
+Attribute uses (`x.f()`, `x.f`) resolve through the receiver when the syntax shows its
+type: `self`/`cls` (the enclosing class and its bases, left to right), `super()`, a name
+bound to a class or module, a constructor call `Foo().f()`. For any other receiver (a
+local variable, a parameter, `self.attr.f()`) only a unique method of that name in the
+repository resolves, and not when the name is one of the builtin types' own methods
+(`x.get()` is far more often a dict than the one `get` a repository defines).
+"""
+from __future__ import annotations
+
+import builtins
+import io
+import logging
+import re
+
+from ..languages.python import module_path
+from .common import (EXTERNAL, IMPORT, MAX_HOPS, RECEIVER, SCOPE, UNKNOWN, LanguageResolver, Module,
+                     Resolution, Target, as_resolution, constructor_chain, enclosing, first, ident_chain,
+                     unique)
+from .graph import Edge, Graph, Sym
+
+log = logging.getLogger(__name__)
+
+_BUILTINS = frozenset(dir(builtins))
+# Methods of builtin and I/O types, and the stdlib logging API: an unknown receiver
+# calling one of these is most likely not the repository's method of the same name.
+_COMMON_METHODS = frozenset(
+    n for t in (str, bytes, bytearray, list, dict, set, frozenset, tuple, int, float, complex, object,
+                io.IOBase, io.TextIOWrapper, io.BufferedReader, io.BytesIO, io.StringIO)
+    for n in dir(t)) | frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+_SCOPES = frozenset({"function", "method"})
+_CLASS = frozenset({"class"})
+_BINDINGS = frozenset({"variable", "constant"})
+_SUBSCRIPT = re.compile(r"\[.*\]$", re.S)
+# `name: T = ...` | `name = T(...)` | `name = T` (first line of a variable's assignment)
+_VALUE_TYPE = re.compile(r"^[\w.]+\s*(?::\s*([\w.]+)\s*=|=\s*([\w.]+)\s*\(|=\s*([\w.]+)\s*$)")
+
+
+class PythonResolver(LanguageResolver):
+    def __init__(self, g: Graph):
+        super().__init__(g)
+        self._modules: dict[str, str] | None = None
+        self._namespaces: set[str] = set()
+        self._suffix: dict[str, list[str]] = {}
+        self._bindings: dict[str, tuple[dict[str, list[Edge]], list[str]]] = {}
+        self._lookups: dict[tuple[str, str], Target] = {}
+        self._bases: dict[str, list[Sym | None]] = {}
+        self._active: set[tuple[str, str]] = set()
+
+    # ---- edges -------------------------------------------------------------------------
+    def resolve(self, e: Edge) -> Resolution:
+        if e.edge_type == "imports":
+            return self._import_edge(e)
+        if not e.receiver:
+            target, conf = self.bare(e.path, e.from_id, e.to_name)
+            if target is None and e.to_name in _BUILTINS:
+                return None, EXTERNAL
+            return as_resolution(target, conf)
+        return self._attribute(e)
+
+    def _import_edge(self, e: Edge) -> Resolution:
+        if e.to_name == "*":
+            mod = self.module_named(e.module, e.path)
+            return None, "module" if mod is not None else EXTERNAL
+        if self._is_plain_import(e):
+            name = self.module_named(e.to_name, e.path)
+            return None, "module" if name is not None else EXTERNAL
+        mod = self.module_named(e.module, e.path)
+        if mod is None:
+            return None, EXTERNAL
+        return as_resolution(self.lookup(mod, e.to_name, 0), IMPORT)
+
+    def _attribute(self, e: Edge) -> Resolution:
+        recv, name = e.receiver, e.to_name
+        owner = self.g.get(e.from_id)
+        if recv in ("self", "cls"):
+            return as_resolution(self.member(enclosing(self.g, owner, _CLASS), name), RECEIVER) \
+                if enclosing(self.g, owner, _CLASS) is not None else (None, UNKNOWN)
+        if recv.startswith("super(") and recv.endswith(")"):
+            cls = self._super_class(e, owner)
+            hit = None
+            for base in self.bases(cls) if cls is not None else ():
+                hit = self.member(base, name) if base is not None else None
+                if hit is not None:
+                    break
+            return as_resolution(hit, RECEIVER)
+        chain = ident_chain(recv)
+        ctor = None if chain else constructor_chain(recv)
+        if chain and chain[0] not in ("self", "cls"):
+            base, conf = self.chain(e.path, e.from_id, chain)
+            if base is not None:
+                return as_resolution(self.attribute_of(base, name), conf)
+        elif ctor:
+            cls, _ = self.chain(e.path, e.from_id, ctor)
+            if isinstance(cls, Sym) and cls.kind == "class":
+                return as_resolution(self.member(cls, name), RECEIVER)
+        return self._by_unique_method(name)
+
+    def _super_class(self, e: Edge, owner: Sym | None) -> Sym | None:
+        """The class whose bases `super()` / `super(C, self)` searches."""
+        args = e.receiver[len("super("):-1].split(",")[0].strip()
+        parts = ident_chain(args) if args else None
+        if parts:
+            cls = self.chain(e.path, e.from_id, parts)[0]
+            return cls if isinstance(cls, Sym) and cls.kind == "class" else None
+        return enclosing(self.g, owner, _CLASS)
+
+    def _by_unique_method(self, name: str) -> Resolution:
+        if name in _COMMON_METHODS:
+            return None, UNKNOWN
+        return unique([s for s in self.g.named(name) if s.kind == "method" and s.language == "python"])
+
+    # ---- names -------------------------------------------------------------------------
+    def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
+        """What a bare name means at a use site: (target, confidence)."""
+        hit = self._scope(path, from_id, name)
+        if hit is not None:
+            return hit, SCOPE
+        return self.bound(path, name, 0), IMPORT
+
+    def _scope(self, path: str, from_id: str | None, name: str) -> Sym | None:
+        sym = self.g.get(from_id)
+        while sym is not None and sym.kind in _BINDINGS:  # `X = f()`: evaluated in X's scope
+            sym = self.g.get(sym.parent)
+        innermost = True
+        while sym is not None:
+            # enclosing functions' names are visible; a class body only to its own code
+            if sym.kind in _SCOPES or (innermost and sym.kind == "class"):
+                hit = first(self.g.children(sym, name))
+                if hit is not None:
+                    return hit
+            innermost = False
+            sym = self.g.get(sym.parent)
+        return first(self.g.top_level(path, name))
+
+    def chain(self, path: str, from_id: str | None, parts: list[str]) -> tuple[Target, str]:
+        """`a.b.c` at a use site: the target of the whole chain, or None."""
+        target, conf = self.bare(path, from_id, parts[0])
+        for part in parts[1:]:
+            if target is None:
+                return None, conf
+            if isinstance(target, Sym):
+                conf = RECEIVER if conf == SCOPE else conf
+            target = self.attribute_of(target, part)
+        return target, conf
+
+    def attribute_of(self, target: Target, name: str) -> Target:
+        if isinstance(target, Module):
+            if target.path is None:
+                return Module(f"{target.name}.{name}", None)
+            return self.lookup(target.name, name, 0)
+        if isinstance(target, Sym) and target.kind == "class":
+            return self.member(target, name)
+        if isinstance(target, Sym) and target.kind in _BINDINGS:
+            cls = self.value_class(target)
+            return self.member(cls, name) if cls is not None else None
+        return None
+
+    def value_class(self, var: Sym) -> Sym | None:
+        """The class of a variable whose signature shows it: `x: Foo = ...`, `x = Foo(...)`
+        (an instance: its attributes are the class's) or `x = Foo` (an alias)."""
+        m = _VALUE_TYPE.match(var.signature)
+        expr = m and (m.group(1) or m.group(2) or m.group(3))
+        parts = ident_chain(expr) if expr else None
+        if not parts or parts[-1] == var.name:
+            return None
+        target = self.chain(var.path, var.parent, parts)[0]
+        return target if isinstance(target, Sym) and target.kind == "class" else None
+
+    # ---- classes -----------------------------------------------------------------------
+    def member(self, cls: Sym | None, name: str, hops: int = 0, seen: set[str] | None = None) -> Sym | None:
+        """`name` defined in class `cls` or inherited from its bases (depth first, left to
+        right: Python's MRO for the usual single and mixin hierarchies)."""
+        if cls is None or hops > MAX_HOPS:
+            return None
+        seen = seen if seen is not None else set()
+        if cls.id in seen:
+            return None
+        seen.add(cls.id)
+        hit = first(self.g.children(cls, name))
+        if hit is not None:
+            return hit
+        for base in self.bases(cls):
+            hit = self.member(base, name, hops + 1, seen) if base is not None else None
+            if hit is not None:
+                return hit
+        return None
+
+    def bases(self, cls: Sym) -> list[Sym | None]:
+        """The class's bases resolved from its signature `class A(B, m.C, metaclass=M)`."""
+        got = self._bases.get(cls.id)
+        if got is None:
+            got = []
+            self._bases[cls.id] = got  # a class deriving from itself sees no bases
+            for expr in _base_exprs(cls.signature):
+                parts = ident_chain(_SUBSCRIPT.sub("", expr))
+                target = self.chain(cls.path, cls.parent, parts)[0] if parts else None
+                got.append(target if isinstance(target, Sym) and target.kind == "class" else None)
+        return got
+
+    # ---- modules -----------------------------------------------------------------------
+    def modules(self) -> dict[str, str]:
+        """Dotted module name -> file, for every Python file (package `__init__` first,
+        then `.py`, then `.pyi`, as the import system prefers them)."""
+        if self._modules is None:
+            ranked: dict[str, tuple[int, str]] = {}
+            for path, lang in self.g.files().items():
+                if lang != "python":
+                    continue
+                rank = 0 if path.endswith(("__init__.py", "__init__.pyi")) else 1
+                rank = rank * 2 + (1 if path.endswith(".pyi") else 0)
+                name = module_path(path)
+                if name and (name not in ranked or (rank, path) < ranked[name]):
+                    ranked[name] = (rank, path)
+            self._modules = {n: p for n, (_, p) in ranked.items()}
+            # packages without __init__.py (namespace packages) are modules with no file
+            for name in list(self._modules):
+                parts = name.split(".")
+                for i in range(1, len(parts)):
+                    self._namespaces.add(".".join(parts[:i]))
+        return self._modules
+
+    def module_named(self, written: str, from_path: str) -> str | None:
+        """The dotted name of the repository module an import names, or None (outside)."""
+        modules = self.modules()
+        if written.startswith("."):
+            dots = len(written) - len(written.lstrip("."))
+            parts = module_path(from_path).split(".") if module_path(from_path) else []
+            if not from_path.endswith(("__init__.py", "__init__.pyi")):
+                parts = parts[:-1]
+            if dots > 1:
+                parts = parts[:len(parts) - (dots - 1)] if dots - 1 <= len(parts) else []
+            rest = written[dots:]
+            # always inside the repository, even as a namespace package with no file
+            return ".".join(parts + ([rest] if rest else []))
+        if written in modules or written in self._namespaces:
+            return written
+        return self._by_suffix(written)
+
+    def _by_suffix(self, written: str) -> str | None:
+        """A module named relative to a deeper root (`pkg.mod` for `python/pkg/mod.py`):
+        the one module whose dotted name ends with it, if exactly one."""
+        if not self._suffix:
+            for name in self.modules():
+                self._suffix.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+        if "." not in written:
+            return None  # `import jinja2` must not find `pkg/backends/jinja2.py`
+        tail = written.rsplit(".", 1)[-1]
+        fits = [n for n in self._suffix.get(tail, ()) if n.endswith("." + written)]
+        return fits[0] if len(fits) == 1 else None
+
+    def file_bindings(self, path: str) -> tuple[dict[str, list[Edge]], list[str]]:
+        """The names a file's imports bind -> import edges, and its star-imported modules."""
+        got = self._bindings.get(path)
+        if got is None:
+            names: dict[str, list[Edge]] = {}
+            stars: list[str] = []
+            for imp in self.g.imports(path):
+                if imp.to_name == "*":
+                    stars.append(imp.module)
+                    continue
+                if imp.receiver:
+                    bound = imp.receiver
+                elif self._is_plain_import(imp):
+                    bound = imp.to_name.split(".", 1)[0]
+                else:
+                    bound = imp.to_name
+                names.setdefault(bound, []).append(imp)
+            got = (names, stars)
+            self._bindings[path] = got
+        return got
+
+    def _is_plain_import(self, imp: Edge) -> bool:
+        """`import a.b` (to_name == module) rather than `from m import x`. The written forms
+        of `import m` and `from m import m` are alike: the latter is taken when m is a
+        repository module that defines m."""
+        if imp.to_name != imp.module:
+            return False
+        if "." in imp.to_name:
+            return True
+        path = self.modules().get(self.module_named(imp.module, imp.path) or "")
+        return path is None or not self.g.top_level(path, imp.to_name)
+
+    def bound(self, path: str, name: str, hops: int) -> Target:
+        """What an import in `path` binds to `name`: a symbol, a module, or None."""
+        names, stars = self.file_bindings(path)
+        fallback: Target = None
+        for imp in names.get(name, ()):
+            target = self._binding_target(imp, name, hops)
+            if isinstance(target, Sym) or (isinstance(target, Module) and target.path is not None):
+                return target  # try/except ImportError fallbacks: the repository's wins
+            fallback = fallback or target
+        if fallback is not None:
+            return fallback
+        for star in stars:
+            mod = self.module_named(star, path)
+            if mod is not None:
+                hit = self.lookup(mod, name, hops + 1)
+                if hit is not None:
+                    return hit
+        return None
+
+    def _binding_target(self, imp: Edge, name: str, hops: int) -> Target:
+        if self._is_plain_import(imp):
+            full = imp.to_name if imp.receiver else imp.to_name.split(".", 1)[0]
+            mod = self.module_named(full, imp.path)
+            return Module(mod, self.modules().get(mod, "")) if mod is not None else Module(full, None)
+        mod = self.module_named(imp.module, imp.path)
+        if mod is None:
+            return Module(f"{imp.module}.{imp.to_name}", None)
+        return self.lookup(mod, imp.to_name, hops + 1)
+
+    def lookup(self, module: str, name: str, hops: int) -> Target:
+        """`name` as an attribute of repository module `module`: a top-level definition, a
+        name the module imports (re-exports), a submodule, or a star-imported name."""
+        key = (module, name)
+        if key in self._lookups:
+            return self._lookups[key]
+        if hops > MAX_HOPS or key in self._active:
+            return None
+        self._active.add(key)
+        try:
+            got = self._lookup(module, name, hops)
+        finally:
+            self._active.discard(key)
+        self._lookups[key] = got
+        return got
+
+    def _lookup(self, module: str, name: str, hops: int) -> Target:
+        modules = self.modules()
+        path = modules.get(module) if module else None
+        sub = f"{module}.{name}" if module else name
+        if path is not None:
+            hit = first(self.g.top_level(path, name))
+            if hit is not None:
+                return hit
+            names, _ = self.file_bindings(path)
+            if name in names:
+                return self.bound(path, name, hops)
+        if sub in modules or sub in self._namespaces:
+            return Module(sub, modules.get(sub, ""))
+        return self.bound(path, name, hops) if path is not None else None
+
+
+def _base_exprs(signature: str) -> list[str]:
+    """Positional base expressions of `class A(B, C[int], metaclass=M)`."""
+    open_at = signature.find("(")
+    close_at = signature.rfind(")")
+    if open_at < 0 or close_at <= open_at:
+        return []
+    out, depth, cur = [], 0, []
+    for ch in signature[open_at + 1:close_at]:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur).strip())
+    return [x for x in out if x and "=" not in x and not x.startswith("*")]

@@ -1,0 +1,108 @@
+"""`resolve_edges`: tie `symbol_edges` rows to the symbols they name, after each index job.
+
+Which edges are (re)resolved is read from the index itself, so an interrupted job leaves
+nothing behind: extraction inserts edges pending (`confidence IS NULL`); the batch
+transaction that replaces a file also sends edges resolved into its old symbols back to
+pending and records the names it defined or imported, before and after, in
+`edge_dirty_names` (store.mark_edges_dirty). This function resolves the pending edges and
+every edge whose last name segment is dirty, then clears the dirty names and records the
+rules' version in `meta`, all in one transaction. When that version is missing (first
+index, or a job killed before its first resolution) or older, every edge is resolved.
+"""
+from __future__ import annotations
+
+import logging
+import sqlite3
+import time
+from typing import Any
+
+from ..errors import CruxeError
+from ..store import EDGES_RESOLVER_KEY, Generation, transaction
+from .common import RESOLVED, UNKNOWN, LanguageResolver, Resolution
+from .generic import GenericResolver
+from .graph import _EDGE_COLS, Edge, Graph, _edge
+from .python import PythonResolver
+
+log = logging.getLogger(__name__)
+
+# Bump when the rules change what an edge resolves to: the next sync re-resolves all edges.
+RESOLVER_VERSION = "1"
+# An incremental resolution touching more edges than this loads the whole graph at once
+# (one scan per table beats thousands of small indexed queries).
+PRELOAD_EDGES = 20_000
+
+_RESOLVERS: dict[str, type[LanguageResolver]] = {
+    "python": PythonResolver,
+}
+
+
+def resolver_version(db: sqlite3.Connection) -> str | None:
+    row = db.execute("SELECT value FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,)).fetchone()
+    return row[0] if row else None
+
+
+def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = None) -> dict[str, Any]:
+    """Resolve what the last index job left pending; returns counts for the job report.
+
+    `changed_paths` is informational: the work list is read from the index (see module
+    docstring), so a resolution that follows a crashed job still sees everything.
+    """
+    t0 = time.monotonic()
+    db = gen.db
+    try:
+        full = resolver_version(db) != RESOLVER_VERSION
+        g = Graph(db, repo, ref)
+        edges = _work(db, repo, ref, full)
+        if full or len(edges) > PRELOAD_EDGES:
+            g.preload()
+        results = _resolve_all(g, edges)
+        with transaction(db):
+            db.executemany("UPDATE symbol_edges SET to_symbol_id=?, confidence=? WHERE rowid=?", results)
+            db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, RESOLVER_VERSION))
+    except sqlite3.DatabaseError as e:
+        raise CruxeError("internal_error", f"edge resolution failed: {e}") from e
+    resolved = sum(1 for r in results if r[1] in RESOLVED)
+    stats = {"mode": "full" if full else "incremental", "edges": len(results), "resolved": resolved,
+             "changed_files": len(changed_paths or ()), "duration_ms": int((time.monotonic() - t0) * 1000)}
+    log.debug("edges resolved: %s", stats)
+    return stats
+
+
+def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool) -> list[Edge]:
+    key = (repo, ref)
+    if full:
+        sql = f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? ORDER BY rowid'
+        return [_edge(r) for r in db.execute(sql, key)]
+    rows = {r[0]: _edge(r) for r in db.execute(
+        f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? AND confidence IS NULL', key)}
+    for r in db.execute(
+            f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? AND to_tail IN '
+            '(SELECT name FROM edge_dirty_names WHERE repo=? AND "ref"=?)', (*key, *key)):
+        rows.setdefault(r[0], _edge(r))
+    return [rows[k] for k in sorted(rows)]
+
+
+def _resolve_all(g: Graph, edges: list[Edge]) -> list[tuple[str | None, str, int]]:
+    languages = g.files()
+    resolvers: dict[str, LanguageResolver] = {}
+    out: list[tuple[str | None, str, int]] = []
+    for e in edges:
+        lang = languages.get(e.path, "")
+        r = resolvers.get(lang)
+        if r is None:
+            cls = _RESOLVERS.get(lang, GenericResolver)
+            r = resolvers[lang] = cls(g)
+        res = _safe(r, e)
+        out.append((res[0], res[1], e.rowid))
+    return out
+
+
+def _safe(r: LanguageResolver, e: Edge) -> Resolution:
+    """One odd edge must not fail a whole index job: it stays unresolved (`unknown`, which
+    find_references counts), and the log says which edge it was."""
+    try:
+        return r.resolve(e)
+    except Exception:  # noqa: BLE001 - a resolver bug costs one edge, not the index
+        log.warning("could not resolve %s:%s %r; left unresolved", e.path, e.line, e.to_name, exc_info=True)
+        return None, UNKNOWN
