@@ -127,14 +127,14 @@ def _candidate(node: ts.Node, source: bytes) -> Candidate | None:
         kind = Kind.METHOD
     elif node.type == "static_item" and any(c.type == "mutable_specifier" for c in node.children):
         kind = Kind.VARIABLE
-    start_node, doc = _leading_attributes(node, source)
+    start, doc = _leading_attributes(node, source)
     return Candidate(
         node, text(name_node, source), kind.value,
         signature=_signature(node, source),
         visibility=_visibility(node, source),
         doc=doc,
         name_line=start_line(name_node),
-        extra={"start": start_line(start_node), "container": container},
+        extra={"start": start, "container": container},
     )
 
 
@@ -165,33 +165,41 @@ def _type_base_name(node: ts.Node | None, source: bytes) -> str:
     return "?"
 
 
-def _leading_attributes(node: ts.Node, source: bytes) -> tuple[ts.Node, str]:
-    """First outer attribute / doc comment in front of `node`, and the doc comment text.
+def _leading_attributes(node: ts.Node, source: bytes) -> tuple[int, str]:
+    """Line of the first outer attribute / doc comment in front of `node` (the node's own
+    line if none), and the doc comment text.
 
     Walks previous siblings only (attributes are siblings of the item in this grammar),
     skipping plain comments, stopping at anything else.
     """
-    start = node
+    start = node.start_point[0] + 1
     docs: list[str] = []
     sib = node.prev_sibling
-    while sib is not None and sib.type in ("attribute_item", "line_comment", "block_comment"):
-        if sib.type == "attribute_item":
-            start = sib
-        elif sib.child_by_field_name("outer") is not None:
-            start = sib
-            docs.append(_doc_text(sib, source))
+    while sib is not None:
+        t = sib.type
+        if t == "attribute_item":
+            start = sib.start_point[0] + 1
+        elif t == "line_comment" or t == "block_comment":
+            doc = _outer_doc(source[sib.start_byte:sib.end_byte])
+            if doc is not None:
+                start = sib.start_point[0] + 1
+                docs.append(doc)
+        else:
+            break
         sib = sib.prev_sibling
     docs.reverse()
     return start, "\n".join(d for d in docs if d)
 
 
-def _doc_text(comment: ts.Node, source: bytes) -> str:
-    doc = comment.child_by_field_name("doc")
-    raw = text(doc, source) if doc is not None else ""
-    if comment.type == "block_comment":
-        lines = [ln.strip().lstrip("*").strip() for ln in raw.splitlines()]
+def _outer_doc(comment: bytes) -> str | None:
+    """Text of an outer doc comment (`/// x`, `/** x */`); None for any other comment
+    (`//`, `////`, `//!`, `/* */`, `/***/`), as rustc tells them apart."""
+    if comment.startswith(b"///") and not comment.startswith(b"////"):
+        return comment[3:].decode("utf-8", "replace").strip()
+    if comment.startswith(b"/**") and not comment.startswith((b"/***", b"/**/")):
+        lines = (ln.strip().lstrip("*").strip() for ln in comment[3:-2].decode("utf-8", "replace").splitlines())
         return "\n".join(ln for ln in lines if ln)
-    return raw.strip()
+    return None
 
 
 def _signature(node: ts.Node, source: bytes) -> str:
@@ -348,20 +356,19 @@ def attach_enclosing(refs: list[RawRef], cands: list[Candidate], owners: list[in
     ranges: no recursion, linear in their number.
     """
     refs.sort(key=lambda r: r[0])
+    starts = [c.node.start_byte for c in cands]
+    ends = [c.node.end_byte for c in cands]
     out: list[Reference] = []
-    stack: list[int] = []
+    stack: list[int] = []  # open candidates, innermost last
     ci, n = 0, len(cands)
     for pos, edge, to_name, line, module, alias, receiver in refs:
-        while ci < n and cands[ci].node.start_byte <= pos:
-            _pop_ended(stack, cands, cands[ci].node.start_byte)
+        while ci < n and starts[ci] <= pos:
+            while stack and ends[stack[-1]] <= starts[ci]:
+                stack.pop()
             stack.append(ci)
             ci += 1
-        _pop_ended(stack, cands, pos)
+        while stack and ends[stack[-1]] <= pos:
+            stack.pop()
         owner = owners[stack[-1]] if stack else None
         out.append(Reference(edge, to_name, line, owner, module, alias, receiver))
     return out
-
-
-def _pop_ended(stack: list[int], cands: list[Candidate], pos: int) -> None:
-    while stack and cands[stack[-1]].node.end_byte <= pos:
-        stack.pop()
