@@ -153,6 +153,22 @@ def test_calls_and_new_with_receiver_and_enclosing_symbol():
     assert [(r.to_name, r.receiver, r.from_symbol) for r in fx.references] == [("Map", "", 0), ("Thing", "ns", None)]
 
 
+def test_jsx_component_tags_are_calls_html_tags_are_not():
+    fx = run("typescript/component.tsx")
+    calls = [(r.to_name, r.receiver, r.line, fx.symbols[r.from_symbol].name) for r in fx.references
+             if r.edge_type == "calls"]
+    assert calls == [("useState", "", 13, "Counter"), ("Button", "", 16, "Counter"), ("setCount", "", 16, "Counter")]
+    fx = extract_javascript(b"const App = () => <ui.Card><Row/><span/></ui.Card>;\n", "src/app.jsx")
+    assert [(r.to_name, r.receiver) for r in fx.references] == [("Card", "ui"), ("Row", "")]
+
+
+def test_declaration_files_are_visible_as_a_whole():
+    src = b"interface Options { debug?: boolean }\ndeclare function setup(o: Options): void;\ntype Mode = 'a';\n"
+    assert {s.name: s.visibility for s in extract_typescript(src, "types/lib.d.ts").symbols} == {
+        "Options": "public", "debug": "public", "setup": "public", "Mode": "public"}
+    assert extract_typescript(src, "src/lib.ts").symbols[0].visibility == "private"
+
+
 # ---- grammar gaps ---------------------------------------------------------------------------
 
 def test_variance_annotations_parse():

@@ -24,10 +24,12 @@ Rules (the choices CONTRACTS leaves open):
   is the part after the last `src/` directory (the whole path when there is none), without
   the extension, with `/` as `.`, and a final `index` dropped (`src/index.ts` -> no prefix).
 - Visibility: exported (`export ...`, `export { name }`, `export default name`, CommonJS
-  exports) and ambient (`declare`) declarations -> public; other module-level and local
-  declarations -> private (a module's own). Class members: `private` or `#name` -> private,
-  `protected` -> protected, otherwise public; interface/type members and enum members ->
-  public.
+  exports) and ambient (`declare`, or anything in a `.d.ts` file) declarations -> public;
+  other module-level and local declarations -> private (a module's own). Class members:
+  `private` or `#name` -> private, `protected` -> protected, otherwise public;
+  interface/type members and enum members -> public.
+- References: imports (one per bound name; `export ... from`, `require("x")`, `import("x")`
+  too) and calls (`f()`, `obj.f()`, `new X()`, and JSX component tags `<Button/>`).
 """
 from __future__ import annotations
 
@@ -84,11 +86,20 @@ _REFS = """
   (member_expression object: (_) @crecv property: (_) @cname)]) @new
 """
 _TS_REFS = "(import_statement (import_require_clause (identifier) @rname source: (_) @rsrc))"
+# A JSX element whose tag is a component (`<Button/>`, `<ui.Card>`) uses it like a call.
+_JSX_REFS = """
+[(jsx_opening_element name: [(identifier) @jsxname
+                             (member_expression object: (_) @crecv property: (_) @jsxname)])
+ (jsx_self_closing_element name: [(identifier) @jsxname
+                                  (member_expression object: (_) @crecv property: (_) @jsxname)])]
+"""
 
 
 def _query_text(lang: str) -> str:
     if lang == "javascript":
-        return _JS_DEFS + _JS_VARS + _REFS
+        return _JS_DEFS + _JS_VARS + _REFS + _JSX_REFS
+    if lang == "tsx":
+        return _TS_DEFS + _TS_VARS + _REFS + _TS_REFS + _JSX_REFS
     return _TS_DEFS + _TS_VARS + _REFS + _TS_REFS
 
 
@@ -304,14 +315,15 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
         else:
             ref_caps.append(caps)
     cands, parents = nest(cands)
-    index = _build_symbols(cands, parents, module_path(path), exported, out.symbols)
+    ambient = path.endswith((".d.ts", ".d.mts", ".d.cts"))  # declaration files: all visible
+    index = _build_symbols(cands, parents, module_path(path), exported, ambient, out.symbols)
     owners = owner_of(cands, parents, index)
     out.references = attach_enclosing(_references(ref_caps, source), cands, owners)
     return out
 
 
 def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: str,
-                   exported: set[str], symbols: list[Symbol]) -> list[int]:
+                   exported: set[str], ambient: bool, symbols: list[Symbol]) -> list[int]:
     """Fill `symbols` from nested candidates (every candidate becomes a symbol)."""
     qnames: list[str] = []
     top_level: dict[str, int] = {}
@@ -326,7 +338,7 @@ def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: s
         if p is None:
             top_level.setdefault(c.name, i)
         vis = c.visibility
-        if vis == "private" and p is None and c.name in exported:
+        if vis == "private" and p is None and (ambient or c.name in exported):
             vis = "public"
         symbols.append(Symbol(
             name=c.name, qualified_name=qnames[i], kind=c.kind,
@@ -610,6 +622,13 @@ def _references(ref_caps: list[dict[str, list[ts.Node]]], source: bytes) -> list
             recv = caps.get("crecv")
             receiver = short(text(recv[0], source)) if recv else ""
             refs.append((node.start_byte, "calls", name, node.start_point[0] + 1, "", "", receiver))
+        elif "jsxname" in caps:
+            node = caps["jsxname"][0]
+            name = text(node, source)
+            recv = caps.get("crecv")
+            if recv or name[:1].isupper():  # lower-case tags are HTML elements
+                receiver = short(text(recv[0], source)) if recv else ""
+                refs.append((node.start_byte, "calls", name, node.start_point[0] + 1, "", "", receiver))
         elif "dynimport" in caps:
             refs.extend(_require(caps["call"][0], source))
         elif "import" in caps:
