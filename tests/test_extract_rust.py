@@ -61,6 +61,12 @@ def test_attributes_and_doc_comments_start_the_item():
     assert s["auth::jwt::Validate::validate"].doc == "Checks one token."
 
 
+def test_inner_doc_comments_document_an_inline_module():
+    src = b"/// Outer.\npub mod m {\n    //! Inner one.\n    //! Inner two.\n    fn f() {}\n}\nmod n {\n    /*! Block\n     * inner. */\n}\n"
+    assert [(s.qualified_name, s.doc) for s in extract(src, "src/lib.rs").symbols] == [
+        ("m", "Outer.\nInner one.\nInner two."), ("m::f", ""), ("n", "Block\ninner.")]
+
+
 def test_signatures():
     s = by_qname(extract(SAMPLE, PATH))
     assert s["auth::jwt::validate_token"].signature == \

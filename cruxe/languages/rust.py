@@ -128,6 +128,8 @@ def _candidate(node: ts.Node, source: bytes) -> Candidate | None:
     elif node.type == "static_item" and any(c.type == "mutable_specifier" for c in node.children):
         kind = Kind.VARIABLE
     start, doc = _leading_attributes(node, source)
+    if node.type == "mod_item":
+        doc = "\n".join(d for d in (doc, _inner_doc(node.child_by_field_name("body"), source)) if d)
     return Candidate(
         node, text(name_node, source), kind.value,
         signature=_signature(node, source),
@@ -191,14 +193,32 @@ def _leading_attributes(node: ts.Node, source: bytes) -> tuple[int, str]:
     return start, "\n".join(d for d in docs if d)
 
 
+def _inner_doc(body: ts.Node | None, source: bytes) -> str:
+    """`//!` / `/*! */` comments opening an inline module's body document the module."""
+    docs: list[str] = []
+    for child in body.named_children if body is not None else ():
+        if child.type not in ("line_comment", "block_comment"):
+            break
+        raw = source[child.start_byte:child.end_byte]
+        if raw.startswith(b"//!"):
+            docs.append(raw[3:].decode("utf-8", "replace").strip())
+        elif raw.startswith(b"/*!"):
+            docs.append(_block_text(raw))
+    return "\n".join(d for d in docs if d)
+
+
+def _block_text(comment: bytes) -> str:
+    lines = (ln.strip().lstrip("*").strip() for ln in comment[3:-2].decode("utf-8", "replace").splitlines())
+    return "\n".join(ln for ln in lines if ln)
+
+
 def _outer_doc(comment: bytes) -> str | None:
     """Text of an outer doc comment (`/// x`, `/** x */`); None for any other comment
     (`//`, `////`, `//!`, `/* */`, `/***/`), as rustc tells them apart."""
     if comment.startswith(b"///") and not comment.startswith(b"////"):
         return comment[3:].decode("utf-8", "replace").strip()
     if comment.startswith(b"/**") and not comment.startswith((b"/***", b"/**/")):
-        lines = (ln.strip().lstrip("*").strip() for ln in comment[3:-2].decode("utf-8", "replace").splitlines())
-        return "\n".join(ln for ln in lines if ln)
+        return _block_text(comment)
     return None
 
 
