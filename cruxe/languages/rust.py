@@ -23,6 +23,11 @@ Rules (the choices CONTRACTS leaves open):
 - Visibility: `pub` -> public; `pub(crate)`, `pub(super)`, `pub(in path)`, `crate` ->
   internal; `pub(self)` and nothing -> private. Trait items take the trait's visibility;
   items of `impl Trait for T` are public (they are reachable wherever the trait is).
+- Docs: the outer doc comments in front of the item (`///`, `/** */`); an inline module also
+  takes the inner ones (`//!`, `/*! */`) that open its body.
+- References: one import per `use` leaf (groups flattened, `self` in a group, renames as
+  alias, globs as `path::*`) and per `extern crate`; calls of functions, methods (with the
+  receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`).
 """
 from __future__ import annotations
 
