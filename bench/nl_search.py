@@ -36,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from cruxe.codetokens import split_identifier  # noqa: E402
+from cruxe.errors import CruxeError  # noqa: E402
 from cruxe.index import run_index  # noqa: E402
 from cruxe.project import open_project  # noqa: E402
 from cruxe.query import search_code  # noqa: E402
@@ -50,7 +51,12 @@ def open_index(directory: str, home: str | None) -> tuple[object, str, str, floa
     """Index DIR (or sync a kept index) and return (generation, repo, ref, seconds)."""
     home_path = Path(home) if home else Path(tempfile.mkdtemp(prefix="cruxe-bench-"))
     t0 = time.perf_counter()
-    run_index(directory, home=home_path)
+    try:
+        run_index(directory, home=home_path)
+    except CruxeError as e:  # a kept index from an older schema: rebuild it
+        if e.code != "index_incompatible":
+            raise
+        run_index(directory, home=home_path, force=True)
     secs = time.perf_counter() - t0
     project = open_project(directory, home_path)
     ref = project.default_ref()

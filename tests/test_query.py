@@ -362,3 +362,39 @@ def test_queries_during_indexing_return_what_is_committed(make_repo, monkeypatch
     for done, committed, found in seen:
         assert len(committed) == done
         assert found == committed  # every committed file answers, nothing else does
+
+
+def test_limit_counts_distinct_results_so_shaping_can_report_duplicates(make_repo):
+    from cruxe.shape import dedup
+    root = make_repo({"compat.py": ("import sys\n\nif sys.version_info >= (3,):\n    def text(x):\n        return x\n"
+                                    "else:\n    def text(x):\n        return x\n\n\ndef texture():\n    return 1\n")})
+    run_index(root)
+    gen, repo, ref = open_gen(root)
+    hits, total = locate_symbol(gen, repo, ref, "text", limit=1)
+    # both `def text` share language, kind, qualified name, signature and path: one result
+    assert total == 2 and [h["line_start"] for h in hits] == [4, 7]
+    kept, suppressed = dedup(hits)
+    assert (len(kept), suppressed) == (1, 1)
+
+
+def test_terms_too_common_to_rank_are_pruned_only_in_large_indices(make_repo):
+    from cruxe.query.planner import Clause
+    from cruxe.query.retrieve import COMMON_TERM_MIN_DOCS, prune_common_terms
+    n = COMMON_TERM_MIN_DOCS + 100
+    body = "".join(f"def fn_{i}():\n    return common_token + {i}\n\n\n" for i in range(n))
+    root = make_repo({"big.py": body + "def rare_thing():\n    return other_token + common_token\n"})
+    run_index(root)
+    gen, repo, ref = open_gen(root)
+    searcher = gen.searcher("snippets")
+    assert searcher.doc_freq("content", "common_token") > n - 1
+    kept = prune_common_terms(searcher, (Clause("content", ("common_token", "other_token"), 0.5),))
+    assert kept == (Clause("content", ("other_token",), 0.5),)
+    only_common = (Clause("content", ("common_token",), 0.5), Clause("content_parts", ("common", "token"), 0.25))
+    assert len(prune_common_terms(searcher, only_common)) == 1  # the rarest term survives
+    hits, _, _ = search_code(gen, repo, ref, "common_token other_token")
+    assert hits[0]["name"] == "rare_thing"
+    small_root = make_repo({"s.py": "x = common_token\ny = common_token\n"}, name="small")
+    run_index(small_root)
+    small = open_gen(small_root)[0]
+    clause = (Clause("content", ("common_token",), 0.5),)
+    assert prune_common_terms(small.searcher("snippets"), clause) == clause

@@ -22,6 +22,7 @@ from . import signals as sig
 from .context import enrich
 from .planner import PATH_AFFINITY_MIN_LEN, validate_filters, validate_limit
 from .retrieve import symbols_by_name
+from .search import take
 
 _SEP = re.compile(r"::|\.|->|#")
 _PATH_PARTS = re.compile(r"[/\\.]")
@@ -46,7 +47,7 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     query_path = ".".join(segments)
     hits = [_hit(r, target, query_path, kind_intent) for r in rows]
     hits.sort(key=_sort_key)
-    hits = hits[:limit]
+    hits = take(hits, limit)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
     return hits, len(rows)

@@ -7,19 +7,25 @@ boosts, and the filters. Running it is `search.run_plan`. `plan(...).to_dict()` 
 
 Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of them:
 `symbol_exact` 10, `qualified_name` 3, `signature` 1.5, `path` 1, `content` 0.5. Ours:
-- `name_tokens` 2: the split name (`parse_config` -> parse, config): a name made of the
-  query's words, between `signature` (1.5) and `qualified_name` (3).
-- `doc_tokens` 5 for natural-language queries: the docstring / doc comment is where a symbol
-  says in words what it does, so for a question in words it is the strongest field after
-  the exact name. 0.5 for symbol queries (a name query should not be won by prose that
-  mentions the name).
+- `name_tokens` 4: the split name (`parse_config` -> parse, config): a name made of the
+  query's words, above `qualified_name` (3), which also holds module and parent names.
+- `doc_tokens` 8 for natural-language queries: the docstring / doc comment is where a symbol
+  says in words what it does, so for a question in words it is the strongest field; names
+  are short fields, so BM25's length normalisation already lifts a name made of the query's
+  words, and 4:8 keeps "validate token" finding `validate_token`. 0.5 for symbol queries (a
+  name query should not be won by prose that mentions the name).
+- `symbol_exact` for natural-language queries only for words written like code
+  (`parse_config`, `getUser`): plain words of a sentence ("close", "file") are the names of
+  hundreds of symbols each (Go has ~500 `Close`) and crowded out what was described.
 - snippets: `content_parts` (identifier parts) 0.25, half of `content`, because a part match
   (`config` inside `parse_config`) is weaker than a whole identifier; `path_tokens` 0.25:
   every chunk of a file shares its path, so a path word would otherwise lift all of them.
 - files: `filename` 5 and `path` (raw, whole path) 10 for exact hits; `content_head` 0.5.
 
 The chosen numbers (and search.RRF_SCALE) were compared on bench/nl_search.py with a tuning
-sample (seed 11: stdlib email+asyncio+json, Django) distinct from the reported one (seed 7).
+sample (seed 11: stdlib email+asyncio+json, Django, Go) distinct from the reported one (seed 7).
+That bench removes the symbol's own name words from each query, so it cannot reward name
+matching; name_tokens was therefore not lowered below half of doc_tokens, whatever it said.
 """
 from __future__ import annotations
 
@@ -46,21 +52,21 @@ ROLE_ONLY_WEIGHT = 1.0
 
 # Hits fetched per channel: enough for RRF to see agreement between channels, small enough
 # that fetching stored fields stays a few milliseconds.
-CHANNEL_FETCH = 60
+CHANNEL_FETCH = 40
 CHANNEL_FETCH_MAX = 200
 MAX_QUERY_TERMS = 24  # bounds the query tree for very long inputs
 
 BOOST = {
     "symbol_exact": 10.0, "qualified_tokens": 3.0, "signature_tokens": 1.5, "path_tokens": 1.0,
-    "content": 0.5, "name_tokens": 2.0, "content_parts": 0.25, "snippet_path_tokens": 0.25,
+    "content": 0.5, "name_tokens": 4.0, "content_parts": 0.25, "snippet_path_tokens": 0.25,
     "filename": 5.0, "path": 10.0, "content_head": 0.5,
 }
-DOC_BOOST = {"natural_language": 5.0, "symbol": 0.5, "error": 0.5, "path": 0.5}
+DOC_BOOST = {"natural_language": 8.0, "symbol": 0.5, "error": 0.5, "path": 0.5}
 PHRASE_BOOST = 2.0  # error messages: the words in order beat the same words scattered
 
 # Words that survive stop-word removal only when nothing else does ("get", "use" are also names).
 _WEAK = frozenset("""
-code function method class find show get defined implemented implement located handles handled
+code function method class find show defined implemented implement located handles handled
 work works done use used using
 """.split())
 # Words that carry no meaning in a question about code ("where is the ... defined").
@@ -73,6 +79,7 @@ were what when where which who why will with would you your
 _IDENT_RE = re.compile(IDENT_PATTERN)
 _PARTS_RE = re.compile(PARTS_PATTERN)
 _QUAL_SPLIT = re.compile(r"::|\.|->|#")
+_CODE_SHAPED = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]|_")  # camelCase hump, acronym join, snake
 PATH_AFFINITY_MIN_LEN = 3
 
 
@@ -237,7 +244,10 @@ def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]
         return out
     if not terms:
         return out
-    idents = [t for t in _dedup(w.strip("?,.;:!()'\"`").lower() for w in words) if _IDENT_RE.fullmatch(t)]
+    # Only words written like code are exact-name candidates: the plain words of a sentence
+    # ("close", "file") name hundreds of symbols each and would crowd out what was described.
+    idents = _dedup(w.lower() for w in (x.strip("?,.;:!()'\"`") for x in words)
+                    if _IDENT_RE.fullmatch(w) and _CODE_SHAPED.search(w))
     if idents:
         out.append(Clause("symbol_exact", tuple(idents), BOOST["symbol_exact"]))
     out += [Clause("name_tokens", tuple(terms), BOOST["name_tokens"]),

@@ -23,6 +23,12 @@ O = tantivy.Occur
 SYMBOL_COLUMNS = ("symbol_id", "symbol_stable_id", "name", "qualified_name", "kind", "language", "path",
                   "line_start", "line_end", "signature", "visibility", "parent_symbol_id")
 _SELECT = ", ".join(SYMBOL_COLUMNS)
+# A term found in more than this share of a field's documents (and in at least
+# COMMON_TERM_MIN_DOCS of them) is dropped at run time (`go` in the paths of a Go tree, `func`
+# in its signatures): its IDF is near zero, so it barely moves the ranking, yet every one of
+# those documents would have to be scored. Small indices are never pruned: there it is cheap.
+MAX_TERM_DOC_SHARE = 0.15
+COMMON_TERM_MIN_DOCS = 2000
 SQL_VARS_PER_QUERY = 300  # well under SQLite's bound-variable limit, per IN/VALUES batch
 CHUNK_LOOKUP_MAX = 5000  # chunks read for body previews: a 1 MiB file has a few hundred
 
@@ -48,9 +54,36 @@ def _clause_query(schema: tantivy.Schema, c: Clause) -> tantivy.Query | None:
     return Q.boost_query(q, c.boost)
 
 
+def prune_common_terms(searcher: tantivy.Searcher, clauses: tuple[Clause, ...]) -> tuple[Clause, ...]:
+    """Drop terms too common to rank (MAX_TERM_DOC_SHARE); phrases keep every word. When
+    every term would go, the channel keeps its rarest one rather than nothing."""
+    limit = max(COMMON_TERM_MIN_DOCS, MAX_TERM_DOC_SHARE * searcher.num_docs)
+    out: list[Clause] = []
+    rarest: tuple[int, int, str] | None = None
+    for ci, c in enumerate(clauses):
+        if c.phrase:
+            out.append(c)
+            continue
+        kept = []
+        for t in c.terms:
+            df = searcher.doc_freq(c.field, t)
+            if df <= limit:
+                kept.append(t)
+            elif rarest is None or (df, ci, t) < rarest:
+                rarest = (df, ci, t)
+        if kept:
+            out.append(Clause(c.field, tuple(kept), c.boost, c.phrase))
+    if not out and rarest is not None:
+        c = clauses[rarest[1]]
+        out.append(Clause(c.field, (rarest[2],), c.boost))
+    return tuple(out)
+
+
 def channel_query(schema: tantivy.Schema, channel: Channel, repo: str, ref: str,
-                  language: str | None, kinds: tuple[str, ...]) -> tantivy.Query | None:
-    scored = [q for q in (_clause_query(schema, c) for c in channel.clauses) if q is not None]
+                  language: str | None, kinds: tuple[str, ...],
+                  clauses: tuple[Clause, ...] | None = None) -> tantivy.Query | None:
+    clauses = channel.clauses if clauses is None else clauses
+    scored = [q for q in (_clause_query(schema, c) for c in clauses) if q is not None]
     if not scored:
         return None
     must = [_filter(schema, "repo", [repo]), _filter(schema, "ref", [ref])]
@@ -63,13 +96,15 @@ def channel_query(schema: tantivy.Schema, channel: Channel, repo: str, ref: str,
 
 
 def run_channel(gen: Generation, channel: Channel, repo: str, ref: str, language: str | None,
-                kinds: tuple[str, ...]) -> list[tuple[float, dict[str, Any]]]:
-    """(bm25, stored fields as scalars) per hit, best first, ties in a fixed order."""
+                kinds: tuple[str, ...]) -> tuple[list[tuple[float, dict[str, Any]]], tuple[Clause, ...]]:
+    """(bm25, stored fields as scalars) per hit, best first, ties in a fixed order; and the
+    clauses actually searched (after pruning common terms)."""
     index = gen.tantivy[channel.index]
-    query = channel_query(index.schema, channel, repo, ref, language, kinds)
-    if query is None:
-        return []
     searcher = gen.searcher(channel.index)
+    clauses = prune_common_terms(searcher, channel.clauses)
+    query = channel_query(index.schema, channel, repo, ref, language, kinds, clauses)
+    if query is None:
+        return [], clauses
     try:
         result = searcher.search(query, channel.fetch, count=False)
     except ValueError as e:  # tantivy reports its failures as ValueError
@@ -80,7 +115,7 @@ def run_channel(gen: Generation, channel: Channel, repo: str, ref: str, language
         out.append((float(score), doc))
     # Tantivy's order among equal scores follows segment layout; make it a function of content.
     out.sort(key=lambda h: (-h[0], h[1].get("path", ""), h[1].get("line_start", 0), h[1].get("symbol_id", "")))
-    return out
+    return out, clauses
 
 
 # ---- SQLite ---------------------------------------------------------------------------------
@@ -110,19 +145,26 @@ def symbols_by_id(gen: Generation, ids: list[str]) -> dict[str, dict[str, Any]]:
 def innermost_symbols(gen: Generation, repo: str, ref: str,
                       points: list[tuple[str, int]]) -> dict[tuple[str, int], dict[str, Any]]:
     """For each (path, line), the innermost symbol whose range contains the line.
-    One query per batch: a VALUES table joined on the (repo, ref, path, line_start) index."""
+
+    The innermost container is the one starting last: a correlated subquery walks the
+    (repo, ref, path, line_start) index backwards from the line and stops at the first
+    container, so a line near the end of a file with thousands of symbols costs one seek,
+    not a scan. Containers starting on that same line are then compared in Python.
+    One statement per batch of points."""
     out: dict[tuple[str, int], dict[str, Any]] = {}
     pts = sorted(set(points))
     step = SQL_VARS_PER_QUERY // 2
+    cols = ", ".join("s." + c for c in SYMBOL_COLUMNS)
     for i in range(0, len(pts), step):
         batch = pts[i:i + step]
         values = ",".join("(?,?)" for _ in batch)
-        args: list[Any] = [x for p in batch for x in p]
-        sql = (f"WITH q(qpath, qline) AS (VALUES {values}) "
-               f"SELECT q.qpath, q.qline, {', '.join('s.' + c for c in SYMBOL_COLUMNS)} FROM q "
-               f'JOIN symbol_relations s ON s.repo=? AND s."ref"=? AND s.path=q.qpath '
-               f"AND s.line_start<=q.qline AND s.line_end>=q.qline")
-        for r in gen.db.execute(sql, args + [repo, ref]):
+        sql = (f"WITH q(qpath, qline) AS (VALUES {values}), best AS (SELECT qpath, qline, "
+               f'(SELECT s.line_start FROM symbol_relations s WHERE s.repo=? AND s."ref"=? AND s.path=q.qpath '
+               f"AND s.line_start<=q.qline AND s.line_end>=q.qline ORDER BY s.line_start DESC LIMIT 1) AS ls "
+               f"FROM q) SELECT best.qpath, best.qline, {cols} FROM best JOIN symbol_relations s "
+               f'ON s.repo=? AND s."ref"=? AND s.path=best.qpath AND s.line_start=best.ls AND s.line_end>=best.qline')
+        args: list[Any] = [x for p in batch for x in p] + [repo, ref, repo, ref]
+        for r in gen.db.execute(sql, args):
             key = (r[0], r[1])
             row = dict(zip(SYMBOL_COLUMNS, r[2:]))
             best = out.get(key)

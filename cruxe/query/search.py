@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..shape import dedup_key
 from . import signals as sig
 from .context import enrich
-from .planner import RRF_K, Plan, plan as build_plan
+from .planner import RRF_K, Clause, Plan, plan as build_plan
 from .retrieve import innermost_symbols, run_channel
 
 RRF_SCALE = 10.0 * RRF_K
@@ -43,12 +44,24 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
 def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[dict[str, Any]], int]:
     fused: dict[str, dict[str, Any]] = {}
     for channel in p.channels:
-        docs = run_channel(gen, channel, repo, ref, p.language, p.kinds)
-        cands = _candidates(gen, repo, ref, channel.index, docs, p)
+        docs, clauses = run_channel(gen, channel, repo, ref, p.language, p.kinds)
+        cands = _candidates(gen, repo, ref, channel.index, docs, clauses)
         _fuse(fused, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, p) for c in fused.values() if _allowed(c, p)]
     ranked.sort(key=sort_key)
-    return ranked[:p.limit], len(ranked)
+    return take(ranked, p.limit), len(ranked)
+
+
+def take(ranked: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+    """The shortest prefix holding `limit` distinct results by shape's dedup key, duplicates
+    included: shaping then drops and counts them (`suppressed_duplicate_count`) and still
+    has `limit` results to show."""
+    seen: set[str] = set()
+    for i, hit in enumerate(ranked):
+        seen.add(dedup_key(hit))
+        if len(seen) > limit:
+            return ranked[:i]
+    return ranked
 
 
 def sort_key(hit: dict[str, Any]) -> tuple:
@@ -64,12 +77,13 @@ def _allowed(c: dict[str, Any], p: Plan) -> bool:
 
 # ---- candidates per channel -----------------------------------------------------------------
 
-def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, dict]], p: Plan) -> list[dict]:
+def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, dict]],
+                clauses: tuple[Clause, ...]) -> list[dict]:
     if index == "symbols":
         return [_symbol_hit(d) for _, d in docs]
     if index == "files":
         return [_file_hit(d) for _, d in docs]
-    return _snippet_hits(gen, repo, ref, docs, p)
+    return _snippet_hits(gen, repo, ref, docs, clauses)
 
 
 def _symbol_hit(d: dict[str, Any]) -> dict[str, Any]:
@@ -91,11 +105,11 @@ def _file_hit(d: dict[str, Any]) -> dict[str, Any]:
             "symbol_id": "", "symbol_stable_id": ""}
 
 
-def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, dict]], p: Plan) -> list[dict]:
+def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, dict]], clauses: tuple[Clause, ...]) -> list[dict]:
     """Each chunk's best-matching lines; the innermost symbol holding the best line stands in
     for the chunk (a snippet inside a definition surfaces that definition)."""
-    needles = _needles(p)
-    matched = [(_matching_lines(d, needles), d) for _, d in docs]
+    pattern = _needle_pattern(clauses)
+    matched = [(_matching_lines(d, pattern), d) for _, d in docs]
     points = [(d["path"], lines[0][0]) for lines, d in matched if lines]
     owners = innermost_symbols(gen, repo, ref, points) if points else {}
     out = []
@@ -114,34 +128,39 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, dict]], p: P
     return out
 
 
-def _needles(p: Plan) -> tuple[str, ...]:
-    """Lower-cased strings whose presence marks a line as matching."""
+def _needle_pattern(clauses: tuple[Clause, ...]) -> re.Pattern[str] | None:
+    """One regex over the searched content terms (lower-cased), longest first."""
     terms: dict[str, None] = {}
-    for ch in p.channels:
-        if ch.index == "snippets":
-            for c in ch.clauses:
-                if c.field in ("content", "content_parts"):
-                    for t in c.terms:
-                        terms.setdefault(t, None)
-    return tuple(terms)
+    for c in clauses:
+        if c.field in ("content", "content_parts"):
+            for t in c.terms:
+                terms.setdefault(t, None)
+    if not terms:
+        return None
+    return re.compile("|".join(re.escape(t) for t in sorted(terms, key=lambda t: (-len(t), t))))
 
 
-def _matching_lines(d: dict[str, Any], needles: tuple[str, ...]) -> list[tuple[int, str]]:
-    """(line number, text) of the chunk's lines holding query terms, best first: most distinct
-    terms, then earliest. Substring tests on lower-cased lines: cheap, and the chunk already
-    matched the analysed terms, so this only has to find where."""
+def _matching_lines(d: dict[str, Any], pattern: re.Pattern[str] | None) -> list[tuple[int, str]]:
+    """(line number, text) of the chunk's lines holding query terms, best first: the most
+    query text (summed length of the distinct terms found: a whole `frobnicate_widget` beats
+    a lone part `widget`), then earliest. A scan of the lower-cased chunk, longest terms
+    first: the chunk already matched the analysed terms, so this only has to find where."""
     content = d.get("content", "")
-    if not content or not needles:
+    if not content or pattern is None:
         return []
+    low = content.lower()
+    per_line: dict[int, set[str]] = {}
+    line, pos = 0, 0
+    for m in pattern.finditer(low):
+        line += low.count("\n", pos, m.start())
+        pos = m.start()
+        per_line.setdefault(line, set()).add(m.group())
+    if not per_line:
+        return []
+    lines = content.split("\n")
     first = int(d["line_start"])
-    scored = []
-    for i, line in enumerate(content.split("\n")):
-        low = line.lower()
-        n = sum(1 for t in needles if t in low)
-        if n:
-            scored.append((-n, i, line))
-    scored.sort()
-    return [(first + i, line) for _, i, line in scored]
+    ranked = sorted(per_line, key=lambda i: (-sum(map(len, per_line[i])), i))
+    return [(first + i, lines[i]) for i in ranked]
 
 
 # ---- fusion and signals ---------------------------------------------------------------------
