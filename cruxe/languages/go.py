@@ -66,11 +66,16 @@ def extract(source: bytes, path: str) -> FileExtract:
             out.values(node, doc)
         elif t == "import_declaration":
             pending += _imports(node, source)
-    for _, caps in matches(query(LANG, CALL_QUERY), root):
+    types: list[ts.Node] = []
+    for _, caps in matches(query(LANG, CALL_QUERY + TYPE_REF_QUERY), root):
+        if "tref" in caps:
+            types.append(caps["tref"][0])
+            continue
         callee = caps["callee"][0]
         recv = caps.get("recv")
         pending.append((callee.start_byte, "calls", text(callee, source), start_line(callee), "", "",
                         receiver_text(recv[0], source) if recv else ""))
+    pending += type_references(types, {p[0] for p in pending}, source)
     symbols = out.symbols(path)
     return FileExtract(path, LANG, symbols=symbols, references=resolve_references(pending, out.ranges),
                        parse_errors=error_count(tree))
@@ -218,6 +223,36 @@ def receiver_type(receiver: ts.Node | None, source: bytes) -> str:
     return text(t, source) if t is not None else ""
 
 
+# Uses of named types (`var s Server`, `[]*pkg.Item`, `Point{1, 2}`, receivers, generics) as
+# `references` edges; the predeclared types are dropped before anything else is looked at.
+TYPE_REF_QUERY = "(type_identifier) @tref\n"
+_PREDECLARED_TYPES = frozenset(
+    b"any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 "
+    b"rune string uint uint8 uint16 uint32 uint64 uintptr".split())
+_TYPE_DEFINERS = frozenset({"type_spec", "type_alias", "type_parameter_declaration"})
+
+
+def type_references(nodes: list[ts.Node], taken: set[int], source: bytes) -> list[PendingRef]:
+    out: list[PendingRef] = []
+    seen: set[tuple[bytes, int, int]] = set()  # one per name, qualifier and line
+    for node in nodes:
+        word = source[node.start_byte:node.end_byte]
+        if word in _PREDECLARED_TYPES or node.start_byte in taken:
+            continue
+        parent = node.parent
+        if parent is None or (parent.type in _TYPE_DEFINERS and parent.child_by_field_name("name") == node):
+            continue
+        recv = ""
+        if parent.type == "qualified_type":
+            recv = text(parent.child_by_field_name("package"), source)
+        key = (word, hash(recv), node.start_point[0])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((node.start_byte, "references", word.decode("utf-8", "replace"), start_line(node), "", "", recv))
+    return out
+
+
 def _imports(decl: ts.Node, source: bytes) -> list[PendingRef]:
     """`import h "net/http"` -> to_name and module `net/http`, alias `h` (also `.` and `_`)."""
     specs = []
@@ -229,5 +264,6 @@ def _imports(decl: ts.Node, source: bytes) -> list[PendingRef]:
             continue
         path = text(spec.child_by_field_name("path"), source).strip("\"`")
         alias = text(spec.child_by_field_name("name"), source)
-        out.append((spec.start_byte, "imports", path, start_line(spec), path, alias, ""))
+        # receiver of an import = the alias it binds (symbol_edges keeps no alias column)
+        out.append((spec.start_byte, "imports", path, start_line(spec), path, alias, alias))
     return out
