@@ -85,7 +85,17 @@ _REFS = """
   (identifier) @cname
   (member_expression object: (_) @crecv property: (_) @cname)]) @new
 """
-_TS_REFS = "(import_statement (import_require_clause (identifier) @rname source: (_) @rsrc))"
+_TS_REFS = """(import_statement (import_require_clause (identifier) @rname source: (_) @rsrc))
+(type_identifier) @tref
+(extends_clause value: (identifier) @vref)
+"""
+# Names used as values (callbacks, `Foo.bar`, `extends Base` in JavaScript): kept only when
+# the file defines or imports them (see use_references).
+_VALUE_REFS = """
+(arguments (identifier) @vref)
+(member_expression object: (identifier) @vref)
+"""
+_JS_HERITAGE = "(class_heritage (identifier) @vref)\n"
 # A JSX element whose tag is a component (`<Button/>`, `<ui.Card>`) uses it like a call.
 _JSX_REFS = """
 [(jsx_opening_element name: [(identifier) @jsxname
@@ -97,10 +107,10 @@ _JSX_REFS = """
 
 def _query_text(lang: str) -> str:
     if lang == "javascript":
-        return _JS_DEFS + _JS_VARS + _REFS + _JSX_REFS
+        return _JS_DEFS + _JS_VARS + _REFS + _JSX_REFS + _VALUE_REFS + _JS_HERITAGE
     if lang == "tsx":
-        return _TS_DEFS + _TS_VARS + _REFS + _TS_REFS + _JSX_REFS
-    return _TS_DEFS + _TS_VARS + _REFS + _TS_REFS
+        return _TS_DEFS + _TS_VARS + _REFS + _TS_REFS + _JSX_REFS + _VALUE_REFS
+    return _TS_DEFS + _TS_VARS + _REFS + _TS_REFS + _VALUE_REFS
 
 
 _FIXED_KINDS = {
@@ -318,7 +328,9 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     ambient = path.endswith((".d.ts", ".d.mts", ".d.cts"))  # declaration files: all visible
     index = _build_symbols(cands, parents, module_path(path), exported, ambient, out.symbols)
     owners = owner_of(cands, parents, index)
-    out.references = attach_enclosing(_references(ref_caps, source), cands, owners)
+    raw = _references(ref_caps, source)
+    raw += use_references(ref_caps, {c.name for c in cands}, raw, source)
+    out.references = attach_enclosing(raw, cands, owners)
     return out
 
 
@@ -640,6 +652,60 @@ def _references(ref_caps: list[dict[str, list[ts.Node]]], source: bytes) -> list
             module = _unquote(text(caps["rsrc"][0], source))
             refs.append((node.start_byte, "imports", module, start_line(node), module, text(node, source), ""))
     return refs
+
+
+# Type names the TypeScript library declares: their uses are not references to the repository.
+_LIB_TYPES = frozenset(
+    b"Array ReadonlyArray Promise PromiseLike Record Partial Required Readonly Pick Omit Exclude Extract "
+    b"NonNullable ReturnType Parameters InstanceType Awaited Map Set WeakMap WeakSet ReadonlyMap ReadonlySet "
+    b"Date Error RegExp Function Object String Number Boolean Symbol BigInt Iterable Iterator IterableIterator "
+    b"AsyncIterable AsyncIterator Generator AsyncGenerator ArrayLike Uint8Array ArrayBuffer JSX".split())
+# identifier parents where a type name is being declared, not used
+_TYPE_DEFINERS = frozenset({"class_declaration", "abstract_class_declaration", "interface_declaration",
+                            "type_alias_declaration", "type_parameter", "enum_declaration"})
+
+
+def use_references(ref_caps: list[dict[str, list[ts.Node]]], defined: set[str], raw: list[RawRef],
+                   source: bytes) -> list[RawRef]:
+    """`references` edges for type uses and for value uses of names this file defines or
+    imports; also gives every import its bound alias as receiver, in place (symbol_edges
+    keeps no alias column). One edge per name, qualifier and line."""
+    known = {n.encode() for n in defined}
+    for i, r in enumerate(raw):
+        if r[1] == "imports":
+            raw[i] = (*r[:6], r[5])
+            known.add((r[5] or r[2]).encode())
+    taken = {r[0] for r in raw}
+    # type parameters (`<T>`) are local names: their uses are dropped, file-wide
+    type_params = {source[c["tref"][0].start_byte:c["tref"][0].end_byte] for c in ref_caps
+                   if "tref" in c and c["tref"][0].parent is not None and c["tref"][0].parent.type == "type_parameter"}
+    out: list[RawRef] = []
+    seen: set[tuple[bytes, int]] = set()
+    for caps in ref_caps:
+        node = (caps.get("tref") or caps.get("vref") or (None,))[0]
+        if node is None or node.start_byte in taken:
+            continue
+        word = source[node.start_byte:node.end_byte]
+        if "vref" in caps and word not in known:
+            continue
+        if "tref" in caps and (word in _LIB_TYPES or word in type_params or _declares(node)):
+            continue
+        parent = node.parent
+        recv = ""
+        if parent is not None and parent.type == "nested_type_identifier":
+            recv = short(text(parent.child_by_field_name("module"), source))
+        key = (word + b"." + recv.encode(), node.start_point[0])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((node.start_byte, "references", word.decode("utf-8", "replace"), node.start_point[0] + 1,
+                    "", "", recv))
+    return out
+
+
+def _declares(node: ts.Node) -> bool:
+    parent = node.parent
+    return parent is not None and parent.type in _TYPE_DEFINERS and parent.child_by_field_name("name") == node
 
 
 def _unquote(s: str) -> str:
