@@ -34,6 +34,8 @@ Rules (the choices CONTRACTS leaves open):
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
@@ -51,13 +53,25 @@ _TS_DEFS = """
  (method_definition) (method_signature) (abstract_method_signature)
  (public_field_definition) (property_signature) (enum_assignment)] @def
 (enum_body name: (_) @member)
-(ambient_declaration "global" @global)
+(ambient_declaration "global" (statement_block)) @global
 """
 _JS_DEFS = """
 [(function_declaration) (generator_function_declaration) (class_declaration)
  (method_definition) (field_definition)] @def
 (program (expression_statement (assignment_expression
    left: (member_expression) @lhs right: (_) @rhs)) @cjs)
+"""
+# Context for the handlers, so that none asks a node for its parent or previous sibling:
+# tree-sitter answers those by walking down from the root, which makes deeply nested input
+# (a 2,000-member union type) quadratic.
+_CONTEXT = """
+(export_statement declaration: (_) @wrapped) @wrapper
+((comment) @before . (_) @after)
+((decorator) @before . (_) @after)
+"""
+_TS_CONTEXT = """
+(ambient_declaration (_) @wrapped) @wrapper
+(expression_statement (internal_module) @wrapped) @wrapper
 """
 _VAR_DECLS = "[(lexical_declaration) (variable_declaration)]"
 # Module-level variables only: the file, and namespace/module bodies (as the compiler's
@@ -107,10 +121,10 @@ _JSX_REFS = """
 
 def _query_text(lang: str) -> str:
     if lang == "javascript":
-        return _JS_DEFS + _JS_VARS + _REFS + _JSX_REFS + _VALUE_REFS + _JS_HERITAGE
+        return _JS_DEFS + _CONTEXT + _JS_VARS + _REFS + _JSX_REFS + _VALUE_REFS + _JS_HERITAGE
     if lang == "tsx":
-        return _TS_DEFS + _TS_VARS + _REFS + _TS_REFS + _JSX_REFS + _VALUE_REFS
-    return _TS_DEFS + _TS_VARS + _REFS + _TS_REFS + _VALUE_REFS
+        return _TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _JSX_REFS + _VALUE_REFS
+    return _TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _VALUE_REFS
 
 
 _FIXED_KINDS = {
@@ -124,8 +138,8 @@ _FIXED_KINDS = {
 }
 _FIELD_TYPES = frozenset({"public_field_definition", "field_definition"})
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
-_CLASS_MEMBER_PARENTS = frozenset({"class_body"})
-_WRAPPERS = frozenset({"export_statement", "ambient_declaration", "expression_statement"})
+_MEMBER_TYPES = frozenset({"method_definition", "method_signature", "abstract_method_signature",
+                           "public_field_definition", "field_definition", "property_signature"})
 _NAME_TYPES = frozenset({"identifier", "type_identifier", "property_identifier",
                          "private_property_identifier", "string", "shorthand_property_identifier"})
 
@@ -294,32 +308,52 @@ def _error_score(tree: ts.Tree) -> tuple[bool, int]:
 
 # ---- the loop ---------------------------------------------------------------------------
 
+@dataclass(slots=True)
+class _Ctx:
+    """One file's source and the context the query found around its definitions."""
+
+    source: bytes
+    wrapper: dict[tuple[int, int, str], ts.Node] = field(default_factory=dict)  # node -> export/declare around it
+    before: dict[int, ts.Node] = field(default_factory=dict)  # start byte -> comment/decorator right before
+    ambient: list[tuple[int, int]] = field(default_factory=list)  # `declare` ranges, merged
+
+    def in_ambient(self, pos: int) -> bool:
+        i = bisect_right(self.ambient, (pos, _INF)) - 1
+        return i >= 0 and self.ambient[i][0] <= pos < self.ambient[i][1]
+
+
+_INF = float("inf")
+
+
 def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     tree = _parse_best(lang, source)
     out = FileExtract(path, lang, parse_errors=error_count(tree))
+    ctx = _Ctx(source)
+    found = matches(query(lang, _query_text(lang)), tree.root_node)
+    rest = _read_context(found, ctx)
     cands: list[Candidate] = []
     ref_caps: list[dict[str, list[ts.Node]]] = []
     exported: set[str] = set()
-    for _, caps in matches(query(lang, _query_text(lang)), tree.root_node):
+    for caps in rest:
         if "def" in caps:
-            c = _definition(caps["def"][0], source)
+            c = _definition(caps["def"][0], ctx)
             if isinstance(c, list):
                 cands.extend(c)
             elif c is not None:
                 cands.append(c)
         elif "vars" in caps:
-            cands.extend(_variables(caps["vars"][0], source))
+            cands.extend(_variables(caps["vars"][0], ctx))
         elif "member" in caps:
-            c = _enum_member(caps["member"][0], source)
+            c = _enum_member(caps["member"][0], ctx)
             if c is not None:
                 cands.append(c)
         elif "global" in caps:
-            decl = caps["global"][0].parent
+            decl = caps["global"][0]
             cands.append(Candidate(decl, "global", Kind.MODULE.value, signature="declare global",
-                                   visibility="public", doc=_doc(decl, source), name_line=start_line(decl),
+                                   visibility="public", doc=_doc(decl, ctx), name_line=start_line(decl),
                                    extra={"start": start_line(decl)}))
         elif "cjs" in caps:
-            cands.extend(_commonjs(caps["cjs"][0], caps["lhs"][0], caps["rhs"][0], source, exported))
+            cands.extend(_commonjs(caps["cjs"][0], caps["lhs"][0], caps["rhs"][0], ctx, exported))
         elif "exported" in caps:
             exported.add(text(caps["exported"][0], source))
         else:
@@ -332,6 +366,29 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     raw += use_references(ref_caps, {c.name for c in cands}, raw, source)
     out.references = attach_enclosing(raw, cands, owners)
     return out
+
+
+def _read_context(found: list[tuple[int, dict[str, list[ts.Node]]]], ctx: _Ctx) -> list[dict[str, list[ts.Node]]]:
+    """Record the context captures in `ctx` (all of them before any definition is read: match
+    order is not guaranteed); return the other matches."""
+    rest = []
+    ambient = []
+    for _, caps in found:
+        if "wrapper" in caps:
+            w, inner = caps["wrapper"][0], caps["wrapped"][0]
+            ctx.wrapper[inner.start_byte, inner.end_byte, inner.type] = w
+            if w.type == "ambient_declaration":
+                ambient.append((w.start_byte, w.end_byte))
+        elif "before" in caps:
+            ctx.before[caps["after"][0].start_byte] = caps["before"][0]
+        else:
+            rest.append(caps)
+    for a, b in sorted(ambient):  # merge, so that one bisect answers `in_ambient`
+        if ctx.ambient and a <= ctx.ambient[-1][1]:
+            ctx.ambient[-1] = (ctx.ambient[-1][0], max(b, ctx.ambient[-1][1]))
+        else:
+            ctx.ambient.append((a, b))
+    return rest
 
 
 def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: str,
@@ -362,10 +419,11 @@ def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: s
 
 # ---- definitions ------------------------------------------------------------------------
 
-def _definition(node: ts.Node, source: bytes) -> Candidate | list[Candidate] | None:
+def _definition(node: ts.Node, ctx: _Ctx) -> Candidate | list[Candidate] | None:
+    source = ctx.source
     t = node.type
     if t in ("internal_module", "module"):
-        return _module(node, source)
+        return _module(node, ctx)
     name_node = node.child_by_field_name("property" if t == "field_definition" else "name")
     name = _name(name_node, source)
     if name is None:
@@ -375,13 +433,13 @@ def _definition(node: ts.Node, source: bytes) -> Candidate | list[Candidate] | N
     if t in _FIELD_TYPES:
         value = node.child_by_field_name("value")
         kind = Kind.METHOD if value is not None and value.type in _FUNCTION_VALUES else Kind.VARIABLE
-    outer = _outer(node)
-    start = _leading_decorators(outer)
+    outer = _outer(node, ctx)
+    start = _leading_decorators(outer, ctx)
     return Candidate(
         node, name, kind.value,
         signature=_signature(node, outer, source, value),
-        visibility=_visibility(node, outer, name_node),
-        doc=_doc(start, source),
+        visibility=_visibility(node, outer, name_node, ctx),
+        doc=_doc(start, ctx),
         name_line=start_line(name_node),
         extra={"start": start_line(start)},
     )
@@ -395,25 +453,26 @@ def _name(node: ts.Node | None, source: bytes) -> str | None:
     return s[1:-1] if node.type == "string" else s
 
 
-def _module(node: ts.Node, source: bytes) -> Candidate | list[Candidate] | None:
+def _module(node: ts.Node, ctx: _Ctx) -> Candidate | list[Candidate] | None:
     name_node = node.child_by_field_name("name")
     if name_node is None:
         return None
-    outer = _outer(node)
-    start = start_line(_leading_decorators(outer))
+    outer = _outer(node, ctx)
+    start = start_line(outer)
     if name_node.type == "nested_identifier":
         # `namespace A.B.C {}` declares A, B and C; the compiler nests B in A and C in B.
-        return _nested_modules(node, name_node, outer, start, source)
-    name = _name(name_node, source)
+        return _nested_modules(node, name_node, outer, start, ctx)
+    name = _name(name_node, ctx.source)
     if name is None:
         return None
-    return Candidate(node, name, Kind.MODULE.value, signature=_signature(node, outer, source),
-                     visibility=_visibility(node, outer, name_node), doc=_doc(outer, source),
+    return Candidate(node, name, Kind.MODULE.value, signature=_signature(node, outer, ctx.source),
+                     visibility=_visibility(node, outer, name_node, ctx), doc=_doc(outer, ctx),
                      name_line=start_line(name_node), extra={"start": start})
 
 
 def _nested_modules(node: ts.Node, name_node: ts.Node, outer: ts.Node, start: int,
-                    source: bytes) -> list[Candidate]:
+                    ctx: _Ctx) -> list[Candidate]:
+    source = ctx.source
     parts: list[ts.Node] = []
     cur: ts.Node | None = name_node
     while cur is not None and cur.type in ("nested_identifier", "member_expression"):
@@ -425,32 +484,33 @@ def _nested_modules(node: ts.Node, name_node: ts.Node, outer: ts.Node, start: in
         parts.append(cur)
     parts.reverse()
     sig = _signature(node, outer, source)
-    vis = _visibility(node, outer, name_node)
-    doc = _doc(outer, source)
+    vis = _visibility(node, outer, name_node, ctx)
+    doc = _doc(outer, ctx)
     return [Candidate(node, text(p, source), Kind.MODULE.value, signature=sig, visibility=vis,
                       doc=doc if i == 0 else "", name_line=start_line(p),
                       extra={"start": start if i == 0 else start_line(p)})
             for i, p in enumerate(parts)]
 
 
-def _enum_member(node: ts.Node, source: bytes) -> Candidate | None:
-    name = _name(node, source)
+def _enum_member(node: ts.Node, ctx: _Ctx) -> Candidate | None:
+    name = _name(node, ctx.source)
     if name is None:
         return None
     line = start_line(node)
-    return Candidate(node, name, Kind.CONSTANT.value, signature=text(node, source),
-                     visibility="public", doc=_doc(node, source), name_line=line,
+    return Candidate(node, name, Kind.CONSTANT.value, signature=text(node, ctx.source),
+                     visibility="public", doc=_doc(node, ctx), name_line=line,
                      scope=False, extra={"start": line})
 
 
-def _variables(decl: ts.Node, source: bytes) -> list[Candidate]:
+def _variables(decl: ts.Node, ctx: _Ctx) -> list[Candidate]:
     """One candidate per declarator with a plain identifier name (destructuring is skipped)."""
-    outer = _outer(decl)
+    source = ctx.source
+    outer = _outer(decl, ctx)
     keyword = decl.children[0].type if decl.children else ""
     is_const = keyword == "const"
     prefix = source[outer.start_byte:decl.start_byte].decode("utf-8", "replace")
-    vis = "public" if _is_exported_or_ambient(outer) else "private"
-    doc = _doc(outer, source)
+    vis = "public" if _is_exported_or_ambient(outer, ctx) else "private"
+    doc = _doc(outer, ctx)
     out: list[Candidate] = []
     for d in decl.named_children:
         if d.type != "variable_declarator":
@@ -471,9 +531,10 @@ def _variables(decl: ts.Node, source: bytes) -> list[Candidate]:
     return out
 
 
-def _commonjs(stmt: ts.Node, lhs: ts.Node, rhs: ts.Node, source: bytes, exported: set[str]) -> list[Candidate]:
+def _commonjs(stmt: ts.Node, lhs: ts.Node, rhs: ts.Node, ctx: _Ctx, exported: set[str]) -> list[Candidate]:
     """`exports.x = ...`, `module.exports.x = ...`, `module.exports = {...}` (its shorthand
     names and identifier value are exported), `X.prototype.m = ...`."""
+    source = ctx.source
     target = text(lhs, source)
     if target == "module.exports":
         if rhs.type == "identifier":
@@ -484,9 +545,9 @@ def _commonjs(stmt: ts.Node, lhs: ts.Node, rhs: ts.Node, source: bytes, exported
     is_fn = rhs.type in _FUNCTION_VALUES
     kind = Kind.FUNCTION if is_fn else Kind.CLASS if rhs.type == "class" else Kind.VARIABLE
     line = start_line(stmt)
-    doc = _doc(stmt, source)
+    doc = _doc(stmt, ctx)
     if target == "module.exports" and rhs.type == "object":
-        return [_cjs_pair(pair, source) for pair in rhs.named_children
+        return [_cjs_pair(pair, ctx) for pair in rhs.named_children
                 if pair.type == "pair" and (pair.child_by_field_name("value") or rhs).type in _FUNCTION_VALUES
                 and _name(pair.child_by_field_name("key"), source) is not None]
     if len(parts) == 2 and parts[0] == "exports" or len(parts) == 3 and parts[:2] == ["module", "exports"]:
@@ -499,64 +560,50 @@ def _commonjs(stmt: ts.Node, lhs: ts.Node, rhs: ts.Node, source: bytes, exported
     return []
 
 
-def _cjs_pair(pair: ts.Node, source: bytes) -> Candidate:
+def _cjs_pair(pair: ts.Node, ctx: _Ctx) -> Candidate:
+    source = ctx.source
     key = pair.child_by_field_name("key")
     value = pair.child_by_field_name("value")
     return Candidate(pair, _name(key, source) or "", Kind.FUNCTION.value,
                      signature=_cap(collapse(_head_text(pair, value, source))), visibility="public",
-                     doc=_doc(pair, source), name_line=start_line(key), extra={"start": start_line(pair)})
+                     doc=_doc(pair, ctx), name_line=start_line(key), extra={"start": start_line(pair)})
 
 
 # ---- hooks: extent, signature, visibility, doc -------------------------------------------
 
-def _outer(node: ts.Node) -> ts.Node:
+def _outer(node: ts.Node, ctx: _Ctx) -> ts.Node:
     """The node that carries `export`/`declare` (and decorators written before `export`)."""
     cur = node
-    while cur.parent is not None and cur.parent.type in _WRAPPERS:
-        if cur.parent.type == "expression_statement" and cur.type != "internal_module":
-            break
-        cur = cur.parent
+    while (w := ctx.wrapper.get((cur.start_byte, cur.end_byte, cur.type))) is not None:
+        cur = w
     return cur
 
 
-def _leading_decorators(node: ts.Node) -> ts.Node:
-    """First decorator written before a class member (they are its siblings in the grammar)."""
-    start = node
-    sib = node.prev_sibling
-    while sib is not None and sib.type in ("decorator", "comment"):
-        if sib.type == "decorator":
-            start = sib
-        sib = sib.prev_sibling
+def _leading_decorators(node: ts.Node, ctx: _Ctx) -> ts.Node:
+    """First decorator written before a class member (they are its siblings in the grammar);
+    comments between them are skipped."""
+    start = cur = node
+    while (prev := ctx.before.get(cur.start_byte)) is not None and prev.end_byte <= cur.start_byte:
+        if prev.type == "decorator":
+            start = prev
+        cur = prev
     return start
 
 
-def _is_exported_or_ambient(outer: ts.Node) -> bool:
-    if outer.type in ("export_statement", "ambient_declaration"):
-        return True
-    # Inside `declare module/namespace/global { ... }` everything is ambient, hence visible.
-    anc = outer.parent
-    while anc is not None:
-        if anc.type == "ambient_declaration":
-            return True
-        if anc.type in ("program", "class_body", "statement_block") and anc.parent is not None \
-                and anc.parent.type not in ("internal_module", "module", "ambient_declaration"):
-            return False
-        anc = anc.parent
-    return False
+def _is_exported_or_ambient(outer: ts.Node, ctx: _Ctx) -> bool:
+    """`export`ed, `declare`d, or inside `declare module/namespace/global { ... }`."""
+    return outer.type in ("export_statement", "ambient_declaration") or ctx.in_ambient(outer.start_byte)
 
 
-def _visibility(node: ts.Node, outer: ts.Node, name_node: ts.Node | None) -> str:
-    parent = node.parent
-    if parent is not None and parent.type in _CLASS_MEMBER_PARENTS:
+def _visibility(node: ts.Node, outer: ts.Node, name_node: ts.Node | None, ctx: _Ctx) -> str:
+    if node.type in _MEMBER_TYPES:  # class, interface, type literal or object members
         if name_node is not None and name_node.type == "private_property_identifier":
             return "private"
         for c in node.children:
             if c.type == "accessibility_modifier":
                 return c.children[0].type if c.children else "public"
         return "public"
-    if parent is not None and parent.type in ("interface_body", "object_type", "object", "enum_body"):
-        return "public"
-    return "public" if _is_exported_or_ambient(outer) else "private"
+    return "public" if _is_exported_or_ambient(outer, ctx) else "private"
 
 
 _BODY_FIELD = {
@@ -608,12 +655,13 @@ def _cap(sig: str) -> str:
     return sig if len(sig) <= MAX_SIGNATURE else sig[:MAX_SIGNATURE - 3] + "..."
 
 
-def _doc(node: ts.Node, source: bytes) -> str:
+def _doc(node: ts.Node, ctx: _Ctx) -> str:
     """Text of the `/** ... */` comment right before the definition, if any."""
-    prev = node.prev_sibling
-    if prev is None or prev.type != "comment" or prev.end_point[0] < node.start_point[0] - 1:
+    prev = ctx.before.get(node.start_byte)
+    if prev is None or prev.type != "comment" or prev.end_point[0] < node.start_point[0] - 1 \
+            or prev.end_byte > node.start_byte:
         return ""
-    raw = text(prev, source)
+    raw = text(prev, ctx.source)
     if not raw.startswith("/**"):
         return ""
     lines = [ln.strip().lstrip("*").strip() for ln in raw[3:-2].splitlines()]
