@@ -59,13 +59,18 @@ def sample_queries(gen, repo: str, ref: str, n: int, seed: int) -> dict[str, lis
     }
 
 
+CPU: list[float] = []  # thread CPU time of every timed call: steadier than wall time on a busy host
+
+
 def timed(fn, rounds: int) -> float:
     fn()  # warm
-    times = []
+    times, cpu = [], []
     for _ in range(rounds):
-        t0 = time.perf_counter()
+        c0, t0 = time.thread_time(), time.perf_counter()
         fn()
         times.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.thread_time() - c0) * 1000)
+    CPU.append(statistics.median(cpu))
     return statistics.median(times)
 
 
@@ -101,12 +106,16 @@ def main() -> None:
     gen, repo, ref, secs = open_index(directory, args.home)
     qs = sample_queries(gen, repo, ref, args.n, args.seed)
     loc = [timed(lambda q=q: locate_symbol(gen, repo, ref, q, limit=10), args.rounds) for q in qs["locate"]]
+    loc_cpu = CPU[:]
+    CPU.clear()
     off, basic = [], []
     for q in qs["search"]:
         # alternate the order so neither mode always runs on a cache the other warmed
         off.append(timed(lambda q=q: search_and_shape(gen, repo, ref, q, "off"), args.rounds))
         basic.append(timed(lambda q=q: search_and_shape(gen, repo, ref, q, "basic"), args.rounds))
+    CPU.clear()
     raw = [timed(lambda q=q: search_code(gen, repo, ref, q, limit=10), args.rounds) for q in qs["search"]]
+    raw_cpu = CPU[:]
     rg = rg_scan(directory, [q for q in qs["locate"][:10]])
     print(f"corpus {directory} seed={args.seed} index_or_sync_s={secs:.1f} "
           f"locate_q={len(loc)} search_q={len(off)}")
@@ -115,6 +124,8 @@ def main() -> None:
     print(f"search_code+shape explain=off p50 {statistics.median(off):6.2f} ms  p95 {pct(off, .95):6.2f} ms")
     print(f"search_code+shape basic       p50 {statistics.median(basic):6.2f} ms  p95 {pct(basic, .95):6.2f} ms  "
           f"(basic/off p95 {pct(basic, .95) / pct(off, .95):.3f}, mean {sum(basic) / sum(off):.3f})")
+    print(f"CPU time (thread):  locate p95 {pct(loc_cpu, .95):.2f} ms  search engine p50 "
+          f"{statistics.median(raw_cpu):.2f} ms  p95 {pct(raw_cpu, .95):.2f} ms  load avg {os.getloadavg()[0]:.1f}")
     print(f"rg -uu -F -c WORD (full scan) p50 {statistics.median(rg):6.1f} ms  (10 words)")
 
 

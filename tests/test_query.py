@@ -398,3 +398,21 @@ def test_terms_too_common_to_rank_are_pruned_only_in_large_indices(make_repo):
     small = open_gen(small_root)[0]
     clause = (Clause("content", ("common_token",), 0.5),)
     assert prune_common_terms(small.searcher("snippets"), clause) == clause
+
+
+def test_search_qualified_symbol_query(std, make_repo):
+    root, gen, repo, ref = std
+    hits, _, intent = search_code(gen, repo, ref, "JSONDecoder.decode")
+    assert intent["intent"] == "symbol"
+    top = hits[0]
+    assert (top["path"], top["name"], top["kind"]) == ("json/decoder.py", "decode", "method")
+    assert top["signals"]["qualified_name_boost"] == 2.0 and top["signals"]["exact_match_boost"] == 5.0
+    others = [h for h in hits if h["name"] == "decode" and h["path"] != "json/decoder.py"]
+    assert others and all(h["signals"]["qualified_name_boost"] == 0.0 for h in others)
+    rust = make_repo({"src/auth/jwt.rs": "pub struct Jwt;\nimpl Jwt {\n    pub fn check(&self) -> bool { true }\n}\n",
+                      "src/other.rs": "pub fn check() -> bool { false }\n"}, name="rs")
+    run_index(rust)
+    g2, r2, ref2 = open_gen(rust)
+    hits, _, _ = search_code(g2, r2, ref2, "Jwt::check")
+    assert hits[0]["path"] == "src/auth/jwt.rs" and hits[0]["qualified_name"].endswith("Jwt::check")
+    assert hits[0]["signals"]["qualified_name_boost"] == 2.0

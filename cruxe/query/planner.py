@@ -21,6 +21,9 @@ Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of
   (`config` inside `parse_config`) is weaker than a whole identifier; `path_tokens` 0.25:
   every chunk of a file shares its path, so a path word would otherwise lift all of them.
 - files: `filename` 5 and `path` (raw, whole path) 10 for exact hits; `content_head` 0.5.
+- `parent_name` 10 for qualified symbol queries (`JSONDecoder.decode`): the enclosing name
+  as written is as telling as the exact name; without it the long qualified-name field
+  loses to every other `decode` by BM25 length normalisation.
 
 The chosen numbers (and search.RRF_SCALE) were compared on bench/nl_search.py with a tuning
 sample (seed 11: stdlib email+asyncio+json, Django, Go) distinct from the reported one (seed 7).
@@ -111,6 +114,11 @@ class Plan:
     kind_intent: str | None  # spec 04 naming-convention hint: type | callable | None
     terms: tuple[str, ...]  # significant lower-cased terms (stop words dropped)
     path_terms: tuple[str, ...]  # terms tested against result paths (path_affinity)
+    # Where in a snippet the match is: whole identifiers and identifier parts, lower-cased.
+    # For a symbol query only the name asked for (not its qualifier), so a chunk of class
+    # `JSONDecoder` found for `JSONDecoder.decode` points at the `decode` line.
+    line_terms: tuple[str, ...]
+    line_parts: tuple[str, ...]
     channels: tuple[Channel, ...]
     language: str | None = None
     role: str | None = None
@@ -164,9 +172,11 @@ def plan(query: str, *, role: str | None = None, language: str | None = None, li
         clauses = builders[index](q, intent, words, terms, target, query_path)
         if clauses:
             channels.append(Channel(index, weight, fetch, tuple(clauses)))
+    line_terms, line_parts = _content_terms([target] if intent == "symbol" else words)
     return Plan(query=q, intent=intent, confidence=round(confidence, 3), target=target,
                 query_path=query_path, kind_intent=kind_intent, terms=tuple(terms),
                 path_terms=_path_affinity_terms(intent, q, target, words),
+                line_terms=tuple(line_terms), line_parts=tuple(line_parts),
                 channels=tuple(channels), language=language, role=role,
                 kinds=tuple(sorted(ROLE_KINDS[role])) if role else (), limit=limit, notes=tuple(notes))
 
@@ -181,14 +191,15 @@ def _channels_for(intent: str, role: str | None, notes: list[str]) -> tuple[tupl
 
 
 def _symbol_target(q: str) -> tuple[str, str]:
-    """(last-segment name, whole qualified path) of a symbol query: `QuerySet.filter` ->
-    (`filter`, `QuerySet.filter`); `fn parse` -> (`parse`, `parse`)."""
-    name = intent_mod.symbol_name(q) or q
-    name = name.rstrip("!")
+    """(last-segment name, qualified path as written) of a symbol query: `QuerySet.filter` ->
+    (`filter`, `QuerySet.filter`); `auth::jwt::check` -> (`check`, `auth::jwt::check`);
+    `fn parse` -> (`parse`, `parse`). Separators are kept as written: the index holds the
+    qualified name whole in the language's own spelling, and matching normalises both."""
+    name = (intent_mod.symbol_name(q) or q).rstrip("!")
     segments = [s for s in _QUAL_SPLIT.split(name) if s]
     if not segments:
         return name, name
-    return segments[-1], ".".join(segments)
+    return segments[-1], name
 
 
 def _significant_words(q: str, intent: str) -> list[str]:
@@ -234,8 +245,11 @@ def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]
         name_terms = ct.identifier_terms(target)
         out.append(Clause("symbol_exact", (target.lower(),), BOOST["symbol_exact"]))
         out.append(Clause("name_tokens", tuple(name_terms), BOOST["name_tokens"]))
-        if "." in query_path:
+        segments = [x for x in _QUAL_SPLIT.split(query_path) if x]
+        if len(segments) > 1:
             out.append(Clause("qualified_tokens", tuple(ct.dotted_terms(query_path)), BOOST["qualified_tokens"]))
+            # `JSONDecoder.decode`: the enclosing name as written is as telling as the name.
+            out.append(Clause("parent_name", (segments[-2],), BOOST["symbol_exact"]))
         else:
             out.append(Clause("qualified_tokens", tuple(name_terms), BOOST["qualified_tokens"]))
         out.append(Clause("signature_tokens", tuple(name_terms), BOOST["signature_tokens"]))
@@ -259,7 +273,13 @@ def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]
 
 
 def _snippet_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
-    idents, parts = _content_terms([target] if intent == "symbol" else words)
+    if intent == "symbol":
+        # the name, and for `A.b` / `a::B::c` the qualifier's names too (whole identifiers)
+        segments = [x for x in _QUAL_SPLIT.split(query_path) if x] or [target]
+        idents = _content_terms(segments)[0]
+        parts = _content_terms([target])[1]
+    else:
+        idents, parts = _content_terms(words)
     out: list[Clause] = []
     if intent == "error" and len(idents) >= 2:
         inner = q.strip("\"'`\u201c\u201d\u2018\u2019")

@@ -45,7 +45,7 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[dict[str, Any]], i
     fused: dict[str, dict[str, Any]] = {}
     for channel in p.channels:
         docs, clauses = run_channel(gen, channel, repo, ref, p.language, p.kinds)
-        cands = _candidates(gen, repo, ref, channel.index, docs, clauses)
+        cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p)
         _fuse(fused, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, p) for c in fused.values() if _allowed(c, p)]
     ranked.sort(key=sort_key)
@@ -78,12 +78,12 @@ def _allowed(c: dict[str, Any], p: Plan) -> bool:
 # ---- candidates per channel -----------------------------------------------------------------
 
 def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, dict]],
-                clauses: tuple[Clause, ...]) -> list[dict]:
+                clauses: tuple[Clause, ...], p: Plan) -> list[dict]:
     if index == "symbols":
         return [_symbol_hit(d) for _, d in docs]
     if index == "files":
         return [_file_hit(d) for _, d in docs]
-    return _snippet_hits(gen, repo, ref, docs, clauses)
+    return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses))
 
 
 def _symbol_hit(d: dict[str, Any]) -> dict[str, Any]:
@@ -105,10 +105,10 @@ def _file_hit(d: dict[str, Any]) -> dict[str, Any]:
             "symbol_id": "", "symbol_stable_id": ""}
 
 
-def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, dict]], clauses: tuple[Clause, ...]) -> list[dict]:
+def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, dict]],
+                  pattern: re.Pattern[str] | None) -> list[dict]:
     """Each chunk's best-matching lines; the innermost symbol holding the best line stands in
     for the chunk (a snippet inside a definition surfaces that definition)."""
-    pattern = _needle_pattern(clauses)
     matched = [(_matching_lines(d, pattern), d) for _, d in docs]
     points = [(d["path"], lines[0][0]) for lines, d in matched if lines]
     owners = innermost_symbols(gen, repo, ref, points) if points else {}
@@ -128,16 +128,18 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, dict]], clau
     return out
 
 
-def _needle_pattern(clauses: tuple[Clause, ...]) -> re.Pattern[str] | None:
-    """One regex over the searched content terms (lower-cased), longest first."""
-    terms: dict[str, None] = {}
-    for c in clauses:
-        if c.field in ("content", "content_parts"):
-            for t in c.terms:
-                terms.setdefault(t, None)
-    if not terms:
-        return None
-    return re.compile("|".join(re.escape(t) for t in sorted(terms, key=lambda t: (-len(t), t))))
+def _needle_pattern(p: Plan, clauses: tuple[Clause, ...]) -> re.Pattern[str] | None:
+    """One regex for the plan's line terms that were searched (terms pruned as too common
+    are left out too): whole identifiers only between identifier boundaries, parts anywhere;
+    longest first so a whole identifier wins over its own parts."""
+    searched = {t for c in clauses if c.field in ("content", "content_parts") for t in c.terms}
+    idents = sorted((t for t in p.line_terms if t in searched), key=lambda t: (-len(t), t))
+    parts = sorted((t for t in p.line_parts if t in searched and t not in idents), key=lambda t: (-len(t), t))
+    alts = []
+    if idents:
+        alts.append(r"(?<![\w$])(?:" + "|".join(map(re.escape, idents)) + r")(?![\w$])")
+    alts += [re.escape(t) for t in parts]
+    return re.compile("|".join(alts)) if alts else None
 
 
 def _matching_lines(d: dict[str, Any], pattern: re.Pattern[str] | None) -> list[tuple[int, str]]:
