@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+
+import tantivy
 from typing import Any
 
 from . import __version__
 from .freshness import index_state, open_generation
+from .errors import CruxeError
 from .languages import grammar_status
 from .project import Project
 from .store import SCHEMA_VERSION, INDEX_NAMES
@@ -43,15 +46,20 @@ def index_status(project: Project, ref: str, opened=None) -> dict[str, Any]:
     }, st
 
 
-def _tantivy_ok(project: Project, ref: str, opened=None) -> tuple[bool, str | None]:
+def _tantivy_ok(project: Project, ref: str, opened=None, thorough: bool = False) -> tuple[bool, str | None]:
+    """The three indices open; `thorough` (doctor) also reads every stored document, which
+    finds damaged store blocks that opening and counting do not touch."""
     gen, status, message = opened or open_generation(project, ref)
     if gen is None:
         return status == "not_indexed", message
     try:
         for name in INDEX_NAMES:
-            gen.searcher(name).num_docs
+            searcher = gen.searcher(name)
+            if thorough and searcher.num_docs:
+                for _, addr in searcher.search(tantivy.Query.all_query(), limit=searcher.num_docs).hits:
+                    searcher.doc(addr)
     except Exception as e:  # noqa: BLE001 - any Tantivy failure is a health finding
-        return False, f"{type(e).__name__}: {e}"
+        return False, f"{name}: {type(e).__name__}: {e}"
     return True, None
 
 
@@ -72,6 +80,12 @@ def _sqlite_ok(project: Project, ref: str, thorough: bool = False, opened=None) 
             return False, message
     except sqlite3.DatabaseError as e:
         return False, str(e)
+    except CruxeError as e:  # state.db or index.db could not even be opened
+        return False, e.message
+    if thorough:
+        problem = project.store.state_problem()
+        if problem:
+            return False, problem
     return True, None
 
 
@@ -119,14 +133,16 @@ def doctor(project: Project, ref: str, config_warnings: tuple[str, ...] = ()) ->
         checks.append(item)
 
     registered = project.info is not None
-    add("project_registered", registered, str(project.root), "cruxe init")
+    state_error = project.store.state_error
+    add("project_registered", registered, state_error or str(project.root),
+        "cruxe index --force (state.db is corrupt; it is moved aside and rebuilt)" if state_error else "cruxe init")
     st = index_state(project, ref)
     add("index_compatible", st.schema_status in ("compatible", "not_indexed"),
         {"schema_status": st.schema_status, "message": st.message}, "cruxe index --force")
     add("indexed", st.schema_status != "not_indexed", {"ref": ref}, "cruxe index")
     ok, msg = _sqlite_ok(project, ref, thorough=True)
     add("sqlite", ok, msg, "cruxe index --force")
-    ok, msg = _tantivy_ok(project, ref)
+    ok, msg = _tantivy_ok(project, ref, thorough=True)
     add("tantivy", ok, msg, "cruxe index --force")
     grammars = grammar_status()
     add("grammars", not grammars["missing"], grammars,

@@ -24,7 +24,7 @@ from . import vcs
 from .errors import CruxeError
 from .extract import extract
 from .model import FileExtract, content_hash, file_key, symbol_id, symbol_stable_id
-from .project import Project, init_project
+from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
 from .store import SCHEMA_VERSION, Generation, GenerationWriter, manifest, now_iso
 
@@ -207,6 +207,8 @@ def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, 
 
     Raises CruxeError(index_in_progress) when another writer holds project+ref.
     """
+    if force:  # the repair must work even when state.db is what broke
+        open_project(path, home).store.quarantine_state()
     project, _ = init_project(path, home)
     ref = ref or project.default_ref()
     store = project.store

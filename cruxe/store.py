@@ -270,7 +270,7 @@ class Generation:
     def schema_version(self) -> int | None:
         try:
             row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, CruxeError):  # unreadable, or could not even be opened
             return None
         return int(row[0]) if row else None
 
@@ -315,6 +315,7 @@ class ProjectStore:
         self._local = threading.local()
         self._gens: dict[tuple[str, int], Generation] = {}
         self._gens_lock = threading.Lock()
+        self.state_error: str | None = None  # set when state.db could not be read
 
     # -- state.db
     @property
@@ -337,11 +338,14 @@ class ProjectStore:
                              {"remediation": "cruxe index --force"}) from e
 
     def project(self) -> ProjectInfo | None:
+        """The registration, or None. A corrupt state.db reads as None with `state_error`
+        set, so a server still starts and answers index_incompatible with the remedy."""
         try:
             row = self.state.execute(
                 "SELECT project_id, repo_root, vcs_mode, default_ref, schema_version FROM projects "
                 "WHERE project_id=?", (self.project_id,)).fetchone()
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, CruxeError) as e:
+            self.state_error = e.message if isinstance(e, CruxeError) else f"state.db is unreadable: {e}"
             return None
         if row is None:
             return None
@@ -370,7 +374,7 @@ class ProjectStore:
             raw = (self.ref_dir(ref) / "CURRENT").read_text().strip()
         except FileNotFoundError:
             return None
-        except OSError as e:
+        except (OSError, UnicodeDecodeError) as e:
             raise CruxeError("index_incompatible", f"CURRENT pointer unreadable: {e}",
                              {"remediation": "cruxe index --force"}) from e
         if not raw.isdigit():
@@ -511,7 +515,7 @@ class ProjectStore:
         args.append(limit)
         try:
             return [dict(r) for r in self.state.execute(sql, args)]
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, CruxeError):
             return []
 
     def active_job(self, ref: str | None = None) -> dict[str, Any] | None:
@@ -528,7 +532,7 @@ class ProjectStore:
             rows = [dict(r) for r in self.state.execute(
                 "SELECT * FROM index_jobs WHERE repo=? AND status IN ('queued','running','validating')",
                 (self.project_id,))]
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, CruxeError):
             return []
         dead = [r for r in rows if (ref is None or r["ref"] == ref)
                 and ((holding_lock and r["ref"] == ref) or not self.writer_active(r["ref"]))]
@@ -544,8 +548,43 @@ class ProjectStore:
                 "SELECT job_id, \"ref\", mode, started_at, recovered_at, files_done, files_total FROM index_jobs "
                 "WHERE repo=? AND status='interrupted' ORDER BY created_at DESC, rowid DESC LIMIT ?",
                 (self.project_id, limit))]
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, CruxeError):
             return []
+
+    def state_problem(self) -> str | None:
+        """Why state.db is corrupt (unreadable, or failing quick_check), or None. A busy or
+        locked database is not corrupt: only SQLite's corruption errors count."""
+        path = self.dir / "state.db"
+        if not path.is_file():
+            return None
+        try:
+            conn = sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000)
+            try:
+                res = conn.execute("PRAGMA quick_check").fetchone()[0]
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as e:
+            if getattr(e, "sqlite_errorname", "").startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+                return f"state.db: {e}"
+            return None  # busy, locked, permissions: not a reason to replace it
+        return None if res == "ok" else f"state.db: {res}"
+
+    def quarantine_state(self) -> str | None:
+        """Move a corrupt state.db (with its WAL) aside so that a fresh one is created; it
+        holds only the registration and job history (the index data is in the generations,
+        checked on their own). Returns the problem found, or None when state.db is sound."""
+        problem = self.state_problem()
+        if problem is None:
+            return None
+        self.close()
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        for suffix in ("", "-wal", "-shm"):
+            p = self.dir / f"state.db{suffix}"
+            if p.exists():
+                os.replace(p, self.dir / f"state.db{suffix}.corrupt-{stamp}")
+        self.state_error = None
+        log.warning("%s; moved aside as state.db.corrupt-%s and starting a fresh one", problem, stamp)
+        return problem
 
     def close(self) -> None:
         with self._gens_lock:

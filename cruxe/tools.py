@@ -154,8 +154,9 @@ class Server:
             st = freshness.index_state(self.project, self.project.default_ref())
         except Exception:  # noqa: BLE001 - the handshake must succeed whatever the index state
             return hint + " The index state could not be read: run `cruxe doctor`."
-        if st.schema_status in ("reindex_required", "corrupt_manifest"):
-            return hint + f" The index is {st.schema_status}: run `cruxe index --force`."
+        if self.project.store.state_error or st.schema_status in ("reindex_required", "corrupt_manifest"):
+            status = "corrupt_manifest" if self.project.store.state_error else st.schema_status
+            return hint + f" The index is {status}: run `cruxe index --force`."
         if st.schema_status == "not_indexed":
             return hint + " This repository is not indexed yet: call index_repo (or run `cruxe index`)."
         return hint
@@ -192,7 +193,12 @@ class Server:
                                      {"remedy": f"cruxe init --path {ws}"})
                 project = other
         if project.info is None and registered:
-            project = require_project(project.root, self.home)  # re-check: may be registered now
+            project = open_project(project.root, self.home)  # re-check: may be registered now
+            if project.store.state_error:
+                raise CruxeError("index_incompatible", project.store.state_error,
+                                 {"schema_status": "corrupt_manifest", "remediation": "cruxe index --force"})
+            if project.info is None:
+                project = require_project(project.root, self.home)
         ref = args.get("ref") or project.default_ref()
         return project, ref
 

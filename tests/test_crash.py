@@ -1,0 +1,371 @@
+"""Crash safety: SIGKILL `cruxe index`, `cruxe index --force` and `cruxe sync` at random
+moments, then one `sync`: the index must equal a clean index of the same tree (symbols,
+edges, manifest, every Tantivy document, search answers), no job may be left `running`, and
+the recovery report must name the killed job. Damaged `state.db`, `index.db`, `CURRENT` and
+Tantivy files: `doctor` names the problem (exit 1), query tools answer `index_incompatible`
+with the remedy, and `cruxe index --force` repairs it.
+
+CRUXE_INDEX_BATCH_FILES=5 gives many commit points on a small corpus. `bench/crash_bench.py`
+runs many more kill moments than the CI cases here.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tantivy
+
+from cruxe.health import doctor
+from cruxe.index import run_index
+from cruxe.project import open_project
+from cruxe.store import INDEX_NAMES
+from cruxe.tools import Server
+
+from conftest import STDLIB, require_corpus
+
+BATCH_ENV = {"CRUXE_INDEX_BATCH_FILES": "5"}
+# Answers that must equal a clean index's exactly: definitions, references, and the top of
+# identifier searches. Broad BM25 queries are checked for phantom hits only: Tantivy counts
+# documents a sync deleted until it merges their segments, so after ANY incremental update
+# (crash or not) the tail of a broad query can differ from a clean index's (measured in
+# bench/crash_bench.py, beside an uninterrupted sync).
+EXACT = [("locate_symbol", {"name": "Message"}), ("locate_symbol", {"name": "get_payload"}),
+         ("locate_symbol", {"name": "BrandNew"}), ("locate_symbol", {"name": "added_in_utils"}),
+         ("locate_symbol", {"name": "encode_7or8bit"}), ("find_references", {"symbol_name": "Message"}),
+         ("find_references", {"symbol_name": "decode_header"})]
+TOP = [("search_code", {"query": q}) for q in ("quoprimime_helper", "BrandNew", "added_in_header", "decode_header",
+                                              "encode_base64", "message_from_string")]
+BROAD = [("search_code", {"query": q, "limit": 100, "detail_level": "location"})
+         for q in ("parse email header", "Message", "def encode", "brand new go")]
+TOP_N = 1  # rank 2+ of a broad identifier search can move with the deleted-document counts
+
+
+# ---- the tree: a real corpus, and the edits a later sync must pick up ------------------------
+
+def build_tree(root: Path, final: bool) -> None:
+    """email/ from the stdlib (29 files); with `final`, three edits, two deletions, two new files."""
+    if root.exists():
+        shutil.rmtree(root)
+    shutil.copytree(STDLIB / "email", root, ignore=shutil.ignore_patterns("__pycache__"))
+    if final:
+        apply_edits(root)
+
+
+EDITED = ("utils.py", "header.py", "message.py", "charset.py", "encoders.py", "errors.py", "feedparser.py",
+          "generator.py", "iterators.py", "parser.py", "policy.py", "quoprimime.py")
+
+
+def apply_edits(root: Path) -> None:
+    """Twelve edits (three batches of a sync), two deletions, two new files."""
+    for name in EDITED:
+        p = root / name
+        p.write_text(p.read_text() + f"\n\ndef added_in_{name[:-3]}(x):\n    return quoprimime_helper(x)\n")
+    (root / "base64mime.py").unlink()
+    (root / "mime" / "audio.py").unlink()
+    (root / "brand_new.py").write_text("class BrandNew:\n    def go(self):\n        return Message()\n")
+    (root / "mime" / "extra.py").write_text("from email.message import Message\n\ndef extra():\n    return 1\n")
+
+
+# ---- what "equal to a clean index" means --------------------------------------------------------
+
+def snapshot(root: Path, home: Path, ref: str = "live") -> dict[str, Any]:
+    """Everything a crash could leave wrong, in a comparable form."""
+    project = open_project(root, home)
+    gen = project.store.current_generation(ref)
+    db = gen.db
+    key = (project.id, ref)
+    snap = {
+        "symbols": rows(db, 'SELECT * FROM symbol_relations WHERE repo=? AND "ref"=?', key),
+        "edges": rows(db, 'SELECT * FROM symbol_edges WHERE repo=? AND "ref"=?', key),
+        "manifest": rows(db, 'SELECT path, content_hash, size, language, symbol_count, warnings FROM file_manifest '
+                             'WHERE repo=? AND "ref"=?', key),
+        "branch": tuple(db.execute('SELECT file_count, symbol_count, complete FROM branch_state '
+                                   'WHERE repo=? AND "ref"=?', key).fetchone()),
+        "tantivy": {name: tantivy_docs(gen.searcher(name)) for name in INDEX_NAMES},
+    }
+    server = Server(root, home=home)
+    snap["answers"] = [_answer(server.call_tool(tool, args)) for tool, args in EXACT]
+    snap["search_top"] = [_answer(server.call_tool(tool, args))[:TOP_N] for tool, args in TOP]
+    project.store.close()
+    return snap
+
+
+def phantom_hits(root: Path, home: Path, reference: dict[str, Any]) -> list[tuple]:
+    """Hits of broad queries that point outside every file of the clean index (a file that
+    is gone, or lines past its end): what stale documents left by a crash would produce."""
+    extent = {dict(d)["path"][0]: dict(d)["line_end"][0] for d in reference["tantivy"]["files"]}
+    server = Server(root, home=home)
+    out = []
+    for tool, args in BROAD:
+        payload, is_error = server.call_tool(tool, args)
+        assert not is_error and payload["results"], payload
+        out += [(r["path"], r["line_start"]) for r in payload["results"]
+                if r["line_start"] > extent.get(r["path"], 0)]
+    return out
+
+
+def rows(db, sql: str, args: tuple) -> list[tuple]:
+    return sorted((tuple(r) for r in db.execute(sql, args)), key=repr)  # NULLs sort too
+
+
+def tantivy_docs(searcher: tantivy.Searcher) -> list[tuple]:
+    """Every live document (stored fields), sorted: duplicates or leftovers would show."""
+    if not searcher.num_docs:
+        return []
+    hits = searcher.search(tantivy.Query.all_query(), limit=searcher.num_docs).hits
+    docs = [tuple(sorted((k, tuple(v)) for k, v in searcher.doc(addr).to_dict().items())) for _, addr in hits]
+    return sorted(docs)
+
+
+def _answer(reply: tuple[dict, bool]) -> Any:
+    payload, is_error = reply
+    if is_error:
+        return [("error", payload["error"]["code"])]
+    items = payload.get("results", payload.get("references", []))
+    return [(r.get("path"), r.get("line_start"), r.get("name") or r.get("from_symbol") or "") for r in items]
+
+
+def assert_same(got: dict[str, Any], want: dict[str, Any]) -> None:
+    for part in want:
+        assert got[part] == want[part], f"{part} differs from a clean index"
+
+
+def cruxe(*args: str, home: Path, **kw) -> subprocess.CompletedProcess:
+    env = {**os.environ, **BATCH_ENV, "CRUXE_HOME": str(home)}
+    return subprocess.run([sys.executable, "-m", "cruxe", *args], env=env, capture_output=True, text=True,
+                          timeout=180, **kw)
+
+
+@pytest.fixture(scope="module")
+def arena(tmp_path_factory):
+    """One repository path for every scenario (symbol ids include the project id, which is
+    the path) and a clean index of the final tree as the reference; an uninterrupted index +
+    edits + sync must reach the same (so the edits are really picked up by a sync)."""
+    require_corpus(STDLIB / "email")
+    base = tmp_path_factory.mktemp("crash")
+    root = base / "email"
+    build_tree(root, final=True)
+    clean_home, incr_home = base / "clean_home", base / "incremental_home"
+    t = time.monotonic()
+    assert cruxe("index", "--path", str(root), "--quiet", "--workers", "1", home=clean_home).returncode == 0
+    seconds = time.monotonic() - t
+    clean = snapshot(root, clean_home)
+    prepare("sync", root, incr_home)
+    assert cruxe("sync", "--path", str(root), "--quiet", home=incr_home).returncode == 0
+    assert_same(snapshot(root, incr_home), clean)
+    return {"root": root, "base": base, "reference": clean, "index_seconds": seconds}
+
+
+
+
+# ---- SIGKILL at random moments ---------------------------------------------------------------------
+
+def kill_at_random(cmd: list[str], home: Path, delay: float, after_files: int = 0) -> int | None:
+    """Start `cruxe <cmd>`; once its job reports `after_files` files done (0: at once), wait
+    `delay` seconds and SIGKILL it. Returns its exit code if it finished first."""
+    env = {**os.environ, **BATCH_ENV, "CRUXE_HOME": str(home)}
+    proc = subprocess.Popen([sys.executable, "-m", "cruxe", *cmd], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    job_id = cmd[cmd.index("--job-id") + 1] if "--job-id" in cmd else None
+    deadline = time.monotonic() + 120
+    while after_files and proc.poll() is None and time.monotonic() < deadline:
+        if job_id and _files_done(home, job_id) >= after_files:
+            break
+        time.sleep(0.005)
+    try:
+        proc.wait(timeout=delay)
+        return proc.returncode
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        return None
+
+
+def _files_done(home: Path, job_id: str) -> int:
+    for db in (home / "data").glob("*/state.db"):
+        try:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
+                row = conn.execute("SELECT files_done FROM index_jobs WHERE job_id=?", (job_id,)).fetchone()
+        except sqlite3.Error:
+            continue
+        if row:
+            return row[0] or 0
+    return 0
+
+
+def prepare(scenario: str, root: Path, home: Path) -> list[str]:
+    """The tree and index state before the kill; returns the command to kill."""
+    build_tree(root, final=scenario == "index")
+    if scenario != "index":
+        run_index(root, home=home, workers=1)
+        apply_edits(root)
+    return {"index": ["index"], "force": ["index", "--force"], "sync": ["sync"]}[scenario]
+
+
+def kill_then_sync(arena, scenario: str, home: Path, delay: float, after_files: int = 0) -> dict[str, Any]:
+    root = arena["root"]
+    cmd = prepare(scenario, root, home)
+    job_id = f"killed{scenario}{int(delay * 1000)}x{after_files}"
+    finished = kill_at_random([*cmd, "--path", str(root), "--quiet", "--workers", "1", "--job-id", job_id],
+                              home, delay, after_files)
+    project = open_project(root, home)
+    killed = [j for j in project.store.jobs("live", 50) if j["job_id"] == job_id]
+    status_before, _ = Server(root, home=home).call_tool("index_status", {})
+    sync = cruxe("sync", "--path", str(root), "--json", home=home)
+    assert sync.returncode == 0, sync.stderr
+    report = json.loads(sync.stdout)
+    assert report["status"] == "published"
+    jobs = project.store.jobs("live", 50)
+    assert not [j for j in jobs if j["status"] in ("queued", "running", "validating")], jobs
+    if finished is None and killed:  # killed after it registered its job: it must be reported
+        final = next(j for j in jobs if j["job_id"] == job_id)
+        assert final["status"] == "interrupted", final
+        reported = status_before["interrupted_recovery_report"] or {}
+        assert job_id in {j["job_id"] for j in reported.get("jobs", [])}, status_before
+        assert "re-indexes" in reported["action"]
+    project.store.close()
+    return {"finished": finished, "registered": bool(killed), "report": report}
+
+
+@pytest.mark.parametrize("scenario,seed", [("index", 11), ("force", 21), ("sync", 31)])
+def test_sigkill_at_a_random_moment_then_sync_equals_a_clean_index(arena, tmp_path, scenario, seed):
+    delay = random.Random(seed).uniform(0.25, 1.0) * arena["index_seconds"]
+    kill_then_sync(arena, scenario, tmp_path / "home", delay)
+    assert_same(snapshot(arena["root"], tmp_path / "home"), arena["reference"])
+    assert phantom_hits(arena["root"], tmp_path / "home", arena["reference"]) == []
+
+
+@pytest.mark.parametrize("scenario,after_files", [("index", 5), ("force", 10), ("sync", 5)])
+def test_sigkill_right_after_a_commit_point_is_reported_and_repaired(arena, tmp_path, scenario, after_files):
+    """A kill that surely lands mid-job (its first batches are committed): the job must be
+    reported as interrupted and the next sync must finish the work exactly."""
+    out = kill_then_sync(arena, scenario, tmp_path / "home", 0.0, after_files)
+    assert out["finished"] is None and out["registered"]
+    assert out["report"]["recovered_jobs"] == [] or out["report"]["recovered_jobs"][0]["status"] == "interrupted"
+    assert_same(snapshot(arena["root"], tmp_path / "home"), arena["reference"])
+    assert phantom_hits(arena["root"], tmp_path / "home", arena["reference"]) == []
+
+
+def test_queries_keep_answering_from_the_old_generation_while_force_is_killed(arena, tmp_path):
+    home = tmp_path / "home"
+    root = arena["root"]
+    prepare("force", root, home)
+    before = Server(root, home=home).call_tool("locate_symbol", {"name": "Message"})
+    assert not before[1] and before[0]["results"]
+    kill_at_random(["index", "--force", "--path", str(root), "--quiet", "--workers", "1"], home,
+                   0.6 * arena["index_seconds"])
+    after = Server(root, home=home).call_tool("locate_symbol", {"name": "Message"})
+    assert not after[1] and _answer(after) == _answer(before)  # the live generation was never touched
+    gens = sorted(p.name for p in open_project(root, home).store.ref_dir("live").glob("gen-*"))
+    cruxe("sync", "--path", str(root), "--quiet", home=home)
+    assert_same(snapshot(root, home), arena["reference"])
+    assert len(gens) <= 2  # at most the live one and the abandoned rebuild
+    cruxe("index", "--force", "--path", str(root), "--quiet", home=home)
+    assert len(list(open_project(root, home).store.ref_dir("live").glob("gen-*"))) == 1  # leftovers collected
+
+
+# ---- damaged files --------------------------------------------------------------------------------
+
+def damage(path: Path, how: str) -> None:
+    data = path.read_bytes()
+    if how == "truncate":
+        data = data[: len(data) // 2]
+    elif how == "garbage":
+        data = bytes((i * 37 + 11) % 256 for i in range(max(len(data), 100)))
+    elif how == "flip":  # 64 bytes inverted in the middle: a damaged block, not a missing file
+        mid = len(data) // 2
+        data = data[:mid] + bytes(b ^ 0xFF for b in data[mid:mid + 64]) + data[mid + 64:]
+    elif how == "empty":
+        data = b""
+    path.write_bytes(data)
+
+
+def target_file(root: Path, home: Path, target: str) -> Path:
+    store = open_project(root, home).store
+    store.close()
+    if target == "state.db":
+        return store.dir / "state.db"
+    gen_dir = store.ref_dir("live") / f"gen-{store.current_generation_number('live')}"
+    if target == "CURRENT":
+        return store.ref_dir("live") / "CURRENT"
+    if target == "index.db":
+        return gen_dir / "index.db"
+    index, ext = target.split(".")  # e.g. symbols.store: the segment file with that extension
+    return max((gen_dir / index).glob(f"*.{ext}"), key=lambda p: p.stat().st_size)
+
+
+# (target, how, doctor check that must fail, whether queries must refuse)
+DAMAGE = [
+    ("state.db", "truncate", "sqlite", True), ("state.db", "garbage", "sqlite", True),
+    ("state.db", "flip", "sqlite", False),
+    ("index.db", "truncate", "sqlite", True), ("index.db", "garbage", "sqlite", True),
+    ("index.db", "empty", "index_compatible", True),
+    ("CURRENT", "garbage", "index_compatible", True), ("CURRENT", "flip", "index_compatible", True),
+    ("symbols.meta", None, "tantivy", True), ("snippets.term", "truncate", "tantivy", True),
+    ("symbols.idx", "garbage", "tantivy", True), ("files.fast", "empty", "tantivy", True),
+    ("symbols.store", "flip", "tantivy", False), ("snippets.store", "truncate", "tantivy", True),
+]
+
+
+@pytest.fixture(scope="module")
+def indexed_json(tmp_path_factory):
+    require_corpus(STDLIB / "json")
+    base = tmp_path_factory.mktemp("damage")
+    shutil.copytree(STDLIB / "json", base / "repo", ignore=shutil.ignore_patterns("__pycache__"))
+    # a separate process: its connections close at exit, so the WAL is checkpointed into the
+    # main files and damage to them is not masked by newer page copies in the WAL
+    assert cruxe("index", "--path", str(base / "repo"), "--quiet", home=base / "home").returncode == 0
+    assert not list((base / "home").rglob("*.db-wal"))
+    return base
+
+
+@pytest.mark.parametrize("target,how,check,refused", DAMAGE)
+def test_damaged_files_are_named_by_doctor_refused_by_queries_and_repaired_by_force(
+        indexed_json, tmp_path, target, how, check, refused):
+    root, home = indexed_json / "repo", tmp_path / "home"
+    shutil.copytree(indexed_json / "home", home)
+    if target == "symbols.meta":
+        (target_file(root, home, "symbols.store").parent / "meta.json").write_text('{"segments": [')
+    else:
+        damage(target_file(root, home, target), how)
+    report = doctor(open_project(root, home), "live")
+    failing = {c["check"]: c for c in report["checks"] if not c["ok"]}
+    assert not report["ok"] and check in failing, report
+    assert all(c.get("remedy") for c in failing.values())
+    server = Server(root, home=home)  # starts even on a damaged index (the handshake must work)
+    payload, is_error = server.call_tool("locate_symbol", {"name": "JSONDecoder"})
+    if refused:
+        assert is_error and payload["error"]["code"] == "index_incompatible", payload
+        assert payload["error"]["data"]["remediation"] == "cruxe index --force"
+        assert "index --force" in server.instructions()
+    run_index(root, home=home, force=True, workers=1)
+    payload, is_error = Server(root, home=home).call_tool("locate_symbol", {"name": "JSONDecoder"})
+    assert not is_error and payload["results"][0]["path"] == "decoder.py", payload
+    payload, is_error = Server(root, home=home).call_tool("search_code", {"query": "decode json document"})
+    assert not is_error and payload["results"], payload
+    assert doctor(open_project(root, home), "live")["ok"]
+
+
+def test_doctor_cli_exits_1_naming_a_damaged_state_db_and_index_force_repairs_it(indexed_json, tmp_path):
+    root, home = indexed_json / "repo", tmp_path / "home"
+    shutil.copytree(indexed_json / "home", home)
+    damage(target_file(root, home, "state.db"), "garbage")
+    doc = cruxe("doctor", "--path", str(root), home=home)
+    assert doc.returncode == 1 and "state.db" in doc.stdout and "cruxe index --force" in doc.stdout, doc
+    search = cruxe("search", "JSONDecoder", "--path", str(root), "--json", home=home)
+    assert search.returncode == 2 and json.loads(search.stdout)["error"]["code"] == "index_incompatible"
+    force = cruxe("index", "--force", "--path", str(root), "--json", home=home)
+    assert force.returncode == 0, force.stderr
+    assert "moved aside" in force.stderr
+    assert list((open_project(root, home).store.dir).glob("state.db.corrupt-*"))  # kept for a post-mortem
+    assert cruxe("doctor", "--path", str(root), home=home).returncode == 0
