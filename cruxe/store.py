@@ -631,6 +631,7 @@ class GenerationWriter:
         c = self.gen.db
         key = (self.repo, self.ref)
         with transaction(c):
+            mark_edges_dirty(c, self.repo, self.ref, deleted + [f["path"] for f in files], symbols, edges)
             for path in deleted + [f["path"] for f in files]:
                 c.execute('DELETE FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?', (*key, path))
                 c.execute('DELETE FROM symbol_edges WHERE repo=? AND "ref"=? AND source_file=?', (*key, path))
@@ -666,25 +667,6 @@ class GenerationWriter:
         self.writers.clear()
 
 
-def manifest(gen: Generation, repo: str, ref: str) -> dict[str, tuple[str, int, int]]:
-    """path -> (content_hash, size, mtime_ns) for every file of the generation."""
-    rows = gen.db.execute('SELECT path, content_hash, size, mtime_ns FROM file_manifest '
-                          'WHERE repo=? AND "ref"=?', (repo, ref))
-            mark_edges_dirty(c, self.repo, self.ref, deleted + [f["path"] for f in files], symbols, edges)
-    return {r[0]: (r[1], r[2], r[3]) for r in rows}
-
-
-def branch_state(gen: Generation, repo: str, ref: str) -> dict[str, Any] | None:
-    try:
-        row = gen.db.execute('SELECT * FROM branch_state WHERE repo=? AND "ref"=?', (repo, ref)).fetchone()
-    except sqlite3.DatabaseError as e:
-        raise CruxeError("index_incompatible", f"index.db is unreadable: {e}",
-                         {"remediation": "cruxe index --force"}) from e
-    return dict(row) if row else None
-
-
-def to_json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 EDGES_RESOLVER_KEY = "edges_resolver"  # meta key: version of the rules that resolved the edges
 _TAIL_SEPARATORS = re.compile(r"[.:/]")
 
@@ -726,3 +708,21 @@ def mark_edges_dirty(c: sqlite3.Connection, repo: str, ref: str, paths: list[str
     c.executemany("INSERT OR IGNORE INTO edge_dirty_names VALUES (?,?,?)", [(*key, n) for n in sorted(names)])
 
 
+def manifest(gen: Generation, repo: str, ref: str) -> dict[str, tuple[str, int, int]]:
+    """path -> (content_hash, size, mtime_ns) for every file of the generation."""
+    rows = gen.db.execute('SELECT path, content_hash, size, mtime_ns FROM file_manifest '
+                          'WHERE repo=? AND "ref"=?', (repo, ref))
+    return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+
+def branch_state(gen: Generation, repo: str, ref: str) -> dict[str, Any] | None:
+    try:
+        row = gen.db.execute('SELECT * FROM branch_state WHERE repo=? AND "ref"=?', (repo, ref)).fetchone()
+    except sqlite3.DatabaseError as e:
+        raise CruxeError("index_incompatible", f"index.db is unreadable: {e}",
+                         {"remediation": "cruxe index --force"}) from e
+    return dict(row) if row else None
+
+
+def to_json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
