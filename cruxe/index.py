@@ -242,6 +242,10 @@ def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: 
     report = JobReport(job_id, "running", job_mode, ref, gen.number, warnings=[], recovered_jobs=recovered)
     try:
         _index_into(project, gen, ref, report, workers, progress, max_file_bytes)
+        store.update_job(job_id, status="validating")
+        problem = validate_generation(gen, repo, ref)
+        if problem:
+            raise CruxeError("internal_error", f"index validation failed: {problem}", {"job_id": job_id})
         if rebuild and not first:
             store.publish_generation(ref, gen.number)
         report.status = "published"
@@ -253,6 +257,8 @@ def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: 
     except BaseException as e:
         msg = e.message if isinstance(e, CruxeError) else f"{type(e).__name__}: {e}"
         status = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
+        if status == "failed" and rebuild and not first:
+            status = "rolled_back"  # the new generation is dropped; readers keep the live one
         try:
             store.update_job(job_id, status=status, finished_at=now_iso(), error=msg,
                              duration_ms=int((time.monotonic() - t0) * 1000))
@@ -261,6 +267,21 @@ def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: 
         if rebuild and not first:
             store.gc_generations(ref, keep=store.current_generation_number(ref) or -1)
         raise
+
+
+def validate_generation(gen: Generation, repo: str, ref: str) -> str | None:
+    """Before a job publishes: SQLite and Tantivy must agree on what was indexed (a file
+    document per manifest row, a symbol document per symbol row). Returns the mismatch."""
+    key = (repo, ref)
+    files = gen.db.execute('SELECT COUNT(*) FROM file_manifest WHERE repo=? AND "ref"=?', key).fetchone()[0]
+    symbols = gen.db.execute('SELECT COUNT(*) FROM symbol_relations WHERE repo=? AND "ref"=?', key).fetchone()[0]
+    tantivy_files = gen.searcher("files").num_docs
+    tantivy_symbols = gen.searcher("symbols").num_docs
+    if files != tantivy_files:
+        return f"{files} files in the manifest, {tantivy_files} in the files index"
+    if symbols != tantivy_symbols:
+        return f"{symbols} symbols in SQLite, {tantivy_symbols} in the symbols index"
+    return None
 
 
 def _incompatible(gen: Generation) -> Generation:
@@ -308,12 +329,12 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
                 progress(done, len(todo), "indexing")
     finally:
         writer.close()
-    counts = gen.db.execute('SELECT file_count, symbol_count FROM branch_state WHERE repo=? AND "ref"=?',
-                            (repo, ref)).fetchone()
     # Resolve the edges the batches left pending (also after a crashed job: the work list
     # lives in the index). Imported here so parser workers never load the query modules.
     from .refs import resolve_edges
     resolve_edges(gen, repo, ref, [*deleted, *(i.path for i in todo)])
+    counts = gen.db.execute('SELECT file_count, symbol_count FROM branch_state WHERE repo=? AND "ref"=?',
+                            (repo, ref)).fetchone()
     report.file_count, report.symbol_count = (counts[0], counts[1]) if counts else (0, 0)
 
 

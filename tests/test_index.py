@@ -154,3 +154,24 @@ def test_sigkill_during_index_then_sync_equals_a_clean_index(copy_corpus, tmp_pa
     assert report["status"] == "published"
     project = open_project(root)
     assert not [j for j in project.store.jobs("live", 50) if j["status"] == "running"]
+
+
+def test_force_rebuild_that_fails_validation_rolls_back_and_keeps_the_live_index(make_repo, monkeypatch):
+    """Fault injection: the rebuild loses its file documents; validation must refuse to publish."""
+    from cruxe import index as index_mod
+
+    root = make_repo({"a.py": "def alpha():\n    pass\n"})
+    run_index(root)
+    real_add = index_mod.GenerationWriter.add_docs
+
+    def lossy_add(self, name, docs):
+        if name != "files":
+            real_add(self, name, docs)
+
+    monkeypatch.setattr(index_mod.GenerationWriter, "add_docs", lossy_add)
+    with pytest.raises(CruxeError, match="validation failed"):
+        run_index(root, force=True)
+    project = open_project(root)
+    assert project.store.current_generation_number("live") == 1
+    assert project.store.jobs("live", 1)[0]["status"] == "rolled_back"
+    assert [row[1] for row in symbol_table(root)] == ["alpha"]
