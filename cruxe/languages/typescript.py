@@ -102,6 +102,10 @@ _REFS = """
 _TS_REFS = """(import_statement (import_require_clause (identifier) @rname source: (_) @rsrc))
 (type_identifier) @tref
 (extends_clause value: (identifier) @vref)
+(type_parameter name: (type_identifier) @tparam)
+[(class_declaration name: (_) @tdecl) (abstract_class_declaration name: (_) @tdecl)
+ (interface_declaration name: (_) @tdecl) (type_alias_declaration name: (_) @tdecl)]
+(nested_type_identifier module: (_) @tmodule name: (type_identifier) @tnested)
 """
 # Names used as values (callbacks, `Foo.bar`, `extends Base` in JavaScript): kept only when
 # the file defines or imports them (see use_references).
@@ -139,7 +143,8 @@ _FIXED_KINDS = {
 _FIELD_TYPES = frozenset({"public_field_definition", "field_definition"})
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 _MEMBER_TYPES = frozenset({"method_definition", "method_signature", "abstract_method_signature",
-                           "public_field_definition", "field_definition", "property_signature"})
+                           "public_field_definition", "field_definition", "property_signature",
+                           "enum_assignment"})
 _NAME_TYPES = frozenset({"identifier", "type_identifier", "property_identifier",
                          "private_property_identifier", "string", "shorthand_property_identifier"})
 
@@ -708,9 +713,6 @@ _LIB_TYPES = frozenset(
     b"NonNullable ReturnType Parameters InstanceType Awaited Map Set WeakMap WeakSet ReadonlyMap ReadonlySet "
     b"Date Error RegExp Function Object String Number Boolean Symbol BigInt Iterable Iterator IterableIterator "
     b"AsyncIterable AsyncIterator Generator AsyncGenerator ArrayLike Uint8Array ArrayBuffer JSX".split())
-# identifier parents where a type name is being declared, not used
-_TYPE_DEFINERS = frozenset({"class_declaration", "abstract_class_declaration", "interface_declaration",
-                            "type_alias_declaration", "type_parameter", "enum_declaration"})
 
 
 def use_references(ref_caps: list[dict[str, list[ts.Node]]], defined: set[str], raw: list[RawRef],
@@ -724,9 +726,11 @@ def use_references(ref_caps: list[dict[str, list[ts.Node]]], defined: set[str], 
             raw[i] = (*r[:6], r[5])
             known.add((r[5] or r[2]).encode())
     taken = {r[0] for r in raw}
-    # type parameters (`<T>`) are local names: their uses are dropped, file-wide
-    type_params = {source[c["tref"][0].start_byte:c["tref"][0].end_byte] for c in ref_caps
-                   if "tref" in c and c["tref"][0].parent is not None and c["tref"][0].parent.type == "type_parameter"}
+    # type parameters (`<T>`) are local names: their uses are dropped, file-wide. Declared
+    # names and qualifiers come from captures (`node.parent` is quadratic on deep nesting).
+    type_params = {text(c["tparam"][0], source).encode() for c in ref_caps if "tparam" in c}
+    declared = {c[k][0].start_byte for c in ref_caps for k in ("tdecl", "tparam") if k in c}
+    qualifiers = {c["tnested"][0].start_byte: c["tmodule"][0] for c in ref_caps if "tnested" in c}
     out: list[RawRef] = []
     seen: set[tuple[bytes, int]] = set()
     for caps in ref_caps:
@@ -736,12 +740,10 @@ def use_references(ref_caps: list[dict[str, list[ts.Node]]], defined: set[str], 
         word = source[node.start_byte:node.end_byte]
         if "vref" in caps and word not in known:
             continue
-        if "tref" in caps and (word in _LIB_TYPES or word in type_params or _declares(node)):
+        if "tref" in caps and (word in _LIB_TYPES or word in type_params or node.start_byte in declared):
             continue
-        parent = node.parent
-        recv = ""
-        if parent is not None and parent.type == "nested_type_identifier":
-            recv = short(text(parent.child_by_field_name("module"), source))
+        module = qualifiers.get(node.start_byte)
+        recv = short(text(module, source)) if module is not None else ""
         key = (word + b"." + recv.encode(), node.start_point[0])
         if key in seen:
             continue
@@ -749,11 +751,6 @@ def use_references(ref_caps: list[dict[str, list[ts.Node]]], defined: set[str], 
         out.append((node.start_byte, "references", word.decode("utf-8", "replace"), node.start_point[0] + 1,
                     "", "", recv))
     return out
-
-
-def _declares(node: ts.Node) -> bool:
-    parent = node.parent
-    return parent is not None and parent.type in _TYPE_DEFINERS and parent.child_by_field_name("name") == node
 
 
 def _unquote(s: str) -> str:
