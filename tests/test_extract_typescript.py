@@ -87,7 +87,7 @@ def test_module_level_forms():
     assert s[m + "handler"].signature == "export const handler = async (event: string): Promise<void> =>"
     assert (s[m + "MAX"].kind, s[m + "MIN"].kind, s[m + "mutable"].kind) == ("constant", "constant", "variable")
     assert (s[m + "MIN"].line_start, s[m + "MIN"].signature) == (44, "export const MIN")
-    assert s[m + "Color.Green"].kind == "constant"
+    assert (s[m + "Color.Green"].kind, s[m + "Color.Green"].visibility) == ("constant", "public")
     assert [s[m + n].kind for n in ("Outer", "Outer.Middle", "Outer.Middle.Inner")] == ["module"] * 3
     assert s[m + "legacy-lib.init"].kind == "function"
     assert s[m + "global.Window.app"].kind == "variable"
