@@ -92,7 +92,7 @@ class Symbol:
 class Reference:
     """A use of a name inside a file: an import or a call/type reference, unresolved."""
 
-    edge_type: str  # "imports" | "calls"
+    edge_type: str  # "imports" | "calls" | "references" (type and value uses of a name)
     to_name: str  # the name as written, e.g. "foo", "pkg.Foo", "crate::a::b"
     line: int
     from_symbol: int | None = None  # index into FileExtract.symbols of the enclosing symbol
