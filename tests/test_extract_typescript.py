@@ -247,6 +247,16 @@ def test_deeply_nested_expression_does_not_crash(extractor):
         "before": (1, 1), "x": (2, 2), "after": (3, 5)}
 
 
+def test_wide_union_of_object_types():
+    # A union nests one level per member: handlers must not ask nodes for their parents
+    # (tree-sitter walks down from the root for that), or this becomes quadratic.
+    members = " |\n".join(f"  {{ name: '{i}'; next: Big[] }}" for i in range(3000))
+    fx = ts(f"type Big =\n{members}\nexport const after = 1\n")
+    names = Counter(s.name for s in fx.symbols)
+    assert (names["Big"], names["name"], names["next"], names["after"]) == (1, 3000, 3000, 1)
+    assert fx.symbols[-1].line_start == 3002
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_never_raises_on_mangled_input(data):
