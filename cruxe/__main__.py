@@ -274,7 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("refs", parents=[common], help="references to NAME (imports and calls)")
     s.add_argument("name")
     s.add_argument("--file", help="the definition's file, when NAME is defined in several places")
-    s.add_argument("--kind", choices=["imports", "calls"])
+    s.add_argument("--kind", choices=["calls", "imports", "references"])
     s.add_argument("--limit", type=int, default=20)
     s.add_argument("--ref")
     s.set_defaults(func=cmd_refs)

@@ -396,7 +396,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
          _schema({"symbol_name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS},
                   "path": {"type": "string", "maxLength": 4096,
                            "description": "Definition's file, to pick one of several."},
-                  "kind": {"type": "string", "enum": ["imports", "calls"]},
+                  "kind": {"type": "string", "enum": ["calls", "imports", "references"]},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 20}, "ref": _REF},
                  ("symbol_name",)),
          _refs),
