@@ -101,19 +101,33 @@ _REFS = """
 """
 _TS_REFS = """(import_statement (import_require_clause (identifier) @rname source: (_) @rsrc))
 (type_identifier) @tref
-(extends_clause value: (identifier) @vref)
 (type_parameter name: (type_identifier) @tparam)
 [(class_declaration name: (_) @tdecl) (abstract_class_declaration name: (_) @tdecl)
  (interface_declaration name: (_) @tdecl) (type_alias_declaration name: (_) @tdecl)]
 (nested_type_identifier module: (_) @tmodule name: (type_identifier) @tnested)
 """
-# Names used as values (callbacks, `Foo.bar`, `extends Base` in JavaScript): kept only when
-# the file defines or imports them (see use_references).
+# Names used as values (callbacks, `Foo.bar`, `x = fn`, `extends Base`, `{ helper }`): every
+# identifier, kept only when the file defines or imports it and it is not being declared
+# there (@vdecl); and `this.member` read without a call (bound methods, getters, fields;
+# @pwrite: assignments to it). Roles come from captures: `node.parent` is quadratic.
 _VALUE_REFS = """
-(arguments (identifier) @vref)
-(member_expression object: (identifier) @vref)
+(identifier) @vref
+(shorthand_property_identifier) @vref
+(member_expression object: (this) property: (property_identifier) @pref)
+(assignment_expression left: (member_expression object: (this) property: (property_identifier) @pwrite))
+[(variable_declarator name: (identifier) @vdecl)
+ (arrow_function parameter: (identifier) @vdecl) (function_declaration name: (identifier) @vdecl)
+ (function_expression name: (identifier) @vdecl) (catch_clause parameter: (identifier) @vdecl)
+ (import_specifier alias: (identifier) @vdecl) (namespace_import (identifier) @vdecl)
+ (import_clause (identifier) @vdecl) (for_in_statement left: (identifier) @vdecl)
+ (assignment_pattern left: (identifier) @vdecl)]
 """
-_JS_HERITAGE = "(class_heritage (identifier) @vref)\n"
+_TS_VALUE_DECLS = """
+[(import_require_clause (identifier) @vdecl) (enum_declaration name: (identifier) @vdecl)
+ (internal_module name: (identifier) @vdecl) (required_parameter pattern: (identifier) @vdecl)
+ (optional_parameter pattern: (identifier) @vdecl)]
+"""
+_JS_VALUE_DECLS = "[(class_declaration name: (identifier) @vdecl) (formal_parameters (identifier) @vdecl)]\n"
 # A JSX element whose tag is a component (`<Button/>`, `<ui.Card>`) uses it like a call.
 _JSX_REFS = """
 [(jsx_opening_element name: [(identifier) @jsxname
@@ -125,10 +139,10 @@ _JSX_REFS = """
 
 def _query_text(lang: str) -> str:
     if lang == "javascript":
-        return _JS_DEFS + _CONTEXT + _JS_VARS + _REFS + _JSX_REFS + _VALUE_REFS + _JS_HERITAGE
+        return _JS_DEFS + _CONTEXT + _JS_VARS + _REFS + _JSX_REFS + _VALUE_REFS + _JS_VALUE_DECLS
     if lang == "tsx":
-        return _TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _JSX_REFS + _VALUE_REFS
-    return _TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _VALUE_REFS
+        return _TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _JSX_REFS + _VALUE_REFS + _TS_VALUE_DECLS
+    return _TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _VALUE_REFS + _TS_VALUE_DECLS
 
 
 _FIXED_KINDS = {
@@ -729,21 +743,21 @@ def use_references(ref_caps: list[dict[str, list[ts.Node]]], defined: set[str], 
     # type parameters (`<T>`) are local names: their uses are dropped, file-wide. Declared
     # names and qualifiers come from captures (`node.parent` is quadratic on deep nesting).
     type_params = {text(c["tparam"][0], source).encode() for c in ref_caps if "tparam" in c}
-    declared = {c[k][0].start_byte for c in ref_caps for k in ("tdecl", "tparam") if k in c}
+    declared = {c[k][0].start_byte for c in ref_caps for k in ("tdecl", "tparam", "vdecl", "pwrite") if k in c}
     qualifiers = {c["tnested"][0].start_byte: c["tmodule"][0] for c in ref_caps if "tnested" in c}
     out: list[RawRef] = []
     seen: set[tuple[bytes, int]] = set()
     for caps in ref_caps:
-        node = (caps.get("tref") or caps.get("vref") or (None,))[0]
-        if node is None or node.start_byte in taken:
+        node = (caps.get("tref") or caps.get("vref") or caps.get("pref") or (None,))[0]
+        if node is None or node.start_byte in taken or node.start_byte in declared:
             continue
         word = source[node.start_byte:node.end_byte]
         if "vref" in caps and word not in known:
             continue
-        if "tref" in caps and (word in _LIB_TYPES or word in type_params or node.start_byte in declared):
+        if "tref" in caps and (word in _LIB_TYPES or word in type_params):
             continue
         module = qualifiers.get(node.start_byte)
-        recv = short(text(module, source)) if module is not None else ""
+        recv = "this" if "pref" in caps else short(text(module, source)) if module is not None else ""
         key = (word + b"." + recv.encode(), node.start_point[0])
         if key in seen:
             continue
