@@ -115,7 +115,7 @@ _VALUE_REFS = """
 (shorthand_property_identifier) @vref
 (member_expression object: (this) property: (property_identifier) @pref)
 (assignment_expression left: (member_expression object: (this) property: (property_identifier) @pwrite))
-[(variable_declarator name: (identifier) @vdecl)
+[(variable_declarator name: (identifier) @vdecl) (generator_function_declaration name: (identifier) @vdecl)
  (arrow_function parameter: (identifier) @vdecl) (function_declaration name: (identifier) @vdecl)
  (function_expression name: (identifier) @vdecl) (catch_clause parameter: (identifier) @vdecl)
  (import_specifier alias: (identifier) @vdecl) (namespace_import (identifier) @vdecl)
@@ -124,6 +124,7 @@ _VALUE_REFS = """
 """
 _TS_VALUE_DECLS = """
 [(import_require_clause (identifier) @vdecl) (enum_declaration name: (identifier) @vdecl)
+ (function_signature name: (identifier) @vdecl)
  (internal_module name: (identifier) @vdecl) (required_parameter pattern: (identifier) @vdecl)
  (optional_parameter pattern: (identifier) @vdecl)]
 """
