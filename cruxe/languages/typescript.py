@@ -114,6 +114,7 @@ _VALUE_REFS = """
 (identifier) @vref
 (shorthand_property_identifier) @vref
 (member_expression object: (this) property: (property_identifier) @pref)
+(member_expression object: (identifier) @mobj property: (property_identifier) @mref)
 (assignment_expression left: (member_expression object: (this) property: (property_identifier) @pwrite))
 [(variable_declarator name: (identifier) @vdecl) (generator_function_declaration name: (identifier) @vdecl)
  (arrow_function parameter: (identifier) @vdecl) (function_declaration name: (identifier) @vdecl)
@@ -749,12 +750,18 @@ def use_references(ref_caps: list[dict[str, list[ts.Node]]], defined: set[str], 
     out: list[RawRef] = []
     seen: set[tuple[bytes, int]] = set()
     for caps in ref_caps:
-        node = (caps.get("tref") or caps.get("vref") or caps.get("pref") or (None,))[0]
+        node = (caps.get("tref") or caps.get("vref") or caps.get("pref") or caps.get("mref") or (None,))[0]
         if node is None or node.start_byte in taken or node.start_byte in declared:
             continue
         word = source[node.start_byte:node.end_byte]
         if "vref" in caps and word not in known:
             continue
+        if "mref" in caps:  # `Name.member` read: only through a name this file defines or imports
+            obj = caps["mobj"][0]
+            qualifier = source[obj.start_byte:obj.end_byte]
+            if qualifier not in known:
+                continue
+            qualifiers[node.start_byte] = obj
         if "tref" in caps and (word in _LIB_TYPES or word in type_params):
             continue
         module = qualifiers.get(node.start_byte)
