@@ -12,7 +12,7 @@ from .freshness import index_state, open_generation
 from .errors import CruxeError
 from .languages import grammar_status
 from .project import Project
-from .store import SCHEMA_VERSION, INDEX_NAMES
+from .store import SCHEMA_VERSION, INDEX_NAMES, skipped_files
 
 
 def _job_view(job: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -153,8 +153,9 @@ def doctor(project: Project, ref: str, config_warnings: tuple[str, ...] = ()) ->
          "skipped": scanned.skipped, "indexable_files": len(scanned.files),
          "invalid_patterns": scanned.cruxeignore_invalid},
         "fix or remove the invalid .cruxeignore lines listed (they are skipped; valid lines still apply)")
-    file_warnings = _file_warnings(project, ref)
-    add("file_warnings", True, {"count": len(file_warnings), "files": file_warnings[:50]})
+    file_warnings, skipped = _file_warnings(project, ref)
+    add("file_warnings", True, {"count": len(file_warnings), "files": file_warnings[:50],
+                                "skipped_count": len(skipped), "skipped": skipped[:50]})
     if config_warnings:
         add("config", False, list(config_warnings), "fix the config values listed (defaults are in use)")
     report = recovery_report(project)
@@ -164,12 +165,14 @@ def doctor(project: Project, ref: str, config_warnings: tuple[str, ...] = ()) ->
             "ref": ref, "checks": checks}
 
 
-def _file_warnings(project: Project, ref: str) -> list[str]:
+def _file_warnings(project: Project, ref: str) -> tuple[list[str], list[str]]:
+    """Warnings of indexed files (from their manifest rows), and the last job's problems with
+    the files it left out (too large, binary, unreadable, links out of the tree, bad ignore lines)."""
     gen, status, _ = open_generation(project, ref)
     if gen is None or status != "compatible":
-        return []
+        return [], []
     out: list[str] = []
     for (w,) in gen.db.execute('SELECT warnings FROM file_manifest WHERE repo=? AND "ref"=? AND warnings IS NOT NULL '
                                "ORDER BY path", (project.id, ref)):
         out.extend(json.loads(w))
-    return out
+    return out, skipped_files(gen)

@@ -26,7 +26,7 @@ from .extract import extract
 from .model import FileExtract, content_hash, file_key, symbol_id, symbol_stable_id
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
-from .store import SCHEMA_VERSION, Generation, GenerationWriter, manifest, now_iso
+from .store import SCHEMA_VERSION, Generation, GenerationWriter, manifest, now_iso, save_skipped_files
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,10 @@ INLINE_MAX_FILES = 150  # fewer changed files than this are parsed in-process (n
 CHUNK_MAX_LINES = 120  # a snippet longer than this is split: keeps snippet hits precise
 CONTENT_HEAD_BYTES = 4096  # the files index sees the head of each file
 DOC_MAX_CHARS = 2000  # doc text indexed per symbol
+# A file modified this recently may be modified again within the same mtime tick (coarse
+# kernel clocks, 2 s on FAT), with the same size: the size+mtime fast path would then miss
+# it. Such a file's manifest row gets no mtime, so the next sync hashes it once more.
+RACY_NS = 2_000_000_000
 
 Progress = Callable[[int, int, str], None]
 
@@ -69,7 +73,8 @@ def process_file(item: WorkItem) -> dict[str, Any]:
     if looks_binary(data):
         return {"path": item.path, "gone": True, "warning": f"{item.path}: binary content; skipped"}
     digest = content_hash(data)
-    base = {"path": item.path, "content_hash": digest, "size": len(data), "mtime_ns": item.mtime_ns,
+    racy = time.time_ns() - item.mtime_ns < RACY_NS
+    base = {"path": item.path, "content_hash": digest, "size": len(data), "mtime_ns": -1 if racy else item.mtime_ns,
             "language": item.language}
     if digest == item.old_hash:
         return {**base, "unchanged": True}
@@ -189,12 +194,14 @@ class JobReport:
     symbol_count: int = 0
     file_count: int = 0
     warnings: list[str] | None = None
+    skipped: list[str] | None = None  # problems of files left out (kept for doctor)
     duration_ms: int = 0
     recovered_jobs: list[dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = {k: getattr(self, k) for k in self.__slots__}
         d["warnings"] = (self.warnings or [])[:50]
+        d["skipped"] = (self.skipped or [])[:50]
         d["warning_count"] = len(self.warnings or [])
         d["recovered_jobs"] = self.recovered_jobs or []
         return d
@@ -296,6 +303,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     store, repo = project.store, project.id
     scanned = scan(project.root, max_file_bytes)
     report.warnings.extend(scanned.warnings)
+    report.skipped = list(scanned.warnings)
     report.files_scanned = len(scanned.files)
     old = manifest(gen, repo, ref)
     seen = {f.path for f in scanned.files}
@@ -329,6 +337,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
                 progress(done, len(todo), "indexing")
     finally:
         writer.close()
+    save_skipped_files(gen, report.skipped)
     # Resolve the edges the batches left pending (also after a crashed job: the work list
     # lives in the index). Imported here so parser workers never load the query modules.
     from .refs import resolve_edges
@@ -392,12 +401,14 @@ def _rows(results: list[dict[str, Any]], report: JobReport) -> dict[str, list]:
     for r in results:
         if r.get("warning"):
             report.warnings.append(r["warning"])
+            report.skipped.append(r["warning"])
         if r.get("gone"):
             gone.append(r["path"])
             continue
         if r.get("unchanged"):
             # content identical, only mtime moved: refresh the manifest row, keep the data
             touched.append((r["path"], r["size"], r["mtime_ns"]))
+            report.unchanged_files += 1
             continue
         report.changed_files += 1
         report.warnings.extend(r["warnings"])

@@ -55,7 +55,8 @@ class ScanResult:
     excluded: dict[str, int] = field(default_factory=lambda: {"builtin": 0, "gitignore": 0, "cruxeignore": 0})
     pruned_dirs: dict[str, int] = field(default_factory=lambda: {"builtin": 0, "gitignore": 0, "cruxeignore": 0})
     skipped: dict[str, int] = field(default_factory=lambda: {"too_large": 0, "binary": 0, "symlink": 0,
-                                                              "unreadable": 0, "bad_name": 0})
+                                                              "unreadable": 0, "bad_name": 0,
+                                                              "not_regular": 0})
     ignore_files: list[str] = field(default_factory=list)
     cruxeignore_invalid: list[str] = field(default_factory=list)
 
@@ -177,7 +178,8 @@ def scan(root: str | Path, max_file_bytes: int = MAX_FILE_BYTES) -> ScanResult:
                 name.encode("utf-8")
             except UnicodeEncodeError:
                 out.skipped["bad_name"] += 1
-                out.warnings.append(f"{rel_dir or '.'}: skipped a file name that is not valid UTF-8")
+                shown = os.fsencode(name).decode("ascii", "backslashreplace")
+                out.warnings.append(f"{rel_dir + '/' if rel_dir else ''}{shown}: file name is not valid UTF-8; skipped")
                 continue
             rel = f"{rel_dir}/{name}" if rel_dir else name
             try:
@@ -224,10 +226,13 @@ def _admit(root: str, entry: os.DirEntry, rel: str, is_link: bool, language: str
             st = os.stat(target)
         else:
             st = entry.stat(follow_symlinks=False)
-    except OSError:
+    except OSError as e:
         out.skipped["unreadable"] += 1
+        out.warnings.append(f"{rel}: unreadable ({e.strerror}); skipped")
         return None
     if not stat.S_ISREG(st.st_mode):
+        out.skipped["not_regular"] += 1
+        out.warnings.append(f"{rel}: not a regular file (a FIFO, socket or device); skipped")
         return None
     if st.st_size > max_bytes:
         out.skipped["too_large"] += 1

@@ -724,5 +724,17 @@ def branch_state(gen: Generation, repo: str, ref: str) -> dict[str, Any] | None:
     return dict(row) if row else None
 
 
+def save_skipped_files(gen: Generation, warnings: list[str]) -> None:
+    """The last job's problems that no manifest row can carry (files it did not index: too
+    large, binary, unreadable, links out of the tree; invalid ignore lines), for `doctor`."""
+    with transaction(gen.db) as c:
+        c.execute("INSERT OR REPLACE INTO meta VALUES ('skipped_files', ?)", (to_json(warnings),))
+
+
+def skipped_files(gen: Generation) -> list[str]:
+    row = gen.db.execute("SELECT value FROM meta WHERE key='skipped_files'").fetchone()
+    return json.loads(row[0]) if row else []
+
+
 def to_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

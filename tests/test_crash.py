@@ -227,7 +227,7 @@ def kill_then_sync(arena, scenario: str, home: Path, delay: float, after_files: 
     assert report["status"] == "published"
     jobs = project.store.jobs("live", 50)
     assert not [j for j in jobs if j["status"] in ("queued", "running", "validating")], jobs
-    if finished is None and killed:  # killed after it registered its job: it must be reported
+    if finished is None and killed and killed[0]["status"] == "running":  # killed mid-job: must be reported
         final = next(j for j in jobs if j["job_id"] == job_id)
         assert final["status"] == "interrupted", final
         reported = status_before["interrupted_recovery_report"] or {}
