@@ -50,7 +50,7 @@ DJANGO_SDIST = Path("/tmp/corpora/sdist/django-5.2.19/django")
 # which would send pyright's resolution to typeshed instead of the corpus.
 DJANGO_PARTS = ("db", "core", "utils", "dispatch", "apps", "http", "forms", "template", "urls",
                 "middleware", "views")
-KIND_OF_SUFFIX = {"#": "class", "().": "function"}
+KIND_OF_SUFFIX = {"#": "type", "().": "function"}
 
 
 # ---- setup ---------------------------------------------------------------------------------

@@ -58,6 +58,17 @@ def constructor_chain(text: str) -> list[str] | None:
     return m.group(1).split(".")
 
 
+_TYPE_AFTER = r"\s*\??\s*:\s*[\"']?(?:Optional\[)?([A-Za-z_$][\w$.]*)\s*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>|\[[^\[\]]*\])?[\"']?\]?\s*(?=[,)=;]|$)"
+
+
+def declared_type(signature: str, name: str) -> str | None:
+    """The declared type of parameter or field `name` in a signature, when it is one named
+    type (`x: Foo`, `x: Foo<T>`, `x?: a.Foo`, Python `x: "Foo"` / `Optional[Foo]`); None for
+    unions, functions, literals and anything less plain."""
+    m = re.search(r"(?<![\w$.])" + re.escape(name) + _TYPE_AFTER, signature)
+    return m.group(1) if m else None
+
+
 def enclosing(g: Graph, sym: Sym | None, kinds: frozenset[str]) -> Sym | None:
     """The nearest symbol of one of `kinds` at or above `sym` in its file."""
     hops = 0

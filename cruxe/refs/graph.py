@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Callable
 
 _SYM_COLS = ("symbol_id, name, qualified_name, kind, language, path, line_start, line_end, "
              "parent_symbol_id, signature")
@@ -54,9 +55,12 @@ def _edge(row: sqlite3.Row | tuple) -> Edge:
 class Graph:
     """Read access to one generation's symbols and edges for resolution."""
 
-    def __init__(self, db: sqlite3.Connection, repo: str, ref: str):
+    def __init__(self, db: sqlite3.Connection, repo: str, ref: str,
+                 read_text: Callable[[str], str | None] | None = None):
         self.db = db
         self.key = (repo, ref)
+        # an indexed file's text (from the snippet store), for manifests such as go.mod
+        self.read_text = read_text or (lambda path: None)
         self._files: dict[str, str] | None = None
         self._by_path: dict[str, list[Sym]] = {}
         self._by_name: dict[str, list[Sym]] = {}

@@ -18,9 +18,9 @@ import logging
 import re
 
 from ..languages.python import module_path
-from .common import (EXTERNAL, IMPORT, MAX_HOPS, RECEIVER, SCOPE, UNKNOWN, LanguageResolver, Module,
-                     Resolution, Target, as_resolution, constructor_chain, enclosing, first, ident_chain,
-                     unique)
+from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver, Module,
+                     Resolution, Target, as_resolution, constructor_chain, declared_type, enclosing, first,
+                     ident_chain, unique)
 from .graph import Edge, Graph, Sym
 
 log = logging.getLogger(__name__)
@@ -37,7 +37,8 @@ _CLASS = frozenset({"class"})
 _BINDINGS = frozenset({"variable", "constant"})
 _SUBSCRIPT = re.compile(r"\[.*\]$", re.S)
 # `name: T = ...` | `name = T(...)` | `name = T` (first line of a variable's assignment)
-_VALUE_TYPE = re.compile(r"^[\w.]+\s*(?::\s*([\w.]+)\s*=|=\s*([\w.]+)\s*\(|=\s*([\w.]+)\s*$)")
+_VALUE_TYPE = re.compile(r"^[\w.]+\s*(?::\s*([\w.]+)\s*(?:=|$)|=\s*([\w.]+)\s*\(|=\s*([\w.]+)\s*$)")
+_RETURNS = re.compile(r"->\s*[\"']?(?:Optional\[)?([A-Za-z_][\w.]*)")
 
 
 class PythonResolver(LanguageResolver):
@@ -65,10 +66,10 @@ class PythonResolver(LanguageResolver):
     def _import_edge(self, e: Edge) -> Resolution:
         if e.to_name == "*":
             mod = self.module_named(e.module, e.path)
-            return None, "module" if mod is not None else EXTERNAL
+            return None, MODULE if mod is not None else EXTERNAL
         if self._is_plain_import(e):
             name = self.module_named(e.to_name, e.path)
-            return None, "module" if name is not None else EXTERNAL
+            return None, MODULE if name is not None else EXTERNAL
         mod = self.module_named(e.module, e.path)
         if mod is None:
             return None, EXTERNAL
@@ -76,28 +77,21 @@ class PythonResolver(LanguageResolver):
 
     def _attribute(self, e: Edge) -> Resolution:
         recv, name = e.receiver, e.to_name
-        owner = self.g.get(e.from_id)
-        if recv in ("self", "cls"):
-            return as_resolution(self.member(enclosing(self.g, owner, _CLASS), name), RECEIVER) \
-                if enclosing(self.g, owner, _CLASS) is not None else (None, UNKNOWN)
         if recv.startswith("super(") and recv.endswith(")"):
-            cls = self._super_class(e, owner)
+            cls = self._super_class(e, self.g.get(e.from_id))
             hit = None
             for base in self.bases(cls) if cls is not None else ():
                 hit = self.member(base, name) if base is not None else None
                 if hit is not None:
                     break
             return as_resolution(hit, RECEIVER)
-        chain = ident_chain(recv)
-        ctor = None if chain else constructor_chain(recv)
-        if chain and chain[0] not in ("self", "cls"):
-            base, conf = self.chain(e.path, e.from_id, chain)
+        parts = ident_chain(recv) or constructor_chain(recv)
+        if parts:
+            base, conf = self.chain(e.path, e.from_id, parts)
             if base is not None:
                 return as_resolution(self.attribute_of(base, name), conf)
-        elif ctor:
-            cls, _ = self.chain(e.path, e.from_id, ctor)
-            if isinstance(cls, Sym) and cls.kind == "class":
-                return as_resolution(self.member(cls, name), RECEIVER)
+            if parts[0] in ("self", "cls") and len(parts) == 1:
+                return None, UNKNOWN  # an instance attribute, or inherited from outside
         return self._by_unique_method(name)
 
     def _super_class(self, e: Edge, owner: Sym | None) -> Sym | None:
@@ -138,8 +132,14 @@ class PythonResolver(LanguageResolver):
         return first(self.g.top_level(path, name))
 
     def chain(self, path: str, from_id: str | None, parts: list[str]) -> tuple[Target, str]:
-        """`a.b.c` at a use site: the target of the whole chain, or None."""
-        target, conf = self.bare(path, from_id, parts[0])
+        """`a.b.c` at a use site: the target of the whole chain, or None. The root may be
+        self/cls (the enclosing class) or a parameter annotated with a class."""
+        if parts[0] in ("self", "cls"):
+            target, conf = enclosing(self.g, self.g.get(from_id), _CLASS), RECEIVER
+        else:
+            target, conf = self.bare(path, from_id, parts[0])
+            if target is None:
+                target, conf = self._parameter_class(from_id, parts[0]), RECEIVER
         for part in parts[1:]:
             if target is None:
                 return None, conf
@@ -147,6 +147,27 @@ class PythonResolver(LanguageResolver):
                 conf = RECEIVER if conf == SCOPE else conf
             target = self.attribute_of(target, part)
         return target, conf
+
+    def _parameter_class(self, from_id: str | None, name: str) -> Sym | None:
+        """The class a parameter of an enclosing function is annotated with (`x: Foo`)."""
+        fn = enclosing(self.g, self.g.get(from_id), _SCOPES)
+        while fn is not None:
+            declared = declared_type(fn.signature, name)
+            if declared is not None:
+                return self._class_named(fn.path, fn.parent, declared)
+            if re.search(r"[(,]\s*\**" + re.escape(name) + r"\s*[,)=]", fn.signature):
+                return None  # an unannotated parameter of this function
+            fn = enclosing(self.g, self.g.get(fn.parent), _SCOPES)
+        return None
+
+    def _class_named(self, path: str, scope: str | None, dotted: str) -> Sym | None:
+        parts = ident_chain(dotted)
+        if not parts:
+            return None
+        target, _ = self.bare(path, scope, parts[0])
+        for part in parts[1:]:
+            target = self.attribute_of(target, part) if target is not None else None
+        return target if isinstance(target, Sym) and target.kind == "class" else None
 
     def attribute_of(self, target: Target, name: str) -> Target:
         if isinstance(target, Module):
@@ -158,6 +179,10 @@ class PythonResolver(LanguageResolver):
         if isinstance(target, Sym) and target.kind in _BINDINGS:
             cls = self.value_class(target)
             return self.member(cls, name) if cls is not None else None
+        if isinstance(target, Sym) and target.kind == "method":  # a property: its return type
+            m = _RETURNS.search(target.signature)
+            cls = self._class_named(target.path, target.parent, m.group(1)) if m else None
+            return self.member(cls, name) if cls is not None else None
         return None
 
     def value_class(self, var: Sym) -> Sym | None:
@@ -165,11 +190,9 @@ class PythonResolver(LanguageResolver):
         (an instance: its attributes are the class's) or `x = Foo` (an alias)."""
         m = _VALUE_TYPE.match(var.signature)
         expr = m and (m.group(1) or m.group(2) or m.group(3))
-        parts = ident_chain(expr) if expr else None
-        if not parts or parts[-1] == var.name:
+        if not expr or expr.rsplit(".", 1)[-1] == var.name:
             return None
-        target = self.chain(var.path, var.parent, parts)[0]
-        return target if isinstance(target, Sym) and target.kind == "class" else None
+        return self._class_named(var.path, var.parent, expr)
 
     # ---- classes -----------------------------------------------------------------------
     def member(self, cls: Sym | None, name: str, hops: int = 0, seen: set[str] | None = None) -> Sym | None:

@@ -17,11 +17,14 @@ import time
 from typing import Any
 
 from ..errors import CruxeError
+from ..query.retrieve import file_chunks
 from ..store import EDGES_RESOLVER_KEY, Generation, transaction
 from .common import RESOLVED, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
+from .golang import GoResolver
 from .graph import _EDGE_COLS, Edge, Graph, _edge
 from .python import PythonResolver
+from .typescript import TypeScriptResolver
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +36,10 @@ PRELOAD_EDGES = 20_000
 
 _RESOLVERS: dict[str, type[LanguageResolver]] = {
     "python": PythonResolver,
+    "go": GoResolver,
+    "typescript": TypeScriptResolver,
+    "tsx": TypeScriptResolver,
+    "javascript": TypeScriptResolver,
 }
 
 
@@ -51,7 +58,7 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
     db = gen.db
     try:
         full = resolver_version(db) != RESOLVER_VERSION
-        g = Graph(db, repo, ref)
+        g = Graph(db, repo, ref, lambda path: indexed_text(gen, repo, ref, path))
         edges = _work(db, repo, ref, full)
         if full or len(edges) > PRELOAD_EDGES:
             g.preload()
@@ -67,6 +74,14 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
              "changed_files": len(changed_paths or ()), "duration_ms": int((time.monotonic() - t0) * 1000)}
     log.debug("edges resolved: %s", stats)
     return stats
+
+
+def indexed_text(gen: Generation, repo: str, ref: str, path: str) -> str | None:
+    """A file's text as indexed (its snippet chunks cover it exactly once), or None."""
+    chunks = file_chunks(gen, repo, ref, [path]).get(path)
+    if not chunks:
+        return None
+    return "\n".join(c.get("content", "") for c in chunks)
 
 
 def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool) -> list[Edge]:
@@ -85,14 +100,13 @@ def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool) -> list[Edge]
 
 def _resolve_all(g: Graph, edges: list[Edge]) -> list[tuple[str | None, str, int]]:
     languages = g.files()
-    resolvers: dict[str, LanguageResolver] = {}
+    resolvers: dict[type, LanguageResolver] = {}  # one per class: a language family shares caches
     out: list[tuple[str | None, str, int]] = []
     for e in edges:
-        lang = languages.get(e.path, "")
-        r = resolvers.get(lang)
+        cls = _RESOLVERS.get(languages.get(e.path, ""), GenericResolver)
+        r = resolvers.get(cls)
         if r is None:
-            cls = _RESOLVERS.get(lang, GenericResolver)
-            r = resolvers[lang] = cls(g)
+            r = resolvers[cls] = cls(g)
         res = _safe(r, e)
         out.append((res[0], res[1], e.rowid))
     return out

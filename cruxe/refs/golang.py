@@ -1,0 +1,181 @@
+"""Go name resolution: packages are directories, imports name packages by path.
+
+- An import path maps to a repository directory through the `module` line of the nearest
+  go.mod that prefixes it (read from the index); without one, a path that is itself a
+  directory of the repository, or that ends with one (two components at least, so
+  `github.com/x/util` never lands on any `util/`). Anything else is outside.
+- A bare name is a package-level definition of the same directory (every file of a package
+  shares one scope), or a name of a dot-import; the predeclared functions are external.
+- `pkg.Name` goes through the import that binds `pkg` (its alias, or the imported
+  package's own name); `recv.M()` inside `func (recv *T) ...` is T's method M.
+- Other receivers: the one Go method of that name in the repository, unless it is a name
+  that the standard interfaces use everywhere (Close, String, Write, ...).
+Several package-level definitions of one name in one directory (build-tagged variants)
+are `ambiguous`: each is a real target, and neither may show a confident zero.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+
+from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MODULE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
+                     Resolution, unique)
+from .graph import Edge, Graph, Sym
+
+_BUILTIN_FUNCS = frozenset("append cap clear close complex copy delete imag len make max min new panic print "
+                           "println real recover".split())
+_COMMON_METHODS = frozenset("Close Error String Read Write Len Less Swap Lock Unlock RLock RUnlock Get Set Add "
+                            "Done Wait Err Value Next Reset Flush Seek Sum Size Bytes Int Format".split())
+_RECEIVER = re.compile(r"^func\s*\(\s*(\w+)\s+\*?\s*(\w+)")
+_MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.M)
+_MAJOR = re.compile(r"^v\d+$")
+
+
+class GoResolver(LanguageResolver):
+    def __init__(self, g: Graph):
+        super().__init__(g)
+        self._dirs: dict[str, list[str]] | None = None
+        self._mods: list[tuple[str, str]] | None = None
+        self._pkg_syms: dict[str, dict[str, list[Sym]]] = {}
+        self._methods: dict[str, dict[tuple[str, str], list[Sym]]] = {}
+        self._bindings: dict[str, dict[str, str | None]] = {}
+
+    def resolve(self, e: Edge) -> Resolution:
+        if e.edge_type == "imports":
+            return (None, MODULE) if self.import_dir(e.to_name) is not None else (None, EXTERNAL)
+        name, here = e.to_name, posixpath.dirname(e.path)
+        if not e.receiver:
+            return self._bare(e, here, name)
+        bindings = self.bindings(e.path)
+        if e.receiver in bindings:
+            target = bindings[e.receiver]
+            if target is None:
+                return None, EXTERNAL
+            return _pick(self.package_level(target).get(name, []), IMPORT)
+        owner = self.g.get(e.from_id)
+        m = _RECEIVER.match(owner.signature) if owner is not None and owner.kind == "method" else None
+        if m is not None and m.group(1) == e.receiver:
+            hits = self.methods(here).get((m.group(2), name), [])
+            if hits:
+                return _pick(hits, RECEIVER)
+        if e.receiver in self.package_level(here):  # `T.Method` method expressions
+            hits = self.methods(here).get((e.receiver, name), [])
+            if hits:
+                return _pick(hits, RECEIVER)
+        if name in _COMMON_METHODS:
+            return None, UNKNOWN
+        return unique([s for s in self.g.named(name) if s.kind == "method" and s.language == "go"])
+
+    def _bare(self, e: Edge, here: str, name: str) -> Resolution:
+        hits = self.package_level(here).get(name, [])
+        if hits:
+            return _pick(hits, SCOPE)
+        for alias, target in self.bindings(e.path).items():
+            if alias.startswith(".") and target is not None:  # dot-imports
+                hits = self.package_level(target).get(name, [])
+                if hits:
+                    return _pick(hits, IMPORT)
+        return (None, EXTERNAL) if name in _BUILTIN_FUNCS else (None, UNKNOWN)
+
+    # ---- packages ------------------------------------------------------------------------
+    def dirs(self) -> dict[str, list[str]]:
+        """Package directory -> its Go files."""
+        if self._dirs is None:
+            self._dirs = {}
+            for path, lang in self.g.files().items():
+                if lang == "go":
+                    self._dirs.setdefault(posixpath.dirname(path), []).append(path)
+        return self._dirs
+
+    def package_level(self, directory: str) -> dict[str, list[Sym]]:
+        """name -> package-level definitions (methods excluded) of one directory."""
+        got = self._pkg_syms.get(directory)
+        if got is None:
+            got = {}
+            for path in self.dirs().get(directory, ()):
+                for s in self.g.in_file(path):
+                    if s.parent is None and s.kind != "method":
+                        got.setdefault(s.name, []).append(s)
+            self._pkg_syms[directory] = got
+        return got
+
+    def methods(self, directory: str) -> dict[tuple[str, str], list[Sym]]:
+        """(receiver type, method name) -> methods declared in one directory."""
+        got = self._methods.get(directory)
+        if got is None:
+            got = {}
+            for path in self.dirs().get(directory, ()):
+                for s in self.g.in_file(path):
+                    parts = s.qname.split(".")
+                    if s.kind == "method" and s.parent is None and len(parts) >= 2:
+                        got.setdefault((parts[-2], s.name), []).append(s)
+            self._methods[directory] = got
+        return got
+
+    def package_name(self, directory: str) -> str:
+        for syms in self.package_level(directory).values():
+            for s in syms:
+                if "." in s.qname:
+                    return s.qname.split(".", 1)[0]
+        return posixpath.basename(directory)
+
+    # ---- imports -------------------------------------------------------------------------
+    def modules(self) -> list[tuple[str, str]]:
+        """(directory, module path) of every go.mod, longest module path first."""
+        if self._mods is None:
+            mods = []
+            for path in self.g.files():
+                if posixpath.basename(path) == "go.mod":
+                    m = _MODULE_LINE.search(self.g.read_text(path) or "")
+                    if m:
+                        mods.append((posixpath.dirname(path), m.group(1)))
+            self._mods = sorted(mods, key=lambda x: (-len(x[1]), x[0]))
+        return self._mods
+
+    def import_dir(self, import_path: str) -> str | None:
+        """The repository directory of an import path, or None when it is outside."""
+        dirs = self.dirs()
+        for moddir, modpath in self.modules():
+            if import_path == modpath or import_path.startswith(modpath + "/"):
+                rest = import_path[len(modpath):].lstrip("/")
+                d = posixpath.join(moddir, rest) if moddir else rest
+                return d if d in dirs else None
+        if import_path in dirs:
+            return import_path
+        fits = [d for d in dirs if d.count("/") >= 1 and import_path.endswith("/" + d)]
+        return fits[0] if len(fits) == 1 else None
+
+    def bindings(self, path: str) -> dict[str, str | None]:
+        """Names a file's imports bind -> package directory (None: outside the repository);
+        dot-imports are keyed `.<path>`, blank imports bind nothing."""
+        got = self._bindings.get(path)
+        if got is None:
+            got = {}
+            for imp in self.g.imports(path):
+                target = self.import_dir(imp.to_name)
+                alias = imp.receiver
+                if alias == "_":
+                    continue
+                if alias == ".":
+                    got["." + imp.to_name] = target
+                    continue
+                got[alias or (self.package_name(target) if target is not None else default_name(imp.to_name))] = target
+            self._bindings[path] = got
+        return got
+
+
+def default_name(import_path: str) -> str:
+    """The package name an outside import most likely binds: the last path element,
+    skipping a major-version element (`/v2`) and `.vN` / `go-` decorations."""
+    parts = [p for p in import_path.split("/") if p]
+    if len(parts) > 1 and _MAJOR.match(parts[-1]):
+        parts.pop()
+    last = parts[-1] if parts else import_path
+    last = re.sub(r"\.v\d+$", "", last)
+    return last.rsplit("-", 1)[-1]
+
+
+def _pick(hits: list[Sym], confidence: str) -> Resolution:
+    if len(hits) == 1:
+        return hits[0].id, confidence
+    return (None, AMBIGUOUS) if hits else (None, UNKNOWN)

@@ -1,0 +1,305 @@
+"""TypeScript / TSX / JavaScript name resolution (one family: each imports the others).
+
+- Specifiers: relative ones (`./x`, `../y`) try the path as written, then with each source
+  extension, then as a directory's `index` file; a `.js` written for a `.ts` source (ESM
+  style) finds the `.ts`. Bare specifiers go through the nearest tsconfig.json's `baseUrl`
+  and `paths` (read from the index); anything else is a package, outside the repository.
+- A module's exports: its top-level definitions, names its imports/re-exports bind
+  (`export {a as b} from`), and `export * from` modules, followed up to MAX_HOPS.
+- Bare names: enclosing functions' and namespaces' definitions, the file's top level, its
+  imports; ES modules bind every name explicitly, so nothing else is guessed.
+- `this.m` / `super.m`: the enclosing class and its `extends` chain; `X.m` when X is a
+  class, enum, namespace or imported module; `new X().m()`. Other receivers: the one
+  method of that name in the family, unless it is a common library method name.
+"""
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+
+from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver, Module,
+                     Resolution, Target, as_resolution, constructor_chain, declared_type, enclosing, first,
+                     ident_chain, unique)
+from .graph import Edge, Graph, Sym
+
+FAMILY = frozenset({"typescript", "tsx", "javascript"})
+_EXTS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+_JS_FOR_TS = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
+_GLOBALS = frozenset("console Math JSON Object Array Promise String Number Boolean Symbol Date Error RegExp Map Set "
+                     "WeakMap WeakSet window document globalThis require module exports process setTimeout "
+                     "clearTimeout setInterval clearInterval parseInt parseFloat isNaN fetch Buffer Reflect Proxy "
+                     "encodeURIComponent decodeURIComponent structuredClone queueMicrotask".split())
+_COMMON_METHODS = frozenset(
+    "push pop shift unshift slice splice map filter reduce forEach find findIndex some every includes indexOf "
+    "join concat sort reverse keys values entries get set has delete clear add then catch finally toString "
+    "valueOf call apply bind log warn error info debug emit on off once addEventListener removeEventListener "
+    "querySelector getElementById appendChild removeChild setAttribute getAttribute trim split replace match "
+    "test exec startsWith endsWith toLowerCase toUpperCase charAt substring padStart assign freeze create parse "
+    "stringify resolve reject all race next return throw dispatch subscribe pipe send write end close open "
+    "read flat flatMap fill at from of length toJSON toISOString getTime preventDefault stopPropagation "
+    "focus blur click render setState forceUpdate".split())
+_SCOPES = frozenset({"function", "method", "module"})
+_CLASSES = frozenset({"class", "interface"})
+_CONTAINERS = frozenset({"class", "interface", "enum", "module"})
+_FUNCTIONS = frozenset({"function", "method"})
+_VALUES = frozenset({"variable", "constant"})
+_RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
+_EXTENDS = re.compile(r"\bextends\s+(.+?)(?:\bimplements\b|\{|$)", re.S)
+_GENERIC = re.compile(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>")
+_JSONC = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.S)
+
+
+class TypeScriptResolver(LanguageResolver):
+    def __init__(self, g: Graph):
+        super().__init__(g)
+        self._files: set[str] | None = None
+        self._configs: dict[str, tuple[str, str, dict[str, list[str]]] | None] = {}
+        self._bindings: dict[str, tuple[dict[str, list[Edge]], list[Edge]]] = {}
+        self._lookups: dict[tuple[str, str], Target] = {}
+        self._active: set[tuple[str, str]] = set()
+        self._bases: dict[str, list[Sym]] = {}
+
+    # ---- edges ---------------------------------------------------------------------------
+    def resolve(self, e: Edge) -> Resolution:
+        if e.edge_type == "imports":
+            return self._import_edge(e)
+        if not e.receiver:
+            target, conf = self.bare(e.path, e.from_id, e.to_name)
+            if target is None and e.to_name in _GLOBALS:
+                return None, EXTERNAL
+            return as_resolution(target, conf)
+        return self._attribute(e)
+
+    def _import_edge(self, e: Edge) -> Resolution:
+        target = self.specifier(e.module, e.path)
+        if target is None:
+            return None, EXTERNAL
+        if e.to_name in ("*", e.module) or (e.to_name == "default" and not e.receiver):
+            return None, MODULE
+        name = e.receiver if e.to_name == "default" else e.to_name
+        return as_resolution(self.lookup(target, name, 0), IMPORT)
+
+    def _attribute(self, e: Edge) -> Resolution:
+        recv, name = e.receiver, e.to_name
+        if recv == "super":
+            cls = enclosing(self.g, self.g.get(e.from_id), frozenset({"class"}))
+            hit = next((h for b in self.bases(cls) if (h := self.member(b, name)) is not None), None) \
+                if cls is not None else None
+            return as_resolution(hit, RECEIVER)
+        chain = ident_chain(recv)
+        if chain is None and recv.startswith("new "):
+            chain = constructor_chain(recv[4:].strip())
+        if chain:
+            base, conf = self.chain(e.path, e.from_id, chain)
+            if base is not None:
+                return as_resolution(self.attribute_of(base, name), conf)
+            if chain == ["this"]:
+                return None, UNKNOWN
+        if name in _COMMON_METHODS:
+            return None, UNKNOWN
+        return unique([s for s in self.g.named(name) if s.kind == "method" and s.language in FAMILY])
+
+    # ---- names ---------------------------------------------------------------------------
+    def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
+        sym = self.g.get(from_id)
+        while sym is not None:
+            if sym.kind in _SCOPES:
+                hit = first(self.g.children(sym, name))
+                if hit is not None:
+                    return hit, SCOPE
+            sym = self.g.get(sym.parent)
+        hit = first(self.g.top_level(path, name))
+        if hit is not None:
+            return hit, SCOPE
+        return self.bound(path, name, 0), IMPORT
+
+    def chain(self, path: str, from_id: str | None, parts: list[str]) -> tuple[Target, str]:
+        """`a.b.c` at a use site: its target, or None. The root may be `this` (the enclosing
+        class) or a parameter declared with a class/interface type."""
+        if parts[0] == "this":
+            target, conf = enclosing(self.g, self.g.get(from_id), frozenset({"class"})), RECEIVER
+        else:
+            target, conf = self.bare(path, from_id, parts[0])
+            if target is None:
+                target, conf = self._parameter_type(from_id, parts[0]), RECEIVER
+        for part in parts[1:]:
+            if target is None:
+                break
+            if isinstance(target, Sym):
+                conf = RECEIVER if conf == SCOPE else conf
+            target = self.attribute_of(target, part)
+        return target, conf
+
+    def _parameter_type(self, from_id: str | None, name: str) -> Sym | None:
+        fn = enclosing(self.g, self.g.get(from_id), _FUNCTIONS)
+        while fn is not None:
+            declared = declared_type(fn.signature, name)
+            if declared is not None:
+                return self._type_named(fn.path, fn.parent, declared)
+            fn = enclosing(self.g, self.g.get(fn.parent), _FUNCTIONS)
+        return None
+
+    def _type_named(self, path: str, scope: str | None, dotted: str) -> Sym | None:
+        parts = ident_chain(dotted)
+        if not parts:
+            return None
+        target, _ = self.bare(path, scope, parts[0])
+        for part in parts[1:]:
+            target = self.attribute_of(target, part) if target is not None else None
+        return target if isinstance(target, Sym) and target.kind in _CONTAINERS else None
+
+    def attribute_of(self, target: Target, name: str) -> Target:
+        if isinstance(target, Module):
+            return self.lookup(target.path, name, 0) if target.path else None
+        if not isinstance(target, Sym):
+            return None
+        if target.kind in _CONTAINERS:
+            return self.member(target, name)
+        # a field or variable declared with a type, or a getter/method returning one
+        declared = declared_type(target.signature, target.name) if target.kind in _VALUES else None
+        if declared is None and target.kind == "method":
+            m = _RETURNS.search(target.signature)
+            declared = m.group(1) if m else None
+        cls = self._type_named(target.path, target.parent, declared) if declared else None
+        return self.member(cls, name) if cls is not None else None
+
+    def member(self, cls: Sym | None, name: str, hops: int = 0) -> Sym | None:
+        if cls is None or hops > MAX_HOPS:
+            return None
+        hit = first(self.g.children(cls, name))
+        if hit is not None:
+            return hit
+        for base in self.bases(cls):
+            hit = self.member(base, name, hops + 1)
+            if hit is not None:
+                return hit
+        return None
+
+    def bases(self, cls: Sym) -> list[Sym]:
+        """`class A extends B` / `interface I extends J, K`, resolved in the class's file."""
+        got = self._bases.get(cls.id)
+        if got is None:
+            got = []
+            self._bases[cls.id] = got
+            m = _EXTENDS.search(cls.signature) if cls.kind in _CLASSES else None
+            for expr in (_GENERIC.sub("", m.group(1)).split(",") if m else ()):
+                parts = ident_chain(expr.strip())
+                target = self.chain(cls.path, cls.parent, parts)[0] if parts else None
+                if isinstance(target, Sym) and target.kind in _CLASSES and target.id != cls.id:
+                    got.append(target)
+        return got
+
+    # ---- modules -------------------------------------------------------------------------
+    def files(self) -> set[str]:
+        if self._files is None:
+            self._files = {p for p, lang in self.g.files().items() if lang in FAMILY}
+        return self._files
+
+    def specifier(self, spec: str, from_path: str) -> str | None:
+        """The repository file an import specifier names, or None (a package)."""
+        if spec.startswith(("./", "../")) or spec in (".", ".."):
+            return self._file_at(posixpath.normpath(posixpath.join(posixpath.dirname(from_path), spec)))
+        config = self._config(posixpath.dirname(from_path))
+        if config is None:
+            return None
+        base_dir, base_url, paths = config
+        for pattern, targets in paths.items():
+            prefix, star, suffix = pattern.partition("*")
+            if star and spec.startswith(prefix) and spec.endswith(suffix) or not star and spec == pattern:
+                middle = spec[len(prefix):len(spec) - len(suffix)] if star else ""
+                for t in targets:
+                    hit = self._file_at(posixpath.normpath(posixpath.join(base_dir, base_url, t.replace("*", middle))))
+                    if hit is not None:
+                        return hit
+        return self._file_at(posixpath.normpath(posixpath.join(base_dir, base_url, spec))) if base_url else None
+
+    def _file_at(self, base: str) -> str | None:
+        files = self.files()
+        if base in files:
+            return base
+        stem, ext = posixpath.splitext(base)
+        for alt in _JS_FOR_TS.get(ext, ()):
+            if stem + alt in files:
+                return stem + alt
+        for cand in [base + x for x in _EXTS] + [posixpath.join(base, "index" + x) for x in _EXTS]:
+            if cand in files:
+                return cand
+        return None
+
+    def _config(self, directory: str) -> tuple[str, str, dict[str, list[str]]] | None:
+        """(its directory, baseUrl, paths) of the nearest tsconfig.json with either."""
+        if directory in self._configs:
+            return self._configs[directory]
+        got = None
+        cfg = posixpath.join(directory, "tsconfig.json") if directory else "tsconfig.json"
+        if cfg in self.g.files():
+            opts = _compiler_options(self.g.read_text(cfg) or "")
+            if opts.get("baseUrl") is not None or opts.get("paths"):
+                paths = {k: [t for t in v if isinstance(t, str)] for k, v in (opts.get("paths") or {}).items()
+                         if isinstance(v, list)}
+                got = (directory, str(opts.get("baseUrl") or "."), paths)
+        if got is None and directory:
+            got = self._config(posixpath.dirname(directory))
+        self._configs[directory] = got
+        return got
+
+    def file_bindings(self, path: str) -> tuple[dict[str, list[Edge]], list[Edge]]:
+        """Names a file's imports bind -> edges, and its `export * from` edges."""
+        got = self._bindings.get(path)
+        if got is None:
+            names: dict[str, list[Edge]] = {}
+            stars: list[Edge] = []
+            for imp in self.g.imports(path):
+                if imp.to_name == "*" and not imp.receiver:
+                    stars.append(imp)
+                elif imp.receiver or imp.to_name not in ("*", "default", imp.module):
+                    names.setdefault(imp.receiver or imp.to_name, []).append(imp)
+            got = (names, stars)
+            self._bindings[path] = got
+        return got
+
+    def bound(self, path: str, name: str, hops: int) -> Target:
+        names, _ = self.file_bindings(path)
+        for imp in names.get(name, ()):
+            target = self.specifier(imp.module, imp.path)
+            if target is None:
+                return Module(imp.module, None)
+            if imp.to_name in ("*", imp.module):  # `* as ns`, `x = require(...)`
+                return Module(imp.module, target)
+            wanted = imp.receiver if imp.to_name == "default" else imp.to_name
+            return self.lookup(target, wanted, hops + 1)
+        return None
+
+    def lookup(self, path: str, name: str, hops: int) -> Target:
+        """What module `path` exports as `name`."""
+        key = (path, name)
+        if key in self._lookups:
+            return self._lookups[key]
+        if hops > MAX_HOPS or key in self._active:
+            return None
+        self._active.add(key)
+        try:
+            got = first(self.g.top_level(path, name)) or self.bound(path, name, hops)
+            if got is None:
+                for star in self.file_bindings(path)[1]:
+                    target = self.specifier(star.module, path)
+                    got = self.lookup(target, name, hops + 1) if target else None
+                    if got is not None:
+                        break
+        finally:
+            self._active.discard(key)
+        self._lookups[key] = got
+        return got
+
+
+def _compiler_options(text: str) -> dict:
+    """compilerOptions of a tsconfig.json (JSON with comments and trailing commas)."""
+    cleaned = _JSONC.sub(lambda m: m.group(1) or "", text)
+    cleaned = re.sub(r",(\s*[}\]])", r"\1", cleaned)
+    try:
+        data = json.loads(cleaned)
+    except ValueError:
+        return {}
+    opts = data.get("compilerOptions") if isinstance(data, dict) else None
+    return opts if isinstance(opts, dict) else {}
