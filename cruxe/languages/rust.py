@@ -101,8 +101,8 @@ def module_path(path: str) -> str:
     """`src/auth/jwt.rs` -> `auth::jwt`; `src/lib.rs` -> ``; `src/auth/mod.rs` -> `auth`."""
     parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
     if "src" in parts[:-1]:
-        last = len(parts) - 1 - parts[:-1][::-1].index("src")
-        parts = parts[last:]
+        after_src = len(parts) - 1 - parts[:-1][::-1].index("src")
+        parts = parts[after_src:]
         at_root = len(parts) == 1
     else:
         at_root = False
