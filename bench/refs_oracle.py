@@ -30,7 +30,6 @@ import random
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from collections import defaultdict

@@ -109,3 +109,44 @@ class LanguageResolver:
 
     def resolve(self, e: Edge) -> Resolution:  # pragma: no cover - interface
         raise NotImplementedError
+
+
+class ScopedResolver(LanguageResolver):
+    """Rules for languages with lexical scopes and imports (Python, TypeScript/JS): a
+    subclass says what a bare name means (`bare`), what `target.name` is (`attribute_of`),
+    how an import edge and an attribute use resolve, and which names are globals."""
+
+    GLOBALS: frozenset[str] = frozenset()
+
+    def resolve(self, e: Edge) -> Resolution:
+        if e.edge_type == "imports":
+            return self.import_edge(e)
+        if not e.receiver:
+            target, conf = self.bare(e.path, e.from_id, e.to_name)
+            if target is None and e.to_name in self.GLOBALS:
+                return None, EXTERNAL
+            return as_resolution(target, conf)
+        return self.attribute(e)
+
+    def named_type(self, path: str, scope: str | None, dotted: str, kinds: frozenset[str]) -> Sym | None:
+        """The definition a dotted type name written at `scope` of `path` denotes, when it
+        is one of `kinds`."""
+        parts = ident_chain(dotted)
+        if not parts:
+            return None
+        target, _ = self.bare(path, scope, parts[0])
+        for part in parts[1:]:
+            target = self.attribute_of(target, part) if target is not None else None
+        return target if isinstance(target, Sym) and target.kind in kinds else None
+
+    def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:  # pragma: no cover
+        raise NotImplementedError
+
+    def attribute_of(self, target: Target, name: str) -> Target:  # pragma: no cover
+        raise NotImplementedError
+
+    def import_edge(self, e: Edge) -> Resolution:  # pragma: no cover
+        raise NotImplementedError
+
+    def attribute(self, e: Edge) -> Resolution:  # pragma: no cover
+        raise NotImplementedError

@@ -18,7 +18,7 @@ import logging
 import re
 
 from ..languages.python import module_path
-from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver, Module,
+from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
                      Resolution, Target, as_resolution, constructor_chain, declared_type, enclosing, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
@@ -41,7 +41,9 @@ _VALUE_TYPE = re.compile(r"^[\w.]+\s*(?::\s*([\w.]+)\s*(?:=|$)|=\s*([\w.]+)\s*\(
 _RETURNS = re.compile(r"->\s*[\"']?(?:Optional\[)?([A-Za-z_][\w.]*)")
 
 
-class PythonResolver(LanguageResolver):
+class PythonResolver(ScopedResolver):
+    GLOBALS = _BUILTINS
+
     def __init__(self, g: Graph):
         super().__init__(g)
         self._modules: dict[str, str] | None = None
@@ -53,17 +55,7 @@ class PythonResolver(LanguageResolver):
         self._active: set[tuple[str, str]] = set()
 
     # ---- edges -------------------------------------------------------------------------
-    def resolve(self, e: Edge) -> Resolution:
-        if e.edge_type == "imports":
-            return self._import_edge(e)
-        if not e.receiver:
-            target, conf = self.bare(e.path, e.from_id, e.to_name)
-            if target is None and e.to_name in _BUILTINS:
-                return None, EXTERNAL
-            return as_resolution(target, conf)
-        return self._attribute(e)
-
-    def _import_edge(self, e: Edge) -> Resolution:
+    def import_edge(self, e: Edge) -> Resolution:
         if e.to_name == "*":
             mod = self.module_named(e.module, e.path)
             return None, MODULE if mod is not None else EXTERNAL
@@ -75,7 +67,7 @@ class PythonResolver(LanguageResolver):
             return None, EXTERNAL
         return as_resolution(self.lookup(mod, e.to_name, 0), IMPORT)
 
-    def _attribute(self, e: Edge) -> Resolution:
+    def attribute(self, e: Edge) -> Resolution:
         recv, name = e.receiver, e.to_name
         if recv.startswith("super(") and recv.endswith(")"):
             cls = self._super_class(e, self.g.get(e.from_id))
@@ -154,20 +146,11 @@ class PythonResolver(LanguageResolver):
         while fn is not None:
             declared = declared_type(fn.signature, name)
             if declared is not None:
-                return self._class_named(fn.path, fn.parent, declared)
+                return self.named_type(fn.path, fn.parent, declared, _CLASS)
             if re.search(r"[(,]\s*\**" + re.escape(name) + r"\s*[,)=]", fn.signature):
                 return None  # an unannotated parameter of this function
             fn = enclosing(self.g, self.g.get(fn.parent), _SCOPES)
         return None
-
-    def _class_named(self, path: str, scope: str | None, dotted: str) -> Sym | None:
-        parts = ident_chain(dotted)
-        if not parts:
-            return None
-        target, _ = self.bare(path, scope, parts[0])
-        for part in parts[1:]:
-            target = self.attribute_of(target, part) if target is not None else None
-        return target if isinstance(target, Sym) and target.kind == "class" else None
 
     def attribute_of(self, target: Target, name: str) -> Target:
         if isinstance(target, Module):
@@ -181,7 +164,7 @@ class PythonResolver(LanguageResolver):
             return self.member(cls, name) if cls is not None else None
         if isinstance(target, Sym) and target.kind == "method":  # a property: its return type
             m = _RETURNS.search(target.signature)
-            cls = self._class_named(target.path, target.parent, m.group(1)) if m else None
+            cls = self.named_type(target.path, target.parent, m.group(1), _CLASS) if m else None
             return self.member(cls, name) if cls is not None else None
         return None
 
@@ -192,7 +175,7 @@ class PythonResolver(LanguageResolver):
         expr = m and (m.group(1) or m.group(2) or m.group(3))
         if not expr or expr.rsplit(".", 1)[-1] == var.name:
             return None
-        return self._class_named(var.path, var.parent, expr)
+        return self.named_type(var.path, var.parent, expr, _CLASS)
 
     # ---- classes -----------------------------------------------------------------------
     def member(self, cls: Sym | None, name: str, hops: int = 0, seen: set[str] | None = None) -> Sym | None:

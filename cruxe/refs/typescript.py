@@ -18,7 +18,7 @@ import json
 import posixpath
 import re
 
-from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver, Module,
+from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
                      Resolution, Target, as_resolution, constructor_chain, declared_type, enclosing, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
@@ -50,7 +50,9 @@ _GENERIC = re.compile(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>")
 _JSONC = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.S)
 
 
-class TypeScriptResolver(LanguageResolver):
+class TypeScriptResolver(ScopedResolver):
+    GLOBALS = _GLOBALS
+
     def __init__(self, g: Graph):
         super().__init__(g)
         self._files: set[str] | None = None
@@ -61,17 +63,7 @@ class TypeScriptResolver(LanguageResolver):
         self._bases: dict[str, list[Sym]] = {}
 
     # ---- edges ---------------------------------------------------------------------------
-    def resolve(self, e: Edge) -> Resolution:
-        if e.edge_type == "imports":
-            return self._import_edge(e)
-        if not e.receiver:
-            target, conf = self.bare(e.path, e.from_id, e.to_name)
-            if target is None and e.to_name in _GLOBALS:
-                return None, EXTERNAL
-            return as_resolution(target, conf)
-        return self._attribute(e)
-
-    def _import_edge(self, e: Edge) -> Resolution:
+    def import_edge(self, e: Edge) -> Resolution:
         target = self.specifier(e.module, e.path)
         if target is None:
             return None, EXTERNAL
@@ -80,7 +72,7 @@ class TypeScriptResolver(LanguageResolver):
         name = e.receiver if e.to_name == "default" else e.to_name
         return as_resolution(self.lookup(target, name, 0), IMPORT)
 
-    def _attribute(self, e: Edge) -> Resolution:
+    def attribute(self, e: Edge) -> Resolution:
         recv, name = e.receiver, e.to_name
         if recv == "super":
             cls = enclosing(self.g, self.g.get(e.from_id), frozenset({"class"}))
@@ -136,18 +128,9 @@ class TypeScriptResolver(LanguageResolver):
         while fn is not None:
             declared = declared_type(fn.signature, name)
             if declared is not None:
-                return self._type_named(fn.path, fn.parent, declared)
+                return self.named_type(fn.path, fn.parent, declared, _CONTAINERS)
             fn = enclosing(self.g, self.g.get(fn.parent), _FUNCTIONS)
         return None
-
-    def _type_named(self, path: str, scope: str | None, dotted: str) -> Sym | None:
-        parts = ident_chain(dotted)
-        if not parts:
-            return None
-        target, _ = self.bare(path, scope, parts[0])
-        for part in parts[1:]:
-            target = self.attribute_of(target, part) if target is not None else None
-        return target if isinstance(target, Sym) and target.kind in _CONTAINERS else None
 
     def attribute_of(self, target: Target, name: str) -> Target:
         if isinstance(target, Module):
@@ -161,7 +144,7 @@ class TypeScriptResolver(LanguageResolver):
         if declared is None and target.kind == "method":
             m = _RETURNS.search(target.signature)
             declared = m.group(1) if m else None
-        cls = self._type_named(target.path, target.parent, declared) if declared else None
+        cls = self.named_type(target.path, target.parent, declared, _CONTAINERS) if declared else None
         return self.member(cls, name) if cls is not None else None
 
     def member(self, cls: Sym | None, name: str, hops: int = 0) -> Sym | None:
