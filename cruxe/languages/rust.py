@@ -58,6 +58,11 @@ _QUERY = """
 (macro_invocation macro: [
   (identifier) @cname
   (scoped_identifier path: (_)? @crecv name: (identifier) @cname)])
+(type_identifier) @tref
+(scoped_type_identifier path: (_) @tpath name: (type_identifier) @tscoped)
+(type_parameter name: (type_identifier) @tparam)
+[(struct_item name: (_) @tdecl) (union_item name: (_) @tdecl) (enum_item name: (_) @tdecl)
+ (trait_item name: (_) @tdecl) (type_item name: (_) @tdecl) (associated_type name: (_) @tdecl)]
 """
 
 _KINDS = {
@@ -93,7 +98,8 @@ def extract(source: bytes, path: str) -> FileExtract:
     cands, parents = nest(cands)
     index = _build_symbols(cands, parents, module_path(path), out.symbols)
     owners = owner_of(cands, parents, index)
-    out.references = attach_enclosing(_references(ref_caps, source), cands, owners)
+    out.references = attach_enclosing(_references(ref_caps, source) + type_references(ref_caps, source),
+                                      cands, owners)
     return out
 
 
@@ -317,6 +323,37 @@ def _references(ref_caps: list[dict[str, list[ts.Node]]], source: bytes) -> list
     return refs
 
 
+# Types the prelude and std bring everywhere: their uses are not references to the repository.
+_STD_TYPES = frozenset(b"Self String Vec Option Result Box Rc Arc RefCell Cell HashMap HashSet BTreeMap BTreeSet "
+                       b"VecDeque Cow PhantomData Mutex RwLock Duration Path PathBuf".split())
+
+
+def type_references(ref_caps: list[dict[str, list[ts.Node]]], source: bytes) -> list[RawRef]:
+    """`references` edges for uses of named types (fields, signatures, `impl X`, `X { .. }`,
+    `path::X`); declarations and generic parameters (file-wide) are not uses. Roles come
+    from captures, never `node.parent` (quadratic on deep nesting). One per name and line."""
+    declared = {c[k][0].start_byte for c in ref_caps for k in ("tdecl", "tparam") if k in c}
+    params = {source[c["tparam"][0].start_byte:c["tparam"][0].end_byte] for c in ref_caps if "tparam" in c}
+    paths = {c["tscoped"][0].start_byte: c["tpath"][0] for c in ref_caps if "tscoped" in c}
+    out: list[RawRef] = []
+    seen: set[tuple[bytes, str, int]] = set()
+    for caps in ref_caps:
+        node = caps.get("tref", (None,))[0]
+        if node is None or node.start_byte in declared:
+            continue
+        word = source[node.start_byte:node.end_byte]
+        if word in _STD_TYPES or word in params or len(word) == 1:  # `T`: a generic parameter
+            continue
+        path = paths.get(node.start_byte)
+        recv = short(text(path, source)) if path is not None else ""
+        key = (word, recv, node.start_point[0])
+        if key not in seen:
+            seen.add(key)
+            out.append((node.start_byte, "references", word.decode("utf-8", "replace"), node.start_point[0] + 1,
+                        "", "", recv))
+    return out
+
+
 def _use_refs(arg: ts.Node, source: bytes) -> list[RawRef]:
     """Flatten one `use` tree (groups, renames, globs, `self`) into one import per leaf."""
     out: list[RawRef] = []
@@ -349,7 +386,8 @@ def _use_refs(arg: ts.Node, source: bytes) -> list[RawRef]:
 def _import(full: str, node: ts.Node, alias: str = "") -> RawRef:
     full = collapse(full)
     module = full.rsplit("::", 1)[0] if "::" in full else ""
-    return (node.start_byte, "imports", full, start_line(node), module, alias, "")
+    # receiver of an import = the alias it binds (symbol_edges keeps no alias column)
+    return (node.start_byte, "imports", full, start_line(node), module, alias, alias)
 
 
 def _join(prefix: str, tail: str) -> str:
