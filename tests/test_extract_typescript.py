@@ -193,6 +193,16 @@ def test_escaped_backtick_in_template_literal_type():
     assert fx.parse_errors == 0 and [s.name for s in fx.symbols] == ["Msg", "after"]
 
 
+def test_typescript_5_forms_the_grammar_lacks():
+    fx = ts('export type * from "./a"\nexport type * as ns from "./b"\n'
+            "export class A {\n  static accessor count = 1\n  m() {}\n}\n")
+    assert fx.parse_errors == 0
+    assert [(s.name, s.line_start, s.signature) for s in fx.symbols] == [
+        ("A", 3, "export class A"), ("count", 4, "static accessor count"), ("m", 5, "m()")]
+    assert [(r.to_name, r.module, r.alias) for r in fx.references if r.edge_type == "imports"] == [
+        ("*", "./a", ""), ("*", "./b", "ns")]
+
+
 def test_patches_leave_valid_code_alone():
     # `out` as an identifier, a parenthesised expression statement and a generic call after
     # a line that cannot end a type: none of them may be rewritten into an error.

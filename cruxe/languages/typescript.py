@@ -202,6 +202,8 @@ def module_path(path: str) -> str:
 # original bytes) and keep the patched tree only if it has fewer syntax errors:
 # - variance annotations on type parameters, `interface I<in out T, out U>`: blanked;
 # - escaped backticks (`\``), which the grammar rejects in template literal types: blanked;
+# - TypeScript 5 forms it does not know: `export type * from` and a modifier before
+#   `accessor` (`static accessor x`): the `type` / `accessor` keyword is blanked;
 # - call signatures on their own line after another member, `): A\n  <B>(x: B): C`, read as
 #   a call of the previous type: a `;` is put in the indentation to end the member.
 # `in`, `out` or `in out`, then what can only be a type parameter: a name and `extends`, `=`,
@@ -214,6 +216,8 @@ _SIGNATURE_LINE = {
     # TSX lines often start with `<` (JSX): only a type parameter list followed by `(` counts.
     "tsx": re.compile(rb"\n[ \t]*[ \t](?=\(|<\s*[A-Za-z_$][^;{}()]*>\s*\(" + _KEYWORD_MEMBER + rb")"),
 }
+_NEWER_KEYWORDS = re.compile(rb"\bexport\s+(type)\s+\*|\b(?:static|abstract|override|declare|readonly)\s+"
+                             rb"(accessor)\s+(?=[#\w$\[])")
 _IDENT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _TYPE_END = _IDENT | frozenset(b">)]}")
 
@@ -224,6 +228,10 @@ def _patched(source: bytes, lang: str) -> bytes | None:
     edits: list[tuple[int, bytes]] = []
     if b"\\`" in source:
         edits.extend(_escaped_backticks(source))
+    if b"export type" in source or b"accessor" in source:
+        for m in _NEWER_KEYWORDS.finditer(source):
+            g = 1 if m.start(1) >= 0 else 2
+            edits.append((m.start(g), b" " * (m.end(g) - m.start(g))))
     for m in _VARIANCE.finditer(source):
         start = m.start()
         end = _code_end(source, start)
@@ -820,11 +828,13 @@ def _import_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[RawRef]:
 
 
 def _reexport_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[RawRef]:
-    """`export {a as b} from "m"` and `export * from "m"` import from m too."""
+    """`export {a as b} from "m"`, `export * from "m"` and `export * as ns from "m"` import
+    from m too."""
     module = _unquote(text(src, source))
-    clause = next((c for c in stmt.named_children if c.type == "export_clause"), None)
-    if clause is None:
-        return [(stmt.start_byte, "imports", "*", start_line(stmt), module, "", "")]
+    clause = next((c for c in stmt.named_children if c.type in ("export_clause", "namespace_export")), None)
+    if clause is None or clause.type == "namespace_export":
+        alias = text(clause.named_children[-1], source) if clause is not None and clause.named_children else ""
+        return [(stmt.start_byte, "imports", "*", start_line(stmt), module, alias, "")]
     out: list[RawRef] = []
     for spec in clause.named_children:
         name = spec.child_by_field_name("name")
