@@ -203,6 +203,13 @@ def test_typescript_5_forms_the_grammar_lacks():
         ("*", "./a", ""), ("*", "./b", "ns")]
 
 
+def test_reserved_words_as_javascript_export_names():
+    fx = extract_javascript(b"const void_ = 1;\nfunction catch_() {}\nexport { void_ as void, catch_ as catch };\n"
+                            b"export function after() {}\n", "src/x.js")
+    assert fx.parse_errors == 0
+    assert [(s.name, s.visibility) for s in fx.symbols] == [("void_", "public"), ("catch_", "public"), ("after", "public")]
+
+
 def test_patches_leave_valid_code_alone():
     # `out` as an identifier, a parenthesised expression statement and a generic call after
     # a line that cannot end a type: none of them may be rewritten into an error.

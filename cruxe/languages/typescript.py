@@ -202,6 +202,8 @@ def module_path(path: str) -> str:
 # original bytes) and keep the patched tree only if it has fewer syntax errors:
 # - variance annotations on type parameters, `interface I<in out T, out U>`: blanked;
 # - escaped backticks (`\``), which the grammar rejects in template literal types: blanked;
+# - (JavaScript) reserved words as export names, `export { void_ as void }`: the name's first
+#   letter becomes `_`;
 # - TypeScript 5 forms it does not know: `export type * from` and a modifier before
 #   `accessor` (`static accessor x`): the `type` / `accessor` keyword is blanked;
 # - call signatures on their own line after another member, `): A\n  <B>(x: B): C`, read as
@@ -218,6 +220,10 @@ _SIGNATURE_LINE = {
 }
 _NEWER_KEYWORDS = re.compile(rb"\bexport\s+(type)\s+\*|\b(?:static|abstract|override|declare|readonly)\s+"
                              rb"(accessor)\s+(?=[#\w$\[])")
+_RESERVED_EXPORT_NAME = re.compile(
+    rb"\bas\s+(null|void|catch|try|while|delete|new|in|for|if|do|switch|case|class|const|enum|export|"
+    rb"extends|false|true|finally|function|import|instanceof|return|super|this|throw|typeof|var|with|"
+    rb"break|continue|debugger|else)(?=\s*[,}])")
 _IDENT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _TYPE_END = _IDENT | frozenset(b">)]}")
 
@@ -228,6 +234,8 @@ def _patched(source: bytes, lang: str) -> bytes | None:
     edits: list[tuple[int, bytes]] = []
     if b"\\`" in source:
         edits.extend(_escaped_backticks(source))
+    if lang == "javascript" and b"export" in source:
+        edits.extend((m.start(1), b"_") for m in _RESERVED_EXPORT_NAME.finditer(source))
     if b"export type" in source or b"accessor" in source:
         for m in _NEWER_KEYWORDS.finditer(source):
             g = 1 if m.start(1) >= 0 else 2
