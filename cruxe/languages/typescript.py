@@ -196,8 +196,8 @@ def module_path(path: str) -> str:
 
 
 # ---- grammar gaps ------------------------------------------------------------------------
-# tree-sitter-typescript 0.23 misparses two common forms that the TypeScript compiler accepts,
-# and one error can turn the rest of a file into an ERROR node. We patch the bytes we parse
+# tree-sitter-typescript 0.23 (and -javascript 0.25) reject some forms that the compilers
+# accept, and one error can turn the rest of a file into an ERROR node. We patch the bytes we parse
 # (same length, so every offset and line stays true; names and signatures are read from the
 # original bytes) and keep the patched tree only if it has fewer syntax errors:
 # - variance annotations on type parameters, `interface I<in out T, out U>`: blanked;
