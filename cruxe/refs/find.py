@@ -45,7 +45,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
                          {"remedy": "Wait for the index job, or run `cruxe sync` (sync_repo) to finish it."})
     segments = parse_name(symbol_name)
     name = segments[-1]
-    target = _target(gen, repo, ref, segments, normalize_repo_path(path) if path else None, kind)
+    target = _target(gen, repo, ref, symbol_name, segments, normalize_repo_path(path) if path else None, kind)
     ids = [d["symbol_id"] for d in target]
     refs = _references(gen, ids, kind)
     page = refs[:limit]
@@ -63,7 +63,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
 
 # ---- the target ------------------------------------------------------------------------------
 
-def _target(gen: Generation, repo: str, ref: str, segments: list[str], path: str | None,
+def _target(gen: Generation, repo: str, ref: str, symbol_name: str, segments: list[str], path: str | None,
             kind: str | None) -> list[dict[str, Any]]:
     """The definitions that make up the one symbol asked for (see module docstring)."""
     name = segments[-1]
@@ -77,12 +77,12 @@ def _target(gen: Generation, repo: str, ref: str, segments: list[str], path: str
         groups.setdefault((r["path"], r["qualified_name"]), []).append(r)
     if not groups:
         where = f" in {path}" if path else ""
-        raise CruxeError("symbol_not_found", f"no definition of {'.'.join(segments)!r}{where} in the index",
+        raise CruxeError("symbol_not_found", f"no definition of {symbol_name.strip()!r}{where} in the index",
                          {"symbol_name": name, "path": path,
                           "unresolved_count": unresolved_count(gen, repo, ref, name, kind)})
     if len(groups) > 1:
         defs = [_public(g[0]) for _, g in sorted(groups.items())]
-        raise CruxeError("ambiguous_symbol", f"{'.'.join(segments)!r} has {len(defs)} definitions; pass `path` "
+        raise CruxeError("ambiguous_symbol", f"{symbol_name.strip()!r} has {len(defs)} definitions; pass `path` "
                          "or a qualified name to pick one",
                          {"symbol_name": name, "definition_count": len(defs),
                           "definitions": defs[:MAX_LISTED_DEFINITIONS]})

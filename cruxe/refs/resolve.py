@@ -24,6 +24,7 @@ from .generic import GenericResolver
 from .golang import GoResolver
 from .graph import _EDGE_COLS, Edge, Graph, _edge
 from .python import PythonResolver
+from .rust import RustResolver
 from .typescript import TypeScriptResolver
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,7 @@ PRELOAD_EDGES = 20_000
 _RESOLVERS: dict[str, type[LanguageResolver]] = {
     "python": PythonResolver,
     "go": GoResolver,
+    "rust": RustResolver,
     "typescript": TypeScriptResolver,
     "tsx": TypeScriptResolver,
     "javascript": TypeScriptResolver,

@@ -1,0 +1,267 @@
+"""Rust name resolution: crates, module paths, `use` trees, impl methods.
+
+- A crate is the directory above a `src/` (a file outside any `src/` is its own crate);
+  qualified names inside a crate are the module path plus the lexical path (extraction's
+  rules: `auth::jwt::Validator::validate`, impl items named through their type), so a
+  path resolves by building the qualified name it denotes and looking it up.
+- `crate::` starts at the crate root, `self::` / `super::` at the file's module; other
+  paths try the current module, then the crate root (2018 and 2015 styles), else they are
+  another crate's (external).
+- Bare names: the file's own items (and the enclosing function's nested items), then the
+  file's `use` bindings (alias or last segment), then its glob imports; macros by their
+  `macro_rules!` name within the crate.
+- `Type::f()` / `Self::f()` / `self.f()`: the methods of that type (impl blocks may live in
+  any module of the crate: matched on `Type::f`); other receivers: the one Rust method of
+  that name, unless a name the standard traits use everywhere (`new`, `clone`, `len`, ...).
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+
+from ..languages.rust import module_path
+from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver, Resolution, first,
+                     unique)
+from .graph import Edge, Graph, Sym
+
+_STD_MACROS = frozenset("println print eprintln eprint format write writeln vec assert assert_eq assert_ne "
+                        "debug_assert debug_assert_eq debug_assert_ne panic unreachable unimplemented todo "
+                        "matches include_str include_bytes concat stringify env option_env cfg line file "
+                        "column module_path format_args compile_error dbg thread_local".split())
+# `name = "..."` under [package] or [lib] of a Cargo.toml (other tables' names are skipped)
+_CARGO_NAME = re.compile(r'^\[(?:package|lib)\][^\[]*?^\s*name\s*=\s*"([^"]+)"', re.M | re.S)
+_COMMON_METHODS = frozenset("new default clone len is_empty iter iter_mut into_iter push pop insert remove get "
+                            "get_mut unwrap expect map and_then ok err collect to_string to_owned as_ref as_mut "
+                            "into from fmt eq cmp partial_cmp hash next contains extend write read drop deref "
+                            "as_str as_bytes with_capacity take borrow borrow_mut lock clear".split())
+
+
+class RustResolver(LanguageResolver):
+    def __init__(self, g: Graph):
+        super().__init__(g)
+        self._qnames: dict[str, dict[str, list[Sym]]] = {}
+        self._methods: dict[str, dict[tuple[str, str], list[Sym]]] = {}
+        self._module_files: dict[str, dict[str, list[str]]] = {}
+        self._uses: dict[str, tuple[dict[str, Edge], list[Edge]]] = {}
+        self._crate_names: dict[str, str] | None = None
+
+    def resolve(self, e: Edge) -> Resolution:
+        crate, here = crate_of(e.path), module_path(e.path)
+        if e.edge_type == "imports":
+            return self._use_edge(e, crate, here)
+        if not e.receiver:
+            return self._bare(e, crate, here)
+        recv = e.receiver
+        if recv in ("self", "Self") or recv.startswith("Self::"):
+            owner_type = _impl_type(self.g.get(e.from_id))
+            return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
+        if "::" in recv or (recv[:1].isupper() and recv.isidentifier()):
+            target = self.path(crate, here, e.path, recv.removeprefix("::").split("::"))
+            if isinstance(target, Sym):
+                return self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
+            if isinstance(target, str):  # a module path
+                return _pick(self.qnames(crate).get(_join(target, e.to_name), []), IMPORT)
+            return None, EXTERNAL if target is False else UNKNOWN
+        if e.to_name in _COMMON_METHODS:
+            return None, UNKNOWN
+        return unique([s for s in self.g.named(e.to_name) if s.kind == "method" and s.language == "rust"])
+
+    def _use_edge(self, e: Edge, crate: str, here: str) -> Resolution:
+        parts = e.to_name.removeprefix("::").split("::")
+        if parts[-1] == "*":
+            return None, MODULE
+        target = self.path(crate, here, e.path, parts, via_uses=False)
+        if isinstance(target, Sym):
+            return target.id, IMPORT
+        return None, MODULE if isinstance(target, str) else EXTERNAL if target is False else UNKNOWN
+
+    def _bare(self, e: Edge, crate: str, here: str) -> Resolution:
+        name = e.to_name
+        owner = self.g.get(e.from_id)
+        while owner is not None:  # items nested in the enclosing function / inline module
+            hit = first([s for s in self.g.children(owner, name) if s.kind != "method"])
+            if hit is not None:
+                return hit.id, SCOPE
+            owner = self.g.get(owner.parent)
+        hit = first([s for s in self.g.top_level(e.path, name) if s.kind != "method"])
+        if hit is not None:
+            return hit.id, SCOPE
+        target = self.path(crate, here, e.path, [name])
+        if isinstance(target, Sym):
+            return target.id, IMPORT
+        macros = [s for s in self.g.named(name) if "macro_rules!" in s.signature and crate_of(s.path) == crate]
+        if macros:
+            return _pick(macros, SCOPE)
+        return (None, EXTERNAL) if name in _STD_MACROS or target is False else (None, UNKNOWN)
+
+    # ---- paths ---------------------------------------------------------------------------
+    def path(self, crate: str, here: str, path: str, parts: list[str], via_uses: bool = True,
+             hops: int = 0) -> Sym | str | bool | None:
+        """What `a::b::c` written in module `here` of file `path` denotes: a symbol, a module
+        path (str), False (another crate) or None (nothing found)."""
+        head, rest = parts[0], parts[1:]
+        if head == "crate":
+            return self._in_crate(crate, "", rest, hops)
+        named = self.crate_names().get(head)
+        if named is not None and rest:  # this repository's crate by its package name
+            return self._in_crate(named, "", rest, hops)
+        if head in ("self", "super"):
+            base = here
+            while parts and parts[0] in ("self", "super"):
+                if parts[0] == "super":
+                    base = base.rsplit("::", 1)[0] if "::" in base else ""
+                parts = parts[1:]
+            return self._in_crate(crate, base, parts, hops)
+        if via_uses:
+            bound, globs = self.uses(path)
+            if head in bound:
+                use = bound[head]
+                target = self.path(crate, module_path(use.path), use.path, use.to_name.split("::"), via_uses=False,
+                                   hops=hops + 1)
+                if not rest or target is None or target is False:
+                    return target
+                base = target.qname if isinstance(target, Sym) else target
+                return self._in_crate(crate_of(target.path) if isinstance(target, Sym) else crate, base, rest, hops)
+            if not rest:
+                for glob in globs:
+                    module = self.path(crate, here, path, glob.to_name.split("::")[:-1], via_uses=False)
+                    if isinstance(module, str):
+                        hit = self._in_crate(crate, module, parts, hops)
+                        if hit is not None:
+                            return hit
+        for base in (here, ""):  # uniform paths (2018), then from the crate root (2015)
+            hit = self._in_crate(crate, base, parts, hops)
+            if hit is not None:
+                return hit
+        return False if rest else None  # `other_crate::x`; a lone unknown name is just unknown
+
+    def _in_crate(self, crate: str, base: str, parts: list[str], hops: int = 0) -> Sym | str | None:
+        """`base::a::b` inside one crate, one segment at a time: an item, a module, or a
+        name a module re-exports with `pub use` (followed up to MAX_HOPS)."""
+        cur: Sym | str = base
+        for seg in parts:
+            prefix = cur.qname if isinstance(cur, Sym) else cur
+            qname = _join(prefix, seg)
+            hit = _one(self.qnames(crate).get(qname, []))
+            if hit is not None:
+                cur = hit
+            elif qname in self.module_files(crate):
+                cur = qname
+            elif isinstance(cur, str) and hops < MAX_HOPS:
+                nxt = self._reexport(crate, cur, seg, hops)
+                if nxt is None:
+                    return None
+                cur = nxt
+            else:
+                return None
+        return cur
+
+    def _reexport(self, crate: str, module: str, name: str, hops: int) -> Sym | str | None:
+        for path in self.module_files(crate).get(module, ()):
+            use = self.uses(path)[0].get(name)
+            if use is not None:
+                target = self.path(crate, module, path, use.to_name.split("::"), via_uses=False, hops=hops + 1)
+                if target is not None and target is not False:
+                    return target
+        return None
+
+    def _method(self, crate: str, type_qname: str, name: str, confidence: str) -> Resolution:
+        hits = self.qnames(crate).get(f"{type_qname}::{name}", [])
+        if not hits:  # an impl in another module names the method through the type's name
+            hits = self.methods(crate).get((type_qname.rsplit("::", 1)[-1], name), [])
+        return _pick(hits, confidence)
+
+    # ---- indexes -------------------------------------------------------------------------
+    def crate_names(self) -> dict[str, str]:
+        """Package (and `[lib]`) names of the repository's Cargo.toml files -> crate directory,
+        so that tests/ and examples/ reach the crate they test by its name."""
+        if self._crate_names is None:
+            self._crate_names = {}
+            for p in self.g.files():
+                if posixpath.basename(p) == "Cargo.toml":
+                    for name in _CARGO_NAME.findall(self.g.read_text(p) or ""):
+                        self._crate_names.setdefault(name.replace("-", "_"), posixpath.dirname(p))
+        return self._crate_names
+
+    def module_files(self, crate: str) -> dict[str, list[str]]:
+        got = self._module_files.get(crate)
+        if got is None:
+            got = {}
+            for p, lang in self.g.files().items():
+                if lang == "rust" and crate_of(p) == crate:
+                    got.setdefault(module_path(p), []).append(p)
+            self._module_files[crate] = got
+        return got
+
+    def qnames(self, crate: str) -> dict[str, list[Sym]]:
+        got = self._qnames.get(crate)
+        if got is None:
+            got = {}
+            for files in self.module_files(crate).values():
+                for p in files:
+                    for s in self.g.in_file(p):
+                        got.setdefault(s.qname, []).append(s)
+            self._qnames[crate] = got
+        return got
+
+    def methods(self, crate: str) -> dict[tuple[str, str], list[Sym]]:
+        got = self._methods.get(crate)
+        if got is None:
+            got = {}
+            for qname, syms in self.qnames(crate).items():
+                parts = qname.split("::")
+                for s in syms:
+                    if s.kind == "method" and len(parts) >= 2:
+                        got.setdefault((parts[-2], s.name), []).append(s)
+            self._methods[crate] = got
+        return got
+
+    def uses(self, path: str) -> tuple[dict[str, Edge], list[Edge]]:
+        """Names a file's `use` declarations bind (alias or last segment), and its globs."""
+        got = self._uses.get(path)
+        if got is None:
+            bound: dict[str, Edge] = {}
+            globs: list[Edge] = []
+            for imp in self.g.imports(path):
+                last = imp.to_name.rsplit("::", 1)[-1]
+                if last == "*":
+                    globs.append(imp)
+                elif imp.receiver != "_":
+                    bound.setdefault(imp.receiver or last, imp)
+            got = (bound, globs)
+            self._uses[path] = got
+        return got
+
+
+def crate_of(path: str) -> str:
+    """The crate directory of a file: above its last `src/`, or the file itself."""
+    parts = path.split("/")
+    if "src" in parts[:-1]:
+        src_at = len(parts) - 2 - parts[:-1][::-1].index("src")
+        return "/".join(parts[:src_at])
+    return path
+
+
+def _impl_type(sym: Sym | None) -> str | None:
+    """`mod::Type` for a method `mod::Type::f` (the impl's type)."""
+    if sym is None or sym.kind != "method" or "::" not in sym.qname:
+        return None
+    return sym.qname.rsplit("::", 1)[0]
+
+
+def _join(base: str, rest: str) -> str:
+    return f"{base}::{rest}" if base else rest
+
+
+def _one(hits: list[Sym]) -> Sym | None:
+    """One target: a single definition, or several of one file (trait impls of a type)."""
+    if not hits:
+        return None
+    return first(hits) if len({h.path for h in hits}) == 1 else None
+
+
+def _pick(hits: list[Sym], confidence: str) -> Resolution:
+    hit = _one(hits)
+    if hit is not None:
+        return hit.id, confidence
+    return (None, AMBIGUOUS) if hits else (None, UNKNOWN)
