@@ -19,10 +19,9 @@ from typing import Any
 
 from ..errors import CruxeError
 from ..outline import normalize_repo_path
-from ..query.locate import parse_name
-from ..query.retrieve import file_chunks
 from ..store import Generation
 from .resolve import resolver_version
+from .text import file_chunks, line_of
 
 EDGE_KINDS = ("calls", "imports", "references")
 # several edges on one line (a call and a type use, say) show once, as the strongest
@@ -62,6 +61,17 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
 
 
 # ---- the target ------------------------------------------------------------------------------
+
+def parse_name(symbol_name: str) -> list[str]:
+    """`auth::jwt::validate` / `Order.total` / `fn helper` -> name segments."""
+    raw = symbol_name.strip().strip("`").strip()
+    raw = raw.split()[-1] if raw.split() else ""
+    raw = raw.split("(", 1)[0].rstrip("!")
+    segments = [s for s in _SEP.split(raw) if s]
+    if not segments:
+        raise CruxeError("invalid_input", f"not a symbol name: {symbol_name!r}", {"field": "symbol_name"})
+    return segments
+
 
 def _target(gen: Generation, repo: str, ref: str, symbol_name: str, segments: list[str], path: str | None,
             kind: str | None) -> list[dict[str, Any]]:
@@ -131,26 +141,13 @@ def _decorate(gen: Generation, repo: str, ref: str, refs: list[dict[str, Any]]) 
         names = {row[0]: row[1] for row in gen.db.execute(
             f"SELECT symbol_id, qualified_name FROM symbol_relations WHERE symbol_id IN ({','.join('?' * len(ids))})",
             ids)}
-    chunks = file_chunks(gen, repo, ref, sorted({r["path"] for r in refs}))
+    chunks = {p: file_chunks(gen, repo, ref, p) for p in sorted({r["path"] for r in refs})}
     for r in refs:
         r["from_symbol"] = names.get(r["from_symbol"]) if r["from_symbol"] else None
-        line = _line(chunks.get(r["path"], []), r["line_start"])
+        line = line_of(chunks[r["path"]], r["line_start"])
         if line is not None:
-            r["context"] = line
-
-
-def _line(chunks: list[dict[str, Any]], n: int) -> str | None:
-    """Line `n` from the stored snippet chunks (they cover each file once), stripped and
-    clipped; None when the index holds no text for it."""
-    for c in chunks:
-        a, b = int(c["line_start"]), int(c["line_end"])
-        if a <= n <= b:
-            body = c.get("content", "").split("\n")
-            if n - a >= len(body):
-                return None
-            text = body[n - a].strip()
-            return text if len(text) <= MAX_CONTEXT_CHARS else text[:MAX_CONTEXT_CHARS - 1] + "…"
-    return None
+            line = line.strip()
+            r["context"] = line if len(line) <= MAX_CONTEXT_CHARS else line[:MAX_CONTEXT_CHARS - 1] + "…"
 
 
 # ---- unresolved ------------------------------------------------------------------------------

@@ -17,7 +17,6 @@ import time
 from typing import Any
 
 from ..errors import CruxeError
-from ..query.retrieve import file_chunks
 from ..store import EDGES_RESOLVER_KEY, Generation, transaction
 from .common import RESOLVED, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
@@ -25,6 +24,7 @@ from .golang import GoResolver
 from .graph import _EDGE_COLS, Edge, Graph, _edge
 from .python import PythonResolver
 from .rust import RustResolver
+from .text import file_text
 from .typescript import TypeScriptResolver
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
     db = gen.db
     try:
         full = resolver_version(db) != RESOLVER_VERSION
-        g = Graph(db, repo, ref, lambda path: indexed_text(gen, repo, ref, path))
+        g = Graph(db, repo, ref, lambda path: file_text(gen, repo, ref, path))
         edges = _work(db, repo, ref, full)
         if full or len(edges) > PRELOAD_EDGES:
             g.preload()
@@ -76,14 +76,6 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
              "changed_files": len(changed_paths or ()), "duration_ms": int((time.monotonic() - t0) * 1000)}
     log.debug("edges resolved: %s", stats)
     return stats
-
-
-def indexed_text(gen: Generation, repo: str, ref: str, path: str) -> str | None:
-    """A file's text as indexed (its snippet chunks cover it exactly once), or None."""
-    chunks = file_chunks(gen, repo, ref, [path]).get(path)
-    if not chunks:
-        return None
-    return "\n".join(c.get("content", "") for c in chunks)
 
 
 def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool) -> list[Edge]:
