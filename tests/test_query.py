@@ -416,3 +416,29 @@ def test_search_qualified_symbol_query(std, make_repo):
     hits, _, _ = search_code(g2, r2, ref2, "Jwt::check")
     assert hits[0]["path"] == "src/auth/jwt.rs" and hits[0]["qualified_name"].endswith("Jwt::check")
     assert hits[0]["signals"]["qualified_name_boost"] == 2.0
+
+
+def test_related_symbols_of_a_top_level_function_are_its_nearest_top_level_neighbours(std):
+    root, gen, repo, ref = std
+    module = ast.parse((root / "json/__init__.py").read_bytes())
+    top = []
+    for node in module.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            top.append((node.lineno - len(node.decorator_list), node.name))
+        elif isinstance(node, ast.Assign):
+            top += [(node.lineno, t.id) for t in node.targets if isinstance(t, ast.Name)]
+    hits, _ = locate_symbol(gen, repo, ref, "json.dumps", detail_level="context")
+    related = hits[0]["related_symbols"]
+    line = hits[0]["line_start"]
+    others = sorted((abs(ln - line), ln, name) for ln, name in top if name != "dumps")
+    assert [(r["line"], r["name"]) for r in related] == sorted((ln, name) for _, ln, name in others[:5])
+
+
+def test_chunk_cover_check():
+    from cruxe.query.retrieve import _covers
+    a, b, c = ({"line_start": 1, "line_end": 9}, {"line_start": 10, "line_end": 20}, {"line_start": 22, "line_end": 30})
+    assert _covers([a, b], 5, 15, at_file_end=False)
+    assert not _covers([b], 5, 15, at_file_end=False)  # starts after the wanted line
+    assert not _covers([a, c], 5, 25, at_file_end=False)  # a gap: the layout was not as assumed
+    assert not _covers([a], 5, 15, at_file_end=False)
+    assert _covers([a], 5, 15, at_file_end=True)  # the file ends first

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .retrieve import file_chunks, siblings, symbols_by_id
+from .retrieve import chunks_covering, siblings, symbols_by_id
 
 PREVIEW_LINES = 10
 TRUNCATED_MARKER = "... truncated ..."
@@ -25,7 +25,6 @@ def enrich(gen, repo: str, ref: str, hits: list[dict[str, Any]]) -> None:
         return
     rows = symbols_by_id(gen, [h["symbol_id"] for h in sym_hits])
     parents = symbols_by_id(gen, [r["parent_symbol_id"] for r in rows.values() if r.get("parent_symbol_id")])
-    near = siblings(gen, repo, ref, list(rows.values()))
     for h in sym_hits:
         row = rows.get(h["symbol_id"])
         if row is None:
@@ -33,11 +32,9 @@ def enrich(gen, repo: str, ref: str, hits: list[dict[str, Any]]) -> None:
         parent = parents.get(row.get("parent_symbol_id") or "")
         if parent is not None:
             h["parent"] = _brief(parent)
-        related = sorted(near.get(h["symbol_id"], []),
-                         key=lambda r: (abs(r["line_start"] - h["line_start"]), r["line_start"], r["name"],
-                                        r["symbol_id"]))[:MAX_RELATED]
+        related = siblings(gen, repo, ref, row, parent, MAX_RELATED)
         if related:
-            h["related_symbols"] = [_brief(r) for r in sorted(related, key=lambda r: (r["line_start"], r["symbol_id"]))]
+            h["related_symbols"] = [_brief(r) for r in related]
 
 
 def _brief(row: dict[str, Any]) -> dict[str, Any]:
@@ -45,10 +42,12 @@ def _brief(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _add_previews(gen, repo: str, ref: str, hits: list[dict[str, Any]]) -> None:
-    wanted = [h for h in hits if h["result_type"] in ("symbol", "file")]
-    chunks = file_chunks(gen, repo, ref, [h["path"] for h in wanted])
-    for h in wanted:
-        text = preview(chunks.get(h["path"], []), h["line_start"], h["line_end"])
+    for h in hits:
+        if h["result_type"] not in ("symbol", "file"):
+            continue  # a snippet hit already carries its matching lines
+        start = h["line_start"]
+        chunks = chunks_covering(gen, repo, ref, h["path"], start, min(h["line_end"], start + PREVIEW_LINES - 1))
+        text = preview(chunks, start, h["line_end"])
         if text:
             h["body_preview"] = text
 

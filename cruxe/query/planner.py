@@ -81,6 +81,7 @@ were what when where which who why will with would you your
 
 _IDENT_RE = re.compile(IDENT_PATTERN)
 _PARTS_RE = re.compile(PARTS_PATTERN)
+_PUNCT = "?,.;:!()'\"`"  # stripped from the ends of natural-language words
 _QUAL_SPLIT = re.compile(r"::|\.|->|#")
 _CODE_SHAPED = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]|_")  # camelCase hump, acronym join, snake
 PATH_AFFINITY_MIN_LEN = 3
@@ -208,9 +209,9 @@ def _significant_words(q: str, intent: str) -> list[str]:
     words = q.split()
     if intent != "natural_language":
         return words
-    kept = [w for w in words if w.strip("?,.;:!()'\"`").lower() not in STOP_WORDS]
-    if not kept:  # "how does get work": keep the weak words rather than nothing
-        kept = [w for w in words if w.strip("?,.;:!()'\"`").lower() in _WEAK]
+    kept = [w for w in words if w.strip(_PUNCT).lower() not in STOP_WORDS]
+    if not kept:  # "how does it work": keep the weak words rather than nothing
+        kept = [w for w in words if w.strip(_PUNCT).lower() in _WEAK]
     return kept or words
 
 
@@ -227,7 +228,7 @@ def _path_affinity_terms(intent: str, q: str, target: str, words: list[str]) -> 
         return tuple(_dedup([q.strip("\"'`").lower().lstrip("./")]))
     if intent == "symbol":
         return (target.lower(),) if len(target) >= PATH_AFFINITY_MIN_LEN else ()
-    plain = (w.strip("?,.;:!()'\"`").lower() for w in words)
+    plain = (w.strip(_PUNCT).lower() for w in words)
     return tuple(_dedup(w for w in plain if len(w) >= PATH_AFFINITY_MIN_LEN and _IDENT_RE.fullmatch(w)))
 
 
@@ -260,7 +261,7 @@ def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]
         return out
     # Only words written like code are exact-name candidates: the plain words of a sentence
     # ("close", "file") name hundreds of symbols each and would crowd out what was described.
-    idents = _dedup(w.lower() for w in (x.strip("?,.;:!()'\"`") for x in words)
+    idents = _dedup(w.lower() for w in (x.strip(_PUNCT) for x in words)
                     if _IDENT_RE.fullmatch(w) and _CODE_SHAPED.search(w))
     if idents:
         out.append(Clause("symbol_exact", tuple(idents), BOOST["symbol_exact"]))

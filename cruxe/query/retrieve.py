@@ -12,6 +12,7 @@ from typing import Any, Iterable
 import tantivy
 
 from ..errors import CruxeError
+from ..model import file_key
 from ..store import Generation
 from .planner import Channel, Clause
 
@@ -30,7 +31,6 @@ _SELECT = ", ".join(SYMBOL_COLUMNS)
 MAX_TERM_DOC_SHARE = 0.15
 COMMON_TERM_MIN_DOCS = 2000
 SQL_VARS_PER_QUERY = 300  # well under SQLite's bound-variable limit, per IN/VALUES batch
-CHUNK_LOOKUP_MAX = 5000  # chunks read for body previews: a 1 MiB file has a few hundred
 
 
 def _filter(schema: tantivy.Schema, field: str, values: Iterable[str]) -> tantivy.Query:
@@ -180,36 +180,63 @@ def _narrower(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return ka < kb
 
 
-def siblings(gen: Generation, repo: str, ref: str, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """Symbols sharing each row's parent (top-level rows: the other top-level symbols of the file)."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        if row.get("parent_symbol_id"):
-            cur = gen.db.execute(f"SELECT {_SELECT} FROM symbol_relations WHERE parent_symbol_id=? "
-                                 f'AND repo=? AND "ref"=?', (row["parent_symbol_id"], repo, ref))
-        else:
-            cur = gen.db.execute(f'SELECT {_SELECT} FROM symbol_relations WHERE repo=? AND "ref"=? AND path=? '
-                                 "AND parent_symbol_id IS NULL", (repo, ref, row["path"]))
-        out[row["symbol_id"]] = [r for r in _rows(cur) if r["symbol_id"] != row["symbol_id"]]
-    return out
+def siblings(gen: Generation, repo: str, ref: str, row: dict[str, Any], parent: dict[str, Any] | None,
+             n: int) -> list[dict[str, Any]]:
+    """Up to n symbols sharing `row`'s parent (top-level: the file's other top-level symbols),
+    nearest by line first. Children lie inside the parent's line range, so two short walks
+    of the (repo, ref, path, line_start) index, one each way from the row, find them: no
+    scan of the table (parent_symbol_id has no index) and none of a file's thousands of rows."""
+    lo, hi = (parent["line_start"], parent["line_end"]) if parent else (0, 1 << 62)
+    line, pid = row["line_start"], row.get("parent_symbol_id")
+    base = (f'SELECT {_SELECT} FROM symbol_relations WHERE repo=? AND "ref"=? AND path=? '
+            "AND parent_symbol_id IS ? AND symbol_id != ? ")
+    args = (repo, ref, row["path"], pid, row["symbol_id"])
+    before = _rows(gen.db.execute(base + "AND line_start >= ? AND line_start <= ? ORDER BY line_start DESC LIMIT ?",
+                                  (*args, lo, line, n)))
+    after = _rows(gen.db.execute(base + "AND line_start > ? AND line_start <= ? ORDER BY line_start LIMIT ?",
+                                 (*args, line, hi, n)))
+    near = sorted(before + after, key=lambda r: (abs(r["line_start"] - line), r["line_start"], r["symbol_id"]))
+    return sorted(near[:n], key=lambda r: (r["line_start"], r["symbol_id"]))
 
 
-def file_chunks(gen: Generation, repo: str, ref: str, paths: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """Stored snippet chunks (line range + content) of each path, in line order."""
-    from ..model import file_key
-    if not paths:
-        return {}
-    index = gen.tantivy["snippets"]
-    schema = index.schema
-    keys = sorted(set(paths))
-    query = Q.boolean_query([(O.Should, Q.term_query(schema, "file_key", file_key(repo, ref, p), index_option="basic"))
-                             for p in keys])
-    searcher = gen.searcher("snippets")
-    limit = min(max(1, searcher.num_docs), CHUNK_LOOKUP_MAX)
-    out: dict[str, list[dict[str, Any]]] = {p: [] for p in keys}
-    for _, addr in searcher.search(query, limit, count=False).hits:
-        d = {k: v[0] for k, v in searcher.doc(addr).to_dict().items() if v}
-        out.setdefault(d["path"], []).append(d)
-    for chunks in out.values():
-        chunks.sort(key=lambda d: d["line_start"])
-    return out
+def chunks_covering(gen: Generation, repo: str, ref: str, path: str, start: int, end: int) -> list[dict[str, Any]]:
+    """The stored snippet chunks of `path` that cover lines [start, end], in line order.
+
+    A file's chunks are added together and in line order, so they sit on consecutive doc ids
+    of one segment: a binary search over their addresses fetches O(log n) chunks, not all of
+    a file's hundreds. The answer is checked (the chunks must cover the lines without a
+    gap); if the layout ever differs, every chunk of the file is read instead."""
+    index, searcher = gen.tantivy["snippets"], gen.searcher("snippets")
+    fkey = file_key(repo, ref, path)
+    n = searcher.doc_freq("file_key", fkey)
+    if n == 0:
+        return []
+    query = Q.term_query(index.schema, "file_key", fkey, index_option="basic")
+    addrs = sorted((a for _, a in searcher.search(query, n, count=False).hits), key=lambda a: (a.segment_ord, a.doc))
+    cache: dict[int, dict[str, Any]] = {}
+
+    def chunk(i: int) -> dict[str, Any]:
+        if i not in cache:
+            cache[i] = {k: v[0] for k, v in searcher.doc(addrs[i]).to_dict().items() if v}
+        return cache[i]
+
+    lo, hi = 0, len(addrs) - 1
+    while lo < hi:  # last chunk starting at or before `start`
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if chunk(mid)["line_start"] <= start else (lo, mid - 1)
+    out = [chunk(lo)] if addrs else []
+    while out and out[-1]["line_end"] < end and lo + len(out) < len(addrs):
+        out.append(chunk(lo + len(out)))
+    if _covers(out, start, end, at_file_end=lo + len(out) == len(addrs)):
+        return out
+    everything = sorted((chunk(i) for i in range(len(addrs))), key=lambda c: c["line_start"])
+    return [c for c in everything if c["line_end"] >= start and c["line_start"] <= end]
+
+
+def _covers(chunks: list[dict[str, Any]], start: int, end: int, at_file_end: bool) -> bool:
+    """Contiguous chunks from at or before `start` through `end` (or through the file's end)."""
+    if not chunks or chunks[0]["line_start"] > start:
+        return False
+    if any(b["line_start"] != a["line_end"] + 1 for a, b in zip(chunks, chunks[1:])):
+        return False
+    return chunks[-1]["line_end"] >= end or at_file_end
