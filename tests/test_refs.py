@@ -67,7 +67,7 @@ def expected(lang: str) -> dict[str, list]:
 
 # ---- fixtures with expected answers -----------------------------------------------------------
 
-@pytest.mark.parametrize("lang", ["python"])
+@pytest.mark.parametrize("lang", ["python", "go", "typescript", "rust"])
 def test_fixture_references_match_the_hand_checked_answers(tmp_path, lang):
     root = copy_fixture(tmp_path, lang)
     indexed(root)
@@ -94,6 +94,20 @@ def test_parameter_and_local_names_do_not_reference_module_symbols(tmp_path):
     indexed(root)
     order = sites(refs(root, "Order", path="shop/models.py"))
     assert not [s for s in order if s[0] == "app/main.py" and s[1] in (19, 20)]  # `Order = None` in a function
+
+
+@pytest.mark.parametrize("lang, name, qualified", [
+    ("go", "Process", "dup.Csv.Process"), ("typescript", "process", "handlers.Csv.process"),
+    ("rust", "process", "handlers::Json::process")])
+def test_a_call_that_fits_two_methods_is_counted_not_guessed(tmp_path, lang, name, qualified):
+    root = copy_fixture(tmp_path, lang)
+    indexed(root)
+    with pytest.raises(CruxeError) as e:
+        refs(root, name)
+    assert e.value.code == "ambiguous_symbol"
+    assert qualified in [d["qualified_name"] for d in e.value.data["definitions"]]
+    got = refs(root, qualified)
+    assert got["unresolved_count"] == 1
 
 
 def test_same_method_name_in_two_classes_stays_unresolved(tmp_path):

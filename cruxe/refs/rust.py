@@ -30,6 +30,8 @@ _STD_MACROS = frozenset("println print eprintln eprint format write writeln vec 
                         "column module_path format_args compile_error dbg thread_local".split())
 # `name = "..."` under [package] or [lib] of a Cargo.toml (other tables' names are skipped)
 _CARGO_NAME = re.compile(r'^\[(?:package|lib)\][^\[]*?^\s*name\s*=\s*"([^"]+)"', re.M | re.S)
+# `: &'a mut path::Type<...>` after a parameter name: the named type
+_PARAM_TYPE = r"\s*:\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?([A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)"
 _COMMON_METHODS = frozenset("new default clone len is_empty iter iter_mut into_iter push pop insert remove get "
                             "get_mut unwrap expect map and_then ok err collect to_string to_owned as_ref as_mut "
                             "into from fmt eq cmp partial_cmp hash next contains extend write read drop deref "
@@ -55,16 +57,31 @@ class RustResolver(LanguageResolver):
         if recv in ("self", "Self") or recv.startswith("Self::"):
             owner_type = _impl_type(self.g.get(e.from_id))
             return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
-        if "::" in recv or (recv[:1].isupper() and recv.isidentifier()):
+        if "::" in recv or recv.isidentifier():  # `Type::f()`, `module::f()`, or `value.f()`
             target = self.path(crate, here, e.path, recv.removeprefix("::").split("::"))
+            if target is None and recv.isidentifier():
+                target = self._parameter_type(crate, here, e, recv)
             if isinstance(target, Sym):
-                return self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
+                conf = IMPORT if target.kind == "module" else RECEIVER
+                return self._method(crate_of(target.path), target.qname, e.to_name, conf)
             if isinstance(target, str):  # a module path
                 return _pick(self.qnames(crate).get(_join(target, e.to_name), []), IMPORT)
-            return None, EXTERNAL if target is False else UNKNOWN
+            if target is False:
+                return None, EXTERNAL
         if e.to_name in _COMMON_METHODS:
             return None, UNKNOWN
         return unique([s for s in self.g.named(e.to_name) if s.kind == "method" and s.language == "rust"])
+
+    def _parameter_type(self, crate: str, here: str, e: Edge, name: str) -> Sym | None:
+        """The type of a parameter of the enclosing function (`c: &Csv`, `x: &mut a::B<T>`)."""
+        fn = self.g.get(e.from_id)
+        while fn is not None and fn.kind not in ("function", "method"):
+            fn = self.g.get(fn.parent)
+        m = re.search(r"(?<![\w])" + re.escape(name) + _PARAM_TYPE, fn.signature) if fn is not None else None
+        if m is None:
+            return None
+        target = self.path(crate, here, e.path, m.group(1).split("::"))
+        return target if isinstance(target, Sym) and target.kind in ("struct", "enum", "trait", "type_alias") else None
 
     def _use_edge(self, e: Edge, crate: str, here: str) -> Resolution:
         parts = e.to_name.removeprefix("::").split("::")
