@@ -7,6 +7,7 @@ DIR is indexed (or a kept --home synced). Queries, seeded from the index itself:
 - locate: N symbol names sampled from symbol_relations;
 - search: N/3 symbol names, N/3 file names (path intent), N/3 natural-language queries made
   of 3-5 words from sampled docstrings/doc comments (the `doc` column).
+`search_code` with detail_level=context (previews, parents, related) is timed too.
 Each query runs once to warm up, then `--rounds` times; the figure per query is its median.
 `search` is timed as the tool runs it: search_code + shape_response, with ranking explain
 `off` and `basic` (the goal: basic adds <= 10%). Goals on go-5k: locate p95 <= 5 ms,
@@ -116,11 +117,14 @@ def main() -> None:
     CPU.clear()
     raw = [timed(lambda q=q: search_code(gen, repo, ref, q, limit=10), args.rounds) for q in qs["search"]]
     raw_cpu = CPU[:]
+    ctx = [timed(lambda q=q: search_code(gen, repo, ref, q, limit=10, detail_level="context"), args.rounds)
+           for q in qs["search"]]
     rg = rg_scan(directory, [q for q in qs["locate"][:10]])
     print(f"corpus {directory} seed={args.seed} index_or_sync_s={secs:.1f} "
           f"locate_q={len(loc)} search_q={len(off)}")
     print(f"locate_symbol                 p50 {statistics.median(loc):6.2f} ms  p95 {pct(loc, .95):6.2f} ms")
     print(f"search_code (engine only)     p50 {statistics.median(raw):6.2f} ms  p95 {pct(raw, .95):6.2f} ms")
+    print(f"search_code detail=context    p50 {statistics.median(ctx):6.2f} ms  p95 {pct(ctx, .95):6.2f} ms")
     print(f"search_code+shape explain=off p50 {statistics.median(off):6.2f} ms  p95 {pct(off, .95):6.2f} ms")
     print(f"search_code+shape basic       p50 {statistics.median(basic):6.2f} ms  p95 {pct(basic, .95):6.2f} ms  "
           f"(basic/off p95 {pct(basic, .95) / pct(off, .95):.3f}, mean {sum(basic) / sum(off):.3f})")
