@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Score Cruxe's symbol extraction against an independent oracle, per language.
 
-usage: python bench/extract_recall.py --lang python|go|rust|typescript DIR [--out OUTDIR]
+usage: python bench/extract_recall.py --lang python|go|rust|typescript DIR... [--out OUTDIR]
                                       [--gt GT.jsonl] [--ctags] [--show N] [--json SUMMARY]
 
 Runs our extractor directly (cruxe.languages.detect_language + cruxe.extract.extract over the
@@ -179,10 +179,10 @@ def build_oracle(spec: LangSpec) -> None:
         subprocess.run(cmd, cwd=dst, check=True, env=env)
 
 
-def run_oracle(spec: LangSpec, root: str, out_path: str) -> tuple[float, set[str]]:
-    """Runs the oracle into out_path; returns (seconds, paths it could not parse)."""
+def run_oracle(spec: LangSpec, root: str, dirs: list[str], out_path: str) -> tuple[float, set[str]]:
+    """Runs the oracle over `dirs` into out_path; returns (seconds, paths it could not parse)."""
     build_oracle(spec)
-    cmd = [a.replace("{DIR}", root) for a in spec.oracle]
+    cmd = [x for a in spec.oracle for x in (dirs if a == "{DIR}" else [a])]
     t0 = time.perf_counter()
     with open(out_path, "w") as out:
         proc = subprocess.run(cmd, stdout=out, stderr=subprocess.PIPE, text=True)
@@ -311,7 +311,8 @@ def report(lang: str, spec: LangSpec, s: dict, times: dict, stats: dict, bad: se
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lang", required=True, choices=sorted(LANGS))
-    ap.add_argument("dir")
+    ap.add_argument("dirs", nargs="+", metavar="DIR",
+                    help="corpus dir(s); several (rs-5k's four) are scored relative to their common parent")
     ap.add_argument("--out", default=None)
     ap.add_argument("--gt", default=None, help="precomputed oracle output (skips running the oracle)")
     ap.add_argument("--ctags", action="store_true", help="also time universal-ctags on DIR")
@@ -319,16 +320,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", default=None, help="write the summary numbers to this file")
     a = ap.parse_args(argv)
     spec = LANGS[a.lang]
-    root = os.path.abspath(a.dir)
+    dirs = [os.path.abspath(d) for d in a.dirs]
+    root = os.path.commonpath(dirs) if len(dirs) > 1 else dirs[0]
     out_dir = a.out or f"/tmp/extract_recall/{a.lang}"
     os.makedirs(out_dir, exist_ok=True)
-    files = list_files(root, spec)
+    files = [os.path.normpath(os.path.join(os.path.relpath(d, root), f)) for d in dirs for f in list_files(d, spec)]
     ours, t_ours, cpu_ours, stats = run_ours(root, files, os.path.join(out_dir, "ours.jsonl"))
     bad: set[str] = set()
     gt_path = a.gt or os.path.join(out_dir, "gt.jsonl")
     t_oracle = 0.0
     if not a.gt:
-        t_oracle, bad = run_oracle(spec, root, gt_path)
+        t_oracle, bad = run_oracle(spec, root, dirs, gt_path)
     gt = load_gt(gt_path, root)
     ctags = run_ctags(spec, root, files, out_dir) if a.ctags else None
     times = {"ours": t_ours, "ours_cpu": cpu_ours, "oracle": t_oracle,
