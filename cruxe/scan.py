@@ -109,11 +109,26 @@ def _is_text_name(name: str) -> bool:
 
 
 _DEFAULT_DIR_SET = frozenset(DEFAULT_DIRS)
+# `build` and `dist` are output directories when they sit at the repository root or next to a
+# package manifest; elsewhere they are real source (Go's go/build and cmd/dist packages).
+OUTPUT_DIRS = frozenset({"build", "dist"})
+MANIFESTS = ("package.json", "setup.py", "pyproject.toml", "setup.cfg", "Cargo.toml", "go.mod",
+             "tsconfig.json", "Makefile", "CMakeLists.txt")
 
 
-def _builtin_excluded(rel: str, is_dir: bool) -> bool:
+def _is_output_dir(root: str, rel: str) -> bool:
+    parent = rel.rpartition("/")[0]
+    if not parent:
+        return True
+    base = os.path.join(root, parent)
+    return any(os.path.exists(os.path.join(base, m)) for m in MANIFESTS)
+
+
+def _builtin_excluded(rel: str, is_dir: bool, root: str = "") -> bool:
     name = rel.rsplit("/", 1)[-1]
     if is_dir:
+        if name in OUTPUT_DIRS:
+            return _is_output_dir(root, rel)
         return name in _DEFAULT_DIR_SET
     if name.endswith(DEFAULT_SUFFIXES):
         return True
@@ -123,15 +138,16 @@ def _builtin_excluded(rel: str, is_dir: bool) -> bool:
 class _Rules:
     """The ignore layers active at one directory: (layer, base dir, spec), in order."""
 
-    def __init__(self, layers: list[tuple[str, str, pathspec.GitIgnoreSpec]]):
+    def __init__(self, layers: list[tuple[str, str, pathspec.GitIgnoreSpec]], root: str = ""):
         self.layers = layers
+        self.root = root
 
     def verdict(self, rel: str, is_dir: bool) -> str | None:
         """The layer whose last matching rule excludes `rel`, or None if it is included."""
         decided: tuple[bool, str] | None = None
         for layer, base, spec in self.layers:
             if spec is None:  # built-in defaults: plain set/suffix checks, no regex per file
-                if _builtin_excluded(rel, is_dir):
+                if _builtin_excluded(rel, is_dir, self.root):
                     decided = (True, layer)
                 continue
             sub = rel[len(base) + 1:] if base else rel
@@ -165,7 +181,7 @@ def scan(root: str | Path, max_file_bytes: int = MAX_FILE_BYTES) -> ScanResult:
         if lines is not None:
             git_layers = git_layers + [("gitignore", rel_dir, parse_ignore_lines(lines, gi_rel, out.warnings))]
             out.ignore_files.append(gi_rel)
-        rules = _Rules(base_layers + git_layers + ([cruxe_layer] if cruxe_layer else []))
+        rules = _Rules(base_layers + git_layers + ([cruxe_layer] if cruxe_layer else []), root_str)
         try:
             entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
         except OSError as e:

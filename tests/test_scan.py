@@ -76,3 +76,12 @@ def test_only_source_and_text_files_are_candidates(make_repo):
     root = make_repo({"a.py": "", "b.png": "", "README.md": "# hi", "Cargo.toml": "", "x.unknownext": ""})
     res = scan(root)
     assert {f.path: f.language for f in res.files} == {"Cargo.toml": None, "README.md": None, "a.py": "python"}
+
+
+def test_build_and_dist_are_output_only_at_the_root_or_beside_a_manifest(make_repo):
+    root = make_repo({
+        "build/out.py": "", "dist/x.js": "",  # root: output
+        "web/package.json": "{}", "web/dist/bundle.js": "",  # beside a manifest: output
+        "src/go/build/build.go": "package build\n", "src/cmd/dist/main.go": "package main\n",  # real packages
+    })
+    assert paths(root) == ["src/cmd/dist/main.go", "src/go/build/build.go", "web/package.json"]
