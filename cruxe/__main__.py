@@ -165,6 +165,11 @@ def _render_results(payload: dict[str, Any]) -> None:
 
 
 def cmd_search(a: argparse.Namespace) -> int:
+    if a.plan:
+        from .query import plan
+
+        _print_json(plan(a.query, role=a.role, language=a.lang, limit=a.limit).to_dict())
+        return EXIT_OK
     payload, err = _tool(a, "search_code", {
         "query": a.query, "role": a.role, "language": a.lang, "limit": a.limit, "ref": a.ref,
         "detail_level": a.detail, "compact": a.compact or None, "ranking_explain_level": a.explain,
@@ -260,6 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
         s.set_defaults(func=func, force=False)
     s = sub.add_parser("search", parents=[common, query], help="ranked search: symbols, paths, errors, prose")
     s.add_argument("query")
+    s.add_argument("--plan", action="store_true",
+                   help="print the retrieval plan (intent, channels and weights, terms per field) and stop")
     s.set_defaults(func=cmd_search)
     s = sub.add_parser("locate", parents=[common, query], help="where is NAME defined")
     s.add_argument("name")
