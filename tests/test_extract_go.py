@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from cruxe.extract import extract as extract_any
 from cruxe.languages.go import extract
-from cruxe.model import FileExtract
+from extract_support import by_qname, rows
 
 FIXTURES = Path(__file__).parent / "fixtures" / "go"
 ROOT = Path(__file__).parent.parent
@@ -25,14 +25,6 @@ EXPECTED = json.loads((FIXTURES / "sample.expected.json").read_text())
 STRINGS = "/usr/share/go-1.19/src/strings"
 
 
-def rows(fx: FileExtract) -> list[list]:
-    return [[s.name, s.qualified_name, s.kind, s.line_start, s.line_end, s.name_line,
-             fx.symbols[s.parent].qualified_name if s.parent is not None else None]
-            for s in fx.symbols]
-
-
-def by_qname(fx: FileExtract) -> dict:
-    return {s.qualified_name: s for s in fx.symbols}
 
 
 # ---- the fixture ---------------------------------------------------------------------------

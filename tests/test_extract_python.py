@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from cruxe.extract import extract as extract_any
 from cruxe.languages.python import extract, module_path
 from cruxe.model import FileExtract
+from extract_support import by_qname, rows
 
 FIXTURES = Path(__file__).parent / "fixtures" / "python"
 ROOT = Path(__file__).parent.parent
@@ -23,15 +24,6 @@ SAMPLE = (FIXTURES / "sample.py").read_bytes()
 EXPECTED = json.loads((FIXTURES / "sample.expected.json").read_text())
 
 
-def rows(fx: FileExtract) -> list[list]:
-    """Symbols as the expected-file rows: parent given by its qualified name."""
-    return [[s.name, s.qualified_name, s.kind, s.line_start, s.line_end, s.name_line,
-             fx.symbols[s.parent].qualified_name if s.parent is not None else None]
-            for s in fx.symbols]
-
-
-def by_qname(fx: FileExtract) -> dict:
-    return {s.qualified_name: s for s in fx.symbols}
 
 
 # ---- the fixture ---------------------------------------------------------------------------

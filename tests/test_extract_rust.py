@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from conftest import RUST_SERDE, require_corpus
 from cruxe.extract import extract as extract_any
 from cruxe.languages.rust import extract, module_path
-from cruxe.model import FileExtract
+from extract_support import by_qname, rows
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
 SAMPLE = (FIXTURES / "items.rs").read_bytes()
@@ -21,14 +21,6 @@ EXPECTED = json.loads((FIXTURES / "items.expected.json").read_text())
 PATH = EXPECTED["path"]
 
 
-def rows(fx: FileExtract) -> list[list]:
-    return [[s.name, s.qualified_name, s.kind, s.line_start, s.line_end, s.name_line,
-             fx.symbols[s.parent].qualified_name if s.parent is not None else None]
-            for s in fx.symbols]
-
-
-def by_qname(fx: FileExtract) -> dict:
-    return {s.qualified_name: s for s in fx.symbols}
 
 
 # ---- the fixture ---------------------------------------------------------------------------

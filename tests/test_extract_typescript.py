@@ -14,17 +14,13 @@ from hypothesis import strategies as st
 from cruxe.extract import extract as extract_any
 from cruxe.languages.typescript import extract_javascript, extract_tsx, extract_typescript, module_path
 from cruxe.model import FileExtract
+from extract_support import by_qname, rows
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXTRACTORS = {"typescript": extract_typescript, "tsx": extract_tsx, "javascript": extract_javascript}
 QUERY_CORE = Path("/tmp/corpora/npm/tscorp/node_modules/@tanstack/query-core")
 CASES = ["typescript/classes.ts", "typescript/module.ts", "typescript/component.tsx", "javascript/commonjs.js"]
 
-
-def rows(fx: FileExtract) -> list[list]:
-    return [[s.name, s.qualified_name, s.kind, s.line_start, s.line_end, s.name_line,
-             fx.symbols[s.parent].qualified_name if s.parent is not None else None]
-            for s in fx.symbols]
 
 
 def load(case: str) -> tuple[bytes, dict]:
@@ -37,9 +33,6 @@ def run(case: str) -> FileExtract:
     src, expected = load(case)
     return EXTRACTORS[expected["language"]](src, expected["path"])
 
-
-def by_qname(fx: FileExtract) -> dict:
-    return {s.qualified_name: s for s in fx.symbols}
 
 
 def ts(src: str, path: str = "src/x.ts") -> FileExtract:
