@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from cruxe.extract import extract as extract_any
 from cruxe.languages.python import extract, module_path
-from cruxe.model import FileExtract
 from extract_support import by_qname, rows
 
 FIXTURES = Path(__file__).parent / "fixtures" / "python"
