@@ -27,7 +27,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cruxe.languages import detect_language  # noqa: E402
 from cruxe.scan import scan  # noqa: E402
 
 
