@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 3  # bump when any table or Tantivy field changes meaning; forces reindex
 WRITER_HEAP_BYTES = 64_000_000  # Tantivy writer heap: large enough to avoid many small segments
 SQLITE_BUSY_TIMEOUT_MS = 5_000
 
@@ -97,10 +97,9 @@ CREATE TABLE IF NOT EXISTS symbol_edges (
   to_tail TEXT GENERATED ALWAYS AS (substr(to_name, length(rtrim(to_name,
     replace(replace(replace(to_name, '.', ''), ':', ''), '/', ''))) + 1)) VIRTUAL);
 CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id);
-CREATE INDEX IF NOT EXISTS se_name ON symbol_edges(repo, "ref", to_name);
 CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(repo, "ref", source_file);
-CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges(repo, "ref", to_tail);
-CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(repo, "ref") WHERE confidence IS NULL;
+-- one generation holds one repo and ref: the name index needs no prefix (smaller, faster)
+CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges(to_tail);
 CREATE TABLE IF NOT EXISTS edge_dirty_names (
   repo TEXT NOT NULL, "ref" TEXT NOT NULL, name TEXT NOT NULL,
   PRIMARY KEY (repo, "ref", name)) WITHOUT ROWID;
@@ -110,6 +109,13 @@ CREATE TABLE IF NOT EXISTS branch_state (
   complete INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (repo, "ref"));
 """
+
+
+def is_engine_panic(e: BaseException) -> bool:
+    """A Rust panic inside Tantivy (e.g. on a damaged segment file) reaches Python as pyo3's
+    PanicException, a BaseException that `except Exception` does not catch; the class is
+    not importable, so it is known by name."""
+    return type(e).__name__ == "PanicException"
 
 
 def now_iso() -> str:

@@ -20,6 +20,7 @@ a leading `src/` or `lib/` component dropped (src-layout and CPython's `Lib/`), 
 from __future__ import annotations
 
 import bisect
+import builtins
 import inspect
 import re
 
@@ -389,6 +390,7 @@ _FIELD_ROLES = {"default_parameter": ("name", "local"), "typed_default_parameter
                 "keyword_argument": ("name", "name"), "attribute": ("attribute", "name"),
                 "call": ("function", "name")}
 _SELF_NAMES = (b"self", b"cls")
+_BUILTINS = frozenset(dir(builtins))
 
 
 def name_uses(uses: list[dict[str, list[ts.Node]]], defined: set[str], defs: list[ts.Node],
@@ -397,7 +399,9 @@ def name_uses(uses: list[dict[str, list[ts.Node]]], defined: set[str], defs: lis
     the name and attribute patterns; one per name, receiver and line), and drop the bare
     names, calls included, that their function binds locally (parameters, assignments,
     loop/with/except targets): Python makes such a name local in the whole function, so it
-    cannot mean the module-level definition or import of the same name."""
+    cannot mean the module-level definition or import of the same name. Bare calls of
+    builtins the file does not redefine or import are dropped too; `self.x` reads are kept
+    only for names some definition here has (instance attributes are the bulk of the rest)."""
     known, callees, star = _file_names(defined, pending)
     decorators = sorted((d.parent.start_byte, d.start_byte) for d in defs
                         if d.parent is not None and d.parent.type == "decorated_definition")
@@ -408,7 +412,9 @@ def name_uses(uses: list[dict[str, list[ts.Node]]], defined: set[str], defs: lis
         if "attribute" in caps:
             node, pos, obj = caps["attribute"][0], caps["attr"][0], caps["obj"][0]
             recv = source[obj.start_byte:obj.end_byte]
-            if pos.start_byte in callees or (recv not in known and recv not in _SELF_NAMES) or _role(node) != "use":
+            if pos.start_byte in callees or (recv not in known and recv not in _SELF_NAMES):
+                continue
+            if recv in _SELF_NAMES and source[pos.start_byte:pos.end_byte] not in known or _role(node) != "use":
                 continue
         else:
             pos, recv = caps["name"][0], b""
@@ -426,6 +432,9 @@ def name_uses(uses: list[dict[str, list[ts.Node]]], defined: set[str], defs: lis
             seen.add((word, recv, line))
             out.append((_outside_decorators(pos.start_byte, decorators), "references",
                         word.decode("utf-8", "replace"), line, "", "", recv.decode("utf-8", "replace")))
+    if not star:  # `len(x)` here can only be the builtin: no edge can ever resolve it
+        names = {n.decode("utf-8", "replace") for n in known}
+        pending[:] = [r for r in pending if r[1] != "calls" or r[6] or r[2] in names or r[2] not in _BUILTINS]
     pending += out
     if bindings:
         funcs = sorted(((d.start_byte, d.end_byte) for d in defs if d.type == "function_definition"),

@@ -58,15 +58,41 @@ def constructor_chain(text: str) -> list[str] | None:
     return m.group(1).split(".")
 
 
-_TYPE_AFTER = r"\s*\??\s*:\s*[\"']?(?:Optional\[)?([A-Za-z_$][\w$.]*)\s*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>|\[[^\[\]]*\])?[\"']?\]?\s*(?=[,)=;]|$)"
+# `name: Type` inside a signature: the name, then (matched from right after its colon) one
+# named type, possibly generic, quoted or Optional[...]; anything else (unions, function
+# types, literals) does not match. Rust's `&'a mut` before the type is allowed.
+_NAME_COLON = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*[?!]?\s*:(?!:)\s*")
+_TYPE_HEAD = re.compile(
+    r"[\"']?(?:Optional\[)?&?\s*(?:'\w+\s+)?(?:mut\s+)?([A-Za-z_$][\w$.]*(?:::[A-Za-z_]\w*)*)\s*"
+    r"(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>|\[[^\[\]]*\])?[\"']?\]?\s*(?=[,)=;{]|$)")
+_PARAM_NAMES = re.compile(r"[(,]\s*(?:\*{1,2}|\.\.\.)?\s*([A-Za-z_$][\w$]*)\s*[?]?\s*(?=[:,)=])")
 
 
-def declared_type(signature: str, name: str) -> str | None:
-    """The declared type of parameter or field `name` in a signature, when it is one named
-    type (`x: Foo`, `x: Foo<T>`, `x?: a.Foo`, Python `x: "Foo"` / `Optional[Foo]`); None for
-    unions, functions, literals and anything less plain."""
-    m = re.search(r"(?<![\w$.])" + re.escape(name) + _TYPE_AFTER, signature)
-    return m.group(1) if m else None
+class Signatures:
+    """Parsed signatures, memoized per signature text for the life of one resolution."""
+
+    def __init__(self) -> None:
+        self._types: dict[str, dict[str, str | None]] = {}
+        self._params: dict[str, frozenset[str]] = {}
+
+    def declared_type(self, signature: str, name: str) -> str | None:
+        """The declared type of parameter or field `name` when it is one named type
+        (`x: Foo`, `x: Foo<T>`, `x?: a.Foo`, `x: "Foo"`, `x: Optional[Foo]`, `x: &mut a::B`)."""
+        types = self._types.get(signature)
+        if types is None:
+            types = {}
+            for m in _NAME_COLON.finditer(signature):
+                t = _TYPE_HEAD.match(signature, m.end())
+                types.setdefault(m.group(1), t.group(1) if t else None)
+            self._types[signature] = types
+        return types.get(name)
+
+    def has_parameter(self, signature: str, name: str) -> bool:
+        params = self._params.get(signature)
+        if params is None:
+            params = frozenset(_PARAM_NAMES.findall(signature))
+            self._params[signature] = params
+        return name in params
 
 
 def enclosing(g: Graph, sym: Sym | None, kinds: frozenset[str]) -> Sym | None:
@@ -117,6 +143,13 @@ class ScopedResolver(LanguageResolver):
     how an import edge and an attribute use resolve, and which names are globals."""
 
     GLOBALS: frozenset[str] = frozenset()
+
+    @property
+    def signatures(self) -> Signatures:
+        sigs = self.__dict__.get("_signatures")
+        if sigs is None:
+            sigs = self.__dict__["_signatures"] = Signatures()
+        return sigs
 
     def resolve(self, e: Edge) -> Resolution:
         if e.edge_type == "imports":

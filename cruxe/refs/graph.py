@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
-from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 _SYM_COLS = ("symbol_id, name, qualified_name, kind, language, path, line_start, line_end, "
-             "parent_symbol_id, signature")
+             "parent_symbol_id, coalesce(signature, '')")
 _EDGE_COLS = ("rowid, source_file, source_line, from_symbol_id, to_name, edge_type, "
               "coalesce(module, ''), coalesce(receiver, '')")
 
 
-@dataclass(frozen=True, slots=True)
-class Sym:
+# Named tuples, not dataclasses: a full resolution builds one per row of two whole tables,
+# and `_make` over plain-tuple rows is several times cheaper.
+class Sym(NamedTuple):
     id: str
     name: str
     qname: str
@@ -32,8 +32,7 @@ class Sym:
     signature: str
 
 
-@dataclass(frozen=True, slots=True)
-class Edge:
+class Edge(NamedTuple):
     rowid: int
     path: str
     line: int
@@ -44,12 +43,11 @@ class Edge:
     receiver: str  # calls/references: receiver text; imports: the local alias bound
 
 
-def _sym(row: sqlite3.Row | tuple) -> Sym:
-    return Sym(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8], row[9] or "")
-
-
-def _edge(row: sqlite3.Row | tuple) -> Edge:
-    return Edge(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7])
+def rows(db: sqlite3.Connection, sql: str, args: tuple) -> sqlite3.Cursor:
+    """Plain tuples (the connection's Row factory costs more than the work done per row)."""
+    cur = db.cursor()
+    cur.row_factory = None
+    return cur.execute(sql, args)
 
 
 class Graph:
@@ -73,18 +71,17 @@ class Graph:
     def preload(self) -> None:
         by_path: dict[str, list[Sym]] = defaultdict(list)
         by_name: dict[str, list[Sym]] = defaultdict(list)
-        for row in self.db.execute(f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? '
-                                   "ORDER BY path, line_start, symbol_id", self.key):
-            s = _sym(row)
+        for s in map(Sym._make, rows(self.db, f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? '
+                                             "ORDER BY path, line_start, symbol_id", self.key)):
             by_path[s.path].append(s)
             by_name[s.name].append(s)
             self._by_id[s.id] = s
         self._by_path = dict(by_path)
         self._by_name = dict(by_name)
         imports: dict[str, list[Edge]] = defaultdict(list)
-        for row in self.db.execute(f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? '
-                                   "AND edge_type='imports' ORDER BY source_file, source_line, rowid", self.key):
-            e = _edge(row)
+        for e in map(Edge._make, rows(self.db, f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? '
+                                              "AND edge_type='imports' ORDER BY source_file, source_line, rowid",
+                                              self.key)):
             imports[e.path].append(e)
         self._imports = dict(imports)
         self._complete = True
@@ -101,7 +98,7 @@ class Graph:
     def in_file(self, path: str) -> list[Sym]:
         """Symbols of one file, in line order."""
         return self._memo(self._by_path, path, f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? '
-                          "AND path=? ORDER BY line_start, symbol_id", _sym, self._remember)
+                          "AND path=? ORDER BY line_start, symbol_id", Sym._make, self._remember)
 
     def _remember(self, syms: list[Sym]) -> None:
         for s in syms:
@@ -114,7 +111,7 @@ class Graph:
         if got is None:
             if self._complete:
                 return []
-            got = [convert(r) for r in self.db.execute(sql, (*self.key, key))]
+            got = list(map(convert, rows(self.db, sql, (*self.key, key))))
             memo[key] = got
             if loaded is not None:
                 loaded(got)
@@ -126,9 +123,9 @@ class Graph:
         if got is None:
             if self._complete:
                 return []
-            got = [_sym(r) for r in self.db.execute(
-                f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? AND name_lower=? '
-                "ORDER BY path, line_start, symbol_id", (*self.key, name.lower())) if r[1] == name]
+            got = [s for s in map(Sym._make, rows(
+                self.db, f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? AND name_lower=? '
+                "ORDER BY path, line_start, symbol_id", (*self.key, name.lower()))) if s.name == name]
             self._by_name[name] = got
             for s in got:
                 self._by_id.setdefault(s.id, s)
@@ -139,10 +136,10 @@ class Graph:
             return None
         s = self._by_id.get(symbol_id)
         if s is None and not self._complete:
-            row = self.db.execute(f"SELECT {_SYM_COLS} FROM symbol_relations WHERE symbol_id=? LIMIT 1",
-                                  (symbol_id,)).fetchone()
+            row = rows(self.db, f"SELECT {_SYM_COLS} FROM symbol_relations WHERE symbol_id=? LIMIT 1",
+                       (symbol_id,)).fetchone()
             if row is not None:
-                s = _sym(row)
+                s = Sym._make(row)
                 self._by_id[s.id] = s
         return s
 
@@ -166,4 +163,4 @@ class Graph:
     def imports(self, path: str) -> list[Edge]:
         """Import edges of one file, in line order."""
         return self._memo(self._imports, path, f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? '
-                          "AND source_file=? AND edge_type='imports' ORDER BY source_line, rowid", _edge)
+                          "AND source_file=? AND edge_type='imports' ORDER BY source_line, rowid", Edge._make)

@@ -19,7 +19,7 @@ import re
 
 from ..languages.python import module_path
 from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
-                     Resolution, Target, as_resolution, constructor_chain, declared_type, enclosing, first,
+                     Resolution, Target, as_resolution, constructor_chain, enclosing, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
 
@@ -144,10 +144,10 @@ class PythonResolver(ScopedResolver):
         """The class a parameter of an enclosing function is annotated with (`x: Foo`)."""
         fn = enclosing(self.g, self.g.get(from_id), _SCOPES)
         while fn is not None:
-            declared = declared_type(fn.signature, name)
+            declared = self.signatures.declared_type(fn.signature, name)
             if declared is not None:
                 return self.named_type(fn.path, fn.parent, declared, _CLASS)
-            if re.search(r"[(,]\s*\**" + re.escape(name) + r"\s*[,)=]", fn.signature):
+            if self.signatures.has_parameter(fn.signature, name):
                 return None  # an unannotated parameter of this function
             fn = enclosing(self.g, self.g.get(fn.parent), _SCOPES)
         return None

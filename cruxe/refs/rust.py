@@ -20,8 +20,8 @@ import posixpath
 import re
 
 from ..languages.rust import module_path
-from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver, Resolution, first,
-                     unique)
+from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
+                     Resolution, Signatures, first, unique)
 from .graph import Edge, Graph, Sym
 
 _STD_MACROS = frozenset("println print eprintln eprint format write writeln vec assert assert_eq assert_ne "
@@ -30,8 +30,6 @@ _STD_MACROS = frozenset("println print eprintln eprint format write writeln vec 
                         "column module_path format_args compile_error dbg thread_local".split())
 # `name = "..."` under [package] or [lib] of a Cargo.toml (other tables' names are skipped)
 _CARGO_NAME = re.compile(r'^\[(?:package|lib)\][^\[]*?^\s*name\s*=\s*"([^"]+)"', re.M | re.S)
-# `: &'a mut path::Type<...>` after a parameter name: the named type
-_PARAM_TYPE = r"\s*:\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?([A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)"
 _COMMON_METHODS = frozenset("new default clone len is_empty iter iter_mut into_iter push pop insert remove get "
                             "get_mut unwrap expect map and_then ok err collect to_string to_owned as_ref as_mut "
                             "into from fmt eq cmp partial_cmp hash next contains extend write read drop deref "
@@ -46,6 +44,7 @@ class RustResolver(LanguageResolver):
         self._module_files: dict[str, dict[str, list[str]]] = {}
         self._uses: dict[str, tuple[dict[str, Edge], list[Edge]]] = {}
         self._crate_names: dict[str, str] | None = None
+        self.signatures = Signatures()
 
     def resolve(self, e: Edge) -> Resolution:
         crate, here = crate_of(e.path), module_path(e.path)
@@ -77,10 +76,10 @@ class RustResolver(LanguageResolver):
         fn = self.g.get(e.from_id)
         while fn is not None and fn.kind not in ("function", "method"):
             fn = self.g.get(fn.parent)
-        m = re.search(r"(?<![\w])" + re.escape(name) + _PARAM_TYPE, fn.signature) if fn is not None else None
-        if m is None:
+        declared = self.signatures.declared_type(fn.signature, name) if fn is not None else None
+        if declared is None:
             return None
-        target = self.path(crate, here, e.path, m.group(1).split("::"))
+        target = self.path(crate, here, e.path, declared.split("::"))
         return target if isinstance(target, Sym) and target.kind in ("struct", "enum", "trait", "type_alias") else None
 
     def _use_edge(self, e: Edge, crate: str, here: str) -> Resolution:

@@ -19,7 +19,7 @@ import posixpath
 import re
 
 from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
-                     Resolution, Target, as_resolution, constructor_chain, declared_type, enclosing, first,
+                     Resolution, Target, as_resolution, constructor_chain, enclosing, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
 
@@ -126,7 +126,7 @@ class TypeScriptResolver(ScopedResolver):
     def _parameter_type(self, from_id: str | None, name: str) -> Sym | None:
         fn = enclosing(self.g, self.g.get(from_id), _FUNCTIONS)
         while fn is not None:
-            declared = declared_type(fn.signature, name)
+            declared = self.signatures.declared_type(fn.signature, name)
             if declared is not None:
                 return self.named_type(fn.path, fn.parent, declared, _CONTAINERS)
             fn = enclosing(self.g, self.g.get(fn.parent), _FUNCTIONS)
@@ -140,7 +140,7 @@ class TypeScriptResolver(ScopedResolver):
         if target.kind in _CONTAINERS:
             return self.member(target, name)
         # a field or variable declared with a type, or a getter/method returning one
-        declared = declared_type(target.signature, target.name) if target.kind in _VALUES else None
+        declared = self.signatures.declared_type(target.signature, target.name) if target.kind in _VALUES else None
         if declared is None and target.kind == "method":
             m = _RETURNS.search(target.signature)
             declared = m.group(1) if m else None

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""What reference edges cost at index time, and what a one-file sync costs with them.
+
+usage: python3 bench/refs/edge_cost.py [DIR ...] [--runs 2] [--touch REL_PATH]
+
+Default corpus: the Django 5.2 and Salt 3008 sdists (about 5.8k Python files). Each DIR is
+copied once into a temporary repository. Then, alternating so that machine load hits both
+alike, full `cruxe index` runs (the real CLI with its parser pool, fresh CRUXE_HOME each)
+are timed in two variants:
+
+  with_edges     the shipped pipeline: reference capture in extraction, edge rows, resolution
+  without_edges  Python reference capture switched off in extraction (definitions-only
+                 query, no name uses) and resolve_edges skipped; the switch is a
+                 sitecustomize module on PYTHONPATH, so the parser processes get it too
+
+overhead = median(with) / median(without) - 1 (the brief's budget: <= +30%). Then, on the
+last with-edges index: one file gains a line at its top (every symbol in it moves, so
+every edge into it must be re-resolved) and a sync is timed in-process and as a
+`cruxe sync` CLI process (interpreter start included), with the resolver's own counts.
+One JSON object on stdout.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_DIRS = ["/tmp/corpora/sdist/django-5.2.19", "/tmp/corpora/sdist/salt-3008.5"]
+DEFAULT_TOUCH = "django-5.2.19/django/db/models/query.py"
+
+
+# Imported by every Python process started with PYTHONPATH pointing at its directory
+# (parser workers included) when CRUXE_BENCH_NO_EDGES is set: the "without edges" variant.
+_SITECUSTOMIZE = """
+import os
+if os.environ.get("CRUXE_BENCH_NO_EDGES"):
+    import cruxe.languages.python as py
+    import cruxe.refs as refs
+    py.QUERY = "\\n".join(py.QUERY.strip().splitlines()[:py._CALL_PATTERNS])  # definition patterns only
+    py.name_uses = lambda *a, **k: None
+    refs.resolve_edges = lambda *a, **k: {}
+"""
+
+
+def full_index(repo: Path, home: Path, hook_dir: Path, edges: bool) -> float:
+    env = {**os.environ, "CRUXE_HOME": str(home),
+           "PYTHONPATH": os.pathsep.join([str(hook_dir), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    if not edges:
+        env["CRUXE_BENCH_NO_EDGES"] = "1"
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "cruxe", "index", "--path", str(repo), "--quiet"], env=env,
+                          capture_output=True, text=True, cwd=ROOT)
+    seconds = time.perf_counter() - t
+    if proc.returncode != 0:
+        sys.exit(proc.stderr[-2000:])
+    return seconds
+
+
+def corpus_size(repo: Path) -> dict:
+    from cruxe.project import open_project
+    project = open_project(repo)
+    gen = project.store.current_generation("live")
+    files, symbols = gen.db.execute('SELECT file_count, symbol_count FROM branch_state').fetchone()
+    return {"files": files, "symbols": symbols}
+
+
+def edge_counts(repo: Path) -> dict:
+    from cruxe.project import open_project
+    project = open_project(repo)
+    gen = project.store.current_generation("live")
+    rows = gen.db.execute("SELECT edge_type, to_symbol_id IS NOT NULL, COUNT(*) FROM symbol_edges GROUP BY 1, 2")
+    out: dict = {}
+    for edge_type, resolved, n in rows:
+        out.setdefault(edge_type, {"resolved": 0, "unresolved": 0})["resolved" if resolved else "unresolved"] += n
+    return out
+
+
+def one_file_sync(repo: Path, rel: str) -> dict:
+    import cruxe.refs as refs
+    from cruxe.index import run_index
+    stats: dict = {}
+    original = refs.resolve_edges
+
+    def spy(*a, **k):  # index._index_into looks the resolver up on cruxe.refs at call time
+        stats.update(original(*a, **k))
+        return stats
+    target = repo / rel
+    target.write_text("# moved\n" + target.read_text())
+    refs.resolve_edges = spy
+    try:
+        t = time.perf_counter()
+        run_index(repo)
+        in_process = time.perf_counter() - t
+    finally:
+        refs.resolve_edges = original
+    target.write_text(target.read_text()[len("# moved\n"):])
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "cruxe", "sync", "--path", str(repo), "--quiet"],
+                          env=os.environ.copy(), capture_output=True, text=True, cwd=ROOT)
+    cli = time.perf_counter() - t
+    if proc.returncode != 0:
+        sys.exit(proc.stderr[-2000:])
+    return {"file": rel, "in_process_s": round(in_process, 3), "cli_s": round(cli, 3), "resolver": stats}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dirs", nargs="*", default=DEFAULT_DIRS)
+    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--touch", default=DEFAULT_TOUCH, help="file (relative to the copy) for the one-file sync")
+    a = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="cruxe-edge-cost-"))
+    repo = work / "repo"
+    try:
+        for d in a.dirs:
+            shutil.copytree(d, repo / Path(d).name, symlinks=True)
+        hook_dir = work / "hook"
+        hook_dir.mkdir()
+        (hook_dir / "sitecustomize.py").write_text(_SITECUSTOMIZE)
+        times: dict[str, list[float]] = {"with_edges": [], "without_edges": []}
+        for i in range(a.runs):
+            for mode in (("with_edges", "without_edges") if i % 2 == 0 else ("without_edges", "with_edges")):
+                seconds = full_index(repo, work / f"home-{mode}-{i}", hook_dir, mode == "with_edges")
+                times[mode].append(seconds)
+                print(f"run {i} {mode}: {seconds:.1f}s", file=sys.stderr)
+        last_home = work / f"home-with_edges-{a.runs - 1}"
+        os.environ["CRUXE_HOME"] = str(last_home)
+        with_s, without_s = statistics.median(times["with_edges"]), statistics.median(times["without_edges"])
+        out = {"corpus": [Path(d).name for d in a.dirs], **corpus_size(repo), "runs": a.runs,
+               "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d"),
+               "index_s": {k: [round(x, 1) for x in v] for k, v in times.items()},
+               "overhead": round(with_s / without_s - 1, 3),
+               "edges": edge_counts(repo),
+               "one_file_sync": one_file_sync(repo, a.touch)}
+        print(json.dumps(out, indent=1))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
