@@ -52,6 +52,8 @@ QUERY = """
 (future_import_statement) @import
 (identifier) @name
 (attribute object: (identifier) @obj attribute: (identifier) @attr) @attribute
+(attribute object: (call function: (identifier) @sup arguments: (argument_list . ")"))
+           attribute: (identifier) @attr) @attribute
 """
 # Pattern indices in QUERY: defs first, then calls, then imports, then other uses of names.
 _CALL_PATTERNS, _IMPORT_PATTERNS, _USE_PATTERNS = 2, 4, 7
@@ -410,8 +412,13 @@ def name_uses(uses: list[dict[str, list[ts.Node]]], defined: set[str], defs: lis
     seen: set[tuple[bytes, bytes, int]] = set()
     for caps in uses:
         if "attribute" in caps:
-            node, pos, obj = caps["attribute"][0], caps["attr"][0], caps["obj"][0]
+            node, pos, obj = caps["attribute"][0], caps["attr"][0], (caps.get("obj") or caps["sup"])[0]
             recv = source[obj.start_byte:obj.end_byte]
+            if "sup" in caps:  # `super().method` passed as a value
+                if recv != b"super" or pos.start_byte in callees:
+                    continue
+                recv = b"super()"
+                known.add(recv)
             if pos.start_byte in callees or (recv not in known and recv not in _SELF_NAMES):
                 continue
             if recv in _SELF_NAMES and source[pos.start_byte:pos.end_byte] not in known or _role(node) != "use":
