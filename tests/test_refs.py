@@ -22,7 +22,7 @@ from cruxe.refs import resolve as resolve_mod
 from cruxe.refs.find import MAX_CONTEXT_CHARS
 from cruxe.store import EDGES_RESOLVER_KEY
 
-from conftest import FIXTURES, STDLIB
+from conftest import FIXTURES, GO_STRINGS, RUST_REGEX, STDLIB
 
 REFS = FIXTURES / "refs"
 
@@ -123,6 +123,14 @@ def test_same_method_name_in_two_classes_stays_unresolved(tmp_path):
     assert csv["unresolved_count"] == 1  # `handler.process()`: either class, never guessed
 
 
+def test_python_star_imports_and_package_reexports_resolve(make_repo):
+    root = make_repo({"pkg/__init__.py": "from .impl import *\n",
+                      "pkg/impl.py": "__all__ = ['run']\n\n\ndef run():\n    pass\n",
+                      "main.py": "from pkg import *\nimport pkg as p\n\nrun()\np.run()\n"})
+    indexed(root)
+    assert sites(refs(root, "run")) == [["main.py", 4, "calls"], ["main.py", 5, "calls"]]
+
+
 # ---- spec 04: unresolved_count -----------------------------------------------------------------
 
 POOL_REPO = {
@@ -210,10 +218,11 @@ def test_limit_truncates_in_path_line_order(tmp_path):
 def test_invalid_arguments(tmp_path):
     root = copy_fixture(tmp_path, "python")
     indexed(root)
-    for kw in ({"kind": "writes"}, {"limit": 0}, {"path": "../outside.py"}):
+    for name, kw in (("helper", {"kind": "writes"}), ("helper", {"limit": 0}), ("helper", {"path": "../outside.py"}),
+                     ("``", {}), (" :: ", {})):
         with pytest.raises(CruxeError) as e:
-            refs(root, "helper", **kw)
-        assert e.value.code == "invalid_input", kw
+            refs(root, name, **kw)
+        assert e.value.code == "invalid_input", (name, kw)
 
 
 def test_context_is_one_clipped_line_from_the_index(make_repo):
@@ -386,6 +395,21 @@ def test_stdlib_json_references_are_consistent(copy_corpus):
     assert ["__init__.py", got["references"][0]["line_start"], "imports"] in sites(got)
     again = refs(root, "JSONDecodeError", path="decoder.py")
     assert json.dumps(again, sort_keys=True) == json.dumps(got, sort_keys=True)
+
+
+@pytest.mark.parametrize("corpus", [GO_STRINGS, RUST_REGEX], ids=["go-strings", "rust-regex"])
+def test_real_corpora_resolve_to_symbols_of_the_same_name(copy_corpus, corpus):
+    root = copy_corpus(corpus)
+    project, gen = indexed(root)
+    resolved = gen.db.execute("SELECT COUNT(*) FROM symbol_edges WHERE to_symbol_id IS NOT NULL").fetchone()[0]
+    assert resolved > 100
+    bad = gen.db.execute(
+        "SELECT e.source_file, e.source_line, e.to_name, s.name FROM symbol_edges e "
+        "JOIN symbol_relations s ON s.symbol_id = e.to_symbol_id "
+        "WHERE e.to_tail <> s.name AND e.edge_type <> 'imports'").fetchall()
+    assert bad == []
+    pending = gen.db.execute("SELECT COUNT(*) FROM symbol_edges WHERE confidence IS NULL").fetchone()[0]
+    assert pending == 0
 
 
 def test_resolve_edges_with_nothing_pending_changes_nothing(tmp_path):
