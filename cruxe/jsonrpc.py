@@ -335,7 +335,9 @@ class Dispatcher:
             if not self._knows_tool(name):
                 raise ProtocolError(INVALID_PARAMS, f"Invalid params: unknown tool {clip(name)!r}") from None
             logger.exception("tool %s raised", name)
-        except Exception:
+        except (KeyboardInterrupt, SystemExit, GeneratorExit):
+            raise
+        except BaseException:  # also a panic from an extension module: the request is still answered
             logger.exception("tool %s raised", name)
         return self._internal_error_payload(name), True
 

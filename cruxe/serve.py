@@ -13,7 +13,7 @@ from pathlib import Path
 from . import freshness
 from .config import Config
 from .jsonrpc import Dispatcher, serve_stdio
-from .store import INDEX_NAMES
+from .store import INDEX_NAMES, is_engine_panic
 from .tools import Server
 
 log = logging.getLogger(__name__)
@@ -44,7 +44,9 @@ def prewarm(server: Server) -> None:
         from . import query  # import the ranker too: the first real query pays nothing
         query.locate_symbol(gen, project.id, ref, "main", limit=5)
         server.prewarm_status = "complete"
-    except Exception:  # noqa: BLE001 - a failed prewarm leaves queries working, cold
+    except BaseException as e:  # noqa: BLE001 - a failed prewarm leaves queries working, cold
+        if not isinstance(e, Exception) and not is_engine_panic(e):
+            raise
         log.warning("prewarm failed; queries will be served cold", exc_info=True)
         server.prewarm_status = "error"
 

@@ -22,6 +22,7 @@ from .config import Config, load_config, resolve_explain_level, resolve_freshnes
 from .errors import CruxeError
 from .model import KIND_ALIASES, KIND_VALUES, LANGUAGES, ROLE_VALUES
 from .project import Project, open_project, require_project
+from .store import is_engine_panic
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +146,14 @@ class Server:
         except Exception as e:  # noqa: BLE001 - the edge: nothing unexpected escapes as a traceback
             log.exception("tool %s failed", name)
             return self.error_payload(CruxeError("internal_error", f"{type(e).__name__} in {name}")), True
+        except BaseException as e:
+            if not is_engine_panic(e):
+                raise
+            # our queries are built, not parsed from user text: a panic on them means damaged data
+            log.error("tool %s: the search engine panicked (%s); the index is probably damaged", name, e)
+            return self.error_payload(CruxeError(
+                "index_incompatible", "the search index failed while reading; it is probably damaged",
+                {"schema_status": "corrupt_manifest", "remediation": "cruxe index --force"})), True
 
     def instructions(self) -> str | None:
         hint = ("Cruxe answers file:line questions about this repository. Start with locate_symbol for a "

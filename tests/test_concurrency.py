@@ -247,6 +247,18 @@ def test_two_index_runs_at_once_exactly_one_runs(fleet):
     assert sum("index_in_progress" in e for e in errs) == 1, errs
 
 
+def test_two_first_index_runs_on_a_new_project_exactly_one_runs(tmp_path):
+    """Both also race to create state.db and register the project."""
+    repo = tmp_path / "repo"
+    shutil.copytree(STDLIB / "email", repo, ignore=shutil.ignore_patterns("__pycache__"))
+    env = cruxe_env(tmp_path / "home")
+    jobs = [subprocess.Popen([sys.executable, "-m", "cruxe", "index", "--path", str(repo), "--quiet", "--workers", "1"],
+                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    codes = sorted(j.wait(timeout=120) for j in jobs)
+    errs = [j.stderr.read() for j in jobs]
+    assert codes == [0, 3] and sum("index_in_progress" in e for e in errs) == 1, (codes, errs)
+
+
 def test_index_repo_tool_refuses_while_a_cli_index_runs(fleet):
     from cruxe.project import open_project
 

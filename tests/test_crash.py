@@ -32,6 +32,7 @@ from cruxe.store import INDEX_NAMES
 from cruxe.tools import Server
 
 from conftest import STDLIB, require_corpus
+from test_fuzz import StdioServer
 
 BATCH_ENV = {"CRUXE_INDEX_BATCH_FILES": "5"}
 # Answers that must equal a clean index's exactly: definitions, references, and the top of
@@ -354,6 +355,44 @@ def test_damaged_files_are_named_by_doctor_refused_by_queries_and_repaired_by_fo
     payload, is_error = Server(root, home=home).call_tool("search_code", {"query": "decode json document"})
     assert not is_error and payload["results"], payload
     assert doctor(open_project(root, home), "live")["ok"]
+
+
+@pytest.mark.xfail(strict=True, reason="cruxe/query/retrieve.py maps Tantivy's ValueError while reading a stored "
+                   "document ('An IO error occurred: the offset to copy is not contained in the decompressed "
+                   "buffer') to internal_error; it should be index_incompatible with the force remedy")
+def test_a_damaged_store_block_is_index_incompatible_not_internal_error(indexed_json, tmp_path):
+    root, home = indexed_json / "repo", tmp_path / "home"
+    shutil.copytree(indexed_json / "home", home)
+    damage(target_file(root, home, "symbols.store"), "flip")
+    payload, is_error = Server(root, home=home).call_tool("search_code", {"query": "decode json document"})
+    assert is_error and payload["error"]["code"] == "index_incompatible", payload
+
+
+def test_a_tantivy_panic_is_answered_and_the_server_stays_up(indexed_json, tmp_path, caplog):
+    """Found by bench/crash_bench.py: 64 flipped bytes in the files index's .idx make Tantivy
+    panic; pyo3's PanicException is a BaseException, so it escaped every `except Exception`
+    and the stdio worker died without answering (the client waited forever)."""
+    root, home = indexed_json / "repo", tmp_path / "home"
+    shutil.copytree(indexed_json / "home", home)
+    damage(target_file(root, home, "files.idx"), "flip")
+    payload, is_error = Server(root, home=home).call_tool("search_code", {"query": "decode json"})
+    assert "panicked" in caplog.text  # the damage really makes the engine panic (else pick another)
+    assert is_error and payload["error"]["code"] == "index_incompatible", payload
+    assert payload["error"]["data"]["remediation"] == "cruxe index --force"
+    assert "files" in next(c for c in doctor(open_project(root, home), "live")["checks"] if c["check"] == "tantivy")["detail"]
+    server = StdioServer(root, home)
+    try:
+        for i, (tool, args) in enumerate([("search_code", {"query": "decode json"}), ("health_check", {}),
+                                          ("locate_symbol", {"name": "JSONDecoder"})]):
+            server.send(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                                    "params": {"name": tool, "arguments": args}}).encode())
+            reply = server.read_reply(timeout=30)
+            assert reply["id"] == i and "result" in reply, reply
+    finally:
+        server.close()
+    run_index(root, home=home, force=True, workers=1)
+    payload, is_error = Server(root, home=home).call_tool("search_code", {"query": "decode json"})
+    assert not is_error and payload["results"]
 
 
 def test_doctor_cli_exits_1_naming_a_damaged_state_db_and_index_force_repairs_it(indexed_json, tmp_path):
