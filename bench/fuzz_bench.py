@@ -72,7 +72,7 @@ class Channel:
         self._check(body, check, calls)
 
     def bad_utf8(self, call, cut: int) -> None:
-        raw = json.dumps(tf.request(1, *call), ensure_ascii=False).encode()
+        raw = json.dumps(tf.request(1, *call), ensure_ascii=False).encode("utf-8", "surrogatepass")
         cut %= len(raw)
 
         def check(reply):

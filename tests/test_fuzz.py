@@ -274,7 +274,7 @@ def test_batches_of_tool_calls_answer_each_request_by_id(dispatcher, calls):
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(call=tool_call(), cut=st.integers(0, 10_000), junk_bytes=st.binary(min_size=1, max_size=4))
 def test_invalid_utf8_inside_a_tool_call_is_a_parse_error(dispatcher, call, cut, junk_bytes):
-    raw = json.dumps(request(1, *call), ensure_ascii=False).encode()
+    raw = json.dumps(request(1, *call), ensure_ascii=False).encode("utf-8", "surrogatepass")
     cut %= len(raw)
     bad = raw[:cut] + b"\xff" + junk_bytes + raw[cut:]  # 0xff is never valid UTF-8
     reply = json.loads(dispatcher.handle_bytes(bad))
