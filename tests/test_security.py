@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from cruxe.index import WorkItem, process_file, run_index
+from cruxe.project import open_project
 from cruxe.scan import scan
 from cruxe.tools import Server
 
@@ -224,6 +225,20 @@ def test_outside_workspace_is_never_registered_or_indexed_by_a_tool(server, plan
         payload, is_error = server.call_tool(tool, {"workspace": str(outside)})
         assert is_error and payload["error"]["code"] == "workspace_not_registered", payload
     assert not (planted["home"] / "data").exists() or len(list((planted["home"] / "data").iterdir())) == 1
+
+
+@pytest.mark.parametrize("ref", ["../../escaped", "/tmp/escaped", "..", ".", "a/../../b", "x\\..\\..\\y", "~", "CON"])
+def test_hostile_refs_stay_inside_the_project_data_directory(tmp_path, ref):
+    repo, home = tmp_path / "repo", tmp_path / "home"
+    repo.mkdir()
+    (repo / "a.py").write_text("def alpha():\n    pass\n")
+    run_index(repo, home=home, ref=ref, workers=1)
+    data = open_project(repo, home).store.dir
+    made = {p.resolve() for p in tmp_path.rglob("*")} - {p.resolve() for p in repo.rglob("*")} - {repo.resolve()}
+    assert all(p == home.resolve() or str(p).startswith(str(home.resolve()) + os.sep) for p in made), made
+    assert [p.name for p in (data / "refs").iterdir()] != [] and not (tmp_path / "escaped").exists()
+    payload, is_error = Server(repo, home=home).call_tool("locate_symbol", {"name": "alpha", "ref": ref})
+    assert not is_error and payload["results"][0]["path"] == "a.py" and payload["metadata"]["ref"] == ref
 
 
 # ---- HTTP against the real server ------------------------------------------------------------
