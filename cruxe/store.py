@@ -118,6 +118,11 @@ def is_engine_panic(e: BaseException) -> bool:
     return type(e).__name__ == "PanicException"
 
 
+def is_corruption(e: sqlite3.DatabaseError) -> bool:
+    """SQLite says the file is damaged (not busy, locked or missing a table)."""
+    return getattr(e, "sqlite_errorname", "").startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+
+
 def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
@@ -570,7 +575,7 @@ class ProjectStore:
             finally:
                 conn.close()
         except sqlite3.DatabaseError as e:
-            if getattr(e, "sqlite_errorname", "").startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+            if is_corruption(e):
                 return f"state.db: {e}"
             return None  # busy, locked, permissions: not a reason to replace it
         return None if res == "ok" else f"state.db: {res}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -22,7 +23,7 @@ from .config import Config, load_config, resolve_explain_level, resolve_freshnes
 from .errors import CruxeError
 from .model import KIND_ALIASES, KIND_VALUES, LANGUAGES, ROLE_VALUES
 from .project import Project, open_project, require_project
-from .store import is_engine_panic
+from .store import is_corruption, is_engine_panic
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +144,14 @@ class Server:
             return tool.handler(self, args, progress), False
         except CruxeError as e:
             return self.error_payload(e), True
+        except sqlite3.DatabaseError as e:
+            if not is_corruption(e):
+                log.exception("tool %s failed", name)
+                return self.error_payload(CruxeError("internal_error", f"{type(e).__name__} in {name}")), True
+            log.error("tool %s: index.db is damaged (%s)", name, e)
+            return self.error_payload(CruxeError(
+                "index_incompatible", f"the index database is damaged ({e})",
+                {"schema_status": "corrupt_manifest", "remediation": "cruxe index --force"})), True
         except Exception as e:  # noqa: BLE001 - the edge: nothing unexpected escapes as a traceback
             log.exception("tool %s failed", name)
             return self.error_payload(CruxeError("internal_error", f"{type(e).__name__} in {name}")), True

@@ -310,11 +310,12 @@ DAMAGE = [
     ("state.db", "truncate", "sqlite", True), ("state.db", "garbage", "sqlite", True),
     ("state.db", "flip", "sqlite", False),
     ("index.db", "truncate", "sqlite", True), ("index.db", "garbage", "sqlite", True),
+    ("index.db", "flip", "sqlite", False),
     ("index.db", "empty", "index_compatible", True),
     ("CURRENT", "garbage", "index_compatible", True), ("CURRENT", "flip", "index_compatible", True),
     ("symbols.meta", None, "tantivy", True), ("snippets.term", "truncate", "tantivy", True),
     ("symbols.idx", "garbage", "tantivy", True), ("files.fast", "empty", "tantivy", True),
-    ("symbols.store", "flip", "tantivy", False), ("snippets.store", "truncate", "tantivy", True),
+    ("snippets.store", "truncate", "tantivy", True), ("files.idx", "flip", "tantivy", False),
 ]
 
 
@@ -349,6 +350,10 @@ def test_damaged_files_are_named_by_doctor_refused_by_queries_and_repaired_by_fo
         assert is_error and payload["error"]["code"] == "index_incompatible", payload
         assert payload["error"]["data"]["remediation"] == "cruxe index --force"
         assert "index --force" in server.instructions()
+    for tool, args in (("search_code", {"query": "decode json document"}), ("get_file_outline", {"path": "decoder.py"}),
+                       ("find_references", {"symbol_name": "JSONDecoder"}), ("health_check", {})):
+        payload, is_error = server.call_tool(tool, args)  # an answer or the remedy, never internal_error
+        assert not is_error or payload["error"]["code"] in ("index_incompatible", "symbol_not_found"), (tool, payload)
     run_index(root, home=home, force=True, workers=1)
     payload, is_error = Server(root, home=home).call_tool("locate_symbol", {"name": "JSONDecoder"})
     assert not is_error and payload["results"][0]["path"] == "decoder.py", payload
