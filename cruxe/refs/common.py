@@ -7,8 +7,10 @@ class name, `super()`, a constructor call), `unique_name` (one definition of tha
 the repository fits). An edge that stays unresolved keeps `to_symbol_id = NULL` and says
 why: `ambiguous` (several definitions fit and nothing picks one), `external` (it names
 something outside the repository: a builtin, the standard library, a dependency),
-`module` (it names a module or package, which is not a symbol), `unknown` (nothing
-found). Nothing is guessed: a tie is `ambiguous`, never the first candidate.
+`module` (it names a module or package, which is not a symbol), `opaque` (a method name
+the standard types use everywhere, on a receiver of unknown type: no definition in the
+repository can ever settle it, so incremental syncs need not look at it again), `unknown`
+(nothing found). Nothing is guessed: a tie is `ambiguous`, never the first candidate.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from .graph import Edge, Graph, Sym
 
 SCOPE, IMPORT, RECEIVER, UNIQUE = "scope", "import", "receiver", "unique_name"
-AMBIGUOUS, EXTERNAL, MODULE, UNKNOWN = "ambiguous", "external", "module", "unknown"
+AMBIGUOUS, EXTERNAL, MODULE, OPAQUE, UNKNOWN = "ambiguous", "external", "module", "opaque", "unknown"
 RESOLVED = frozenset({SCOPE, IMPORT, RECEIVER, UNIQUE})
 
 Resolution = tuple[str | None, str]  # (to_symbol_id, confidence)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MODULE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
+from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
                      Resolution, unique)
 from .graph import Edge, Graph, Sym
 
@@ -63,7 +63,7 @@ class GoResolver(LanguageResolver):
             if hits:
                 return _pick(hits, RECEIVER)
         if name in _COMMON_METHODS:
-            return None, UNKNOWN
+            return None, OPAQUE
         return unique([s for s in self.g.named(name) if s.kind == "method" and s.language == "go"])
 
     def _bare(self, e: Edge, here: str, name: str) -> Resolution:

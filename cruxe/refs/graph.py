@@ -14,7 +14,7 @@ from typing import Callable, NamedTuple
 _SYM_COLS = ("symbol_id, name, qualified_name, kind, language, path, line_start, line_end, "
              "parent_symbol_id, coalesce(signature, '')")
 _EDGE_COLS = ("rowid, source_file, source_line, from_symbol_id, to_name, edge_type, "
-              "coalesce(module, ''), coalesce(receiver, '')")
+              "coalesce(module, ''), coalesce(receiver, ''), to_symbol_id, confidence")
 
 
 # Named tuples, not dataclasses: a full resolution builds one per row of two whole tables,
@@ -41,6 +41,8 @@ class Edge(NamedTuple):
     edge_type: str
     module: str  # imports: the module as written
     receiver: str  # calls/references: receiver text; imports: the local alias bound
+    to_id: str | None = None  # the resolution it has now (None, None: pending)
+    confidence: str | None = None
 
 
 def rows(db: sqlite3.Connection, sql: str, args: tuple) -> sqlite3.Cursor:

@@ -18,7 +18,7 @@ import logging
 import re
 
 from ..languages.python import module_path
-from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
+from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
                      Resolution, Target, as_resolution, constructor_chain, enclosing, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
@@ -48,6 +48,8 @@ class PythonResolver(ScopedResolver):
         super().__init__(g)
         self._modules: dict[str, str] | None = None
         self._namespaces: set[str] = set()
+        self._module_names: dict[tuple[str, str], str | None] = {}
+        self._bound: dict[tuple[str, str], Target] = {}
         self._suffix: dict[str, list[str]] = {}
         self._bindings: dict[str, tuple[dict[str, list[Edge]], list[str]]] = {}
         self._lookups: dict[tuple[str, str], Target] = {}
@@ -97,7 +99,7 @@ class PythonResolver(ScopedResolver):
 
     def _by_unique_method(self, name: str) -> Resolution:
         if name in _COMMON_METHODS:
-            return None, UNKNOWN
+            return None, OPAQUE
         return unique([s for s in self.g.named(name) if s.kind == "method" and s.language == "python"])
 
     # ---- names -------------------------------------------------------------------------
@@ -232,6 +234,12 @@ class PythonResolver(ScopedResolver):
 
     def module_named(self, written: str, from_path: str) -> str | None:
         """The dotted name of the repository module an import names, or None (outside)."""
+        key = (written, from_path if written.startswith(".") else "")
+        if key not in self._module_names:
+            self._module_names[key] = self._module_named(written, from_path)
+        return self._module_names[key]
+
+    def _module_named(self, written: str, from_path: str) -> str | None:
         modules = self.modules()
         if written.startswith("."):
             dots = len(written) - len(written.lstrip("."))
@@ -293,6 +301,14 @@ class PythonResolver(ScopedResolver):
 
     def bound(self, path: str, name: str, hops: int) -> Target:
         """What an import in `path` binds to `name`: a symbol, a module, or None."""
+        if hops == 0:  # a use site's question: asked again and again for the same names
+            key = (path, name)
+            if key not in self._bound:
+                self._bound[key] = self._bound_uncached(path, name, 0)
+            return self._bound[key]
+        return self._bound_uncached(path, name, hops)
+
+    def _bound_uncached(self, path: str, name: str, hops: int) -> Target:
         names, stars = self.file_bindings(path)
         fallback: Target = None
         for imp in names.get(name, ()):

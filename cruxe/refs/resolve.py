@@ -14,11 +14,12 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
+from collections import Counter
 from typing import Any
 
 from ..errors import CruxeError
 from ..store import EDGES_RESOLVER_KEY, Generation, transaction
-from .common import RESOLVED, UNKNOWN, LanguageResolver, Resolution
+from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
 from .golang import GoResolver
 from .graph import _EDGE_COLS, Edge, Graph, rows
@@ -66,7 +67,7 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
             g.preload()
         results = _resolve_all(g, edges)
         with transaction(db):
-            db.executemany("UPDATE symbol_edges SET to_symbol_id=?, confidence=? WHERE rowid=?", results)
+            _write(db, repo, ref, edges, results, full)
             db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, RESOLVER_VERSION))
     except sqlite3.DatabaseError as e:
@@ -78,6 +79,23 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
     return stats
 
 
+def _write(db: sqlite3.Connection, repo: str, ref: str, edges: list[Edge],
+           results: list[tuple[str | None, str, int]], full: bool) -> None:
+    """Write what changed. A full resolution starts from all-pending rows: the most common
+    unresolved label is then written by one set-wide statement instead of row by row
+    (row writes are most of the cost on a large repository)."""
+    changed = [(e, r) for e, r in zip(edges, results) if (e.to_id, e.confidence) != (r[0], r[1])]
+    bulk = None
+    if full:  # pending rows whose answer is the most common unresolved label: one statement
+        labels = Counter(r[1] for e, r in changed if r[0] is None and e.confidence is None)
+        bulk = labels.most_common(1)[0][0] if labels else None
+        changed = [(e, r) for e, r in changed if not (r[0] is None and r[1] == bulk and e.confidence is None)]
+    db.executemany("UPDATE symbol_edges SET to_symbol_id=?, confidence=? WHERE rowid=?", [r for _, r in changed])
+    if bulk is not None:
+        db.execute('UPDATE symbol_edges SET confidence=? WHERE repo=? AND "ref"=? AND confidence IS NULL',
+                   (bulk, repo, ref))
+
+
 def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool) -> list[Edge]:
     key = (repo, ref)
     if full:
@@ -85,11 +103,17 @@ def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool) -> list[Edge]
         return list(map(Edge._make, rows(db, sql, key)))
     found = {e.rowid: e for e in map(Edge._make, rows(
         db, f'SELECT {_EDGE_COLS} FROM symbol_edges NOT INDEXED WHERE repo=? AND "ref"=? AND confidence IS NULL', key))}
-    # CROSS JOIN fixes the loop order: each dirty name, then its edges through se_tail
+    # A changed definition can change what an edge by that name resolves to only when the
+    # edge is unresolved (a definition may now fit) or resolved by unique name (it may now
+    # be ambiguous); scope/import/receiver resolutions follow explicit paths and edges into
+    # the changed files were sent back to pending already. CROSS JOIN fixes the loop order:
+    # each dirty name, then its edges through se_tail.
     for e in map(Edge._make, rows(
             db, "SELECT e.rowid, e.source_file, e.source_line, e.from_symbol_id, e.to_name, e.edge_type, "
-            "coalesce(e.module, ''), coalesce(e.receiver, '') FROM edge_dirty_names d CROSS JOIN symbol_edges e "
-            'ON e.to_tail = d.name WHERE d.repo=? AND d."ref"=? AND e.repo=? AND e."ref"=?', (*key, *key))):
+            "coalesce(e.module, ''), coalesce(e.receiver, ''), e.to_symbol_id, e.confidence "
+            "FROM edge_dirty_names d CROSS JOIN symbol_edges e ON e.to_tail = d.name "
+            'WHERE d.repo=? AND d."ref"=? AND e.repo=? AND e."ref"=? '
+            "AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)", (*key, *key, OPAQUE, UNIQUE))):
         found.setdefault(e.rowid, e)
     return [found[k] for k in sorted(found)]
 

@@ -20,7 +20,7 @@ import posixpath
 import re
 
 from ..languages.rust import module_path
-from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
+from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
                      Resolution, Signatures, first, unique)
 from .graph import Edge, Graph, Sym
 
@@ -68,7 +68,7 @@ class RustResolver(LanguageResolver):
             if target is False:
                 return None, EXTERNAL
         if e.to_name in _COMMON_METHODS:
-            return None, UNKNOWN
+            return None, OPAQUE
         return unique([s for s in self.g.named(e.to_name) if s.kind == "method" and s.language == "rust"])
 
     def _parameter_type(self, crate: str, here: str, e: Edge, name: str) -> Sym | None:

@@ -11,7 +11,7 @@ from typing import Any
 import tantivy
 
 from ..model import file_key
-from ..store import Generation
+from ..store import Generation, read_doc
 
 
 def file_chunks(gen: Generation, repo: str, ref: str, path: str) -> list[dict[str, Any]]:
@@ -22,8 +22,7 @@ def file_chunks(gen: Generation, repo: str, ref: str, path: str) -> list[dict[st
     if n == 0:
         return []
     query = tantivy.Query.term_query(gen.tantivy["snippets"].schema, "file_key", fkey, index_option="basic")
-    chunks = [{k: v[0] for k, v in searcher.doc(addr).to_dict().items() if v}
-              for _, addr in searcher.search(query, n, count=False).hits]
+    chunks = [read_doc(searcher, addr) for _, addr in searcher.search(query, n, count=False).hits]
     return sorted(chunks, key=lambda c: c["line_start"])
 
 

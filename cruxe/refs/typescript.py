@@ -18,7 +18,7 @@ import json
 import posixpath
 import re
 
-from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
+from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
                      Resolution, Target, as_resolution, constructor_chain, enclosing, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
@@ -89,7 +89,7 @@ class TypeScriptResolver(ScopedResolver):
             if chain == ["this"]:
                 return None, UNKNOWN
         if name in _COMMON_METHODS:
-            return None, UNKNOWN
+            return None, OPAQUE
         return unique([s for s in self.g.named(name) if s.kind == "method" and s.language in FAMILY])
 
     # ---- names ---------------------------------------------------------------------------
