@@ -719,6 +719,21 @@ def mark_edges_dirty(c: sqlite3.Connection, repo: str, ref: str, paths: list[str
     c.executemany("INSERT OR IGNORE INTO edge_dirty_names VALUES (?,?,?)", [(*key, n) for n in sorted(names)])
 
 
+def damaged(what: str, e: BaseException) -> CruxeError:
+    """A Tantivy read failure. Cruxe builds its queries itself, so a ValueError from a search
+    or a stored-document read means damaged index files, not bad input."""
+    return CruxeError("index_incompatible", f"{what}: the index is damaged ({e})",
+                      {"schema_status": "corrupt_manifest", "remediation": "cruxe index --force"})
+
+
+def read_doc(searcher: tantivy.Searcher, addr: tantivy.DocAddress) -> dict[str, Any]:
+    """A stored document as {field: first value}, empty fields left out."""
+    try:
+        return {k: v[0] for k, v in searcher.doc(addr).to_dict().items() if v}
+    except ValueError as e:
+        raise damaged("reading a stored document", e) from e
+
+
 def manifest(gen: Generation, repo: str, ref: str) -> dict[str, tuple[str, int, int]]:
     """path -> (content_hash, size, mtime_ns) for every file of the generation."""
     rows = gen.db.execute('SELECT path, content_hash, size, mtime_ns FROM file_manifest '

@@ -362,9 +362,6 @@ def test_damaged_files_are_named_by_doctor_refused_by_queries_and_repaired_by_fo
     assert doctor(open_project(root, home), "live")["ok"]
 
 
-@pytest.mark.xfail(strict=True, reason="cruxe/query/retrieve.py maps Tantivy's ValueError while reading a stored "
-                   "document ('An IO error occurred: the offset to copy is not contained in the decompressed "
-                   "buffer') to internal_error; it should be index_incompatible with the force remedy")
 def test_a_damaged_store_block_is_index_incompatible_not_internal_error(indexed_json, tmp_path):
     root, home = indexed_json / "repo", tmp_path / "home"
     shutil.copytree(indexed_json / "home", home)

@@ -11,9 +11,8 @@ from typing import Any, Iterable
 
 import tantivy
 
-from ..errors import CruxeError
 from ..model import file_key
-from ..store import Generation
+from ..store import Generation, damaged, read_doc
 from .planner import Channel, Clause
 
 log = logging.getLogger(__name__)
@@ -107,12 +106,9 @@ def run_channel(gen: Generation, channel: Channel, repo: str, ref: str, language
         return [], clauses
     try:
         result = searcher.search(query, channel.fetch, count=False)
-    except ValueError as e:  # tantivy reports its failures as ValueError
-        raise CruxeError("internal_error", f"search failed on the {channel.index} index: {e}") from e
-    out = []
-    for score, addr in result.hits:
-        doc = {k: v[0] for k, v in searcher.doc(addr).to_dict().items() if v}
-        out.append((float(score), doc))
+    except ValueError as e:  # our queries are well-formed: a failure here is damage
+        raise damaged(f"searching the {channel.index} index", e) from e
+    out = [(float(score), read_doc(searcher, addr)) for score, addr in result.hits]
     # Tantivy's order among equal scores follows segment layout; make it a function of content.
     out.sort(key=lambda h: (-h[0], h[1].get("path", ""), h[1].get("line_start", 0), h[1].get("symbol_id", "")))
     return out, clauses
@@ -217,7 +213,7 @@ def chunks_covering(gen: Generation, repo: str, ref: str, path: str, start: int,
 
     def chunk(i: int) -> dict[str, Any]:
         if i not in cache:
-            cache[i] = {k: v[0] for k, v in searcher.doc(addrs[i]).to_dict().items() if v}
+            cache[i] = read_doc(searcher, addrs[i])
         return cache[i]
 
     lo, hi = 0, len(addrs) - 1
