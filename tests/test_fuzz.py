@@ -203,7 +203,7 @@ def check_reply(reply: Any, msg_id: Any, tool: str, args: Any) -> str:
         err = payload["error"]
         assert set(payload) == {"error", "metadata"}, payload.keys()
         assert err["code"] in REGISTRY and err["code"] != "internal_error", (tool, args, err)
-        assert err["data"].get("remedy") and "Traceback" not in err["message"], err
+        assert err["data"].get("remedy") and "Traceback (most recent call last)" not in err["message"], err
         if violation:
             assert err["code"] == "invalid_input", (tool, args, violation, err)
         return err["code"]
