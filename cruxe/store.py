@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 4  # bump when any table or Tantivy field changes meaning; forces reindex
 WRITER_HEAP_BYTES = 64_000_000  # Tantivy writer heap: large enough to avoid many small segments
 SQLITE_BUSY_TIMEOUT_MS = 5_000
 
@@ -100,6 +100,7 @@ CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id);
 CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(repo, "ref", source_file);
 -- one generation holds one repo and ref: the name index needs no prefix (smaller, faster)
 CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges(to_tail);
+CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(repo, "ref") WHERE confidence IS NULL;
 CREATE TABLE IF NOT EXISTS edge_dirty_names (
   repo TEXT NOT NULL, "ref" TEXT NOT NULL, name TEXT NOT NULL,
   PRIMARY KEY (repo, "ref", name)) WITHOUT ROWID;
@@ -693,29 +694,33 @@ def mark_edges_dirty(c: sqlite3.Connection, repo: str, ref: str, paths: list[str
                      symbols: list[tuple], edges: list[tuple]) -> None:
     """Edge-resolution bookkeeping for `cruxe.refs.resolve_edges`, inside the batch transaction
     so a crash cannot lose it: edges resolved into the symbols of replaced files go back to
-    pending (confidence NULL: their symbol ids are about to change), and every name those
-    files defined or imported, before and after, is recorded as dirty (edges by that name
-    elsewhere may resolve differently now). New edges arrive pending by themselves. Before
-    the first resolution there is nothing to keep: the resolver will take every edge."""
+    pending (confidence NULL: their symbol ids are about to change), and the names whose
+    definitions or imports the batch really changes (added or removed, not merely moved:
+    compared as (path, qualified name) and (path, import) before and after) are recorded as
+    dirty, since edges by those names elsewhere may now resolve differently. New edges
+    arrive pending by themselves. Before the first resolution there is nothing to keep."""
     if c.execute("SELECT 1 FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,)).fetchone() is None:
         return
     key = (repo, ref)
+    old_defs: set[tuple] = set()
+    old_imports: set[tuple] = set()
     for path in paths:
         c.execute('UPDATE symbol_edges SET to_symbol_id=NULL, confidence=NULL WHERE to_symbol_id IN '
                   '(SELECT symbol_id FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?)', (*key, path))
-        c.execute('INSERT OR IGNORE INTO edge_dirty_names SELECT repo, "ref", name FROM symbol_relations '
-                  'WHERE repo=? AND "ref"=? AND path=?', (*key, path))
-        c.execute('INSERT OR IGNORE INTO edge_dirty_names SELECT repo, "ref", to_tail FROM symbol_edges '
-                  'WHERE repo=? AND "ref"=? AND source_file=? AND edge_type=\'imports\'', (*key, path))
-        c.execute('INSERT OR IGNORE INTO edge_dirty_names SELECT repo, "ref", receiver FROM symbol_edges '
-                  'WHERE repo=? AND "ref"=? AND source_file=? AND edge_type=\'imports\' AND receiver IS NOT NULL',
-                  (*key, path))
-    names = {row[4] for row in symbols}  # symbol_relations row: name is the 5th column
-    for e in edges:  # symbol_edges row: to_name 5th, edge_type 6th, receiver (import alias) 11th
-        if e[5] == "imports":
-            names.add(name_tail(e[4]))
-            if e[10]:
-                names.add(e[10])
+        old_defs.update((path, q, n) for q, n in c.execute(
+            'SELECT qualified_name, name FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?', (*key, path)))
+        old_imports.update((path, t, m or "", r or "") for t, m, r in c.execute(
+            'SELECT to_name, module, receiver FROM symbol_edges WHERE repo=? AND "ref"=? AND source_file=? '
+            "AND edge_type='imports'", (*key, path)))
+    # symbol_relations rows: name 5th, qualified_name 6th, path 9th; symbol_edges rows:
+    # to_name 5th, edge_type 6th, source_file 7th, module 10th, receiver (import alias) 11th
+    new_defs = {(row[8], row[5], row[4]) for row in symbols}
+    new_imports = {(e[6], e[4], e[9] or "", e[10] or "") for e in edges if e[5] == "imports"}
+    names = {n for _, _, n in old_defs ^ new_defs}
+    for _, to_name, _, alias in old_imports ^ new_imports:
+        names.add(name_tail(to_name))
+        if alias:
+            names.add(alias)
     c.executemany("INSERT OR IGNORE INTO edge_dirty_names VALUES (?,?,?)", [(*key, n) for n in sorted(names)])
 
 

@@ -102,7 +102,7 @@ def _target(gen: Generation, repo: str, ref: str, symbol_name: str, segments: li
 def _definitions(gen: Generation, repo: str, ref: str, name: str) -> list[dict[str, Any]]:
     """Definitions named exactly `name`; when there are none, a case-insensitive match."""
     rows = [dict(r) for r in gen.db.execute(
-        'SELECT symbol_id, name, qualified_name, kind, path, line_start FROM symbol_relations '
+        'SELECT symbol_id, name, qualified_name, kind, path, line_start FROM symbol_relations INDEXED BY sr_name '
         'WHERE repo=? AND "ref"=? AND name_lower=? ORDER BY path, line_start, symbol_id',
         (repo, ref, name.lower()))]
     exact = [r for r in rows if r["name"] == name]

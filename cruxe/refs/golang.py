@@ -64,7 +64,7 @@ class GoResolver(LanguageResolver):
                 return _pick(hits, RECEIVER)
         if name in _COMMON_METHODS:
             return None, OPAQUE
-        return unique([s for s in self.g.named(name) if s.kind == "method" and s.language == "go"])
+        return unique(self.g.few_named(name, ("method",), ("go",)))
 
     def _bare(self, e: Edge, here: str, name: str) -> Resolution:
         hits = self.package_level(here).get(name, [])

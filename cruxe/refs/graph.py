@@ -68,6 +68,7 @@ class Graph:
         self._children: dict[str, dict[str, dict[str, list[Sym]]]] = {}
         self._imports: dict[str, list[Edge]] = {}
         self._complete = False  # preloaded: a missing key means "none", no query needed
+        self._few: dict[tuple, list[Sym]] = {}
 
     # -- bulk loading for a full resolution
     def preload(self) -> None:
@@ -87,6 +88,29 @@ class Graph:
             imports[e.path].append(e)
         self._imports = dict(imports)
         self._complete = True
+
+    def warm(self, paths: list[str]) -> None:
+        """Load the symbols and import edges of many files in a few queries (an incremental
+        resolution touches the files that use what changed: hundreds of small reads else)."""
+        todo = sorted({p for p in paths if p not in self._by_path})
+        for i in range(0, len(todo), 500):
+            chunk = todo[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            syms: dict[str, list[Sym]] = {p: [] for p in chunk}
+            for s in map(Sym._make, rows(self.db, f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? '
+                                             f"AND path IN ({marks}) ORDER BY path, line_start, symbol_id",
+                                             (*self.key, *chunk))):
+                syms[s.path].append(s)
+            for p, got in syms.items():
+                self._by_path[p] = got
+                self._remember(got)
+            imps: dict[str, list[Edge]] = {p: [] for p in chunk if p not in self._imports}
+            for e in map(Edge._make, rows(self.db, f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? '
+                                              f"AND source_file IN ({marks}) AND edge_type='imports' "
+                                              "ORDER BY source_file, source_line, rowid", (*self.key, *chunk))):
+                if e.path in imps:
+                    imps[e.path].append(e)
+            self._imports.update(imps)
 
     # -- files
     def files(self) -> dict[str, str]:
@@ -126,11 +150,27 @@ class Graph:
             if self._complete:
                 return []
             got = [s for s in map(Sym._make, rows(
-                self.db, f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? AND name_lower=? '
+                self.db, f'SELECT {_SYM_COLS} FROM symbol_relations INDEXED BY sr_name WHERE repo=? AND "ref"=? AND name_lower=? '
                 "ORDER BY path, line_start, symbol_id", (*self.key, name.lower()))) if s.name == name]
             self._by_name[name] = got
             for s in got:
                 self._by_id.setdefault(s.id, s)
+        return got
+
+    def few_named(self, name: str, kinds: tuple[str, ...], languages: tuple[str, ...]) -> list[Sym]:
+        """Up to two symbols with exactly this name, one of `kinds`, in one of `languages`:
+        enough to tell none, one and several apart without reading a popular name's hundreds."""
+        if self._complete or name in self._by_name:
+            return [s for s in self.named(name) if s.kind in kinds and s.language in languages][:2]
+        key = (name, kinds, languages)
+        got = self._few.get(key)
+        if got is None:
+            marks_k, marks_l = ",".join("?" * len(kinds)), ",".join("?" * len(languages))
+            got = [s for s in map(Sym._make, rows(
+                self.db, f'SELECT {_SYM_COLS} FROM symbol_relations INDEXED BY sr_name WHERE repo=? AND "ref"=? AND name_lower=? '
+                f"AND kind IN ({marks_k}) AND language IN ({marks_l}) AND name=? "
+                "ORDER BY path, line_start, symbol_id LIMIT 2", (*self.key, name.lower(), *kinds, *languages, name)))]
+            self._few[key] = got
         return got
 
     def get(self, symbol_id: str | None) -> Sym | None:

@@ -100,7 +100,7 @@ class PythonResolver(ScopedResolver):
     def _by_unique_method(self, name: str) -> Resolution:
         if name in _COMMON_METHODS:
             return None, OPAQUE
-        return unique([s for s in self.g.named(name) if s.kind == "method" and s.language == "python"])
+        return unique(self.g.few_named(name, ("method",), ("python",)))
 
     # ---- names -------------------------------------------------------------------------
     def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:

@@ -69,7 +69,7 @@ class RustResolver(LanguageResolver):
                 return None, EXTERNAL
         if e.to_name in _COMMON_METHODS:
             return None, OPAQUE
-        return unique([s for s in self.g.named(e.to_name) if s.kind == "method" and s.language == "rust"])
+        return unique(self.g.few_named(e.to_name, ("method",), ("rust",)))
 
     def _parameter_type(self, crate: str, here: str, e: Edge, name: str) -> Sym | None:
         """The type of a parameter of the enclosing function (`c: &Csv`, `x: &mut a::B<T>`)."""

@@ -24,6 +24,7 @@ from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE
 from .graph import Edge, Graph, Sym
 
 FAMILY = frozenset({"typescript", "tsx", "javascript"})
+_FAMILY = tuple(sorted(FAMILY))
 _EXTS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _JS_FOR_TS = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 _GLOBALS = frozenset("console Math JSON Object Array Promise String Number Boolean Symbol Date Error RegExp Map Set "
@@ -90,7 +91,7 @@ class TypeScriptResolver(ScopedResolver):
                 return None, UNKNOWN
         if name in _COMMON_METHODS:
             return None, OPAQUE
-        return unique([s for s in self.g.named(name) if s.kind == "method" and s.language in FAMILY])
+        return unique(self.g.few_named(name, ("method",), _FAMILY))
 
     # ---- names ---------------------------------------------------------------------------
     def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
