@@ -198,7 +198,8 @@ def run(args: argparse.Namespace) -> dict:
                               "unresolved_count": ans["unresolved_count"]})
         query_seconds = time.perf_counter() - t
         report = {"corpus": str(args.corpus), "oracle_symbols": len(defs), "unmatched_definitions": unmatched,
-                  "index_seconds": round(index_seconds, 2), "query_ms_mean": round(1000 * query_seconds / max(1, len(sample)), 2),
+                  "index_seconds": round(index_seconds, 2),
+                  "query_ms_mean": round(1000 * query_seconds / max(1, len(sample)), 2),
                   "sample_per_kind": args.sample, "seed": args.seed, "by_kind": {}}
         for key, tk in sorted(totals.items()):
             report["by_kind"][key] = {

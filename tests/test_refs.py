@@ -135,7 +135,8 @@ def test_python_star_imports_and_package_reexports_resolve(make_repo):
 
 POOL_REPO = {
     "pool.py": "def createPool(size):\n    return [None] * size\n",
-    "app.py": "from pool import createPool\n\n\ndef a():\n    return createPool(1)\n\n\ndef b():\n    return createPool(2)\n",
+    "app.py": ("from pool import createPool\n\n\ndef a():\n    return createPool(1)\n\n\n"
+               "def b():\n    return createPool(2)\n"),
     "dyn.py": "def c(factory):\n    factory.createPool(3)\n    return factory.other.createPool(4)\n",
     "ext1.py": "from vendor.pools import createPool\n",
     "ext2.py": "from vendor.pools import createPool\n",

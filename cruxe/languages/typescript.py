@@ -143,7 +143,8 @@ def _query_text(lang: str) -> str:
     if lang == "javascript":
         return _JS_DEFS + _CONTEXT + _JS_VARS + _REFS + _JSX_REFS + _VALUE_REFS + _JS_VALUE_DECLS
     if lang == "tsx":
-        return _TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _JSX_REFS + _VALUE_REFS + _TS_VALUE_DECLS
+        return (_TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _JSX_REFS + _VALUE_REFS
+                + _TS_VALUE_DECLS)
     return _TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _VALUE_REFS + _TS_VALUE_DECLS
 
 

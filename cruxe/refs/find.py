@@ -34,7 +34,8 @@ _SEP = re.compile(r"::|\.")
 def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path: str | None = None,
                     kind: str | None = None, limit: int = 20) -> dict[str, Any]:
     if kind is not None and kind not in EDGE_KINDS:
-        raise CruxeError("invalid_input", f"unknown reference kind {kind!r}", {"field": "kind", "allowed": list(EDGE_KINDS)})
+        raise CruxeError("invalid_input", f"unknown reference kind {kind!r}",
+                         {"field": "kind", "allowed": list(EDGE_KINDS)})
     if not isinstance(limit, int) or limit < 1:
         raise CruxeError("invalid_input", "limit must be a positive integer", {"field": "limit"})
     db = gen.db

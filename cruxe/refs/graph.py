@@ -150,7 +150,8 @@ class Graph:
             if self._complete:
                 return []
             got = [s for s in map(Sym._make, rows(
-                self.db, f'SELECT {_SYM_COLS} FROM symbol_relations INDEXED BY sr_name WHERE repo=? AND "ref"=? AND name_lower=? '
+                self.db, f'SELECT {_SYM_COLS} FROM symbol_relations INDEXED BY sr_name '
+                'WHERE repo=? AND "ref"=? AND name_lower=? '
                 "ORDER BY path, line_start, symbol_id", (*self.key, name.lower()))) if s.name == name]
             self._by_name[name] = got
             for s in got:
@@ -167,7 +168,8 @@ class Graph:
         if got is None:
             marks_k, marks_l = ",".join("?" * len(kinds)), ",".join("?" * len(languages))
             got = [s for s in map(Sym._make, rows(
-                self.db, f'SELECT {_SYM_COLS} FROM symbol_relations INDEXED BY sr_name WHERE repo=? AND "ref"=? AND name_lower=? '
+                self.db, f'SELECT {_SYM_COLS} FROM symbol_relations INDEXED BY sr_name '
+                'WHERE repo=? AND "ref"=? AND name_lower=? '
                 f"AND kind IN ({marks_k}) AND language IN ({marks_l}) AND name=? "
                 "ORDER BY path, line_start, symbol_id LIMIT 2", (*self.key, name.lower(), *kinds, *languages, name)))]
             self._few[key] = got

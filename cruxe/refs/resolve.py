@@ -104,7 +104,8 @@ def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool) -> list[Edge]
         sql = f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? ORDER BY rowid'
         return list(map(Edge._make, rows(db, sql, key)))
     found = {e.rowid: e for e in map(Edge._make, rows(
-        db, f'SELECT {_EDGE_COLS} FROM symbol_edges INDEXED BY se_pending WHERE repo=? AND "ref"=? AND confidence IS NULL', key))}
+        db, f'SELECT {_EDGE_COLS} FROM symbol_edges INDEXED BY se_pending '
+        'WHERE repo=? AND "ref"=? AND confidence IS NULL', key))}
     # A changed definition can change what an edge by that name resolves to only when the
     # edge is unresolved (a definition may now fit) or resolved by unique name (it may now
     # be ambiguous); scope/import/receiver resolutions follow explicit paths and edges into
