@@ -120,8 +120,10 @@ def is_engine_panic(e: BaseException) -> bool:
 
 
 def is_corruption(e: sqlite3.DatabaseError) -> bool:
-    """SQLite says the file is damaged (not busy, locked or missing a table)."""
-    return getattr(e, "sqlite_errorname", "").startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+    """SQLite says the file is damaged (not busy, locked or missing a table), or a stored text
+    is not UTF-8 (we only ever write UTF-8: damaged bytes inside an intact page)."""
+    return (getattr(e, "sqlite_errorname", "").startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB"))
+            or "Could not decode to UTF-8" in str(e))
 
 
 def now_iso() -> str:

@@ -31,6 +31,7 @@ MAX_QUERY_CHARS = 2000  # longer "queries" are pasted files; refuse rather than 
 MAX_NAME_CHARS = 512
 DEDUP_SLACK = 5  # extra hits fetched so that dedup in shape still fills a page of `limit`
 JOB_WAIT_SECONDS = 600  # a tools/call that asked for progress follows its job this long at most
+READ_TOOLS = frozenset({"search_code", "locate_symbol", "get_file_outline", "find_references"})
 
 _DETAIL = {"type": "string", "enum": ["location", "signature", "context"], "default": "signature"}
 _EXPLAIN = {"type": "string", "enum": ["off", "basic", "full"]}
@@ -141,6 +142,8 @@ class Server:
                     and arguments.get("limit") is None:
                 arguments = {**arguments, "limit": self.config.search.default_limit}
             args = validate(tool.input_schema, arguments)
+            if tool.name in READ_TOOLS:
+                return self._read(tool, args, progress), False
             return tool.handler(self, args, progress), False
         except CruxeError as e:
             return self.error_payload(e), True
@@ -163,6 +166,25 @@ class Server:
             return self.error_payload(CruxeError(
                 "index_incompatible", "the search index failed while reading; it is probably damaged",
                 {"schema_status": "corrupt_manifest", "remediation": "cruxe index --force"})), True
+
+    def _read(self, tool: Tool, args: dict[str, Any], progress: Any) -> dict[str, Any]:
+        """Run a read tool; if it failed because a rebuild published a new generation (and
+        removed the one the query had opened) while it ran, run it once more on the new one."""
+        before = self._published(args)
+        try:
+            return tool.handler(self, args, progress)
+        except Exception:
+            if before is None or self._published(args) in (before, None):
+                raise
+            log.info("%s: the generation was replaced while it ran; answering from the new one", tool.name)
+            return tool.handler(self, args, progress)
+
+    def _published(self, args: dict[str, Any]) -> int | None:
+        try:
+            project, ref = self.resolve(args)
+            return project.store.current_generation_number(ref)
+        except CruxeError:
+            return None
 
     def instructions(self) -> str | None:
         hint = ("Cruxe answers file:line questions about this repository. Start with locate_symbol for a "
