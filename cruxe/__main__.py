@@ -331,6 +331,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Exception as e:  # noqa: BLE001 - the edge: a bug is reported, not dumped as a traceback
+        logging.getLogger("cruxe").debug("unexpected failure", exc_info=True)
+        err = CruxeError("internal_error", f"{type(e).__name__}: {e}"[:500]).to_dict()
+        _print_json({"error": err}) if a.json else _print_error(err)
+        print("  (run with -vv for the traceback)", file=sys.stderr)
+        return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_OK
 
