@@ -15,6 +15,7 @@ from __future__ import annotations
 import builtins
 import io
 import logging
+import posixpath
 import re
 
 from ..languages.python import module_path
@@ -50,6 +51,7 @@ class PythonResolver(ScopedResolver):
         self._namespaces: set[str] = set()
         self._module_names: dict[tuple[str, str], str | None] = {}
         self._bound: dict[tuple[str, str], Target] = {}
+        self._roots: dict[tuple[str, str | None, str], tuple[Target, str]] = {}
         self._suffix: dict[str, list[str]] = {}
         self._bindings: dict[str, tuple[dict[str, list[Edge]], list[str]]] = {}
         self._lookups: dict[tuple[str, str], Target] = {}
@@ -128,18 +130,25 @@ class PythonResolver(ScopedResolver):
     def chain(self, path: str, from_id: str | None, parts: list[str]) -> tuple[Target, str]:
         """`a.b.c` at a use site: the target of the whole chain, or None. The root may be
         self/cls (the enclosing class) or a parameter annotated with a class."""
-        if parts[0] in ("self", "cls"):
-            target, conf = enclosing(self.g, self.g.get(from_id), _CLASS), RECEIVER
-        else:
-            target, conf = self.bare(path, from_id, parts[0])
-            if target is None:
-                target, conf = self._parameter_class(from_id, parts[0]), RECEIVER
+        key = (path, from_id, parts[0])
+        root = self._roots.get(key)
+        if root is None:  # one function asks about the same receiver again and again
+            root = self._roots[key] = self._root(path, from_id, parts[0])
+        target, conf = root
         for part in parts[1:]:
             if target is None:
                 return None, conf
             if isinstance(target, Sym):
                 conf = RECEIVER if conf == SCOPE else conf
             target = self.attribute_of(target, part)
+        return target, conf
+
+    def _root(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
+        if name in ("self", "cls"):
+            return enclosing(self.g, self.g.get(from_id), _CLASS), RECEIVER
+        target, conf = self.bare(path, from_id, name)
+        if target is None:
+            return self._parameter_class(from_id, name), RECEIVER
         return target, conf
 
     def _parameter_class(self, from_id: str | None, name: str) -> Sym | None:
@@ -213,18 +222,29 @@ class PythonResolver(ScopedResolver):
     # ---- modules -----------------------------------------------------------------------
     def modules(self) -> dict[str, str]:
         """Dotted module name -> file, for every Python file (package `__init__` first,
-        then `.py`, then `.pyi`, as the import system prefers them)."""
+        then `.py`, then `.pyi`, as the import system prefers them). A file is known by its
+        path-derived name (extraction's module path) and, when it sits in a package, also by
+        its name from the outermost package directory: `django-5.2/django/db/x.py` is
+        `django.db.x`, as `sys.path` would see it from its source root (kept only when that
+        name is unambiguous)."""
         if self._modules is None:
+            files = [p for p, lang in self.g.files().items() if lang == "python"]
+            packages = {posixpath.dirname(p) for p in files if posixpath.basename(p) in _INITS}
             ranked: dict[str, tuple[int, str]] = {}
-            for path, lang in self.g.files().items():
-                if lang != "python":
-                    continue
-                rank = 0 if path.endswith(("__init__.py", "__init__.pyi")) else 1
+            rooted: dict[str, set[str]] = {}
+            for path in files:
+                rank = 0 if posixpath.basename(path) in _INITS else 1
                 rank = rank * 2 + (1 if path.endswith(".pyi") else 0)
                 name = module_path(path)
                 if name and (name not in ranked or (rank, path) < ranked[name]):
                     ranked[name] = (rank, path)
+                alt = _rooted_name(path, packages)
+                if alt and alt != name:
+                    rooted.setdefault(alt, set()).add(path)
             self._modules = {n: p for n, (_, p) in ranked.items()}
+            for name, paths in rooted.items():
+                if name not in self._modules and len({module_path(p) for p in paths}) == 1:
+                    self._modules[name] = min(paths, key=lambda p: (posixpath.basename(p) not in _INITS, p))
             # packages without __init__.py (namespace packages) are modules with no file
             for name in list(self._modules):
                 parts = name.split(".")
@@ -366,6 +386,23 @@ class PythonResolver(ScopedResolver):
         if sub in modules or sub in self._namespaces:
             return Module(sub, modules.get(sub, ""))
         return self.bound(path, name, hops) if path is not None else None
+
+
+_INITS = frozenset({"__init__.py", "__init__.pyi"})
+
+
+def _rooted_name(path: str, packages: set[str]) -> str:
+    """Dotted name of a file counted from its outermost package directory ('' when the
+    file is in no package)."""
+    directory = posixpath.dirname(path)
+    if directory not in packages:
+        return ""
+    parts: list[str] = []
+    while directory and directory in packages:  # "" (the root) has no name: stop there
+        parts.insert(0, posixpath.basename(directory))
+        directory = posixpath.dirname(directory)
+    stem = posixpath.basename(path).rsplit(".", 1)[0]
+    return ".".join(parts if stem == "__init__" else parts + [stem])
 
 
 def _base_exprs(signature: str) -> list[str]:
