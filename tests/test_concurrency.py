@@ -239,12 +239,23 @@ def test_queries_during_syncs_of_edited_files_never_fail(fleet):
     assert {r["path"] for r in reply["results"]} == {str(p.relative_to(fleet.repo)) for p in edited}
 
 
-def test_two_index_runs_at_once_exactly_one_runs(fleet):
+def test_two_index_runs_at_once_exactly_one_runs_and_the_tools_refuse_meanwhile(fleet):
+    from cruxe.project import open_project
+
+    store = open_project(fleet.repo, fleet.home).store
     jobs = [start_job(fleet, "index", "--force") for _ in range(2)]
+    deadline = time.monotonic() + 30
+    while not store.writer_active("live") and all(j.poll() is None for j in jobs) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    refusals = []
+    for tool in ("index_repo", "sync_repo"):
+        fleet.stdio[0].send(json.dumps(rpc(77, tool, {})).encode())
+        refusals.append(fleet.stdio[0].read_reply()["result"]["structuredContent"])
     codes = sorted(j.wait(timeout=120) for j in jobs)
     errs = [j.stderr.read() for j in jobs]
     assert codes == [0, 3], (codes, errs)
     assert sum("index_in_progress" in e for e in errs) == 1, errs
+    assert [p.get("error", {}).get("code") for p in refusals] == ["index_in_progress"] * 2, refusals
 
 
 def test_two_first_index_runs_on_a_new_project_exactly_one_runs(tmp_path):
@@ -257,24 +268,6 @@ def test_two_first_index_runs_on_a_new_project_exactly_one_runs(tmp_path):
     codes = sorted(j.wait(timeout=120) for j in jobs)
     errs = [j.stderr.read() for j in jobs]
     assert codes == [0, 3] and sum("index_in_progress" in e for e in errs) == 1, (codes, errs)
-
-
-def test_index_repo_tool_refuses_while_a_cli_index_runs(fleet):
-    from cruxe.project import open_project
-
-    store = open_project(fleet.repo, fleet.home).store
-    job = start_job(fleet, "index", "--force")
-    try:
-        deadline = time.monotonic() + 30
-        while not store.writer_active("live") and job.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert job.poll() is None, "the index finished before the tool could be called"
-        for tool in ("index_repo", "sync_repo"):
-            fleet.stdio[0].send(json.dumps(rpc(77, tool, {})).encode())
-            payload = fleet.stdio[0].read_reply()["result"]["structuredContent"]
-            assert payload["error"]["code"] in ("index_in_progress", "sync_in_progress"), payload
-    finally:
-        assert job.wait(timeout=120) == 0
 
 
 def test_no_lock_error_reached_any_server_log(fleet):

@@ -247,7 +247,7 @@ def known_answer(dispatcher: Dispatcher) -> None:
     assert (top["path"], top["name"]) == ("json/decoder.py", "JSONDecoder")
 
 
-FUZZ = settings(max_examples=int(os.environ.get("CRUXE_FUZZ_EXAMPLES", "250")), deadline=None,
+FUZZ = settings(max_examples=int(os.environ.get("CRUXE_FUZZ_EXAMPLES", "200")), deadline=None,
                 suppress_health_check=list(HealthCheck), database=None)
 
 
@@ -261,7 +261,7 @@ def test_every_query_tool_survives_hostile_arguments(dispatcher, call, msg_id):
     event(f"{tool}: {check_reply(json.loads(reply), msg_id, tool, args)}")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(calls=st.lists(tool_call(), min_size=1, max_size=12))
 def test_batches_of_tool_calls_answer_each_request_by_id(dispatcher, calls):
     batch = [request(i, tool, args) for i, (tool, args) in enumerate(calls)]

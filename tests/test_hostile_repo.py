@@ -155,7 +155,7 @@ def _mutate(repo: Path, outside: Path, stop: threading.Event, seed: int) -> int:
     rng = random.Random(seed)
     n = 0
     while not stop.is_set():
-        p = repo / f"m{rng.randrange(200):03d}.py"
+        p = repo / f"m{rng.randrange(120):03d}.py"
         action = rng.randrange(6)
         try:
             if p.is_symlink() or p.is_file():
@@ -185,7 +185,7 @@ def test_files_changing_or_disappearing_while_indexed_then_a_sync_converges(tmp_
     repo.mkdir()
     outside = tmp_path / "outside.py"
     outside.write_text("OUTSIDE_SECRET_MARKER = 1\n")
-    for i in range(200):
+    for i in range(120):
         (repo / f"m{i:03d}.py").write_text(f"def original_{i}():\n    return {i}\n" * 20)
     stop = threading.Event()
     mutator = threading.Thread(target=_mutate, args=(repo, outside, stop, 7))

@@ -122,8 +122,7 @@ def test_no_byte_outside_the_repository_reaches_any_tool_answer(planted):
 def test_no_byte_outside_the_repository_reaches_any_cli_output(planted):
     assert CANARY not in planted["index_out"]
     outputs = []
-    for cmd in (["doctor", "--json"], ["doctor"], ["tags", "--json"], ["status", "--json"], ["sync", "--json"],
-                ["search", TOKEN_PART, "--json"], ["search", "secret bytes"], ["locate", "_fn", "--json"],
+    for cmd in (["doctor"], ["tags", "--json"], ["search", TOKEN_PART, "--json"], ["locate", "_fn", "--json"],
                 ["outline", "leak.py", "--json"], ["index", "--force", "--json"]):
         p = subprocess.run([sys.executable, "-m", "cruxe", *cmd, "--path", str(planted["repo"])],
                            env=planted["env"], capture_output=True, text=True, timeout=120)
