@@ -50,13 +50,17 @@ QUERY = """
 (import_statement) @import
 (import_from_statement) @import
 (future_import_statement) @import
+"""
+# Pattern indices in QUERY: defs first, then calls, then imports.
+_CALL_PATTERNS, _IMPORT_PATTERNS = 2, 4
+# Other uses of names, read with `captures()` (a list per capture name): every identifier
+# is captured, and a dict per match would cost more than the tree walk itself.
+USE_QUERY = """
 (identifier) @name
 (attribute object: (identifier) @obj attribute: (identifier) @attr) @attribute
 (attribute object: (call function: (identifier) @sup arguments: (argument_list . ")"))
-           attribute: (identifier) @attr) @attribute
+           attribute: (identifier) @sattr) @sattribute
 """
-# Pattern indices in QUERY: defs first, then calls, then imports, then other uses of names.
-_CALL_PATTERNS, _IMPORT_PATTERNS, _USE_PATTERNS = 2, 4, 7
 
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _CONST_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
@@ -73,21 +77,19 @@ def extract(source: bytes, path: str) -> FileExtract:
     root = tree.root_node
     defs: list[ts.Node] = []
     pending: list[PendingRef] = []
-    uses: list[dict[str, list[ts.Node]]] = []
     for pattern, caps in matches(query(LANG, QUERY), root):
         if pattern < _CALL_PATTERNS:
             defs.append(caps["def"][0])
         elif pattern < _IMPORT_PATTERNS:
             pending.append(_call(caps, source))
-        elif pattern < _USE_PATTERNS:
-            pending += _imports(caps["import"][0], source)
         else:
-            uses.append(caps)
+            pending += _imports(caps["import"][0], source)
     cands = [_def_candidate(n, source) for n in defs]
     cands += [a for n in defs if n.type == "class_definition" for a in _class_attributes(n, source)]
     cands += _module_bindings(root, source)
     ordered, parents = nest(cands)
     symbols = _symbols(ordered, parents, module_path(path))
+    uses = ts.QueryCursor(query(LANG, USE_QUERY)).captures(root)
     name_uses(uses, {c.name for c in cands}, defs, pending, source)
     refs = resolve_references(pending, [(c.node.start_byte, c.node.end_byte) for c in ordered])
     return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree))
@@ -395,44 +397,44 @@ _SELF_NAMES = (b"self", b"cls")
 _BUILTINS = frozenset(dir(builtins))
 
 
-def name_uses(uses: list[dict[str, list[ts.Node]]], defined: set[str], defs: list[ts.Node],
+def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.Node],
               pending: list[PendingRef], source: bytes) -> None:
     """Add to `pending` a `references` edge for each non-call use among `uses` (captures of
-    the name and attribute patterns; one per name, receiver and line), and drop the bare
-    names, calls included, that their function binds locally (parameters, assignments,
-    loop/with/except targets): Python makes such a name local in the whole function, so it
-    cannot mean the module-level definition or import of the same name. Bare calls of
-    builtins the file does not redefine or import are dropped too; `self.x` reads are kept
-    only for names some definition here has (instance attributes are the bulk of the rest)."""
+    USE_QUERY; one per name, receiver and line), and drop the bare names, calls included,
+    that their function binds locally (parameters, assignments, loop/with/except targets):
+    Python makes such a name local in the whole function, so it cannot mean the
+    module-level definition or import of the same name. Bare calls of builtins the file
+    does not redefine or import are dropped too; `self.x` reads are kept only for names
+    some definition here has (instance attributes are the bulk of the rest)."""
     known, callees, star = _file_names(defined, pending)
     decorators = sorted((d.parent.start_byte, d.start_byte) for d in defs
                         if d.parent is not None and d.parent.type == "decorated_definition")
-    out: list[PendingRef] = []
+    found: list[tuple[ts.Node, bytes]] = []  # (identifier used, receiver text)
     bindings: list[tuple[int, str, bool]] = []
+    for pos in uses.get("name", ()):
+        if pos.start_byte in callees:
+            continue
+        word = source[pos.start_byte:pos.end_byte]
+        if word not in known and not (star and word not in _SELF_NAMES):
+            continue
+        role = _role(pos)
+        if role in ("local", "global"):
+            bindings.append((pos.start_byte, word.decode("utf-8", "replace"), role == "global"))
+        elif role == "use":
+            found.append((pos, b""))
+    for node, obj, pos in _attributes(uses, "attribute", "obj", "attr"):
+        recv = source[obj.start_byte:obj.end_byte]
+        if pos.start_byte in callees or (recv not in known and recv not in _SELF_NAMES):
+            continue
+        if recv in _SELF_NAMES and source[pos.start_byte:pos.end_byte] not in known or _role(node) != "use":
+            continue
+        found.append((pos, recv))
+    for _, sup, pos in _attributes(uses, "sattribute", "sup", "sattr"):  # `super().method` as a value
+        if source[sup.start_byte:sup.end_byte] == b"super" and pos.start_byte not in callees:
+            found.append((pos, b"super()"))
+    out: list[PendingRef] = []
     seen: set[tuple[bytes, bytes, int]] = set()
-    for caps in uses:
-        if "attribute" in caps:
-            node, pos, obj = caps["attribute"][0], caps["attr"][0], (caps.get("obj") or caps["sup"])[0]
-            recv = source[obj.start_byte:obj.end_byte]
-            if "sup" in caps:  # `super().method` passed as a value
-                if recv != b"super" or pos.start_byte in callees:
-                    continue
-                recv = b"super()"
-                known.add(recv)
-            if pos.start_byte in callees or (recv not in known and recv not in _SELF_NAMES):
-                continue
-            if recv in _SELF_NAMES and source[pos.start_byte:pos.end_byte] not in known or _role(node) != "use":
-                continue
-        else:
-            pos, recv = caps["name"][0], b""
-            word = source[pos.start_byte:pos.end_byte]
-            if pos.start_byte in callees or (word not in known and not (star and word not in _SELF_NAMES)):
-                continue
-            role = _role(pos)
-            if role in ("local", "global"):
-                bindings.append((pos.start_byte, word.decode("utf-8", "replace"), role == "global"))
-            if role != "use":
-                continue
+    for pos, recv in found:
         word = source[pos.start_byte:pos.end_byte]
         line = pos.start_point[0] + 1
         if (word, recv, line) not in seen:
@@ -447,6 +449,17 @@ def name_uses(uses: list[dict[str, list[ts.Node]]], defined: set[str], defs: lis
         funcs = sorted(((d.start_byte, d.end_byte) for d in defs if d.type == "function_definition"),
                        key=lambda r: (r[0], -r[1]))
         pending[:] = _without_locals(pending, bindings, funcs)
+
+
+def _attributes(uses: dict[str, list[ts.Node]], whole: str, obj: str, attr: str):
+    """(attribute node, its object, its attribute name) from captures() lists, paired by
+    position (the object starts the node, the name ends it), not by list order."""
+    objs = {n.start_byte: n for n in uses.get(obj, ())}
+    attrs = {n.end_byte: n for n in uses.get(attr, ())}
+    for node in uses.get(whole, ()):
+        o, a = objs.get(node.start_byte), attrs.get(node.end_byte)
+        if o is not None and a is not None:
+            yield node, o, a
 
 
 def _file_names(defined: set[str], pending: list[PendingRef]) -> tuple[set[bytes], set[int], bool]:
