@@ -12,9 +12,12 @@ index, or a job killed before its first resolution) or older, every edge is reso
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
 import sqlite3
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from ..errors import CruxeError
@@ -35,6 +38,10 @@ RESOLVER_VERSION = "1"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
+# A full resolution of at least this many edges is split over processes (each loads the
+# whole graph, and starting one costs a few tenths of a second: below this, one is faster).
+PARALLEL_EDGES = 100_000
+MAX_PROCESSES = 4
 
 _RESOLVERS: dict[str, type[LanguageResolver]] = {
     "python": PythonResolver,
@@ -61,48 +68,88 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
     db = gen.db
     try:
         full = resolver_version(db) != RESOLVER_VERSION
-        g = Graph(db, repo, ref, lambda path: file_text(gen, repo, ref, path))
-        edges = _work(db, repo, ref, full)
-        if full or len(edges) > PRELOAD_EDGES:
-            g.preload()
+        processes = min(os.cpu_count() or 1, MAX_PROCESSES)
+        if full and processes > 1 and _count(db, repo, ref) >= PARALLEL_EDGES:
+            results = _resolve_in_processes(gen, repo, ref, processes)
         else:
-            g.warm([e.path for e in edges])
-        results = _resolve_all(g, edges)
+            results = _resolve_here(gen, repo, ref, full)
         with transaction(db):
-            _write(db, repo, ref, edges, results, full)
+            _write(db, repo, ref, results, full)
             db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
             db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, RESOLVER_VERSION))
     except sqlite3.DatabaseError as e:
         raise CruxeError("internal_error", f"edge resolution failed: {e}") from e
-    resolved = sum(1 for r in results if r[1] in RESOLVED)
+    resolved = sum(1 for r in results if r[3] in RESOLVED)
     stats = {"mode": "full" if full else "incremental", "edges": len(results), "resolved": resolved,
              "changed_files": len(changed_paths or ()), "duration_ms": int((time.monotonic() - t0) * 1000)}
     log.debug("edges resolved: %s", stats)
     return stats
 
 
-def _write(db: sqlite3.Connection, repo: str, ref: str, edges: list[Edge],
-           results: list[tuple[str | None, str, int]], full: bool) -> None:
+# What resolution decided for one edge: (current to_symbol_id, current confidence,
+# new to_symbol_id, new confidence, rowid).
+Outcome = tuple[str | None, str | None, str | None, str, int]
+
+
+def _resolve_here(gen: Generation, repo: str, ref: str, full: bool, shard: tuple[int, int] | None = None
+                  ) -> list[Outcome]:
+    g = Graph(gen.db, repo, ref, lambda path: file_text(gen, repo, ref, path))
+    edges = _work(gen.db, repo, ref, full, shard)
+    if full or len(edges) > PRELOAD_EDGES:
+        g.preload()
+    else:
+        g.warm([e.path for e in edges])
+    return _resolve_all(g, edges)
+
+
+def _resolve_in_processes(gen: Generation, repo: str, ref: str, processes: int) -> list[Outcome]:
+    """A full resolution of a large repository, edges split by rowid over processes that
+    each load the graph (spawned: the parent may hold Tantivy threads, never fork)."""
+    ctx = multiprocessing.get_context("spawn")
+    jobs = [(str(gen.path), gen.number, repo, ref, k, processes) for k in range(processes)]
+    with ctx.Pool(processes) as pool:
+        parts = pool.map(_resolve_share, jobs)
+    return sorted((o for part in parts for o in part), key=lambda o: o[4])
+
+
+def _resolve_share(job: tuple[str, int, str, str, int, int]) -> list[Outcome]:
+    path, number, repo, ref, k, n = job
+    gen = Generation(Path(path), number)
+    try:
+        return _resolve_here(gen, repo, ref, True, (k, n))
+    finally:
+        gen.close()
+
+
+def _count(db: sqlite3.Connection, repo: str, ref: str) -> int:
+    return db.execute('SELECT COUNT(*) FROM symbol_edges WHERE repo=? AND "ref"=?', (repo, ref)).fetchone()[0]
+
+
+def _write(db: sqlite3.Connection, repo: str, ref: str, outcomes: list[Outcome], full: bool) -> None:
     """Write what changed. A full resolution starts from all-pending rows: the most common
     unresolved label is then written by one set-wide statement instead of row by row
     (row writes are most of the cost on a large repository)."""
-    changed = [(e, r) for e, r in zip(edges, results) if (e.to_id, e.confidence) != (r[0], r[1])]
+    changed = [o for o in outcomes if (o[0], o[1]) != (o[2], o[3])]
     bulk = None
     if full:  # pending rows whose answer is the most common unresolved label: one statement
-        labels = Counter(r[1] for e, r in changed if r[0] is None and e.confidence is None)
+        labels = Counter(o[3] for o in changed if o[2] is None and o[1] is None)
         bulk = labels.most_common(1)[0][0] if labels else None
-        changed = [(e, r) for e, r in changed if not (r[0] is None and r[1] == bulk and e.confidence is None)]
-    db.executemany("UPDATE symbol_edges SET to_symbol_id=?, confidence=? WHERE rowid=?", [r for _, r in changed])
+        changed = [o for o in changed if not (o[2] is None and o[3] == bulk and o[1] is None)]
+    db.executemany("UPDATE symbol_edges SET to_symbol_id=?, confidence=? WHERE rowid=?",
+                   [(o[2], o[3], o[4]) for o in changed])
     if bulk is not None:
         db.execute('UPDATE symbol_edges SET confidence=? WHERE repo=? AND "ref"=? AND confidence IS NULL',
                    (bulk, repo, ref))
 
 
-def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool) -> list[Edge]:
+def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool,
+          shard: tuple[int, int] | None = None) -> list[Edge]:
     key = (repo, ref)
     if full:
-        sql = f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? ORDER BY rowid'
-        return list(map(Edge._make, rows(db, sql, key)))
+        sql = f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=?'
+        if shard is not None:
+            sql += f" AND rowid % {int(shard[1])} = {int(shard[0])}"
+        return list(map(Edge._make, rows(db, sql + " ORDER BY rowid", key)))
     found = {e.rowid: e for e in map(Edge._make, rows(
         db, f'SELECT {_EDGE_COLS} FROM symbol_edges INDEXED BY se_pending '
         'WHERE repo=? AND "ref"=? AND confidence IS NULL', key))}
@@ -121,14 +168,14 @@ def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool) -> list[Edge]
     return [found[k] for k in sorted(found)]
 
 
-def _resolve_all(g: Graph, edges: list[Edge]) -> list[tuple[str | None, str, int]]:
+def _resolve_all(g: Graph, edges: list[Edge]) -> list[Outcome]:
     """Resolve every edge. Resolution is a pure function of what an edge says and where it
     stands, so edges alike in all that (the same name used again in the same function)
     share one answer: about a third of them in real code."""
     languages = g.files()
     resolvers: dict[type, LanguageResolver] = {}  # one per class: a language family shares caches
     memo: dict[tuple, Resolution] = {}
-    out: list[tuple[str | None, str, int]] = []
+    out: list[Outcome] = []
     for e in edges:
         key = (e.path, e.from_id, e.to_name, e.edge_type, e.module, e.receiver)
         res = memo.get(key)
@@ -138,7 +185,7 @@ def _resolve_all(g: Graph, edges: list[Edge]) -> list[tuple[str | None, str, int
             if r is None:
                 r = resolvers[cls] = cls(g)
             res = memo[key] = _safe(r, e)
-        out.append((res[0], res[1], e.rowid))
+        out.append((e.to_id, e.confidence, res[0], res[1], e.rowid))
     return out
 
 
