@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 5  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -99,9 +99,10 @@ CREATE TABLE IF NOT EXISTS symbol_edges (
   source_line INTEGER NOT NULL, confidence TEXT, module TEXT, receiver TEXT,
   to_tail TEXT GENERATED ALWAYS AS (substr(to_name, length(rtrim(to_name,
     replace(replace(replace(to_name, '.', ''), ':', ''), '/', ''))) + 1)) VIRTUAL);
-CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id);
-CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(repo, "ref", source_file);
--- one generation holds one repo and ref: the name index needs no prefix (smaller, faster)
+CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id) WHERE to_symbol_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(source_file);
+-- one generation holds one repo and ref: edge indexes need no prefix (smaller, faster);
+-- unresolved edges (most of them) stay out of se_to
 CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges(to_tail);
 CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(repo, "ref") WHERE confidence IS NULL;
 CREATE TABLE IF NOT EXISTS edge_dirty_names (

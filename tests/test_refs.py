@@ -413,20 +413,6 @@ def test_real_corpora_resolve_to_symbols_of_the_same_name(copy_corpus, corpus):
     assert pending == 0
 
 
-def test_resolution_split_over_processes_gives_the_same_edges(tmp_path, monkeypatch):
-    root = copy_fixture(tmp_path, "typescript")
-    indexed(root)
-    serial = edge_table(root)
-    monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "parallel_home"))
-    monkeypatch.setattr(resolve_mod, "PARALLEL_EDGES", 1)
-    monkeypatch.setattr(resolve_mod.os, "cpu_count", lambda: 2)
-    calls, split = [], resolve_mod._resolve_in_processes
-    monkeypatch.setattr(resolve_mod, "_resolve_in_processes", lambda *a: calls.append(a[-1]) or split(*a))
-    run_index(root)
-    assert calls == [2]
-    assert edge_table(root) == serial
-
-
 def test_resolve_edges_with_nothing_pending_changes_nothing(tmp_path):
     root = copy_fixture(tmp_path, "python")
     project, gen = indexed(root)

@@ -12,12 +12,9 @@ index, or a job killed before its first resolution) or older, every edge is reso
 from __future__ import annotations
 
 import logging
-import multiprocessing
-import os
 import sqlite3
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from ..errors import CruxeError
@@ -38,10 +35,7 @@ RESOLVER_VERSION = "1"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
-# A full resolution of at least this many edges is split over processes (each loads the
-# whole graph, and starting one costs a few tenths of a second: below this, one is faster).
-PARALLEL_EDGES = 100_000
-MAX_PROCESSES = 4
+
 
 _RESOLVERS: dict[str, type[LanguageResolver]] = {
     "python": PythonResolver,
@@ -68,11 +62,7 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
     db = gen.db
     try:
         full = resolver_version(db) != RESOLVER_VERSION
-        processes = min(os.cpu_count() or 1, MAX_PROCESSES)
-        if full and processes > 1 and _count(db, repo, ref) >= PARALLEL_EDGES:
-            results = _resolve_in_processes(gen, repo, ref, processes)
-        else:
-            results = _resolve_here(gen, repo, ref, full)
+        results = _resolve_here(gen, repo, ref, full)
         with transaction(db):
             _write(db, repo, ref, results, full)
             db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
@@ -91,38 +81,14 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
 Outcome = tuple[str | None, str | None, str | None, str, int]
 
 
-def _resolve_here(gen: Generation, repo: str, ref: str, full: bool, shard: tuple[int, int] | None = None
-                  ) -> list[Outcome]:
+def _resolve_here(gen: Generation, repo: str, ref: str, full: bool) -> list[Outcome]:
     g = Graph(gen.db, repo, ref, lambda path: file_text(gen, repo, ref, path))
-    edges = _work(gen.db, repo, ref, full, shard)
+    edges = _work(gen.db, repo, ref, full)
     if full or len(edges) > PRELOAD_EDGES:
         g.preload()
     else:
         g.warm([e.path for e in edges])
     return _resolve_all(g, edges)
-
-
-def _resolve_in_processes(gen: Generation, repo: str, ref: str, processes: int) -> list[Outcome]:
-    """A full resolution of a large repository, edges split by rowid over processes that
-    each load the graph (spawned: the parent may hold Tantivy threads, never fork)."""
-    ctx = multiprocessing.get_context("spawn")
-    jobs = [(str(gen.path), gen.number, repo, ref, k, processes) for k in range(processes)]
-    with ctx.Pool(processes) as pool:
-        parts = pool.map(_resolve_share, jobs)
-    return sorted((o for part in parts for o in part), key=lambda o: o[4])
-
-
-def _resolve_share(job: tuple[str, int, str, str, int, int]) -> list[Outcome]:
-    path, number, repo, ref, k, n = job
-    gen = Generation(Path(path), number)
-    try:
-        return _resolve_here(gen, repo, ref, True, (k, n))
-    finally:
-        gen.close()
-
-
-def _count(db: sqlite3.Connection, repo: str, ref: str) -> int:
-    return db.execute('SELECT COUNT(*) FROM symbol_edges WHERE repo=? AND "ref"=?', (repo, ref)).fetchone()[0]
 
 
 def _write(db: sqlite3.Connection, repo: str, ref: str, outcomes: list[Outcome], full: bool) -> None:
@@ -142,14 +108,11 @@ def _write(db: sqlite3.Connection, repo: str, ref: str, outcomes: list[Outcome],
                    (bulk, repo, ref))
 
 
-def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool,
-          shard: tuple[int, int] | None = None) -> list[Edge]:
+def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool) -> list[Edge]:
     key = (repo, ref)
     if full:
-        sql = f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=?'
-        if shard is not None:
-            sql += f" AND rowid % {int(shard[1])} = {int(shard[0])}"
-        return list(map(Edge._make, rows(db, sql + " ORDER BY rowid", key)))
+        sql = f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? ORDER BY rowid'
+        return list(map(Edge._make, rows(db, sql, key)))
     found = {e.rowid: e for e in map(Edge._make, rows(
         db, f'SELECT {_EDGE_COLS} FROM symbol_edges INDEXED BY se_pending '
         'WHERE repo=? AND "ref"=? AND confidence IS NULL', key))}
