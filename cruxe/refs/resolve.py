@@ -3,11 +3,17 @@
 Which edges are (re)resolved is read from the index itself, so an interrupted job leaves
 nothing behind: extraction inserts edges pending (`confidence IS NULL`); the batch
 transaction that replaces a file also sends edges resolved into its old symbols back to
-pending and records the names it defined or imported, before and after, in
-`edge_dirty_names` (store.mark_edges_dirty). This function resolves the pending edges and
-every edge whose last name segment is dirty, then clears the dirty names and records the
-rules' version in `meta`, all in one transaction. When that version is missing (first
-index, or a job killed before its first resolution) or older, every edge is resolved.
+pending and records in `edge_dirty_names` the names whose definitions or imports it
+added or removed (store.mark_edges_dirty). This function resolves the pending edges and,
+by dirty name, the edges a new or vanished definition can change (unresolved ones, and
+those resolved by unique name), then clears the dirty names and records the rules'
+version in `meta`, all in one transaction. When that version is missing (first index, or
+a job killed before its first resolution) or older, every edge is resolved.
+
+Known limit of the incremental path: an edge resolved through an import or class chain
+that passes through a changed file, to a symbol that did not move, keeps its target even
+if the chain now leads elsewhere; `cruxe index --force` (or a RESOLVER_VERSION bump)
+recomputes everything.
 """
 from __future__ import annotations
 
