@@ -134,12 +134,29 @@ def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
+def _set_wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL. Two processes creating the same new database at once can get
+    SQLITE_BUSY here without SQLite calling the busy handler (the switch needs an
+    exclusive lock), so the switch is retried within the usual busy timeout."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    delay = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
+
 def connect(path: Path) -> sqlite3.Connection:
     """A SQLite connection with the FR-017 pragmas."""
     try:
         conn = sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000,
                                isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
+        _set_wal(conn)
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA cache_size=-65536")  # 64 MB
         conn.execute("PRAGMA foreign_keys=ON")

@@ -274,3 +274,31 @@ def test_no_lock_error_reached_any_server_log(fleet):
     log = fleet.close()
     fleet.stdio = []
     assert "database is locked" not in log and "Traceback" not in log, log[-2000:]
+
+
+def _open_new_db(path: str, out, start) -> None:
+    from cruxe.store import connect
+    start.wait()
+    try:
+        connect(Path(path)).executescript("CREATE TABLE IF NOT EXISTS t(x);")
+        out.put("ok")
+    except Exception as e:  # reported to the parent, which asserts
+        out.put(repr(e))
+
+
+def test_processes_creating_the_same_new_database_all_open_it(tmp_path):
+    """Switching a new database to WAL needs an exclusive lock and SQLite returns BUSY
+    there without calling the busy handler: without the retry, rounds of four
+    processes released together failed with "database is locked" (the first-index race above, seen in CI)."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("fork")
+    failures = []
+    for i in range(60):
+        out, start = ctx.Queue(), ctx.Barrier(4)
+        procs = [ctx.Process(target=_open_new_db, args=(str(tmp_path / f"s{i}.db"), out, start)) for _ in range(4)]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(timeout=30)
+        failures += [r for r in (out.get(timeout=5) for _ in procs) if r != "ok"]
+    assert failures == []
