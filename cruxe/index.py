@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import codetokens as ct
-from . import vcs
+from . import heap, vcs
 from .errors import CruxeError
 from .extract import extract
 from .model import FileExtract, content_hash, file_key, symbol_id, symbol_stable_id
@@ -214,6 +214,7 @@ def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, 
 
     Raises CruxeError(index_in_progress) when another writer holds project+ref.
     """
+    heap.limit_arenas()
     if force:  # the repair must work even when state.db is what broke
         open_project(path, home).store.quarantine_state()
     project, _ = init_project(path, home)
@@ -323,20 +324,10 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
             writer.commit_tantivy()
             writer.commit_sqlite(deleted, [], [], [], [], {"commit": commit, "complete": not todo})
             report.deleted_files = len(deleted)
-        done = 0
-        for batch_results in _process(todo, workers):
-            _write_batch(writer, repo, ref, batch_results, report)
-            done += len(batch_results)
-            last = done == len(todo)
-            writer.commit_tantivy()
-            rows = _rows(batch_results, report)
-            writer.commit_sqlite(rows["gone"], rows["files"], rows["touched"], rows["symbols"], rows["edges"],
-                                 {"commit": commit, "complete": last})
-            store.update_job(report.job_id, files_done=done, symbol_count=report.symbol_count)
-            if progress:
-                progress(done, len(todo), "indexing")
+        _write_batches(writer, store, todo, workers, report, progress, commit)
     finally:
         writer.close()
+    heap.trim()
     save_skipped_files(gen, report.skipped)
     # Resolve the edges the batches left pending (also after a crashed job: the work list
     # lives in the index). Imported here so parser workers never load the query modules.
@@ -345,6 +336,28 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     counts = gen.db.execute('SELECT file_count, symbol_count FROM branch_state WHERE repo=? AND "ref"=?',
                             (repo, ref)).fetchone()
     report.file_count, report.symbol_count = (counts[0], counts[1]) if counts else (0, 0)
+
+
+def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], workers: int | None,
+                   report: JobReport, progress: Progress | None, commit: str | None) -> None:
+    """Parse and write batch after batch, each in the crash-safe order (Tantivy commit,
+    then one SQLite transaction). A batch's parsed data is dropped before the next one
+    lands: only one is held at a time."""
+    repo, ref = writer.repo, writer.ref
+    done = 0
+    for batch_results in _process(todo, workers):
+        _write_batch(writer, repo, ref, batch_results, report)
+        done += len(batch_results)
+        writer.commit_tantivy()
+        rows = _rows(batch_results, report)
+        del batch_results
+        writer.commit_sqlite(rows["gone"], rows["files"], rows["touched"], rows["symbols"], rows["edges"],
+                             {"commit": commit, "complete": done == len(todo)})
+        del rows
+        heap.trim()
+        store.update_job(report.job_id, files_done=done, symbol_count=report.symbol_count)
+        if progress:
+            progress(done, len(todo), "indexing")
 
 
 def _maybe_changed(f: ScanEntry, old: tuple[str, int, int] | None) -> bool:

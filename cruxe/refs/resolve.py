@@ -41,6 +41,8 @@ RESOLVER_VERSION = "1"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
+# A full resolution reads, resolves and writes this many edges at a time.
+STREAM_EDGES = 50_000
 
 
 _RESOLVERS: dict[str, type[LanguageResolver]] = {
@@ -68,18 +70,34 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
     db = gen.db
     try:
         full = resolver_version(db) != RESOLVER_VERSION
-        results = _resolve_here(gen, repo, ref, full)
-        with transaction(db):
-            _write(db, repo, ref, results, full)
-            db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
-            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, RESOLVER_VERSION))
+        g = Graph(db, repo, ref, lambda path: file_text(gen, repo, ref, path))
+        if full:
+            g.preload()  # before the transaction: reads see the edges as extraction left them
+            with transaction(db):
+                edges, resolved = _resolve_streaming(db, g, repo, ref)
+                _finish(db, repo, ref)
+        else:
+            edges_todo = _work(db, repo, ref)
+            if len(edges_todo) > PRELOAD_EDGES:
+                g.preload()
+            else:
+                g.warm([e.path for e in edges_todo])
+            results = _resolve_all(g, edges_todo)
+            with transaction(db):
+                _write(db, results)
+                _finish(db, repo, ref)
+            edges, resolved = len(results), sum(1 for r in results if r[3] in RESOLVED)
     except sqlite3.DatabaseError as e:
         raise CruxeError("internal_error", f"edge resolution failed: {e}") from e
-    resolved = sum(1 for r in results if r[3] in RESOLVED)
-    stats = {"mode": "full" if full else "incremental", "edges": len(results), "resolved": resolved,
+    stats = {"mode": "full" if full else "incremental", "edges": edges, "resolved": resolved,
              "changed_files": len(changed_paths or ()), "duration_ms": int((time.monotonic() - t0) * 1000)}
     log.debug("edges resolved: %s", stats)
     return stats
+
+
+def _finish(db: sqlite3.Connection, repo: str, ref: str) -> None:
+    db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
+    db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, RESOLVER_VERSION))
 
 
 # What resolution decided for one edge: (current to_symbol_id, current confidence,
@@ -87,38 +105,53 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
 Outcome = tuple[str | None, str | None, str | None, str, int]
 
 
-def _resolve_here(gen: Generation, repo: str, ref: str, full: bool) -> list[Outcome]:
-    g = Graph(gen.db, repo, ref, lambda path: file_text(gen, repo, ref, path))
-    edges = _work(gen.db, repo, ref, full)
-    if full or len(edges) > PRELOAD_EDGES:
-        g.preload()
-    else:
-        g.warm([e.path for e in edges])
-    return _resolve_all(g, edges)
-
-
-def _write(db: sqlite3.Connection, repo: str, ref: str, outcomes: list[Outcome], full: bool) -> None:
-    """Write what changed. A full resolution starts from all-pending rows: the most common
-    unresolved label is then written by one set-wide statement instead of row by row
-    (row writes are most of the cost on a large repository)."""
-    changed = [o for o in outcomes if (o[0], o[1]) != (o[2], o[3])]
-    bulk = None
-    if full:  # pending rows whose answer is the most common unresolved label: one statement
-        labels = Counter(o[3] for o in changed if o[2] is None and o[1] is None)
-        bulk = labels.most_common(1)[0][0] if labels else None
-        changed = [o for o in changed if not (o[2] is None and o[3] == bulk and o[1] is None)]
-    db.executemany("UPDATE symbol_edges SET to_symbol_id=?, confidence=? WHERE rowid=?",
-                   [(o[2], o[3], o[4]) for o in changed])
+def _resolve_streaming(db: sqlite3.Connection, g: Graph, repo: str, ref: str) -> tuple[int, int]:
+    """Full resolution, STREAM_EDGES edges at a time in rowid order (a file's edges are
+    contiguous, so the per-function memo loses almost nothing at chunk boundaries): memory
+    stays at the preloaded graph plus one chunk instead of every edge and outcome at once.
+    Runs inside the caller's transaction. Returns (edges, resolved)."""
+    sql = (f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? AND rowid > ? '
+           f"ORDER BY rowid LIMIT {STREAM_EDGES}")
+    last, total, resolved = -1, 0, 0
+    bulk: str | None = None
+    while True:
+        chunk = list(map(Edge._make, rows(db, sql, (repo, ref, last))))
+        if not chunk:
+            break
+        outcomes = _resolve_all(g, chunk)
+        if bulk is None:
+            bulk = _bulk_label(outcomes)
+        _write(db, outcomes, bulk)
+        total += len(outcomes)
+        resolved += sum(1 for o in outcomes if o[3] in RESOLVED)
+        last = chunk[-1].rowid
+        del chunk, outcomes
     if bulk is not None:
         db.execute('UPDATE symbol_edges SET confidence=? WHERE repo=? AND "ref"=? AND confidence IS NULL',
                    (bulk, repo, ref))
+    return total, resolved
 
 
-def _work(db: sqlite3.Connection, repo: str, ref: str, full: bool) -> list[Edge]:
+def _bulk_label(outcomes: list[Outcome]) -> str | None:
+    """The most common unresolved label of pending rows (first chunk): those rows are not
+    written one by one but by one set-wide statement at the end (row writes are most of the
+    cost of a full resolution). Ties break by label, so the choice is deterministic."""
+    labels = Counter(o[3] for o in outcomes if o[2] is None and o[1] is None)
+    return min(labels, key=lambda k: (-labels[k], k)) if labels else None
+
+
+def _write(db: sqlite3.Connection, outcomes: list[Outcome], bulk: str | None = None) -> None:
+    """Write what changed; pending rows whose answer is the `bulk` label are left pending
+    for the caller's one set-wide statement."""
+    changed = [(o[2], o[3], o[4]) for o in outcomes if (o[0], o[1]) != (o[2], o[3])
+               and not (bulk is not None and o[2] is None and o[3] == bulk and o[1] is None)]
+    db.executemany("UPDATE symbol_edges SET to_symbol_id=?, confidence=? WHERE rowid=?", changed)
+
+
+def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
+    """Edges an incremental resolution must (re)consider: the pending ones and those a dirty
+    name can change."""
     key = (repo, ref)
-    if full:
-        sql = f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? ORDER BY rowid'
-        return list(map(Edge._make, rows(db, sql, key)))
     found = {e.rowid: e for e in map(Edge._make, rows(
         db, f'SELECT {_EDGE_COLS} FROM symbol_edges INDEXED BY se_pending '
         'WHERE repo=? AND "ref"=? AND confidence IS NULL', key))}
