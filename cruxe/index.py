@@ -32,8 +32,8 @@ log = logging.getLogger(__name__)
 
 # files per Tantivy commit + SQLite transaction: partial results appear batch by batch
 # (CRUXE_INDEX_BATCH_FILES lowers it, e.g. for crash tests that need many commit points)
-BATCH_FILES = int(os.environ.get("CRUXE_INDEX_BATCH_FILES", "1000"))
-BATCH_BYTES = 24 << 20  # ... or this many source bytes, whichever comes first
+BATCH_FILES = int(os.environ.get("CRUXE_INDEX_BATCH_FILES", "500"))
+BATCH_BYTES = 12 << 20  # ... or this many source bytes, whichever comes first
 INLINE_MAX_FILES = 150  # fewer changed files than this are parsed in-process (no pool start-up)
 CHUNK_MAX_LINES = 120  # a snippet longer than this is split: keeps snippet hits precise
 CONTENT_HEAD_BYTES = 4096  # the files index sees the head of each file
@@ -376,8 +376,14 @@ def _process(todo: list[WorkItem], workers: int | None):
         return
     ctx = multiprocessing.get_context("spawn")  # the parent may run Tantivy threads: never fork
     with ctx.Pool(n) as pool:
-        for b in batches:
-            yield pool.map(process_file, b, chunksize=8)
+        # the workers parse the next batch while the caller writes this one
+        ahead = pool.map_async(process_file, batches[0], chunksize=8)
+        for i in range(len(batches)):
+            done = ahead.get()
+            if i + 1 < len(batches):
+                ahead = pool.map_async(process_file, batches[i + 1], chunksize=8)
+            yield done
+            del done
 
 
 def _batches(todo: list[WorkItem]) -> list[list[WorkItem]]:
