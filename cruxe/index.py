@@ -122,7 +122,7 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str, digest: str) -> 
     path_tokens = ct.joined(ct.path_terms(path))
     common = {"repo": repo, "ref": ref, "file_key": fkey, "path": path, "path_tokens": path_tokens,
               "language": language}
-    ids = [symbol_id(repo, ref, path, s.kind, s.line_start, s.name) for s in fx.symbols]
+    ids = unique_symbol_ids(repo, ref, path, fx)
     sym_docs, sym_rows = [], []
     for i, s in enumerate(fx.symbols):
         stable = symbol_stable_id(language, s.kind, s.qualified_name, s.signature)
@@ -151,6 +151,21 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str, digest: str) -> 
              r.module, r.alias, r.receiver) for r in fx.references]
     return {"symbols": sym_docs, "symbol_rows": sym_rows, "snippets": snippet_docs, "file": file_doc,
             "references": refs, "warnings": fx.warnings, "symbol_count": len(fx.symbols)}
+
+
+def unique_symbol_ids(repo: str, ref: str, path: str, fx: FileExtract) -> list[str]:
+    """`symbol_id` per symbol. Two definitions can share path, kind, first line and name (two
+    `readonly x` members of type literals nested on one TypeScript line): the second and
+    later get `#2`, `#3`... after the name in the hashed key, in extraction order, so ids stay
+    unique in the file and a child is never its own parent."""
+    ids: list[str] = []
+    seen: dict[str, int] = {}
+    for s in fx.symbols:
+        sid = symbol_id(repo, ref, path, s.kind, s.line_start, s.name)
+        n = seen.get(sid, 0) + 1
+        seen[sid] = n
+        ids.append(sid if n == 1 else symbol_id(repo, ref, path, s.kind, s.line_start, f"{s.name}#{n}"))
+    return ids
 
 
 def chunk_ranges(fx: FileExtract, n_lines: int) -> list[tuple[int, int, str]]:

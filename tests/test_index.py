@@ -175,3 +175,30 @@ def test_force_rebuild_that_fails_validation_rolls_back_and_keeps_the_live_index
     assert project.store.current_generation_number("live") == 1
     assert project.store.jobs("live", 1)[0]["status"] == "rolled_back"
     assert [row[1] for row in symbol_table(root)] == ["alpha"]
+
+
+def test_definitions_sharing_path_kind_line_and_name_get_distinct_ids(make_repo):
+    """effect's ai/Tool.ts has `readonly parameters: Options extends { readonly parameters:
+    infer P } ...` on one line: two definitions with the same path, kind, line and name.
+    With one id for both, the inner one was its own parent and the reference resolver walked
+    that parent chain forever (the ts-real index never finished)."""
+    from cruxe.outline import file_outline
+    from cruxe.refs import find_references
+    src = ("export function make<Options>(name: string): {\n"
+           "  readonly parameters: Options extends { readonly parameters: infer P } ? P : never\n"
+           "} {\n"
+           "  return helper(name) as any\n"
+           "}\n"
+           "function helper(n: string) { return n }\n")
+    root = make_repo({"tool.ts": src})
+    r = run_index(root)  # must finish: resolution runs over the edges of this file
+    assert r.status == "published"
+    rows = [(row[0], row[1], row[2], row[7]) for row in symbol_table(root) if row[1] == "parameters"]
+    assert len(rows) == 2 and len({sid for *_, sid in rows}) == 2, rows
+    project = open_project(root)
+    gen = project.store.current_generation("live")
+    json.dumps(file_outline(gen, project.id, "live", "tool.ts"))  # no self-nesting in the tree
+    parents = dict(gen.db.execute("SELECT symbol_id, parent_symbol_id FROM symbol_relations"))
+    assert all(sid != parent for sid, parent in parents.items())
+    answer = find_references(gen, project.id, "live", "helper", path="tool.ts")
+    assert [(x["path"], x["line_start"]) for x in answer["references"]] == [("tool.ts", 4)]

@@ -420,3 +420,23 @@ def test_resolve_edges_with_nothing_pending_changes_nothing(tmp_path):
     stats = resolve_edges(gen, project.id, "live", [])
     assert stats["mode"] == "incremental" and stats["edges"] == 0
     assert edge_table(root) == before
+
+
+def test_a_value_typed_by_its_own_namespace_member_resolves_without_recursing(tmp_path, caplog):
+    """effect's McpServer.ts: `export const visibility: visibility.Make = ...` beside
+    `namespace visibility { interface Make ... }`: looking up the declared type of
+    `visibility` led back to `visibility` itself, and the resolver recursed until Python's
+    limit (a RecursionError per edge, caught and logged with a huge traceback)."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "mcp.ts").write_text(
+        "export const visibility: visibility.Make = ((check: string) => 1) as any\n"
+        "export declare namespace visibility {\n"
+        "  export interface Make { (check: string): number; level: number }\n"
+        "}\n"
+        "export const lvl = visibility.level\n")
+    with caplog.at_level("WARNING", logger="cruxe.refs.resolve"):
+        run_index(root)
+    assert not [r for r in caplog.records if "could not resolve" in r.getMessage()]
+    edges = edge_table(root)
+    assert edges and all(row[6] for row in edges), edges  # every edge got a resolution label

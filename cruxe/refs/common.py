@@ -145,6 +145,7 @@ class ScopedResolver(LanguageResolver):
     how an import edge and an attribute use resolve, and which names are globals."""
 
     GLOBALS: frozenset[str] = frozenset()
+    _type_depth = 0  # nesting of named_type lookups in progress (instance attribute once set)
 
     @property
     def signatures(self) -> Signatures:
@@ -165,13 +166,19 @@ class ScopedResolver(LanguageResolver):
 
     def named_type(self, path: str, scope: str | None, dotted: str, kinds: frozenset[str]) -> Sym | None:
         """The definition a dotted type name written at `scope` of `path` denotes, when it
-        is one of `kinds`."""
+        is one of `kinds`. A type's member typed by the type itself (or any longer loop of
+        declared types) would recurse forever: past MAX_HOPS nested lookups the answer is
+        None (the edge stays unresolved)."""
         parts = ident_chain(dotted)
-        if not parts:
+        if not parts or self._type_depth >= MAX_HOPS:
             return None
-        target, _ = self.bare(path, scope, parts[0])
-        for part in parts[1:]:
-            target = self.attribute_of(target, part) if target is not None else None
+        self._type_depth += 1
+        try:
+            target, _ = self.bare(path, scope, parts[0])
+            for part in parts[1:]:
+                target = self.attribute_of(target, part) if target is not None else None
+        finally:
+            self._type_depth -= 1
         return target if isinstance(target, Sym) and target.kind in kinds else None
 
     def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:  # pragma: no cover
