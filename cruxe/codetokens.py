@@ -8,11 +8,13 @@ whole lower-cased identifier as a term too, so an exact identifier is always fin
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _DOTTED_SEP = re.compile(r"::|\.|->|#|/|\\")
 _PATH_SEP = re.compile(r"[/\\._\-\s]+")
+_SNAKE_SEP = re.compile(r"[_$]+")
 
 MAX_TERMS_PER_TEXT = 20_000  # bounds index size for huge bodies; BM25 gains nothing past it
 
@@ -20,7 +22,7 @@ MAX_TERMS_PER_TEXT = 20_000  # bounds index size for huge bodies; BM25 gains not
 def split_identifier(ident: str) -> list[str]:
     """`getHTTPResponse` -> [get, http, response]; `snake_case_name` -> [snake, case, name]."""
     parts: list[str] = []
-    for chunk in re.split(r"[_$]+", ident):
+    for chunk in _SNAKE_SEP.split(ident):
         if chunk:
             parts.extend(m.lower() for m in _CAMEL.findall(chunk))
     return parts
@@ -28,13 +30,19 @@ def split_identifier(ident: str) -> list[str]:
 
 def identifier_terms(ident: str) -> list[str]:
     """The whole lower-cased identifier, then its parts when there are several."""
+    return list(_identifier_terms(ident))
+
+
+@lru_cache(maxsize=65536)
+def _identifier_terms(ident: str) -> tuple[str, ...]:
+    # memoized: the same identifiers come back thousands of times in a repository's code
     whole = ident.lower()
     if not whole:
-        return []
+        return ()
     parts = split_identifier(ident)
     if len(parts) <= 1 and (not parts or parts[0] == whole):
-        return [whole]
-    return [whole, *parts]
+        return (whole,)
+    return (whole, *parts)
 
 
 def dotted_terms(name: str) -> list[str]:
@@ -48,7 +56,7 @@ def dotted_terms(name: str) -> list[str]:
         return identifier_terms(name)
     for seg in segments:
         for m in _IDENT.findall(seg):
-            out.extend(identifier_terms(m))
+            out.extend(_identifier_terms(m))
     return out
 
 
@@ -61,7 +69,7 @@ def path_terms(path: str) -> list[str]:
         out.append(base)
     for comp in _PATH_SEP.split(path):
         if comp:
-            out.extend(identifier_terms(comp))
+            out.extend(_identifier_terms(comp))
     return out
 
 
@@ -69,7 +77,7 @@ def text_terms(text: str, limit: int = MAX_TERMS_PER_TEXT) -> list[str]:
     """Every identifier-like run in free text or code, split; at most `limit` terms."""
     out: list[str] = []
     for m in _IDENT.finditer(text):
-        out.extend(identifier_terms(m.group()))
+        out.extend(_identifier_terms(m.group()))
         if len(out) >= limit:
             del out[limit:]
             break

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import CruxeError
-from .store import Generation
+from .store import Generation, to_json
 
 MAX_PATH_CHARS = 4096  # longer than any real path; refuse instead of hashing megabytes
 
@@ -29,18 +29,31 @@ def normalize_repo_path(path: Any) -> str:
     return "/".join(parts)
 
 
-def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "all") -> dict[str, Any]:
+# Bytes a node adds to its parent's JSON beyond its own fields: the `"children":[...]` key
+# and brackets when it is the first child, separators otherwise (an upper bound).
+_NODE_OVERHEAD = 16
+
+
+def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "all",
+                 max_bytes: int | None = None) -> dict[str, Any]:
+    """The file's symbol tree. With `max_bytes` (the tools pass `search.max_response_bytes`),
+    the tree is the longest prefix of the file's symbols, in line order, whose serialized
+    `symbols` fit: a parent always precedes its children in that order, so the prefix is a
+    well-formed tree; `truncated` says that symbols were left out (a generated file with
+    thousands of constants would otherwise be an answer of 100,000+ tokens)."""
     rel = normalize_repo_path(path)
     row = gen.db.execute('SELECT language FROM file_manifest WHERE repo=? AND "ref"=? AND path=?',
                          (repo, ref, rel)).fetchone()
     if row is None:
         raise CruxeError("file_not_found", f"no indexed file at {rel!r} for ref {ref!r}", {"path": rel})
-    rows = gen.db.execute(
-        'SELECT symbol_id, parent_symbol_id, name, qualified_name, kind, line_start, line_end, signature, '
-        'visibility FROM symbol_relations WHERE repo=? AND "ref"=? AND path=? '
-        "ORDER BY line_start, line_end DESC, name, symbol_id", (repo, ref, rel)).fetchall()
+    sql = ('SELECT symbol_id, parent_symbol_id, name, qualified_name, kind, line_start, line_end, signature, '
+           'visibility FROM symbol_relations WHERE repo=? AND "ref"=? AND path=? '
+           + ("AND parent_symbol_id IS NULL " if depth == "top" else "")
+           + "ORDER BY line_start, line_end DESC, name, symbol_id")
+    rows = gen.db.execute(sql, (repo, ref, rel)).fetchall()
     nodes: dict[str, dict[str, Any]] = {}
     roots: list[dict[str, Any]] = []
+    size, kept = 2, 0
     for r in rows:
         node = {"kind": r["kind"], "name": r["name"], "line_start": r["line_start"], "line_end": r["line_end"]}
         if r["qualified_name"] and r["qualified_name"] != r["name"]:
@@ -49,11 +62,17 @@ def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "
             node["signature"] = r["signature"]
         if r["visibility"]:
             node["visibility"] = r["visibility"]
-        nodes[r["symbol_id"]] = node
+        if max_bytes is not None:
+            size += len(to_json(node).encode("utf-8")) + _NODE_OVERHEAD
+            if size > max_bytes:
+                break
+        kept += 1
         parent = nodes.get(r["parent_symbol_id"]) if r["parent_symbol_id"] else None
+        if r["symbol_id"] != r["parent_symbol_id"]:
+            nodes[r["symbol_id"]] = node
         if parent is None:
             roots.append(node)
-        elif depth == "all":
+        else:
             parent.setdefault("children", []).append(node)
-    count = len(rows) if depth == "all" else len(roots)
-    return {"file_path": rel, "language": row["language"] or "", "symbols": roots, "symbol_count": count}
+    return {"file_path": rel, "language": row["language"] or "", "symbols": roots, "symbol_count": len(rows),
+            "returned_symbol_count": kept, "truncated": kept < len(rows)}

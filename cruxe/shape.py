@@ -273,6 +273,15 @@ def suggested_next_actions(tool: str, args: Mapping[str, Any], results: list[Map
     return actions[:MAX_NEXT_ACTIONS]
 
 
+def outline_next_actions(path: str, depth: str) -> list[dict[str, Any]]:
+    """Follow-up of an outline cut by the safety limit: the top level alone, when the cut
+    one was nested (a top level cut too has no smaller form: read the file by ranges)."""
+    if depth == "top":
+        return []
+    return [{"tool": "get_file_outline", "arguments": {"path": path, "depth": "top"},
+             "reason": "payload safety limit reached; the top level alone is smaller"}]
+
+
 # ---- metadata -----------------------------------------------------------------------------
 
 _REQUIRED_META: tuple[tuple[str, tuple[str, ...] | None], ...] = (

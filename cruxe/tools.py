@@ -370,9 +370,17 @@ def _search(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
 def _outline(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
     project, ref = server.resolve(args)
     gen, state = freshness.require_queryable(project, ref)
-    out = outline.file_outline(gen, project.id, ref, args["path"], args["depth"])
-    meta = shape.metadata({**state.base_metadata(), "symbol_count": out.pop("symbol_count")})
-    return {**out, "metadata": meta}
+    out = outline.file_outline(gen, project.id, ref, args["path"], args["depth"],
+                               max_bytes=server.config.search.max_response_bytes)
+    total, kept, truncated = out.pop("symbol_count"), out.pop("returned_symbol_count"), out.pop("truncated")
+    extra: dict[str, Any] = {"symbol_count": total}
+    if truncated:
+        extra["returned_symbol_count"] = kept
+    meta = shape.metadata({**state.base_metadata(), **extra}, safety_limit_applied=truncated)
+    payload = {**out, "metadata": meta}
+    if truncated:
+        payload["suggested_next_actions"] = shape.outline_next_actions(out["file_path"], args["depth"])
+    return payload
 
 
 def _health(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
@@ -426,7 +434,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
                   "ranking_explain_level": _EXPLAIN}, ("name",)),
          _locate),
     Tool("get_file_outline", "Nested symbol tree of one file (path relative to the repo root), without "
-         "reading the file.",
+         "reading the file; a tree over the payload limit keeps its first symbols in line order.",
          _schema({"path": {"type": "string", "minLength": 1, "maxLength": 4096}, "ref": _REF,
                   "depth": {"type": "string", "enum": ["top", "all"], "default": "all"},
                   "language": _LANG}, ("path",)),

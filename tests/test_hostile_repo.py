@@ -8,6 +8,7 @@ the index runs.
 """
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -212,3 +213,28 @@ def _tables(repo: Path, home: Path) -> tuple:
     files = sorted(tuple(r) for r in db.execute("SELECT path, content_hash, size FROM file_manifest"))
     project.store.close()
     return symbols, files
+
+
+def test_outline_of_a_generated_file_is_bounded_by_the_payload_safety_limit(make_repo):
+    """go-5k's syscall/zerrors_linux_loong64.go has 1,942 constants: its whole outline is
+    372 KB (~100k tokens). The outline keeps the longest line-order prefix of the tree that
+    fits `search.max_response_bytes`, and says so."""
+    lines = ["class Table:"] + [f"    def method_{i:04d}(self, value):\n        return value" for i in range(100)]
+    lines += [f"CONSTANT_{i:04d} = {i}" for i in range(3000)]
+    root = make_repo({"gen.py": "\n".join(lines) + "\n"})
+    run_index(root)
+    server = Server(root)
+    full, is_error = server.call_tool("get_file_outline", {"path": "gen.py"})
+    assert not is_error
+    size = len(json.dumps(full["symbols"], separators=(",", ":")).encode())
+    assert size <= 65536 < 3101 * 40, size
+    meta = full["metadata"]
+    assert meta["symbol_count"] == 3101 and meta["result_completeness"] == "truncated"
+    assert meta["safety_limit_applied"] is True and 0 < meta["returned_symbol_count"] < 3101
+    kept = full["symbols"][0]["children"]  # the class and its methods come first, in line order
+    assert full["symbols"][0]["name"] == "Table" and [m["name"] for m in kept] == [f"method_{i:04d}" for i in range(100)]
+    assert [s["name"] for s in full["symbols"][1:]] == [f"CONSTANT_{i:04d}" for i in range(len(full["symbols"]) - 1)]
+    assert full["suggested_next_actions"][0]["arguments"] == {"path": "gen.py", "depth": "top"}
+    small, _ = server.call_tool("get_file_outline", {"path": "gen.py", "depth": "top"})
+    assert small["metadata"]["symbol_count"] == 3001 and small["symbols"][0]["name"] == "Table"
+    assert "children" not in small["symbols"][0]
