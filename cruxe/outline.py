@@ -50,11 +50,10 @@ def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "
            'visibility FROM symbol_relations WHERE repo=? AND "ref"=? AND path=? '
            + ("AND parent_symbol_id IS NULL " if depth == "top" else "")
            + "ORDER BY line_start, line_end DESC, name, symbol_id")
-    rows = gen.db.execute(sql, (repo, ref, rel)).fetchall()
     nodes: dict[str, dict[str, Any]] = {}
     roots: list[dict[str, Any]] = []
-    size, kept = 2, 0
-    for r in rows:
+    size, kept, truncated = 2, 0, False
+    for r in gen.db.execute(sql, (repo, ref, rel)):  # read lazily: a cut tree stops early
         node = {"kind": r["kind"], "name": r["name"], "line_start": r["line_start"], "line_end": r["line_end"]}
         if r["qualified_name"] and r["qualified_name"] != r["name"]:
             node["qualified_name"] = r["qualified_name"]
@@ -65,6 +64,7 @@ def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "
         if max_bytes is not None:
             size += len(to_json(node).encode("utf-8")) + _NODE_OVERHEAD
             if size > max_bytes:
+                truncated = True
                 break
         kept += 1
         parent = nodes.get(r["parent_symbol_id"]) if r["parent_symbol_id"] else None
@@ -74,5 +74,10 @@ def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "
             roots.append(node)
         else:
             parent.setdefault("children", []).append(node)
-    return {"file_path": rel, "language": row["language"] or "", "symbols": roots, "symbol_count": len(rows),
-            "returned_symbol_count": kept, "truncated": kept < len(rows)}
+    total = kept
+    if truncated:
+        total = gen.db.execute('SELECT COUNT(*) FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?'
+                               + (" AND parent_symbol_id IS NULL" if depth == "top" else ""),
+                               (repo, ref, rel)).fetchone()[0]
+    return {"file_path": rel, "language": row["language"] or "", "symbols": roots, "symbol_count": total,
+            "returned_symbol_count": kept, "truncated": truncated}
