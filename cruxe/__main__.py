@@ -331,14 +331,15 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `cruxe tags | head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return EXIT_OK
     except Exception as e:  # noqa: BLE001 - the edge: a bug is reported, not dumped as a traceback
         logging.getLogger("cruxe").debug("unexpected failure", exc_info=True)
         err = CruxeError("internal_error", f"{type(e).__name__}: {e}"[:500]).to_dict()
         _print_json({"error": err}) if a.json else _print_error(err)
         print("  (run with -vv for the traceback)", file=sys.stderr)
         return EXIT_ERROR
-    except BrokenPipeError:
-        return EXIT_OK
 
 
 if __name__ == "__main__":

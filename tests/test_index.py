@@ -202,3 +202,17 @@ def test_definitions_sharing_path_kind_line_and_name_get_distinct_ids(make_repo)
     assert all(sid != parent for sid, parent in parents.items())
     answer = find_references(gen, project.id, "live", "helper", path="tool.ts")
     assert [(x["path"], x["line_start"]) for x in answer["references"]] == [("tool.ts", 4)]
+
+
+def test_cli_output_cut_short_by_its_reader_is_not_an_error(make_repo):
+    """`cruxe tags | head -1`: the closed pipe ends the command quietly (it used to report
+    internal_error: BrokenPipeError)."""
+    root = make_repo({"many.py": "".join(f"def f_{i}():\n    return {i}\n" for i in range(20_000))})
+    run_index(root)
+    proc = subprocess.Popen([sys.executable, "-m", "cruxe", "tags", "--path", str(root)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=os.environ.copy())
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0 and first.startswith(b"f_"), err
+    assert "error" not in err.lower(), err
