@@ -78,10 +78,13 @@ def test_only_source_and_text_files_are_candidates(make_repo):
     assert {f.path: f.language for f in res.files} == {"Cargo.toml": None, "README.md": None, "a.py": "python"}
 
 
-def test_build_and_dist_are_output_only_at_the_root_or_beside_a_manifest(make_repo):
+def test_build_dist_and_target_are_output_only_at_the_root_or_beside_a_manifest(make_repo):
     root = make_repo({
-        "build/out.py": "", "dist/x.js": "",  # root: output
+        "build/out.py": "", "dist/x.js": "", "target/debug/x.rs": "",  # root: output
         "web/package.json": "{}", "web/dist/bundle.js": "",  # beside a manifest: output
+        "crate/Cargo.toml": "", "crate/target/release/y.rs": "",
         "src/go/build/build.go": "package build\n", "src/cmd/dist/main.go": "package main\n",  # real packages
+        "rustfmt/tests/target/expected.rs": "fn main() {}\n",  # rustfmt's expected outputs: source
     })
-    assert paths(root) == ["src/cmd/dist/main.go", "src/go/build/build.go", "web/package.json"]
+    assert paths(root) == ["crate/Cargo.toml", "rustfmt/tests/target/expected.rs", "src/cmd/dist/main.go",
+                           "src/go/build/build.go", "web/package.json"]
