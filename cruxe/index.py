@@ -36,6 +36,8 @@ BATCH_FILES = int(os.environ.get("CRUXE_INDEX_BATCH_FILES", "500"))
 BATCH_BYTES = 12 << 20  # ... or this many source bytes, whichever comes first
 INLINE_MAX_FILES = 150  # fewer changed files than this are parsed in-process (no pool start-up)
 CHUNK_MAX_LINES = 120  # a snippet longer than this is split: keeps snippet hits precise
+CHUNK_SMALL_LINES = 3  # chunks this short are merged with their small neighbours ...
+CHUNK_MERGE_LINES = 20  # ... into chunks of at most this many lines
 CONTENT_HEAD_BYTES = 4096  # the files index sees the head of each file
 DOC_MAX_CHARS = 2000  # doc text indexed per symbol
 # A file modified this recently may be modified again within the same mtime tick (coarse
@@ -143,7 +145,7 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str, digest: str) -> 
     lines = text.splitlines()
     snippet_docs = [{**common, "line_start": a, "line_end": b, "chunk_kind": kind,
                      "content": "\n".join(lines[a - 1:b]), "content_parts": "\n".join(lines[a - 1:b])}
-                    for a, b, kind in chunk_ranges(fx, len(lines))]
+                    for a, b, kind in chunk_ranges(fx, lines)]
     head = text[:CONTENT_HEAD_BYTES]
     file_doc = {**common, "line_start": 1, "line_end": max(1, len(lines)),
                 "filename": path.rsplit("/", 1)[-1].lower(), "content_head": head, "size": item.size}
@@ -168,9 +170,15 @@ def unique_symbol_ids(repo: str, ref: str, path: str, fx: FileExtract) -> list[s
     return ids
 
 
-def chunk_ranges(fx: FileExtract, n_lines: int) -> list[tuple[int, int, str]]:
-    """Cover the file exactly once: each top-level symbol is a chunk, the gaps between them
-    are chunks, and any chunk over CHUNK_MAX_LINES is cut into pieces."""
+def chunk_ranges(fx: FileExtract, lines: list[str]) -> list[tuple[int, int, str]]:
+    """The file's snippet chunks, in line order: each top-level symbol is a chunk and so is
+    each gap between them; a gap of blank lines only is left out (nothing to find there);
+    a run of small chunks (CHUNK_SMALL_LINES or fewer each: one-line constants, short
+    comments) is merged into one chunk of at most CHUNK_MERGE_LINES; any chunk over
+    CHUNK_MAX_LINES is cut into pieces. On go-5k, 15% of the chunks were blank gaps and a
+    third were single lines: each a Tantivy document to write and score. A merged chunk that
+    holds a symbol is a "symbol" chunk; a hit in it is joined to the symbol at its best line."""
+    n_lines = len(lines)
     out: list[tuple[int, int, str]] = []
     cursor = 1
     tops = sorted((s.line_start, s.line_end) for s in fx.symbols if s.parent is None)
@@ -184,13 +192,25 @@ def chunk_ranges(fx: FileExtract, n_lines: int) -> list[tuple[int, int, str]]:
         cursor = end + 1
     if cursor <= n_lines:
         out.append((cursor, n_lines, "gap"))
-    pieces: list[tuple[int, int, str]] = []
+    merged: list[tuple[int, int, str]] = []
+    small_run: list[bool] = []  # per merged chunk: made of small chunks only (may grow)
     for a, b, kind in out:
+        if a > b or (kind == "gap" and not any(lines[i].strip() for i in range(a - 1, min(b, n_lines)))):
+            continue
+        small = b - a + 1 <= CHUNK_SMALL_LINES
+        if small and small_run and small_run[-1] and b - merged[-1][0] + 1 <= CHUNK_MERGE_LINES:
+            pa, _, pkind = merged[-1]
+            merged[-1] = (pa, b, "symbol" if "symbol" in (pkind, kind) else "gap")
+            continue
+        merged.append((a, b, kind))
+        small_run.append(small)
+    pieces: list[tuple[int, int, str]] = []
+    for a, b, kind in merged:
         while b - a + 1 > CHUNK_MAX_LINES:
             pieces.append((a, a + CHUNK_MAX_LINES - 1, kind))
             a += CHUNK_MAX_LINES
         pieces.append((a, b, kind))
-    return [p for p in pieces if p[0] <= p[1]]
+    return pieces
 
 
 # ---- the job ---------------------------------------------------------------------------------

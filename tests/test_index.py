@@ -216,3 +216,25 @@ def test_cli_output_cut_short_by_its_reader_is_not_an_error(make_repo):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 0 and first.startswith(b"f_"), err
     assert "error" not in err.lower(), err
+
+
+def test_snippet_chunks_skip_blank_gaps_and_merge_small_neighbours():
+    """Blank gaps are no chunk; runs of small chunks (one-line constants, short comments)
+    become one chunk of at most CHUNK_MERGE_LINES; a long symbol stays its own chunk; the
+    chunks stay in line order without overlap and cover every non-blank line."""
+    from cruxe.extract import extract
+    from cruxe.index import CHUNK_MERGE_LINES, chunk_ranges
+    consts = "".join(f"C_{i} = {i}\n\n" for i in range(30))  # 30 one-line symbols, blank lines between
+    long_fn = "def long_one():\n" + "".join(f"    v{i} = {i}\n" for i in range(8)) + "    return v0\n"
+    text = "# header comment\n\n\n" + consts + "\n\n" + long_fn + "\n\n# trailing comment\n"
+    fx = extract("m.py", text.encode(), "python")
+    lines = text.splitlines()
+    chunks = chunk_ranges(fx, lines)
+    assert all(b - a + 1 <= CHUNK_MERGE_LINES for a, b, _ in chunks[:-2])
+    assert all(chunks[i][1] < chunks[i + 1][0] for i in range(len(chunks) - 1))
+    covered = {n for a, b, _ in chunks for n in range(a, b + 1)}
+    assert {n for n, line in enumerate(lines, 1) if line.strip()} <= covered
+    assert not any(all(not lines[n - 1].strip() for n in range(a, b + 1)) for a, b, _ in chunks)
+    start = lines.index("def long_one():") + 1
+    assert (start, start + 9, "symbol") in chunks  # the 10-line function is a chunk of its own
+    assert len(chunks) < 10  # 30 constants + comments: a handful of merged chunks, not ~60

@@ -381,7 +381,8 @@ def test_terms_too_common_to_rank_are_pruned_only_in_large_indices(make_repo):
     from cruxe.query.planner import Clause
     from cruxe.query.retrieve import COMMON_TERM_MIN_DOCS, prune_common_terms
     n = COMMON_TERM_MIN_DOCS + 100
-    body = "".join(f"def fn_{i}():\n    return common_token + {i}\n\n\n" for i in range(n))
+    # four-line functions: each is its own snippet chunk (shorter ones are merged)
+    body = "".join(f"def fn_{i}():\n    x = {i}\n    y = x\n    return common_token + y\n\n\n" for i in range(n))
     root = make_repo({"big.py": body + "def rare_thing():\n    return other_token + common_token\n"})
     run_index(root)
     gen, repo, ref = open_gen(root)
