@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT / "bench" / "refs"))
 import scip  # noqa: E402
 
 SCIP_PYTHON = "@sourcegraph/scip-python@0.6.6"
-SCIP_TYPESCRIPT = "@sourcegraph/scip-typescript@0.3.15"
+SCIP_TYPESCRIPT = "@sourcegraph/scip-typescript@0.4.0"
 DJANGO_SDIST = Path("/tmp/corpora/sdist/django-5.2.19/django")
 # Django sub-packages: real classes, inheritance and cross-module imports, a few hundred
 # files, and (unlike a copy of stdlib packages) no clash with the interpreter's own modules,
