@@ -81,11 +81,13 @@ def one_kill(root: Path, base: Path, i: int, rng: random.Random, index_seconds: 
     snap = tc.snapshot(root, home)
     phase = ("finished" if finished is not None else "before_job" if at_kill is None
              else "after_publish" if at_kill["status"] == "published" else "mid_job")
-    reported = job_id in {j["job_id"] for j in (status["interrupted_recovery_report"] or {}).get("jobs", [])}
+    # killed before the project was registered: index_status answers project_not_found
+    status_error = (status.get("error") or {}).get("code")
+    reported = job_id in {j["job_id"] for j in (status.get("interrupted_recovery_report") or {}).get("jobs", [])}
     row = {"scenario": scenario, "phase": phase, "after_files": after, "delay_s": round(delay, 3),
            "files_done_at_kill": (at_kill or {}).get("files_done"),
            "sync_ok": sync.returncode == 0, "left_running": sum(j["status"] == "running" for j in jobs),
-           "reported": reported,
+           "reported": reported, "status_error": status_error,
            "mismatched": [k for k in reference if snap[k] != reference[k]],
            "phantoms": len(tc.phantom_hits(root, home, reference)),
            "broad_overlap_at_10": overlap(broad_top10(root, home), ref_top)}
@@ -122,6 +124,7 @@ def kills(base: Path, n: int, budget: float) -> dict:
         "runs_with_phantom_hits": sum(r["phantoms"] > 0 for r in rows),
         "failed_syncs": sum(not r["sync_ok"] for r in rows),
         "jobs_left_running": sum(r["left_running"] for r in rows),
+        "index_status_errors_after_kill": dict(Counter(r["status_error"] for r in rows if r["status_error"])),
         "mid_job_kills": len(mid), "mid_job_kills_reported_interrupted": sum(r["reported"] for r in mid),
         "broad_overlap_at_10_mean": round(sum(r["broad_overlap_at_10"] for r in rows) / max(1, len(rows)), 3),
         "broad_overlap_at_10_anchor_uninterrupted_sync": anchor_overlap,

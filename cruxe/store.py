@@ -290,9 +290,9 @@ class Generation:
         self._lock = threading.Lock()
         self.tantivy = {n: _open_tantivy(path / n, n, create) for n in INDEX_NAMES}
         self._meta_mtime: dict[str, int] = {}
-        if create:
-            self.db.executescript(_INDEX_SCHEMA)
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        if create:  # one transaction: a kill leaves all of the schema or none of it
+            self.db.executescript(f"BEGIN IMMEDIATE;{_INDEX_SCHEMA}INSERT OR REPLACE INTO meta "
+                                  f"VALUES ('schema_version', '{SCHEMA_VERSION}');COMMIT;")
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -340,6 +340,22 @@ class ProjectInfo:
     schema_version: int
 
 
+def _heal_state_schema(conn: sqlite3.Connection) -> None:
+    """A process killed while creating state.db leaves a database without its tables (the
+    file exists from the first pragma on): that is a project not registered yet, not a
+    corrupt one, so the tables are created on open. A database SQLite cannot read is left
+    as it is, for the readers to report (`state_error`, doctor, --force)."""
+    try:
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='projects'").fetchone() is None:
+            conn.executescript(f"BEGIN IMMEDIATE;{_STATE_SCHEMA}COMMIT;")
+    except sqlite3.DatabaseError:
+        try:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+        except sqlite3.DatabaseError:
+            pass
+
+
 class ProjectStore:
     """Everything Cruxe keeps for one repository under `$CRUXE_HOME/data/<project_id>`."""
 
@@ -359,6 +375,7 @@ class ProjectStore:
         if conn is None:
             self.dir.mkdir(parents=True, exist_ok=True)
             conn = connect(self.dir / "state.db")
+            _heal_state_schema(conn)
             self._local.state = conn
         return conn
 
@@ -367,7 +384,7 @@ class ProjectStore:
 
     def ensure_schema(self) -> None:
         try:
-            self.state.executescript(_STATE_SCHEMA)
+            self.state.executescript(f"BEGIN IMMEDIATE;{_STATE_SCHEMA}COMMIT;")
         except sqlite3.DatabaseError as e:
             raise CruxeError("index_incompatible", f"state.db is unreadable: {e}",
                              {"remediation": "cruxe index --force"}) from e

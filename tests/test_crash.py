@@ -408,3 +408,25 @@ def test_doctor_cli_exits_1_naming_a_damaged_state_db_and_index_force_repairs_it
     assert "moved aside" in force.stderr
     assert list((open_project(root, home).store.dir).glob("state.db.corrupt-*"))  # kept for a post-mortem
     assert cruxe("doctor", "--path", str(root), home=home).returncode == 0
+
+
+def test_a_state_db_left_without_tables_by_an_early_kill_is_a_new_project_not_a_corrupt_one(tmp_path):
+    """`cruxe index` killed right after SQLite created state.db (the WAL pragma writes the
+    file) and before its tables: index_status answered index_incompatible "no such table:
+    projects", a corrupt index, where nothing was registered yet (found by
+    bench/crash_bench.py). Such a database is healed on open."""
+    from cruxe.project import open_project
+    from cruxe.store import connect
+    from cruxe.tools import Server
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "a.py").write_text("def alpha():\n    return 1\n")
+    home = tmp_path / "home"
+    store = open_project(repo, home).store
+    store.dir.mkdir(parents=True)
+    connect(store.dir / "state.db").close()  # the file as an early kill leaves it: no tables
+    status, is_error = Server(repo, home=home).call_tool("index_status", {})
+    assert is_error and status["error"]["code"] == "project_not_found", status  # as before any run
+    run_index(repo, home=home)
+    hits, is_error = Server(repo, home=home).call_tool("locate_symbol", {"name": "alpha"})
+    assert not is_error and [h["path"] for h in hits["results"]] == ["a.py"]
