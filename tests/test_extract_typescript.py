@@ -310,3 +310,30 @@ def test_query_core_matches_the_compiler_oracle():
     assert len(oracle) > 1000
     assert recall >= 0.99, f"recall {recall:.4f}, missed by kind {dict(missed)}"
     assert ends >= 0.97, f"end lines {ends:.4f}"
+
+
+def test_calls_on_a_local_with_a_written_type_carry_that_type_as_receiver():
+    """rxjs: `let windowSubject: Subject<T> | null = null; ... windowSubject.next(v)`; `const s =
+    new Subject<T>(); s.complete()`. The call's receiver becomes `new Subject()` (an instance
+    of Subject, which the resolver follows); a name also bound as a parameter in the same
+    symbol, an untyped local or a real union keeps its receiver: nothing is guessed."""
+    src = (b"import { Subject } from './Subject';\n"
+           b"export function f<T>(p: number) {\n"
+           b"  const created = new Subject<T>();\n"
+           b"  let w: Subject<T> | null = null;\n"
+           b"  const u = make();\n"
+           b"  let both: Subject<T> | Other = created;\n"
+           b"  const shadowed = new Subject<T>();\n"
+           b"  created.complete();\n"
+           b"  w!.error(1);\n"
+           b"  u.next(3);\n"
+           b"  both.next(4);\n"
+           b"  [1].forEach((shadowed) => shadowed.next(5));\n"
+           b"}\n")
+    fx = extract_typescript(src, "a.ts")
+    receivers = {(r.line, r.to_name): r.receiver for r in fx.references if r.edge_type == "calls"}
+    assert receivers[(8, "complete")] == "new Subject()"
+    assert receivers[(9, "error")] == "new Subject()"
+    assert receivers[(10, "next")] == "u"
+    assert receivers[(11, "next")] == "both"
+    assert receivers[(12, "next")] == "shadowed"

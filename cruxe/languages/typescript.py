@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from ..model import FileExtract, Kind, Symbol
+from ..model import FileExtract, Kind, Reference, Symbol
 from ._common import Candidate, collapse, end_line, error_count, matches, nest, parse, query, start_line, text
 from .rust import RawRef, attach_enclosing, owner_of, short
 
@@ -105,6 +105,8 @@ _TS_REFS = """(import_statement (import_require_clause (identifier) @rname sourc
 [(class_declaration name: (_) @tdecl) (abstract_class_declaration name: (_) @tdecl)
  (interface_declaration name: (_) @tdecl) (type_alias_declaration name: (_) @tdecl)]
 (nested_type_identifier module: (_) @tmodule name: (type_identifier) @tnested)
+(variable_declarator name: (identifier) @lvname type: (type_annotation) @lvtype)
+(variable_declarator name: (identifier) @lvname value: (new_expression constructor: (_) @lvnew))
 """
 # Names used as values (callbacks, `Foo.bar`, `x = fn`, `extends Base`, `{ helper }`): every
 # identifier, kept only when the file defines or imports it and it is not being declared
@@ -402,7 +404,66 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     owners = owner_of(cands, parents, index)
     raw = _references(ref_caps, source)
     raw += use_references(ref_caps, {c.name for c in cands}, raw, source)
-    out.references = attach_enclosing(raw, cands, owners)
+    out.references = _typed_receivers(attach_enclosing(raw, cands, owners), ref_caps, cands, owners, source)
+    return out
+
+
+_TYPE_ARGS = re.compile(r"<[^<>]*>")
+_TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+
+
+def _plain_type(written: str) -> str:
+    """`: Subject<T> | null` -> `Subject`; '' unless one named type remains once type
+    arguments and `null`/`undefined` are dropped (a real union says nothing for sure)."""
+    t = written.lstrip(":").strip()
+    while "<" in t:
+        stripped = _TYPE_ARGS.sub("", t)
+        if stripped == t:
+            return ""
+        t = stripped
+    parts = [p.strip() for p in t.split("|") if p.strip() not in ("", "null", "undefined")]
+    if len(parts) != 1 or not _TYPE_NAME.fullmatch(parts[0]) or parts[0].encode() in _LIB_TYPES:
+        return ""
+    return parts[0]
+
+
+def _typed_receivers(refs: list[Reference], ref_caps: list[dict[str, list[ts.Node]]], cands: list[Candidate],
+                     owners: list[int | None], source: bytes) -> list[Reference]:
+    """Calls on a local variable whose type is written in its declaration (`const s = new
+    Subject<T>()`, `let w: Subject<T> | null`) get the receiver `new Subject()`, which the
+    resolver reads as "an instance of Subject". Only when that declaration is the name's one
+    binding in the enclosing symbol (no parameter, catch variable or other declaration of the
+    same name there): nothing is guessed."""
+    typed: dict[int, tuple[str, str]] = {}  # declarator name position -> (name, type)
+    for caps in ref_caps:
+        if "lvname" in caps:
+            node = caps["lvname"][0]
+            written = caps["lvtype"][0] if "lvtype" in caps else caps["lvnew"][0]
+            t = _plain_type(text(written, source))
+            if node.start_byte not in typed or (t and "lvtype" in caps):
+                typed[node.start_byte] = (text(node, source), t)
+    if not typed:
+        return refs
+    marks: list[RawRef] = [(pos, "typed", name, 0, "", "", t) for pos, (name, t) in typed.items()]
+    marks += [(c["vdecl"][0].start_byte, "binding", text(c["vdecl"][0], source), 0, "", "", "")
+              for c in ref_caps if "vdecl" in c]
+    types: dict[tuple[int | None, str], set[str]] = {}
+    bindings: dict[tuple[int | None, str], int] = {}
+    for m in attach_enclosing(marks, cands, owners):
+        key = (m.from_symbol, m.to_name)
+        if m.edge_type == "typed":
+            types.setdefault(key, set()).add(m.receiver)
+        else:
+            bindings[key] = bindings.get(key, 0) + 1
+    known = {k: next(iter(v)) for k, v in types.items() if len(v) == 1 and "" not in v and bindings.get(k, 0) == 1}
+    if not known:
+        return refs
+    out = []
+    for r in refs:
+        # `w!.next()`: the non-null assertion changes nothing about the type
+        t = known.get((r.from_symbol, r.receiver.rstrip("!"))) if r.edge_type == "calls" and r.receiver else None
+        out.append(Reference(r.edge_type, r.to_name, r.line, r.from_symbol, r.module, r.alias, f"new {t}()")
+                   if t else r)
     return out
 
 
