@@ -440,3 +440,40 @@ def test_a_value_typed_by_its_own_namespace_member_resolves_without_recursing(tm
     assert not [r for r in caplog.records if "could not resolve" in r.getMessage()]
     edges = edge_table(root)
     assert edges and all(row[6] for row in edges), edges  # every edge got a resolution label
+
+
+def test_typescript_calls_on_typed_locals_and_on_call_results_resolve_to_the_method(tmp_path):
+    """rxjs shapes: `const s = new Subject<T>(); s.next()`, `let w: Subject<T> | null`,
+    `this.getSubject().complete()` (a method whose signature writes its return type). A call
+    on the result of something that writes no return type stays unresolved."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "subject.ts").write_text(
+        "export class Subject<T> {\n"
+        "  next(value: T): void {}\n"
+        "  complete(): void {}\n"
+        "}\n"
+        "export class Other {\n"
+        "  next(): void {}\n"
+        "  complete(): void {}\n"
+        "}\n")
+    (root / "use.ts").write_text(
+        "import { Subject } from './subject';\n"
+        "export class Holder<T> {\n"
+        "  getSubject(): Subject<T> { return new Subject<T>(); }\n"
+        "  untyped() { return new Subject<T>(); }\n"
+        "  run(v: T) {\n"
+        "    const s = new Subject<T>();\n"
+        "    let w: Subject<T> | null = null;\n"
+        "    s.next(v);\n"
+        "    w!.next(v);\n"
+        "    this.getSubject().complete();\n"
+        "    this.untyped().complete();\n"
+        "  }\n"
+        "}\n")
+    run_index(root)
+    nxt = refs(root, "Subject.next", path="subject.ts")
+    assert [(r["path"], r["line_start"]) for r in nxt["references"]] == [("use.ts", 8), ("use.ts", 9)]
+    done = refs(root, "Subject.complete", path="subject.ts")
+    assert [(r["path"], r["line_start"]) for r in done["references"]] == [("use.ts", 10)]
+    assert done["unresolved_count"] >= 1  # line 11: two classes have `complete`; not claimed

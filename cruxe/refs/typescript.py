@@ -83,6 +83,12 @@ class TypeScriptResolver(ScopedResolver):
         chain = ident_chain(recv)
         if chain is None and recv.startswith("new "):
             chain = constructor_chain(recv[4:].strip())
+        elif chain is None and (called := constructor_chain(recv)):
+            # `this.getSubject().subscribe()`: a method or function whose signature writes its
+            # return type; anything else called keeps the fallbacks below
+            hit = self._member_of_result(e, called, name)
+            if hit is not None:
+                return hit.id, RECEIVER
         if chain:
             base, conf = self.chain(e.path, e.from_id, chain)
             if base is not None:
@@ -92,6 +98,14 @@ class TypeScriptResolver(ScopedResolver):
         if name in _COMMON_METHODS:
             return None, OPAQUE
         return unique(self.g.few_named(name, ("method",), _FAMILY))
+
+    def _member_of_result(self, e: Edge, called: list[str], name: str) -> Sym | None:
+        fn, _ = self.chain(e.path, e.from_id, called)
+        if not isinstance(fn, Sym) or fn.kind not in ("method", "function"):
+            return None
+        m = _RETURNS.search(fn.signature)
+        cls = self.named_type(fn.path, fn.parent, m.group(1), _CONTAINERS) if m else None
+        return self.member(cls, name)
 
     # ---- names ---------------------------------------------------------------------------
     def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
