@@ -3,7 +3,8 @@
 Confidence says which evidence tied an edge to its symbol, best first:
 `scope` (defined in the same file, visible from the use), `import` (an explicit import or a
 module path), `receiver` (the receiver's type is visible in the syntax: self/this/cls, a
-class name, `super()`, a constructor call), `unique_name` (one definition of that name in
+class name, `super()`, a constructor call, an annotated parameter, a TypeScript local whose
+declaration writes its type, a call of a method whose signature writes its return type), `unique_name` (one definition of that name in
 the repository fits). An edge that stays unresolved keeps `to_symbol_id = NULL` and says
 why: `ambiguous` (several definitions fit and nothing picks one), `external` (it names
 something outside the repository: a builtin, the standard library, a dependency),
