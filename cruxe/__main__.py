@@ -306,9 +306,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _print_error(err: dict[str, Any]) -> None:
     print(f"error[{err['code']}]: {err['message']}", file=sys.stderr)
-    remedy = (err.get("data") or {}).get("remedy")
+    data = err.get("data") or {}
+    remedy = data.get("remedy")
     if remedy:
         print(f"  remedy: {remedy}", file=sys.stderr)
+    definitions = data.get("definitions") or []
+    for d in definitions:  # ambiguous_symbol: the candidates to pick from
+        print(f"  {d.get('path')}:{d.get('line_start')}\t{d.get('kind')}\t{d.get('qualified_name')}", file=sys.stderr)
+    if definitions:
+        print("  (on the command line: `cruxe refs NAME --file PATH`, or NAME as a qualified name)", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

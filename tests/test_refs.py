@@ -477,3 +477,16 @@ def test_typescript_calls_on_typed_locals_and_on_call_results_resolve_to_the_met
     done = refs(root, "Subject.complete", path="subject.ts")
     assert [(r["path"], r["line_start"]) for r in done["references"]] == [("use.ts", 10)]
     assert done["unresolved_count"] >= 1  # line 11: two classes have `complete`; not claimed
+
+
+def test_cli_lists_the_definitions_of_an_ambiguous_name(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "a.py").write_text("def helper():\n    return 1\n")
+    (root / "b.py").write_text("def helper():\n    return 2\n")
+    run_index(root)
+    proc = subprocess.run([sys.executable, "-m", "cruxe", "refs", "helper", "--path", str(root)],
+                          capture_output=True, text=True, env=os.environ.copy())
+    assert proc.returncode != 0 and "ambiguous_symbol" in proc.stderr
+    assert "a.py:1\tfunction" in proc.stderr and "b.py:1\tfunction" in proc.stderr, proc.stderr
+    assert "--file PATH" in proc.stderr
