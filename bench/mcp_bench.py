@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """MCP over stdio, measured from the client side: start-up, first query, warm round trips,
-tokens per result (o200k_base via bpe-openai) and compact/context byte ratio.
+tokens per result (o200k_base via bpe-openai) and compact/context byte ratio; the anchor is
+the same server's `ping` round trip in the same run.
 
 usage: python3 bench/mcp_bench.py DIR [--queries 200]
 
@@ -95,11 +96,14 @@ def main() -> None:
     while client.tool("health_check", {})[0]["prewarm_status"] in ("pending", "warming"):
         time.sleep(0.05)
 
-    timings: dict[str, list[float]] = {"locate_symbol": [], "search_code": [], "get_file_outline": [],
+    # the anchor: the same server's `ping` round trip in the same run (pipe + JSON, no work)
+    timings: dict[str, list[float]] = {"ping": [], "locate_symbol": [], "search_code": [], "get_file_outline": [],
                                        "health_check": []}
     tokens: dict[str, list[int]] = {"location": [], "signature": []}
     compact_bytes = context_bytes = 0
     for i, name in enumerate(sample):
+        _, dt = client.request("ping")
+        timings["ping"].append(dt)
         _, dt = client.tool("locate_symbol", {"name": name})
         timings["locate_symbol"].append(dt)
         query = name if i % 2 else f"{name} handling"

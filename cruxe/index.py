@@ -375,9 +375,9 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
 
 def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], workers: int | None,
                    report: JobReport, progress: Progress | None, commit: str | None) -> None:
-    """Parse and write batch after batch, each in the crash-safe order (Tantivy commit,
-    then one SQLite transaction). A batch's parsed data is dropped before the next one
-    lands: only one is held at a time."""
+    """Write batch after batch, each in the crash-safe order (Tantivy commit, then one
+    SQLite transaction), while the workers parse the next (`_process`): a batch's parsed
+    data is dropped once written, so at most two are held, this one and the next."""
     repo, ref = writer.repo, writer.ref
     done = 0
     for batch_results in _process(todo, workers):

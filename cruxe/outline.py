@@ -68,8 +68,7 @@ def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "
                 break
         kept += 1
         parent = nodes.get(r["parent_symbol_id"]) if r["parent_symbol_id"] else None
-        if r["symbol_id"] != r["parent_symbol_id"]:
-            nodes[r["symbol_id"]] = node
+        nodes[r["symbol_id"]] = node
         if parent is None:
             roots.append(node)
         else:

@@ -273,13 +273,14 @@ def suggested_next_actions(tool: str, args: Mapping[str, Any], results: list[Map
     return actions[:MAX_NEXT_ACTIONS]
 
 
-def outline_next_actions(path: str, depth: str) -> list[dict[str, Any]]:
+def outline_next_actions(path: str, args: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Follow-up of an outline cut by the safety limit: the top level alone, when the cut
-    one was nested (a top level cut too has no smaller form: read the file by ranges)."""
-    if depth == "top":
+    one was nested (a top level cut too has no smaller form: read the file by ranges).
+    `args` are the request's: the follow-up keeps its workspace and ref."""
+    if args.get("depth") == "top":
         return []
-    return [{"tool": "get_file_outline", "arguments": {"path": path, "depth": "top"},
-             "reason": "payload safety limit reached; the top level alone is smaller"}]
+    return [_action("get_file_outline", {"path": path, "depth": "top"},
+                    "payload safety limit reached; the top level alone is smaller", args)]
 
 
 # ---- metadata -----------------------------------------------------------------------------

@@ -114,6 +114,8 @@ CREATE TABLE IF NOT EXISTS branch_state (
   complete INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (repo, "ref"));
 """
+# created in one transaction: a kill leaves all of the schema or none of it
+_STATE_SCHEMA_TX = f"BEGIN IMMEDIATE;{_STATE_SCHEMA}COMMIT;"
 
 
 def is_engine_panic(e: BaseException) -> bool:
@@ -145,7 +147,7 @@ def _set_wal(conn: sqlite3.Connection) -> None:
             conn.execute("PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as e:
-            if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
+            if ("locked" not in str(e) and "busy" not in str(e)) or time.monotonic() > deadline:
                 raise
             time.sleep(delay)
             delay = min(delay * 2, 0.1)
@@ -347,7 +349,7 @@ def _heal_state_schema(conn: sqlite3.Connection) -> None:
     as it is, for the readers to report (`state_error`, doctor, --force)."""
     try:
         if conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='projects'").fetchone() is None:
-            conn.executescript(f"BEGIN IMMEDIATE;{_STATE_SCHEMA}COMMIT;")
+            conn.executescript(_STATE_SCHEMA_TX)
     except sqlite3.DatabaseError:
         try:
             if conn.in_transaction:
@@ -384,7 +386,7 @@ class ProjectStore:
 
     def ensure_schema(self) -> None:
         try:
-            self.state.executescript(f"BEGIN IMMEDIATE;{_STATE_SCHEMA}COMMIT;")
+            self.state.executescript(_STATE_SCHEMA_TX)
         except sqlite3.DatabaseError as e:
             raise CruxeError("index_incompatible", f"state.db is unreadable: {e}",
                              {"remediation": "cruxe index --force"}) from e

@@ -23,7 +23,7 @@ from .config import Config, load_config, resolve_explain_level, resolve_freshnes
 from .errors import CruxeError
 from .model import KIND_ALIASES, KIND_VALUES, LANGUAGES, ROLE_VALUES
 from .project import Project, open_project, require_project
-from .store import is_corruption, is_engine_panic
+from .store import damaged, is_corruption, is_engine_panic
 
 log = logging.getLogger(__name__)
 
@@ -152,9 +152,7 @@ class Server:
                 log.exception("tool %s failed", name)
                 return self.error_payload(CruxeError("internal_error", f"{type(e).__name__} in {name}")), True
             log.error("tool %s: index.db is damaged (%s)", name, e)
-            return self.error_payload(CruxeError(
-                "index_incompatible", f"the index database is damaged ({e})",
-                {"schema_status": "corrupt_manifest", "remediation": "cruxe index --force"})), True
+            return self.error_payload(damaged("reading the index database", e)), True
         except Exception as e:  # noqa: BLE001 - the edge: nothing unexpected escapes as a traceback
             log.exception("tool %s failed", name)
             return self.error_payload(CruxeError("internal_error", f"{type(e).__name__} in {name}")), True
@@ -163,9 +161,7 @@ class Server:
                 raise
             # our queries are built, not parsed from user text: a panic on them means damaged data
             log.error("tool %s: the search engine panicked (%s); the index is probably damaged", name, e)
-            return self.error_payload(CruxeError(
-                "index_incompatible", "the search index failed while reading; it is probably damaged",
-                {"schema_status": "corrupt_manifest", "remediation": "cruxe index --force"})), True
+            return self.error_payload(damaged("the search engine failed while reading", e)), True
 
     def _read(self, tool: Tool, args: dict[str, Any], progress: Any) -> dict[str, Any]:
         """Run a read tool; if it failed because a rebuild published a new generation (and
@@ -379,7 +375,7 @@ def _outline(server: Server, args: dict[str, Any], progress: Any) -> dict[str, A
     meta = shape.metadata({**state.base_metadata(), **extra}, safety_limit_applied=truncated)
     payload = {**out, "metadata": meta}
     if truncated:
-        payload["suggested_next_actions"] = shape.outline_next_actions(out["file_path"], args["depth"])
+        payload["suggested_next_actions"] = shape.outline_next_actions(out["file_path"], args)
     return payload
 
 

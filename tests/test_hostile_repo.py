@@ -218,7 +218,8 @@ def _tables(repo: Path, home: Path) -> tuple:
 def test_outline_of_a_generated_file_is_bounded_by_the_payload_safety_limit(make_repo):
     """go-5k's syscall/zerrors_linux_loong64.go has 1,942 constants: its whole outline is
     372 KB (~100k tokens). The outline keeps the longest line-order prefix of the tree that
-    fits `search.max_response_bytes`, and says so."""
+    fits `search.max_response_bytes`, says so, and suggests the top level (same ref)."""
+    from cruxe.outline import file_outline
     lines = ["class Table:"] + [f"    def method_{i:04d}(self, value):\n        return value" for i in range(100)]
     lines += [f"CONSTANT_{i:04d} = {i}" for i in range(3000)]
     root = make_repo({"gen.py": "\n".join(lines) + "\n"})
@@ -227,7 +228,9 @@ def test_outline_of_a_generated_file_is_bounded_by_the_payload_safety_limit(make
     full, is_error = server.call_tool("get_file_outline", {"path": "gen.py"})
     assert not is_error
     size = len(json.dumps(full["symbols"], separators=(",", ":")).encode())
-    assert size <= 65536 < 3101 * 40, size
+    project = open_project(root)
+    whole = file_outline(project.store.current_generation("live"), project.id, "live", "gen.py")
+    assert size <= 65536 < len(json.dumps(whole["symbols"], separators=(",", ":")).encode()), size
     meta = full["metadata"]
     assert meta["symbol_count"] == 3101 and meta["result_completeness"] == "truncated"
     assert meta["safety_limit_applied"] is True and 0 < meta["returned_symbol_count"] < 3101
@@ -235,6 +238,8 @@ def test_outline_of_a_generated_file_is_bounded_by_the_payload_safety_limit(make
     assert full["symbols"][0]["name"] == "Table" and [m["name"] for m in kept] == [f"method_{i:04d}" for i in range(100)]
     assert [s["name"] for s in full["symbols"][1:]] == [f"CONSTANT_{i:04d}" for i in range(len(full["symbols"]) - 1)]
     assert full["suggested_next_actions"][0]["arguments"] == {"path": "gen.py", "depth": "top"}
+    with_ref, _ = server.call_tool("get_file_outline", {"path": "gen.py", "ref": "live"})
+    assert with_ref["suggested_next_actions"][0]["arguments"] == {"path": "gen.py", "depth": "top", "ref": "live"}
     small, _ = server.call_tool("get_file_outline", {"path": "gen.py", "depth": "top"})
     assert small["metadata"]["symbol_count"] == 3001 and small["symbols"][0]["name"] == "Table"
     assert "children" not in small["symbols"][0]

@@ -4,8 +4,8 @@ Confidence says which evidence tied an edge to its symbol, best first:
 `scope` (defined in the same file, visible from the use), `import` (an explicit import or a
 module path), `receiver` (the receiver's type is visible in the syntax: self/this/cls, a
 class name, `super()`, a constructor call, an annotated parameter, a TypeScript local whose
-declaration writes its type, a call of a method whose signature writes its return type), `unique_name` (one definition of that name in
-the repository fits). An edge that stays unresolved keeps `to_symbol_id = NULL` and says
+declaration writes its type, a call of a method whose signature writes its return type),
+`unique_name` (one definition of that name in the repository fits). An edge that stays unresolved keeps `to_symbol_id = NULL` and says
 why: `ambiguous` (several definitions fit and nothing picks one), `external` (it names
 something outside the repository: a builtin, the standard library, a dependency),
 `module` (it names a module or package, which is not a symbol), `opaque` (a method name
@@ -135,6 +135,7 @@ class LanguageResolver:
 
     def __init__(self, g: Graph):
         self.g = g
+        self.signatures = Signatures()  # parsed signatures, shared by all of this resolver's rules
 
     def resolve(self, e: Edge) -> Resolution:  # pragma: no cover - interface
         raise NotImplementedError
@@ -147,13 +148,6 @@ class ScopedResolver(LanguageResolver):
 
     GLOBALS: frozenset[str] = frozenset()
     _type_depth = 0  # nesting of named_type lookups in progress (instance attribute once set)
-
-    @property
-    def signatures(self) -> Signatures:
-        sigs = self.__dict__.get("_signatures")
-        if sigs is None:
-            sigs = self.__dict__["_signatures"] = Signatures()
-        return sigs
 
     def resolve(self, e: Edge) -> Resolution:
         if e.edge_type == "imports":

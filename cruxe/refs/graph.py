@@ -11,10 +11,8 @@ import sqlite3
 from collections import defaultdict
 from typing import Callable, NamedTuple
 
-# a parent equal to the symbol itself (ids that collided before unique_symbol_ids) reads as
-# none: every upward walk of the resolvers ends
 _SYM_COLS = ("symbol_id, name, qualified_name, kind, language, path, line_start, line_end, "
-             "nullif(parent_symbol_id, symbol_id), coalesce(signature, '')")
+             "parent_symbol_id, coalesce(signature, '')")
 _EDGE_COLS = ("rowid, source_file, source_line, from_symbol_id, to_name, edge_type, "
               "coalesce(module, ''), coalesce(receiver, ''), to_symbol_id, confidence")
 

@@ -21,7 +21,7 @@ import re
 
 from ..languages.rust import module_path
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
-                     Resolution, Signatures, first, unique)
+                     Resolution, first, unique)
 from .graph import Edge, Graph, Sym
 
 _STD_MACROS = frozenset("println print eprintln eprint format write writeln vec assert assert_eq assert_ne "
@@ -44,7 +44,6 @@ class RustResolver(LanguageResolver):
         self._module_files: dict[str, dict[str, list[str]]] = {}
         self._uses: dict[str, tuple[dict[str, Edge], list[Edge]]] = {}
         self._crate_names: dict[str, str] | None = None
-        self.signatures = Signatures()
 
     def resolve(self, e: Edge) -> Resolution:
         crate, here = crate_of(e.path), module_path(e.path)

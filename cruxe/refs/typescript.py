@@ -46,6 +46,12 @@ _CONTAINERS = frozenset({"class", "interface", "enum", "module"})
 _FUNCTIONS = frozenset({"function", "method"})
 _VALUES = frozenset({"variable", "constant"})
 _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
+
+
+def _returned_type(signature: str) -> str | None:
+    """The named type a function or method signature says it returns (`): Subject<T>`)."""
+    m = _RETURNS.search(signature)
+    return m.group(1) if m else None
 _EXTENDS = re.compile(r"\bextends\s+(.+?)(?:\bimplements\b|\{|$)", re.S)
 _GENERIC = re.compile(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>")
 _JSONC = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.S)
@@ -103,8 +109,8 @@ class TypeScriptResolver(ScopedResolver):
         fn, _ = self.chain(e.path, e.from_id, called)
         if not isinstance(fn, Sym) or fn.kind not in ("method", "function"):
             return None
-        m = _RETURNS.search(fn.signature)
-        cls = self.named_type(fn.path, fn.parent, m.group(1), _CONTAINERS) if m else None
+        declared = _returned_type(fn.signature)
+        cls = self.named_type(fn.path, fn.parent, declared, _CONTAINERS) if declared else None
         return self.member(cls, name)
 
     # ---- names ---------------------------------------------------------------------------
@@ -157,8 +163,7 @@ class TypeScriptResolver(ScopedResolver):
         # a field or variable declared with a type, or a getter/method returning one
         declared = self.signatures.declared_type(target.signature, target.name) if target.kind in _VALUES else None
         if declared is None and target.kind == "method":
-            m = _RETURNS.search(target.signature)
-            declared = m.group(1) if m else None
+            declared = _returned_type(target.signature)
         cls = self.named_type(target.path, target.parent, declared, _CONTAINERS) if declared else None
         return self.member(cls, name) if cls is not None else None
 
