@@ -1,6 +1,7 @@
 """`get_file_outline`: the nested symbol tree of one file, from SQLite only."""
 from __future__ import annotations
 
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from .errors import CruxeError
@@ -32,6 +33,54 @@ def normalize_repo_path(path: Any) -> str:
 # Bytes a node adds to its parent's JSON beyond its own fields: the `"children":[...]` key
 # and brackets when it is the first child, separators otherwise (an upper bound).
 _NODE_OVERHEAD = 16
+# The bytes of a node's keys and punctuation (`{"kind":"","name":"","line_start":,...}`) less
+# a little: with the lengths of its values, a lower bound of its serialized size.
+_NODE_FLOOR = 60
+
+
+def _json_size(node: dict[str, Any]) -> int:
+    """Bytes of `to_json(node)`, without building the string: keys, values and punctuation."""
+    size = 1  # {
+    for key, value in node.items():
+        size += len(key) + 4  # "key": and the separator or }
+        if isinstance(value, str):
+            size += len(value) + 2 if value.isascii() and value.isprintable() and '"' not in value \
+                and "\\" not in value else len(encode_basestring(value).encode("utf-8"))
+        else:
+            size += len(str(value))
+    return size
+
+
+def _node(r: Any) -> dict[str, Any]:
+    """One outline node in the shape of spec 03 (no qualified name: the tree says it)."""
+    node = {"kind": r["kind"], "name": r["name"], "line_start": r["line_start"], "line_end": r["line_end"]}
+    if r["signature"]:
+        node["signature"] = r["signature"]
+    if r["visibility"]:
+        node["visibility"] = r["visibility"]
+    return node
+
+
+def _tree(rows: list[Any], max_bytes: int | None) -> tuple[list[dict[str, Any]], int]:
+    """The tree of the longest prefix of `rows` whose serialized nodes fit in `max_bytes`
+    (all of them when it is None), and how many rows it holds."""
+    nodes: dict[str, dict[str, Any]] = {}
+    roots: list[dict[str, Any]] = []
+    size, kept = 2, 0
+    for r in rows:
+        node = _node(r)
+        if max_bytes is not None:
+            size += _json_size(node) + _NODE_OVERHEAD
+            if size > max_bytes:
+                break
+        kept += 1
+        parent = nodes.get(r["parent_symbol_id"]) if r["parent_symbol_id"] else None
+        nodes[r["symbol_id"]] = node
+        if parent is None:
+            roots.append(node)
+        else:
+            parent.setdefault("children", []).append(node)
+    return roots, kept
 
 
 def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "all",
@@ -46,33 +95,26 @@ def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "
                          (repo, ref, rel)).fetchone()
     if row is None:
         raise CruxeError("file_not_found", f"no indexed file at {rel!r} for ref {ref!r}", {"path": rel})
-    sql = ('SELECT symbol_id, parent_symbol_id, name, qualified_name, kind, line_start, line_end, signature, '
-           'visibility FROM symbol_relations WHERE repo=? AND "ref"=? AND path=? '
+    sql = ('SELECT symbol_id, parent_symbol_id, name, kind, line_start, line_end, signature, visibility '
+           'FROM symbol_relations WHERE repo=? AND "ref"=? AND path=? '
            + ("AND parent_symbol_id IS NULL " if depth == "top" else "")
            + "ORDER BY line_start, line_end DESC, name, symbol_id")
-    nodes: dict[str, dict[str, Any]] = {}
-    roots: list[dict[str, Any]] = []
-    size, kept, truncated = 2, 0, False
-    for r in gen.db.execute(sql, (repo, ref, rel)):  # read lazily: a cut tree stops early
-        node = {"kind": r["kind"], "name": r["name"], "line_start": r["line_start"], "line_end": r["line_end"]}
-        if r["qualified_name"] and r["qualified_name"] != r["name"]:
-            node["qualified_name"] = r["qualified_name"]
-        if r["signature"]:
-            node["signature"] = r["signature"]
-        if r["visibility"]:
-            node["visibility"] = r["visibility"]
-        if max_bytes is not None:
-            size += len(to_json(node).encode("utf-8")) + _NODE_OVERHEAD
-            if size > max_bytes:
-                truncated = True
-                break
-        kept += 1
-        parent = nodes.get(r["parent_symbol_id"]) if r["parent_symbol_id"] else None
-        nodes[r["symbol_id"]] = node
-        if parent is None:
-            roots.append(node)
-        else:
-            parent.setdefault("children", []).append(node)
+    # Read lazily, and stop once even a lower bound of the size is over the limit: a cut tree
+    # never needs the rest of a generated file. Sizing every node exactly costs as much as the
+    # query, so that is done only when the whole tree does not fit.
+    rows, floor, over = [], 2, False
+    for r in gen.db.execute(sql, (repo, ref, rel)):
+        rows.append(r)
+        floor += _NODE_FLOOR + len(r["name"]) + len(r["signature"] or "")
+        if max_bytes is not None and floor > max_bytes:
+            over = True
+            break
+    truncated = over
+    if not over:
+        roots, kept = _tree(rows, None)
+        truncated = max_bytes is not None and len(to_json(roots).encode("utf-8")) > max_bytes
+    if truncated:
+        roots, kept = _tree(rows, max_bytes)
     total = kept
     if truncated:
         total = gen.db.execute('SELECT COUNT(*) FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?'

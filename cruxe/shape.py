@@ -33,19 +33,22 @@ MAX_RELATED = 5
 TRUNCATION_MARKER = "... truncated ..."
 MAX_NEXT_ACTIONS = 3  # every suggestion is paid for in the agent's tokens
 
-# Fields per detail level, each level adding to the one before. The handles are spread over
-# the levels because a hex id costs about 20 tokens: with all of `result_id`, `symbol_id` and
-# `symbol_stable_id` on every result, `location` measured ~106 tokens per result (SC-101 wants
-# <= 60), `signature` ~137 (SC-102: <= 120) and compact payloads ~28% of context (SC-102a: <= 20%).
-# So each result carries one handle at every level, the fuller identity from `context` on:
-# - `symbol_stable_id` is the handle of a symbol (FR-009; survives moves and reformatting);
-# - `result_id` is the handle of a snippet or file result, which have no symbol identity;
-# - `result_type` is said at `location` only when there is no `kind` to say what the result is.
+# Fields per detail level, each level adding to the one before. A hex id costs 11-15 o200k
+# tokens, so identity waits for `context`: with `result_id`, `symbol_id` and `symbol_stable_id`
+# on every result, `location` measured ~106 tokens per result (SC-101 wants <= 60, issue 4
+# <= 40) and `signature` ~137 (SC-102: <= 120, issue 4 <= 80). So (docs/DEPARTURES.md):
+# - `location` is what FR-102 lists and nothing else: path, lines, kind, name; a result with no
+#   kind (snippet, file) says `result_type` instead, so the agent knows what it is;
+# - `signature` adds what FR-103 lists, and the score;
+# - `context` adds the preview, parent, related symbols and the whole identity: `result_type`,
+#   `result_id`, `symbol_id` and, for a symbol, `symbol_stable_id` (FR-009; survives moves).
+# `compact` (after shaping) keeps location, score and the follow-up handle: `symbol_stable_id`
+# for a symbol, `result_id` for a snippet or file, which have no symbol identity.
 LOCATION_FIELDS = ("path", "line_start", "line_end", "kind", "name")
-SIGNATURE_FIELDS = ("result_type", "qualified_name", "signature", "language", "visibility")  # + score
+SIGNATURE_FIELDS = ("qualified_name", "signature", "language", "visibility")  # + score
 CONTEXT_FIELDS = ("body_preview", "parent", "related_symbols", "snippet")
-# `compact` keeps identity, location and score (FR-105a) and drops the rest.
-COMPACT_FIELDS = frozenset((*LOCATION_FIELDS, "symbol_stable_id", "score"))
+COMPACT_FIELDS = frozenset((*LOCATION_FIELDS, "score"))
+RESULT_SCORE_DIGITS = 2  # the score an agent reads; `ranking_reasons` keeps SCORE_DIGITS
 _REFERENCE_FIELDS = ("kind", "name", "path", "line")  # parent / related symbol shape
 
 SEMANTIC_OFF = {"semantic_mode": "off", "semantic_enabled": False, "semantic_triggered": False,
@@ -119,7 +122,7 @@ def _reference(value: Any) -> dict[str, Any] | None:
 
 
 def _score(hit: Mapping[str, Any]) -> float:
-    return round(float(hit.get("score", 0.0)), SCORE_DIGITS)
+    return round(float(hit.get("score", 0.0)), RESULT_SCORE_DIGITS)
 
 
 def hit_result_id(hit: Mapping[str, Any]) -> str:
@@ -145,28 +148,30 @@ def _context_fields(hit: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _handle(hit: Mapping[str, Any]) -> dict[str, Any]:
-    """The one follow-up handle every level carries (see the field lists above)."""
+    """The follow-up handle `compact` keeps (see the field lists above)."""
     if _present(hit.get("symbol_stable_id")):
         return {"symbol_stable_id": hit["symbol_stable_id"]}
-    return {"result_type": hit.get("result_type", ""), "result_id": hit_result_id(hit)}
+    return {"result_id": hit_result_id(hit)}
 
 
 def shape_result(hit: Mapping[str, Any], detail_level: str = "signature", compact: bool = False) -> dict[str, Any]:
     """One result in the shape of its detail level; `compact` then keeps only identity,
-    location and score. Order of fields is fixed; absent or empty fields are omitted."""
+    location, handle and score. Order of fields is fixed; absent or empty fields are omitted."""
     _check("detail_level", detail_level, DETAIL_LEVELS)
     out: dict[str, Any] = {k: hit[k] for k in LOCATION_FIELDS if _present(hit.get(k))}
-    out.update(_handle(hit))
+    kindless = "kind" not in out
+    if kindless:
+        out["result_type"] = hit.get("result_type", "")
     if detail_level != "location":
         out.update((k, hit[k]) for k in SIGNATURE_FIELDS if _present(hit.get(k)))
         out["score"] = _score(hit)
     if detail_level == "context":
+        out["result_type"] = hit.get("result_type", "")
         out["result_id"] = hit_result_id(hit)
-        if _present(hit.get("symbol_id")):
-            out["symbol_id"] = hit["symbol_id"]
+        out.update((k, hit[k]) for k in ("symbol_id", "symbol_stable_id") if _present(hit.get(k)))
         out.update(_context_fields(hit))
     if compact:
-        keep = COMPACT_FIELDS | _handle(hit).keys()
+        keep = COMPACT_FIELDS | _handle(hit).keys() | ({"result_type"} if kindless else set())
         out = {k: v for k, v in out.items() if k in keep}
     return out
 

@@ -267,6 +267,17 @@ def test_wide_union_of_object_types():
     assert fx.symbols[-1].line_start == 3002
 
 
+def test_error_recovery_never_yields_a_nameless_symbol():
+    # Found by the fuzz test below: with bytes 270..534 of classes.ts cut out, the parser
+    # recovers `private cache?: Map<string, T>;: T | undefined;` as a second field whose name
+    # is the zero-width identifier it inserted. So is a field named by an empty string.
+    src, _ = load("typescript/classes.ts")
+    for mangled in (src[:270] + src[534:], b"class A { '': number; \"\" = 1; ok = 2 }\n"):
+        fx = extract_typescript(mangled, "classes.ts")
+        assert fx.symbols and all(s.name for s in fx.symbols)
+    assert [s.name for s in extract_typescript(b"class A { '': number; ok = 2 }\n", "a.ts").symbols] == ["A", "ok"]
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_never_raises_on_mangled_input(data):

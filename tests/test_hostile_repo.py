@@ -243,3 +243,28 @@ def test_outline_of_a_generated_file_is_bounded_by_the_payload_safety_limit(make
     small, _ = server.call_tool("get_file_outline", {"path": "gen.py", "depth": "top"})
     assert small["metadata"]["symbol_count"] == 3001 and small["symbols"][0]["name"] == "Table"
     assert "children" not in small["symbols"][0]
+
+
+def test_outline_node_size_is_exactly_its_json_size():
+    # The outline's cut is the longest prefix that fits: it sizes nodes without serializing
+    # them, so the sizing must agree with the wire form on every string (quotes, backslashes,
+    # control characters, non-ASCII).
+    from hypothesis import given, settings, strategies as st
+
+    from cruxe.outline import _json_size
+    from cruxe.store import to_json
+
+    text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
+
+    @settings(max_examples=400, deadline=None)
+    @given(kind=text, name=text, sig=st.one_of(st.none(), text), vis=st.one_of(st.none(), text),
+           start=st.integers(1, 10**7), end=st.integers(1, 10**7))
+    def check(kind, name, sig, vis, start, end):
+        node = {"kind": kind, "name": name, "line_start": start, "line_end": end}
+        node.update({k: v for k, v in (("signature", sig), ("visibility", vis)) if v})
+        assert _json_size(node) == len(to_json(node).encode("utf-8"))
+
+    check()
+    for s in ('a"b', "a\\b", "tab\tnew\nline", "\x7f\x00", "é漢字", "\u2028"):
+        node = {"kind": s, "name": s, "line_start": 1, "line_end": 2, "signature": s}
+        assert _json_size(node) == len(to_json(node).encode("utf-8"))

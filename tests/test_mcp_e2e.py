@@ -144,7 +144,7 @@ def test_locate_symbol_detail_levels_and_compact(world, http_servers, transport)
     assert (top["path"], top["name"], top["kind"]) == ("json/decoder.py", "JSONDecoder", "class")
     assert top["qualified_name"].endswith("JSONDecoder") and top["signature"].startswith("class JSONDecoder")
     loc = out["location"]["results"][0]
-    assert "signature" not in loc and {"path", "line_start", "line_end", "kind", "name", "symbol_stable_id"} <= set(loc)
+    assert list(loc) == ["path", "line_start", "line_end", "kind", "name"]  # FR-102: only these
     ctx = out["context"]["results"][0]
     assert "body_preview" in ctx and "class JSONDecoder" in ctx["body_preview"]
     compact = out["compact"]["results"][0]

@@ -114,17 +114,17 @@ def nulls(value) -> bool:
 def test_location_shape_of_a_symbol():
     assert shape.shape_result(sym(), "location") == {
         "path": "src/auth/jwt.rs", "line_start": 87, "line_end": 112, "kind": "function",
-        "name": "validate_token", "symbol_stable_id": "validate_token-stable"}
+        "name": "validate_token"}
 
 
 def test_signature_shape_adds_exactly_the_signature_fields():
     out = shape.shape_result(sym(), "signature")
     loc = shape.shape_result(sym(), "location")
     assert list(out)[:len(loc)] == list(loc)
-    assert set(out) - set(loc) == {"result_type", "qualified_name", "signature", "language", "visibility", "score"}
+    assert set(out) - set(loc) == {"qualified_name", "signature", "language", "visibility", "score"}
     assert out["qualified_name"] == "auth::jwt::validate_token"
     assert out["signature"] == "pub fn validate_token(token: &str, key: &[u8]) -> Result<Claims>"
-    assert out["score"] == 12.3457  # 4 decimals
+    assert out["score"] == 12.35  # 2 decimals
 
 
 def test_context_shape_adds_preview_parent_related_and_full_identity():
@@ -135,7 +135,8 @@ def test_context_shape_adds_preview_parent_related_and_full_identity():
     out = shape.shape_result(hit, "context")
     sig = shape.shape_result(hit, "signature")
     assert list(out)[:len(sig)] == list(sig)
-    assert set(out) - set(sig) == {"result_id", "symbol_id", "body_preview", "parent", "related_symbols"}
+    assert set(out) - set(sig) == {"result_type", "result_id", "symbol_id", "symbol_stable_id", "body_preview",
+                                   "parent", "related_symbols"}
     assert out["body_preview"].splitlines() == [f"line {i}" for i in range(1, 11)] + ["... truncated ..."]
     assert out["parent"] == {"kind": "impl", "name": "JwtValidator", "path": "src/auth/jwt.rs", "line": 45}
     assert out["related_symbols"] == [{k: r[k] for k in ("kind", "name", "path", "line")} for r in related[:5]]
@@ -161,17 +162,17 @@ def test_absent_fields_are_omitted_never_null():
 def test_snippet_results_carry_result_type_and_result_id_and_text_only_in_context():
     hit = snippet(text="\n".join(f"s{i}" for i in range(30)))
     loc = shape.shape_result(hit, "location")
-    assert loc == {"path": "src/auth/jwt.rs", "line_start": 90, "line_end": 92, "result_type": "snippet",
-                   "result_id": shape.hit_result_id(hit)}
+    assert loc == {"path": "src/auth/jwt.rs", "line_start": 90, "line_end": 92, "result_type": "snippet"}
     assert "snippet" not in shape.shape_result(hit, "signature")
     ctx = shape.shape_result(hit, "context")
+    assert ctx["result_id"] == shape.hit_result_id(hit)
     assert ctx["snippet"].splitlines() == [f"s{i}" for i in range(20)] + ["... truncated ..."]
 
 
 def test_detail_level_is_serialization_only():
-    # Same hit list in, same order and handles out, at every level (FR-105).
+    # Same hit list in, same order and locations out, at every level (FR-105).
     hits = list(stdlib_hits("json"))
-    handles = {lvl: [(r["path"], r["line_start"], r.get("symbol_stable_id"))
+    handles = {lvl: [(r["path"], r["line_start"], r["line_end"], r.get("kind"), r.get("name"))
                      for r in shape.shape_response("search_code", hits, detail_level=lvl, base_metadata=BASE)["results"]]
                for lvl in shape.DETAIL_LEVELS}
     assert handles["location"] == handles["signature"] == handles["context"]

@@ -545,11 +545,13 @@ def _definition(node: ts.Node, ctx: _Ctx) -> Candidate | list[Candidate] | None:
 
 
 def _name(node: ts.Node | None, source: bytes) -> str | None:
-    """Identifier, `#private` or string-literal name; None for computed or numeric names."""
+    """Identifier, `#private` or string-literal name; None for computed or numeric names, and
+    for an empty one (`''`, or the zero-width identifier error recovery inserts)."""
     if node is None or node.type not in _NAME_TYPES:
         return None
     s = text(node, source)
-    return s[1:-1] if node.type == "string" else s
+    s = s[1:-1] if node.type == "string" else s
+    return s or None
 
 
 def _module(node: ts.Node, ctx: _Ctx) -> Candidate | list[Candidate] | None:
