@@ -26,7 +26,8 @@ from .extract import extract
 from .model import FileExtract, content_hash, file_key, symbol_id, symbol_stable_id
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
-from .store import SCHEMA_VERSION, Generation, GenerationWriter, manifest, now_iso, save_skipped_files
+from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_edge_indexes, defer_edge_indexes, manifest,
+                    now_iso, save_skipped_files)
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,8 @@ log = logging.getLogger(__name__)
 BATCH_FILES = int(os.environ.get("CRUXE_INDEX_BATCH_FILES", "500"))
 BATCH_BYTES = 12 << 20  # ... or this many source bytes, whichever comes first
 INLINE_MAX_FILES = 150  # fewer changed files than this are parsed in-process (no pool start-up)
+# a first build of at least this many files builds its edge indexes at the end
+BULK_MIN_FILES = int(os.environ.get("CRUXE_INDEX_BULK_MIN_FILES", "1000"))
 CHUNK_MAX_LINES = 120  # a snippet longer than this is split: keeps snippet hits precise
 CHUNK_SMALL_LINES = 3  # chunks this short are merged with their small neighbours ...
 CHUNK_MERGE_LINES = 20  # ... into chunks of at most this many lines
@@ -351,6 +354,11 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     report.unchanged_files = len(scanned.files) - len(todo)
     commit = vcs.head_commit(project.root)
     store.update_job(report.job_id, files_total=len(todo), deleted_files=len(deleted))
+    bulk = not old and len(todo) >= BULK_MIN_FILES
+    if bulk:
+        defer_edge_indexes(gen.db)
+    else:
+        build_edge_indexes(gen.db)
     writer = GenerationWriter(gen, repo, ref, threads=1)
     try:
         if deleted or not todo:
@@ -368,6 +376,8 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     # lives in the index). Imported here so parser workers never load the query modules.
     from .refs import resolve_edges
     resolve_edges(gen, repo, ref, [*deleted, *(i.path for i in todo)])
+    if bulk:
+        build_edge_indexes(gen.db)
     counts = gen.db.execute('SELECT file_count, symbol_count FROM branch_state WHERE repo=? AND "ref"=?',
                             (repo, ref)).fetchone()
     report.file_count, report.symbol_count = (counts[0], counts[1]) if counts else (0, 0)
@@ -379,6 +389,7 @@ def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], worker
     SQLite transaction), while the workers parse the next (`_process`): a batch's parsed
     data is dropped once written, so at most two are held, this one and the next."""
     repo, ref = writer.repo, writer.ref
+    new_paths = frozenset(i.path for i in todo if i.old_hash is None)  # no SQLite rows to delete
     done = 0
     for batch_results in _process(todo, workers):
         _write_batch(writer, repo, ref, batch_results, report)
@@ -387,7 +398,7 @@ def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], worker
         rows = _rows(batch_results, report)
         del batch_results
         writer.commit_sqlite(rows["gone"], rows["files"], rows["touched"], rows["symbols"], rows["edges"],
-                             {"commit": commit, "complete": done == len(todo)})
+                             {"commit": commit, "complete": done == len(todo)}, new_paths)
         del rows
         heap.trim()
         store.update_job(report.job_id, files_done=done, symbol_count=report.symbol_count)
@@ -441,6 +452,8 @@ def _write_batch(writer: GenerationWriter, repo: str, ref: str, results: list[di
     for r in results:
         if r.get("unchanged"):
             continue
+        # even for a file new to the manifest: a job killed between its Tantivy commit and its
+        # SQLite commit left documents the manifest does not know
         writer.delete_file_docs(file_key(repo, ref, r["path"]))
         if r.get("gone"):
             continue

@@ -76,7 +76,18 @@ CREATE TABLE IF NOT EXISTS branch_tombstones (
   PRIMARY KEY (repo, "ref", path));
 """
 
-_INDEX_SCHEMA = """
+# One generation holds one repo and ref: edge indexes need no prefix (smaller, faster);
+# unresolved edges (most of them) stay out of se_to. A bulk build leaves them out until its
+# edges are written and resolved (see `defer_edge_indexes`).
+_EDGE_INDEXES = """
+CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id) WHERE to_symbol_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(source_file);
+CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges(to_tail);
+CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(repo, "ref") WHERE confidence IS NULL;
+"""
+_EDGE_INDEX_NAMES = ("se_to", "se_file", "se_tail", "se_pending")
+
+_INDEX_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS file_manifest (
   repo TEXT NOT NULL, "ref" TEXT NOT NULL, path TEXT NOT NULL, content_hash TEXT NOT NULL,
@@ -99,12 +110,7 @@ CREATE TABLE IF NOT EXISTS symbol_edges (
   source_line INTEGER NOT NULL, confidence TEXT, module TEXT, receiver TEXT,
   to_tail TEXT GENERATED ALWAYS AS (substr(to_name, length(rtrim(to_name,
     replace(replace(replace(to_name, '.', ''), ':', ''), '/', ''))) + 1)) VIRTUAL);
-CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id) WHERE to_symbol_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(source_file);
--- one generation holds one repo and ref: edge indexes need no prefix (smaller, faster);
--- unresolved edges (most of them) stay out of se_to
-CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges(to_tail);
-CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(repo, "ref") WHERE confidence IS NULL;
+{_EDGE_INDEXES}
 CREATE TABLE IF NOT EXISTS edge_dirty_names (
   repo TEXT NOT NULL, "ref" TEXT NOT NULL, name TEXT NOT NULL,
   PRIMARY KEY (repo, "ref", name)) WITHOUT ROWID;
@@ -653,6 +659,23 @@ class ProjectStore:
 
 # ---- writes into a generation (indexer side) -------------------------------------------------
 
+def defer_edge_indexes(db: sqlite3.Connection) -> None:
+    """Drop the edge indexes for a bulk build of an empty generation: inserting ~650k edge
+    rows into four B-trees, then updating them as resolution rewrites the rows, costs more
+    than building each index once from the final rows (`build_edge_indexes`). Nothing in a
+    bulk build reads through them: new files have no rows to delete, the resolution reads in
+    rowid order, and queries do not see a generation before its first build completes."""
+    with transaction(db):
+        for name in _EDGE_INDEX_NAMES:
+            db.execute(f"DROP INDEX IF EXISTS {name}")
+
+
+def build_edge_indexes(db: sqlite3.Connection) -> None:
+    """Create the edge indexes that are missing: after a bulk build, and at the start of
+    every other job (a bulk build killed before its end left them out)."""
+    db.executescript(f"BEGIN IMMEDIATE;{_EDGE_INDEXES}COMMIT;")
+
+
 class GenerationWriter:
     """Batches of file changes into one generation, in the crash-safe order:
     Tantivy delete+add and commit, then one SQLite transaction ending with the manifest."""
@@ -678,15 +701,19 @@ class GenerationWriter:
             w.commit()
 
     def commit_sqlite(self, deleted: list[str], files: list[dict[str, Any]], touched: list[tuple[str, int, int]],
-                      symbols: list[tuple], edges: list[tuple], state: dict[str, Any]) -> None:
+                      symbols: list[tuple], edges: list[tuple], state: dict[str, Any],
+                      new_paths: frozenset[str] = frozenset()) -> None:
         """One transaction: relations and edges of the re-extracted and deleted files, then
         their manifest rows (content hash last), then branch_state. `touched` files kept
-        their content (only size/mtime moved): just their manifest row is refreshed."""
+        their content (only size/mtime moved): just their manifest row is refreshed.
+        `new_paths` had no manifest row when the job started, so they have no rows to delete
+        (rows and manifest commit together)."""
         c = self.gen.db
         key = (self.repo, self.ref)
         with transaction(c):
-            mark_edges_dirty(c, self.repo, self.ref, deleted + [f["path"] for f in files], symbols, edges)
-            for path in deleted + [f["path"] for f in files]:
+            replaced = [p for p in deleted + [f["path"] for f in files] if p not in new_paths]
+            mark_edges_dirty(c, self.repo, self.ref, replaced, symbols, edges)
+            for path in replaced:
                 c.execute('DELETE FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?', (*key, path))
                 c.execute('DELETE FROM symbol_edges WHERE repo=? AND "ref"=? AND source_file=?', (*key, path))
             c.executemany("INSERT INTO symbol_relations VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", symbols)

@@ -17,6 +17,7 @@ import pytest
 from cruxe.errors import CruxeError
 from cruxe.index import run_index
 from cruxe.project import open_project
+import cruxe.index
 from cruxe.refs import find_references, resolve_edges
 from cruxe.refs import resolve as resolve_mod
 from cruxe.refs.find import MAX_CONTEXT_CHARS
@@ -364,9 +365,18 @@ def test_sigkill_before_resolution_then_sync_gives_the_edges_of_a_clean_index(co
     assert edge_table(root) == _clean_edges(root, tmp_path / "clean_home")
 
 
-def test_sigkill_at_a_random_moment_then_sync_gives_the_edges_of_a_clean_index(copy_corpus, tmp_path):
+def edge_indexes(root: Path) -> list[str]:
+    gen = open_project(root).store.current_generation("live")
+    return [r[0] for r in gen.db.execute("SELECT name FROM sqlite_master WHERE type='index' "
+                                         "AND tbl_name='symbol_edges' ORDER BY name")]
+
+
+@pytest.mark.parametrize("bulk", [False, True], ids=["indexes-kept", "indexes-deferred"])
+def test_sigkill_at_a_random_moment_then_sync_gives_the_edges_of_a_clean_index(copy_corpus, tmp_path, bulk):
+    # A first build of many files drops the edge indexes and builds them at its end: a kill
+    # in between must leave the next sync to build them, over the same edges.
     root = copy_corpus(STDLIB / "email", "email")
-    env = {**os.environ, "CRUXE_INDEX_BATCH_FILES": "4"}
+    env = {**os.environ, "CRUXE_INDEX_BATCH_FILES": "4", "CRUXE_INDEX_BULK_MIN_FILES": "1" if bulk else "100000"}
     proc = subprocess.Popen([sys.executable, "-m", "cruxe", "index", "--path", str(root), "--quiet",
                              "--workers", "1"], env=env)
     time.sleep(1.2)
@@ -375,7 +385,27 @@ def test_sigkill_at_a_random_moment_then_sync_gives_the_edges_of_a_clean_index(c
     sync = subprocess.run([sys.executable, "-m", "cruxe", "sync", "--path", str(root), "--quiet"], env=env,
                           capture_output=True, text=True)
     assert sync.returncode == 0, sync.stderr
+    assert edge_indexes(root) == ["se_file", "se_pending", "se_tail", "se_to"]
     assert edge_table(root) == _clean_edges(root, tmp_path / "clean_home")
+
+
+def test_bulk_build_with_parallel_resolution_gives_the_edges_of_the_plain_one(copy_corpus, tmp_path, monkeypatch):
+    # The first build of a large repository defers the edge indexes and resolves in worker
+    # processes: the same edges, resolutions and indexes as the in-process path.
+    root = copy_corpus(STDLIB / "email", "email")
+    monkeypatch.setattr(cruxe.index, "BULK_MIN_FILES", 1)
+    monkeypatch.setattr(resolve_mod, "PARALLEL_EDGES", 0)
+    monkeypatch.setattr(resolve_mod, "STREAM_EDGES", 500)  # several chunks over the workers
+    monkeypatch.setattr(resolve_mod.os, "cpu_count", lambda: 2)
+    run_index(root)
+    fast = edge_table(root)
+    assert edge_indexes(root) == ["se_file", "se_pending", "se_tail", "se_to"]
+    assert sum(1 for e in fast if e[5]) > 500  # resolved edges from several chunks
+    monkeypatch.setattr(cruxe.index, "BULK_MIN_FILES", 10**9)
+    monkeypatch.setattr(resolve_mod, "PARALLEL_EDGES", 10**9)
+    monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "plain_home"))
+    run_index(root)
+    assert fast == edge_table(root)
 
 
 # ---- a small real corpus ---------------------------------------------------------------------

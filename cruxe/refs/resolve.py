@@ -18,10 +18,13 @@ recomputes everything.
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import os
 import sqlite3
 import time
 from collections import Counter
-from typing import Any
+from pathlib import Path
+from typing import Any, Iterator
 
 from ..errors import CruxeError
 from ..store import EDGES_RESOLVER_KEY, Generation, transaction
@@ -43,6 +46,9 @@ RESOLVER_VERSION = "2"
 PRELOAD_EDGES = 20_000
 # A full resolution reads, resolves and writes this many edges at a time.
 STREAM_EDGES = 50_000
+# A full resolution of more edges than this runs in worker processes when there are cores
+# for them (resolution is Python rules: one core does ~80k edges/s).
+PARALLEL_EDGES = 150_000
 
 
 _RESOLVERS: dict[str, type[LanguageResolver]] = {
@@ -72,9 +78,13 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
         full = resolver_version(db) != RESOLVER_VERSION
         g = Graph(db, repo, ref, lambda path: file_text(gen, repo, ref, path))
         if full:
-            g.preload()  # before the transaction: reads see the edges as extraction left them
+            workers = _workers(db, repo, ref)
+            if workers < 2:
+                g.preload()  # before the transaction: reads see the edges as extraction left them
             with transaction(db):
-                edges, resolved = _resolve_streaming(db, g, repo, ref)
+                chunks = (_chunks_in_process(db, g, repo, ref) if workers < 2
+                          else _chunks_in_workers(gen, repo, ref, workers))
+                edges, resolved = _resolve_streaming(db, chunks, repo, ref)
                 _finish(db, repo, ref)
         else:
             edges_todo = _work(db, repo, ref)
@@ -105,31 +115,81 @@ def _finish(db: sqlite3.Connection, repo: str, ref: str) -> None:
 Outcome = tuple[str | None, str | None, str | None, str, int]
 
 
-def _resolve_streaming(db: sqlite3.Connection, g: Graph, repo: str, ref: str) -> tuple[int, int]:
-    """Full resolution, STREAM_EDGES edges at a time in rowid order (a file's edges are
-    contiguous, so the per-function memo loses almost nothing at chunk boundaries): memory
-    stays at the preloaded graph plus one chunk instead of every edge and outcome at once.
-    Runs inside the caller's transaction. Returns (edges, resolved)."""
-    sql = (f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? AND rowid > ? '
-           f"ORDER BY rowid LIMIT {STREAM_EDGES}")
-    last, total, resolved = -1, 0, 0
+def _workers(db: sqlite3.Connection, repo: str, ref: str) -> int:
+    """How many worker processes a full resolution uses (1: in this process)."""
+    cores = min(os.cpu_count() or 1, 4)
+    if cores < 2:
+        return 1
+    row = db.execute('SELECT count(*) FROM symbol_edges WHERE repo=? AND "ref"=?', (repo, ref)).fetchone()
+    return cores if row[0] > PARALLEL_EDGES else 1
+
+
+def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]], repo: str,
+                       ref: str) -> tuple[int, int]:
+    """Full resolution, written chunk by chunk (STREAM_EDGES edges in rowid order; a file's
+    edges are contiguous, so the per-function memo loses almost nothing at chunk
+    boundaries): memory stays at the graph plus a chunk or two instead of every edge and
+    outcome at once. Runs inside the caller's transaction. Returns (edges, resolved)."""
+    total, resolved = 0, 0
     bulk: str | None = None
-    while True:
-        chunk = list(map(Edge._make, rows(db, sql, (repo, ref, last))))
-        if not chunk:
-            break
-        outcomes = _resolve_all(g, chunk)
+    for outcomes in chunks:
         if bulk is None:
             bulk = _bulk_label(outcomes)
         _write(db, outcomes, bulk)
         total += len(outcomes)
         resolved += sum(1 for o in outcomes if o[3] in RESOLVED)
-        last = chunk[-1].rowid
-        del chunk, outcomes
     if bulk is not None:
         db.execute('UPDATE symbol_edges SET confidence=? WHERE repo=? AND "ref"=? AND confidence IS NULL',
                    (bulk, repo, ref))
     return total, resolved
+
+
+_CHUNK_SQL = (f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? AND rowid > ? '
+              f"ORDER BY rowid LIMIT {STREAM_EDGES}")
+
+
+def _chunks_in_process(db: sqlite3.Connection, g: Graph, repo: str, ref: str) -> Iterator[list[Outcome]]:
+    last = -1
+    while True:
+        chunk = list(map(Edge._make, rows(db, _CHUNK_SQL, (repo, ref, last))))
+        if not chunk:
+            return
+        last = chunk[-1].rowid
+        yield _resolve_all(g, chunk)
+
+
+def _chunks_in_workers(gen: Generation, repo: str, ref: str, workers: int) -> Iterator[list[Outcome]]:
+    """The same chunks, resolved by `workers` processes that each load the graph once; they
+    read the last committed state (WAL), which is what extraction left: the caller's
+    transaction writes nothing they read before its commit. Yielded in rowid order, so the
+    writes, and the bulk label, are those of the in-process path."""
+    lo, hi = gen.db.execute('SELECT min(rowid), max(rowid) FROM symbol_edges WHERE repo=? AND "ref"=?',
+                            (repo, ref)).fetchone()
+    if lo is None:
+        return
+    tasks = [(str(gen.path), gen.number, repo, ref, a, min(a + STREAM_EDGES, hi + 1))
+             for a in range(lo, hi + 1, STREAM_EDGES)]
+    ctx = multiprocessing.get_context("spawn")  # the caller holds SQLite and Tantivy handles: never fork
+    with ctx.Pool(workers) as pool:
+        yield from pool.imap(_resolve_range, tasks)
+
+
+_worker_graph: dict[str, Graph] = {}  # per worker process: the graph of the generation it resolves
+
+
+def _resolve_range(task: tuple[str, int, str, str, int, int]) -> list[Outcome]:
+    """Worker side of `_chunks_in_workers`: resolve the edges with lo <= rowid < hi."""
+    path, number, repo, ref, lo, hi = task
+    g = _worker_graph.get(path)
+    if g is None:
+        gen = Generation(Path(path), number)
+        g = Graph(gen.db, repo, ref, lambda p: file_text(gen, repo, ref, p))
+        g.preload()
+        _worker_graph.clear()
+        _worker_graph[path] = g
+    chunk = list(map(Edge._make, rows(g.db, f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? '
+                                             "AND rowid >= ? AND rowid < ? ORDER BY rowid", (repo, ref, lo, hi))))
+    return _resolve_all(g, chunk)
 
 
 def _bulk_label(outcomes: list[Outcome]) -> str | None:
