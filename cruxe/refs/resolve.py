@@ -150,12 +150,13 @@ _CHUNK_SQL = (f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? A
 
 def _chunks_in_process(db: sqlite3.Connection, g: Graph, repo: str, ref: str) -> Iterator[list[Outcome]]:
     last = -1
+    resolvers: dict[type, LanguageResolver] = {}
     while True:
         chunk = list(map(Edge._make, rows(db, _CHUNK_SQL, (repo, ref, last))))
         if not chunk:
             return
         last = chunk[-1].rowid
-        yield _resolve_all(g, chunk)
+        yield _resolve_all(g, chunk, resolvers)
 
 
 def _chunks_in_workers(gen: Generation, repo: str, ref: str, workers: int) -> Iterator[list[Outcome]]:
@@ -174,22 +175,24 @@ def _chunks_in_workers(gen: Generation, repo: str, ref: str, workers: int) -> It
         yield from pool.imap(_resolve_range, tasks)
 
 
-_worker_graph: dict[str, Graph] = {}  # per worker process: the graph of the generation it resolves
+# per worker process: the graph of the generation it resolves, and its resolvers
+_worker_state: dict[str, tuple[Graph, dict[type, LanguageResolver]]] = {}
 
 
 def _resolve_range(task: tuple[str, int, str, str, int, int]) -> list[Outcome]:
     """Worker side of `_chunks_in_workers`: resolve the edges with lo <= rowid < hi."""
     path, number, repo, ref, lo, hi = task
-    g = _worker_graph.get(path)
-    if g is None:
+    state = _worker_state.get(path)
+    if state is None:
         gen = Generation(Path(path), number)
         g = Graph(gen.db, repo, ref, lambda p: file_text(gen, repo, ref, p))
         g.preload()
-        _worker_graph.clear()
-        _worker_graph[path] = g
+        _worker_state.clear()
+        state = _worker_state[path] = (g, {})
+    g, resolvers = state
     chunk = list(map(Edge._make, rows(g.db, f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? '
                                              "AND rowid >= ? AND rowid < ? ORDER BY rowid", (repo, ref, lo, hi))))
-    return _resolve_all(g, chunk)
+    return _resolve_all(g, chunk, resolvers)
 
 
 def _bulk_label(outcomes: list[Outcome]) -> str | None:
@@ -230,12 +233,16 @@ def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     return [found[k] for k in sorted(found)]
 
 
-def _resolve_all(g: Graph, edges: list[Edge]) -> list[Outcome]:
+def _resolve_all(g: Graph, edges: list[Edge], resolvers: dict[type, LanguageResolver] | None = None
+                 ) -> list[Outcome]:
     """Resolve every edge. Resolution is a pure function of what an edge says and where it
     stands, so edges alike in all that (the same name used again in the same function)
-    share one answer: about a third of them in real code."""
+    share one answer: about a third of them in real code. `resolvers` (one per class: a
+    language family shares caches) may be kept across calls on the same graph: their caches
+    (the module table, each file's import bindings) cost a tenth of a second or more to
+    rebuild for every chunk of a full resolution."""
     languages = g.files()
-    resolvers: dict[type, LanguageResolver] = {}  # one per class: a language family shares caches
+    resolvers = {} if resolvers is None else resolvers
     memo: dict[tuple, Resolution] = {}
     out: list[Outcome] = []
     for e in edges:
