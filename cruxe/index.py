@@ -375,9 +375,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     # Resolve the edges the batches left pending (also after a crashed job: the work list
     # lives in the index). Imported here so parser workers never load the query modules.
     from .refs import resolve_edges
-    resolve_edges(gen, repo, ref, [*deleted, *(i.path for i in todo)])
-    if bulk:
-        build_edge_indexes(gen.db)
+    resolve_edges(gen, repo, ref, [*deleted, *(i.path for i in todo)], build_indexes=bulk)
     counts = gen.db.execute('SELECT file_count, symbol_count FROM branch_state WHERE repo=? AND "ref"=?',
                             (repo, ref)).fetchone()
     report.file_count, report.symbol_count = (counts[0], counts[1]) if counts else (0, 0)
@@ -481,10 +479,9 @@ def _rows(results: list[dict[str, Any]], report: JobReport) -> dict[str, list]:
         report.warnings.extend(r["warnings"])
         files.append(_manifest_row(r, ts, r["symbol_count"], r["warnings"]))
         symbols.extend(r["symbol_rows"])
-        repo, ref = r["file"]["repo"], r["file"]["ref"]
+        path = r["path"]
         for edge_type, to_name, line, from_id, module, alias, receiver in r["references"]:
-            edges.append((repo, ref, from_id, None, to_name, edge_type, r["path"], line, None,
-                          module or None, receiver or None))
+            edges.append((from_id, None, to_name, edge_type, path, line, None, module or None, receiver or None))
     return {"gone": gone, "files": files, "touched": touched, "symbols": symbols, "edges": edges}
 
 

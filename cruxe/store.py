@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 6  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 7  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -81,9 +81,9 @@ CREATE TABLE IF NOT EXISTS branch_tombstones (
 # edges are written and resolved (see `defer_edge_indexes`).
 _EDGE_INDEXES = """
 CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id) WHERE to_symbol_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(source_file);
+CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(file_id);
 CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges(to_tail);
-CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(repo, "ref") WHERE confidence IS NULL;
+CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(file_id) WHERE confidence IS NULL;
 """
 _EDGE_INDEX_NAMES = ("se_to", "se_file", "se_tail", "se_pending")
 
@@ -104,12 +104,17 @@ CREATE INDEX IF NOT EXISTS sr_name ON symbol_relations(repo, "ref", name_lower);
 CREATE INDEX IF NOT EXISTS sr_path ON symbol_relations(repo, "ref", path, line_start);
 CREATE INDEX IF NOT EXISTS sr_id ON symbol_relations(symbol_id);
 CREATE INDEX IF NOT EXISTS sr_stable ON symbol_relations(symbol_stable_id);
+-- Edges are most of the rows (~600k for 5k files): no repo/ref (a generation holds one of
+-- each), the source file as a small integer. Readers use the `edges` view.
+CREATE TABLE IF NOT EXISTS edge_files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS symbol_edges (
-  repo TEXT NOT NULL, "ref" TEXT NOT NULL, from_symbol_id TEXT, to_symbol_id TEXT,
-  to_name TEXT NOT NULL, edge_type TEXT NOT NULL, source_file TEXT NOT NULL,
-  source_line INTEGER NOT NULL, confidence TEXT, module TEXT, receiver TEXT,
+  from_symbol_id TEXT, to_symbol_id TEXT, to_name TEXT NOT NULL, edge_type TEXT NOT NULL,
+  file_id INTEGER NOT NULL, source_line INTEGER NOT NULL, confidence TEXT, module TEXT, receiver TEXT,
   to_tail TEXT GENERATED ALWAYS AS (substr(to_name, length(rtrim(to_name,
     replace(replace(replace(to_name, '.', ''), ':', ''), '/', ''))) + 1)) VIRTUAL);
+CREATE VIEW IF NOT EXISTS edges AS SELECT e.rowid AS rowid, e.from_symbol_id, e.to_symbol_id, e.to_name,
+  e.edge_type, f.path AS source_file, e.source_line, e.confidence, e.module, e.receiver, e.to_tail
+  FROM symbol_edges e JOIN edge_files f ON f.id = e.file_id;
 {_EDGE_INDEXES}
 CREATE TABLE IF NOT EXISTS edge_dirty_names (
   repo TEXT NOT NULL, "ref" TEXT NOT NULL, name TEXT NOT NULL,
@@ -659,6 +664,23 @@ class ProjectStore:
 
 # ---- writes into a generation (indexer side) -------------------------------------------------
 
+# An edge as the indexer hands it over: the columns of symbol_edges, with the source file's
+# path where the table has its id (`file_ids`).
+EDGE_FILE = 4  # (from_symbol_id, to_symbol_id, to_name, edge_type, source_file, source_line,
+#                 confidence, module, receiver)
+
+
+def file_ids(db: sqlite3.Connection, paths: list[str]) -> dict[str, int]:
+    """The `edge_files` ids of `paths`, adding the missing ones (inside the caller's transaction)."""
+    db.executemany("INSERT OR IGNORE INTO edge_files(path) VALUES (?)", [(p,) for p in paths])
+    ids: dict[str, int] = {}
+    for i in range(0, len(paths), 500):
+        chunk = paths[i:i + 500]
+        ids.update(db.execute(f"SELECT path, id FROM edge_files WHERE path IN ({','.join('?' * len(chunk))})",
+                              chunk).fetchall())
+    return ids
+
+
 def defer_edge_indexes(db: sqlite3.Connection) -> None:
     """Drop the edge indexes for a bulk build of an empty generation: inserting ~650k edge
     rows into four B-trees, then updating them as resolution rewrites the rows, costs more
@@ -670,10 +692,15 @@ def defer_edge_indexes(db: sqlite3.Connection) -> None:
             db.execute(f"DROP INDEX IF EXISTS {name}")
 
 
-def build_edge_indexes(db: sqlite3.Connection) -> None:
-    """Create the edge indexes that are missing: after a bulk build, and at the start of
-    every other job (a bulk build killed before its end left them out)."""
-    db.executescript(f"BEGIN IMMEDIATE;{_EDGE_INDEXES}COMMIT;")
+def build_edge_indexes(db: sqlite3.Connection, in_transaction: bool = False) -> None:
+    """Create the edge indexes that are missing: at the end of a bulk build (inside the
+    resolution's transaction, so that resolved edges and their indexes land together), and at
+    the start of every other job (a bulk build killed before its end left them out)."""
+    if in_transaction:
+        for statement in filter(str.strip, _EDGE_INDEXES.split(";")):
+            db.execute(statement)
+    else:
+        db.executescript(f"BEGIN IMMEDIATE;{_EDGE_INDEXES}COMMIT;")
 
 
 class GenerationWriter:
@@ -715,9 +742,12 @@ class GenerationWriter:
             mark_edges_dirty(c, self.repo, self.ref, replaced, symbols, edges)
             for path in replaced:
                 c.execute('DELETE FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?', (*key, path))
-                c.execute('DELETE FROM symbol_edges WHERE repo=? AND "ref"=? AND source_file=?', (*key, path))
+                c.execute("DELETE FROM symbol_edges WHERE file_id = (SELECT id FROM edge_files WHERE path=?)", (path,))
             c.executemany("INSERT INTO symbol_relations VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", symbols)
-            c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,?,?,?,?,?)", edges)
+            if edges:
+                ids = file_ids(c, sorted({e[EDGE_FILE] for e in edges}))
+                c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,?,?,?)",
+                              [(*e[:EDGE_FILE], ids[e[EDGE_FILE]], *e[EDGE_FILE + 1:]) for e in edges])
             for path in deleted:
                 c.execute('DELETE FROM file_manifest WHERE repo=? AND "ref"=? AND path=?', (*key, path))
             c.executemany(
@@ -779,12 +809,11 @@ def mark_edges_dirty(c: sqlite3.Connection, repo: str, ref: str, paths: list[str
         old_defs.update((path, q, n) for q, n in c.execute(
             'SELECT qualified_name, name FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?', (*key, path)))
         old_imports.update((path, t, m or "", r or "") for t, m, r in c.execute(
-            'SELECT to_name, module, receiver FROM symbol_edges WHERE repo=? AND "ref"=? AND source_file=? '
-            "AND edge_type='imports'", (*key, path)))
-    # symbol_relations rows: name 5th, qualified_name 6th, path 9th; symbol_edges rows:
-    # to_name 5th, edge_type 6th, source_file 7th, module 10th, receiver (import alias) 11th
+            "SELECT to_name, module, receiver FROM edges WHERE source_file=? AND edge_type='imports'", (path,)))
+    # symbol_relations rows: name 5th, qualified_name 6th, path 9th; edges (EDGE_FILE): to_name
+    # 3rd, edge_type 4th, source_file 5th, module 8th, receiver (import alias) 9th
     new_defs = {(row[8], row[5], row[4]) for row in symbols}
-    new_imports = {(e[6], e[4], e[9] or "", e[10] or "") for e in edges if e[5] == "imports"}
+    new_imports = {(e[4], e[2], e[7] or "", e[8] or "") for e in edges if e[3] == "imports"}
     names = {n for _, _, n in old_defs ^ new_defs}
     for _, to_name, _, alias in old_imports ^ new_imports:
         names.add(name_tail(to_name))

@@ -87,7 +87,9 @@ def snapshot(root: Path, home: Path, ref: str = "live") -> dict[str, Any]:
     key = (project.id, ref)
     snap = {
         "symbols": rows(db, 'SELECT * FROM symbol_relations WHERE repo=? AND "ref"=?', key),
-        "edges": rows(db, 'SELECT * FROM symbol_edges WHERE repo=? AND "ref"=?', key),
+        # paths, not file ids or rowids: those follow insertion order
+        "edges": rows(db, "SELECT from_symbol_id, to_symbol_id, to_name, edge_type, source_file, source_line, "
+                          "confidence, module, receiver FROM edges", ()),
         "manifest": rows(db, 'SELECT path, content_hash, size, language, symbol_count, warnings FROM file_manifest '
                              'WHERE repo=? AND "ref"=?', key),
         "branch": tuple(db.execute('SELECT file_count, symbol_count, complete FROM branch_state '

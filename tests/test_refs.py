@@ -51,8 +51,7 @@ def edge_table(root: Path) -> list[tuple]:
     project = open_project(root)
     gen = project.store.current_generation("live")
     rows = gen.db.execute('SELECT source_file, source_line, edge_type, to_name, coalesce(receiver, ""), '
-                          'coalesce(to_symbol_id, ""), coalesce(confidence, "") FROM symbol_edges '
-                          'WHERE repo=? AND "ref"=?', (project.id, "live"))
+                          'coalesce(to_symbol_id, ""), coalesce(confidence, "") FROM edges')
     return sorted(tuple(r) for r in rows)
 
 
@@ -435,7 +434,7 @@ def test_real_corpora_resolve_to_symbols_of_the_same_name(copy_corpus, corpus):
     resolved = gen.db.execute("SELECT COUNT(*) FROM symbol_edges WHERE to_symbol_id IS NOT NULL").fetchone()[0]
     assert resolved > 100
     bad = gen.db.execute(
-        "SELECT e.source_file, e.source_line, e.to_name, s.name FROM symbol_edges e "
+        "SELECT e.source_file, e.source_line, e.to_name, s.name FROM edges e "
         "JOIN symbol_relations s ON s.symbol_id = e.to_symbol_id "
         "WHERE e.to_tail <> s.name AND e.edge_type <> 'imports'").fetchall()
     assert bad == []

@@ -118,7 +118,7 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
 
 def _references(gen: Generation, ids: list[str], kind: str | None) -> list[dict[str, Any]]:
     marks = ",".join("?" * len(ids))
-    sql = (f"SELECT source_file, source_line, edge_type, from_symbol_id FROM symbol_edges "
+    sql = (f"SELECT source_file, source_line, edge_type, from_symbol_id FROM edges "
            f"WHERE to_symbol_id IN ({marks})")
     args: list[Any] = list(ids)
     if kind is not None:
@@ -162,9 +162,9 @@ def unresolved_count(gen: Generation, repo: str, ref: str, name: str, kind: str 
     no definition was tied to: spec 04's count, restricted to one edge type when asked.
     The `to_tail` term is the same condition in indexed and case-sensitive form (LIKE folds
     ASCII case): it keeps the count exact and off a full scan of the edge table."""
-    sql = ('SELECT COUNT(*) FROM symbol_edges WHERE repo = ? AND "ref" = ? AND to_symbol_id IS NULL '
+    sql = ("SELECT COUNT(*) FROM symbol_edges WHERE to_symbol_id IS NULL "  # one repo and ref per generation
            "AND to_tail = ? AND (to_name = ? OR to_name LIKE ? ESCAPE '\\' OR to_name LIKE ? ESCAPE '\\')")
-    args: list[Any] = [repo, ref, name, name, "%." + _like_escape(name), "%::" + _like_escape(name)]
+    args: list[Any] = [name, name, "%." + _like_escape(name), "%::" + _like_escape(name)]
     if kind is not None:
         sql += " AND edge_type = ?"
         args.append(kind)

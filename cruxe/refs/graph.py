@@ -85,9 +85,8 @@ class Graph:
         self._by_path = dict(by_path)
         self._by_name = dict(by_name)
         imports: dict[str, list[Edge]] = defaultdict(list)
-        for e in map(Edge._make, rows(self.db, f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? '
-                                              "AND edge_type='imports' ORDER BY source_file, source_line, rowid",
-                                              self.key)):
+        for e in map(Edge._make, rows(self.db, f"SELECT {_EDGE_COLS} FROM edges WHERE edge_type='imports' "
+                                              "ORDER BY source_file, source_line, rowid", ())):
             imports[e.path].append(e)
         self._imports = dict(imports)
         self._complete = True
@@ -108,9 +107,9 @@ class Graph:
                 self._by_path[p] = got
                 self._remember(got)
             imps: dict[str, list[Edge]] = {p: [] for p in chunk if p not in self._imports}
-            for e in map(Edge._make, rows(self.db, f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? '
-                                              f"AND source_file IN ({marks}) AND edge_type='imports' "
-                                              "ORDER BY source_file, source_line, rowid", (*self.key, *chunk))):
+            for e in map(Edge._make, rows(self.db, f"SELECT {_EDGE_COLS} FROM edges WHERE source_file IN ({marks}) "
+                                              "AND edge_type='imports' ORDER BY source_file, source_line, rowid",
+                                              tuple(chunk))):
                 if e.path in imps:
                     imps[e.path].append(e)
             self._imports.update(imps)
@@ -133,14 +132,15 @@ class Graph:
         for s in syms:
             self._by_id[s.id] = s
 
-    def _memo(self, memo: dict, key: str, sql: str, convert, loaded=None) -> list:
-        """memo[key], loaded with `sql` (bound to repo, ref, key) on first use; after
-        preload() a missing key simply means nothing."""
+    def _memo(self, memo: dict, key: str, sql: str, convert, loaded=None, scoped: bool = True) -> list:
+        """memo[key], loaded with `sql` (bound to repo, ref, key, or to key alone when not
+        `scoped`: edges have no repo/ref) on first use; after preload() a missing key simply
+        means nothing."""
         got = memo.get(key)
         if got is None:
             if self._complete:
                 return []
-            got = list(map(convert, rows(self.db, sql, (*self.key, key))))
+            got = list(map(convert, rows(self.db, sql, (*self.key, key) if scoped else (key,))))
             memo[key] = got
             if loaded is not None:
                 loaded(got)
@@ -209,5 +209,5 @@ class Graph:
     # -- import edges
     def imports(self, path: str) -> list[Edge]:
         """Import edges of one file, in line order."""
-        return self._memo(self._imports, path, f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? '
-                          "AND source_file=? AND edge_type='imports' ORDER BY source_line, rowid", Edge._make)
+        return self._memo(self._imports, path, f"SELECT {_EDGE_COLS} FROM edges WHERE source_file=? "
+                          "AND edge_type='imports' ORDER BY source_line, rowid", Edge._make, scoped=False)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import CruxeError
-from ..store import EDGES_RESOLVER_KEY, Generation, transaction
+from ..store import EDGES_RESOLVER_KEY, Generation, build_edge_indexes, transaction
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
 from .golang import GoResolver
@@ -66,11 +66,14 @@ def resolver_version(db: sqlite3.Connection) -> str | None:
     return row[0] if row else None
 
 
-def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = None) -> dict[str, Any]:
+def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = None,
+                  build_indexes: bool = False) -> dict[str, Any]:
     """Resolve what the last index job left pending; returns counts for the job report.
 
     `changed_paths` is informational: the work list is read from the index (see module
     docstring), so a resolution that follows a crashed job still sees everything.
+    `build_indexes`: a bulk build left the edge indexes out; create them in the same
+    transaction, after the rows are final.
     """
     t0 = time.monotonic()
     db = gen.db
@@ -85,7 +88,7 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
                 chunks = (_chunks_in_process(db, g, repo, ref) if workers < 2
                           else _chunks_in_workers(gen, repo, ref, workers))
                 edges, resolved = _resolve_streaming(db, chunks, repo, ref)
-                _finish(db, repo, ref)
+                _finish(db, repo, ref, build_indexes)
         else:
             edges_todo = _work(db, repo, ref)
             if len(edges_todo) > PRELOAD_EDGES:
@@ -95,7 +98,7 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
             results = _resolve_all(g, edges_todo)
             with transaction(db):
                 _write(db, results)
-                _finish(db, repo, ref)
+                _finish(db, repo, ref, build_indexes)
             edges, resolved = len(results), sum(1 for r in results if r[3] in RESOLVED)
     except sqlite3.DatabaseError as e:
         raise CruxeError("internal_error", f"edge resolution failed: {e}") from e
@@ -105,9 +108,11 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
     return stats
 
 
-def _finish(db: sqlite3.Connection, repo: str, ref: str) -> None:
+def _finish(db: sqlite3.Connection, repo: str, ref: str, build_indexes: bool) -> None:
     db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
     db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, RESOLVER_VERSION))
+    if build_indexes:
+        build_edge_indexes(db, in_transaction=True)
 
 
 # What resolution decided for one edge: (current to_symbol_id, current confidence,
@@ -120,7 +125,7 @@ def _workers(db: sqlite3.Connection, repo: str, ref: str) -> int:
     cores = min(os.cpu_count() or 1, 4)
     if cores < 2:
         return 1
-    row = db.execute('SELECT count(*) FROM symbol_edges WHERE repo=? AND "ref"=?', (repo, ref)).fetchone()
+    row = db.execute("SELECT count(*) FROM symbol_edges").fetchone()
     return cores if row[0] > PARALLEL_EDGES else 1
 
 
@@ -139,20 +144,18 @@ def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]], 
         total += len(outcomes)
         resolved += sum(1 for o in outcomes if o[3] in RESOLVED)
     if bulk is not None:
-        db.execute('UPDATE symbol_edges SET confidence=? WHERE repo=? AND "ref"=? AND confidence IS NULL',
-                   (bulk, repo, ref))
+        db.execute("UPDATE symbol_edges SET confidence=? WHERE confidence IS NULL", (bulk,))
     return total, resolved
 
 
-_CHUNK_SQL = (f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? AND rowid > ? '
-              f"ORDER BY rowid LIMIT {STREAM_EDGES}")
+_CHUNK_SQL = f"SELECT {_EDGE_COLS} FROM edges WHERE rowid > ? ORDER BY rowid LIMIT {STREAM_EDGES}"
 
 
 def _chunks_in_process(db: sqlite3.Connection, g: Graph, repo: str, ref: str) -> Iterator[list[Outcome]]:
     last = -1
     resolvers: dict[type, LanguageResolver] = {}
     while True:
-        chunk = list(map(Edge._make, rows(db, _CHUNK_SQL, (repo, ref, last))))
+        chunk = list(map(Edge._make, rows(db, _CHUNK_SQL, (last,))))
         if not chunk:
             return
         last = chunk[-1].rowid
@@ -164,8 +167,7 @@ def _chunks_in_workers(gen: Generation, repo: str, ref: str, workers: int) -> It
     read the last committed state (WAL), which is what extraction left: the caller's
     transaction writes nothing they read before its commit. Yielded in rowid order, so the
     writes, and the bulk label, are those of the in-process path."""
-    lo, hi = gen.db.execute('SELECT min(rowid), max(rowid) FROM symbol_edges WHERE repo=? AND "ref"=?',
-                            (repo, ref)).fetchone()
+    lo, hi = gen.db.execute("SELECT min(rowid), max(rowid) FROM symbol_edges").fetchone()
     if lo is None:
         return
     tasks = [(str(gen.path), gen.number, repo, ref, a, min(a + STREAM_EDGES, hi + 1))
@@ -190,8 +192,8 @@ def _resolve_range(task: tuple[str, int, str, str, int, int]) -> list[Outcome]:
         _worker_state.clear()
         state = _worker_state[path] = (g, {})
     g, resolvers = state
-    chunk = list(map(Edge._make, rows(g.db, f'SELECT {_EDGE_COLS} FROM symbol_edges WHERE repo=? AND "ref"=? '
-                                             "AND rowid >= ? AND rowid < ? ORDER BY rowid", (repo, ref, lo, hi))))
+    chunk = list(map(Edge._make, rows(g.db, f"SELECT {_EDGE_COLS} FROM edges WHERE rowid >= ? AND rowid < ? "
+                                             "ORDER BY rowid", (lo, hi))))
     return _resolve_all(g, chunk, resolvers)
 
 
@@ -214,21 +216,20 @@ def _write(db: sqlite3.Connection, outcomes: list[Outcome], bulk: str | None = N
 def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     """Edges an incremental resolution must (re)consider: the pending ones and those a dirty
     name can change."""
-    key = (repo, ref)
+    cols = ("e.rowid, f.path, e.source_line, e.from_symbol_id, e.to_name, e.edge_type, coalesce(e.module, ''), "
+            "coalesce(e.receiver, ''), e.to_symbol_id, e.confidence")
     found = {e.rowid: e for e in map(Edge._make, rows(
-        db, f'SELECT {_EDGE_COLS} FROM symbol_edges INDEXED BY se_pending '
-        'WHERE repo=? AND "ref"=? AND confidence IS NULL', key))}
+        db, f"SELECT {cols} FROM symbol_edges e INDEXED BY se_pending CROSS JOIN edge_files f ON f.id = e.file_id "
+        "WHERE e.confidence IS NULL", ()))}
     # A changed definition can change what an edge by that name resolves to only when the
     # edge is unresolved (a definition may now fit) or resolved by unique name (it may now
     # be ambiguous); scope/import/receiver resolutions follow explicit paths and edges into
     # the changed files were sent back to pending already. CROSS JOIN fixes the loop order:
     # each dirty name, then its edges through se_tail.
     for e in map(Edge._make, rows(
-            db, "SELECT e.rowid, e.source_file, e.source_line, e.from_symbol_id, e.to_name, e.edge_type, "
-            "coalesce(e.module, ''), coalesce(e.receiver, ''), e.to_symbol_id, e.confidence "
-            "FROM edge_dirty_names d CROSS JOIN symbol_edges e ON e.to_tail = d.name "
-            'WHERE d.repo=? AND d."ref"=? AND e.repo=? AND e."ref"=? '
-            "AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)", (*key, *key, OPAQUE, UNIQUE))):
+            db, f"SELECT {cols} FROM edge_dirty_names d CROSS JOIN symbol_edges e ON e.to_tail = d.name "
+            'CROSS JOIN edge_files f ON f.id = e.file_id WHERE d.repo=? AND d."ref"=? '
+            "AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)", (repo, ref, OPAQUE, UNIQUE))):
         found.setdefault(e.rowid, e)
     return [found[k] for k in sorted(found)]
 
