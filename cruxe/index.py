@@ -23,7 +23,7 @@ from . import codetokens as ct
 from . import heap, vcs
 from .errors import CruxeError
 from .extract import extract
-from .model import FileExtract, content_hash, file_key, symbol_id, symbol_stable_id
+from .model import FileExtract, content_hash, file_key, symbol_content_hash, symbol_id, symbol_stable_id
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
 from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_edge_indexes, defer_edge_indexes, manifest,
@@ -88,7 +88,7 @@ def process_file(item: WorkItem) -> dict[str, Any]:
     else:
         fx = FileExtract(item.path, "")
     text = data.decode("utf-8", "replace")
-    return {**base, **build_documents(item, fx, text, digest)}
+    return {**base, **build_documents(item, fx, text)}
 
 
 def read_confined(item: WorkItem) -> bytes | None:
@@ -120,7 +120,7 @@ def read_confined(item: WorkItem) -> bytes | None:
             os.close(fd)
 
 
-def build_documents(item: WorkItem, fx: FileExtract, text: str, digest: str) -> dict[str, Any]:
+def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any]:
     repo, ref, path = item.repo, item.ref, item.path
     fkey = file_key(repo, ref, path)
     language = item.language or ""
@@ -128,6 +128,7 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str, digest: str) -> 
     common = {"repo": repo, "ref": ref, "file_key": fkey, "path": path, "path_tokens": path_tokens,
               "language": language}
     ids = unique_symbol_ids(repo, ref, path, fx)
+    lines = text.splitlines()
     sym_docs, sym_rows = [], []
     for i, s in enumerate(fx.symbols):
         stable = symbol_stable_id(language, s.kind, s.qualified_name, s.signature)
@@ -143,9 +144,9 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str, digest: str) -> 
         })
         sym_rows.append((repo, ref, ids[i], stable, s.name, s.qualified_name, s.kind, language, path,
                          s.line_start, s.line_end, s.signature, s.visibility,
-                         ids[s.parent] if s.parent is not None else None, digest, s.name.lower(),
+                         ids[s.parent] if s.parent is not None else None,
+                         symbol_content_hash(lines, s.line_start, s.line_end), s.name.lower(),
                          s.doc[:DOC_MAX_CHARS] or None))
-    lines = text.splitlines()
     snippet_docs = [{**common, "line_start": a, "line_end": b, "chunk_kind": kind,
                      "content": "\n".join(lines[a - 1:b]), "content_parts": "\n".join(lines[a - 1:b])}
                     for a, b, kind in chunk_ranges(fx, lines)]

@@ -153,6 +153,13 @@ def content_hash(data: bytes) -> str:
     return blake3.blake3(data).hexdigest()
 
 
+def symbol_content_hash(lines: list[str], line_start: int, line_end: int) -> str:
+    """A symbol's own content hash (symbol_relations.content_hash): blake3 of its lines,
+    ID_HEX wide. It changes when the definition's text does, not when the rest of the
+    file does (the file's hash is in file_manifest)."""
+    return _h("\n".join(lines[line_start - 1:line_end]))
+
+
 def is_test_path(path: str) -> bool:
     """Spec 04 test-file patterns, on the full relative path, case-insensitive."""
     p = "/" + path.lower()

@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 7  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 8  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -103,7 +103,6 @@ CREATE TABLE IF NOT EXISTS symbol_relations (
 CREATE INDEX IF NOT EXISTS sr_name ON symbol_relations(repo, "ref", name_lower);
 CREATE INDEX IF NOT EXISTS sr_path ON symbol_relations(repo, "ref", path, line_start);
 CREATE INDEX IF NOT EXISTS sr_id ON symbol_relations(symbol_id);
-CREATE INDEX IF NOT EXISTS sr_stable ON symbol_relations(symbol_stable_id);
 -- Edges are most of the rows (~600k for 5k files): no repo/ref (a generation holds one of
 -- each), the source file as a small integer. Readers use the `edges` view.
 CREATE TABLE IF NOT EXISTS edge_files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
@@ -214,21 +213,27 @@ def _common_fields(sb: tantivy.SchemaBuilder) -> None:
     sb.add_integer_field("line_end", stored=True, indexed=False)
 
 
+# Symbol fields that are shown but never searched or filtered on: stored as UTF-8 bytes, which
+# Tantivy keeps without indexing (a stored text field is always indexed: ~160k unique ids,
+# names and signatures in the term dictionary, and a field norm per document, for nothing).
+# `GenerationWriter.add_docs` encodes them and `read_doc` decodes them.
+STORED_ONLY: dict[str, tuple[str, ...]] = {
+    "symbols": ("symbol_id", "symbol_stable_id", "name", "qualified_name", "signature", "visibility"),
+    "snippets": (), "files": (),
+}
+
+
 def _symbols_schema() -> tantivy.Schema:
     sb = tantivy.SchemaBuilder()
     _common_fields(sb)
-    sb.add_text_field("symbol_id", stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("symbol_stable_id", stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("name", stored=True, tokenizer_name="raw", index_option="basic")
+    for name in STORED_ONLY["symbols"]:
+        sb.add_bytes_field(name, stored=True, indexed=False)
     sb.add_text_field("symbol_exact", stored=False, tokenizer_name="raw", index_option="freq")
     sb.add_text_field("name_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
-    sb.add_text_field("qualified_name", stored=True, tokenizer_name="raw", index_option="basic")
     sb.add_text_field("qualified_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
-    sb.add_text_field("signature", stored=True, tokenizer_name="raw", index_option="basic")
     sb.add_text_field("signature_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
     sb.add_text_field("doc_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
     sb.add_text_field("kind", stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("visibility", stored=True, tokenizer_name="raw", index_option="basic")
     sb.add_text_field("parent_name", stored=True, tokenizer_name="raw", index_option="basic")
     return sb.build()
 
@@ -720,7 +725,10 @@ class GenerationWriter:
 
     def add_docs(self, name: str, docs: Iterable[dict[str, Any]]) -> None:
         w = self.writers[name]
+        raw = STORED_ONLY[name]
         for d in docs:
+            for f in raw:
+                d[f] = d[f].encode("utf-8")
             w.add_document(tantivy.Document(**d))
 
     def commit_tantivy(self) -> None:
@@ -832,7 +840,8 @@ def damaged(what: str, e: BaseException) -> CruxeError:
 def read_doc(searcher: tantivy.Searcher, addr: tantivy.DocAddress) -> dict[str, Any]:
     """A stored document as {field: first value}, empty fields left out."""
     try:
-        return {k: v[0] for k, v in searcher.doc(addr).to_dict().items() if v}
+        return {k: v[0].decode("utf-8") if isinstance(v[0], bytes) else v[0]
+                for k, v in searcher.doc(addr).to_dict().items() if v and v[0] != b""}
     except ValueError as e:
         raise damaged("reading a stored document", e) from e
 

@@ -67,6 +67,24 @@ def test_stable_id_survives_a_move_and_symbol_id_does_not(make_repo):
     assert stable1 == stable2 and sid1 != sid2
 
 
+def test_symbol_content_hash_follows_the_definition_text_only(make_repo):
+    root = make_repo({"m.py": "def keep(x):\n    return x\n\ndef edit(y):\n    return y\n"})
+    project = open_project(root)
+
+    def hashes() -> dict[str, str]:
+        gen = project.store.current_generation("live")
+        return dict(gen.db.execute("SELECT name, content_hash FROM symbol_relations"))
+
+    run_index(root)
+    before = hashes()
+    assert len(set(before.values())) == 2 and all(len(h) == 16 for h in before.values())
+    (root / "m.py").write_text("# a new first line\ndef keep(x):\n    return x\n\ndef edit(y):\n    return y + 1\n")
+    run_index(root)
+    after = hashes()
+    assert after["keep"] == before["keep"]  # moved, same text
+    assert after["edit"] != before["edit"]  # its text changed
+
+
 def test_second_writer_gets_index_in_progress(make_repo):
     root = make_repo({"a.py": "x = 1\n"})
     run_index(root)
