@@ -7,7 +7,8 @@ Prints one JSON object: corpus files/bytes; ctags wall time (the anchor); cruxe 
 time (whole CLI process) and its ratio to ctags; the tree-sitter parse-only floor (same worker
 count); `cruxe sync` with nothing changed and with one file changed (whole CLI process,
 interpreter start included); peak RSS of the largest process of the index run (the main
-process or one parser worker); index bytes / source bytes. Each DIR is first copied to a temp
+process or one worker) and, sampled every 0.1 s, of all its processes summed; index bytes /
+source bytes. Each DIR is first copied to a temp
 directory (the one-file change edits the copy) and indexed as its own repository; the figures
 of several DIRs are summed.
 """
@@ -32,13 +33,51 @@ from cruxe.scan import scan  # noqa: E402
 
 def timed(cmd: list[str], env: dict[str, str], cwd: str | None = None) -> tuple[float, int, str]:
     """Wall seconds, peak RSS (KiB, children) and stderr of a command."""
+    dt, peak, _, out = timed_tree(cmd, env, cwd, sample=False)
+    return dt, peak, out
+
+
+def _tree_rss_kib(root: int) -> int:
+    """Resident KiB of `root` and all its descendants now (from /proc)."""
+    parent: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            parent[int(d)] = int(fields[1])
+            rss[int(d)] = int(fields[21]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+        except (OSError, IndexError, ValueError):
+            continue
+    total = 0
+    for pid in rss:
+        p = pid
+        while p > 1 and p != root:
+            p = parent.get(p, 0)
+        if p == root:
+            total += rss[pid]
+    return total
+
+
+def timed_tree(cmd: list[str], env: dict[str, str], cwd: str | None = None,
+               sample: bool = True) -> tuple[float, int, int, str]:
+    """Wall seconds, peak RSS of the largest process (KiB, rusage), peak RSS summed over the
+    process and its children (KiB, sampled every 0.1 s when `sample`), and stdout."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     t = time.perf_counter()
-    p = subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(cmd, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    summed = 0
+    if sample:
+        while p.poll() is None:
+            summed = max(summed, _tree_rss_kib(p.pid))
+            time.sleep(0.1)
+    out, err = p.communicate()
     dt = time.perf_counter() - t
     if p.returncode != 0:
-        sys.exit(f"{cmd} failed: {p.stderr[-2000:]}")
-    return dt, max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss), p.stdout
+        sys.exit(f"{cmd} failed: {err[-2000:]}")
+    return dt, max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss), summed, out
 
 
 def _parse_only(path_lang: tuple[str, str]) -> int:
@@ -87,12 +126,12 @@ def main() -> None:
             ctags += dt
         out["ctags_s"] = round(ctags, 2)
     full = sync0 = sync1 = 0.0
-    rss = 0
+    rss = rss_sum = 0
     idx_bytes = 0
     for d in a.dirs:
-        dt, peak, _ = timed([*cruxe, "index", "--path", d, "--quiet", "--workers", str(a.workers)], env)
+        dt, peak, summed, _ = timed_tree([*cruxe, "index", "--path", d, "--quiet", "--workers", str(a.workers)], env)
         full += dt
-        rss = max(rss, peak)
+        rss, rss_sum = max(rss, peak), max(rss_sum, summed)
         dt, _, _ = timed([*cruxe, "sync", "--path", d, "--quiet"], env)
         sync0 += dt
     # one changed file: append a comment to the first source file of the first dir, then restore
@@ -113,6 +152,7 @@ def main() -> None:
         "sync_noop_s": round(sync0 / len(a.dirs), 3),
         "sync_one_file_s": round(sync1, 3),
         "peak_rss_mb": round(rss / 1024, 1),
+        "peak_rss_summed_mb": round(rss_sum / 1024, 1),
         "index_mb": round(idx_bytes / 1e6, 1),
         "index_to_source": round(idx_bytes / max(1, sum(f.size for f in src)), 2),
     })

@@ -376,7 +376,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     # Resolve the edges the batches left pending (also after a crashed job: the work list
     # lives in the index). Imported here so parser workers never load the query modules.
     from .refs import resolve_edges
-    resolve_edges(gen, repo, ref, [*deleted, *(i.path for i in todo)], build_indexes=bulk)
+    resolve_edges(gen, repo, ref, [*deleted, *(i.path for i in todo)], build_indexes=bulk, workers=workers)
     counts = gen.db.execute('SELECT file_count, symbol_count FROM branch_state WHERE repo=? AND "ref"=?',
                             (repo, ref)).fetchone()
     report.file_count, report.symbol_count = (counts[0], counts[1]) if counts else (0, 0)

@@ -68,13 +68,14 @@ def resolver_version(db: sqlite3.Connection) -> str | None:
 
 
 def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = None,
-                  build_indexes: bool = False) -> dict[str, Any]:
+                  build_indexes: bool = False, workers: int | None = None) -> dict[str, Any]:
     """Resolve what the last index job left pending; returns counts for the job report.
 
     `changed_paths` is informational: the work list is read from the index (see module
     docstring), so a resolution that follows a crashed job still sees everything.
     `build_indexes`: a bulk build left the edge indexes out; create them in the same
-    transaction, after the rows are final.
+    transaction, after the rows are final. `workers`: at most this many resolution processes
+    (default: the CPU count, at most 4; 1 resolves in this process, with the least memory).
     """
     t0 = time.monotonic()
     db = gen.db
@@ -82,7 +83,7 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
         full = resolver_version(db) != RESOLVER_VERSION
         g = Graph(db, repo, ref, lambda path: file_text(gen, repo, ref, path))
         if full:
-            workers = _workers(db, repo, ref)
+            workers = _workers(db, workers)
             if workers < 2:
                 g.preload()  # before the transaction: reads see the edges as extraction left them
             with transaction(db):
@@ -121,13 +122,15 @@ def _finish(db: sqlite3.Connection, repo: str, ref: str, build_indexes: bool) ->
 Outcome = tuple[str | None, str | None, str | None, str, int]
 
 
-def _workers(db: sqlite3.Connection, repo: str, ref: str) -> int:
-    """How many worker processes a full resolution uses (1: in this process)."""
-    cores = min(os.cpu_count() or 1, 4)
-    if cores < 2:
+def _workers(db: sqlite3.Connection, cap: int | None) -> int:
+    """How many worker processes a full resolution uses (1: in this process). Each holds its
+    own copy of the graph (~180 MB for 100k symbols), so `cruxe index --workers 1` is also
+    the way to the least memory."""
+    n = min(cap or os.cpu_count() or 1, os.cpu_count() or 1, 4)
+    if n < 2:
         return 1
     row = db.execute("SELECT count(*) FROM symbol_edges").fetchone()
-    return cores if row[0] > PARALLEL_EDGES else 1
+    return n if row[0] > PARALLEL_EDGES else 1
 
 
 def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]], repo: str,
