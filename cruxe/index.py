@@ -42,7 +42,7 @@ CHUNK_MAX_LINES = 120  # a snippet longer than this is split: keeps snippet hits
 CHUNK_SMALL_LINES = 3  # chunks this short are merged with their small neighbours ...
 CHUNK_MERGE_LINES = 20  # ... into chunks of at most this many lines
 CONTENT_HEAD_BYTES = 4096  # the files index sees the head of each file
-DOC_MAX_CHARS = 2000  # doc text indexed per symbol
+DOC_MAX_CHARS = 2000  # doc text indexed per symbol (searched through doc_tokens; not stored)
 # A file modified this recently may be modified again within the same mtime tick (coarse
 # kernel clocks, 2 s on FAT), with the same size: the size+mtime fast path would then miss
 # it. Such a file's manifest row gets no mtime, so the next sync hashes it once more.
@@ -145,8 +145,7 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
         sym_rows.append((repo, ref, ids[i], stable, s.name, s.qualified_name, s.kind, language, path,
                          s.line_start, s.line_end, s.signature, s.visibility,
                          ids[s.parent] if s.parent is not None else None,
-                         symbol_content_hash(lines, s.line_start, s.line_end), s.name.lower(),
-                         s.doc[:DOC_MAX_CHARS] or None))
+                         symbol_content_hash(lines, s.line_start, s.line_end), s.name.lower()))
     snippet_docs = [{**common, "line_start": a, "line_end": b, "chunk_kind": kind,
                      "content": "\n".join(lines[a - 1:b]), "content_parts": "\n".join(lines[a - 1:b])}
                     for a, b, kind in chunk_ranges(fx, lines)]

@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 8  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 9  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -99,7 +99,7 @@ CREATE TABLE IF NOT EXISTS symbol_relations (
   name TEXT NOT NULL, qualified_name TEXT NOT NULL, kind TEXT NOT NULL, language TEXT NOT NULL,
   path TEXT NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
   signature TEXT, visibility TEXT, parent_symbol_id TEXT, content_hash TEXT,
-  name_lower TEXT NOT NULL, doc TEXT);
+  name_lower TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS sr_name ON symbol_relations(repo, "ref", name_lower);
 CREATE INDEX IF NOT EXISTS sr_path ON symbol_relations(repo, "ref", path, line_start);
 CREATE INDEX IF NOT EXISTS sr_id ON symbol_relations(symbol_id);
@@ -751,7 +751,7 @@ class GenerationWriter:
             for path in replaced:
                 c.execute('DELETE FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?', (*key, path))
                 c.execute("DELETE FROM symbol_edges WHERE file_id = (SELECT id FROM edge_files WHERE path=?)", (path,))
-            c.executemany("INSERT INTO symbol_relations VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", symbols)
+            c.executemany("INSERT INTO symbol_relations VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", symbols)
             if edges:
                 ids = file_ids(c, sorted({e[EDGE_FILE] for e in edges}))
                 c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,?,?,?)",
