@@ -326,8 +326,10 @@ def test_query_core_matches_the_compiler_oracle():
 def test_calls_on_a_local_with_a_written_type_carry_that_type_as_receiver():
     """rxjs: `let windowSubject: Subject<T> | null = null; ... windowSubject.next(v)`; `const s =
     new Subject<T>(); s.complete()`. The call's receiver becomes `new Subject()` (an instance
-    of Subject, which the resolver follows); a name also bound as a parameter in the same
-    symbol, an untyped local or a real union keeps its receiver: nothing is guessed."""
+    of Subject, which the resolver follows); a local holding a call's result or a member read
+    gets that expression (`make()`, `this.conn`: the resolver follows a written return or field
+    type, or leaves it); a name also bound as a parameter in the same symbol or declared with
+    a real union keeps its receiver: nothing is guessed."""
     src = (b"import { Subject } from './Subject';\n"
            b"export function f<T>(p: number) {\n"
            b"  const created = new Subject<T>();\n"
@@ -345,6 +347,6 @@ def test_calls_on_a_local_with_a_written_type_carry_that_type_as_receiver():
     receivers = {(r.line, r.to_name): r.receiver for r in fx.references if r.edge_type == "calls"}
     assert receivers[(8, "complete")] == "new Subject()"
     assert receivers[(9, "error")] == "new Subject()"
-    assert receivers[(10, "next")] == "u"
+    assert receivers[(10, "next")] == "make()"
     assert receivers[(11, "next")] == "both"
     assert receivers[(12, "next")] == "shadowed"

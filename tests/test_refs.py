@@ -508,6 +508,46 @@ def test_typescript_calls_on_typed_locals_and_on_call_results_resolve_to_the_met
     assert done["unresolved_count"] >= 1  # line 11: two classes have `complete`; not claimed
 
 
+def test_typescript_locals_from_calls_and_member_reads_and_optional_fields_resolve(tmp_path):
+    """rxjs shapes: `const subject = this.getSubject(); subject.complete()`, `let c =
+    this._connection; c.add()` and `this.source?.subscribe()` with `source: Observable<any> |
+    undefined` (absent or that type). A field typed by a real union stays unresolved."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "subject.ts").write_text(
+        "export class Subject<T> {\n"
+        "  complete(): void {}\n"
+        "  add(): void {}\n"
+        "}\n"
+        "export class Other {\n"
+        "  complete(): void {}\n"
+        "  add(): void {}\n"
+        "}\n")
+    (root / "use.ts").write_text(
+        "import { Subject, Other } from './subject';\n"
+        "export class Holder<T> {\n"
+        "  source: Subject<any> | undefined;\n"
+        "  _connection: Subject<T> | null = null;\n"
+        "  mixed: Subject<T> | Other;\n"
+        "  getSubject(): Subject<T> { return new Subject<T>(); }\n"
+        "  run() {\n"
+        "    const subject = this.getSubject();\n"
+        "    subject.complete();\n"
+        "    let c = this._connection;\n"
+        "    c!.add();\n"
+        "    this.source?.complete();\n"
+        "    this.mixed.complete();\n"
+        "  }\n"
+        "}\n")
+    run_index(root)
+    done = refs(root, "Subject.complete", path="subject.ts")
+    assert [(r["path"], r["line_start"]) for r in done["references"]] == [("use.ts", 9), ("use.ts", 12)]
+    assert done["unresolved_count"] >= 1  # line 13: `Subject<T> | Other` says nothing for sure
+    added = refs(root, "Subject.add", path="subject.ts")
+    assert [(r["path"], r["line_start"]) for r in added["references"]] == [("use.ts", 11)]
+    assert refs(root, "Other.complete", path="subject.ts")["references"] == []
+
+
 def test_cli_lists_the_definitions_of_an_ambiguous_name(tmp_path):
     root = tmp_path / "repo"
     root.mkdir()
@@ -519,3 +559,17 @@ def test_cli_lists_the_definitions_of_an_ambiguous_name(tmp_path):
     assert proc.returncode != 0 and "ambiguous_symbol" in proc.stderr
     assert "a.py:1\tfunction" in proc.stderr and "b.py:1\tfunction" in proc.stderr, proc.stderr
     assert "--file PATH" in proc.stderr
+
+
+@pytest.mark.parametrize("signature, name, declared", [
+    ("source: Observable<any> | undefined", "source", "Observable"),
+    ("protected _subject: Subject<T> | null", "_subject", "Subject"),
+    ("def f(a: Foo | None = None)", "a", "Foo"),
+    ("def f(a: Optional[Foo])", "a", "Foo"),
+    ("destination: Subscriber<any> | Observer<any>", "destination", None),  # a real union
+    ("x: Foo | undefinedish", "x", None),
+    ("fn f(w: &'a mut io::Write)", "w", "io::Write"),
+])
+def test_declared_types_read_from_signatures(signature, name, declared):
+    from cruxe.refs.common import Signatures
+    assert Signatures().declared_type(signature, name) == declared

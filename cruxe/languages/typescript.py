@@ -107,6 +107,8 @@ _TS_REFS = """(import_statement (import_require_clause (identifier) @rname sourc
 (nested_type_identifier module: (_) @tmodule name: (type_identifier) @tnested)
 (variable_declarator name: (identifier) @lvname type: (type_annotation) @lvtype)
 (variable_declarator name: (identifier) @lvname value: (new_expression constructor: (_) @lvnew))
+(variable_declarator name: (identifier) @lvname value: (call_expression function: (_) @lvcall))
+(variable_declarator name: (identifier) @lvname value: (member_expression) @lvread)
 """
 # Names used as values (callbacks, `Foo.bar`, `x = fn`, `extends Base`, `{ helper }`): every
 # identifier, kept only when the file defines or imports it and it is not being declared
@@ -429,22 +431,33 @@ def _plain_type(written: str) -> str:
 
 def _typed_receivers(refs: list[Reference], ref_caps: list[dict[str, list[ts.Node]]], cands: list[Candidate],
                      owners: list[int | None], source: bytes) -> list[Reference]:
-    """Calls on a local variable whose type is written in its declaration (`const s = new
-    Subject<T>()`, `let w: Subject<T> | null`) get the receiver `new Subject()`, which the
-    resolver reads as "an instance of Subject". Only when that declaration is the name's one
-    binding in the enclosing symbol (no parameter, catch variable or other declaration of the
-    same name there): nothing is guessed."""
-    typed: dict[int, tuple[str, str]] = {}  # declarator name position -> (name, type)
+    """Calls on a local variable whose type its declaration shows get a receiver the resolver
+    can follow: `new Subject()` ("an instance of Subject") when the type is written (`const s
+    = new Subject<T>()`, `let w: Subject<T> | null`), and the call itself when the value is
+    the result of one (`const s = this.getSubject()` -> `this.getSubject()`: resolved only
+    when that method's signature writes its return type) or a read of a member (`let c =
+    this._connection` -> `this._connection`: resolved through the field's written type). A
+    written type wins over the value. Only when that declaration is the name's one binding in the enclosing symbol (no
+    parameter, catch variable or other declaration of the same name there): nothing is
+    guessed."""
+    typed: dict[int, tuple[str, str, int]] = {}  # declarator name position -> (name, receiver, rank)
     for caps in ref_caps:
         if "lvname" in caps:
             node = caps["lvname"][0]
-            written = caps["lvtype"][0] if "lvtype" in caps else caps["lvnew"][0]
-            t = _plain_type(text(written, source))
-            if node.start_byte not in typed or (t and "lvtype" in caps):
-                typed[node.start_byte] = (text(node, source), t)
+            if "lvcall" in caps:
+                callee = text(caps["lvcall"][0], source)
+                recv, rank = (f"{callee}()" if _TYPE_NAME.fullmatch(callee) else ""), 0
+            elif "lvread" in caps:  # `let c = this._connection`: the field's declared type
+                read = text(caps["lvread"][0], source)
+                recv, rank = (read if _TYPE_NAME.fullmatch(read) else ""), 0
+            else:
+                t = _plain_type(text(caps["lvtype"][0] if "lvtype" in caps else caps["lvnew"][0], source))
+                recv, rank = (f"new {t}()" if t else ""), (2 if "lvtype" in caps else 1)
+            if node.start_byte not in typed or rank > typed[node.start_byte][2]:
+                typed[node.start_byte] = (text(node, source), recv, rank)
     if not typed:
         return refs
-    marks: list[RawRef] = [(pos, "typed", name, 0, "", "", t) for pos, (name, t) in typed.items()]
+    marks: list[RawRef] = [(pos, "typed", name, 0, "", "", recv) for pos, (name, recv, _) in typed.items()]
     marks += [(c["vdecl"][0].start_byte, "binding", text(c["vdecl"][0], source), 0, "", "", "")
               for c in ref_caps if "vdecl" in c]
     types: dict[tuple[int | None, str], set[str]] = {}
@@ -461,9 +474,8 @@ def _typed_receivers(refs: list[Reference], ref_caps: list[dict[str, list[ts.Nod
     out = []
     for r in refs:
         # `w!.next()`: the non-null assertion changes nothing about the type
-        t = known.get((r.from_symbol, r.receiver.rstrip("!"))) if r.edge_type == "calls" and r.receiver else None
-        out.append(Reference(r.edge_type, r.to_name, r.line, r.from_symbol, r.module, r.alias, f"new {t}()")
-                   if t else r)
+        recv = known.get((r.from_symbol, r.receiver.rstrip("!"))) if r.edge_type == "calls" and r.receiver else None
+        out.append(Reference(r.edge_type, r.to_name, r.line, r.from_symbol, r.module, r.alias, recv) if recv else r)
     return out
 
 

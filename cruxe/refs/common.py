@@ -62,12 +62,14 @@ def constructor_chain(text: str) -> list[str] | None:
 
 
 # `name: Type` inside a signature: the name, then (matched from right after its colon) one
-# named type, possibly generic, quoted or Optional[...]; anything else (unions, function
-# types, literals) does not match. Rust's `&'a mut` before the type is allowed.
+# named type, possibly generic, quoted or Optional[...], possibly `| null`, `| undefined` or
+# `| None` (absent or that type); anything else (real unions, function types, literals) does
+# not match. Rust's `&'a mut` before the type is allowed.
 _NAME_COLON = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*[?!]?\s*:(?!:)\s*")
 _TYPE_HEAD = re.compile(
     r"[\"']?(?:Optional\[)?&?\s*(?:'\w+\s+)?(?:mut\s+)?([A-Za-z_$][\w$.]*(?:::[A-Za-z_]\w*)*)\s*"
-    r"(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>|\[[^\[\]]*\])?[\"']?\]?\s*(?=[,)=;{]|$)")
+    r"(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>|\[[^\[\]]*\])?(?:\s*\|\s*(?:null|undefined|None)\b)*"
+    r"[\"']?\]?\s*(?=[,)=;{]|$)")
 _PARAM_NAMES = re.compile(r"[(,]\s*(?:\*{1,2}|\.\.\.)?\s*([A-Za-z_$][\w$]*)\s*[?]?\s*(?=[:,)=])")
 
 
