@@ -55,6 +55,22 @@ def edge_table(root: Path) -> list[tuple]:
     return sorted(tuple(r) for r in rows)
 
 
+def indexed_repo(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A repository of `files` (path -> text), indexed."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    for rel, body in files.items():
+        (root / rel).write_text(body)
+    run_index(root)
+    return root
+
+
+def ref_sites(root: Path, name: str, path: str) -> tuple[list[tuple[str, int]], int]:
+    """(path, line) of the references of `name` defined in `path`, and the unresolved count."""
+    got = refs(root, name, path=path)
+    return [(r["path"], r["line_start"]) for r in got["references"]], got["unresolved_count"]
+
+
 def copy_fixture(tmp_path: Path, lang: str) -> Path:
     dst = tmp_path / lang
     shutil.copytree(REFS / lang, dst)
@@ -475,9 +491,8 @@ def test_typescript_calls_on_typed_locals_and_on_call_results_resolve_to_the_met
     """rxjs shapes: `const s = new Subject<T>(); s.next()`, `let w: Subject<T> | null`,
     `this.getSubject().complete()` (a method whose signature writes its return type). A call
     on the result of something that writes no return type stays unresolved."""
-    root = tmp_path / "repo"
-    root.mkdir()
-    (root / "subject.ts").write_text(
+    root = indexed_repo(tmp_path, {
+        "subject.ts":
         "export class Subject<T> {\n"
         "  next(value: T): void {}\n"
         "  complete(): void {}\n"
@@ -485,8 +500,8 @@ def test_typescript_calls_on_typed_locals_and_on_call_results_resolve_to_the_met
         "export class Other {\n"
         "  next(): void {}\n"
         "  complete(): void {}\n"
-        "}\n")
-    (root / "use.ts").write_text(
+        "}\n",
+        "use.ts":
         "import { Subject } from './subject';\n"
         "export class Holder<T> {\n"
         "  getSubject(): Subject<T> { return new Subject<T>(); }\n"
@@ -499,22 +514,19 @@ def test_typescript_calls_on_typed_locals_and_on_call_results_resolve_to_the_met
         "    this.getSubject().complete();\n"
         "    this.untyped().complete();\n"
         "  }\n"
-        "}\n")
-    run_index(root)
-    nxt = refs(root, "Subject.next", path="subject.ts")
-    assert [(r["path"], r["line_start"]) for r in nxt["references"]] == [("use.ts", 8), ("use.ts", 9)]
-    done = refs(root, "Subject.complete", path="subject.ts")
-    assert [(r["path"], r["line_start"]) for r in done["references"]] == [("use.ts", 10)]
-    assert done["unresolved_count"] >= 1  # line 11: two classes have `complete`; not claimed
+        "}\n"})
+    assert ref_sites(root, "Subject.next", "subject.ts")[0] == [("use.ts", 8), ("use.ts", 9)]
+    sites, unresolved = ref_sites(root, "Subject.complete", "subject.ts")
+    assert sites == [("use.ts", 10)]
+    assert unresolved >= 1  # line 11: two classes have `complete`; not claimed
 
 
 def test_typescript_locals_from_calls_and_member_reads_and_optional_fields_resolve(tmp_path):
     """rxjs shapes: `const subject = this.getSubject(); subject.complete()`, `let c =
     this._connection; c.add()` and `this.source?.subscribe()` with `source: Observable<any> |
     undefined` (absent or that type). A field typed by a real union stays unresolved."""
-    root = tmp_path / "repo"
-    root.mkdir()
-    (root / "subject.ts").write_text(
+    root = indexed_repo(tmp_path, {
+        "subject.ts":
         "export class Subject<T> {\n"
         "  complete(): void {}\n"
         "  add(): void {}\n"
@@ -522,8 +534,8 @@ def test_typescript_locals_from_calls_and_member_reads_and_optional_fields_resol
         "export class Other {\n"
         "  complete(): void {}\n"
         "  add(): void {}\n"
-        "}\n")
-    (root / "use.ts").write_text(
+        "}\n",
+        "use.ts":
         "import { Subject, Other } from './subject';\n"
         "export class Holder<T> {\n"
         "  source: Subject<any> | undefined;\n"
@@ -538,14 +550,12 @@ def test_typescript_locals_from_calls_and_member_reads_and_optional_fields_resol
         "    this.source?.complete();\n"
         "    this.mixed.complete();\n"
         "  }\n"
-        "}\n")
-    run_index(root)
-    done = refs(root, "Subject.complete", path="subject.ts")
-    assert [(r["path"], r["line_start"]) for r in done["references"]] == [("use.ts", 9), ("use.ts", 12)]
-    assert done["unresolved_count"] >= 1  # line 13: `Subject<T> | Other` says nothing for sure
-    added = refs(root, "Subject.add", path="subject.ts")
-    assert [(r["path"], r["line_start"]) for r in added["references"]] == [("use.ts", 11)]
-    assert refs(root, "Other.complete", path="subject.ts")["references"] == []
+        "}\n"})
+    sites, unresolved = ref_sites(root, "Subject.complete", "subject.ts")
+    assert sites == [("use.ts", 9), ("use.ts", 12)]
+    assert unresolved >= 1  # line 13: `Subject<T> | Other` says nothing for sure
+    assert ref_sites(root, "Subject.add", "subject.ts")[0] == [("use.ts", 11)]
+    assert ref_sites(root, "Other.complete", "subject.ts")[0] == []
 
 
 def test_cli_lists_the_definitions_of_an_ambiguous_name(tmp_path):
