@@ -583,3 +583,12 @@ def test_cli_lists_the_definitions_of_an_ambiguous_name(tmp_path):
 def test_declared_types_read_from_signatures(signature, name, declared):
     from cruxe.refs.common import Signatures
     assert Signatures().declared_type(signature, name) == declared
+
+
+def test_rust_glob_import_of_no_module_is_not_a_resolver_error(tmp_path, caplog):
+    # rs-stress (src/test/ui): `use *;` and `use ::*;` (2015 edition) name no module path; the
+    # resolver used to fail on them ("could not resolve ... IndexError") for every bare name.
+    root = indexed_repo(tmp_path, {"Cargo.toml": '[package]\nname = "g"\n',
+                                   "main.rs": "use *;\nuse ::*;\nfn main() { swap(); helper(); }\nfn helper() {}\n"})
+    assert "could not resolve" not in caplog.text
+    assert ref_sites(root, "helper", "main.rs")[0] == [("main.rs", 3)]

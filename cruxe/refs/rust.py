@@ -114,6 +114,8 @@ class RustResolver(LanguageResolver):
              hops: int = 0) -> Sym | str | bool | None:
         """What `a::b::c` written in module `here` of file `path` denotes: a symbol, a module
         path (str), False (another crate) or None (nothing found)."""
+        if not parts:  # `use *;` / `use ::*;` (2015 edition): the glob names no module path
+            return None
         head, rest = parts[0], parts[1:]
         if head == "crate":
             return self._in_crate(crate, "", rest, hops)
