@@ -691,7 +691,8 @@ def defer_edge_indexes(db: sqlite3.Connection) -> None:
     rows into four B-trees, then updating them as resolution rewrites the rows, costs more
     than building each index once from the final rows (`build_edge_indexes`). Nothing in a
     bulk build reads through them: new files have no rows to delete, the resolution reads in
-    rowid order, and queries do not see a generation before its first build completes."""
+    rowid order, and `find_references` answers `no_edges_available` until the resolution's
+    transaction, which also builds the indexes, has committed."""
     with transaction(db):
         for name in _EDGE_INDEX_NAMES:
             db.execute(f"DROP INDEX IF EXISTS {name}")

@@ -87,9 +87,8 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
             if workers < 2:
                 g.preload()  # before the transaction: reads see the edges as extraction left them
             with transaction(db):
-                chunks = (_chunks_in_process(db, g, repo, ref) if workers < 2
-                          else _chunks_in_workers(gen, repo, ref, workers))
-                edges, resolved = _resolve_streaming(db, chunks, repo, ref)
+                chunks = _chunks_in_process(db, g) if workers < 2 else _chunks_in_workers(gen, repo, ref, workers)
+                edges, resolved = _resolve_streaming(db, chunks)
                 _finish(db, repo, ref, build_indexes)
         else:
             edges_todo = _work(db, repo, ref)
@@ -133,8 +132,7 @@ def _workers(db: sqlite3.Connection, cap: int | None) -> int:
     return n if row[0] > PARALLEL_EDGES else 1
 
 
-def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]], repo: str,
-                       ref: str) -> tuple[int, int]:
+def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]]) -> tuple[int, int]:
     """Full resolution, written chunk by chunk (STREAM_EDGES edges in rowid order; a file's
     edges are contiguous, so the per-function memo loses almost nothing at chunk
     boundaries): memory stays at the graph plus a chunk or two instead of every edge and
@@ -155,7 +153,7 @@ def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]], 
 _CHUNK_SQL = f"SELECT {_EDGE_COLS} FROM edges WHERE rowid > ? ORDER BY rowid LIMIT {STREAM_EDGES}"
 
 
-def _chunks_in_process(db: sqlite3.Connection, g: Graph, repo: str, ref: str) -> Iterator[list[Outcome]]:
+def _chunks_in_process(db: sqlite3.Connection, g: Graph) -> Iterator[list[Outcome]]:
     last = -1
     resolvers: dict[type, LanguageResolver] = {}
     while True:
