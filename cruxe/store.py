@@ -692,10 +692,13 @@ def defer_edge_indexes(db: sqlite3.Connection) -> None:
     than building each index once from the final rows (`build_edge_indexes`). Nothing in a
     bulk build reads through them: new files have no rows to delete, the resolution reads in
     rowid order, and `find_references` answers `no_edges_available` until the resolution's
-    transaction, which also builds the indexes, has committed."""
+    transaction, which also builds the indexes, has committed. The resolver's version is
+    forgotten too, so that this resolution is the full one, which reads through no index (a
+    generation indexed while its repository was empty has a version, and nothing to keep)."""
     with transaction(db):
         for name in _EDGE_INDEX_NAMES:
             db.execute(f"DROP INDEX IF EXISTS {name}")
+        db.execute("DELETE FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,))
 
 
 def build_edge_indexes(db: sqlite3.Connection, in_transaction: bool = False) -> None:

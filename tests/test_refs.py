@@ -404,6 +404,20 @@ def test_sigkill_at_a_random_moment_then_sync_gives_the_edges_of_a_clean_index(c
     assert edge_table(root) == _clean_edges(root, tmp_path / "clean_home")
 
 
+def test_bulk_build_into_a_generation_first_indexed_empty(tmp_path, monkeypatch):
+    # An empty repository is indexed (and its nothing resolved); files arrive, and the next
+    # job is a bulk build with deferred edge indexes: its resolution must be the full one.
+    root = tmp_path / "repo"
+    root.mkdir()
+    run_index(root)
+    (root / "a.py").write_text("def helper():\n    return 1\n")
+    (root / "b.py").write_text("from a import helper\nhelper()\n")
+    monkeypatch.setattr(cruxe.index, "BULK_MIN_FILES", 1)
+    run_index(root)
+    assert edge_indexes(root) == ["se_file", "se_pending", "se_tail", "se_to"]
+    assert ref_sites(root, "helper", "a.py")[0] == [("b.py", 1), ("b.py", 2)]
+
+
 def test_bulk_build_with_parallel_resolution_gives_the_edges_of_the_plain_one(copy_corpus, tmp_path, monkeypatch):
     # The first build of a large repository defers the edge indexes and resolves in worker
     # processes: the same edges, resolutions and indexes as the in-process path.
