@@ -350,3 +350,25 @@ def test_calls_on_a_local_with_a_written_type_carry_that_type_as_receiver():
     assert receivers[(10, "next")] == "make()"
     assert receivers[(11, "next")] == "both"
     assert receivers[(12, "next")] == "shadowed"
+
+
+def test_untyped_callback_parameters_say_where_their_type_is_written():
+    """rxjs: `operate((source, subscriber) => { subscriber.next(v) })`, `new Observable((s) =>
+    s.error(e))`. The parameter's receiver names the callee, the argument and the parameter
+    (the resolver reads the type from the callee's signature); a typed parameter keeps the
+    ordinary rules, and a callee that is no name (`[1].forEach`) gives nothing to read."""
+    src = (b"export function map<T>(project: any) {\n"
+           b"  return operate((source, subscriber) => {\n"
+           b"    source.subscribe((value) => subscriber.next(value));\n"
+           b"    subscriber.complete();\n"
+           b"  });\n"
+           b"}\n"
+           b"export const o = new Observable((s) => { s.error(1); });\n"
+           b"export function g() { [1].forEach(function (x: number, y) { y.foo(); }); run((t: Task) => t.go()); }\n")
+    calls = {(r.line, r.to_name): r.receiver for r in extract_typescript(src, "a.ts").references
+             if r.edge_type == "calls"}
+    assert calls[(3, "subscribe")] == "operate@0.0"
+    assert calls[(3, "next")] == calls[(4, "complete")] == "operate@0.1"
+    assert calls[(7, "error")] == "new Observable@0.0"
+    assert calls[(8, "foo")] == "y"
+    assert calls[(8, "go")] == "t"  # written: the parameter rules read it

@@ -585,6 +585,42 @@ def test_cli_lists_the_definitions_of_an_ambiguous_name(tmp_path):
     assert "--file PATH" in proc.stderr
 
 
+def test_typescript_callback_parameters_resolve_through_the_callee_signature(tmp_path):
+    """rxjs: `operate((source, subscriber) => subscriber.next(v))` with `operate(init: (source:
+    Observable<T>, subscriber: Subscriber<R>) => void)`, and `new Observable((subscriber) =>
+    ...)` with `constructor(subscribe?: (this: Observable<T>, subscriber: Subscriber<T>) =>
+    void)`. A callee whose parameter is no function type leaves the call unresolved."""
+    root = indexed_repo(tmp_path, {
+        "sub.ts":
+        "export class Subscriber<T> {\n"
+        "  next(v: T): void {}\n"
+        "  complete(): void {}\n"
+        "}\n"
+        "export class Other {\n"
+        "  next(): void {}\n"
+        "  complete(): void {}\n"
+        "}\n"
+        "export class Observable<T> {\n"
+        "  constructor(subscribe?: (this: Observable<T>, subscriber: Subscriber<T>) => void) {}\n"
+        "}\n"
+        "export function operate<T, R>(init: (source: Observable<T>, subscriber: Subscriber<R>) => void): void {}\n"
+        "export function loose(init: any): void {}\n",
+        "use.ts":
+        "import { Observable, operate, loose } from './sub';\n"
+        "export function map<T>() {\n"
+        "  operate((source, subscriber) => {\n"
+        "    subscriber.next(1);\n"
+        "  });\n"
+        "  const o = new Observable<T>((subscriber) => { subscriber.complete(); });\n"
+        "  loose((subscriber) => subscriber.complete());\n"
+        "}\n"})
+    assert ref_sites(root, "Subscriber.next", "sub.ts")[0] == [("use.ts", 4)]
+    sites, unresolved = ref_sites(root, "Subscriber.complete", "sub.ts")
+    assert sites == [("use.ts", 6)]
+    assert unresolved >= 1  # line 7: `loose(init: any)` says nothing; two classes have `complete`
+    assert ref_sites(root, "Other.complete", "sub.ts")[0] == []
+
+
 @pytest.mark.parametrize("signature, name, declared", [
     ("source: Observable<any> | undefined", "source", "Observable"),
     ("protected _subject: Subject<T> | null", "_subject", "Subject"),

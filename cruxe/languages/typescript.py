@@ -109,6 +109,8 @@ _TS_REFS = """(import_statement (import_require_clause (identifier) @rname sourc
 (variable_declarator name: (identifier) @lvname value: (new_expression constructor: (_) @lvnew))
 (variable_declarator name: (identifier) @lvname value: (call_expression function: (_) @lvcall))
 (variable_declarator name: (identifier) @lvname value: (member_expression) @lvread)
+(call_expression function: (_) @cbfn arguments: (arguments [(arrow_function) (function_expression)] @cbarrow))
+(new_expression constructor: (_) @cbnew arguments: (arguments [(arrow_function) (function_expression)] @cbarrow))
 """
 # Names used as values (callbacks, `Foo.bar`, `x = fn`, `extends Base`, `{ helper }`): every
 # identifier, kept only when the file defines or imports it and it is not being declared
@@ -406,6 +408,7 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     owners = owner_of(cands, parents, index)
     raw = _references(ref_caps, source)
     raw += use_references(ref_caps, {c.name for c in cands}, raw, source)
+    raw = _callback_receivers(raw, ref_caps, source)
     out.references = _typed_receivers(attach_enclosing(raw, cands, owners), ref_caps, cands, owners, source)
     return out
 
@@ -476,6 +479,56 @@ def _typed_receivers(refs: list[Reference], ref_caps: list[dict[str, list[ts.Nod
         # `w!.next()`: the non-null assertion changes nothing about the type
         recv = known.get((r.from_symbol, r.receiver.rstrip("!"))) if r.edge_type == "calls" and r.receiver else None
         out.append(Reference(r.edge_type, r.to_name, r.line, r.from_symbol, r.module, r.alias, recv) if recv else r)
+    return out
+
+
+def _callback_receivers(raw: list[RawRef], ref_caps: list[dict[str, list[ts.Node]]], source: bytes) -> list[RawRef]:
+    """Untyped parameters of a function passed to a call or `new` (`operate((source,
+    subscriber) => ...)`, `new Observable((subscriber) => ...)`) have the type the callee's
+    signature gives that parameter of that argument. A call on one, inside that function,
+    gets a receiver saying where to read it: `operate@0.1` (argument 0, its parameter 1),
+    `new Observable@0.0`; the resolver reads the signature, and a callee it cannot follow
+    leaves the call unresolved. Scoped lexically: the innermost such function binding the
+    name wins, and one that declares the name again inside is left alone."""
+    callbacks: list[tuple[int, int, str, str, int]] = []  # (start, end, name, receiver, param position)
+    for caps in ref_caps:
+        if "cbarrow" not in caps:
+            continue
+        fn = caps["cbarrow"][0]
+        callee = text((caps.get("cbfn") or caps["cbnew"])[0], source)
+        if not _TYPE_NAME.fullmatch(callee) or fn.parent is None:
+            continue
+        index = next(i for i, arg in enumerate(fn.parent.named_children) if arg.id == fn.id)
+        prefix = "new " if "cbnew" in caps else ""
+        single = fn.child_by_field_name("parameter")
+        if single is not None:  # `subscriber => ...`
+            params = [single]
+        else:
+            plist = fn.child_by_field_name("parameters")
+            params = plist.named_children if plist is not None else []
+        for j, param in enumerate(params):
+            if param.type in ("required_parameter", "optional_parameter"):
+                if param.child_by_field_name("type") is not None:
+                    continue  # written: the parameter rules read it
+                param = param.child_by_field_name("pattern")
+            if param is not None and param.type == "identifier":
+                callbacks.append((fn.start_byte, fn.end_byte, text(param, source), f"{prefix}{callee}@{index}.{j}",
+                                  param.start_byte))
+    if not callbacks:
+        return raw
+    declared: dict[str, list[int]] = {}
+    for c in ref_caps:
+        if "vdecl" in c:
+            declared.setdefault(text(c["vdecl"][0], source), []).append(c["vdecl"][0].start_byte)
+    scopes: dict[str, list[tuple[int, int, str]]] = {}
+    for start, end, name, recv, own in callbacks:
+        if not any(start <= d < end and d != own for d in declared.get(name, ())):
+            scopes.setdefault(name, []).append((start, end, recv))
+    out = []
+    for r in raw:
+        name = r[6].rstrip("!") if r[1] == "calls" else ""
+        inner = max((sc for sc in scopes.get(name, ()) if sc[0] <= r[0] < sc[1]), default=None)
+        out.append((*r[:6], inner[2]) if inner is not None else r)
     return out
 
 

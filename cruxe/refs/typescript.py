@@ -46,6 +46,57 @@ _CONTAINERS = frozenset({"class", "interface", "enum", "module"})
 _FUNCTIONS = frozenset({"function", "method"})
 _VALUES = frozenset({"variable", "constant"})
 _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
+# A callback parameter's receiver (see languages/typescript.py `_callback_parameters`):
+# `[new ]callee@argument.parameter`.
+_CALLBACK_PARAM = re.compile(r"(new )?([A-Za-z_$][\w$.]*)@(\d+)\.(\d+)")
+_OPEN, _CLOSE = "([{<", ")]}>"
+
+
+def _split_top(text: str, start: int) -> list[str] | None:
+    """The comma-separated items between the bracket at `start` and its match (nesting of
+    (), [], {} and <> respected; the `>` of `=>` is no bracket), or None if unbalanced."""
+    depth, item, items = 0, start + 1, []
+    for i in range(start + 1, len(text)):
+        c = text[i]
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE and not (c == ">" and text[i - 1] == "="):
+            if depth == 0:
+                items.append(text[item:i].strip())
+                return [x for x in items if x]
+            depth -= 1
+        elif c == "," and depth == 0:
+            items.append(text[item:i].strip())
+            item = i + 1
+    return None
+
+
+def _parameters(signature: str) -> list[str] | None:
+    """The parameters of a function or method signature (`name<T>(a: A, b?: B): R`), as written."""
+    depth = 0
+    for i, c in enumerate(signature):
+        if c == "<":
+            depth += 1
+        elif c == ">" and signature[i - 1] != "=":
+            depth -= 1
+        elif c == "(" and depth == 0:
+            return _split_top(signature, i)
+    return None
+
+
+def _callback_parameter(signature: str, argument: int, parameter: int) -> str | None:
+    """`name: Type` of parameter `parameter` of the function type that `signature` declares
+    for argument `argument` (`init: (source: Observable<T>, subscriber: Subscriber<R>) => void`
+    and 0, 1 -> `subscriber: Subscriber<R>`); a `this:` pseudo-parameter does not count."""
+    params = _parameters(signature)
+    if params is None or argument >= len(params):
+        return None
+    _, colon, written = params[argument].partition(":")
+    written = written.strip()
+    if not colon or not written.startswith("("):
+        return None
+    inner = [p for p in (_split_top(written, 0) or []) if not p.startswith("this:")]
+    return inner[parameter] if parameter < len(inner) else None
 
 
 def _returned_type(signature: str) -> str | None:
@@ -86,6 +137,11 @@ class TypeScriptResolver(ScopedResolver):
             hit = next((h for b in self.bases(cls) if (h := self.member(b, name)) is not None), None) \
                 if cls is not None else None
             return as_resolution(hit, RECEIVER)
+        if (cb := _CALLBACK_PARAM.fullmatch(recv)) is not None:
+            hit = self._member_of_callback_parameter(e, cb, name)
+            if hit is not None:
+                return hit.id, RECEIVER
+            recv = ""  # an untyped parameter: only the name-based fallbacks below
         chain = ident_chain(recv)
         if chain is None and recv.startswith("new "):
             chain = constructor_chain(recv[4:].strip())
@@ -104,6 +160,23 @@ class TypeScriptResolver(ScopedResolver):
         if name in _COMMON_METHODS:
             return None, OPAQUE
         return unique(self.g.few_named(name, ("method",), _FAMILY))
+
+    def _member_of_callback_parameter(self, e: Edge, cb: re.Match, name: str) -> Sym | None:
+        """`subscriber.next()` where `subscriber` is parameter j of the function passed as
+        argument i to `callee` (or to `new callee`): the type the callee's signature declares
+        for it."""
+        callee, _ = self.chain(e.path, e.from_id, cb.group(2).split("."))
+        if not isinstance(callee, Sym):
+            return None
+        if cb.group(1):  # `new X(...)`: X's constructor, its own or inherited
+            callee = self.member(callee, "constructor") if callee.kind in _CLASSES else None
+        elif callee.kind not in _FUNCTIONS:
+            return None
+        param = _callback_parameter(callee.signature, int(cb.group(3)), int(cb.group(4))) if callee else None
+        pname = param.partition(":")[0].strip().rstrip("?") if param else ""
+        declared = self.signatures.declared_type(param, pname) if param else None
+        cls = self.named_type(callee.path, callee.parent, declared, _CONTAINERS) if declared else None
+        return self.member(cls, name)
 
     def _member_of_result(self, e: Edge, called: list[str], name: str) -> Sym | None:
         fn, _ = self.chain(e.path, e.from_id, called)
