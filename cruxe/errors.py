@@ -56,3 +56,11 @@ class CruxeError(Exception):
 
 def invalid_input(message: str, **data: Any) -> CruxeError:
     return CruxeError("invalid_input", message, data)
+
+
+def worker_died(role: str) -> CruxeError:
+    """A worker process of an index job was killed (by a person, or the out-of-memory
+    killer): the job stops with what it has committed; the next sync finishes it."""
+    return CruxeError("internal_error", f"a {role} worker process died (killed, or out of memory)",
+                      {"remedy": "Run `cruxe sync`: it re-indexes exactly what was in flight. "
+                                 "`--workers 1` uses the least memory."})

@@ -15,13 +15,15 @@ import os
 import stat
 import time
 import uuid
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from . import codetokens as ct
 from . import heap, vcs
-from .errors import CruxeError
+from .errors import CruxeError, worker_died
 from .extract import extract
 from .model import FileExtract, content_hash, file_key, symbol_content_hash, symbol_id, symbol_stable_id
 from .project import Project, init_project, open_project
@@ -419,15 +421,21 @@ def _process(todo: list[WorkItem], workers: int | None):
             yield [process_file(i) for i in b]
         return
     ctx = multiprocessing.get_context("spawn")  # the parent may run Tantivy threads: never fork
-    with ctx.Pool(n) as pool:
+    pool = ProcessPoolExecutor(n, mp_context=ctx)  # a dead worker breaks it (a Pool would wait forever)
+    try:
         # the workers parse the next batch while the caller writes this one
-        ahead = pool.map_async(process_file, batches[0], chunksize=8)
+        ahead = pool.map(process_file, batches[0], chunksize=8)
         for i in range(len(batches)):
-            done = ahead.get()
+            done = list(ahead)
             if i + 1 < len(batches):
-                ahead = pool.map_async(process_file, batches[i + 1], chunksize=8)
+                ahead = pool.map(process_file, batches[i + 1], chunksize=8)
             yield done
             del done
+    except BrokenProcessPool as e:
+        raise worker_died("parser") from e
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
 
 
 def _batches(todo: list[WorkItem]) -> list[list[WorkItem]]:

@@ -432,3 +432,48 @@ def test_a_state_db_left_without_tables_by_an_early_kill_is_a_new_project_not_a_
     run_index(repo, home=home)
     hits, is_error = Server(repo, home=home).call_tool("locate_symbol", {"name": "alpha"})
     assert not is_error and [h["path"] for h in hits["results"]] == ["a.py"]
+
+
+def _worker_pids(parent: int) -> list[int]:
+    """The multiprocessing workers among `parent`'s children (not its resource tracker)."""
+    out = []
+    for d in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{d}/stat").read_text()
+            cmdline = Path(f"/proc/{d}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and b"spawn_main" in cmdline \
+                and b"resource_tracker" not in cmdline:
+            out.append(int(d))
+    return out
+
+
+def test_a_killed_parser_worker_fails_the_job_with_a_remedy_and_sync_finishes_it(make_repo, tmp_path):
+    # A worker killed mid-job (the out-of-memory killer, a person) used to leave the indexer
+    # waiting forever on the lost task. Now the job fails at once, says why and what to do,
+    # and the next sync repairs exactly what was in flight.
+    def body(n: int) -> str:  # distinct files: identical ones tie, and ties move with deleted documents
+        return "\n".join(f"def f{n}_{i}(x):\n    return g{n}_{i}(x) + {i}\n\ndef g{n}_{i}(y):\n    return y\n"
+                         for i in range(30))
+    root = make_repo({f"pkg/m{n:03d}.py": body(n) for n in range(200)})
+    home = tmp_path / "home"
+    env = {**os.environ, "CRUXE_HOME": str(home), "CRUXE_INDEX_BATCH_FILES": "20"}
+    proc = subprocess.Popen([sys.executable, "-m", "cruxe", "index", "--path", str(root), "--quiet",
+                             "--workers", "2"], env=env, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not (workers := _worker_pids(proc.pid)) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert workers, "no worker process appeared"
+    os.kill(workers[0], signal.SIGKILL)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the index job hung after its worker was killed")
+    assert proc.returncode != 0 and "worker process died" in err and "cruxe sync" in err, err[-2000:]
+    sync = cruxe("sync", "--path", str(root), "--quiet", home=home)
+    assert sync.returncode == 0, sync.stderr
+    clean = tmp_path / "clean_home"
+    assert cruxe("index", "--path", str(root), "--quiet", home=clean).returncode == 0
+    assert_same(snapshot(root, home), snapshot(root, clean))

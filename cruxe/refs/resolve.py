@@ -24,10 +24,12 @@ import os
 import sqlite3
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..errors import CruxeError
+from ..errors import CruxeError, worker_died
 from ..store import EDGES_RESOLVER_KEY, Generation, build_edge_indexes, transaction
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
@@ -175,8 +177,13 @@ def _chunks_in_workers(gen: Generation, repo: str, ref: str, workers: int) -> It
     tasks = [(str(gen.path), gen.number, repo, ref, a, min(a + STREAM_EDGES, hi + 1))
              for a in range(lo, hi + 1, STREAM_EDGES)]
     ctx = multiprocessing.get_context("spawn")  # the caller holds SQLite and Tantivy handles: never fork
-    with ctx.Pool(workers) as pool:
-        yield from pool.imap(_resolve_range, tasks)
+    pool = ProcessPoolExecutor(workers, mp_context=ctx)  # a dead worker breaks it (a Pool would wait forever)
+    try:
+        yield from pool.map(_resolve_range, tasks)
+    except BrokenProcessPool as e:
+        raise worker_died("reference-resolution") from e
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # per worker process: the graph of the generation it resolves, and its resolvers
