@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import json
 import logging
-import multiprocessing
 import os
 import stat
 import time
 import uuid
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +24,7 @@ from . import heap, vcs
 from .errors import CruxeError, worker_died
 from .extract import extract
 from .model import FileExtract, content_hash, file_key, symbol_content_hash, symbol_id, symbol_stable_id
+from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
 from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_edge_indexes, defer_edge_indexes, manifest,
@@ -420,8 +419,7 @@ def _process(todo: list[WorkItem], workers: int | None):
         for b in batches:
             yield [process_file(i) for i in b]
         return
-    ctx = multiprocessing.get_context("spawn")  # the parent may run Tantivy threads: never fork
-    pool = ProcessPoolExecutor(n, mp_context=ctx)  # a dead worker breaks it (a Pool would wait forever)
+    pool = worker_pool(n)
     try:
         # the workers parse the next batch while the caller writes this one
         ahead = pool.map(process_file, batches[0], chunksize=8)

@@ -19,17 +19,16 @@ from __future__ import annotations
 
 import gc
 import logging
-import multiprocessing
 import os
 import sqlite3
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Iterator
 
 from ..errors import CruxeError, worker_died
+from ..procs import worker_pool
 from ..store import EDGES_RESOLVER_KEY, Generation, build_edge_indexes, transaction
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
@@ -176,8 +175,7 @@ def _chunks_in_workers(gen: Generation, repo: str, ref: str, workers: int) -> It
         return
     tasks = [(str(gen.path), gen.number, repo, ref, a, min(a + STREAM_EDGES, hi + 1))
              for a in range(lo, hi + 1, STREAM_EDGES)]
-    ctx = multiprocessing.get_context("spawn")  # the caller holds SQLite and Tantivy handles: never fork
-    pool = ProcessPoolExecutor(workers, mp_context=ctx)  # a dead worker breaks it (a Pool would wait forever)
+    pool = worker_pool(workers)
     try:
         yield from pool.map(_resolve_range, tasks)
     except BrokenProcessPool as e:
