@@ -33,9 +33,6 @@ def normalize_repo_path(path: Any) -> str:
 # Bytes a node adds to its parent's JSON beyond its own fields: the `"children":[...]` key
 # and brackets when it is the first child, separators otherwise (an upper bound).
 _NODE_OVERHEAD = 16
-# The bytes of a node's keys and punctuation (`{"kind":"","name":"","line_start":,...}`) less
-# a little: with the lengths of its values, a lower bound of its serialized size.
-_NODE_FLOOR = 60
 
 
 def _json_size(node: dict[str, Any]) -> int:
@@ -49,6 +46,12 @@ def _json_size(node: dict[str, Any]) -> int:
         else:
             size += len(str(value))
     return size
+
+
+# The bytes of `{"kind":"","name":"","line_start":1,"line_end":1}` and of `,"signature":""`:
+# with the lengths of the values, a lower bound of a node's serialized size.
+_NODE_FLOOR = _json_size({"kind": "", "name": "", "line_start": 1, "line_end": 1})
+_SIGNATURE_FLOOR = _json_size({"signature": ""}) - 1
 
 
 def _node(r: Any) -> dict[str, Any]:
@@ -105,7 +108,8 @@ def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "
     rows, floor, over = [], 2, False
     for r in gen.db.execute(sql, (repo, ref, rel)):
         rows.append(r)
-        floor += _NODE_FLOOR + len(r["name"]) + len(r["signature"] or "")
+        sig = r["signature"]
+        floor += _NODE_FLOOR + len(r["kind"]) + len(r["name"]) + (_SIGNATURE_FLOOR + len(sig) if sig else 0)
         if max_bytes is not None and floor > max_bytes:
             over = True
             break

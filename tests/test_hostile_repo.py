@@ -268,3 +268,19 @@ def test_outline_node_size_is_exactly_its_json_size():
     for s in ('a"b', "a\\b", "tab\tnew\nline", "\x7f\x00", "é漢字", "\u2028"):
         node = {"kind": s, "name": s, "line_start": 1, "line_end": 2, "signature": s}
         assert _json_size(node) == len(to_json(node).encode("utf-8"))
+
+
+def test_an_outline_that_fits_the_limit_exactly_is_whole(make_repo):
+    # The read stops early only when a lower bound of the size is over the limit: a tree whose
+    # serialized symbols are exactly the limit comes back whole, untruncated.
+    from cruxe.outline import file_outline
+    root = make_repo({"m.py": "".join(f"class C{i}:\n    pass\n" for i in range(400))})
+    run_index(root)
+    project = open_project(root)
+    gen = project.store.current_generation("live")
+    whole = file_outline(gen, project.id, "live", "m.py")
+    exact = len(json.dumps(whole["symbols"], separators=(",", ":"), ensure_ascii=False).encode())
+    fit = file_outline(gen, project.id, "live", "m.py", max_bytes=exact)
+    assert (fit["truncated"], fit["returned_symbol_count"], fit["symbols"]) == (False, 400, whole["symbols"])
+    cut = file_outline(gen, project.id, "live", "m.py", max_bytes=exact - 1)
+    assert cut["truncated"] and cut["returned_symbol_count"] < 400
