@@ -14,14 +14,13 @@ import os
 import stat
 import time
 import uuid
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from . import codetokens as ct
 from . import heap, vcs
-from .errors import CruxeError, worker_died
+from .errors import CruxeError
 from .extract import extract
 from .model import FileExtract, content_hash, file_key, symbol_content_hash, symbol_id, symbol_stable_id
 from .procs import worker_pool
@@ -419,8 +418,7 @@ def _process(todo: list[WorkItem], workers: int | None):
         for b in batches:
             yield [process_file(i) for i in b]
         return
-    pool = worker_pool(n)
-    try:
+    with worker_pool(n, "parser") as pool:
         # the workers parse the next batch while the caller writes this one
         ahead = pool.map(process_file, batches[0], chunksize=8)
         for i in range(len(batches)):
@@ -429,10 +427,6 @@ def _process(todo: list[WorkItem], workers: int | None):
                 ahead = pool.map(process_file, batches[i + 1], chunksize=8)
             yield done
             del done
-    except BrokenProcessPool as e:
-        raise worker_died("parser") from e
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 

@@ -2,10 +2,10 @@
 
 Spawned, never forked: the indexer holds SQLite connections and Tantivy handles, and Tantivy
 runs threads. A `ProcessPoolExecutor`, not a `multiprocessing.Pool`: a worker killed mid-job
-(the out-of-memory killer, a person) breaks the executor, so the job fails at once, where a
-Pool would wait forever for the lost task. Workers leave quietly when the job's process dies
-(a SIGKILL of the indexer would otherwise leave them to fail on a broken pipe, traceback and
-all, on the terminal).
+(the out-of-memory killer, a person) breaks the executor, so the job fails at once with a
+remedy, where a Pool would wait forever for the lost task. Workers leave quietly when the
+job's process dies (a SIGKILL of the indexer would otherwise leave them to fail on a broken
+pipe, traceback and all, on the terminal).
 """
 from __future__ import annotations
 
@@ -14,13 +14,35 @@ import os
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from typing import Iterator
+
+from .errors import worker_died
 
 _PARENT_POLL_SECONDS = 0.5
 
 
-def worker_pool(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+@contextmanager
+def worker_pool(workers: int, role: str) -> Iterator[ProcessPoolExecutor]:
+    """`workers` spawned processes for the block. A dead worker surfaces as `worker_died(role)`
+    (internal_error with the remedy: sync), and the other workers are stopped at once: on
+    CPython 3.11 one of them blocked writing a result keeps the executor's manager thread, and
+    with it every later `shutdown` and the interpreter's exit, waiting forever."""
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_exit_with, initargs=(os.getpid(),))
+    broken = False
+    try:
+        yield pool
+    except BrokenProcessPool as e:
+        broken = True
+        pool.shutdown(wait=False, cancel_futures=True)
+        for p in multiprocessing.active_children():  # this job's workers: the indexer starts no others
+            p.kill()
+        raise worker_died(role) from e
+    finally:
+        if not broken:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _exit_with(parent: int) -> None:

@@ -23,11 +23,10 @@ import os
 import sqlite3
 import time
 from collections import Counter
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..errors import CruxeError, worker_died
+from ..errors import CruxeError
 from ..procs import worker_pool
 from ..store import EDGES_RESOLVER_KEY, Generation, build_edge_indexes, transaction
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
@@ -175,13 +174,8 @@ def _chunks_in_workers(gen: Generation, repo: str, ref: str, workers: int) -> It
         return
     tasks = [(str(gen.path), gen.number, repo, ref, a, min(a + STREAM_EDGES, hi + 1))
              for a in range(lo, hi + 1, STREAM_EDGES)]
-    pool = worker_pool(workers)
-    try:
+    with worker_pool(workers, "reference-resolution") as pool:
         yield from pool.map(_resolve_range, tasks)
-    except BrokenProcessPool as e:
-        raise worker_died("reference-resolution") from e
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # per worker process: the graph of the generation it resolves, and its resolvers
