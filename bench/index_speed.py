@@ -41,6 +41,7 @@ def _tree_rss_kib(root: int) -> int:
     """Resident KiB of `root` and all its descendants now (from /proc)."""
     parent: dict[int, int] = {}
     rss: dict[int, int] = {}
+    page_kib = os.sysconf("SC_PAGE_SIZE") // 1024
     for d in os.listdir("/proc"):
         if not d.isdigit():
             continue
@@ -48,7 +49,7 @@ def _tree_rss_kib(root: int) -> int:
             with open(f"/proc/{d}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
             parent[int(d)] = int(fields[1])
-            rss[int(d)] = int(fields[21]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+            rss[int(d)] = int(fields[21]) * page_kib
         except (OSError, IndexError, ValueError):
             continue
     total = 0

@@ -259,8 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "index":
             s.add_argument("--force", action="store_true", help="rebuild from scratch beside the live index")
         s.add_argument("--ref", help="branch/ref to index (default: current branch, or 'live')")
-        s.add_argument("--workers", type=int, help="parser and reference-resolution processes (default: CPU count, at most 4; "
-                       "1 uses the least memory)")
+        s.add_argument("--workers", type=int, help="parser and reference-resolution processes "
+                       "(default: CPU count, at most 4; 1 uses the least memory)")
         s.add_argument("--quiet", action="store_true", help="no progress or summary")
         s.add_argument("--job-id", help=argparse.SUPPRESS)
         s.set_defaults(func=func, force=False)

@@ -429,7 +429,6 @@ def _process(todo: list[WorkItem], workers: int | None):
             del done
 
 
-
 def _batches(todo: list[WorkItem]) -> list[list[WorkItem]]:
     out: list[list[WorkItem]] = []
     cur: list[WorkItem] = []

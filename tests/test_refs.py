@@ -426,7 +426,11 @@ def test_bulk_build_with_parallel_resolution_gives_the_edges_of_the_plain_one(co
     monkeypatch.setattr(resolve_mod, "PARALLEL_EDGES", 0)
     monkeypatch.setattr(resolve_mod, "STREAM_EDGES", 500)  # several chunks over the workers
     monkeypatch.setattr(resolve_mod.os, "cpu_count", lambda: 2)
+    spawned = []
+    in_workers = resolve_mod._chunks_in_workers
+    monkeypatch.setattr(resolve_mod, "_chunks_in_workers", lambda *a: spawned.append(a[-1]) or in_workers(*a))
     run_index(root)
+    assert spawned == [2]  # the chunks went to two worker processes
     fast = edge_table(root)
     assert edge_indexes(root) == ["se_file", "se_pending", "se_tail", "se_to"]
     assert sum(1 for e in fast if e[5]) > 500  # resolved edges from several chunks

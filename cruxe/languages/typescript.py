@@ -440,9 +440,9 @@ def _typed_receivers(refs: list[Reference], ref_caps: list[dict[str, list[ts.Nod
     the result of one (`const s = this.getSubject()` -> `this.getSubject()`: resolved only
     when that method's signature writes its return type) or a read of a member (`let c =
     this._connection` -> `this._connection`: resolved through the field's written type). A
-    written type wins over the value. Only when that declaration is the name's one binding in the enclosing symbol (no
-    parameter, catch variable or other declaration of the same name there): nothing is
-    guessed."""
+    written type wins over the value. Only when that declaration is the name's one binding
+    in the enclosing symbol (no parameter, catch variable or other declaration of the same
+    name there): nothing is guessed."""
     typed: dict[int, tuple[str, str, int]] = {}  # declarator name position -> (name, receiver, rank)
     for caps in ref_caps:
         if "lvname" in caps:

@@ -54,7 +54,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
         "symbol": _public(target[0]),
         "references": page,
         "total_references": len(refs),
-        "unresolved_count": unresolved_count(gen, repo, ref, name, kind),
+        "unresolved_count": unresolved_count(gen, name, kind),
     }
     if len(refs) > limit:
         out["truncated"] = True
@@ -90,7 +90,7 @@ def _target(gen: Generation, repo: str, ref: str, symbol_name: str, segments: li
         where = f" in {path}" if path else ""
         raise CruxeError("symbol_not_found", f"no definition of {symbol_name.strip()!r}{where} in the index",
                          {"symbol_name": name, "path": path,
-                          "unresolved_count": unresolved_count(gen, repo, ref, name, kind)})
+                          "unresolved_count": unresolved_count(gen, name, kind)})
     if len(groups) > 1:
         defs = [_public(g[0]) for _, g in sorted(groups.items())]
         raise CruxeError("ambiguous_symbol", f"{symbol_name.strip()!r} has {len(defs)} definitions; pass `path` "
@@ -157,12 +157,12 @@ def _like_escape(s: str) -> str:
     return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def unresolved_count(gen: Generation, repo: str, ref: str, name: str, kind: str | None = None) -> int:
+def unresolved_count(gen: Generation, name: str, kind: str | None = None) -> int:
     """Edges naming `name` (as written, or as the last segment of `a.name` / `a::name`) that
     no definition was tied to: spec 04's count, restricted to one edge type when asked.
     The `to_tail` term is the same condition in indexed and case-sensitive form (LIKE folds
     ASCII case): it keeps the count exact and off a full scan of the edge table."""
-    sql = ("SELECT COUNT(*) FROM symbol_edges WHERE to_symbol_id IS NULL "  # one repo and ref per generation
+    sql = ("SELECT COUNT(*) FROM symbol_edges WHERE to_symbol_id IS NULL "  # a generation: one repo and ref
            "AND to_tail = ? AND (to_name = ? OR to_name LIKE ? ESCAPE '\\' OR to_name LIKE ? ESCAPE '\\')")
     args: list[Any] = [name, name, "%." + _like_escape(name), "%::" + _like_escape(name)]
     if kind is not None:

@@ -151,6 +151,7 @@ def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]]) 
 
 
 _CHUNK_SQL = f"SELECT {_EDGE_COLS} FROM edges WHERE rowid > ? ORDER BY rowid LIMIT {STREAM_EDGES}"
+_RANGE_SQL = f"SELECT {_EDGE_COLS} FROM edges WHERE rowid >= ? AND rowid < ? ORDER BY rowid"
 
 
 def _chunks_in_process(db: sqlite3.Connection, g: Graph) -> Iterator[list[Outcome]]:
@@ -198,8 +199,7 @@ def _resolve_range(task: tuple[str, int, str, str, int, int]) -> list[Outcome]:
         _worker_state.clear()
         state = _worker_state[path] = (g, {})
     g, resolvers = state
-    chunk = list(map(Edge._make, rows(g.db, f"SELECT {_EDGE_COLS} FROM edges WHERE rowid >= ? AND rowid < ? "
-                                             "ORDER BY rowid", (lo, hi))))
+    chunk = list(map(Edge._make, rows(g.db, _RANGE_SQL, (lo, hi))))
     return _resolve_all(g, chunk, resolvers)
 
 

@@ -46,7 +46,7 @@ _CONTAINERS = frozenset({"class", "interface", "enum", "module"})
 _FUNCTIONS = frozenset({"function", "method"})
 _VALUES = frozenset({"variable", "constant"})
 _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
-# A callback parameter's receiver (see languages/typescript.py `_callback_parameters`):
+# A callback parameter's receiver (see languages/typescript.py `_callback_receivers`):
 # `[new ]callee@argument.parameter`.
 _CALLBACK_PARAM = re.compile(r"(new )?([A-Za-z_$][\w$.]*)@(\d+)\.(\d+)")
 _OPEN, _CLOSE = "([{<", ")]}>"
@@ -173,8 +173,9 @@ class TypeScriptResolver(ScopedResolver):
         elif callee.kind not in _FUNCTIONS:
             return None
         param = _callback_parameter(callee.signature, int(cb.group(3)), int(cb.group(4))) if callee else None
-        pname = param.partition(":")[0].strip().rstrip("?") if param else ""
-        declared = self.signatures.declared_type(param, pname) if param else None
+        if param is None:
+            return None
+        declared = self.signatures.declared_type(param, param.partition(":")[0].strip().rstrip("?"))
         cls = self.named_type(callee.path, callee.parent, declared, _CONTAINERS) if declared else None
         return self.member(cls, name)
 
