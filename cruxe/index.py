@@ -26,8 +26,8 @@ from .model import FileExtract, content_hash, file_key, symbol_content_hash, sym
 from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
-from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_edge_indexes, defer_edge_indexes, manifest,
-                    now_iso, save_skipped_files)
+from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_edge_indexes, defer_edge_indexes, folded_name,
+                    manifest, now_iso, save_skipped_files)
 
 log = logging.getLogger(__name__)
 
@@ -142,10 +142,10 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
             "doc_tokens": ct.joined(ct.text_terms(s.doc[:DOC_MAX_CHARS], 400)),
             "kind": s.kind, "visibility": s.visibility, "parent_name": parent.name if parent else "",
         })
-        sym_rows.append((repo, ref, ids[i], stable, s.name, s.qualified_name, s.kind, language, path,
+        sym_rows.append((ids[i], stable, s.name, s.qualified_name, s.kind, language, path,
                          s.line_start, s.line_end, s.signature, s.visibility,
                          ids[s.parent] if s.parent is not None else None,
-                         symbol_content_hash(lines, s.line_start, s.line_end), s.name.lower()))
+                         symbol_content_hash(lines, s.line_start, s.line_end), folded_name(s.name)))
     snippet_docs = [{**common, "line_start": a, "line_end": b, "chunk_kind": kind,
                      "content": "\n".join(lines[a - 1:b]), "content_parts": "\n".join(lines[a - 1:b])}
                     for a, b, kind in chunk_ranges(fx, lines)]
@@ -320,7 +320,7 @@ def validate_generation(gen: Generation, repo: str, ref: str) -> str | None:
     document per manifest row, a symbol document per symbol row). Returns the mismatch."""
     key = (repo, ref)
     files = gen.db.execute('SELECT COUNT(*) FROM file_manifest WHERE repo=? AND "ref"=?', key).fetchone()[0]
-    symbols = gen.db.execute('SELECT COUNT(*) FROM symbol_relations WHERE repo=? AND "ref"=?', key).fetchone()[0]
+    symbols = gen.db.execute("SELECT COUNT(*) FROM symbols").fetchone()[0]
     tantivy_files = gen.searcher("files").num_docs
     tantivy_symbols = gen.searcher("symbols").num_docs
     if files != tantivy_files:

@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 9  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 10  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -87,6 +87,15 @@ CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(file_id) WHERE confidence 
 """
 _EDGE_INDEX_NAMES = ("se_to", "se_file", "se_tail", "se_pending")
 
+# The index expression of sr_name; a query must spell it the same way to use the index.
+NAME_LOWER_SQL = "coalesce(name_folded, lower(name))"
+
+
+def name_lower_sql(alias: str) -> str:
+    """NAME_LOWER_SQL on the `symbols` table named `alias` in a query."""
+    return f"coalesce({alias}.name_folded, lower({alias}.name))"
+
+
 _INDEX_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS file_manifest (
@@ -94,18 +103,24 @@ CREATE TABLE IF NOT EXISTS file_manifest (
   size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, language TEXT, indexed_at TEXT NOT NULL,
   symbol_count INTEGER NOT NULL DEFAULT 0, warnings TEXT,
   PRIMARY KEY (repo, "ref", path));
-CREATE TABLE IF NOT EXISTS symbol_relations (
-  repo TEXT NOT NULL, "ref" TEXT NOT NULL, symbol_id TEXT NOT NULL, symbol_stable_id TEXT NOT NULL,
-  name TEXT NOT NULL, qualified_name TEXT NOT NULL, kind TEXT NOT NULL, language TEXT NOT NULL,
-  path TEXT NOT NULL, line_start INTEGER NOT NULL, line_end INTEGER NOT NULL,
-  signature TEXT, visibility TEXT, parent_symbol_id TEXT, content_hash TEXT,
-  name_lower TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS sr_name ON symbol_relations(repo, "ref", name_lower);
-CREATE INDEX IF NOT EXISTS sr_path ON symbol_relations(repo, "ref", path, line_start);
-CREATE INDEX IF NOT EXISTS sr_id ON symbol_relations(symbol_id);
--- Edges are most of the rows (~600k for 5k files): no repo/ref (a generation holds one of
--- each), the source file as a small integer. Readers use the `edges` view.
-CREATE TABLE IF NOT EXISTS edge_files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
+-- A generation holds one repo and one ref: its rows carry neither, and a file's path once
+-- (`paths`), referred to by a small integer. Readers use the views `symbol_relations` and
+-- `edges`, which have the contract's columns (repo and ref from the one branch_state row).
+CREATE TABLE IF NOT EXISTS paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
+-- name_folded: Python's lower() of a name where SQLite's (ASCII-only) differs, else NULL
+CREATE TABLE IF NOT EXISTS symbols (
+  symbol_id TEXT NOT NULL, symbol_stable_id TEXT NOT NULL, name TEXT NOT NULL,
+  qualified_name TEXT NOT NULL, kind TEXT NOT NULL, language TEXT NOT NULL, file_id INTEGER NOT NULL,
+  line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, signature TEXT, visibility TEXT,
+  parent_symbol_id TEXT, content_hash TEXT, name_folded TEXT);
+CREATE INDEX IF NOT EXISTS sr_name ON symbols({NAME_LOWER_SQL});
+CREATE INDEX IF NOT EXISTS sr_path ON symbols(file_id, line_start);
+CREATE INDEX IF NOT EXISTS sr_id ON symbols(symbol_id);
+CREATE VIEW IF NOT EXISTS symbol_relations AS SELECT k.repo AS repo, k."ref" AS "ref", s.symbol_id,
+  s.symbol_stable_id, s.name, s.qualified_name, s.kind, s.language, f.path AS path, s.line_start,
+  s.line_end, s.signature, s.visibility, s.parent_symbol_id, s.content_hash,
+  {name_lower_sql("s")} AS name_lower
+  FROM branch_state k CROSS JOIN symbols s JOIN paths f ON f.id = s.file_id;
 CREATE TABLE IF NOT EXISTS symbol_edges (
   from_symbol_id TEXT, to_symbol_id TEXT, to_name TEXT NOT NULL, edge_type TEXT NOT NULL,
   file_id INTEGER NOT NULL, source_line INTEGER NOT NULL, confidence TEXT, module TEXT, receiver TEXT,
@@ -113,7 +128,7 @@ CREATE TABLE IF NOT EXISTS symbol_edges (
     replace(replace(replace(to_name, '.', ''), ':', ''), '/', ''))) + 1)) VIRTUAL);
 CREATE VIEW IF NOT EXISTS edges AS SELECT e.rowid AS rowid, e.from_symbol_id, e.to_symbol_id, e.to_name,
   e.edge_type, f.path AS source_file, e.source_line, e.confidence, e.module, e.receiver, e.to_tail
-  FROM symbol_edges e JOIN edge_files f ON f.id = e.file_id;
+  FROM symbol_edges e JOIN paths f ON f.id = e.file_id;
 {_EDGE_INDEXES}
 CREATE TABLE IF NOT EXISTS edge_dirty_names (
   repo TEXT NOT NULL, "ref" TEXT NOT NULL, name TEXT NOT NULL,
@@ -669,19 +684,28 @@ class ProjectStore:
 
 # ---- writes into a generation (indexer side) -------------------------------------------------
 
-# An edge as the indexer hands it over: the columns of symbol_edges, with the source file's
-# path where the table has its id (`file_ids`).
+# Rows as the indexer hands them over: the columns of `symbols` and `symbol_edges`, with the
+# file's path where the table has its id (`file_ids`).
+SYMBOL_NAME, SYMBOL_QUALIFIED, SYMBOL_FILE = 2, 3, 6  # (symbol_id, symbol_stable_id, name,
+#   qualified_name, kind, language, path, line_start, line_end, signature, visibility,
+#   parent_symbol_id, content_hash, name_folded)
 EDGE_FILE = 4  # (from_symbol_id, to_symbol_id, to_name, edge_type, source_file, source_line,
 #                 confidence, module, receiver)
 
 
+def folded_name(name: str) -> str | None:
+    """The `name_folded` column: Python's lower() of a name that SQLite's lower(), which folds
+    ASCII letters only, would fold differently (see NAME_LOWER_SQL)."""
+    return None if name.isascii() else name.lower()
+
+
 def file_ids(db: sqlite3.Connection, paths: list[str]) -> dict[str, int]:
-    """The `edge_files` ids of `paths`, adding the missing ones (inside the caller's transaction)."""
-    db.executemany("INSERT OR IGNORE INTO edge_files(path) VALUES (?)", [(p,) for p in paths])
+    """The `paths` ids of `paths`, adding the missing ones (inside the caller's transaction)."""
+    db.executemany("INSERT OR IGNORE INTO paths(path) VALUES (?)", [(p,) for p in paths])
     ids: dict[str, int] = {}
     for i in range(0, len(paths), 500):
         chunk = paths[i:i + 500]
-        ids.update(db.execute(f"SELECT path, id FROM edge_files WHERE path IN ({','.join('?' * len(chunk))})",
+        ids.update(db.execute(f"SELECT path, id FROM paths WHERE path IN ({','.join('?' * len(chunk))})",
                               chunk).fetchall())
     return ids
 
@@ -753,13 +777,13 @@ class GenerationWriter:
             replaced = [p for p in deleted + [f["path"] for f in files] if p not in new_paths]
             mark_edges_dirty(c, self.repo, self.ref, replaced, symbols, edges)
             for path in replaced:
-                c.execute('DELETE FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?', (*key, path))
-                c.execute("DELETE FROM symbol_edges WHERE file_id = (SELECT id FROM edge_files WHERE path=?)", (path,))
-            c.executemany("INSERT INTO symbol_relations VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", symbols)
-            if edges:
-                ids = file_ids(c, sorted({e[EDGE_FILE] for e in edges}))
-                c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,?,?,?)",
-                              [(*e[:EDGE_FILE], ids[e[EDGE_FILE]], *e[EDGE_FILE + 1:]) for e in edges])
+                c.execute("DELETE FROM symbols WHERE file_id = (SELECT id FROM paths WHERE path=?)", (path,))
+                c.execute("DELETE FROM symbol_edges WHERE file_id = (SELECT id FROM paths WHERE path=?)", (path,))
+            ids = file_ids(c, sorted({s[SYMBOL_FILE] for s in symbols} | {e[EDGE_FILE] for e in edges}))
+            c.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                          [(*s[:SYMBOL_FILE], ids[s[SYMBOL_FILE]], *s[SYMBOL_FILE + 1:]) for s in symbols])
+            c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,?,?,?)",
+                          [(*e[:EDGE_FILE], ids[e[EDGE_FILE]], *e[EDGE_FILE + 1:]) for e in edges])
             for path in deleted:
                 c.execute('DELETE FROM file_manifest WHERE repo=? AND "ref"=? AND path=?', (*key, path))
             c.executemany(
@@ -777,8 +801,7 @@ class GenerationWriter:
                 (self.repo, self.ref, state.get("commit"),
                  c.execute('SELECT COUNT(*) FROM file_manifest WHERE repo=? AND "ref"=?',
                            (self.repo, self.ref)).fetchone()[0],
-                 c.execute('SELECT COUNT(*) FROM symbol_relations WHERE repo=? AND "ref"=?',
-                           (self.repo, self.ref)).fetchone()[0],
+                 c.execute("SELECT COUNT(*) FROM symbols").fetchone()[0],
                  now_iso(), int(state.get("complete", False))))
 
     def close(self) -> None:
@@ -812,26 +835,28 @@ def mark_edges_dirty(c: sqlite3.Connection, repo: str, ref: str, paths: list[str
     arrive pending by themselves. Before the first resolution there is nothing to keep."""
     if c.execute("SELECT 1 FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,)).fetchone() is None:
         return
-    key = (repo, ref)
     old_defs: set[tuple] = set()
     old_imports: set[tuple] = set()
     for path in paths:
-        c.execute('UPDATE symbol_edges SET to_symbol_id=NULL, confidence=NULL WHERE to_symbol_id IN '
-                  '(SELECT symbol_id FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?)', (*key, path))
+        file_id = c.execute("SELECT id FROM paths WHERE path=?", (path,)).fetchone()
+        if file_id is None:
+            continue
+        c.execute("UPDATE symbol_edges SET to_symbol_id=NULL, confidence=NULL WHERE to_symbol_id IN "
+                  "(SELECT symbol_id FROM symbols WHERE file_id=?)", file_id)
         old_defs.update((path, q, n) for q, n in c.execute(
-            'SELECT qualified_name, name FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?', (*key, path)))
+            "SELECT qualified_name, name FROM symbols WHERE file_id=?", file_id))
         old_imports.update((path, t, m or "", r or "") for t, m, r in c.execute(
-            "SELECT to_name, module, receiver FROM edges WHERE source_file=? AND edge_type='imports'", (path,)))
-    # symbol_relations rows: name 5th, qualified_name 6th, path 9th; edges (EDGE_FILE): to_name
-    # 3rd, edge_type 4th, source_file 5th, module 8th, receiver (import alias) 9th
-    new_defs = {(row[8], row[5], row[4]) for row in symbols}
+            "SELECT to_name, module, receiver FROM symbol_edges WHERE file_id=? AND edge_type='imports'", file_id))
+    # edges (EDGE_FILE): to_name 3rd, edge_type 4th, source_file 5th, module 8th, receiver
+    # (import alias) 9th
+    new_defs = {(row[SYMBOL_FILE], row[SYMBOL_QUALIFIED], row[SYMBOL_NAME]) for row in symbols}
     new_imports = {(e[4], e[2], e[7] or "", e[8] or "") for e in edges if e[3] == "imports"}
     names = {n for _, _, n in old_defs ^ new_defs}
     for _, to_name, _, alias in old_imports ^ new_imports:
         names.add(name_tail(to_name))
         if alias:
             names.add(alias)
-    c.executemany("INSERT OR IGNORE INTO edge_dirty_names VALUES (?,?,?)", [(*key, n) for n in sorted(names)])
+    c.executemany("INSERT OR IGNORE INTO edge_dirty_names VALUES (?,?,?)", [(repo, ref, n) for n in sorted(names)])
 
 
 def damaged(what: str, e: BaseException) -> CruxeError:

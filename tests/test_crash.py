@@ -283,12 +283,28 @@ def damage(path: Path, how: str) -> None:
         data = data[: len(data) // 2]
     elif how == "garbage":
         data = bytes((i * 37 + 11) % 256 for i in range(max(len(data), 100)))
-    elif how == "flip":  # 64 bytes inverted in the middle: a damaged block, not a missing file
-        mid = len(data) // 2
+    elif how == "flip":  # 64 bytes inverted inside data: a damaged block, not a missing file
+        mid = _live_bytes(path) if path.name == "index.db" else len(data) // 2
         data = data[:mid] + bytes(b ^ 0xFF for b in data[mid:mid + 64]) + data[mid + 64:]
     elif how == "empty":
         data = b""
     path.write_bytes(data)
+
+
+def _live_bytes(db: Path) -> int:
+    """An offset into rows of a SQLite file, not into a page's free space (which SQLite never
+    reads, so nothing could notice damage there): near the end of the middle leaf page of the
+    largest table, where a leaf's cells are stored."""
+    conn = sqlite3.connect(db)
+    try:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        table = conn.execute("SELECT name FROM dbstat WHERE name IN (SELECT name FROM sqlite_master "
+                             "WHERE type='table') GROUP BY name ORDER BY sum(pgsize) DESC LIMIT 1").fetchone()[0]
+        leaves = [r[0] for r in conn.execute("SELECT pageno FROM dbstat WHERE name=? AND pagetype='leaf' "
+                                             "ORDER BY pageno", (table,))]
+    finally:
+        conn.close()
+    return leaves[len(leaves) // 2] * page_size - 200  # pageno counts from 1
 
 
 def target_file(root: Path, home: Path, target: str) -> Path:

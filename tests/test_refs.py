@@ -646,3 +646,16 @@ def test_rust_glob_import_of_no_module_is_not_a_resolver_error(tmp_path, caplog)
                                    "main.rs": "use *;\nuse ::*;\nfn main() { swap(); helper(); }\nfn helper() {}\n"})
     assert "could not resolve" not in caplog.text
     assert ref_sites(root, "helper", "main.rs")[0] == [("main.rs", 3)]
+
+
+def test_non_ascii_names_are_found_case_insensitively_and_referenced(make_repo):
+    """SQLite's lower() folds ASCII only; the name index keeps Python's folding for the rest."""
+    from cruxe.query.locate import locate_symbol
+    root = make_repo({"geo.py": "class Größe:\n    pass\n\n\ndef ÉCOLE_run():\n    return Größe()\n",
+                      "use.py": "from geo import ÉCOLE_run\n\nÉCOLE_run()\n"})
+    project, gen = indexed(root)
+    for query, want in [("größe", "Größe"), ("GRÖSSE", None), ("école_RUN", "ÉCOLE_run"), ("Größe", "Größe")]:
+        hits, _ = locate_symbol(gen, project.id, "live", query)
+        assert [h["name"] for h in hits] == ([want] if want else []), query
+    assert sites(refs(root, "ÉCOLE_run")) == [["use.py", 1, "imports"], ["use.py", 3, "calls"]]
+    assert sites(refs(root, "Größe")) == [["geo.py", 6, "calls"]]

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import CruxeError
 from ..outline import normalize_repo_path
-from ..store import Generation
+from ..store import Generation, name_lower_sql
 from .resolve import resolver_version
 from .text import file_chunks, line_of
 
@@ -103,9 +103,9 @@ def _target(gen: Generation, repo: str, ref: str, symbol_name: str, segments: li
 def _definitions(gen: Generation, repo: str, ref: str, name: str) -> list[dict[str, Any]]:
     """Definitions named exactly `name`; when there are none, a case-insensitive match."""
     rows = [dict(r) for r in gen.db.execute(
-        'SELECT symbol_id, name, qualified_name, kind, path, line_start FROM symbol_relations INDEXED BY sr_name '
-        'WHERE repo=? AND "ref"=? AND name_lower=? ORDER BY path, line_start, symbol_id',
-        (repo, ref, name.lower()))]
+        "SELECT s.symbol_id, s.name, s.qualified_name, s.kind, f.path, s.line_start FROM symbols s INDEXED BY sr_name "
+        f"JOIN paths f ON f.id = s.file_id WHERE {name_lower_sql('s')}=? ORDER BY f.path, s.line_start, s.symbol_id",
+        (name.lower(),))]
     exact = [r for r in rows if r["name"] == name]
     return exact or rows
 

@@ -12,8 +12,14 @@ import sys
 from collections import defaultdict
 from typing import Callable, NamedTuple
 
-_SYM_COLS = ("symbol_id, name, qualified_name, kind, language, path, line_start, line_end, "
-             "parent_symbol_id, coalesce(signature, '')")
+from ..store import name_lower_sql
+
+_SYM_COLS = ("s.symbol_id, s.name, s.qualified_name, s.kind, s.language, f.path, s.line_start, s.line_end, "
+             "s.parent_symbol_id, coalesce(s.signature, '')")
+_SYMBOLS = "symbols s JOIN paths f ON f.id = s.file_id"  # a generation's rows are all of one repo and ref
+_SYM_ORDER = "ORDER BY f.path, s.line_start, s.symbol_id"
+# every symbol of a name, case-folded, through the sr_name index (spelled as its expression)
+_BY_NAME = f"symbols s INDEXED BY sr_name JOIN paths f ON f.id = s.file_id WHERE {name_lower_sql('s')} = ?"
 _EDGE_COLS = ("rowid, source_file, source_line, from_symbol_id, to_name, edge_type, "
               "coalesce(module, ''), coalesce(receiver, ''), to_symbol_id, confidence")
 
@@ -76,8 +82,7 @@ class Graph:
         by_path: dict[str, list[Sym]] = defaultdict(list)
         by_name: dict[str, list[Sym]] = defaultdict(list)
         intern = sys.intern  # kind, language and path repeat on every row: ~20% of the graph's memory
-        for r in rows(self.db, f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? '
-                               "ORDER BY path, line_start, symbol_id", self.key):
+        for r in rows(self.db, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} {_SYM_ORDER}", ()):
             s = Sym(r[0], r[1], r[2], intern(r[3]), intern(r[4]), intern(r[5]), *r[6:])
             by_path[s.path].append(s)
             by_name[s.name].append(s)
@@ -99,9 +104,8 @@ class Graph:
             chunk = todo[i:i + 500]
             marks = ",".join("?" * len(chunk))
             syms: dict[str, list[Sym]] = {p: [] for p in chunk}
-            for s in map(Sym._make, rows(self.db, f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? '
-                                             f"AND path IN ({marks}) ORDER BY path, line_start, symbol_id",
-                                             (*self.key, *chunk))):
+            for s in map(Sym._make, rows(self.db, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} WHERE f.path IN ({marks}) "
+                                             f"{_SYM_ORDER}", tuple(chunk))):
                 syms[s.path].append(s)
             for p, got in syms.items():
                 self._by_path[p] = got
@@ -125,8 +129,8 @@ class Graph:
     # -- symbols
     def in_file(self, path: str) -> list[Sym]:
         """Symbols of one file, in line order."""
-        return self._memo(self._by_path, path, f'SELECT {_SYM_COLS} FROM symbol_relations WHERE repo=? AND "ref"=? '
-                          "AND path=? ORDER BY line_start, symbol_id", Sym._make, self._remember)
+        return self._memo(self._by_path, path, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} WHERE f.path=? "
+                          "ORDER BY s.line_start, s.symbol_id", Sym._make, self._remember, scoped=False)
 
     def _remember(self, syms: list[Sym]) -> None:
         for s in syms:
@@ -153,9 +157,7 @@ class Graph:
             if self._complete:
                 return []
             got = [s for s in map(Sym._make, rows(
-                self.db, f'SELECT {_SYM_COLS} FROM symbol_relations INDEXED BY sr_name '
-                'WHERE repo=? AND "ref"=? AND name_lower=? '
-                "ORDER BY path, line_start, symbol_id", (*self.key, name.lower()))) if s.name == name]
+                self.db, f"SELECT {_SYM_COLS} FROM {_BY_NAME} {_SYM_ORDER}", (name.lower(),))) if s.name == name]
             self._by_name[name] = got
             for s in got:
                 self._by_id.setdefault(s.id, s)
@@ -171,10 +173,9 @@ class Graph:
         if got is None:
             marks_k, marks_l = ",".join("?" * len(kinds)), ",".join("?" * len(languages))
             got = [s for s in map(Sym._make, rows(
-                self.db, f'SELECT {_SYM_COLS} FROM symbol_relations INDEXED BY sr_name '
-                'WHERE repo=? AND "ref"=? AND name_lower=? '
-                f"AND kind IN ({marks_k}) AND language IN ({marks_l}) AND name=? "
-                "ORDER BY path, line_start, symbol_id LIMIT 2", (*self.key, name.lower(), *kinds, *languages, name)))]
+                self.db, f"SELECT {_SYM_COLS} FROM {_BY_NAME} "
+                f"AND s.kind IN ({marks_k}) AND s.language IN ({marks_l}) AND s.name=? "
+                f"{_SYM_ORDER} LIMIT 2", (name.lower(), *kinds, *languages, name)))]
             self._few[key] = got
         return got
 
@@ -183,7 +184,7 @@ class Graph:
             return None
         s = self._by_id.get(symbol_id)
         if s is None and not self._complete:
-            row = rows(self.db, f"SELECT {_SYM_COLS} FROM symbol_relations WHERE symbol_id=? LIMIT 1",
+            row = rows(self.db, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} WHERE s.symbol_id=? LIMIT 1",
                        (symbol_id,)).fetchone()
             if row is not None:
                 s = Sym._make(row)

@@ -225,7 +225,7 @@ def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     cols = ("e.rowid, f.path, e.source_line, e.from_symbol_id, e.to_name, e.edge_type, coalesce(e.module, ''), "
             "coalesce(e.receiver, ''), e.to_symbol_id, e.confidence")
     found = {e.rowid: e for e in map(Edge._make, rows(
-        db, f"SELECT {cols} FROM symbol_edges e INDEXED BY se_pending CROSS JOIN edge_files f ON f.id = e.file_id "
+        db, f"SELECT {cols} FROM symbol_edges e INDEXED BY se_pending CROSS JOIN paths f ON f.id = e.file_id "
         "WHERE e.confidence IS NULL", ()))}
     # A changed definition can change what an edge by that name resolves to only when the
     # edge is unresolved (a definition may now fit) or resolved by unique name (it may now
@@ -234,7 +234,7 @@ def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     # each dirty name, then its edges through se_tail.
     for e in map(Edge._make, rows(
             db, f"SELECT {cols} FROM edge_dirty_names d CROSS JOIN symbol_edges e ON e.to_tail = d.name "
-            'CROSS JOIN edge_files f ON f.id = e.file_id WHERE d.repo=? AND d."ref"=? '
+            'CROSS JOIN paths f ON f.id = e.file_id WHERE d.repo=? AND d."ref"=? '
             "AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)", (repo, ref, OPAQUE, UNIQUE))):
         found.setdefault(e.rowid, e)
     return [found[k] for k in sorted(found)]
