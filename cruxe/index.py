@@ -134,13 +134,12 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
         stable = symbol_stable_id(language, s.kind, s.qualified_name, s.signature)
         parent = fx.symbols[s.parent] if s.parent is not None else None
         sym_docs.append({
-            **common, "line_start": s.line_start, "line_end": s.line_end,
-            "symbol_id": ids[i], "symbol_stable_id": stable, "name": s.name,
+            **common, "symbol_id": ids[i],
             "symbol_exact": s.name.lower(), "name_tokens": ct.joined(ct.identifier_terms(s.name)),
-            "qualified_name": s.qualified_name, "qualified_tokens": ct.joined(ct.dotted_terms(s.qualified_name)),
-            "signature": s.signature, "signature_tokens": ct.joined(ct.text_terms(s.signature, 200)),
+            "qualified_tokens": ct.joined(ct.dotted_terms(s.qualified_name)),
+            "signature_tokens": ct.joined(ct.text_terms(s.signature, 200)),
             "doc_tokens": ct.joined(ct.text_terms(s.doc[:DOC_MAX_CHARS], 400)),
-            "kind": s.kind, "visibility": s.visibility, "parent_name": parent.name if parent else "",
+            "kind": s.kind, "parent_name": parent.name if parent else "",
         })
         sym_rows.append((ids[i], stable, s.name, s.qualified_name, s.kind, language, path,
                          s.line_start, s.line_end, s.signature, s.visibility,

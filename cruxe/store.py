@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 10  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 11  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -218,29 +218,28 @@ def ref_slug(ref: str) -> str:
 
 # ---- Tantivy schemas ----------------------------------------------------------------------
 
-def _common_fields(sb: tantivy.SchemaBuilder) -> None:
+def _common_fields(sb: tantivy.SchemaBuilder, stored: bool = True) -> None:
     for name in ("repo", "ref", "file_key"):
         sb.add_text_field(name, stored=False, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("path", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("path", stored=stored, tokenizer_name="raw", index_option="basic")
     sb.add_text_field("path_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
-    sb.add_text_field("language", stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_integer_field("line_start", stored=True, indexed=False)
-    sb.add_integer_field("line_end", stored=True, indexed=False)
+    sb.add_text_field("language", stored=stored, tokenizer_name="raw", index_option="basic")
+    if stored:
+        sb.add_integer_field("line_start", stored=True, indexed=False)
+        sb.add_integer_field("line_end", stored=True, indexed=False)
 
 
-# Symbol fields that are shown but never searched or filtered on: stored as UTF-8 bytes, which
-# Tantivy keeps without indexing (a stored text field is always indexed: ~160k unique ids,
-# names and signatures in the term dictionary, and a field norm per document, for nothing).
-# `GenerationWriter.add_docs` encodes them and `read_doc` decodes them.
-STORED_ONLY: dict[str, tuple[str, ...]] = {
-    "symbols": ("symbol_id", "symbol_stable_id", "name", "qualified_name", "signature", "visibility"),
-    "snippets": (), "files": (),
-}
+# Fields stored as UTF-8 bytes, which Tantivy keeps without indexing (a stored text field is
+# always indexed). `GenerationWriter.add_docs` encodes them and `read_doc` decodes them.
+# A symbol document stores only its `symbol_id`: what a hit shows (path, lines, name,
+# signature...) is read from the `symbols` table by that id (`retrieve.run_channel`), so the
+# symbols index keeps no second copy of the table (15 MB of go-5k's 29 MB index).
+STORED_ONLY: dict[str, tuple[str, ...]] = {"symbols": ("symbol_id",), "snippets": (), "files": ()}
 
 
 def _symbols_schema() -> tantivy.Schema:
     sb = tantivy.SchemaBuilder()
-    _common_fields(sb)
+    _common_fields(sb, stored=False)
     for name in STORED_ONLY["symbols"]:
         sb.add_bytes_field(name, stored=True, indexed=False)
     sb.add_text_field("symbol_exact", stored=False, tokenizer_name="raw", index_option="freq")
@@ -248,8 +247,8 @@ def _symbols_schema() -> tantivy.Schema:
     sb.add_text_field("qualified_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
     sb.add_text_field("signature_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
     sb.add_text_field("doc_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
-    sb.add_text_field("kind", stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("parent_name", stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("kind", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field("parent_name", stored=False, tokenizer_name="raw", index_option="basic")
     return sb.build()
 
 

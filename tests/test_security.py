@@ -158,7 +158,7 @@ def test_a_file_swapped_for_an_outside_symlink_after_the_scan_is_not_read(tmp_pa
         assert out.get("gone") and "outside the repository" in out["warning"], out
         assert CANARY not in json.dumps(out)
     ok = process_file(WorkItem("r", "live", "inner.py", str(repo / "inner.py"), 10, 0, "python", None, str(repo)))
-    assert [d["name"] for d in ok["symbols"]] == ["inner"]
+    assert [row[2] for row in ok["symbol_rows"]] == ["inner"]  # (symbol_id, stable id, name, ...)
 
 
 # ---- path and workspace arguments -----------------------------------------------------------

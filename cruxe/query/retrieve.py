@@ -109,9 +109,20 @@ def run_channel(gen: Generation, channel: Channel, repo: str, ref: str, language
     except ValueError as e:  # our queries are well-formed: a failure here is damage
         raise damaged(f"searching the {channel.index} index", e) from e
     out = [(float(score), read_doc(searcher, addr)) for score, addr in result.hits]
+    if channel.index == "symbols":
+        out = _with_rows(gen, out)
     # Tantivy's order among equal scores follows segment layout; make it a function of content.
     out.sort(key=lambda h: (-h[0], h[1].get("path", ""), h[1].get("line_start", 0), h[1].get("symbol_id", "")))
     return out, clauses
+
+
+def _with_rows(gen: Generation, hits: list[tuple[float, dict[str, Any]]]) -> list[tuple[float, dict[str, Any]]]:
+    """Symbol hits with their rows: a symbol document stores only its id (see
+    store.STORED_ONLY). An id with no row is a document whose file a running job is
+    rewriting (Tantivy commits before SQLite does): it is left out, as it will be once the
+    job's transaction lands."""
+    rows = symbols_by_id(gen, [d.get("symbol_id", "") for _, d in hits])
+    return [(score, rows[d["symbol_id"]]) for score, d in hits if d.get("symbol_id") in rows]
 
 
 # ---- SQLite ---------------------------------------------------------------------------------
