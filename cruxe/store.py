@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 11  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 12  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -87,6 +87,29 @@ CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(file_id) WHERE confidence 
 """
 _EDGE_INDEX_NAMES = ("se_to", "se_file", "se_tail", "se_pending")
 
+# Edge types and resolution labels are stored as small integers (most rows are edges: text
+# labels were 13 of their ~70 bytes); the codes of the commonest are 0 and 1, which SQLite
+# stores in no bytes at all. The `edges` view and `edge_type_sql`/`confidence_sql` give the
+# labels back; writers go through EDGE_TYPE_CODES / CONFIDENCE_CODES.
+EDGE_TYPE_CODES = {"calls": 0, "references": 1, "imports": 2}
+CONFIDENCE_CODES = {"ambiguous": 0, "scope": 1, "import": 2, "unique_name": 3, "unknown": 4, "external": 5,
+                    "receiver": 6, "opaque": 7, "module": 8}
+
+
+def _labels_sql(column: str, codes: dict[str, int]) -> str:
+    return f"CASE {column} " + " ".join(f"WHEN {c} THEN '{label}'" for label, c in codes.items()) + " END"
+
+
+def edge_type_sql(alias: str) -> str:
+    """The edge type label of `symbol_edges` row `alias`, in SQL."""
+    return _labels_sql(f"{alias}.edge_type", EDGE_TYPE_CODES)
+
+
+def confidence_sql(alias: str) -> str:
+    """The confidence label (NULL: pending) of `symbol_edges` row `alias`, in SQL."""
+    return _labels_sql(f"{alias}.confidence", CONFIDENCE_CODES)
+
+
 # The index expression of sr_name; a query must spell it the same way to use the index.
 NAME_LOWER_SQL = "coalesce(name_folded, lower(name))"
 
@@ -122,12 +145,13 @@ CREATE VIEW IF NOT EXISTS symbol_relations AS SELECT k.repo AS repo, k."ref" AS 
   {name_lower_sql("s")} AS name_lower
   FROM branch_state k CROSS JOIN symbols s JOIN paths f ON f.id = s.file_id;
 CREATE TABLE IF NOT EXISTS symbol_edges (
-  from_symbol_id TEXT, to_symbol_id TEXT, to_name TEXT NOT NULL, edge_type TEXT NOT NULL,
-  file_id INTEGER NOT NULL, source_line INTEGER NOT NULL, confidence TEXT, module TEXT, receiver TEXT,
+  from_symbol_id TEXT, to_symbol_id TEXT, to_name TEXT NOT NULL, edge_type INTEGER NOT NULL,
+  file_id INTEGER NOT NULL, source_line INTEGER NOT NULL, confidence INTEGER, module TEXT, receiver TEXT,
   to_tail TEXT GENERATED ALWAYS AS (substr(to_name, length(rtrim(to_name,
     replace(replace(replace(to_name, '.', ''), ':', ''), '/', ''))) + 1)) VIRTUAL);
 CREATE VIEW IF NOT EXISTS edges AS SELECT e.rowid AS rowid, e.from_symbol_id, e.to_symbol_id, e.to_name,
-  e.edge_type, f.path AS source_file, e.source_line, e.confidence, e.module, e.receiver, e.to_tail
+  {edge_type_sql("e")} AS edge_type, f.path AS source_file, e.source_line,
+  {confidence_sql("e")} AS confidence, e.module, e.receiver, e.to_tail
   FROM symbol_edges e JOIN paths f ON f.id = e.file_id;
 {_EDGE_INDEXES}
 CREATE TABLE IF NOT EXISTS edge_dirty_names (
@@ -781,8 +805,9 @@ class GenerationWriter:
             ids = file_ids(c, sorted({s[SYMBOL_FILE] for s in symbols} | {e[EDGE_FILE] for e in edges}))
             c.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                           [(*s[:SYMBOL_FILE], ids[s[SYMBOL_FILE]], *s[SYMBOL_FILE + 1:]) for s in symbols])
-            c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,?,?,?)",
-                          [(*e[:EDGE_FILE], ids[e[EDGE_FILE]], *e[EDGE_FILE + 1:]) for e in edges])
+            types = EDGE_TYPE_CODES
+            c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,NULL,?,?)",  # pending: no confidence
+                          [(e[0], e[1], e[2], types[e[3]], ids[e[EDGE_FILE]], e[5], e[7], e[8]) for e in edges])
             for path in deleted:
                 c.execute('DELETE FROM file_manifest WHERE repo=? AND "ref"=? AND path=?', (*key, path))
             c.executemany(
@@ -845,7 +870,8 @@ def mark_edges_dirty(c: sqlite3.Connection, repo: str, ref: str, paths: list[str
         old_defs.update((path, q, n) for q, n in c.execute(
             "SELECT qualified_name, name FROM symbols WHERE file_id=?", file_id))
         old_imports.update((path, t, m or "", r or "") for t, m, r in c.execute(
-            "SELECT to_name, module, receiver FROM symbol_edges WHERE file_id=? AND edge_type='imports'", file_id))
+            "SELECT to_name, module, receiver FROM symbol_edges WHERE file_id=? AND edge_type=?",
+            (*file_id, EDGE_TYPE_CODES["imports"])))
     # edges (EDGE_FILE): to_name 3rd, edge_type 4th, source_file 5th, module 8th, receiver
     # (import alias) 9th
     new_defs = {(row[SYMBOL_FILE], row[SYMBOL_QUALIFIED], row[SYMBOL_NAME]) for row in symbols}

@@ -85,7 +85,7 @@ def edge_counts(repo: Path) -> dict:
     from cruxe.project import open_project
     project = open_project(repo)
     gen = project.store.current_generation("live")
-    rows = gen.db.execute("SELECT edge_type, to_symbol_id IS NOT NULL, COUNT(*) FROM symbol_edges GROUP BY 1, 2")
+    rows = gen.db.execute("SELECT edge_type, to_symbol_id IS NOT NULL, COUNT(*) FROM edges GROUP BY 1, 2")
     out: dict = {}
     for edge_type, resolved, n in rows:
         out.setdefault(edge_type, {"resolved": 0, "unresolved": 0})["resolved" if resolved else "unresolved"] += n

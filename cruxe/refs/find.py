@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import CruxeError
 from ..outline import normalize_repo_path
-from ..store import Generation, name_lower_sql
+from ..store import EDGE_TYPE_CODES, Generation, name_lower_sql
 from .resolve import resolver_version
 from .text import file_chunks, line_of
 
@@ -167,5 +167,5 @@ def unresolved_count(gen: Generation, name: str, kind: str | None = None) -> int
     args: list[Any] = [name, name, "%." + _like_escape(name), "%::" + _like_escape(name)]
     if kind is not None:
         sql += " AND edge_type = ?"
-        args.append(kind)
+        args.append(EDGE_TYPE_CODES[kind])
     return int(gen.db.execute(sql, args).fetchone()[0])

@@ -28,7 +28,8 @@ from typing import Any, Iterator
 
 from ..errors import CruxeError
 from ..procs import worker_pool
-from ..store import EDGES_RESOLVER_KEY, Generation, build_edge_indexes, transaction
+from ..store import (CONFIDENCE_CODES, EDGES_RESOLVER_KEY, Generation, build_edge_indexes, confidence_sql,
+                     edge_type_sql, transaction)
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
 from .golang import GoResolver
@@ -146,7 +147,7 @@ def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]]) 
         total += len(outcomes)
         resolved += sum(1 for o in outcomes if o[3] in RESOLVED)
     if bulk is not None:
-        db.execute("UPDATE symbol_edges SET confidence=? WHERE confidence IS NULL", (bulk,))
+        db.execute("UPDATE symbol_edges SET confidence=? WHERE confidence IS NULL", (CONFIDENCE_CODES[bulk],))
     return total, resolved
 
 
@@ -214,7 +215,8 @@ def _bulk_label(outcomes: list[Outcome]) -> str | None:
 def _write(db: sqlite3.Connection, outcomes: list[Outcome], bulk: str | None = None) -> None:
     """Write what changed; pending rows whose answer is the `bulk` label are left pending
     for the caller's one set-wide statement."""
-    changed = [(o[2], o[3], o[4]) for o in outcomes if (o[0], o[1]) != (o[2], o[3])
+    codes = CONFIDENCE_CODES
+    changed = [(o[2], codes[o[3]], o[4]) for o in outcomes if (o[0], o[1]) != (o[2], o[3])
                and not (bulk is not None and o[2] is None and o[3] == bulk and o[1] is None)]
     db.executemany("UPDATE symbol_edges SET to_symbol_id=?, confidence=? WHERE rowid=?", changed)
 
@@ -222,8 +224,8 @@ def _write(db: sqlite3.Connection, outcomes: list[Outcome], bulk: str | None = N
 def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     """Edges an incremental resolution must (re)consider: the pending ones and those a dirty
     name can change."""
-    cols = ("e.rowid, f.path, e.source_line, e.from_symbol_id, e.to_name, e.edge_type, coalesce(e.module, ''), "
-            "coalesce(e.receiver, ''), e.to_symbol_id, e.confidence")
+    cols = (f"e.rowid, f.path, e.source_line, e.from_symbol_id, e.to_name, {edge_type_sql('e')}, "
+            f"coalesce(e.module, ''), coalesce(e.receiver, ''), e.to_symbol_id, {confidence_sql('e')}")
     found = {e.rowid: e for e in map(Edge._make, rows(
         db, f"SELECT {cols} FROM symbol_edges e INDEXED BY se_pending CROSS JOIN paths f ON f.id = e.file_id "
         "WHERE e.confidence IS NULL", ()))}
@@ -235,7 +237,8 @@ def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     for e in map(Edge._make, rows(
             db, f"SELECT {cols} FROM edge_dirty_names d CROSS JOIN symbol_edges e ON e.to_tail = d.name "
             'CROSS JOIN paths f ON f.id = e.file_id WHERE d.repo=? AND d."ref"=? '
-            "AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)", (repo, ref, OPAQUE, UNIQUE))):
+            "AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)",
+            (repo, ref, CONFIDENCE_CODES[OPAQUE], CONFIDENCE_CODES[UNIQUE]))):
         found.setdefault(e.rowid, e)
     return [found[k] for k in sorted(found)]
 
