@@ -141,10 +141,10 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
             "doc_tokens": ct.joined(ct.text_terms(s.doc[:DOC_MAX_CHARS], 400)),
             "kind": s.kind, "parent_name": parent.name if parent else "",
         })
-        sym_rows.append((ids[i], stable, s.name, s.qualified_name, s.kind, language, path,
+        sym_rows.append((ids[i], bytes.fromhex(stable), s.name, s.qualified_name, s.kind, language, path,
                          s.line_start, s.line_end, s.signature, s.visibility,
                          ids[s.parent] if s.parent is not None else None,
-                         symbol_content_hash(lines, s.line_start, s.line_end), folded_name(s.name)))
+                         bytes.fromhex(symbol_content_hash(lines, s.line_start, s.line_end)), folded_name(s.name)))
     snippet_docs = [{**common, "line_start": a, "line_end": b, "chunk_kind": kind,
                      "content": "\n".join(lines[a - 1:b]), "content_parts": "\n".join(lines[a - 1:b])}
                     for a, b, kind in chunk_ranges(fx, lines)]

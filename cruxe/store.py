@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 12  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 14  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -76,17 +76,6 @@ CREATE TABLE IF NOT EXISTS branch_tombstones (
   PRIMARY KEY (repo, "ref", path));
 """
 
-# One generation holds one repo and ref: edge indexes need no prefix (smaller, faster);
-# unresolved edges (most of them) stay out of se_to. A bulk build leaves them out until its
-# edges are written and resolved (see `defer_edge_indexes`).
-_EDGE_INDEXES = """
-CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id) WHERE to_symbol_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(file_id);
-CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges(to_tail);
-CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(file_id) WHERE confidence IS NULL;
-"""
-_EDGE_INDEX_NAMES = ("se_to", "se_file", "se_tail", "se_pending")
-
 # Edge types and resolution labels are stored as small integers (most rows are edges: text
 # labels were 13 of their ~70 bytes); the codes of the commonest are 0 and 1, which SQLite
 # stores in no bytes at all. The `edges` view and `edge_type_sql`/`confidence_sql` give the
@@ -95,6 +84,21 @@ EDGE_TYPE_CODES = {"calls": 0, "references": 1, "imports": 2}
 CONFIDENCE_CODES = {"ambiguous": 0, "scope": 1, "import": 2, "unique_name": 3, "unknown": 4, "external": 5,
                     "receiver": 6, "opaque": 7, "module": 8}
 
+# The edges a changed definition elsewhere can re-resolve: unresolved ones and those resolved
+# by unique name (`refs.resolve._work`); se_tail holds only these (~half the rows). A query
+# reaches it only when its WHERE repeats this text exactly.
+RETRY_SQL = f"(e.to_symbol_id IS NULL OR e.confidence = {CONFIDENCE_CODES['unique_name']})"
+
+# One generation holds one repo and ref: edge indexes need no prefix (smaller, faster);
+# unresolved edges (most of them) stay out of se_to. A bulk build leaves them out until its
+# edges are written and resolved (see `defer_edge_indexes`).
+_EDGE_INDEXES = f"""
+CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id) WHERE to_symbol_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(file_id);
+CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges(to_tail) WHERE {RETRY_SQL.replace("e.", "")};
+CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(file_id) WHERE confidence IS NULL;
+"""
+_EDGE_INDEX_NAMES = ("se_to", "se_file", "se_tail", "se_pending")
 
 def _labels_sql(column: str, codes: dict[str, int]) -> str:
     return f"CASE {column} " + " ".join(f"WHEN {c} THEN '{label}'" for label, c in codes.items()) + " END"
@@ -130,18 +134,20 @@ CREATE TABLE IF NOT EXISTS file_manifest (
 -- (`paths`), referred to by a small integer. Readers use the views `symbol_relations` and
 -- `edges`, which have the contract's columns (repo and ref from the one branch_state row).
 CREATE TABLE IF NOT EXISTS paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
--- name_folded: Python's lower() of a name where SQLite's (ASCII-only) differs, else NULL
+-- name_folded: Python's lower() of a name where SQLite's (ASCII-only) differs, else NULL;
+-- symbol_stable_id and content_hash, never searched, as their 8 bytes (the view shows hex)
 CREATE TABLE IF NOT EXISTS symbols (
-  symbol_id TEXT NOT NULL, symbol_stable_id TEXT NOT NULL, name TEXT NOT NULL,
+  symbol_id TEXT NOT NULL, symbol_stable_id BLOB NOT NULL, name TEXT NOT NULL,
   qualified_name TEXT NOT NULL, kind TEXT NOT NULL, language TEXT NOT NULL, file_id INTEGER NOT NULL,
   line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, signature TEXT, visibility TEXT,
-  parent_symbol_id TEXT, content_hash TEXT, name_folded TEXT);
+  parent_symbol_id TEXT, content_hash BLOB, name_folded TEXT);
 CREATE INDEX IF NOT EXISTS sr_name ON symbols({NAME_LOWER_SQL});
 CREATE INDEX IF NOT EXISTS sr_path ON symbols(file_id, line_start);
 CREATE INDEX IF NOT EXISTS sr_id ON symbols(symbol_id);
 CREATE VIEW IF NOT EXISTS symbol_relations AS SELECT k.repo AS repo, k."ref" AS "ref", s.symbol_id,
-  s.symbol_stable_id, s.name, s.qualified_name, s.kind, s.language, f.path AS path, s.line_start,
-  s.line_end, s.signature, s.visibility, s.parent_symbol_id, s.content_hash,
+  lower(hex(s.symbol_stable_id)) AS symbol_stable_id, s.name, s.qualified_name, s.kind, s.language,
+  f.path AS path, s.line_start, s.line_end, s.signature, s.visibility, s.parent_symbol_id,
+  lower(hex(s.content_hash)) AS content_hash,
   {name_lower_sql("s")} AS name_lower
   FROM branch_state k CROSS JOIN symbols s JOIN paths f ON f.id = s.file_id;
 CREATE TABLE IF NOT EXISTS symbol_edges (

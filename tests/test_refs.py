@@ -448,7 +448,7 @@ def test_stdlib_json_references_are_consistent(copy_corpus):
     project, gen = indexed(root)
     # every resolved edge points at a symbol whose name is the edge's last name segment
     bad = gen.db.execute(
-        "SELECT e.to_name, s.name FROM symbol_edges e JOIN symbol_relations s ON s.symbol_id = e.to_symbol_id "
+        "SELECT e.to_name, s.name FROM edges e JOIN symbol_relations s ON s.symbol_id = e.to_symbol_id "
         "WHERE e.to_tail <> s.name AND e.edge_type <> 'imports'").fetchall()
     assert bad == []
     dangling = gen.db.execute("SELECT COUNT(*) FROM symbol_edges e WHERE to_symbol_id IS NOT NULL AND NOT EXISTS "

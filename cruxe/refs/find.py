@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import CruxeError
 from ..outline import normalize_repo_path
-from ..store import EDGE_TYPE_CODES, Generation, name_lower_sql
+from ..store import EDGE_TYPE_CODES, RETRY_SQL, Generation, name_lower_sql
 from .resolve import resolver_version
 from .text import file_chunks, line_of
 
@@ -162,10 +162,10 @@ def unresolved_count(gen: Generation, name: str, kind: str | None = None) -> int
     no definition was tied to: spec 04's count, restricted to one edge type when asked.
     The `to_tail` term is the same condition in indexed and case-sensitive form (LIKE folds
     ASCII case): it keeps the count exact and off a full scan of the edge table."""
-    sql = ("SELECT COUNT(*) FROM symbol_edges WHERE to_symbol_id IS NULL "  # a generation: one repo and ref
-           "AND to_tail = ? AND (to_name = ? OR to_name LIKE ? ESCAPE '\\' OR to_name LIKE ? ESCAPE '\\')")
+    sql = (f"SELECT COUNT(*) FROM symbol_edges e WHERE {RETRY_SQL} AND e.to_symbol_id IS NULL "
+           "AND e.to_tail = ? AND (e.to_name = ? OR e.to_name LIKE ? ESCAPE '\\' OR e.to_name LIKE ? ESCAPE '\\')")
     args: list[Any] = [name, name, "%." + _like_escape(name), "%::" + _like_escape(name)]
     if kind is not None:
-        sql += " AND edge_type = ?"
+        sql += " AND e.edge_type = ?"
         args.append(EDGE_TYPE_CODES[kind])
     return int(gen.db.execute(sql, args).fetchone()[0])

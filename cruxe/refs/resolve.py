@@ -28,8 +28,8 @@ from typing import Any, Iterator
 
 from ..errors import CruxeError
 from ..procs import worker_pool
-from ..store import (CONFIDENCE_CODES, EDGES_RESOLVER_KEY, Generation, build_edge_indexes, confidence_sql,
-                     edge_type_sql, transaction)
+from ..store import (CONFIDENCE_CODES, EDGES_RESOLVER_KEY, RETRY_SQL, Generation, build_edge_indexes,
+                     confidence_sql, edge_type_sql, transaction)
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
 from .golang import GoResolver
@@ -237,7 +237,7 @@ def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     for e in map(Edge._make, rows(
             db, f"SELECT {cols} FROM edge_dirty_names d CROSS JOIN symbol_edges e ON e.to_tail = d.name "
             'CROSS JOIN paths f ON f.id = e.file_id WHERE d.repo=? AND d."ref"=? '
-            "AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)",
+            f"AND {RETRY_SQL} AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)",
             (repo, ref, CONFIDENCE_CODES[OPAQUE], CONFIDENCE_CODES[UNIQUE]))):
         found.setdefault(e.rowid, e)
     return [found[k] for k in sorted(found)]
