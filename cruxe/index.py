@@ -128,6 +128,7 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
     common = {"repo": repo, "ref": ref, "file_key": fkey, "path": path, "path_tokens": path_tokens,
               "language": language}
     ids = unique_symbol_ids(repo, ref, path, fx)
+    blobs = [bytes.fromhex(i) for i in ids]  # the stored form (store.id_blob)
     lines = text.splitlines()
     sym_docs, sym_rows = [], []
     for i, s in enumerate(fx.symbols):
@@ -141,9 +142,9 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
             "doc_tokens": ct.joined(ct.text_terms(s.doc[:DOC_MAX_CHARS], 400)),
             "kind": s.kind, "parent_name": parent.name if parent else "",
         })
-        sym_rows.append((ids[i], bytes.fromhex(stable), s.name, s.qualified_name, s.kind, language, path,
+        sym_rows.append((blobs[i], bytes.fromhex(stable), s.name, s.qualified_name, s.kind, language, path,
                          s.line_start, s.line_end, s.signature, s.visibility,
-                         ids[s.parent] if s.parent is not None else None,
+                         blobs[s.parent] if s.parent is not None else None,
                          bytes.fromhex(symbol_content_hash(lines, s.line_start, s.line_end)), folded_name(s.name)))
     snippet_docs = [{**common, "line_start": a, "line_end": b, "chunk_kind": kind,
                      "content": "\n".join(lines[a - 1:b]), "content_parts": "\n".join(lines[a - 1:b])}
@@ -151,7 +152,7 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
     head = text[:CONTENT_HEAD_BYTES]
     file_doc = {**common, "line_start": 1, "line_end": max(1, len(lines)),
                 "filename": path.rsplit("/", 1)[-1].lower(), "content_head": head, "size": item.size}
-    refs = [(r.edge_type, r.to_name, r.line, ids[r.from_symbol] if r.from_symbol is not None else None,
+    refs = [(r.edge_type, r.to_name, r.line, blobs[r.from_symbol] if r.from_symbol is not None else None,
              r.module, r.alias, r.receiver) for r in fx.references]
     return {"symbols": sym_docs, "symbol_rows": sym_rows, "snippets": snippet_docs, "file": file_doc,
             "references": refs, "warnings": fx.warnings, "symbol_count": len(fx.symbols)}

@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 14  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 15  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -123,6 +123,31 @@ def name_lower_sql(alias: str) -> str:
     return f"coalesce({alias}.name_folded, lower({alias}.name))"
 
 
+def id_sql(column: str) -> str:
+    """A stored 8-byte id (symbol_id, parent_symbol_id, from/to_symbol_id) as its 16 hex digits."""
+    return f"nullif(lower(hex({column})), '')"  # hex(NULL) is ''; NULL stays NULL
+
+
+def id_blob(symbol_id: str | None) -> bytes | None:
+    """The stored form of a hex id (its 8 bytes: half the text's size). Not an id at all (no
+    id Cruxe made is anything but 16 hex digits) -> a value no row holds."""
+    if symbol_id is None:
+        return None
+    try:
+        return bytes.fromhex(symbol_id)
+    except ValueError:
+        return b""
+
+
+# The `symbol_relations` view's columns, for readers that must go to the tables (an id lookup:
+# the view's hex ids are expressions no index serves); `s` is `symbols`, `f` is `paths`.
+SYMBOL_VIEW_COLUMNS = (
+    f'{id_sql("s.symbol_id")} AS symbol_id, {id_sql("s.symbol_stable_id")} AS symbol_stable_id, s.name, '
+    "s.qualified_name, s.kind, s.language, f.path AS path, s.line_start, s.line_end, s.signature, s.visibility, "
+    f'{id_sql("s.parent_symbol_id")} AS parent_symbol_id, {id_sql("s.content_hash")} AS content_hash, '
+    f'{name_lower_sql("s")} AS name_lower')
+
+
 _INDEX_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS file_manifest (
@@ -135,27 +160,24 @@ CREATE TABLE IF NOT EXISTS file_manifest (
 -- `edges`, which have the contract's columns (repo and ref from the one branch_state row).
 CREATE TABLE IF NOT EXISTS paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
 -- name_folded: Python's lower() of a name where SQLite's (ASCII-only) differs, else NULL;
--- symbol_stable_id and content_hash, never searched, as their 8 bytes (the view shows hex)
+-- ids and hashes as their 8 bytes (`id_blob`; the views show hex: `id_sql`)
 CREATE TABLE IF NOT EXISTS symbols (
-  symbol_id TEXT NOT NULL, symbol_stable_id BLOB NOT NULL, name TEXT NOT NULL,
+  symbol_id BLOB NOT NULL, symbol_stable_id BLOB NOT NULL, name TEXT NOT NULL,
   qualified_name TEXT NOT NULL, kind TEXT NOT NULL, language TEXT NOT NULL, file_id INTEGER NOT NULL,
   line_start INTEGER NOT NULL, line_end INTEGER NOT NULL, signature TEXT, visibility TEXT,
-  parent_symbol_id TEXT, content_hash BLOB, name_folded TEXT);
+  parent_symbol_id BLOB, content_hash BLOB, name_folded TEXT);
 CREATE INDEX IF NOT EXISTS sr_name ON symbols({NAME_LOWER_SQL});
 CREATE INDEX IF NOT EXISTS sr_path ON symbols(file_id, line_start);
 CREATE INDEX IF NOT EXISTS sr_id ON symbols(symbol_id);
-CREATE VIEW IF NOT EXISTS symbol_relations AS SELECT k.repo AS repo, k."ref" AS "ref", s.symbol_id,
-  lower(hex(s.symbol_stable_id)) AS symbol_stable_id, s.name, s.qualified_name, s.kind, s.language,
-  f.path AS path, s.line_start, s.line_end, s.signature, s.visibility, s.parent_symbol_id,
-  lower(hex(s.content_hash)) AS content_hash,
-  {name_lower_sql("s")} AS name_lower
+CREATE VIEW IF NOT EXISTS symbol_relations AS SELECT k.repo AS repo, k."ref" AS "ref", {SYMBOL_VIEW_COLUMNS}
   FROM branch_state k CROSS JOIN symbols s JOIN paths f ON f.id = s.file_id;
 CREATE TABLE IF NOT EXISTS symbol_edges (
-  from_symbol_id TEXT, to_symbol_id TEXT, to_name TEXT NOT NULL, edge_type INTEGER NOT NULL,
+  from_symbol_id BLOB, to_symbol_id BLOB, to_name TEXT NOT NULL, edge_type INTEGER NOT NULL,
   file_id INTEGER NOT NULL, source_line INTEGER NOT NULL, confidence INTEGER, module TEXT, receiver TEXT,
   to_tail TEXT GENERATED ALWAYS AS (substr(to_name, length(rtrim(to_name,
     replace(replace(replace(to_name, '.', ''), ':', ''), '/', ''))) + 1)) VIRTUAL);
-CREATE VIEW IF NOT EXISTS edges AS SELECT e.rowid AS rowid, e.from_symbol_id, e.to_symbol_id, e.to_name,
+CREATE VIEW IF NOT EXISTS edges AS SELECT e.rowid AS rowid, {id_sql("e.from_symbol_id")} AS from_symbol_id,
+  {id_sql("e.to_symbol_id")} AS to_symbol_id, e.to_name,
   {edge_type_sql("e")} AS edge_type, f.path AS source_file, e.source_line,
   {confidence_sql("e")} AS confidence, e.module, e.receiver, e.to_tail
   FROM symbol_edges e JOIN paths f ON f.id = e.file_id;

@@ -452,7 +452,7 @@ def test_stdlib_json_references_are_consistent(copy_corpus):
         "WHERE e.to_tail <> s.name AND e.edge_type <> 'imports'").fetchall()
     assert bad == []
     dangling = gen.db.execute("SELECT COUNT(*) FROM symbol_edges e WHERE to_symbol_id IS NOT NULL AND NOT EXISTS "
-                              "(SELECT 1 FROM symbol_relations s WHERE s.symbol_id = e.to_symbol_id)").fetchone()[0]
+                              "(SELECT 1 FROM symbols s WHERE s.symbol_id = e.to_symbol_id)").fetchone()[0]
     assert dangling == 0
     # json/__init__.py imports JSONDecodeError from .decoder (true of every CPython 3 release)
     got = refs(root, "JSONDecodeError", path="decoder.py")

@@ -12,7 +12,7 @@ from typing import Any, Iterable
 import tantivy
 
 from ..model import file_key
-from ..store import Generation, damaged, read_doc
+from ..store import SYMBOL_VIEW_COLUMNS, Generation, damaged, id_blob, read_doc
 from .planner import Channel, Clause
 
 log = logging.getLogger(__name__)
@@ -143,8 +143,9 @@ def symbols_by_id(gen: Generation, ids: list[str]) -> dict[str, dict[str, Any]]:
     for i in range(0, len(ids), SQL_VARS_PER_QUERY):
         batch = ids[i:i + SQL_VARS_PER_QUERY]
         marks = ",".join("?" * len(batch))
-        for row in _rows(gen.db.execute(f"SELECT {_SELECT} FROM symbol_relations WHERE symbol_id IN ({marks})",
-                                        batch)):
+        for row in _rows(gen.db.execute(f"SELECT {_SELECT} FROM (SELECT {SYMBOL_VIEW_COLUMNS} FROM symbols s "
+                                        f"JOIN paths f ON f.id = s.file_id WHERE s.symbol_id IN ({marks}))",
+                                        [id_blob(i) for i in batch])):
             out[row["symbol_id"]] = row
     return out
 

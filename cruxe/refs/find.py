@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import CruxeError
 from ..outline import normalize_repo_path
-from ..store import EDGE_TYPE_CODES, RETRY_SQL, Generation, name_lower_sql
+from ..store import EDGE_TYPE_CODES, RETRY_SQL, Generation, edge_type_sql, id_blob, id_sql, name_lower_sql
 from .resolve import resolver_version
 from .text import file_chunks, line_of
 
@@ -103,7 +103,8 @@ def _target(gen: Generation, repo: str, ref: str, symbol_name: str, segments: li
 def _definitions(gen: Generation, repo: str, ref: str, name: str) -> list[dict[str, Any]]:
     """Definitions named exactly `name`; when there are none, a case-insensitive match."""
     rows = [dict(r) for r in gen.db.execute(
-        "SELECT s.symbol_id, s.name, s.qualified_name, s.kind, f.path, s.line_start FROM symbols s INDEXED BY sr_name "
+        f"SELECT {id_sql('s.symbol_id')} AS symbol_id, s.name, s.qualified_name, s.kind, f.path, s.line_start "
+        "FROM symbols s INDEXED BY sr_name "
         f"JOIN paths f ON f.id = s.file_id WHERE {name_lower_sql('s')}=? ORDER BY f.path, s.line_start, s.symbol_id",
         (name.lower(),))]
     exact = [r for r in rows if r["name"] == name]
@@ -118,12 +119,12 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
 
 def _references(gen: Generation, ids: list[str], kind: str | None) -> list[dict[str, Any]]:
     marks = ",".join("?" * len(ids))
-    sql = (f"SELECT source_file, source_line, edge_type, from_symbol_id FROM edges "
-           f"WHERE to_symbol_id IN ({marks})")
-    args: list[Any] = list(ids)
+    sql = (f"SELECT f.path, e.source_line, {edge_type_sql('e')}, {id_sql('e.from_symbol_id')} "
+           f"FROM symbol_edges e JOIN paths f ON f.id = e.file_id WHERE e.to_symbol_id IN ({marks})")
+    args: list[Any] = [id_blob(i) for i in ids]
     if kind is not None:
-        sql += " AND edge_type=?"
-        args.append(kind)
+        sql += " AND e.edge_type=?"
+        args.append(EDGE_TYPE_CODES[kind])
     best: dict[tuple[str, int], dict[str, Any]] = {}
     for path, line, edge_type, from_id in gen.db.execute(sql, args):
         cur = best.get((path, line))
@@ -140,8 +141,8 @@ def _decorate(gen: Generation, repo: str, ref: str, refs: list[dict[str, Any]]) 
     names: dict[str, str] = {}
     if ids:
         names = {row[0]: row[1] for row in gen.db.execute(
-            f"SELECT symbol_id, qualified_name FROM symbol_relations WHERE symbol_id IN ({','.join('?' * len(ids))})",
-            ids)}
+            f"SELECT {id_sql('symbol_id')}, qualified_name FROM symbols WHERE symbol_id IN ({','.join('?' * len(ids))})",
+            [id_blob(i) for i in ids])}
     chunks = {p: file_chunks(gen, repo, ref, p) for p in sorted({r["path"] for r in refs})}
     for r in refs:
         r["from_symbol"] = names.get(r["from_symbol"]) if r["from_symbol"] else None

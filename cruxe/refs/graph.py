@@ -12,10 +12,10 @@ import sys
 from collections import defaultdict
 from typing import Callable, NamedTuple
 
-from ..store import name_lower_sql
+from ..store import id_blob, id_sql, name_lower_sql
 
-_SYM_COLS = ("s.symbol_id, s.name, s.qualified_name, s.kind, s.language, f.path, s.line_start, s.line_end, "
-             "s.parent_symbol_id, coalesce(s.signature, '')")
+_SYM_COLS = (f"{id_sql('s.symbol_id')}, s.name, s.qualified_name, s.kind, s.language, f.path, s.line_start, "
+             f"s.line_end, {id_sql('s.parent_symbol_id')}, coalesce(s.signature, '')")
 _SYMBOLS = "symbols s JOIN paths f ON f.id = s.file_id"  # a generation's rows are all of one repo and ref
 _SYM_ORDER = "ORDER BY f.path, s.line_start, s.symbol_id"
 # every symbol of a name, case-folded, through the sr_name index (spelled as its expression)
@@ -185,7 +185,7 @@ class Graph:
         s = self._by_id.get(symbol_id)
         if s is None and not self._complete:
             row = rows(self.db, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} WHERE s.symbol_id=? LIMIT 1",
-                       (symbol_id,)).fetchone()
+                       (id_blob(symbol_id),)).fetchone()
             if row is not None:
                 s = Sym._make(row)
                 self._by_id[s.id] = s

@@ -29,7 +29,7 @@ from typing import Any, Iterator
 from ..errors import CruxeError
 from ..procs import worker_pool
 from ..store import (CONFIDENCE_CODES, EDGES_RESOLVER_KEY, RETRY_SQL, Generation, build_edge_indexes,
-                     confidence_sql, edge_type_sql, transaction)
+                     confidence_sql, edge_type_sql, id_blob, id_sql, transaction)
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
 from .golang import GoResolver
@@ -216,7 +216,7 @@ def _write(db: sqlite3.Connection, outcomes: list[Outcome], bulk: str | None = N
     """Write what changed; pending rows whose answer is the `bulk` label are left pending
     for the caller's one set-wide statement."""
     codes = CONFIDENCE_CODES
-    changed = [(o[2], codes[o[3]], o[4]) for o in outcomes if (o[0], o[1]) != (o[2], o[3])
+    changed = [(id_blob(o[2]), codes[o[3]], o[4]) for o in outcomes if (o[0], o[1]) != (o[2], o[3])
                and not (bulk is not None and o[2] is None and o[3] == bulk and o[1] is None)]
     db.executemany("UPDATE symbol_edges SET to_symbol_id=?, confidence=? WHERE rowid=?", changed)
 
@@ -224,8 +224,8 @@ def _write(db: sqlite3.Connection, outcomes: list[Outcome], bulk: str | None = N
 def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     """Edges an incremental resolution must (re)consider: the pending ones and those a dirty
     name can change."""
-    cols = (f"e.rowid, f.path, e.source_line, e.from_symbol_id, e.to_name, {edge_type_sql('e')}, "
-            f"coalesce(e.module, ''), coalesce(e.receiver, ''), e.to_symbol_id, {confidence_sql('e')}")
+    cols = (f"e.rowid, f.path, e.source_line, {id_sql('e.from_symbol_id')}, e.to_name, {edge_type_sql('e')}, "
+            f"coalesce(e.module, ''), coalesce(e.receiver, ''), {id_sql('e.to_symbol_id')}, {confidence_sql('e')}")
     found = {e.rowid: e for e in map(Edge._make, rows(
         db, f"SELECT {cols} FROM symbol_edges e INDEXED BY se_pending CROSS JOIN paths f ON f.id = e.file_id "
         "WHERE e.confidence IS NULL", ()))}
