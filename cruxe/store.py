@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 15  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 16  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -94,11 +94,10 @@ RETRY_SQL = f"(e.to_symbol_id IS NULL OR e.confidence = {CONFIDENCE_CODES['uniqu
 # edges are written and resolved (see `defer_edge_indexes`).
 _EDGE_INDEXES = f"""
 CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id) WHERE to_symbol_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS se_file ON symbol_edges(file_id);
 CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges(to_tail) WHERE {RETRY_SQL.replace("e.", "")};
 CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(file_id) WHERE confidence IS NULL;
 """
-_EDGE_INDEX_NAMES = ("se_to", "se_file", "se_tail", "se_pending")
+_EDGE_INDEX_NAMES = ("se_to", "se_tail", "se_pending")
 
 def _labels_sql(column: str, codes: dict[str, int]) -> str:
     return f"CASE {column} " + " ".join(f"WHEN {c} THEN '{label}'" for label, c in codes.items()) + " END"
@@ -158,7 +157,10 @@ CREATE TABLE IF NOT EXISTS file_manifest (
 -- A generation holds one repo and one ref: its rows carry neither, and a file's path once
 -- (`paths`), referred to by a small integer. Readers use the views `symbol_relations` and
 -- `edges`, which have the contract's columns (repo and ref from the one branch_state row).
-CREATE TABLE IF NOT EXISTS paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
+-- A file's edges are inserted together, so they hold the consecutive rowids edge_lo..edge_hi
+-- (NULL: none): a file's edges are found by that range, with no index on file_id.
+CREATE TABLE IF NOT EXISTS paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE,
+  edge_lo INTEGER, edge_hi INTEGER);
 -- name_folded: Python's lower() of a name where SQLite's (ASCII-only) differs, else NULL;
 -- ids and hashes as their 8 bytes (`id_blob`; the views show hex: `id_sql`)
 CREATE TABLE IF NOT EXISTS symbols (
@@ -787,6 +789,25 @@ def build_edge_indexes(db: sqlite3.Connection, in_transaction: bool = False) -> 
         db.executescript(f"BEGIN IMMEDIATE;{_EDGE_INDEXES}COMMIT;")
 
 
+def _insert_edges(c: sqlite3.Connection, edges: list[tuple], ids: dict[str, int]) -> None:
+    """Insert edges file by file and record each file's rowid range in `paths`. A row inserted
+    without a rowid gets the table's largest plus one, so rows inserted in one statement are
+    numbered in order; the count is checked, since deleting by range relies on it."""
+    edges = sorted(edges, key=lambda e: e[EDGE_FILE])  # stable: a file's own order is kept
+    base = c.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0]
+    types = EDGE_TYPE_CODES
+    c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,NULL,?,?)",  # pending: no confidence
+                  [(e[0], e[1], e[2], types[e[3]], ids[e[EDGE_FILE]], e[5], e[7], e[8]) for e in edges])
+    top = c.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0]
+    if top != base + len(edges):
+        raise CruxeError("internal_error", f"edge rows numbered {base + 1}..{top}, expected {len(edges)} of them")
+    ranges: dict[str, list[int]] = {}
+    for i, e in enumerate(edges, start=base + 1):
+        ranges.setdefault(e[EDGE_FILE], [i, i])[1] = i
+    c.executemany("UPDATE paths SET edge_lo=?, edge_hi=? WHERE id=?",
+                  [(lo, hi, ids[path]) for path, (lo, hi) in ranges.items()])
+
+
 class GenerationWriter:
     """Batches of file changes into one generation, in the crash-safe order:
     Tantivy delete+add and commit, then one SQLite transaction ending with the manifest."""
@@ -829,13 +850,13 @@ class GenerationWriter:
             mark_edges_dirty(c, self.repo, self.ref, replaced, symbols, edges)
             for path in replaced:
                 c.execute("DELETE FROM symbols WHERE file_id = (SELECT id FROM paths WHERE path=?)", (path,))
-                c.execute("DELETE FROM symbol_edges WHERE file_id = (SELECT id FROM paths WHERE path=?)", (path,))
+                c.execute("DELETE FROM symbol_edges WHERE rowid BETWEEN (SELECT edge_lo FROM paths WHERE path=?) "
+                          "AND (SELECT edge_hi FROM paths WHERE path=?)", (path, path))
+            c.executemany("UPDATE paths SET edge_lo=NULL, edge_hi=NULL WHERE path=?", [(p,) for p in replaced])
             ids = file_ids(c, sorted({s[SYMBOL_FILE] for s in symbols} | {e[EDGE_FILE] for e in edges}))
             c.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                           [(*s[:SYMBOL_FILE], ids[s[SYMBOL_FILE]], *s[SYMBOL_FILE + 1:]) for s in symbols])
-            types = EDGE_TYPE_CODES
-            c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,NULL,?,?)",  # pending: no confidence
-                          [(e[0], e[1], e[2], types[e[3]], ids[e[EDGE_FILE]], e[5], e[7], e[8]) for e in edges])
+            _insert_edges(c, edges, ids)
             for path in deleted:
                 c.execute('DELETE FROM file_manifest WHERE repo=? AND "ref"=? AND path=?', (*key, path))
             c.executemany(
@@ -890,16 +911,17 @@ def mark_edges_dirty(c: sqlite3.Connection, repo: str, ref: str, paths: list[str
     old_defs: set[tuple] = set()
     old_imports: set[tuple] = set()
     for path in paths:
-        file_id = c.execute("SELECT id FROM paths WHERE path=?", (path,)).fetchone()
-        if file_id is None:
+        row = c.execute("SELECT id, edge_lo, edge_hi FROM paths WHERE path=?", (path,)).fetchone()
+        if row is None:
             continue
+        file_id, edge_range = row[:1], row[1:]
         c.execute("UPDATE symbol_edges SET to_symbol_id=NULL, confidence=NULL WHERE to_symbol_id IN "
                   "(SELECT symbol_id FROM symbols WHERE file_id=?)", file_id)
         old_defs.update((path, q, n) for q, n in c.execute(
             "SELECT qualified_name, name FROM symbols WHERE file_id=?", file_id))
         old_imports.update((path, t, m or "", r or "") for t, m, r in c.execute(
-            "SELECT to_name, module, receiver FROM symbol_edges WHERE file_id=? AND edge_type=?",
-            (*file_id, EDGE_TYPE_CODES["imports"])))
+            "SELECT to_name, module, receiver FROM symbol_edges WHERE rowid BETWEEN ? AND ? AND edge_type=?",
+            (*edge_range, EDGE_TYPE_CODES["imports"])))
     # edges (EDGE_FILE): to_name 3rd, edge_type 4th, source_file 5th, module 8th, receiver
     # (import alias) 9th
     new_defs = {(row[SYMBOL_FILE], row[SYMBOL_QUALIFIED], row[SYMBOL_NAME]) for row in symbols}

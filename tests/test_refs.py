@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -311,6 +312,41 @@ def test_incremental_syncs_give_the_edges_of_a_clean_index(tmp_path, monkeypatch
     assert synced == edge_table(root)
 
 
+def edge_ranges_are_exact(root: Path) -> None:
+    """Each file's edges are exactly the rows of its recorded rowid range (deletes rely on it)."""
+    project = open_project(root)
+    db = project.store.current_generation("live").db
+    outside = db.execute("SELECT COUNT(*) FROM symbol_edges e JOIN paths f ON f.id = e.file_id "
+                         "WHERE f.edge_lo IS NULL OR e.rowid NOT BETWEEN f.edge_lo AND f.edge_hi").fetchone()[0]
+    foreign = db.execute("SELECT COUNT(*) FROM paths f JOIN symbol_edges e ON e.rowid BETWEEN f.edge_lo AND f.edge_hi "
+                         "WHERE e.file_id <> f.id").fetchone()[0]
+    assert (outside, foreign) == (0, 0)
+
+
+def test_edge_ranges_stay_exact_through_random_edits_and_syncs(copy_corpus, tmp_path, monkeypatch):
+    root = copy_corpus(STDLIB / "email", "email")
+    indexed(root)
+    files = sorted(root.rglob("*.py"))
+    rng = random.Random(5)
+    for _ in range(6):
+        for p in rng.sample(files, 6):
+            if not p.exists():
+                continue
+            action = rng.choice(["grow", "shrink", "delete"])
+            if action == "delete":
+                p.unlink()
+            else:
+                text = p.read_text()
+                p.write_text(text + "\n\ndef grown():\n    return grown()\n" if action == "grow"
+                             else text[: len(text) // 2].rsplit("\n", 1)[0] + "\n")
+        run_index(root)
+        edge_ranges_are_exact(root)
+    synced = edge_table(root)
+    monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "clean_home"))
+    run_index(root)
+    assert synced == edge_table(root)
+
+
 # ---- crashes ---------------------------------------------------------------------------------
 
 def test_a_job_that_dies_before_resolution_is_finished_by_the_next_sync(tmp_path, monkeypatch):
@@ -400,7 +436,7 @@ def test_sigkill_at_a_random_moment_then_sync_gives_the_edges_of_a_clean_index(c
     sync = subprocess.run([sys.executable, "-m", "cruxe", "sync", "--path", str(root), "--quiet"], env=env,
                           capture_output=True, text=True)
     assert sync.returncode == 0, sync.stderr
-    assert edge_indexes(root) == ["se_file", "se_pending", "se_tail", "se_to"]
+    assert edge_indexes(root) == ["se_pending", "se_tail", "se_to"]
     assert edge_table(root) == _clean_edges(root, tmp_path / "clean_home")
 
 
@@ -414,7 +450,7 @@ def test_bulk_build_into_a_generation_first_indexed_empty(tmp_path, monkeypatch)
     (root / "b.py").write_text("from a import helper\nhelper()\n")
     monkeypatch.setattr(cruxe.index, "BULK_MIN_FILES", 1)
     run_index(root)
-    assert edge_indexes(root) == ["se_file", "se_pending", "se_tail", "se_to"]
+    assert edge_indexes(root) == ["se_pending", "se_tail", "se_to"]
     assert ref_sites(root, "helper", "a.py")[0] == [("b.py", 1), ("b.py", 2)]
 
 
@@ -432,7 +468,7 @@ def test_bulk_build_with_parallel_resolution_gives_the_edges_of_the_plain_one(co
     run_index(root)
     assert spawned == [2]  # the chunks went to two worker processes
     fast = edge_table(root)
-    assert edge_indexes(root) == ["se_file", "se_pending", "se_tail", "se_to"]
+    assert edge_indexes(root) == ["se_pending", "se_tail", "se_to"]
     assert sum(1 for e in fast if e[5]) > 500  # resolved edges from several chunks
     monkeypatch.setattr(cruxe.index, "BULK_MIN_FILES", 10**9)
     monkeypatch.setattr(resolve_mod, "PARALLEL_EDGES", 10**9)

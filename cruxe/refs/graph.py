@@ -12,7 +12,7 @@ import sys
 from collections import defaultdict
 from typing import Callable, NamedTuple
 
-from ..store import id_blob, id_sql, name_lower_sql
+from ..store import EDGE_TYPE_CODES, confidence_sql, id_blob, id_sql, name_lower_sql
 
 _SYM_COLS = (f"{id_sql('s.symbol_id')}, s.name, s.qualified_name, s.kind, s.language, f.path, s.line_start, "
              f"s.line_end, {id_sql('s.parent_symbol_id')}, coalesce(s.signature, '')")
@@ -22,6 +22,12 @@ _SYM_ORDER = "ORDER BY f.path, s.line_start, s.symbol_id"
 _BY_NAME = f"symbols s INDEXED BY sr_name JOIN paths f ON f.id = s.file_id WHERE {name_lower_sql('s')} = ?"
 _EDGE_COLS = ("rowid, source_file, source_line, from_symbol_id, to_name, edge_type, "
               "coalesce(module, ''), coalesce(receiver, ''), to_symbol_id, confidence")
+# the same columns from the tables, for a file's import edges found by its rowid range
+_IMPORT_COLS = (f"e.rowid, f.path, e.source_line, {id_sql('e.from_symbol_id')}, e.to_name, 'imports', "
+                f"coalesce(e.module, ''), coalesce(e.receiver, ''), {id_sql('e.to_symbol_id')}, "
+                f"{confidence_sql('e')}")
+_IMPORTS_OF = (f"SELECT {_IMPORT_COLS} FROM paths f JOIN symbol_edges e ON e.rowid BETWEEN f.edge_lo AND f.edge_hi "
+               f"WHERE e.edge_type = {EDGE_TYPE_CODES['imports']} AND f.path")
 
 
 # Named tuples, not dataclasses: a full resolution builds one per row of two whole tables,
@@ -111,9 +117,8 @@ class Graph:
                 self._by_path[p] = got
                 self._remember(got)
             imps: dict[str, list[Edge]] = {p: [] for p in chunk if p not in self._imports}
-            for e in map(Edge._make, rows(self.db, f"SELECT {_EDGE_COLS} FROM edges WHERE source_file IN ({marks}) "
-                                              "AND edge_type='imports' ORDER BY source_file, source_line, rowid",
-                                              tuple(chunk))):
+            for e in map(Edge._make, rows(self.db, f"{_IMPORTS_OF} IN ({marks}) "
+                                              "ORDER BY f.path, e.source_line, e.rowid", tuple(chunk))):
                 if e.path in imps:
                     imps[e.path].append(e)
             self._imports.update(imps)
@@ -210,5 +215,5 @@ class Graph:
     # -- import edges
     def imports(self, path: str) -> list[Edge]:
         """Import edges of one file, in line order."""
-        return self._memo(self._imports, path, f"SELECT {_EDGE_COLS} FROM edges WHERE source_file=? "
-                          "AND edge_type='imports' ORDER BY source_line, rowid", Edge._make, scoped=False)
+        return self._memo(self._imports, path, f"{_IMPORTS_OF} = ? ORDER BY e.source_line, e.rowid",
+                          Edge._make, scoped=False)
