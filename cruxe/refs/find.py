@@ -140,8 +140,9 @@ def _decorate(gen: Generation, repo: str, ref: str, refs: list[dict[str, Any]]) 
     ids = sorted({r["from_symbol"] for r in refs if r["from_symbol"]})
     names: dict[str, str] = {}
     if ids:
+        marks = ",".join("?" * len(ids))
         names = {row[0]: row[1] for row in gen.db.execute(
-            f"SELECT {id_sql('symbol_id')}, qualified_name FROM symbols WHERE symbol_id IN ({','.join('?' * len(ids))})",
+            f"SELECT {id_sql('symbol_id')}, qualified_name FROM symbols WHERE symbol_id IN ({marks})",
             [id_blob(i) for i in ids])}
     chunks = {p: file_chunks(gen, repo, ref, p) for p in sorted({r["path"] for r in refs})}
     for r in refs:
