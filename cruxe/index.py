@@ -146,9 +146,11 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
                          s.line_start, s.line_end, s.signature, s.visibility,
                          blobs[s.parent] if s.parent is not None else None,
                          bytes.fromhex(symbol_content_hash(lines, s.line_start, s.line_end)), folded_name(s.name)))
-    snippet_docs = [{**common, "line_start": a, "line_end": b, "chunk_kind": kind,
-                     "content": "\n".join(lines[a - 1:b]), "content_parts": "\n".join(lines[a - 1:b])}
-                    for a, b, kind in chunk_ranges(fx, lines)]
+    # one string object for both fields: pickle sends an object once, so a chunk's text crosses
+    # from the parser worker to the writer once, not twice
+    snippet_docs = [{**common, "line_start": a, "line_end": b, "chunk_kind": kind, "content": body,
+                     "content_parts": body}
+                    for a, b, kind in chunk_ranges(fx, lines) for body in ("\n".join(lines[a - 1:b]),)]
     head = text[:CONTENT_HEAD_BYTES]
     file_doc = {**common, "line_start": 1, "line_end": max(1, len(lines)),
                 "filename": path.rsplit("/", 1)[-1].lower(), "content_head": head, "size": item.size}
