@@ -27,7 +27,7 @@ from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
 from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_edge_indexes, defer_edge_indexes, folded_name,
-                    manifest, now_iso, save_skipped_files)
+                    id_blob, manifest, now_iso, save_skipped_files)
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
     common = {"repo": repo, "ref": ref, "file_key": fkey, "path": path, "path_tokens": path_tokens,
               "language": language}
     ids = unique_symbol_ids(repo, ref, path, fx)
-    blobs = [bytes.fromhex(i) for i in ids]  # the stored form (store.id_blob)
+    blobs = [id_blob(i) for i in ids]  # the stored form
     lines = text.splitlines()
     sym_docs, sym_rows = [], []
     for i, s in enumerate(fx.symbols):
@@ -142,10 +142,10 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
             "doc_tokens": ct.joined(ct.text_terms(s.doc[:DOC_MAX_CHARS], 400)),
             "kind": s.kind, "parent_name": parent.name if parent else "",
         })
-        sym_rows.append((blobs[i], bytes.fromhex(stable), s.name, s.qualified_name, s.kind, language, path,
+        sym_rows.append((blobs[i], id_blob(stable), s.name, s.qualified_name, s.kind, language, path,
                          s.line_start, s.line_end, s.signature, s.visibility,
                          blobs[s.parent] if s.parent is not None else None,
-                         bytes.fromhex(symbol_content_hash(lines, s.line_start, s.line_end)), folded_name(s.name)))
+                         id_blob(symbol_content_hash(lines, s.line_start, s.line_end)), folded_name(s.name)))
     # one string object for both fields: pickle sends an object once, so a chunk's text crosses
     # from the parser worker to the writer once, not twice
     snippet_docs = [{**common, "line_start": a, "line_end": b, "chunk_kind": kind, "content": body,

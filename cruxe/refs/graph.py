@@ -12,7 +12,7 @@ import sys
 from collections import defaultdict
 from typing import Callable, NamedTuple
 
-from ..store import EDGE_TYPE_CODES, confidence_sql, id_blob, id_sql, name_lower_sql
+from ..store import EDGE_TYPE_CODES, confidence_sql, edge_type_sql, id_blob, id_sql, name_lower_sql
 
 _SYM_COLS = (f"{id_sql('s.symbol_id')}, s.name, s.qualified_name, s.kind, s.language, f.path, s.line_start, "
              f"s.line_end, {id_sql('s.parent_symbol_id')}, coalesce(s.signature, '')")
@@ -22,11 +22,12 @@ _SYM_ORDER = "ORDER BY f.path, s.line_start, s.symbol_id"
 _BY_NAME = f"symbols s INDEXED BY sr_name JOIN paths f ON f.id = s.file_id WHERE {name_lower_sql('s')} = ?"
 _EDGE_COLS = ("rowid, source_file, source_line, from_symbol_id, to_name, edge_type, "
               "coalesce(module, ''), coalesce(receiver, ''), to_symbol_id, confidence")
-# the same columns from the tables, for a file's import edges found by its rowid range
-_IMPORT_COLS = (f"e.rowid, f.path, e.source_line, {id_sql('e.from_symbol_id')}, e.to_name, 'imports', "
-                f"coalesce(e.module, ''), coalesce(e.receiver, ''), {id_sql('e.to_symbol_id')}, "
-                f"{confidence_sql('e')}")
-_IMPORTS_OF = (f"SELECT {_IMPORT_COLS} FROM paths f JOIN symbol_edges e ON e.rowid BETWEEN f.edge_lo AND f.edge_hi "
+# _EDGE_COLS read from the tables (`e` symbol_edges, `f` paths), for queries the view cannot
+# serve: an index hint, or a file's edges by its rowid range
+EDGE_TABLE_COLS = (f"e.rowid, f.path, e.source_line, {id_sql('e.from_symbol_id')}, e.to_name, {edge_type_sql('e')}, "
+                   f"coalesce(e.module, ''), coalesce(e.receiver, ''), {id_sql('e.to_symbol_id')}, "
+                   f"{confidence_sql('e')}")
+_IMPORTS_OF = (f"SELECT {EDGE_TABLE_COLS} FROM paths f JOIN symbol_edges e ON e.rowid BETWEEN f.edge_lo AND f.edge_hi "
                f"WHERE e.edge_type = {EDGE_TYPE_CODES['imports']} AND f.path")
 
 
@@ -135,21 +136,20 @@ class Graph:
     def in_file(self, path: str) -> list[Sym]:
         """Symbols of one file, in line order."""
         return self._memo(self._by_path, path, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} WHERE f.path=? "
-                          "ORDER BY s.line_start, s.symbol_id", Sym._make, self._remember, scoped=False)
+                          "ORDER BY s.line_start, s.symbol_id", Sym._make, self._remember)
 
     def _remember(self, syms: list[Sym]) -> None:
         for s in syms:
             self._by_id[s.id] = s
 
-    def _memo(self, memo: dict, key: str, sql: str, convert, loaded=None, scoped: bool = True) -> list:
-        """memo[key], loaded with `sql` (bound to repo, ref, key, or to key alone when not
-        `scoped`: edges have no repo/ref) on first use; after preload() a missing key simply
-        means nothing."""
+    def _memo(self, memo: dict, key: str, sql: str, convert, loaded=None) -> list:
+        """memo[key], loaded with `sql` (bound to key) on first use; after preload() a missing
+        key simply means nothing."""
         got = memo.get(key)
         if got is None:
             if self._complete:
                 return []
-            got = list(map(convert, rows(self.db, sql, (*self.key, key) if scoped else (key,))))
+            got = list(map(convert, rows(self.db, sql, (key,))))
             memo[key] = got
             if loaded is not None:
                 loaded(got)
@@ -215,5 +215,4 @@ class Graph:
     # -- import edges
     def imports(self, path: str) -> list[Edge]:
         """Import edges of one file, in line order."""
-        return self._memo(self._imports, path, f"{_IMPORTS_OF} = ? ORDER BY e.source_line, e.rowid",
-                          Edge._make, scoped=False)
+        return self._memo(self._imports, path, f"{_IMPORTS_OF} = ? ORDER BY e.source_line, e.rowid", Edge._make)

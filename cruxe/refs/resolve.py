@@ -28,12 +28,12 @@ from typing import Any, Iterator
 
 from ..errors import CruxeError
 from ..procs import worker_pool
-from ..store import (CONFIDENCE_CODES, EDGES_RESOLVER_KEY, RETRY_SQL, Generation, build_edge_indexes,
-                     confidence_sql, edge_type_sql, id_blob, id_sql, transaction)
+from ..store import (CONFIDENCE_CODES, EDGES_RESOLVER_KEY, RETRY_SQL, Generation, build_edge_indexes, id_blob,
+                     transaction)
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
 from .golang import GoResolver
-from .graph import _EDGE_COLS, Edge, Graph, rows
+from .graph import _EDGE_COLS, EDGE_TABLE_COLS, Edge, Graph, rows
 from .python import PythonResolver
 from .rust import RustResolver
 from .text import file_text
@@ -224,8 +224,7 @@ def _write(db: sqlite3.Connection, outcomes: list[Outcome], bulk: str | None = N
 def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     """Edges an incremental resolution must (re)consider: the pending ones and those a dirty
     name can change."""
-    cols = (f"e.rowid, f.path, e.source_line, {id_sql('e.from_symbol_id')}, e.to_name, {edge_type_sql('e')}, "
-            f"coalesce(e.module, ''), coalesce(e.receiver, ''), {id_sql('e.to_symbol_id')}, {confidence_sql('e')}")
+    cols = EDGE_TABLE_COLS
     found = {e.rowid: e for e in map(Edge._make, rows(
         db, f"SELECT {cols} FROM symbol_edges e INDEXED BY se_pending CROSS JOIN paths f ON f.id = e.file_id "
         "WHERE e.confidence IS NULL", ()))}
