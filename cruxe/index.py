@@ -26,8 +26,8 @@ from .model import FileExtract, content_hash, file_key, symbol_content_hash, sym
 from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
-from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_edge_indexes, defer_edge_indexes, folded_name,
-                    id_blob, manifest, now_iso, save_skipped_files)
+from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_edge_indexes, code_terms, defer_edge_indexes,
+                    folded_name, id_blob, manifest, now_iso, save_skipped_files)
 
 log = logging.getLogger(__name__)
 
@@ -146,14 +146,15 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
                          s.line_start, s.line_end, s.signature, s.visibility,
                          blobs[s.parent] if s.parent is not None else None,
                          id_blob(symbol_content_hash(lines, s.line_start, s.line_end)), folded_name(s.name)))
-    # one string object for both fields: pickle sends an object once, so a chunk's text crosses
-    # from the parser worker to the writer once, not twice
-    snippet_docs = [{**common, "line_start": a, "line_end": b, "chunk_kind": kind, "content": body,
-                     "content_parts": body}
-                    for a, b, kind in chunk_ranges(fx, lines) for body in ("\n".join(lines[a - 1:b]),)]
-    head = text[:CONTENT_HEAD_BYTES]
+    snippet_docs = []
+    for a, b, kind in chunk_ranges(fx, lines):
+        body = "\n".join(lines[a - 1:b])
+        idents, parts = code_terms(body)
+        snippet_docs.append({**common, "line_start": a, "line_end": b, "chunk_kind": kind, "source": body,
+                             "content": idents, "content_parts": parts})
     file_doc = {**common, "line_start": 1, "line_end": max(1, len(lines)),
-                "filename": path.rsplit("/", 1)[-1].lower(), "content_head": head, "size": item.size}
+                "filename": path.rsplit("/", 1)[-1].lower(), "content_head": code_terms(text[:CONTENT_HEAD_BYTES])[0],
+                "size": item.size}
     refs = [(r.edge_type, r.to_name, r.line, blobs[r.from_symbol] if r.from_symbol is not None else None,
              r.module, r.alias, r.receiver) for r in fx.references]
     return {"symbols": sym_docs, "symbol_rows": sym_rows, "snippets": snippet_docs, "file": file_doc,

@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 16  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 17  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -48,11 +48,24 @@ WRITER_HEAP_BYTES = {"snippets": 40_000_000, "symbols": 24_000_000, "files": 15_
 SQLITE_BUSY_TIMEOUT_MS = 5_000
 
 # Analyzers (not persisted by Tantivy: registered at every open).
-# cruxe_ws: terms pre-split in Python by codetokens, separated by spaces.
-# cruxe_ident: whole identifiers in code (snake_case kept whole; no 40-byte limit).
-# cruxe_parts: identifier parts (snake and simple camel splits) in code.
+# cruxe_ws: terms pre-split in Python, separated by spaces; lower-cased by Tantivy. Every
+# searched field uses it. Code is split here by two patterns (`code_terms`), in the parser
+# workers: whole identifiers (snake_case kept whole; no 40-byte limit) and identifier parts
+# (snake and simple camel splits). Tantivy's own regex tokenizer produced the same tokens but
+# cost ~6 of the 10 CPU-s of the snippets index on go-5k; whitespace over pre-split text,
+# with the split in Python, 2 + 2.
 IDENT_PATTERN = r"[A-Za-z0-9_$]+"
 PARTS_PATTERN = r"[A-Z]?[a-z0-9]+|[A-Z]+"
+_IDENT_RE = re.compile(IDENT_PATTERN)
+_PARTS_RE = re.compile(PARTS_PATTERN)
+
+
+def code_terms(text: str) -> tuple[str, str]:
+    """(identifiers, identifier parts) of code, each space-separated in text order, for the
+    `content`/`content_head` and `content_parts` fields. Parts never cross a character that
+    is not an identifier character, so they are taken from the identifiers (cheaper)."""
+    idents = " ".join(_IDENT_RE.findall(text))
+    return idents, " ".join(_PARTS_RE.findall(idents))
 
 _STATE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS projects (
@@ -285,8 +298,9 @@ def _common_fields(sb: tantivy.SchemaBuilder, stored: bool = True) -> None:
 # always indexed). `GenerationWriter.add_docs` encodes them and `read_doc` decodes them.
 # A symbol document stores only its `symbol_id`: what a hit shows (path, lines, name,
 # signature...) is read from the `symbols` table by that id (`retrieve.run_channel`), so the
-# symbols index keeps no second copy of the table (go-5k: 29.5 -> 18.2 MB).
-STORED_ONLY: dict[str, tuple[str, ...]] = {"symbols": ("symbol_id",), "snippets": (), "files": ()}
+# symbols index keeps no second copy of the table (go-5k: 29.5 -> 18.2 MB). A snippet
+# stores its text as `source`; what is searched is its `code_terms`.
+STORED_ONLY: dict[str, tuple[str, ...]] = {"symbols": ("symbol_id",), "snippets": ("source",), "files": ()}
 
 
 def _symbols_schema() -> tantivy.Schema:
@@ -307,8 +321,10 @@ def _symbols_schema() -> tantivy.Schema:
 def _snippets_schema() -> tantivy.Schema:
     sb = tantivy.SchemaBuilder()
     _common_fields(sb)
-    sb.add_text_field("content", stored=True, tokenizer_name="cruxe_ident", index_option="position")
-    sb.add_text_field("content_parts", stored=False, tokenizer_name="cruxe_parts", index_option="freq")
+    for name in STORED_ONLY["snippets"]:
+        sb.add_bytes_field(name, stored=True, indexed=False)
+    sb.add_text_field("content", stored=False, tokenizer_name="cruxe_ws", index_option="position")
+    sb.add_text_field("content_parts", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
     sb.add_text_field("chunk_kind", stored=True, tokenizer_name="raw", index_option="basic")
     return sb.build()
 
@@ -317,7 +333,7 @@ def _files_schema() -> tantivy.Schema:
     sb = tantivy.SchemaBuilder()
     _common_fields(sb)
     sb.add_text_field("filename", stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("content_head", stored=False, tokenizer_name="cruxe_ident", index_option="freq")
+    sb.add_text_field("content_head", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
     sb.add_integer_field("size", stored=True, indexed=False)
     return sb.build()
 
@@ -328,11 +344,7 @@ INDEX_NAMES = tuple(SCHEMAS)
 
 def _register_analyzers(index: tantivy.Index) -> None:
     ws = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).filter(tantivy.Filter.lowercase()).build()
-    ident = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(IDENT_PATTERN)).filter(tantivy.Filter.lowercase()).build()
-    parts = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.regex(PARTS_PATTERN)).filter(tantivy.Filter.lowercase()).build()
     index.register_tokenizer("cruxe_ws", ws)
-    index.register_tokenizer("cruxe_ident", ident)
-    index.register_tokenizer("cruxe_parts", parts)
 
 
 def _open_tantivy(path: Path, name: str, create: bool) -> tantivy.Index:

@@ -60,7 +60,7 @@ def preview(chunks: list[dict[str, Any]], start: int, end: int) -> str:
         a, b = int(c["line_start"]), int(c["line_end"])
         if b < start or a > last:
             continue
-        body = c.get("content", "").split("\n")
+        body = c.get("source", "").split("\n")
         for n in range(max(a, start), min(b, last) + 1):
             if n - a < len(body):
                 lines.append(body[n - a])

@@ -149,7 +149,7 @@ def _matching_lines(d: dict[str, Any], pattern: re.Pattern[str] | None) -> list[
     query text (summed length of the distinct terms found: a whole `frobnicate_widget` beats
     a lone part `widget`), then earliest. A scan of the lower-cased chunk, longest terms
     first: the chunk already matched the analysed terms, so this only has to find where."""
-    content = d.get("content", "")
+    content = d.get("source", "")
     if not content or pattern is None:
         return []
     low = content.lower()

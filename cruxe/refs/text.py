@@ -28,7 +28,7 @@ def file_chunks(gen: Generation, repo: str, ref: str, path: str) -> list[dict[st
 
 def file_text(gen: Generation, repo: str, ref: str, path: str) -> str | None:
     chunks = file_chunks(gen, repo, ref, path)
-    return "\n".join(c.get("content", "") for c in chunks) if chunks else None
+    return "\n".join(c.get("source", "") for c in chunks) if chunks else None
 
 
 def line_of(chunks: list[dict[str, Any]], n: int) -> str | None:
@@ -36,6 +36,6 @@ def line_of(chunks: list[dict[str, Any]], n: int) -> str | None:
     for c in chunks:
         a, b = int(c["line_start"]), int(c["line_end"])
         if a <= n <= b:
-            body = c.get("content", "").split("\n")
+            body = c.get("source", "").split("\n")
             return body[n - a] if n - a < len(body) else None
     return None
