@@ -26,8 +26,9 @@ from .model import FileExtract, content_hash, file_key, symbol_content_hash, sym
 from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
-from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_edge_indexes, code_terms, defer_edge_indexes,
-                    folded_name, id_blob, manifest, now_iso, save_skipped_files)
+from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_edge_indexes, build_symbol_indexes, code_terms,
+                    defer_edge_indexes, defer_symbol_indexes, folded_name, id_blob, manifest, now_iso,
+                    save_skipped_files)
 
 log = logging.getLogger(__name__)
 
@@ -360,8 +361,10 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     bulk = not old and len(todo) >= BULK_MIN_FILES
     if bulk:
         defer_edge_indexes(gen.db)
+        defer_symbol_indexes(gen.db)
     else:
         build_edge_indexes(gen.db)
+        build_symbol_indexes(gen.db)
     writer = GenerationWriter(gen, repo, ref, threads=1)
     try:
         if deleted or not todo:
@@ -374,6 +377,8 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     finally:
         writer.close()
     heap.trim()
+    if bulk:
+        build_symbol_indexes(gen.db)
     save_skipped_files(gen, report.skipped)
     # Resolve the edges the batches left pending (also after a crashed job: the work list
     # lives in the index). Imported here so parser workers never load the query modules.

@@ -256,3 +256,29 @@ def test_snippet_chunks_skip_blank_gaps_and_merge_small_neighbours():
     start = lines.index("def long_one():") + 1
     assert (start, start + 9, "symbol") in chunks  # the 10-line function is a chunk of its own
     assert len(chunks) < 10  # 30 constants + comments: a handful of merged chunks, not ~60
+
+
+def _symbol_indexes(root) -> list[str]:
+    gen = open_project(root).store.current_generation("live")
+    return [r[0] for r in gen.db.execute("SELECT name FROM sqlite_master WHERE type='index' "
+                                         "AND tbl_name='symbols' ORDER BY name")]
+
+
+def test_bulk_build_defers_the_symbol_indexes_and_a_crash_before_they_return_is_repaired(make_repo, monkeypatch):
+    # A first build of many files writes symbols without their indexes and builds them after
+    # the last batch; a job dying in between leaves them out, and the next job builds them.
+    import cruxe.index as index_mod
+    root = make_repo({f"m{i}.py": f"def fn_{i}():\n    return {i}\n" for i in range(6)})
+    monkeypatch.setattr(index_mod, "BULK_MIN_FILES", 1)
+    real_build = index_mod.build_symbol_indexes
+    monkeypatch.setattr(index_mod, "build_symbol_indexes", lambda db: (_ for _ in ()).throw(KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        run_index(root)
+    assert _symbol_indexes(root) == []  # written, not indexed yet: readers scan
+    assert {r[1] for r in symbol_table(root)} == {f"fn_{i}" for i in range(6)}
+    monkeypatch.setattr(index_mod, "build_symbol_indexes", real_build)
+    run_index(root)
+    assert _symbol_indexes(root) == ["sr_id", "sr_name", "sr_path"]
+    clean = make_repo({f"m{i}.py": f"def fn_{i}():\n    return {i}\n" for i in range(6)})
+    run_index(clean)  # an uninterrupted bulk build ends with them too
+    assert _symbol_indexes(clean) == ["sr_id", "sr_name", "sr_path"]
