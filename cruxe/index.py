@@ -136,7 +136,7 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
         stable = symbol_stable_id(language, s.kind, s.qualified_name, s.signature)
         parent = fx.symbols[s.parent] if s.parent is not None else None
         sym_docs.append({
-            **common, "symbol_id": ids[i],
+            **common, "symbol_id": ids[i].encode(),  # STORED_ONLY: bytes
             "symbol_exact": s.name.lower(), "name_tokens": ct.joined(ct.identifier_terms(s.name)),
             "qualified_tokens": ct.joined(ct.dotted_terms(s.qualified_name)),
             "signature_tokens": ct.joined(ct.text_terms(s.signature, 200)),
@@ -151,7 +151,7 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
     for a, b, kind in chunk_ranges(fx, lines):
         body = "\n".join(lines[a - 1:b])
         idents, parts = code_terms(body)
-        snippet_docs.append({**common, "line_start": a, "line_end": b, "chunk_kind": kind, "source": body,
+        snippet_docs.append({**common, "line_start": a, "line_end": b, "chunk_kind": kind, "source": body.encode(),
                              "content": idents, "content_parts": parts})
     file_doc = {**common, "line_start": 1, "line_end": max(1, len(lines)),
                 "filename": path.rsplit("/", 1)[-1].lower(), "content_head": code_terms(text[:CONTENT_HEAD_BYTES])[0],
