@@ -149,13 +149,12 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
                          id_blob(symbol_content_hash(lines, s.line_start, s.line_end)), folded_name(s.name)))
     snippet_docs = []
     for a, b, kind in chunk_ranges(fx, lines):
-        body = "\n".join(lines[a - 1:b])
+        body = "\n".join(lines[a - 1:b]).encode()
         idents, parts = code_terms(body)
-        snippet_docs.append({**common, "line_start": a, "line_end": b, "chunk_kind": kind, "source": body.encode(),
+        snippet_docs.append({**common, "line_start": a, "line_end": b, "chunk_kind": kind, "source": body,
                              "content": idents, "content_parts": parts})
-    file_doc = {**common, "line_start": 1, "line_end": max(1, len(lines)),
-                "filename": path.rsplit("/", 1)[-1].lower(), "content_head": code_terms(text[:CONTENT_HEAD_BYTES])[0],
-                "size": item.size}
+    file_doc = {**common, "line_start": 1, "line_end": max(1, len(lines)), "filename": path.rsplit("/", 1)[-1].lower(),
+                "content_head": code_terms(text[:CONTENT_HEAD_BYTES].encode())[0], "size": item.size}
     refs = [(r.edge_type, r.to_name, r.line, blobs[r.from_symbol] if r.from_symbol is not None else None,
              r.module, r.alias, r.receiver) for r in fx.references]
     return {"symbols": sym_docs, "symbol_rows": sym_rows, "snippets": snippet_docs, "file": file_doc,

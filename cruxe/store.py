@@ -48,24 +48,45 @@ WRITER_HEAP_BYTES = {"snippets": 40_000_000, "symbols": 24_000_000, "files": 15_
 SQLITE_BUSY_TIMEOUT_MS = 5_000
 
 # Analyzers (not persisted by Tantivy: registered at every open).
-# cruxe_ws: terms pre-split in Python, separated by spaces; lower-cased by Tantivy. Every
-# searched field uses it. Code is split here by two patterns (`code_terms`), in the parser
-# workers: whole identifiers (snake_case kept whole; no 40-byte limit) and identifier parts
-# (snake and simple camel splits). Tantivy's own regex tokenizer produced the same tokens but
-# cost ~6 of the 10 CPU-s of the snippets index on go-5k; whitespace over pre-split text,
-# with the split in Python, 2 + 2.
+# cruxe_ws: terms pre-split in Python, separated by whitespace; lower-cased by Tantivy. Every
+# searched field uses it. Code is split here (`code_terms`, in the parser workers) into whole
+# identifiers (IDENT_PATTERN: snake_case kept whole, no 40-byte limit) and identifier parts
+# (PARTS_PATTERN: snake and simple camel splits). Tantivy's own regex tokenizer made the same
+# tokens but cost ~6 of the 10 CPU-s of the snippets index on go-5k.
 IDENT_PATTERN = r"[A-Za-z0-9_$]+"
 PARTS_PATTERN = r"[A-Z]?[a-z0-9]+|[A-Z]+"
-_IDENT_RE = re.compile(IDENT_PATTERN)
 _PARTS_RE = re.compile(PARTS_PATTERN)
+# bytes.translate tables: every byte that is not in an identifier (resp. a part) becomes a
+# space, so splitting on whitespace gives exactly the pattern's matches (bytes of non-ASCII
+# characters are never identifier bytes, as the patterns never match them either)
+_IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
+_TO_IDENTS = bytes(b if b in _IDENT_BYTES else 32 for b in range(256))
+_TO_PART_RUNS = bytes(b if b in _IDENT_BYTES and b not in b"_$" else 32 for b in range(256))
+_PARTS_MEMO_MAX = 200_000
+_parts_memo: dict[str, str] = {}
 
 
-def code_terms(text: str) -> tuple[str, str]:
-    """(identifiers, identifier parts) of code, each space-separated in text order, for the
-    `content`/`content_head` and `content_parts` fields. Parts never cross a character that
-    is not an identifier character, so they are taken from the identifiers (cheaper)."""
-    idents = " ".join(_IDENT_RE.findall(text))
-    return idents, " ".join(_PARTS_RE.findall(idents))
+def code_terms(code: bytes) -> tuple[str, str]:
+    """(identifiers, identifier parts) of UTF-8 code as whitespace-separated text, in text
+    order, for the `content`/`content_head` and `content_parts` fields: the tokens and
+    positions Tantivy's regex tokenizer gives for IDENT_PATTERN and PARTS_PATTERN, at a
+    tenth (identifiers) and half (parts) of Python's findall. Runs of lower-case letters and
+    digits are their own part; other runs are split by PARTS_PATTERN, memoized (the same
+    identifiers come back throughout a repository)."""
+    idents = code.translate(_TO_IDENTS).decode("ascii")
+    memo = _parts_memo
+    if len(memo) > _PARTS_MEMO_MAX:
+        memo.clear()
+    parts = []
+    for run in code.translate(_TO_PART_RUNS).decode("ascii").split():
+        if run.islower() or run.isdigit():
+            parts.append(run)
+        else:
+            split = memo.get(run)
+            if split is None:
+                split = memo[run] = " ".join(_PARTS_RE.findall(run))
+            parts.append(split)
+    return idents, " ".join(parts)
 
 _STATE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS projects (

@@ -4,16 +4,20 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cruxe.errors import CruxeError
 from cruxe.index import WorkItem, process_file, run_index
 from cruxe.project import open_project
+from cruxe.store import IDENT_PATTERN, PARTS_PATTERN, code_terms
 
 from conftest import STDLIB
 
@@ -282,3 +286,13 @@ def test_bulk_build_defers_the_symbol_indexes_and_a_crash_before_they_return_is_
     clean = make_repo({f"m{i}.py": f"def fn_{i}():\n    return {i}\n" for i in range(6)})
     run_index(clean)  # an uninterrupted bulk build ends with them too
     assert _symbol_indexes(clean) == ["sr_id", "sr_name", "sr_path"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aZq9_$ .\n\t-(é€😀HTTPServer_x1"), max_size=80) | st.text(max_size=40))
+def test_code_terms_are_the_tokens_of_the_index_patterns(code):
+    # The indexed terms must be what the query side's patterns find (planner splits queries
+    # with IDENT_PATTERN and PARTS_PATTERN): same tokens, same order (positions).
+    idents, parts = code_terms(code.encode("utf-8", "surrogatepass"))
+    assert idents.split() == re.findall(IDENT_PATTERN, code)
+    assert parts.split() == re.findall(PARTS_PATTERN, code)
