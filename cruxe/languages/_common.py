@@ -8,13 +8,13 @@ multiple of the parse time, and nothing recurses, so deeply nested input cannot 
 from __future__ import annotations
 
 import importlib
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import tree_sitter as ts
 
-_WS = re.compile(r"\s+")
+# whitespace runs as one space, stripped; the language modules import it from here
+from ..model import normalize_signature as collapse  # noqa: F401
 
 
 @lru_cache(maxsize=None)
@@ -52,10 +52,6 @@ def text(node: ts.Node | None, source: bytes) -> str:
     if node is None:
         return ""
     return source[node.start_byte:node.end_byte].decode("utf-8", "replace")
-
-
-def collapse(s: str) -> str:
-    return _WS.sub(" ", s).strip()
 
 
 def start_line(node: ts.Node) -> int:
