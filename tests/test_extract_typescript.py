@@ -372,3 +372,19 @@ def test_untyped_callback_parameters_say_where_their_type_is_written():
     assert calls[(7, "error")] == "new Observable@0.0"
     assert calls[(8, "foo")] == "y"
     assert calls[(8, "go")] == "t"  # written: the parameter rules read it
+
+
+def test_every_capture_has_one_reader_per_pattern():
+    """_extract routes a match by its first capture name: every capture must be in _READERS,
+    and all captures of one pattern must go to the same reader."""
+    import re
+
+    from cruxe.languages import _common, typescript
+
+    for lang in ("typescript", "tsx", "javascript"):
+        text = typescript._query_text(lang).encode()
+        q = _common.query(lang, text.decode())
+        for i in range(q.pattern_count):
+            pattern = text[q.start_byte_for_pattern(i):q.end_byte_for_pattern(i)].decode()
+            readers = {typescript._READERS[name] for name in re.findall(r"@(\w+)", pattern)}
+            assert len(readers) == 1, (lang, pattern, readers)
