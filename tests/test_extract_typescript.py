@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cruxe.extract import extract as extract_any
 from cruxe.languages.typescript import extract_javascript, extract_tsx, extract_typescript, module_path
 from cruxe.model import FileExtract
-from extract_support import by_qname, rows
+from extract_support import assert_one_reader_per_pattern, by_qname, rows
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXTRACTORS = {"typescript": extract_typescript, "tsx": extract_tsx, "javascript": extract_javascript}
@@ -374,17 +374,9 @@ def test_untyped_callback_parameters_say_where_their_type_is_written():
     assert calls[(8, "go")] == "t"  # written: the parameter rules read it
 
 
-def test_every_capture_has_one_reader_per_pattern():
-    """_extract routes a match by its first capture name: every capture must be in _READERS,
-    and all captures of one pattern must go to the same reader."""
-    import re
 
-    from cruxe.languages import _common, typescript
+def test_every_capture_has_one_reader_per_pattern():
+    from cruxe.languages import typescript
 
     for lang in ("typescript", "tsx", "javascript"):
-        text = typescript._query_text(lang).encode()
-        q = _common.query(lang, text.decode())
-        for i in range(q.pattern_count):
-            pattern = text[q.start_byte_for_pattern(i):q.end_byte_for_pattern(i)].decode()
-            readers = {typescript._READERS[name] for name in re.findall(r"@(\w+)", pattern)}
-            assert len(readers) == 1, (lang, pattern, readers)
+        assert_one_reader_per_pattern(lang, typescript._query_text(lang), typescript._READERS)

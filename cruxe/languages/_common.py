@@ -44,8 +44,22 @@ def parse(lang_name: str, source: bytes) -> ts.Tree:
     return parser(lang_name).parse(source)
 
 
-def matches(q: ts.Query, node: ts.Node) -> list[tuple[int, dict[str, list[ts.Node]]]]:
+Captures = dict[str, list[ts.Node]]
+
+
+def matches(q: ts.Query, node: ts.Node) -> list[tuple[int, Captures]]:
     return ts.QueryCursor(q).matches(node)
+
+
+def by_reader(found: list[tuple[int, Captures]], readers: dict[str, str]) -> dict[str, list[Captures]]:
+    """Matches grouped by the part of the extractor that reads them, each group in match
+    order. `readers` maps every capture name to its reader, the same for all captures of a
+    pattern, so a match is routed by its first capture alone: one lookup per match, and each
+    reader then loops over its own matches instead of testing every match for its keys."""
+    groups: dict[str, list[Captures]] = {reader: [] for reader in readers.values()}
+    for _, caps in found:
+        groups[readers[next(iter(caps))]].append(caps)
+    return groups
 
 
 def text(node: ts.Node | None, source: bytes) -> str:

@@ -40,7 +40,8 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Reference, Symbol
-from ._common import Candidate, collapse, end_line, error_count, matches, nest, parse, query, start_line, text
+from ._common import (Candidate, Captures, by_reader, collapse, end_line, error_count, matches, nest, parse, query,
+                      start_line, text)
 from .rust import RawRef, attach_enclosing, owner_of, short
 
 MAX_SIGNATURE = 300  # chars; a long type alias or initialiser is not a signature
@@ -373,7 +374,7 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     tree = _parse_best(lang, source)
     out = FileExtract(path, lang, parse_errors=error_count(tree))
     ctx = _Ctx(source)
-    groups = _by_reader(matches(query(lang, _query_text(lang)), tree.root_node))
+    groups = by_reader(matches(query(lang, _query_text(lang)), tree.root_node), _READERS)
     _read_context(groups["context"], ctx)
     cands: list[Candidate] = []
     exported: set[str] = set()
@@ -412,8 +413,7 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     return out
 
 
-# The reader of each capture name. All captures of one pattern have the same reader, so a
-# match is routed by its first capture alone, once, and each reader loops over its own.
+# The reader of each capture name (see _common.by_reader).
 _READERS = {
     **dict.fromkeys(("def", "vars", "member", "global", "cjs", "lhs", "rhs", "exported"), "definitions"),
     **dict.fromkeys(("wrapper", "wrapped", "before", "after"), "context"),
@@ -425,16 +425,6 @@ _READERS = {
     **dict.fromkeys(("lvname", "lvtype", "lvnew", "lvcall", "lvread"), "typed"),  # _typed_receivers
     **dict.fromkeys(("cbfn", "cbnew", "cbarrow"), "callbacks"),  # _callback_receivers
 }
-
-Captures = dict[str, list[ts.Node]]
-
-
-def _by_reader(found: list[tuple[int, Captures]]) -> dict[str, list[Captures]]:
-    """The matches grouped by reader, each group in match order."""
-    groups: dict[str, list[Captures]] = {reader: [] for reader in _READERS.values()}
-    for _, caps in found:
-        groups[_READERS[next(iter(caps))]].append(caps)
-    return groups
 
 
 _TYPE_ARGS = re.compile(r"<[^<>]*>")
