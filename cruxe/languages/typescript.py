@@ -226,13 +226,16 @@ _SIGNATURE_LINE = {
     # TSX lines often start with `<` (JSX): only a type parameter list followed by `(` counts.
     "tsx": re.compile(rb"\n[ \t]*[ \t](?=\(|<\s*[A-Za-z_$][^;{}()]*>\s*\(" + _KEYWORD_MEMBER + rb")"),
 }
-_NEWER_KEYWORDS = re.compile(rb"\bexport\s+(type)\s+\*|\b(?:static|abstract|override|declare|readonly)\s+"
-                             rb"(accessor)\s+(?=[#\w$\[])")
+# (`export` must start a word: checked in `_patched`, as a regex that starts with a literal is
+# searched for 7x faster than one that starts with `\b`.)
+_EXPORT_TYPE_STAR = re.compile(rb"export\s+(type)\s+\*")
+_ACCESSOR = re.compile(rb"\b(?:static|abstract|override|declare|readonly)\s+(accessor)\s+(?=[#\w$\[])")
 _RESERVED_EXPORT_NAME = re.compile(
     rb"\bas\s+(null|void|catch|try|while|delete|new|in|for|if|do|switch|case|class|const|enum|export|"
     rb"extends|false|true|finally|function|import|instanceof|return|super|this|throw|typeof|var|with|"
     rb"break|continue|debugger|else)(?=\s*[,}])")
-_IDENT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")  # `\w` of a bytes regex
+_IDENT = _WORD | frozenset(b"$")
 _TYPE_END = _IDENT | frozenset(b">)]}")
 
 
@@ -245,9 +248,10 @@ def _patched(source: bytes, lang: str) -> bytes | None:
     if lang == "javascript" and b"export" in source:
         edits.extend((m.start(1), b"_") for m in _RESERVED_EXPORT_NAME.finditer(source))
     if b"export type" in source or b"accessor" in source:
-        for m in _NEWER_KEYWORDS.finditer(source):
-            g = 1 if m.start(1) >= 0 else 2
-            edits.append((m.start(g), b" " * (m.end(g) - m.start(g))))
+        edits.extend((m.start(1), b" " * len(m[1])) for m in _EXPORT_TYPE_STAR.finditer(source)
+                     if m.start() == 0 or source[m.start() - 1] not in _WORD)
+        if b"accessor" in source:
+            edits.extend((m.start(1), b" " * len(m[1])) for m in _ACCESSOR.finditer(source))
     for m in _VARIANCE.finditer(source):
         start = m.start()
         end = _code_end(source, start)
