@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import chain
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -50,14 +51,10 @@ def dotted_terms(name: str) -> list[str]:
     whole = name.lower().strip()
     if not whole:
         return []
-    out = [whole]
-    segments = [s for s in _DOTTED_SEP.split(name) if s]
-    if len(segments) == 1 and segments[0].lower() == whole:
+    if name.lower() == whole and _DOTTED_SEP.search(name) is None:  # one plain segment
         return identifier_terms(name)
-    for seg in segments:
-        for m in _IDENT.findall(seg):
-            out.extend(_identifier_terms(m))
-    return out
+    # no separator can be part of an identifier, so the segments' identifiers are the name's
+    return [whole, *chain.from_iterable(map(_identifier_terms, _IDENT.findall(name)))]
 
 
 def path_terms(path: str) -> list[str]:
@@ -75,12 +72,10 @@ def path_terms(path: str) -> list[str]:
 
 def text_terms(text: str, limit: int = MAX_TERMS_PER_TEXT) -> list[str]:
     """Every identifier-like run in free text or code, split; at most `limit` terms."""
-    out: list[str] = []
-    for m in _IDENT.finditer(text):
-        out.extend(_identifier_terms(m.group()))
-        if len(out) >= limit:
-            del out[limit:]
-            break
+    idents = _IDENT.findall(text)
+    del idents[limit:]  # each identifier gives at least one term
+    out = list(chain.from_iterable(map(_identifier_terms, idents)))
+    del out[limit:]
     return out
 
 

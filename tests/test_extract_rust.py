@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from conftest import RUST_SERDE, require_corpus
 from cruxe.extract import extract as extract_any
 from cruxe.languages.rust import extract, module_path
-from extract_support import by_qname, rows
+from extract_support import assert_one_reader_per_pattern, by_qname, rows
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
 SAMPLE = (FIXTURES / "items.rs").read_bytes()
@@ -230,3 +230,9 @@ def test_serde_matches_the_syn_oracle():
     assert recall >= 0.99, f"recall {recall:.4f}, missed by kind {dict(missed)}"
     assert starts >= 0.99, f"start lines {starts:.4f}"
     assert ends >= 0.97, f"end lines {ends:.4f}"
+
+
+def test_every_capture_has_one_reader_per_pattern():
+    from cruxe.languages import rust
+
+    assert_one_reader_per_pattern("rust", rust._QUERY, rust._READERS)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cruxe.extract import extract as extract_any
 from cruxe.languages.typescript import extract_javascript, extract_tsx, extract_typescript, module_path
 from cruxe.model import FileExtract
-from extract_support import by_qname, rows
+from extract_support import assert_one_reader_per_pattern, by_qname, rows
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXTRACTORS = {"typescript": extract_typescript, "tsx": extract_tsx, "javascript": extract_javascript}
@@ -372,3 +372,11 @@ def test_untyped_callback_parameters_say_where_their_type_is_written():
     assert calls[(7, "error")] == "new Observable@0.0"
     assert calls[(8, "foo")] == "y"
     assert calls[(8, "go")] == "t"  # written: the parameter rules read it
+
+
+
+def test_every_capture_has_one_reader_per_pattern():
+    from cruxe.languages import typescript
+
+    for lang in ("typescript", "tsx", "javascript"):
+        assert_one_reader_per_pattern(lang, typescript._query_text(lang), typescript._READERS)

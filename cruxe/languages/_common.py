@@ -8,13 +8,13 @@ multiple of the parse time, and nothing recurses, so deeply nested input cannot 
 from __future__ import annotations
 
 import importlib
-import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import tree_sitter as ts
 
-_WS = re.compile(r"\s+")
+# whitespace runs as one space, stripped; the language modules import it from here
+from ..model import normalize_signature as collapse  # noqa: F401
 
 
 @lru_cache(maxsize=None)
@@ -44,18 +44,28 @@ def parse(lang_name: str, source: bytes) -> ts.Tree:
     return parser(lang_name).parse(source)
 
 
-def matches(q: ts.Query, node: ts.Node) -> list[tuple[int, dict[str, list[ts.Node]]]]:
+Captures = dict[str, list[ts.Node]]
+
+
+def matches(q: ts.Query, node: ts.Node) -> list[tuple[int, Captures]]:
     return ts.QueryCursor(q).matches(node)
+
+
+def by_reader(found: list[tuple[int, Captures]], readers: dict[str, str]) -> dict[str, list[Captures]]:
+    """Matches grouped by the part of the extractor that reads them, each group in match
+    order. `readers` maps every capture name to its reader, the same for all captures of a
+    pattern, so a match is routed by its first capture alone: one lookup per match, and each
+    reader then loops over its own matches instead of testing every match for its keys."""
+    groups: dict[str, list[Captures]] = {reader: [] for reader in readers.values()}
+    for _, caps in found:
+        groups[readers[next(iter(caps))]].append(caps)
+    return groups
 
 
 def text(node: ts.Node | None, source: bytes) -> str:
     if node is None:
         return ""
     return source[node.start_byte:node.end_byte].decode("utf-8", "replace")
-
-
-def collapse(s: str) -> str:
-    return _WS.sub(" ", s).strip()
 
 
 def start_line(node: ts.Node) -> int:

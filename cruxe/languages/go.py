@@ -67,15 +67,23 @@ def extract(source: bytes, path: str) -> FileExtract:
         elif t == "import_declaration":
             pending += _imports(node, source)
     types: list[ts.Node] = []
-    for _, caps in matches(query(LANG, CALL_QUERY + TYPE_REF_QUERY), root):
-        if "tref" in caps:
+    declared: set[int] = set()  # start bytes of the names that type specs define
+    packages: dict[int, ts.Node] = {}  # start byte of `T` in `pkg.T` -> `pkg`
+    for _, caps in matches(query(LANG, QUERY), root):
+        callee = caps.get("callee")
+        if callee is not None:
+            node = callee[0]
+            start = node.start_byte
+            recv = caps.get("recv")
+            pending.append((start, "calls", source[start:node.end_byte].decode("utf-8", "replace"),
+                            node.start_point[0] + 1, "", "", receiver_text(recv[0], source) if recv else ""))
+        elif "tref" in caps:
             types.append(caps["tref"][0])
-            continue
-        callee = caps["callee"][0]
-        recv = caps.get("recv")
-        pending.append((callee.start_byte, "calls", text(callee, source), start_line(callee), "", "",
-                        receiver_text(recv[0], source) if recv else ""))
-    pending += type_references(types, {p[0] for p in pending}, source)
+        elif "tdecl" in caps:
+            declared.add(caps["tdecl"][0].start_byte)
+        else:
+            packages[caps["tqual"][0].start_byte] = caps["tpkg"][0]
+    pending += type_references(types, {p[0] for p in pending}, declared, packages, source)
     symbols = out.symbols(path)
     return FileExtract(path, LANG, symbols=symbols, references=resolve_references(pending, out.ranges),
                        parse_errors=error_count(tree))
@@ -225,31 +233,37 @@ def receiver_type(receiver: ts.Node | None, source: bytes) -> str:
 
 # Uses of named types (`var s Server`, `[]*pkg.Item`, `Point{1, 2}`, receivers, generics) as
 # `references` edges; the predeclared types are dropped before anything else is looked at.
-TYPE_REF_QUERY = "(type_identifier) @tref\n"
+# The names type specs define and the package of a qualified type come from captures, not
+# from `node.parent` (tree-sitter finds a parent by walking down from the root).
+TYPE_REF_QUERY = """
+(type_identifier) @tref
+(type_spec name: (type_identifier) @tdecl)
+(type_alias name: (type_identifier) @tdecl)
+(qualified_type package: (_) @tpkg name: (type_identifier) @tqual)
+"""
+QUERY = CALL_QUERY + TYPE_REF_QUERY
 _PREDECLARED_TYPES = frozenset(
     b"any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 "
     b"rune string uint uint8 uint16 uint32 uint64 uintptr".split())
-_TYPE_DEFINERS = frozenset({"type_spec", "type_alias", "type_parameter_declaration"})
 
 
-def type_references(nodes: list[ts.Node], taken: set[int], source: bytes) -> list[PendingRef]:
+def type_references(nodes: list[ts.Node], taken: set[int], declared: set[int], packages: dict[int, ts.Node],
+                    source: bytes) -> list[PendingRef]:
     out: list[PendingRef] = []
-    seen: set[tuple[bytes, int, int]] = set()  # one per name, qualifier and line
+    seen: set[tuple[bytes, str, int]] = set()  # one per name, qualifier and line
     for node in nodes:
-        word = source[node.start_byte:node.end_byte]
-        if word in _PREDECLARED_TYPES or node.start_byte in taken:
+        start = node.start_byte
+        word = source[start:node.end_byte]
+        if word in _PREDECLARED_TYPES or start in taken or start in declared:
             continue
-        parent = node.parent
-        if parent is None or (parent.type in _TYPE_DEFINERS and parent.child_by_field_name("name") == node):
-            continue
-        recv = ""
-        if parent.type == "qualified_type":
-            recv = text(parent.child_by_field_name("package"), source)
-        key = (word, hash(recv), node.start_point[0])
+        package = packages.get(start)
+        recv = text(package, source) if package is not None else ""
+        line = node.start_point[0] + 1
+        key = (word, recv, line)
         if key in seen:
             continue
         seen.add(key)
-        out.append((node.start_byte, "references", word.decode("utf-8", "replace"), start_line(node), "", "", recv))
+        out.append((start, "references", word.decode("utf-8", "replace"), line, "", "", recv))
     return out
 
 

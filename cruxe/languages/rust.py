@@ -34,7 +34,8 @@ from __future__ import annotations
 import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Reference, Symbol
-from ._common import Candidate, collapse, end_line, error_count, matches, nest, parse, query, start_line, text
+from ._common import (Candidate, Captures, by_reader, collapse, end_line, error_count, matches, nest, parse, query,
+                      start_line, text)
 
 LANG = "rust"
 MAX_SIGNATURE = 300  # chars; a huge `where` clause or const value is not a signature
@@ -65,6 +66,10 @@ _QUERY = """
  (trait_item name: (_) @tdecl) (type_item name: (_) @tdecl) (associated_type name: (_) @tdecl)]
 """
 
+# The reader of each capture name (see _common.by_reader).
+_READERS = {"def": "definitions", "use": "refs", "crate": "refs", "cname": "refs", "crecv": "refs",
+            "tref": "types", "tdecl": "declared", "tparam": "declared", "tpath": "paths", "tscoped": "paths"}
+
 _KINDS = {
     "function_item": Kind.FUNCTION, "function_signature_item": Kind.FUNCTION,
     "struct_item": Kind.STRUCT, "union_item": Kind.STRUCT, "enum_item": Kind.ENUM,
@@ -86,19 +91,12 @@ def extract(source: bytes, path: str) -> FileExtract:
     tree = parse(LANG, source)
     root = tree.root_node
     out = FileExtract(path, LANG, parse_errors=error_count(tree))
-    cands: list[Candidate] = []
-    ref_caps: list[dict[str, list[ts.Node]]] = []
-    for _, caps in matches(query(LANG, _QUERY), root):
-        if "def" in caps:
-            c = _candidate(caps["def"][0], source)
-            if c is not None:
-                cands.append(c)
-        else:
-            ref_caps.append(caps)
+    groups = by_reader(matches(query(LANG, _QUERY), root), _READERS)
+    cands = [c for c in (_candidate(caps["def"][0], source) for caps in groups["definitions"]) if c is not None]
     cands, parents = nest(cands)
     index = _build_symbols(cands, parents, module_path(path), out.symbols)
     owners = owner_of(cands, parents, index)
-    out.references = attach_enclosing(_references(ref_caps, source) + type_references(ref_caps, source),
+    out.references = attach_enclosing(_references(groups["refs"], source) + type_references(groups, source),
                                       cands, owners)
     return out
 
@@ -305,17 +303,20 @@ def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: s
 RawRef = tuple[int, str, str, int, str, str, str]
 
 
-def _references(ref_caps: list[dict[str, list[ts.Node]]], source: bytes) -> list[RawRef]:
+def _references(ref_caps: list[Captures], source: bytes) -> list[RawRef]:
     refs: list[RawRef] = []
     for caps in ref_caps:
-        if "cname" in caps:  # calls, the bulk: keep this path short
-            node = caps["cname"][0]
+        cname = caps.get("cname")
+        if cname is not None:  # calls, the bulk: keep this path short
+            node = cname[0]
+            start = node.start_byte
             recv = caps.get("crecv")
             receiver = short(text(recv[0], source)) if recv else ""
-            refs.append((node.start_byte, "calls", text(node, source), node.start_point[0] + 1, "", "", receiver))
+            refs.append((start, "calls", source[start:node.end_byte].decode("utf-8", "replace"),
+                         node.start_point[0] + 1, "", "", receiver))
         elif "use" in caps:
             refs.extend(_use_refs(caps["use"][0], source))
-        elif "crate" in caps:
+        else:  # extern crate
             node = caps["crate"][0]
             alias = node.parent.child_by_field_name("alias") if node.parent is not None else None
             name = text(node, source)
@@ -328,29 +329,30 @@ _STD_TYPES = frozenset(b"Self String Vec Option Result Box Rc Arc RefCell Cell H
                        b"VecDeque Cow PhantomData Mutex RwLock Duration Path PathBuf".split())
 
 
-def type_references(ref_caps: list[dict[str, list[ts.Node]]], source: bytes) -> list[RawRef]:
+def type_references(groups: dict[str, list[Captures]], source: bytes) -> list[RawRef]:
     """`references` edges for uses of named types (fields, signatures, `impl X`, `X { .. }`,
     `path::X`); declarations and generic parameters (file-wide) are not uses. Roles come
     from captures, never `node.parent` (quadratic on deep nesting). One per name and line."""
-    declared = {c[k][0].start_byte for c in ref_caps for k in ("tdecl", "tparam") if k in c}
-    params = {source[c["tparam"][0].start_byte:c["tparam"][0].end_byte] for c in ref_caps if "tparam" in c}
-    paths = {c["tscoped"][0].start_byte: c["tpath"][0] for c in ref_caps if "tscoped" in c}
+    declared = {nodes[0].start_byte for c in groups["declared"] for nodes in c.values()}
+    params = {source[c["tparam"][0].start_byte:c["tparam"][0].end_byte] for c in groups["declared"] if "tparam" in c}
+    paths = {c["tscoped"][0].start_byte: c["tpath"][0] for c in groups["paths"]}
     out: list[RawRef] = []
     seen: set[tuple[bytes, str, int]] = set()
-    for caps in ref_caps:
-        node = caps.get("tref", (None,))[0]
-        if node is None or node.start_byte in declared:
+    for caps in groups["types"]:
+        node = caps["tref"][0]
+        start = node.start_byte
+        if start in declared:
             continue
-        word = source[node.start_byte:node.end_byte]
+        word = source[start:node.end_byte]
         if word in _STD_TYPES or word in params or len(word) == 1:  # `T`: a generic parameter
             continue
-        path = paths.get(node.start_byte)
+        path = paths.get(start)
         recv = short(text(path, source)) if path is not None else ""
-        key = (word, recv, node.start_point[0])
+        line = node.start_point[0] + 1
+        key = (word, recv, line)
         if key not in seen:
             seen.add(key)
-            out.append((node.start_byte, "references", word.decode("utf-8", "replace"), node.start_point[0] + 1,
-                        "", "", recv))
+            out.append((start, "references", word.decode("utf-8", "replace"), line, "", "", recv))
     return out
 
 

@@ -40,7 +40,8 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Reference, Symbol
-from ._common import Candidate, collapse, end_line, error_count, matches, nest, parse, query, start_line, text
+from ._common import (Candidate, Captures, by_reader, collapse, end_line, error_count, matches, nest, parse, query,
+                      start_line, text)
 from .rust import RawRef, attach_enclosing, owner_of, short
 
 MAX_SIGNATURE = 300  # chars; a long type alias or initialiser is not a signature
@@ -225,13 +226,16 @@ _SIGNATURE_LINE = {
     # TSX lines often start with `<` (JSX): only a type parameter list followed by `(` counts.
     "tsx": re.compile(rb"\n[ \t]*[ \t](?=\(|<\s*[A-Za-z_$][^;{}()]*>\s*\(" + _KEYWORD_MEMBER + rb")"),
 }
-_NEWER_KEYWORDS = re.compile(rb"\bexport\s+(type)\s+\*|\b(?:static|abstract|override|declare|readonly)\s+"
-                             rb"(accessor)\s+(?=[#\w$\[])")
+# (`export` must start a word: checked in `_patched`, as a regex that starts with a literal is
+# searched for 7x faster than one that starts with `\b`.)
+_EXPORT_TYPE_STAR = re.compile(rb"export\s+(type)\s+\*")
+_ACCESSOR = re.compile(rb"\b(?:static|abstract|override|declare|readonly)\s+(accessor)\s+(?=[#\w$\[])")
 _RESERVED_EXPORT_NAME = re.compile(
     rb"\bas\s+(null|void|catch|try|while|delete|new|in|for|if|do|switch|case|class|const|enum|export|"
     rb"extends|false|true|finally|function|import|instanceof|return|super|this|throw|typeof|var|with|"
     rb"break|continue|debugger|else)(?=\s*[,}])")
-_IDENT = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_WORD = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")  # `\w` of a bytes regex
+_IDENT = _WORD | frozenset(b"$")
 _TYPE_END = _IDENT | frozenset(b">)]}")
 
 
@@ -244,9 +248,10 @@ def _patched(source: bytes, lang: str) -> bytes | None:
     if lang == "javascript" and b"export" in source:
         edits.extend((m.start(1), b"_") for m in _RESERVED_EXPORT_NAME.finditer(source))
     if b"export type" in source or b"accessor" in source:
-        for m in _NEWER_KEYWORDS.finditer(source):
-            g = 1 if m.start(1) >= 0 else 2
-            edits.append((m.start(g), b" " * (m.end(g) - m.start(g))))
+        edits.extend((m.start(1), b" " * len(m[1])) for m in _EXPORT_TYPE_STAR.finditer(source)
+                     if m.start() == 0 or source[m.start() - 1] not in _WORD)
+        if b"accessor" in source:
+            edits.extend((m.start(1), b" " * len(m[1])) for m in _ACCESSOR.finditer(source))
     for m in _VARIANCE.finditer(source):
         start = m.start()
         end = _code_end(source, start)
@@ -373,12 +378,11 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     tree = _parse_best(lang, source)
     out = FileExtract(path, lang, parse_errors=error_count(tree))
     ctx = _Ctx(source)
-    found = matches(query(lang, _query_text(lang)), tree.root_node)
-    rest = _read_context(found, ctx)
+    groups = by_reader(matches(query(lang, _query_text(lang)), tree.root_node), _READERS)
+    _read_context(groups["context"], ctx)
     cands: list[Candidate] = []
-    ref_caps: list[dict[str, list[ts.Node]]] = []
     exported: set[str] = set()
-    for caps in rest:
+    for caps in groups["definitions"]:
         if "def" in caps:
             c = _definition(caps["def"][0], ctx)
             if isinstance(c, list):
@@ -398,19 +402,33 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
                                    extra={"start": start_line(decl)}))
         elif "cjs" in caps:
             cands.extend(_commonjs(caps["cjs"][0], caps["lhs"][0], caps["rhs"][0], ctx, exported))
-        elif "exported" in caps:
-            exported.add(text(caps["exported"][0], source))
         else:
-            ref_caps.append(caps)
+            exported.add(text(caps["exported"][0], source))
     cands, parents = nest(cands)
     ambient = path.endswith((".d.ts", ".d.mts", ".d.cts"))  # declaration files: all visible
     index = _build_symbols(cands, parents, module_path(path), exported, ambient, out.symbols)
     owners = owner_of(cands, parents, index)
-    raw = _references(ref_caps, source)
-    raw += use_references(ref_caps, {c.name for c in cands}, raw, source)
-    raw = _callback_receivers(raw, ref_caps, source)
-    out.references = _typed_receivers(attach_enclosing(raw, cands, owners), ref_caps, cands, owners, source)
+    bindings = [c["vdecl"][0] for c in groups["declared"] if "vdecl" in c]
+    raw = _references(groups["refs"], source)
+    raw += use_references(groups, {c.name for c in cands}, raw, source)
+    raw = _callback_receivers(raw, groups["callbacks"], bindings, source)
+    out.references = _typed_receivers(attach_enclosing(raw, cands, owners), groups["typed"], bindings, cands,
+                                      owners, source)
     return out
+
+
+# The reader of each capture name (see _common.by_reader).
+_READERS = {
+    **dict.fromkeys(("def", "vars", "member", "global", "cjs", "lhs", "rhs", "exported"), "definitions"),
+    **dict.fromkeys(("wrapper", "wrapped", "before", "after"), "context"),
+    **dict.fromkeys(("call", "new", "cname", "crecv", "dynimport", "jsxname", "import", "isrc", "reexport",
+                     "esrc", "rname", "rsrc"), "refs"),  # _references
+    **dict.fromkeys(("tref", "vref", "pref", "mref", "mobj"), "uses"),  # use_references
+    **dict.fromkeys(("tdecl", "tparam", "vdecl", "pwrite"), "declared"),  # names being declared there
+    **dict.fromkeys(("tmodule", "tnested"), "qualified"),  # `ns.Type`
+    **dict.fromkeys(("lvname", "lvtype", "lvnew", "lvcall", "lvread"), "typed"),  # _typed_receivers
+    **dict.fromkeys(("cbfn", "cbnew", "cbarrow"), "callbacks"),  # _callback_receivers
+}
 
 
 _TYPE_ARGS = re.compile(r"<[^<>]*>")
@@ -432,8 +450,8 @@ def _plain_type(written: str) -> str:
     return parts[0]
 
 
-def _typed_receivers(refs: list[Reference], ref_caps: list[dict[str, list[ts.Node]]], cands: list[Candidate],
-                     owners: list[int | None], source: bytes) -> list[Reference]:
+def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings: list[ts.Node],
+                     cands: list[Candidate], owners: list[int | None], source: bytes) -> list[Reference]:
     """Calls on a local variable whose type its declaration shows get a receiver the resolver
     can follow: `new Subject()` ("an instance of Subject") when the type is written (`const s
     = new Subject<T>()`, `let w: Subject<T> | null`), and the call itself when the value is
@@ -444,25 +462,23 @@ def _typed_receivers(refs: list[Reference], ref_caps: list[dict[str, list[ts.Nod
     in the enclosing symbol (no parameter, catch variable or other declaration of the same
     name there): nothing is guessed."""
     typed: dict[int, tuple[str, str, int]] = {}  # declarator name position -> (name, receiver, rank)
-    for caps in ref_caps:
-        if "lvname" in caps:
-            node = caps["lvname"][0]
-            if "lvcall" in caps:
-                callee = text(caps["lvcall"][0], source)
-                recv, rank = (f"{callee}()" if _TYPE_NAME.fullmatch(callee) else ""), 0
-            elif "lvread" in caps:  # `let c = this._connection`: the field's declared type
-                read = text(caps["lvread"][0], source)
-                recv, rank = (read if _TYPE_NAME.fullmatch(read) else ""), 0
-            else:
-                t = _plain_type(text(caps["lvtype"][0] if "lvtype" in caps else caps["lvnew"][0], source))
-                recv, rank = (f"new {t}()" if t else ""), (2 if "lvtype" in caps else 1)
-            if node.start_byte not in typed or rank > typed[node.start_byte][2]:
-                typed[node.start_byte] = (text(node, source), recv, rank)
+    for caps in typed_caps:
+        node = caps["lvname"][0]
+        if "lvcall" in caps:
+            callee = text(caps["lvcall"][0], source)
+            recv, rank = (f"{callee}()" if _TYPE_NAME.fullmatch(callee) else ""), 0
+        elif "lvread" in caps:  # `let c = this._connection`: the field's declared type
+            read = text(caps["lvread"][0], source)
+            recv, rank = (read if _TYPE_NAME.fullmatch(read) else ""), 0
+        else:
+            t = _plain_type(text(caps["lvtype"][0] if "lvtype" in caps else caps["lvnew"][0], source))
+            recv, rank = (f"new {t}()" if t else ""), (2 if "lvtype" in caps else 1)
+        if node.start_byte not in typed or rank > typed[node.start_byte][2]:
+            typed[node.start_byte] = (text(node, source), recv, rank)
     if not typed:
         return refs
     marks: list[RawRef] = [(pos, "typed", name, 0, "", "", recv) for pos, (name, recv, _) in typed.items()]
-    marks += [(c["vdecl"][0].start_byte, "binding", text(c["vdecl"][0], source), 0, "", "", "")
-              for c in ref_caps if "vdecl" in c]
+    marks += [(node.start_byte, "binding", text(node, source), 0, "", "", "") for node in bindings]
     types: dict[tuple[int | None, str], set[str]] = {}
     bindings: dict[tuple[int | None, str], int] = {}
     for m in attach_enclosing(marks, cands, owners):
@@ -482,7 +498,8 @@ def _typed_receivers(refs: list[Reference], ref_caps: list[dict[str, list[ts.Nod
     return out
 
 
-def _callback_receivers(raw: list[RawRef], ref_caps: list[dict[str, list[ts.Node]]], source: bytes) -> list[RawRef]:
+def _callback_receivers(raw: list[RawRef], callback_caps: list[Captures], bindings: list[ts.Node],
+                        source: bytes) -> list[RawRef]:
     """Untyped parameters of a function passed to a call or `new` (`operate((source,
     subscriber) => ...)`, `new Observable((subscriber) => ...)`) have the type the callee's
     signature gives that parameter of that argument. A call on one, inside that function,
@@ -491,9 +508,7 @@ def _callback_receivers(raw: list[RawRef], ref_caps: list[dict[str, list[ts.Node
     leaves the call unresolved. Scoped lexically: the innermost such function binding the
     name wins, and one that declares the name again inside is left alone."""
     callbacks: list[tuple[int, int, str, str, int]] = []  # (start, end, name, receiver, param position)
-    for caps in ref_caps:
-        if "cbarrow" not in caps:
-            continue
+    for caps in callback_caps:
         fn = caps["cbarrow"][0]
         callee = text((caps.get("cbfn") or caps["cbnew"])[0], source)
         if not _TYPE_NAME.fullmatch(callee) or fn.parent is None:
@@ -517,42 +532,37 @@ def _callback_receivers(raw: list[RawRef], ref_caps: list[dict[str, list[ts.Node
     if not callbacks:
         return raw
     declared: dict[str, list[int]] = {}
-    for c in ref_caps:
-        if "vdecl" in c:
-            declared.setdefault(text(c["vdecl"][0], source), []).append(c["vdecl"][0].start_byte)
+    for node in bindings:
+        declared.setdefault(text(node, source), []).append(node.start_byte)
     scopes: dict[str, list[tuple[int, int, str]]] = {}
     for start, end, name, recv, own in callbacks:
         if not any(start <= d < end and d != own for d in declared.get(name, ())):
             scopes.setdefault(name, []).append((start, end, recv))
     out = []
     for r in raw:
-        name = r[6].rstrip("!") if r[1] == "calls" else ""
-        inner = max((sc for sc in scopes.get(name, ()) if sc[0] <= r[0] < sc[1]), default=None)
+        candidates = scopes.get(r[6].rstrip("!") if r[1] == "calls" else "")
+        inner = max((sc for sc in candidates if sc[0] <= r[0] < sc[1]), default=None) if candidates else None
         out.append((*r[:6], inner[2]) if inner is not None else r)
     return out
 
 
-def _read_context(found: list[tuple[int, dict[str, list[ts.Node]]]], ctx: _Ctx) -> list[dict[str, list[ts.Node]]]:
+def _read_context(context_caps: list[Captures], ctx: _Ctx) -> None:
     """Record the context captures in `ctx` (all of them before any definition is read: match
-    order is not guaranteed); return the other matches."""
-    rest = []
+    order is not guaranteed)."""
     ambient = []
-    for _, caps in found:
+    for caps in context_caps:
         if "wrapper" in caps:
             w, inner = caps["wrapper"][0], caps["wrapped"][0]
             ctx.wrapper[inner.start_byte, inner.end_byte, inner.type] = w
             if w.type == "ambient_declaration":
                 ambient.append((w.start_byte, w.end_byte))
-        elif "before" in caps:
-            ctx.before[caps["after"][0].start_byte] = caps["before"][0]
         else:
-            rest.append(caps)
+            ctx.before[caps["after"][0].start_byte] = caps["before"][0]
     for a, b in sorted(ambient):  # merge, so that one bisect answers `in_ambient`
         if ctx.ambient and a <= ctx.ambient[-1][1]:
             ctx.ambient[-1] = (ctx.ambient[-1][0], max(b, ctx.ambient[-1][1]))
         else:
             ctx.ambient.append((a, b))
-    return rest
 
 
 def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: str,
@@ -836,7 +846,7 @@ def _doc(node: ts.Node, ctx: _Ctx) -> str:
 
 # ---- references -------------------------------------------------------------------------
 
-def _references(ref_caps: list[dict[str, list[ts.Node]]], source: bytes) -> list[RawRef]:
+def _references(ref_caps: list[Captures], source: bytes) -> list[RawRef]:
     refs: list[RawRef] = []
     for caps in ref_caps:
         if "cname" in caps:  # calls and `new`, the bulk: keep this path short
@@ -876,7 +886,7 @@ _LIB_TYPES = frozenset(
     b"AsyncIterable AsyncIterator Generator AsyncGenerator ArrayLike Uint8Array ArrayBuffer JSX".split())
 
 
-def use_references(ref_caps: list[dict[str, list[ts.Node]]], defined: set[str], raw: list[RawRef],
+def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: list[RawRef],
                    source: bytes) -> list[RawRef]:
     """`references` edges for type uses and for value uses of names this file defines or
     imports; also gives every import its bound alias as receiver, in place (symbol_edges
@@ -889,34 +899,39 @@ def use_references(ref_caps: list[dict[str, list[ts.Node]]], defined: set[str], 
     taken = {r[0] for r in raw}
     # type parameters (`<T>`) are local names: their uses are dropped, file-wide. Declared
     # names and qualifiers come from captures (`node.parent` is quadratic on deep nesting).
-    type_params = {text(c["tparam"][0], source).encode() for c in ref_caps if "tparam" in c}
-    declared = {c[k][0].start_byte for c in ref_caps for k in ("tdecl", "tparam", "vdecl", "pwrite") if k in c}
-    qualifiers = {c["tnested"][0].start_byte: c["tmodule"][0] for c in ref_caps if "tnested" in c}
+    type_params = {text(c["tparam"][0], source).encode() for c in groups["declared"] if "tparam" in c}
+    declared = {nodes[0].start_byte for c in groups["declared"] for nodes in c.values()}
+    qualifiers = {c["tnested"][0].start_byte: c["tmodule"][0] for c in groups["qualified"]}
     out: list[RawRef] = []
     seen: set[tuple[bytes, int]] = set()
-    for caps in ref_caps:
-        node = (caps.get("tref") or caps.get("vref") or caps.get("pref") or caps.get("mref") or (None,))[0]
-        if node is None or node.start_byte in taken or node.start_byte in declared:
+    for caps in groups["uses"]:
+        for kind in caps:  # the one of tref, vref, pref, mref (beside mobj)
+            if kind != "mobj":
+                break
+        node = caps[kind][0]
+        start = node.start_byte
+        if start in taken or start in declared:
             continue
-        word = source[node.start_byte:node.end_byte]
-        if "vref" in caps and word not in known:
-            continue
-        if "mref" in caps:  # `Name.member` read: only through a name this file defines or imports
+        word = source[start:node.end_byte]
+        if kind == "vref":
+            if word not in known:
+                continue
+        elif kind == "mref":  # `Name.member` read: only through a name this file defines or imports
             obj = caps["mobj"][0]
             qualifier = source[obj.start_byte:obj.end_byte]
             if qualifier not in known:
                 continue
-            qualifiers[node.start_byte] = obj
-        if "tref" in caps and (word in _LIB_TYPES or word in type_params):
+            qualifiers[start] = obj
+        elif kind == "tref" and (word in _LIB_TYPES or word in type_params):
             continue
-        module = qualifiers.get(node.start_byte)
-        recv = "this" if "pref" in caps else short(text(module, source)) if module is not None else ""
-        key = (word + b"." + recv.encode(), node.start_point[0])
+        module = qualifiers.get(start)
+        recv = "this" if kind == "pref" else short(text(module, source)) if module is not None else ""
+        line = node.start_point[0] + 1
+        key = (word + b"." + recv.encode(), line)
         if key in seen:
             continue
         seen.add(key)
-        out.append((node.start_byte, "references", word.decode("utf-8", "replace"), node.start_point[0] + 1,
-                    "", "", recv))
+        out.append((start, "references", word.decode("utf-8", "replace"), line, "", "", recv))
     return out
 
 
