@@ -40,7 +40,7 @@ from .errors import CruxeError
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 16  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 17  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -89,12 +89,23 @@ CONFIDENCE_CODES = {"ambiguous": 0, "scope": 1, "import": 2, "unique_name": 3, "
 # reaches it only when its WHERE repeats this text exactly.
 RETRY_SQL = f"(e.to_symbol_id IS NULL OR e.confidence = {CONFIDENCE_CODES['unique_name']})"
 
+
+def tail_sql(alias: str | None = None) -> str:
+    """The last segment of a `symbol_edges` row's to_name (`os.path` -> `path`, `crate::a::B` ->
+    `B`; `name_tail` in Python), in SQL: the `edges` view's `to_tail` and the se_tail index's
+    expression, which a query must spell to use the index. An expression, not a generated
+    column: SQLite computes a table's virtual columns on every insert and update of a row,
+    which cost ~1.5 CPU-s of a Django+Salt index (655k edges inserted, then resolved)."""
+    col = f"{alias}.to_name" if alias else "to_name"
+    return f"substr({col}, length(rtrim({col}, replace(replace(replace({col}, '.', ''), ':', ''), '/', ''))) + 1)"
+
+
 # One generation holds one repo and ref: edge indexes need no prefix (smaller, faster);
 # unresolved edges (most of them) stay out of se_to. A bulk build leaves them out until its
 # edges are written and resolved (see `defer_edge_indexes`).
 _EDGE_INDEXES = f"""
 CREATE INDEX IF NOT EXISTS se_to ON symbol_edges(to_symbol_id) WHERE to_symbol_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges(to_tail) WHERE {RETRY_SQL.replace("e.", "")};
+CREATE INDEX IF NOT EXISTS se_tail ON symbol_edges({tail_sql()}) WHERE {RETRY_SQL.replace("e.", "")};
 CREATE INDEX IF NOT EXISTS se_pending ON symbol_edges(file_id) WHERE confidence IS NULL;
 """
 _EDGE_INDEX_NAMES = ("se_to", "se_tail", "se_pending")
@@ -173,13 +184,11 @@ CREATE VIEW IF NOT EXISTS symbol_relations AS SELECT k.repo AS repo, k."ref" AS 
   FROM branch_state k CROSS JOIN symbols s JOIN paths f ON f.id = s.file_id;
 CREATE TABLE IF NOT EXISTS symbol_edges (
   from_symbol_id BLOB, to_symbol_id BLOB, to_name TEXT NOT NULL, edge_type INTEGER NOT NULL,
-  file_id INTEGER NOT NULL, source_line INTEGER NOT NULL, confidence INTEGER, module TEXT, receiver TEXT,
-  to_tail TEXT GENERATED ALWAYS AS (substr(to_name, length(rtrim(to_name,
-    replace(replace(replace(to_name, '.', ''), ':', ''), '/', ''))) + 1)) VIRTUAL);
+  file_id INTEGER NOT NULL, source_line INTEGER NOT NULL, confidence INTEGER, module TEXT, receiver TEXT);
 CREATE VIEW IF NOT EXISTS edges AS SELECT e.rowid AS rowid, {id_sql("e.from_symbol_id")} AS from_symbol_id,
   {id_sql("e.to_symbol_id")} AS to_symbol_id, e.to_name,
   {edge_type_sql("e")} AS edge_type, f.path AS source_file, e.source_line,
-  {confidence_sql("e")} AS confidence, e.module, e.receiver, e.to_tail
+  {confidence_sql("e")} AS confidence, e.module, e.receiver, {tail_sql("e")} AS to_tail
   FROM symbol_edges e JOIN paths f ON f.id = e.file_id;
 {_EDGE_INDEXES}
 CREATE TABLE IF NOT EXISTS edge_dirty_names (
@@ -889,7 +898,7 @@ _TAIL_SEPARATORS = re.compile(r"[.:/]")
 
 
 def name_tail(name: str) -> str:
-    """The last segment of a written name, as the `to_tail` column computes it:
+    """The last segment of a written name, as `tail_sql` computes it:
     `os.path` -> `path`, `crate::a::B` -> `B`, `net/http` -> `http`."""
     parts = _TAIL_SEPARATORS.split(name)
     return parts[-1]

@@ -29,7 +29,7 @@ from typing import Any, Iterator
 from ..errors import CruxeError
 from ..procs import worker_pool
 from ..store import (CONFIDENCE_CODES, EDGES_RESOLVER_KEY, RETRY_SQL, Generation, build_edge_indexes, id_blob,
-                     transaction)
+                     tail_sql, transaction)
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
 from .golang import GoResolver
@@ -232,9 +232,10 @@ def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     # edge is unresolved (a definition may now fit) or resolved by unique name (it may now
     # be ambiguous); scope/import/receiver resolutions follow explicit paths and edges into
     # the changed files were sent back to pending already. CROSS JOIN fixes the loop order:
-    # each dirty name, then its edges through se_tail.
+    # each dirty name, then its edges through se_tail (`+d.name`: without the column's text
+    # affinity, which the index expression lacks, so the comparison can search the index).
     for e in map(Edge._make, rows(
-            db, f"SELECT {cols} FROM edge_dirty_names d CROSS JOIN symbol_edges e ON e.to_tail = d.name "
+            db, f"SELECT {cols} FROM edge_dirty_names d CROSS JOIN symbol_edges e ON {tail_sql('e')} = +d.name "
             'CROSS JOIN paths f ON f.id = e.file_id WHERE d.repo=? AND d."ref"=? '
             f"AND {RETRY_SQL} AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)",
             (repo, ref, CONFIDENCE_CODES[OPAQUE], CONFIDENCE_CODES[UNIQUE]))):
