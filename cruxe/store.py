@@ -29,8 +29,10 @@ import shutil
 import sqlite3
 import threading
 import time
+from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
@@ -800,7 +802,8 @@ def _insert_edges(c: sqlite3.Connection, edges: list[tuple], ids: dict[str, int]
     """Insert edges file by file and record each file's rowid range in `paths`. A row inserted
     without a rowid gets the table's largest plus one, so rows inserted in one statement are
     numbered in order; the count is checked, since deleting by range relies on it."""
-    edges = sorted(edges, key=lambda e: e[EDGE_FILE])  # stable: a file's own order is kept
+    by_file = itemgetter(EDGE_FILE)
+    edges = sorted(edges, key=by_file)  # stable: a file's own order is kept
     base = c.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0]
     types = EDGE_TYPE_CODES
     c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,NULL,?,?)",  # pending: no confidence
@@ -808,11 +811,11 @@ def _insert_edges(c: sqlite3.Connection, edges: list[tuple], ids: dict[str, int]
     top = c.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0]
     if top != base + len(edges):
         raise CruxeError("internal_error", f"edge rows numbered {base + 1}..{top}, expected {len(edges)} of them")
-    ranges: dict[str, list[int]] = {}
-    for i, e in enumerate(edges, start=base + 1):
-        ranges.setdefault(e[EDGE_FILE], [i, i])[1] = i
-    c.executemany("UPDATE paths SET edge_lo=?, edge_hi=? WHERE id=?",
-                  [(lo, hi, ids[path]) for path, (lo, hi) in ranges.items()])
+    spans, lo = [], base + 1
+    for path, n in sorted(Counter(map(by_file, edges)).items()):  # the files in the rows' order
+        spans.append((lo, lo + n - 1, ids[path]))
+        lo += n
+    c.executemany("UPDATE paths SET edge_lo=?, edge_hi=? WHERE id=?", spans)
 
 
 class GenerationWriter:
