@@ -23,7 +23,7 @@ import bisect
 import builtins
 import inspect
 import re
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 import tree_sitter as ts
 
@@ -73,6 +73,7 @@ _MODULE_BLOCKS = frozenset({"if_statement", "elif_clause", "else_clause", "try_s
                             "with_statement", "block"})
 _BRACKET_SPACE = re.compile(r"(?<=[(\[]) | (?=[)\]])")
 _START = attrgetter("start_byte")
+_FIRST = itemgetter(0)
 
 
 def extract(source: bytes, path: str) -> FileExtract:
@@ -412,37 +413,43 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
     known, callees, star = _file_names(defined, pending)
     decorators = sorted((d.parent.start_byte, d.start_byte) for d in defs
                         if d.parent is not None and d.parent.type == "decorated_definition")
-    found: list[tuple[ts.Node, bytes]] = []  # (identifier used, receiver text)
+    found: list[tuple[int, bytes, bytes, ts.Node]] = []  # (position, name, receiver text, identifier)
     bindings: list[tuple[int, str, bool]] = []
     for pos in uses.get("name", ()):
-        if pos.start_byte in callees:
+        start = pos.start_byte
+        if start in callees:
             continue
-        word = source[pos.start_byte:pos.end_byte]
+        word = source[start:pos.end_byte]
         if word not in known and not (star and word not in _SELF_NAMES):
             continue
         role = _role(pos)
         if role in ("local", "global"):
-            bindings.append((pos.start_byte, word.decode("utf-8", "replace"), role == "global"))
+            bindings.append((start, word.decode("utf-8", "replace"), role == "global"))
         elif role == "use":
-            found.append((pos, b""))
+            found.append((start, word, b"", pos))
     for node, obj, pos in _attributes(uses, "attribute", "obj", "attr"):
         recv = source[obj.start_byte:obj.end_byte]
-        if pos.start_byte in callees or (recv not in known and recv not in _SELF_NAMES):
+        start = pos.start_byte
+        if start in callees or (recv not in known and recv not in _SELF_NAMES):
             continue
-        if recv in _SELF_NAMES and source[pos.start_byte:pos.end_byte] not in known or _role(node) != "use":
+        word = source[start:pos.end_byte]
+        if recv in _SELF_NAMES and word not in known or _role(node) != "use":
             continue
-        found.append((pos, recv))
+        found.append((start, word, recv, pos))
     for _, sup, pos in _attributes(uses, "sattribute", "sup", "sattr"):  # `super().method` as a value
-        if source[sup.start_byte:sup.end_byte] == b"super" and pos.start_byte not in callees:
-            found.append((pos, b"super()"))
+        start = pos.start_byte
+        if source[sup.start_byte:sup.end_byte] == b"super" and start not in callees:
+            found.append((start, source[start:pos.end_byte], b"super()", pos))
+    # in source order (captures() lists are not): of a name's uses on one line the first is
+    # kept, the same one every run
+    found.sort(key=_FIRST)
     out: list[PendingRef] = []
     seen: set[tuple[bytes, bytes, int]] = set()
-    for pos, recv in found:
-        word = source[pos.start_byte:pos.end_byte]
+    for start, word, recv, pos in found:
         line = pos.start_point[0] + 1
         if (word, recv, line) not in seen:
             seen.add((word, recv, line))
-            out.append((_outside_decorators(pos.start_byte, decorators), "references",
+            out.append((_outside_decorators(start, decorators), "references",
                         word.decode("utf-8", "replace"), line, "", "", recv.decode("utf-8", "replace")))
     if not star:  # `len(x)` here can only be the builtin: no edge can ever resolve it
         names = {n.decode("utf-8", "replace") for n in known}
