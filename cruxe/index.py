@@ -486,8 +486,8 @@ def _rows(results: list[dict[str, Any]], report: JobReport) -> dict[str, list]:
         files.append(_manifest_row(r, ts, r["symbol_count"], r["warnings"]))
         symbols.extend(r["symbol_rows"])
         path = r["path"]
-        for edge_type, to_name, line, from_id, module, alias, receiver in r["references"]:
-            edges.append((from_id, None, to_name, edge_type, path, line, None, module or None, receiver or None))
+        edges += [(from_id, None, to_name, edge_type, path, line, None, module or None, receiver or None)
+                  for edge_type, to_name, line, from_id, module, _, receiver in r["references"]]
     return {"gone": gone, "files": files, "touched": touched, "symbols": symbols, "edges": edges}
 
 

@@ -23,11 +23,12 @@ import bisect
 import builtins
 import inspect
 import re
+from operator import attrgetter, itemgetter
 
 import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Reference, Symbol
-from ._common import (Candidate, collapse, end_line, error_count, matches, nest, parse, query,
+from ._common import (Candidate, collapse, end_line, error_count, nest, parse, query,
                       start_line, text)
 
 LANG = "python"
@@ -42,25 +43,27 @@ MAX_SIGNATURE_CHARS = 300
 # Receiver text of a call is for display; long expressions are cut.
 MAX_RECEIVER_CHARS = 80
 
+# One pass over the tree, read with `captures()` (a list per capture name; `matches()` would
+# build a dict per match, and every identifier is captured): definitions, calls (`@callattr`:
+# the callee's attribute, for its receiver), imports, then the other uses of names (see
+# name_uses). One pass, not a second query for the uses: the walk is most of a query's cost
+# (Django+Salt: 3.7 -> 2.5 CPU-s in tree-sitter). The list order is not the source order.
 QUERY = """
 (function_definition name: (identifier)) @def
 (class_definition name: (identifier)) @def
-(call function: (identifier) @callee) @call
-(call function: (attribute object: (_) @recv attribute: (identifier) @callee)) @call
+(call function: (identifier) @callee)
+(call function: (attribute attribute: (identifier) @callee) @callattr)
 (import_statement) @import
 (import_from_statement) @import
 (future_import_statement) @import
-"""
-# Pattern indices in QUERY: defs first, then calls, then imports.
-_CALL_PATTERNS, _IMPORT_PATTERNS = 2, 4
-# Other uses of names, read with `captures()` (a list per capture name): every identifier
-# is captured, and a dict per match would cost more than the tree walk itself.
-USE_QUERY = """
 (identifier) @name
 (attribute object: (identifier) @obj attribute: (identifier) @attr) @attribute
 (attribute object: (call function: (identifier) @sup arguments: (argument_list . ")"))
            attribute: (identifier) @sattr) @sattribute
 """
+# The first lines of QUERY, one pattern each, find the definitions (bench/refs/edge_cost.py
+# keeps only these for its variant without references).
+_CALL_PATTERNS = 2
 
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _CONST_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
@@ -69,28 +72,25 @@ _MODULE_BLOCKS = frozenset({"if_statement", "elif_clause", "else_clause", "try_s
                             "except_clause", "except_group_clause", "finally_clause",
                             "with_statement", "block"})
 _BRACKET_SPACE = re.compile(r"(?<=[(\[]) | (?=[)\]])")
+_START = attrgetter("start_byte")
+_FIRST = itemgetter(0)
 
 
 def extract(source: bytes, path: str) -> FileExtract:
     source = recode(source)
     tree = parse(LANG, source)
     root = tree.root_node
-    defs: list[ts.Node] = []
-    pending: list[PendingRef] = []
-    for pattern, caps in matches(query(LANG, QUERY), root):
-        if pattern < _CALL_PATTERNS:
-            defs.append(caps["def"][0])
-        elif pattern < _IMPORT_PATTERNS:
-            pending.append(_call(caps, source))
-        else:
-            pending += _imports(caps["import"][0], source)
+    caps = ts.QueryCursor(query(LANG, QUERY)).captures(root)
+    defs = sorted(caps.get("def", ()), key=_START)
+    pending = _calls(caps, source)
+    for node in caps.get("import", ()):
+        pending += _imports(node, source)
     cands = [_def_candidate(n, source) for n in defs]
     cands += [a for n in defs if n.type == "class_definition" for a in _class_attributes(n, source)]
     cands += _module_bindings(root, source)
     ordered, parents = nest(cands)
     symbols = _symbols(ordered, parents, module_path(path))
-    uses = ts.QueryCursor(query(LANG, USE_QUERY)).captures(root)
-    name_uses(uses, {c.name for c in cands}, defs, pending, source)
+    name_uses(caps, {c.name for c in cands}, defs, pending, source)
     refs = resolve_references(pending, [(c.node.start_byte, c.node.end_byte) for c in ordered])
     return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree))
 
@@ -363,12 +363,16 @@ def _imports(node: ts.Node, source: bytes) -> list[PendingRef]:
     return out
 
 
-def _call(caps: dict[str, list[ts.Node]], source: bytes) -> PendingRef:
-    """`f(x)` -> to_name f; `a.b.f(x)` -> to_name f, receiver `a.b` (line of `f`)."""
-    callee = caps["callee"][0]
-    recv = caps.get("recv")
-    return (callee.start_byte, "calls", text(callee, source), callee.start_point[0] + 1, "", "",
-            receiver_text(recv[0], source) if recv else "")
+def _calls(caps: dict[str, list[ts.Node]], source: bytes) -> list[PendingRef]:
+    """`f(x)` -> to_name f; `a.b.f(x)` -> to_name f, receiver `a.b` (line of `f`). An
+    attribute callee ends its `@callattr` node (no other identifier ends there)."""
+    attrs = {n.end_byte: n for n in caps.get("callattr", ())}
+    out: list[PendingRef] = []
+    for callee in caps.get("callee", ()):
+        attr = attrs.get(callee.end_byte)
+        out.append((callee.start_byte, "calls", text(callee, source), callee.start_point[0] + 1, "", "",
+                    receiver_text(attr.child_by_field_name("object"), source) if attr is not None else ""))
+    return out
 
 
 # Uses of names that are not calls: `isinstance(x, Foo)`, `class A(Base)`, `x: Foo`,
@@ -400,7 +404,7 @@ _BUILTINS = frozenset(dir(builtins))
 def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.Node],
               pending: list[PendingRef], source: bytes) -> None:
     """Add to `pending` a `references` edge for each non-call use among `uses` (captures of
-    USE_QUERY; one per name, receiver and line), and drop the bare names, calls included,
+    QUERY; one per name, receiver and line), and drop the bare names, calls included,
     that their function binds locally (parameters, assignments, loop/with/except targets):
     Python makes such a name local in the whole function, so it cannot mean the
     module-level definition or import of the same name. Bare calls of builtins the file
@@ -409,37 +413,43 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
     known, callees, star = _file_names(defined, pending)
     decorators = sorted((d.parent.start_byte, d.start_byte) for d in defs
                         if d.parent is not None and d.parent.type == "decorated_definition")
-    found: list[tuple[ts.Node, bytes]] = []  # (identifier used, receiver text)
+    found: list[tuple[int, bytes, bytes, ts.Node]] = []  # (position, name, receiver text, identifier)
     bindings: list[tuple[int, str, bool]] = []
     for pos in uses.get("name", ()):
-        if pos.start_byte in callees:
+        start = pos.start_byte
+        if start in callees:
             continue
-        word = source[pos.start_byte:pos.end_byte]
+        word = source[start:pos.end_byte]
         if word not in known and not (star and word not in _SELF_NAMES):
             continue
         role = _role(pos)
         if role in ("local", "global"):
-            bindings.append((pos.start_byte, word.decode("utf-8", "replace"), role == "global"))
+            bindings.append((start, word.decode("utf-8", "replace"), role == "global"))
         elif role == "use":
-            found.append((pos, b""))
+            found.append((start, word, b"", pos))
     for node, obj, pos in _attributes(uses, "attribute", "obj", "attr"):
         recv = source[obj.start_byte:obj.end_byte]
-        if pos.start_byte in callees or (recv not in known and recv not in _SELF_NAMES):
+        start = pos.start_byte
+        if start in callees or (recv not in known and recv not in _SELF_NAMES):
             continue
-        if recv in _SELF_NAMES and source[pos.start_byte:pos.end_byte] not in known or _role(node) != "use":
+        word = source[start:pos.end_byte]
+        if recv in _SELF_NAMES and word not in known or _role(node) != "use":
             continue
-        found.append((pos, recv))
+        found.append((start, word, recv, pos))
     for _, sup, pos in _attributes(uses, "sattribute", "sup", "sattr"):  # `super().method` as a value
-        if source[sup.start_byte:sup.end_byte] == b"super" and pos.start_byte not in callees:
-            found.append((pos, b"super()"))
+        start = pos.start_byte
+        if source[sup.start_byte:sup.end_byte] == b"super" and start not in callees:
+            found.append((start, source[start:pos.end_byte], b"super()", pos))
+    # in source order (captures() lists are not): of a name's uses on one line the first is
+    # kept, the same one every run
+    found.sort(key=_FIRST)
     out: list[PendingRef] = []
     seen: set[tuple[bytes, bytes, int]] = set()
-    for pos, recv in found:
-        word = source[pos.start_byte:pos.end_byte]
+    for start, word, recv, pos in found:
         line = pos.start_point[0] + 1
         if (word, recv, line) not in seen:
             seen.add((word, recv, line))
-            out.append((_outside_decorators(pos.start_byte, decorators), "references",
+            out.append((_outside_decorators(start, decorators), "references",
                         word.decode("utf-8", "replace"), line, "", "", recv.decode("utf-8", "replace")))
     if not star:  # `len(x)` here can only be the builtin: no edge can ever resolve it
         names = {n.decode("utf-8", "replace") for n in known}

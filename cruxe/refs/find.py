@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import CruxeError
 from ..outline import normalize_repo_path
-from ..store import EDGE_TYPE_CODES, RETRY_SQL, Generation, edge_type_sql, id_blob, id_sql, name_lower_sql
+from ..store import EDGE_TYPE_CODES, RETRY_SQL, Generation, edge_type_sql, id_blob, id_sql, name_lower_sql, tail_sql
 from .resolve import resolver_version
 from .text import file_chunks, line_of
 
@@ -165,7 +165,7 @@ def unresolved_count(gen: Generation, name: str, kind: str | None = None) -> int
     The `to_tail` term is the same condition in indexed and case-sensitive form (LIKE folds
     ASCII case): it keeps the count exact and off a full scan of the edge table."""
     sql = (f"SELECT COUNT(*) FROM symbol_edges e WHERE {RETRY_SQL} AND e.to_symbol_id IS NULL "
-           "AND e.to_tail = ? AND (e.to_name = ? OR e.to_name LIKE ? ESCAPE '\\' OR e.to_name LIKE ? ESCAPE '\\')")
+           f"AND {tail_sql('e')} = ? AND (e.to_name = ? OR e.to_name LIKE ? ESCAPE '\\' OR e.to_name LIKE ? ESCAPE '\\')")
     args: list[Any] = [name, name, "%." + _like_escape(name), "%::" + _like_escape(name)]
     if kind is not None:
         sql += " AND e.edge_type = ?"

@@ -29,11 +29,11 @@ from typing import Any, Iterator
 from ..errors import CruxeError
 from ..procs import worker_pool
 from ..store import (CONFIDENCE_CODES, EDGES_RESOLVER_KEY, RETRY_SQL, Generation, build_edge_indexes, id_blob,
-                     transaction)
+                     tail_sql, transaction)
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
 from .golang import GoResolver
-from .graph import _EDGE_COLS, EDGE_TABLE_COLS, Edge, Graph, rows
+from .graph import EDGE_TABLE_COLS, Edge, Graph, rows
 from .python import PythonResolver
 from .rust import RustResolver
 from .text import file_text
@@ -151,15 +151,15 @@ def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]]) 
     return total, resolved
 
 
-_CHUNK_SQL = f"SELECT {_EDGE_COLS} FROM edges WHERE rowid > ? ORDER BY rowid LIMIT {STREAM_EDGES}"
-_RANGE_SQL = f"SELECT {_EDGE_COLS} FROM edges WHERE rowid >= ? AND rowid < ? ORDER BY rowid"
+_CHUNK_WHERE = f"WHERE rowid > ? ORDER BY rowid LIMIT {STREAM_EDGES}"
+_RANGE_WHERE = "WHERE rowid >= ? AND rowid < ? ORDER BY rowid"
 
 
 def _chunks_in_process(db: sqlite3.Connection, g: Graph) -> Iterator[list[Outcome]]:
     last = -1
     resolvers: dict[type, LanguageResolver] = {}
     while True:
-        chunk = list(map(Edge._make, rows(db, _CHUNK_SQL, (last,))))
+        chunk = g.stored_edges(_CHUNK_WHERE, (last,))
         if not chunk:
             return
         last = chunk[-1].rowid
@@ -189,18 +189,18 @@ def _resolve_range(task: tuple[str, int, str, str, int, int]) -> list[Outcome]:
     path, number, repo, ref, lo, hi = task
     state = _worker_state.get(path)
     if state is None:
+        # The graph is a million long-lived objects and every chunk adds 50,000 edges and
+        # outcomes: the cyclic collector's passes over them cost ~30% of a worker's time
+        # (measured on Django+Salt; loading the graph with it on, 0.15 CPU-s more), and
+        # resolution makes no cycles worth collecting. The worker ends with the resolution.
+        gc.disable()
         gen = Generation(Path(path), number)
         g = Graph(gen.db, repo, ref, lambda p: file_text(gen, repo, ref, p))
         g.preload()
-        # The graph is a million long-lived objects and every chunk adds 50,000 edges and
-        # outcomes: the cyclic collector's passes over them cost ~30% of a worker's time
-        # (measured on Django+Salt), and resolution makes no cycles worth collecting. The
-        # worker ends with the resolution.
-        gc.disable()
         _worker_state.clear()
         state = _worker_state[path] = (g, {})
     g, resolvers = state
-    chunk = list(map(Edge._make, rows(g.db, _RANGE_SQL, (lo, hi))))
+    chunk = g.stored_edges(_RANGE_WHERE, (lo, hi))
     return _resolve_all(g, chunk, resolvers)
 
 
@@ -232,9 +232,10 @@ def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     # edge is unresolved (a definition may now fit) or resolved by unique name (it may now
     # be ambiguous); scope/import/receiver resolutions follow explicit paths and edges into
     # the changed files were sent back to pending already. CROSS JOIN fixes the loop order:
-    # each dirty name, then its edges through se_tail.
+    # each dirty name, then its edges through se_tail (`+d.name`: without the column's text
+    # affinity, which the index expression lacks, so the comparison can search the index).
     for e in map(Edge._make, rows(
-            db, f"SELECT {cols} FROM edge_dirty_names d CROSS JOIN symbol_edges e ON e.to_tail = d.name "
+            db, f"SELECT {cols} FROM edge_dirty_names d CROSS JOIN symbol_edges e ON {tail_sql('e')} = +d.name "
             'CROSS JOIN paths f ON f.id = e.file_id WHERE d.repo=? AND d."ref"=? '
             f"AND {RETRY_SQL} AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)",
             (repo, ref, CONFIDENCE_CODES[OPAQUE], CONFIDENCE_CODES[UNIQUE]))):
@@ -246,22 +247,27 @@ def _resolve_all(g: Graph, edges: list[Edge], resolvers: dict[type, LanguageReso
                  ) -> list[Outcome]:
     """Resolve every edge. Resolution is a pure function of what an edge says and where it
     stands, so edges alike in all that (the same name used again in the same function)
-    share one answer: about a third of them in real code. `resolvers` (one per class: a
-    language family shares caches) may be kept across calls on the same graph: their caches
-    (the module table, each file's import bindings) cost a tenth of a second or more to
-    rebuild for every chunk of a full resolution."""
+    share one answer: about a third of them in real code. The memo and the resolver are
+    picked per file: a file's edges come together (rowid order), so the memo holds one
+    file's answers and its key leaves the path out. `resolvers` (one per class: a language
+    family shares caches) may be kept across calls on the same graph: their caches (the
+    module table, each file's import bindings) cost a tenth of a second or more to rebuild
+    for every chunk of a full resolution."""
     languages = g.files()
     resolvers = {} if resolvers is None else resolvers
     memo: dict[tuple, Resolution] = {}
     out: list[Outcome] = []
+    path = r = None
     for e in edges:
-        key = (e.path, e.from_id, e.to_name, e.edge_type, e.module, e.receiver)
-        res = memo.get(key)
-        if res is None:
-            cls = _RESOLVERS.get(languages.get(e.path, ""), GenericResolver)
+        if e.path != path:
+            path, memo = e.path, {}
+            cls = _RESOLVERS.get(languages.get(path, ""), GenericResolver)
             r = resolvers.get(cls)
             if r is None:
                 r = resolvers[cls] = cls(g)
+        key = e[3:8]  # from_id, to_name, edge_type, module, receiver
+        res = memo.get(key)
+        if res is None:
             res = memo[key] = _safe(r, e)
         out.append((e.to_id, e.confidence, res[0], res[1], e.rowid))
     return out
