@@ -15,18 +15,15 @@ _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _DOTTED_SEP = re.compile(r"::|\.|->|#|/|\\")
 _PATH_SEP = re.compile(r"[/\\._\-\s]+")
-_SNAKE_SEP = re.compile(r"[_$]+")
 
 MAX_TERMS_PER_TEXT = 20_000  # bounds index size for huge bodies; BM25 gains nothing past it
 
 
 def split_identifier(ident: str) -> list[str]:
     """`getHTTPResponse` -> [get, http, response]; `snake_case_name` -> [snake, case, name]."""
-    parts: list[str] = []
-    for chunk in _SNAKE_SEP.split(ident):
-        if chunk:
-            parts.extend(m.lower() for m in _CAMEL.findall(chunk))
-    return parts
+    # `_` and `$` are in no part, and the look-ahead needs a letter: one findall over the
+    # whole identifier gives the parts of its snake chunks in turn
+    return [m.lower() for m in _CAMEL.findall(ident)]
 
 
 def identifier_terms(ident: str) -> list[str]:

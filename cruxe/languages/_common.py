@@ -126,22 +126,26 @@ def nest(cands: list[Candidate]) -> tuple[list[Candidate], list[int | None]]:
     same node with the same name and kind are dropped. A stack, not recursion.
     """
     seen: set[tuple[int, int, str, str]] = set()
-    uniq: list[Candidate] = []
+    keyed: list[tuple[int, int, int, Candidate]] = []  # (start, -end, first-seen order, candidate)
     for c in cands:
         key = (c.node.start_byte, c.node.end_byte, c.name, c.kind)
         if key not in seen:
             seen.add(key)
-            uniq.append(c)
-    uniq.sort(key=lambda c: (c.node.start_byte, -c.node.end_byte))
+            keyed.append((key[0], -key[1], len(keyed), c))
+    keyed.sort()  # the order makes the sort stable and never compares candidates
+    uniq = [k[3] for k in keyed]
     parents: list[int | None] = []
     stack: list[int] = []
-    for i, c in enumerate(uniq):
-        while stack and uniq[stack[-1]].node.end_byte <= c.node.start_byte:
+    for i, (start, neg_end, _, _) in enumerate(keyed):
+        while stack and -keyed[stack[-1]][1] <= start:
             stack.pop()
         # Only scope-like candidates may contain others; a non-scope stays on the stack
         # only while it encloses (e.g. a Go var group); skip non-scopes as parents.
-        parent = next((j for j in reversed(stack) if uniq[j].scope
-                       and uniq[j].node.end_byte >= c.node.end_byte), None)
+        parent = None
+        for j in reversed(stack):
+            if uniq[j].scope and keyed[j][1] <= neg_end:
+                parent = j
+                break
         parents.append(parent)
         stack.append(i)
     return uniq, parents
