@@ -52,7 +52,7 @@ QUERY = """
 (function_definition name: (identifier)) @def
 (class_definition name: (identifier)) @def
 (call function: (identifier) @callee)
-(call function: (attribute attribute: (identifier) @callee) @callattr)
+(call function: (attribute object: (_) attribute: (identifier) @callee) @callattr)
 (import_statement) @import
 (import_from_statement) @import
 (future_import_statement) @import
