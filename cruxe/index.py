@@ -26,7 +26,7 @@ from .model import FileExtract, content_hash, file_key, symbol_content_hash, sym
 from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
-from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_edge_indexes, build_symbol_indexes, code_terms,
+from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_missing_indexes, build_symbol_indexes, code_terms,
                     defer_edge_indexes, defer_symbol_indexes, folded_name, id_blob, manifest, now_iso,
                     save_skipped_files)
 
@@ -362,8 +362,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
         defer_edge_indexes(gen.db)
         defer_symbol_indexes(gen.db)
     else:
-        build_edge_indexes(gen.db)
-        build_symbol_indexes(gen.db)
+        build_missing_indexes(gen.db)
     writer = GenerationWriter(gen, repo, ref, threads=1)
     try:
         if deleted or not todo:

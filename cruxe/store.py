@@ -32,6 +32,7 @@ import time
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -64,8 +65,6 @@ _PARTS_RE = re.compile(PARTS_PATTERN)
 _IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
 _TO_IDENTS = bytes(b if b in _IDENT_BYTES else 32 for b in range(256))
 _TO_PART_RUNS = bytes(b if b in _IDENT_BYTES and b not in b"_$" else 32 for b in range(256))
-_PARTS_MEMO_MAX = 200_000
-_parts_memo: dict[str, str] = {}
 
 
 def code_terms(code: bytes) -> tuple[str, str]:
@@ -76,19 +75,14 @@ def code_terms(code: bytes) -> tuple[str, str]:
     digits are their own part; other runs are split by PARTS_PATTERN, memoized (the same
     identifiers come back throughout a repository)."""
     idents = code.translate(_TO_IDENTS).decode("ascii")
-    memo = _parts_memo
-    if len(memo) > _PARTS_MEMO_MAX:
-        memo.clear()
-    parts = []
-    for run in code.translate(_TO_PART_RUNS).decode("ascii").split():
-        if run.islower() or run.isdigit():
-            parts.append(run)
-        else:
-            split = memo.get(run)
-            if split is None:
-                split = memo[run] = " ".join(_PARTS_RE.findall(run))
-            parts.append(split)
+    parts = [run if run.islower() or run.isdigit() else _parts_of(run)
+             for run in code.translate(_TO_PART_RUNS).decode("ascii").split()]
     return idents, " ".join(parts)
+
+
+@lru_cache(maxsize=200_000)
+def _parts_of(run: str) -> str:
+    return " ".join(_PARTS_RE.findall(run))
 
 _STATE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS projects (
@@ -334,7 +328,8 @@ def _common_fields(sb: tantivy.SchemaBuilder, stored: bool = True) -> None:
 
 
 # Fields stored as UTF-8 bytes, which Tantivy keeps without indexing (a stored text field is
-# always indexed). `GenerationWriter.add_docs` encodes them and `read_doc` decodes them.
+# always indexed). The parser workers encode them (`index.build_documents`) and `read_doc`
+# decodes them.
 # A symbol document stores only its `symbol_id`: what a hit shows (path, lines, name,
 # signature...) is read from the `symbols` table by that id (`retrieve.run_channel`), so the
 # symbols index keeps no second copy of the table (go-5k: 29.5 -> 18.2 MB). A snippet
@@ -827,15 +822,17 @@ def defer_edge_indexes(db: sqlite3.Connection) -> None:
         db.execute("DELETE FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,))
 
 
-def build_edge_indexes(db: sqlite3.Connection, in_transaction: bool = False) -> None:
-    """Create the edge indexes that are missing: at the end of a bulk build (inside the
-    resolution's transaction, so that resolved edges and their indexes land together), and at
-    the start of every other job (a bulk build killed before its end left them out)."""
-    if in_transaction:
-        for statement in filter(str.strip, _EDGE_INDEXES.split(";")):
-            db.execute(statement)
-    else:
-        db.executescript(f"BEGIN IMMEDIATE;{_EDGE_INDEXES}COMMIT;")
+def build_edge_indexes(db: sqlite3.Connection) -> None:
+    """Create the edge indexes at the end of a bulk build, inside the resolution's transaction
+    (the caller's), so that resolved edges and their indexes land together."""
+    for statement in filter(str.strip, _EDGE_INDEXES.split(";")):
+        db.execute(statement)
+
+
+def build_missing_indexes(db: sqlite3.Connection) -> None:
+    """Create the edge and symbol indexes that are missing, in one transaction: at the start of
+    every job that is not a bulk build (a bulk build killed before its end left them out)."""
+    db.executescript(f"BEGIN IMMEDIATE;{_EDGE_INDEXES}{_SYMBOL_INDEXES}COMMIT;")
 
 
 def defer_symbol_indexes(db: sqlite3.Connection) -> None:
@@ -849,8 +846,8 @@ def defer_symbol_indexes(db: sqlite3.Connection) -> None:
 
 
 def build_symbol_indexes(db: sqlite3.Connection) -> None:
-    """Create the symbol indexes that are missing: after a bulk build's last batch, and at the
-    start of every other job (a bulk build killed before its end left them out)."""
+    """Create the symbol indexes after a bulk build's last batch (`build_missing_indexes`
+    repairs a build killed before)."""
     db.executescript(f"BEGIN IMMEDIATE;{_SYMBOL_INDEXES}COMMIT;")
 
 

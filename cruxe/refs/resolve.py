@@ -114,7 +114,7 @@ def _finish(db: sqlite3.Connection, repo: str, ref: str, build_indexes: bool) ->
     db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
     db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, RESOLVER_VERSION))
     if build_indexes:
-        build_edge_indexes(db, in_transaction=True)
+        build_edge_indexes(db)
 
 
 # What resolution decided for one edge: (current to_symbol_id, current confidence,
