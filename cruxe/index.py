@@ -14,6 +14,7 @@ import os
 import stat
 import time
 import uuid
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -22,12 +23,13 @@ from . import codetokens as ct
 from . import heap, vcs
 from .errors import CruxeError
 from .extract import extract
-from .model import FileExtract, content_hash, file_key, symbol_content_hash, symbol_id, symbol_stable_id
+from .model import (EdgeBlock, FileExtract, Reference, content_hash, file_key, symbol_content_hash, symbol_id,
+                    symbol_stable_id)
 from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
-from .store import (SCHEMA_VERSION, Generation, GenerationWriter, build_missing_indexes, build_symbol_indexes, code_terms,
-                    defer_edge_indexes, defer_symbol_indexes, folded_name, id_blob, manifest, now_iso,
+from .store import (EDGE_TYPE_CODES, SCHEMA_VERSION, Generation, GenerationWriter, build_missing_indexes,
+                    build_symbol_indexes, code_terms, defer_edge_indexes, defer_symbol_indexes, folded_name, id_blob, manifest, now_iso,
                     save_skipped_files)
 
 log = logging.getLogger(__name__)
@@ -155,10 +157,17 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
                              "content": idents, "content_parts": parts})
     file_doc = {**common, "line_start": 1, "line_end": max(1, len(lines)), "filename": path.rsplit("/", 1)[-1].lower(),
                 "content_head": code_terms(text[:CONTENT_HEAD_BYTES].encode())[0], "size": item.size}
-    refs = [(r.edge_type, r.to_name, r.line, blobs[r.from_symbol] if r.from_symbol is not None else None,
-             r.module, r.alias, r.receiver) for r in fx.references]
     return {"symbols": sym_docs, "symbol_rows": sym_rows, "snippets": snippet_docs, "file": file_doc,
-            "references": refs, "warnings": fx.warnings, "symbol_count": len(fx.symbols)}
+            "edges": edge_block(fx.references, blobs), "warnings": fx.warnings, "symbol_count": len(fx.symbols)}
+
+
+def edge_block(refs: list[Reference], blobs: list[bytes | None]) -> EdgeBlock:
+    """A file's references by column (`EdgeBlock`), the enclosing symbols as stored ids."""
+    if not refs:
+        return EdgeBlock(b"", array("I"), [], [], [], [])
+    types, names, lines, froms, modules, _, receivers = zip(*refs)
+    return EdgeBlock(bytes(map(EDGE_TYPE_CODES.__getitem__, types)), array("I", lines),
+                     [None if i is None else blobs[i] for i in froms], list(names), list(modules), list(receivers))
 
 
 def unique_symbol_ids(repo: str, ref: str, path: str, fx: FileExtract) -> list[str]:
@@ -484,9 +493,8 @@ def _rows(results: list[dict[str, Any]], report: JobReport) -> dict[str, list]:
         report.warnings.extend(r["warnings"])
         files.append(_manifest_row(r, ts, r["symbol_count"], r["warnings"]))
         symbols.extend(r["symbol_rows"])
-        path = r["path"]
-        edges += [(from_id, None, to_name, edge_type, path, line, None, module or None, receiver or None)
-                  for edge_type, to_name, line, from_id, module, _, receiver in r["references"]]
+        if r["edges"].types:
+            edges.append((r["path"], r["edges"]))
     return {"gone": gone, "files": files, "touched": touched, "symbols": symbols, "edges": edges}
 
 

@@ -7,6 +7,7 @@ containing `..` components.
 """
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
@@ -99,6 +100,20 @@ class Reference(NamedTuple):
     module: str = ""  # imports: the module path as written (e.g. "os.path", "./util")
     alias: str = ""  # imports: local name bound, when renamed
     receiver: str = ""  # calls: receiver expression text when syntactic (self, this, x)
+
+
+class EdgeBlock(NamedTuple):
+    """One file's references on their way from a parser worker to the edge table, by column:
+    a few objects per file instead of a tuple and its fields per reference, so the worker
+    pickles and the indexer unpickles a tenth of the objects (Django+Salt: 655k references).
+    `froms` are the enclosing symbols' stored ids (one shared bytes object per symbol)."""
+
+    types: bytes  # EDGE_TYPE_CODES of each reference
+    lines: array  # array('I')
+    froms: list[bytes | None]
+    names: list[str]
+    modules: list[str]  # "" when none
+    receivers: list[str]  # "" when none
 
 
 @dataclass(slots=True)

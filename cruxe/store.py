@@ -29,10 +29,10 @@ import shutil
 import sqlite3
 import threading
 import time
-from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain, repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -40,6 +40,7 @@ from typing import Any, Iterable, Iterator
 import tantivy
 
 from .errors import CruxeError
+from .model import EdgeBlock
 
 log = logging.getLogger(__name__)
 
@@ -781,13 +782,11 @@ class ProjectStore:
 
 # ---- writes into a generation (indexer side) -------------------------------------------------
 
-# Rows as the indexer hands them over: the columns of `symbols` and `symbol_edges`, with the
-# file's path where the table has its id (`file_ids`).
+# Rows as the indexer hands them over: the columns of `symbols`, with the file's path where
+# the table has its id (`file_ids`).
 SYMBOL_NAME, SYMBOL_QUALIFIED, SYMBOL_FILE = 2, 3, 6  # (symbol_id, symbol_stable_id, name,
 #   qualified_name, kind, language, path, line_start, line_end, signature, visibility,
 #   parent_symbol_id, content_hash, name_folded)
-EDGE_FILE = 4  # (from_symbol_id, to_symbol_id, to_name, edge_type, source_file, source_line,
-#                 confidence, module, receiver)
 
 
 def folded_name(name: str) -> str | None:
@@ -851,23 +850,34 @@ def build_symbol_indexes(db: sqlite3.Connection) -> None:
     db.executescript(f"BEGIN IMMEDIATE;{_SYMBOL_INDEXES}COMMIT;")
 
 
-def _insert_edges(c: sqlite3.Connection, edges: list[tuple], ids: dict[str, int]) -> None:
-    """Insert edges file by file and record each file's rowid range in `paths`. A row inserted
-    without a rowid gets the table's largest plus one, so rows inserted in one statement are
-    numbered in order; the count is checked, since deleting by range relies on it."""
-    by_file = itemgetter(EDGE_FILE)
-    edges = sorted(edges, key=by_file)  # stable: a file's own order is kept
+FileEdges = tuple[str, EdgeBlock]  # a file's path and its references
+
+
+def _insert_edges(c: sqlite3.Connection, edges: list[FileEdges], ids: dict[str, int],
+                  outcomes: list[tuple[list[bytes | None], bytes]] | None = None) -> None:
+    """Insert edges file by file, in path order, and record each file's rowid range in
+    `paths`. A row inserted without a rowid gets the table's largest plus one, so rows
+    inserted in one statement are numbered in order; the count is checked, since deleting by
+    range relies on it. Rows are pending (no target, no confidence) unless `outcomes` gives
+    each file's (to_symbol_id blobs, confidence codes), aligned with `edges` as sorted."""
+    edges = sorted(edges, key=itemgetter(0))  # stable
     base = c.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0]
-    types = EDGE_TYPE_CODES
-    c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,NULL,?,?)",  # pending: no confidence
-                  [(e[0], e[1], e[2], types[e[3]], ids[e[EDGE_FILE]], e[5], e[7], e[8]) for e in edges])
+    if outcomes is None:
+        targets = confidences = [repeat(None)] * len(edges)
+    else:
+        targets, confidences = [o[0] for o in outcomes], [o[1] for o in outcomes]
+    c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,?,nullif(?,''),nullif(?,''))", chain.from_iterable(
+        zip(b.froms, to, b.names, b.types, repeat(ids[path]), b.lines, conf, b.modules, b.receivers)
+        for (path, b), to, conf in zip(edges, targets, confidences)))
+    total = sum(len(b.types) for _, b in edges)
     top = c.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0]
-    if top != base + len(edges):
-        raise CruxeError("internal_error", f"edge rows numbered {base + 1}..{top}, expected {len(edges)} of them")
+    if top != base + total:
+        raise CruxeError("internal_error", f"edge rows numbered {base + 1}..{top}, expected {total} of them")
     spans, lo = [], base + 1
-    for path, n in sorted(Counter(map(by_file, edges)).items()):  # the files in the rows' order
-        spans.append((lo, lo + n - 1, ids[path]))
-        lo += n
+    for path, b in edges:
+        if b.types:
+            spans.append((lo, lo + len(b.types) - 1, ids[path]))
+            lo += len(b.types)
     c.executemany("UPDATE paths SET edge_lo=?, edge_hi=? WHERE id=?", spans)
 
 
@@ -899,7 +909,7 @@ class GenerationWriter:
             w.commit()
 
     def commit_sqlite(self, deleted: list[str], files: list[dict[str, Any]], touched: list[tuple[str, int, int]],
-                      symbols: list[tuple], edges: list[tuple], state: dict[str, Any],
+                      symbols: list[tuple], edges: list[FileEdges], state: dict[str, Any],
                       new_paths: frozenset[str] = frozenset()) -> None:
         """One transaction: relations and edges of the re-extracted and deleted files, then
         their manifest rows (content hash last), then branch_state. `touched` files kept
@@ -916,7 +926,7 @@ class GenerationWriter:
                 c.execute("DELETE FROM symbol_edges WHERE rowid BETWEEN (SELECT edge_lo FROM paths WHERE path=?) "
                           "AND (SELECT edge_hi FROM paths WHERE path=?)", (path, path))
             c.executemany("UPDATE paths SET edge_lo=NULL, edge_hi=NULL WHERE path=?", [(p,) for p in replaced])
-            ids = file_ids(c, sorted({s[SYMBOL_FILE] for s in symbols} | {e[EDGE_FILE] for e in edges}))
+            ids = file_ids(c, sorted({s[SYMBOL_FILE] for s in symbols} | {path for path, _ in edges}))
             c.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                           [(*s[:SYMBOL_FILE], ids[s[SYMBOL_FILE]], *s[SYMBOL_FILE + 1:]) for s in symbols])
             _insert_edges(c, edges, ids)
@@ -961,7 +971,7 @@ def name_tail(name: str) -> str:
 
 
 def mark_edges_dirty(c: sqlite3.Connection, repo: str, ref: str, paths: list[str],
-                     symbols: list[tuple], edges: list[tuple]) -> None:
+                     symbols: list[tuple], edges: list[FileEdges]) -> None:
     """Edge-resolution bookkeeping for `cruxe.refs.resolve_edges`, inside the batch transaction
     so a crash cannot lose it: edges resolved into the symbols of replaced files go back to
     pending (confidence NULL: their symbol ids are about to change), and the names whose
@@ -985,10 +995,10 @@ def mark_edges_dirty(c: sqlite3.Connection, repo: str, ref: str, paths: list[str
         old_imports.update((path, t, m or "", r or "") for t, m, r in c.execute(
             "SELECT to_name, module, receiver FROM symbol_edges WHERE rowid BETWEEN ? AND ? AND edge_type=?",
             (*edge_range, EDGE_TYPE_CODES["imports"])))
-    # edges (EDGE_FILE): to_name 3rd, edge_type 4th, source_file 5th, module 8th, receiver
-    # (import alias) 9th
     new_defs = {(row[SYMBOL_FILE], row[SYMBOL_QUALIFIED], row[SYMBOL_NAME]) for row in symbols}
-    new_imports = {(e[4], e[2], e[7] or "", e[8] or "") for e in edges if e[3] == "imports"}
+    imports = EDGE_TYPE_CODES["imports"]
+    new_imports = {(path, b.names[i], b.modules[i], b.receivers[i])  # receiver of an import: the alias
+                   for path, b in edges for i, t in enumerate(b.types) if t == imports}
     names = {n for _, _, n in old_defs ^ new_defs}
     for _, to_name, _, alias in old_imports ^ new_imports:
         names.add(name_tail(to_name))
