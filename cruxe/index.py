@@ -14,8 +14,8 @@ import os
 import stat
 import time
 import uuid
-from array import array
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Callable
 
@@ -23,14 +23,14 @@ from . import codetokens as ct
 from . import heap, vcs
 from .errors import CruxeError
 from .extract import extract
-from .model import (EdgeBlock, FileExtract, Reference, content_hash, file_key, symbol_content_hash, symbol_id,
+from .model import (EMPTY_EDGES, EdgeBlock, FileExtract, Reference, content_hash, file_key, symbol_content_hash, symbol_id,
                     symbol_stable_id)
 from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
-from .store import (EDGE_TYPE_CODES, SCHEMA_VERSION, Generation, GenerationWriter, build_missing_indexes,
-                    build_symbol_indexes, code_terms, defer_edge_indexes, defer_symbol_indexes, folded_name, id_blob, manifest, now_iso,
-                    save_skipped_files)
+from .store import (EDGE_TYPE_CODES, SCHEMA_VERSION, FileEdges, Generation, GenerationWriter, build_missing_indexes,
+                    build_symbol_indexes, clear_generation, code_terms, defer_edge_indexes, defer_symbol_indexes,
+                    edges_deferred, flush_spool, folded_name, id_blob, manifest, now_iso, save_skipped_files)
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,8 @@ BATCH_BYTES = 12 << 20  # ... or this many source bytes, whichever comes first
 INLINE_MAX_FILES = 150  # fewer changed files than this are parsed in-process (no pool start-up)
 # a first build of at least this many files builds its edge indexes at the end
 BULK_MIN_FILES = int(os.environ.get("CRUXE_INDEX_BULK_MIN_FILES", "1000"))
+# ... and keeps up to this many edges in memory until they are resolved (~100 bytes each)
+SPOOL_MAX_EDGES = 2_000_000
 CHUNK_MAX_LINES = 120  # a snippet longer than this is split: keeps snippet hits precise
 CHUNK_SMALL_LINES = 3  # chunks this short are merged with their small neighbours ...
 CHUNK_MERGE_LINES = 20  # ... into chunks of at most this many lines
@@ -161,13 +163,13 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
             "edges": edge_block(fx.references, blobs), "warnings": fx.warnings, "symbol_count": len(fx.symbols)}
 
 
-def edge_block(refs: list[Reference], blobs: list[bytes | None]) -> EdgeBlock:
-    """A file's references by column (`EdgeBlock`), the enclosing symbols as stored ids."""
+def edge_block(refs: list[Reference], blobs: list[bytes]) -> EdgeBlock:
+    """A file's references by column (`EdgeBlock`); `blobs`: its symbols' stored ids."""
     if not refs:
-        return EdgeBlock(b"", array("I"), [], [], [], [])
+        return EMPTY_EDGES
     types, names, lines, froms, modules, _, receivers = zip(*refs)
-    return EdgeBlock(bytes(map(EDGE_TYPE_CODES.__getitem__, types)), array("I", lines),
-                     [None if i is None else blobs[i] for i in froms], list(names), list(modules), list(receivers))
+    return EdgeBlock.of(bytes(map(EDGE_TYPE_CODES.__getitem__, types)), lines,
+                        [-1 if i is None else i for i in froms], blobs, names, modules, receivers)
 
 
 def unique_symbol_ids(repo: str, ref: str, path: str, fx: FileExtract) -> list[str]:
@@ -352,6 +354,8 @@ def _incompatible(gen: Generation) -> Generation:
 def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
                 workers: int | None, progress: Progress | None, max_file_bytes: int) -> None:
     store, repo = project.store, project.id
+    if edges_deferred(gen.db):
+        _start_over(gen, repo, ref, report)
     scanned = scan(project.root, max_file_bytes)
     report.warnings.extend(scanned.warnings)
     report.skipped = list(scanned.warnings)
@@ -367,8 +371,9 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     commit = vcs.head_commit(project.root)
     store.update_job(report.job_id, files_total=len(todo), deleted_files=len(deleted))
     bulk = not old and len(todo) >= BULK_MIN_FILES
+    spool: list[FileEdges] | None = [] if bulk else None  # the edges, until they are resolved
     if bulk:
-        defer_edge_indexes(gen.db)
+        defer_edge_indexes(gen.db, spool=True)
         defer_symbol_indexes(gen.db)
     else:
         build_missing_indexes(gen.db)
@@ -380,7 +385,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
             writer.commit_tantivy()
             writer.commit_sqlite(deleted, [], [], [], [], {"commit": commit, "complete": not todo})
             report.deleted_files = len(deleted)
-        _write_batches(writer, store, todo, workers, report, progress, commit)
+        spool = _write_batches(writer, store, todo, workers, report, progress, commit, spool)
     finally:
         writer.close()
     heap.trim()
@@ -390,33 +395,64 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     # Resolve the edges the batches left pending (also after a crashed job: the work list
     # lives in the index). Imported here so parser workers never load the query modules.
     from .refs import resolve_edges
-    resolve_edges(gen, repo, ref, [*deleted, *(i.path for i in todo)], build_indexes=bulk, workers=workers)
+    resolve_edges(gen, repo, ref, [*deleted, *(i.path for i in todo)], build_indexes=bulk, workers=workers,
+                  spool=spool)
     counts = gen.db.execute('SELECT file_count, symbol_count FROM branch_state WHERE repo=? AND "ref"=?',
                             (repo, ref)).fetchone()
     report.file_count, report.symbol_count = (counts[0], counts[1]) if counts else (0, 0)
 
 
+def _start_over(gen: Generation, repo: str, ref: str, report: JobReport) -> None:
+    """A bulk build died holding its edges (`store.defer_edge_indexes`): the files it indexed
+    have none in the table. Forget them all, Tantivy first (a kill in between leaves the mark
+    for the next job to find again), and index from scratch."""
+    old = manifest(gen, repo, ref)
+    writer = GenerationWriter(gen, repo, ref, threads=1)
+    try:
+        for path in old:
+            writer.delete_file_docs(file_key(repo, ref, path))
+        writer.commit_tantivy()
+    finally:
+        writer.close()
+    clear_generation(gen.db)
+    report.warnings.append(f"an earlier first index died before writing its references: started over "
+                           f"({len(old)} files)")
+    log.warning("%s", report.warnings[-1])
+
+
 def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], workers: int | None,
-                   report: JobReport, progress: Progress | None, commit: str | None) -> None:
+                   report: JobReport, progress: Progress | None, commit: str | None,
+                   spool: list[FileEdges] | None) -> list[FileEdges] | None:
     """Write batch after batch, each in the crash-safe order (Tantivy commit, then one
     SQLite transaction), while the workers parse the next (`_process`): a batch's parsed
-    data is dropped once written, so at most two are held, this one and the next."""
+    data is dropped once written, so at most two are held, this one and the next. With a
+    `spool` (a bulk build) the edges are kept there instead, in the order the batches would
+    have inserted them, up to SPOOL_MAX_EDGES: past that they go to the table pending and
+    the build goes on without a spool. Returns the spool, or None."""
     repo, ref = writer.repo, writer.ref
     new_paths = frozenset(i.path for i in todo if i.old_hash is None)  # no SQLite rows to delete
-    done = 0
+    done = spooled = 0
     for batch_results in _process(todo, workers):
         _write_batch(writer, repo, ref, batch_results, report)
         done += len(batch_results)
         writer.commit_tantivy()
         rows = _rows(batch_results, report)
         del batch_results
+        if spool is not None:
+            spooled += sum(len(b.types) for _, b in rows["edges"])
+            if spooled > SPOOL_MAX_EDGES:  # the earlier batches' edges to the table; this one's follow
+                flush_spool(writer.gen.db, spool)
+                spool = None
+            else:
+                spool += sorted(rows["edges"], key=itemgetter(0))
         writer.commit_sqlite(rows["gone"], rows["files"], rows["touched"], rows["symbols"], rows["edges"],
-                             {"commit": commit, "complete": done == len(todo)}, new_paths)
+                             {"commit": commit, "complete": done == len(todo)}, new_paths, spooled=spool is not None)
         del rows
         heap.trim()
         store.update_job(report.job_id, files_done=done, symbol_count=report.symbol_count)
         if progress:
             progress(done, len(todo), "indexing")
+    return spool
 
 
 def _maybe_changed(f: ScanEntry, old: tuple[str, int, int] | None) -> bool:

@@ -102,18 +102,48 @@ class Reference(NamedTuple):
     receiver: str = ""  # calls: receiver expression text when syntactic (self, this, x)
 
 
+_SEP = "\0"  # between the texts of an EdgeBlock column: no identifier holds it
+
+
 class EdgeBlock(NamedTuple):
-    """One file's references on their way from a parser worker to the edge table, by column:
-    a few objects per file instead of a tuple and its fields per reference, so the worker
-    pickles and the indexer unpickles a tenth of the objects (Django+Salt: 655k references).
-    `froms` are the enclosing symbols' stored ids (one shared bytes object per symbol)."""
+    """One file's references on their way from a parser worker to the edge table, by column.
+    A full build moves ~650k references from parser workers to the indexer and on to the
+    resolution workers (Django+Salt); a tuple per reference, or even a list of strings per
+    column, is an object per field to pickle and unpickle at every hop, where a column of
+    texts joined by NUL is one (`edge_block`; a NUL in a text, which no name holds, becomes
+    U+FFFD). `froms` index the file's symbols, whose stored ids are `symbol_ids`."""
 
     types: bytes  # EDGE_TYPE_CODES of each reference
     lines: array  # array('I')
-    froms: list[bytes | None]
-    names: list[str]
-    modules: list[str]  # "" when none
-    receivers: list[str]  # "" when none
+    froms: array  # array('i'): index into symbol_ids of the enclosing symbol, -1: none
+    symbol_ids: list[bytes]  # the file's symbols' stored ids
+    names: str  # to_name of each reference, joined by NUL
+    modules: str  # ... module ("" when none)
+    receivers: str  # ... receiver ("" when none)
+
+    @staticmethod
+    def of(types: bytes, lines: list[int], froms: list[int], symbol_ids: list[bytes], names: tuple[str, ...],
+           modules: tuple[str, ...], receivers: tuple[str, ...]) -> EdgeBlock:
+        return EdgeBlock(types, array("I", lines), array("i", froms), symbol_ids,
+                         *(_joined(column) for column in (names, modules, receivers)))
+
+    def column(self, texts: str) -> list[str]:
+        """One of the text columns (names, modules, receivers) as a list."""
+        return texts.split(_SEP) if self.types else []
+
+    def from_ids(self) -> list[bytes | None]:
+        ids = self.symbol_ids
+        return [ids[i] if i >= 0 else None for i in self.froms]
+
+
+EMPTY_EDGES = EdgeBlock(b"", array("I"), array("i"), [], "", "", "")
+
+
+def _joined(texts: tuple[str, ...]) -> str:
+    joined = _SEP.join(texts)
+    if joined.count(_SEP) != len(texts) - 1:
+        joined = _SEP.join(t.replace(_SEP, "\ufffd") for t in texts)
+    return joined
 
 
 @dataclass(slots=True)

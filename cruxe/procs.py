@@ -16,7 +16,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 from .errors import worker_died
 
@@ -24,13 +24,15 @@ _PARENT_POLL_SECONDS = 0.5
 
 
 @contextmanager
-def worker_pool(workers: int, role: str) -> Iterator[ProcessPoolExecutor]:
-    """`workers` spawned processes for the block. A dead worker surfaces as `worker_died(role)`
-    (internal_error with the remedy: sync), and the other workers are stopped at once: on
-    CPython 3.11 one of them blocked writing a result keeps the executor's manager thread, and
-    with it every later `shutdown` and the interpreter's exit, waiting forever."""
+def worker_pool(workers: int, role: str, initializer: Callable[..., None] | None = None,
+                initargs: tuple[Any, ...] = ()) -> Iterator[ProcessPoolExecutor]:
+    """`workers` spawned processes for the block, each running `initializer(*initargs)` first.
+    A dead worker surfaces as `worker_died(role)` (internal_error with the remedy: sync), and
+    the other workers are stopped at once: on CPython 3.11 one of them blocked writing a result
+    keeps the executor's manager thread, and with it every later `shutdown` and the
+    interpreter's exit, waiting forever."""
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_exit_with, initargs=(os.getpid(),))
+                               initializer=_start, initargs=(os.getpid(), initializer, initargs))
     broken = False
     try:
         yield pool
@@ -43,6 +45,12 @@ def worker_pool(workers: int, role: str) -> Iterator[ProcessPoolExecutor]:
     finally:
         if not broken:
             pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start(parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
+    _exit_with(parent)
+    if initializer is not None:
+        initializer(*initargs)
 
 
 def _exit_with(parent: int) -> None:

@@ -119,6 +119,8 @@ CONFIDENCE_CODES = {"ambiguous": 0, "scope": 1, "import": 2, "unique_name": 3, "
 # by unique name (`refs.resolve._work`); se_tail holds only these (~half the rows). A query
 # reaches it only when its WHERE repeats this text exactly.
 RETRY_SQL = f"(e.to_symbol_id IS NULL OR e.confidence = {CONFIDENCE_CODES['unique_name']})"
+EDGES_RESOLVER_KEY = "edges_resolver"  # meta key: version of the rules that resolved the edges
+EDGES_DEFERRED_KEY = "edges_deferred"  # meta key: a bulk build holds its edges (defer_edge_indexes)
 
 
 def tail_sql(alias: str | None = None) -> str:
@@ -806,19 +808,49 @@ def file_ids(db: sqlite3.Connection, paths: list[str]) -> dict[str, int]:
     return ids
 
 
-def defer_edge_indexes(db: sqlite3.Connection) -> None:
+def defer_edge_indexes(db: sqlite3.Connection, spool: bool = False) -> None:
     """Drop the edge indexes for a bulk build of an empty generation: inserting ~650k edge
-    rows into four B-trees, then updating them as resolution rewrites the rows, costs more
+    rows into three B-trees, then updating them as resolution rewrites the rows, costs more
     than building each index once from the final rows (`build_edge_indexes`). Nothing in a
     bulk build reads through them: new files have no rows to delete, the resolution reads in
     rowid order, and `find_references` answers `no_edges_available` until the resolution's
     transaction, which also builds the indexes, has committed. The resolver's version is
     forgotten too, so that this resolution is the full one, which reads through no index (a
-    generation indexed while its repository was empty has a version, and nothing to keep)."""
+    generation indexed while its repository was empty has a version, and nothing to keep).
+
+    `spool`: the build also keeps its edges out of the table until its resolution inserts
+    them resolved (a pending row written, read back and rewritten cost ~2.5 CPU-s on
+    Django+Salt). Until then the generation is marked (`EDGES_DEFERRED_KEY`): a job that
+    finds the mark knows the edges of its indexed files were lost with the job that kept them,
+    and starts the build over (`clear_generation`)."""
     with transaction(db):
         for name in _EDGE_INDEX_NAMES:
             db.execute(f"DROP INDEX IF EXISTS {name}")
         db.execute("DELETE FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,))
+        if spool:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, '1')", (EDGES_DEFERRED_KEY,))
+
+
+def edges_deferred(db: sqlite3.Connection) -> bool:
+    """A bulk build kept its edges out of the table and has not inserted them yet."""
+    return db.execute("SELECT 1 FROM meta WHERE key=?", (EDGES_DEFERRED_KEY,)).fetchone() is not None
+
+
+def flush_spool(db: sqlite3.Connection, spool: list[FileEdges]) -> None:
+    """Insert a bulk build's spooled edges pending, and lift the mark, in one transaction: the
+    build grew past what it may hold in memory and goes on like any other (`cruxe.index`)."""
+    with transaction(db):
+        insert_edges(db, spool, file_ids(db, [path for path, _ in spool]))
+        db.execute("DELETE FROM meta WHERE key=?", (EDGES_DEFERRED_KEY,))
+
+
+def clear_generation(db: sqlite3.Connection) -> None:
+    """Forget every file of a generation (its Tantivy documents must be deleted first): what a
+    bulk build that lost its spooled edges does before starting over."""
+    with transaction(db):
+        for table in ("symbol_edges", "symbols", "paths", "file_manifest", "edge_dirty_names", "branch_state"):
+            db.execute(f"DELETE FROM {table}")
+        db.execute("DELETE FROM meta WHERE key IN (?, ?)", (EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY))
 
 
 def build_edge_indexes(db: sqlite3.Connection) -> None:
@@ -853,21 +885,21 @@ def build_symbol_indexes(db: sqlite3.Connection) -> None:
 FileEdges = tuple[str, EdgeBlock]  # a file's path and its references
 
 
-def _insert_edges(c: sqlite3.Connection, edges: list[FileEdges], ids: dict[str, int],
+def insert_edges(c: sqlite3.Connection, edges: list[FileEdges], ids: dict[str, int],
                   outcomes: list[tuple[list[bytes | None], bytes]] | None = None) -> None:
-    """Insert edges file by file, in path order, and record each file's rowid range in
+    """Insert edges file by file, in the order given, and record each file's rowid range in
     `paths`. A row inserted without a rowid gets the table's largest plus one, so rows
     inserted in one statement are numbered in order; the count is checked, since deleting by
     range relies on it. Rows are pending (no target, no confidence) unless `outcomes` gives
-    each file's (to_symbol_id blobs, confidence codes), aligned with `edges` as sorted."""
-    edges = sorted(edges, key=itemgetter(0))  # stable
+    each file's (to_symbol_id blobs, confidence codes), aligned with `edges`."""
     base = c.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0]
     if outcomes is None:
         targets = confidences = [repeat(None)] * len(edges)
     else:
         targets, confidences = [o[0] for o in outcomes], [o[1] for o in outcomes]
     c.executemany("INSERT INTO symbol_edges VALUES (?,?,?,?,?,?,?,nullif(?,''),nullif(?,''))", chain.from_iterable(
-        zip(b.froms, to, b.names, b.types, repeat(ids[path]), b.lines, conf, b.modules, b.receivers)
+        zip(b.from_ids(), to, b.column(b.names), b.types, repeat(ids[path]), b.lines, conf, b.column(b.modules),
+            b.column(b.receivers))
         for (path, b), to, conf in zip(edges, targets, confidences)))
     total = sum(len(b.types) for _, b in edges)
     top = c.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0]
@@ -910,12 +942,14 @@ class GenerationWriter:
 
     def commit_sqlite(self, deleted: list[str], files: list[dict[str, Any]], touched: list[tuple[str, int, int]],
                       symbols: list[tuple], edges: list[FileEdges], state: dict[str, Any],
-                      new_paths: frozenset[str] = frozenset()) -> None:
+                      new_paths: frozenset[str] = frozenset(), spooled: bool = False) -> None:
         """One transaction: relations and edges of the re-extracted and deleted files, then
         their manifest rows (content hash last), then branch_state. `touched` files kept
         their content (only size/mtime moved): just their manifest row is refreshed.
         `new_paths` had no manifest row when the job started, so they have no rows to delete
-        (rows and manifest commit together)."""
+        (rows and manifest commit together). `spooled`: a bulk build keeps the edges for its
+        resolution to insert (`defer_edge_indexes`); their files get their `paths` ids here
+        all the same, in the order they would get them with their edges."""
         c = self.gen.db
         key = (self.repo, self.ref)
         with transaction(c):
@@ -929,7 +963,8 @@ class GenerationWriter:
             ids = file_ids(c, sorted({s[SYMBOL_FILE] for s in symbols} | {path for path, _ in edges}))
             c.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                           [(*s[:SYMBOL_FILE], ids[s[SYMBOL_FILE]], *s[SYMBOL_FILE + 1:]) for s in symbols])
-            _insert_edges(c, edges, ids)
+            if not spooled:
+                insert_edges(c, sorted(edges, key=itemgetter(0)), ids)
             for path in deleted:
                 c.execute('DELETE FROM file_manifest WHERE repo=? AND "ref"=? AND path=?', (*key, path))
             c.executemany(
@@ -959,7 +994,6 @@ class GenerationWriter:
         self.writers.clear()
 
 
-EDGES_RESOLVER_KEY = "edges_resolver"  # meta key: version of the rules that resolved the edges
 _TAIL_SEPARATORS = re.compile(r"[.:/]")
 
 
@@ -997,8 +1031,10 @@ def mark_edges_dirty(c: sqlite3.Connection, repo: str, ref: str, paths: list[str
             (*edge_range, EDGE_TYPE_CODES["imports"])))
     new_defs = {(row[SYMBOL_FILE], row[SYMBOL_QUALIFIED], row[SYMBOL_NAME]) for row in symbols}
     imports = EDGE_TYPE_CODES["imports"]
-    new_imports = {(path, b.names[i], b.modules[i], b.receivers[i])  # receiver of an import: the alias
-                   for path, b in edges for i, t in enumerate(b.types) if t == imports}
+    new_imports = {(path, name, module, receiver)  # receiver of an import: the alias it binds
+                   for path, b in edges
+                   for t, name, module, receiver in zip(b.types, b.column(b.names), b.column(b.modules),
+                                                        b.column(b.receivers)) if t == imports}
     names = {n for _, _, n in old_defs ^ new_defs}
     for _, to_name, _, alias in old_imports ^ new_imports:
         names.add(name_tail(to_name))

@@ -296,3 +296,17 @@ def test_code_terms_are_the_tokens_of_the_index_patterns(code):
     idents, parts = code_terms(code.encode("utf-8", "surrogatepass"))
     assert idents.split() == re.findall(IDENT_PATTERN, code)
     assert parts.split() == re.findall(PARTS_PATTERN, code)
+
+
+def test_edge_block_columns_keep_every_text_in_place():
+    # Text columns travel joined by NUL: a NUL inside a text (a receiver cut from a string
+    # literal, say) must not shift the columns; it becomes U+FFFD.
+    from cruxe.model import EdgeBlock
+    block = EdgeBlock.of(b"\x00\x01\x02", [3, 4, 5], [-1, 0, 1], [b"a" * 8, b"b" * 8], ("f", "g", ""),
+                         ("", "", "./m"), ("x\x00y", "", "z"))
+    assert block.column(block.names) == ["f", "g", ""]
+    assert block.column(block.modules) == ["", "", "./m"]
+    assert block.column(block.receivers) == ["x\ufffdy", "", "z"]
+    assert block.from_ids() == [None, b"a" * 8, b"b" * 8]
+    empty = EdgeBlock.of(b"", [], [], [], (), (), ())
+    assert empty.column(empty.names) == [] and empty.from_ids() == []

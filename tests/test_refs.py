@@ -19,10 +19,11 @@ from cruxe.errors import CruxeError
 from cruxe.index import run_index
 from cruxe.project import open_project
 import cruxe.index
+import cruxe.refs
 from cruxe.refs import find_references, resolve_edges
 from cruxe.refs import resolve as resolve_mod
 from cruxe.refs.find import MAX_CONTEXT_CHARS
-from cruxe.store import EDGES_RESOLVER_KEY
+from cruxe.store import EDGES_RESOLVER_KEY, edges_deferred
 
 from conftest import FIXTURES, GO_STRINGS, RUST_REGEX, STDLIB
 
@@ -440,6 +441,58 @@ def test_sigkill_at_a_random_moment_then_sync_gives_the_edges_of_a_clean_index(c
     assert edge_table(root) == _clean_edges(root, tmp_path / "clean_home")
 
 
+def test_bulk_build_that_dies_holding_its_edges_is_started_over(copy_corpus, tmp_path, monkeypatch):
+    # A bulk build keeps its edges in memory until its resolution inserts them: dying before
+    # that leaves indexed files without edges, marked; the next job must start over.
+    root = copy_corpus(STDLIB / "json", "json")
+    monkeypatch.setattr(cruxe.index, "BATCH_FILES", 2)
+    monkeypatch.setattr(cruxe.index, "BULK_MIN_FILES", 1)
+    real = cruxe.refs.resolve_edges
+    monkeypatch.setattr(cruxe.refs, "resolve_edges", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        run_index(root)
+    gen = open_project(root).store.current_generation("live")
+    assert gen.db.execute("SELECT count(*) FROM file_manifest").fetchone()[0] > 0
+    assert gen.db.execute("SELECT count(*) FROM symbol_edges").fetchone()[0] == 0
+    assert edges_deferred(gen.db)
+    with pytest.raises(CruxeError) as e:
+        refs(root, "JSONDecoder")
+    assert e.value.code == "no_edges_available"  # never a confident zero
+    monkeypatch.setattr(cruxe.refs, "resolve_edges", real)
+    report = run_index(root)
+    assert any("started over" in w for w in report.warnings)
+    assert not edges_deferred(gen.db)
+    assert edge_indexes(root) == ["se_pending", "se_tail", "se_to"]
+    assert edge_table(root) == _clean_edges(root, tmp_path / "clean_home")
+    assert symbol_rows(root) == symbol_rows(root, tmp_path / "clean_home")
+
+
+def test_bulk_build_past_its_spool_limit_writes_pending_edges_and_goes_on(copy_corpus, tmp_path, monkeypatch):
+    root = copy_corpus(STDLIB / "json", "json")
+    monkeypatch.setattr(cruxe.index, "BATCH_FILES", 2)
+    monkeypatch.setattr(cruxe.index, "BULK_MIN_FILES", 1)
+    clean = _clean_edges(root, tmp_path / "clean_home")
+    monkeypatch.setattr(cruxe.index, "SPOOL_MAX_EDGES", len(clean) // 2)  # some batches spooled, then no more
+    flushed = []
+    real_flush = cruxe.index.flush_spool
+    monkeypatch.setattr(cruxe.index, "flush_spool", lambda db, spool: flushed.append(len(spool)) or real_flush(db, spool))
+    run_index(root)
+    assert len(flushed) == 1 and flushed[0] > 0
+    assert not edges_deferred(open_project(root).store.current_generation("live").db)
+    assert edge_table(root) == clean
+
+
+def symbol_rows(root: Path, home: Path | None = None) -> list[tuple]:
+    saved = os.environ["CRUXE_HOME"]
+    if home is not None:
+        os.environ["CRUXE_HOME"] = str(home)
+    try:
+        gen = open_project(root).store.current_generation("live")
+        return sorted(tuple(r) for r in gen.db.execute("SELECT symbol_id, name, path, line_start FROM symbol_relations"))
+    finally:
+        os.environ["CRUXE_HOME"] = saved
+
+
 def test_bulk_build_into_a_generation_first_indexed_empty(tmp_path, monkeypatch):
     # An empty repository is indexed (and its nothing resolved); files arrive, and the next
     # job is a bulk build with deferred edge indexes: its resolution must be the full one.
@@ -463,13 +516,20 @@ def test_bulk_build_with_parallel_resolution_gives_the_edges_of_the_plain_one(co
     monkeypatch.setattr(resolve_mod, "STREAM_EDGES", 500)  # several chunks over the workers
     monkeypatch.setattr(resolve_mod.os, "cpu_count", lambda: 2)
     spawned = []
-    in_workers = resolve_mod._chunks_in_workers
-    monkeypatch.setattr(resolve_mod, "_chunks_in_workers", lambda *a: spawned.append(a[-1]) or in_workers(*a))
+    real_pool = resolve_mod.worker_pool
+    monkeypatch.setattr(resolve_mod, "worker_pool", lambda n, *a: spawned.append(n) or real_pool(n, *a))
     run_index(root)
     assert spawned == [2]  # the chunks went to two worker processes
     fast = edge_table(root)
     assert edge_indexes(root) == ["se_pending", "se_tail", "se_to"]
     assert sum(1 for e in fast if e[5]) > 500  # resolved edges from several chunks
+    # a full resolution of the edges in the table (new rules) in workers: the same again
+    gen = open_project(root).store.current_generation("live")
+    with gen.db:
+        gen.db.execute("UPDATE symbol_edges SET to_symbol_id=NULL, confidence=NULL")
+        gen.db.execute("DELETE FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,))
+    run_index(root)
+    assert spawned == [2, 2] and edge_table(root) == fast
     monkeypatch.setattr(cruxe.index, "BULK_MIN_FILES", 10**9)
     monkeypatch.setattr(resolve_mod, "PARALLEL_EDGES", 10**9)
     monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "plain_home"))

@@ -89,7 +89,9 @@ class Graph:
         self._paths: dict[int, str] | None = None  # paths.id -> path, for stored_edges
 
     # -- bulk loading for a full resolution
-    def preload(self) -> None:
+    def preload(self, imports: list[Edge] | None = None) -> None:
+        """Load every symbol and import edge; `imports`: the import edges, when they are not
+        in the table yet (a bulk build's spool)."""
         by_path: dict[str, list[Sym]] = defaultdict(list)
         by_name: dict[str, list[Sym]] = defaultdict(list)
         intern = sys.intern  # kind, language and path repeat on every row: ~20% of the graph's memory
@@ -100,11 +102,12 @@ class Graph:
             self._by_id[s.id] = s
         self._by_path = dict(by_path)
         self._by_name = dict(by_name)
-        imports: dict[str, list[Edge]] = defaultdict(list)
-        for e in sorted(self.stored_edges(f"WHERE edge_type = {EDGE_TYPE_CODES['imports']}", ()),
-                        key=lambda e: (e.path, e.line, e.rowid)):
-            imports[e.path].append(e)
-        self._imports = dict(imports)
+        by_file: dict[str, list[Edge]] = defaultdict(list)
+        if imports is None:
+            imports = self.stored_edges(f"WHERE edge_type = {EDGE_TYPE_CODES['imports']}", ())
+        for e in sorted(imports, key=lambda e: (e.path, e.line, e.rowid)):
+            by_file[e.path].append(e)
+        self._imports = dict(by_file)
         self._complete = True
 
     def stored_edges(self, where: str, args: tuple) -> list[Edge]:

@@ -28,8 +28,9 @@ from typing import Any, Iterator
 
 from ..errors import CruxeError
 from ..procs import worker_pool
-from ..store import (CONFIDENCE_CODES, EDGES_RESOLVER_KEY, RETRY_SQL, Generation, build_edge_indexes, id_blob,
-                     tail_sql, transaction)
+from ..model import EdgeBlock
+from ..store import (CONFIDENCE_CODES, EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, RETRY_SQL, FileEdges, Generation,
+                     build_edge_indexes, file_ids, id_blob, insert_edges, tail_sql, transaction)
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
 from .golang import GoResolver
@@ -69,7 +70,8 @@ def resolver_version(db: sqlite3.Connection) -> str | None:
 
 
 def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = None,
-                  build_indexes: bool = False, workers: int | None = None) -> dict[str, Any]:
+                  build_indexes: bool = False, workers: int | None = None,
+                  spool: list[FileEdges] | None = None) -> dict[str, Any]:
     """Resolve what the last index job left pending; returns counts for the job report.
 
     `changed_paths` is informational: the work list is read from the index (see module
@@ -77,14 +79,21 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
     `build_indexes`: a bulk build left the edge indexes out; create them in the same
     transaction, after the rows are final. `workers`: at most this many resolution processes
     (default: the CPU count, at most 4; 1 resolves in this process, with the least memory).
+    `spool`: a bulk build's edges, kept out of the table until now (`store.defer_edge_indexes`):
+    they are resolved here and inserted resolved, in the order the batches would have
+    inserted them.
     """
     t0 = time.monotonic()
     db = gen.db
     try:
         full = resolver_version(db) != RESOLVER_VERSION
         g = Graph(db, repo, ref, lambda path: file_text(gen, repo, ref, path))
-        if full:
-            workers = _workers(db, workers)
+        if spool is not None:
+            with transaction(db):
+                edges, resolved = _resolve_spool(gen, g, spool, workers)
+                _finish(db, repo, ref, build_indexes)
+        elif full:
+            workers = _workers(db.execute("SELECT count(*) FROM symbol_edges").fetchone()[0], workers)
             if workers < 2:
                 g.preload()  # before the transaction: reads see the edges as extraction left them
             with transaction(db):
@@ -113,6 +122,7 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
 def _finish(db: sqlite3.Connection, repo: str, ref: str, build_indexes: bool) -> None:
     db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
     db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, RESOLVER_VERSION))
+    db.execute("DELETE FROM meta WHERE key=?", (EDGES_DEFERRED_KEY,))  # the edges are in the table
     if build_indexes:
         build_edge_indexes(db)
 
@@ -122,15 +132,12 @@ def _finish(db: sqlite3.Connection, repo: str, ref: str, build_indexes: bool) ->
 Outcome = tuple[str | None, str | None, str | None, str, int]
 
 
-def _workers(db: sqlite3.Connection, cap: int | None) -> int:
-    """How many worker processes a full resolution uses (1: in this process). Each holds its
-    own copy of the graph (~180 MB for 100k symbols), so `cruxe index --workers 1` is also
-    the way to the least memory."""
+def _workers(edges: int, cap: int | None) -> int:
+    """How many worker processes a full resolution of `edges` uses (1: in this process).
+    Each holds its own copy of the graph (~180 MB for 100k symbols), so `cruxe index
+    --workers 1` is also the way to the least memory."""
     n = min(cap or os.cpu_count() or 1, os.cpu_count() or 1, 4)
-    if n < 2:
-        return 1
-    row = db.execute("SELECT count(*) FROM symbol_edges").fetchone()
-    return n if row[0] > PARALLEL_EDGES else 1
+    return n if n >= 2 and edges > PARALLEL_EDGES else 1
 
 
 def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]]) -> tuple[int, int]:
@@ -187,6 +194,14 @@ _worker_state: dict[str, tuple[Graph, dict[type, LanguageResolver]]] = {}
 def _resolve_range(task: tuple[str, int, str, str, int, int]) -> list[Outcome]:
     """Worker side of `_chunks_in_workers`: resolve the edges with lo <= rowid < hi."""
     path, number, repo, ref, lo, hi = task
+    g, resolvers = _worker_graph(path, number, repo, ref)
+    chunk = g.stored_edges(_RANGE_WHERE, (lo, hi))
+    return _resolve_all(g, chunk, resolvers)
+
+
+def _worker_graph(path: str, number: int, repo: str, ref: str, imports: list[Edge] | None = None
+                  ) -> tuple[Graph, dict[type, LanguageResolver]]:
+    """This worker's graph of generation `path` and its resolvers, loaded on first use."""
     state = _worker_state.get(path)
     if state is None:
         # The graph is a million long-lived objects and every chunk adds 50,000 edges and
@@ -196,12 +211,93 @@ def _resolve_range(task: tuple[str, int, str, str, int, int]) -> list[Outcome]:
         gc.disable()
         gen = Generation(Path(path), number)
         g = Graph(gen.db, repo, ref, lambda p: file_text(gen, repo, ref, p))
-        g.preload()
+        g.preload(imports)
         _worker_state.clear()
         state = _worker_state[path] = (g, {})
-    g, resolvers = state
-    chunk = g.stored_edges(_RANGE_WHERE, (lo, hi))
-    return _resolve_all(g, chunk, resolvers)
+    return state
+
+
+_TYPE_LABELS = {code: label for label, code in EDGE_TYPE_CODES.items()}
+# A bulk build's edges as resolution tasks: (path, rowid its first edge will have, its edges)
+SpoolChunk = list[tuple[str, int, EdgeBlock]]
+# what a chunk resolves to, per file: (to_symbol_id blobs, confidence codes)
+SpoolOutcome = list[tuple[list[bytes | None], bytes]]
+
+
+def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: int | None) -> tuple[int, int]:
+    """Resolve a bulk build's spooled edges and insert them, resolved, chunk by chunk as the
+    chunks come back (inside the caller's transaction): no pending row is written, read back
+    and rewritten. Returns (edges, resolved)."""
+    db = gen.db
+    chunks: list[SpoolChunk] = [[]]
+    size, rowid = 0, db.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0] + 1
+    for path, block in spool:
+        if size >= STREAM_EDGES:
+            chunks.append([])
+            size = 0
+        chunks[-1].append((path, rowid, block))
+        size += len(block.types)
+        rowid += len(block.types)
+    total = rowid - chunks[0][0][1] if spool else 0
+    imports = [e for chunk in chunks for f in chunk for e in _block_edges(*f, only=EDGE_TYPE_CODES["imports"])]
+    if _workers(total, workers) < 2:
+        g.preload(imports)
+        resolvers: dict[type, LanguageResolver] = {}
+        results: Iterator[SpoolOutcome] = (_resolve_chunk(g, chunk, resolvers) for chunk in chunks)
+    else:
+        tasks = [(str(gen.path), gen.number, *g.key, chunk) for chunk in chunks]
+        pool = worker_pool(_workers(total, workers), "reference-resolution", _spool_worker_init, (imports,))
+        results = _pooled(pool, _resolve_spool_task, tasks)
+    ids = file_ids(db, [path for path, _ in spool])  # registered by the batches: a lookup
+    resolved = 0
+    codes = frozenset(CONFIDENCE_CODES[c] for c in RESOLVED)
+    for chunk, outcome in zip(chunks, results):
+        insert_edges(db, [(path, block) for path, _, block in chunk], ids, outcome)
+        resolved += sum(conf.count(c) for _, conf in outcome for c in codes)
+    return total, resolved
+
+
+def _pooled(pool, fn, tasks) -> Iterator:
+    with pool as p:
+        yield from p.map(fn, tasks)
+
+
+def _block_edges(path: str, first_rowid: int, b: EdgeBlock, only: int | None = None) -> list[Edge]:
+    """A file's spooled edges (`only` those of this type code) as the resolver reads them
+    (what `Graph.stored_edges` would make of their pending rows)."""
+    if only is not None and only not in b.types:
+        return []
+    types, new = _TYPE_LABELS, tuple.__new__  # tuple.__new__: Edge._make without its length check
+    ids = [i.hex() for i in b.symbol_ids]
+    return [new(Edge, (first_rowid + i, path, line, ids[src] if src >= 0 else None, name, types[kind], module,
+                       receiver, None, None))
+            for i, (kind, line, src, name, module, receiver)
+            in enumerate(zip(b.types, b.lines, b.froms, b.column(b.names), b.column(b.modules),
+                             b.column(b.receivers)))
+            if only is None or kind == only]
+
+
+def _resolve_chunk(g: Graph, chunk: SpoolChunk, resolvers: dict[type, LanguageResolver]) -> SpoolOutcome:
+    codes, out = CONFIDENCE_CODES, []
+    for path, first, block in chunk:
+        res = _resolutions(g, _block_edges(path, first, block), resolvers)
+        out.append(([id_blob(r[0]) for r in res], bytes([codes[r[1]] for r in res])))
+    return out
+
+
+_spool_imports: list[Edge] = []
+
+
+def _spool_worker_init(imports: list[Edge]) -> None:
+    _spool_imports[:] = imports
+
+
+def _resolve_spool_task(task: tuple[str, int, str, str, SpoolChunk]) -> SpoolOutcome:
+    """Worker side of `_resolve_spool`: the graph is loaded once per process (the import
+    edges came with the process: `_spool_worker_init`)."""
+    path, number, repo, ref, chunk = task
+    g, resolvers = _worker_graph(path, number, repo, ref, _spool_imports)
+    return _resolve_chunk(g, chunk, resolvers)
 
 
 def _bulk_label(outcomes: list[Outcome]) -> str | None:
@@ -253,10 +349,16 @@ def _resolve_all(g: Graph, edges: list[Edge], resolvers: dict[type, LanguageReso
     family shares caches) may be kept across calls on the same graph: their caches (the
     module table, each file's import bindings) cost a tenth of a second or more to rebuild
     for every chunk of a full resolution."""
+    return [(e.to_id, e.confidence, res[0], res[1], e.rowid) for e, res in zip(edges, _resolutions(g, edges, resolvers))]
+
+
+def _resolutions(g: Graph, edges: list[Edge], resolvers: dict[type, LanguageResolver] | None = None
+                 ) -> list[Resolution]:
+    """What each edge resolves to (see `_resolve_all`)."""
     languages = g.files()
     resolvers = {} if resolvers is None else resolvers
     memo: dict[tuple, Resolution] = {}
-    out: list[Outcome] = []
+    out: list[Resolution] = []
     path = r = None
     for e in edges:
         if e.path != path:
@@ -269,7 +371,7 @@ def _resolve_all(g: Graph, edges: list[Edge], resolvers: dict[type, LanguageReso
         res = memo.get(key)
         if res is None:
             res = memo[key] = _safe(r, e)
-        out.append((e.to_id, e.confidence, res[0], res[1], e.rowid))
+        out.append(res)
     return out
 
 
