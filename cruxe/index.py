@@ -389,7 +389,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     finally:
         writer.close()
     heap.trim()
-    if bulk:
+    if bulk and spool is None:  # else the spool's resolution builds them while its workers start
         build_symbol_indexes(gen.db)
     save_skipped_files(gen, report.skipped)
     # Resolve the edges the batches left pending (also after a crashed job: the work list

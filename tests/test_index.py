@@ -270,17 +270,21 @@ def _symbol_indexes(root) -> list[str]:
 
 def test_bulk_build_defers_the_symbol_indexes_and_a_crash_before_they_return_is_repaired(make_repo, monkeypatch):
     # A first build of many files writes symbols without their indexes and builds them after
-    # the last batch; a job dying in between leaves them out, and the next job builds them.
+    # the last batch (with a spool: as its resolution starts); a job dying in between leaves
+    # them out, and the next job builds them.
     import cruxe.index as index_mod
+    import cruxe.refs.resolve as resolve_mod
     root = make_repo({f"m{i}.py": f"def fn_{i}():\n    return {i}\n" for i in range(6)})
     monkeypatch.setattr(index_mod, "BULK_MIN_FILES", 1)
     real_build = index_mod.build_symbol_indexes
-    monkeypatch.setattr(index_mod, "build_symbol_indexes", lambda db: (_ for _ in ()).throw(KeyboardInterrupt()))
+    for mod in (index_mod, resolve_mod):
+        monkeypatch.setattr(mod, "build_symbol_indexes", lambda db: (_ for _ in ()).throw(KeyboardInterrupt()))
     with pytest.raises(KeyboardInterrupt):
         run_index(root)
     assert _symbol_indexes(root) == []  # written, not indexed yet: readers scan
     assert {r[1] for r in symbol_table(root)} == {f"fn_{i}" for i in range(6)}
-    monkeypatch.setattr(index_mod, "build_symbol_indexes", real_build)
+    for mod in (index_mod, resolve_mod):
+        monkeypatch.setattr(mod, "build_symbol_indexes", real_build)
     run_index(root)
     assert _symbol_indexes(root) == ["sr_id", "sr_name", "sr_path"]
     clean = make_repo({f"m{i}.py": f"def fn_{i}():\n    return {i}\n" for i in range(6)})
