@@ -14,10 +14,12 @@ import os
 import stat
 import time
 import uuid
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, ContextManager
 
 from . import codetokens as ct
 from . import heap, vcs
@@ -377,26 +379,34 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
         defer_symbol_indexes(gen.db)
     else:
         build_missing_indexes(gen.db)
-    writer = GenerationWriter(gen, repo, ref, threads=1)
-    try:
-        if deleted or not todo:
-            for p in deleted:
-                writer.delete_file_docs(file_key(repo, ref, p))
-            writer.commit_tantivy()
-            writer.commit_sqlite(deleted, [], [], [], [], {"commit": commit, "complete": not todo})
-            report.deleted_files = len(deleted)
-        spool = _write_batches(writer, store, todo, workers, report, progress, commit, spool)
-    finally:
-        writer.close()
-    heap.trim()
-    if bulk and spool is None:  # else the spool's resolution builds them while its workers start
-        build_symbol_indexes(gen.db)
-    save_skipped_files(gen, report.skipped)
-    # Resolve the edges the batches left pending (also after a crashed job: the work list
-    # lives in the index). Imported here so parser workers never load the query modules.
+    changed = [*deleted, *(i.path for i in todo)]
+    # Imported here so parser workers never load the query modules (until they resolve).
     from .refs import resolve_edges
-    resolve_edges(gen, repo, ref, [*deleted, *(i.path for i in todo)], build_indexes=bulk, workers=workers,
-                  spool=spool)
+    with _parser_pool(todo, workers) as pool:
+        writer = GenerationWriter(gen, repo, ref, threads=1)
+        try:
+            if deleted or not todo:
+                for p in deleted:
+                    writer.delete_file_docs(file_key(repo, ref, p))
+                writer.commit_tantivy()
+                writer.commit_sqlite(deleted, [], [], [], [], {"commit": commit, "complete": not todo})
+                report.deleted_files = len(deleted)
+            spool = _write_batches(writer, store, todo, pool, report, progress, commit, spool)
+        finally:
+            writer.close()
+        heap.trim()
+        save_skipped_files(gen, report.skipped)
+        if spool is not None:
+            # A bulk build's edges are resolved by the parser workers, which are up already
+            # (two fewer processes to start and import; that resolution also builds the
+            # symbol indexes, while the workers load their graphs).
+            resolve_edges(gen, repo, ref, changed, build_indexes=True, workers=workers, spool=spool, pool=pool)
+    if spool is None:
+        if bulk:
+            build_symbol_indexes(gen.db)
+        # Resolve the edges the batches left pending (also after a crashed job: the work list
+        # lives in the index).
+        resolve_edges(gen, repo, ref, changed, build_indexes=bulk, workers=workers)
     counts = gen.db.execute('SELECT file_count, symbol_count FROM branch_state WHERE repo=? AND "ref"=?',
                             (repo, ref)).fetchone()
     report.file_count, report.symbol_count = (counts[0], counts[1]) if counts else (0, 0)
@@ -420,7 +430,7 @@ def _start_over(gen: Generation, repo: str, ref: str, report: JobReport) -> None
     log.warning("%s", report.warnings[-1])
 
 
-def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], workers: int | None,
+def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], pool: ProcessPoolExecutor | None,
                    report: JobReport, progress: Progress | None, commit: str | None,
                    spool: list[FileEdges] | None) -> list[FileEdges] | None:
     """Write batch after batch, each in the crash-safe order (Tantivy commit, then one
@@ -432,7 +442,7 @@ def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], worker
     repo, ref = writer.repo, writer.ref
     new_paths = frozenset(i.path for i in todo if i.old_hash is None)  # no SQLite rows to delete
     done = spooled = 0
-    for batch_results in _process(todo, workers):
+    for batch_results in _process(todo, pool):
         _write_batch(writer, repo, ref, batch_results, report)
         done += len(batch_results)
         writer.commit_tantivy()
@@ -460,24 +470,30 @@ def _maybe_changed(f: ScanEntry, old: tuple[str, int, int] | None) -> bool:
     return old is None or old[1] != f.size or old[2] != f.mtime_ns
 
 
-def _process(todo: list[WorkItem], workers: int | None):
-    """Yield lists of processed files, batch by batch, parsing in worker processes
-    (tree-sitter holds the GIL while parsing) unless the change is small."""
-    batches = _batches(todo)
+def _parser_pool(todo: list[WorkItem], workers: int | None) -> ContextManager[ProcessPoolExecutor | None]:
+    """The job's worker processes (tree-sitter holds the GIL while parsing), or None when the
+    change is small enough to parse in this process (no pool start-up)."""
     n = workers or min(os.cpu_count() or 1, 4)
     if len(todo) < INLINE_MAX_FILES or n <= 1:
+        return nullcontext(None)
+    return worker_pool(n, "parser or resolution")
+
+
+def _process(todo: list[WorkItem], pool: ProcessPoolExecutor | None):
+    """Yield lists of processed files, batch by batch, parsed in `pool` (None: here)."""
+    batches = _batches(todo)
+    if pool is None:
         for b in batches:
             yield [process_file(i) for i in b]
         return
-    with worker_pool(n, "parser") as pool:
-        # the workers parse the next batch while the caller writes this one
-        ahead = pool.map(process_file, batches[0], chunksize=8)
-        for i in range(len(batches)):
-            done = list(ahead)
-            if i + 1 < len(batches):
-                ahead = pool.map(process_file, batches[i + 1], chunksize=8)
-            yield done
-            del done
+    # the workers parse the next batch while the caller writes this one
+    ahead = pool.map(process_file, batches[0], chunksize=8)
+    for i in range(len(batches)):
+        done = list(ahead)
+        if i + 1 < len(batches):
+            ahead = pool.map(process_file, batches[i + 1], chunksize=8)
+        yield done
+        del done
 
 
 def _batches(todo: list[WorkItem]) -> list[list[WorkItem]]:

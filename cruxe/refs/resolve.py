@@ -20,12 +20,14 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import pickle
 import sqlite3
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ..errors import CruxeError
 from ..procs import worker_pool
@@ -74,7 +76,7 @@ def resolver_version(db: sqlite3.Connection) -> str | None:
 
 def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = None,
                   build_indexes: bool = False, workers: int | None = None,
-                  spool: list[FileEdges] | None = None) -> dict[str, Any]:
+                  spool: list[FileEdges] | None = None, pool: ProcessPoolExecutor | None = None) -> dict[str, Any]:
     """Resolve what the last index job left pending; returns counts for the job report.
 
     `changed_paths` is informational: the work list is read from the index (see module
@@ -84,7 +86,8 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
     (default: the CPU count, at most 4; 1 resolves in this process, with the least memory).
     `spool`: a bulk build's edges, kept out of the table until now (`store.defer_edge_indexes`):
     they are resolved here and inserted resolved, in the order the batches would have
-    inserted them.
+    inserted them, by the processes of `pool` (the job's parser workers) when it is given
+    and resolution is parallel (`workers`), else by new ones.
     """
     t0 = time.monotonic()
     db = gen.db
@@ -92,7 +95,7 @@ def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = Non
         full = resolver_version(db) != RESOLVER_VERSION
         g = Graph(db, repo, ref, lambda path: file_text(gen, repo, ref, path))
         if spool is not None:
-            edges, resolved = _resolve_spool(gen, g, spool, workers, build_indexes)
+            edges, resolved = _resolve_spool(gen, g, spool, workers, build_indexes, pool)
         elif full:
             workers = _workers(db.execute("SELECT count(*) FROM symbol_edges").fetchone()[0], workers)
             if workers < 2:
@@ -200,9 +203,10 @@ def _resolve_range(task: tuple[str, int, str, str, int, int]) -> list[Outcome]:
     return _resolve_all(g, chunk, resolvers)
 
 
-def _worker_graph(path: str, number: int, repo: str, ref: str, imports: list[Edge] | None = None
+def _worker_graph(path: str, number: int, repo: str, ref: str, imports: Callable[[], list[Edge]] | None = None
                   ) -> tuple[Graph, dict[type, LanguageResolver]]:
-    """This worker's graph of generation `path` and its resolvers, loaded on first use."""
+    """This worker's graph of generation `path` and its resolvers, loaded on first use
+    (`imports`: the import edges, when they are not in the table)."""
     state = _worker_state.get(path)
     if state is None:
         # The graph is a million long-lived objects and every chunk adds 50,000 edges and
@@ -212,7 +216,7 @@ def _worker_graph(path: str, number: int, repo: str, ref: str, imports: list[Edg
         gc.disable()
         gen = Generation(Path(path), number)
         g = Graph(gen.db, repo, ref, lambda p: file_text(gen, repo, ref, p))
-        g.preload(imports)
+        g.preload(imports() if imports is not None else None)
         _worker_state.clear()
         state = _worker_state[path] = (g, {})
     return state
@@ -226,7 +230,7 @@ SpoolOutcome = list[tuple[list[bytes | None], bytes]]
 
 
 def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: int | None,
-                   build_indexes: bool) -> tuple[int, int]:
+                   build_indexes: bool, pool: ProcessPoolExecutor | None) -> tuple[int, int]:
     """Resolve a bulk build's spooled edges and insert them, resolved, chunk by chunk as the
     chunks come back, in one transaction: no pending row is written, read back and
     rewritten. The build's symbol indexes (`store.defer_symbol_indexes`) are built here too,
@@ -249,8 +253,12 @@ def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: i
     imports = [e for chunk in chunks for f in chunk for e in _block_edges(*f, only=EDGE_TYPE_CODES["imports"])]
     with ExitStack() as stack:
         if parallel >= 2:
-            tasks = [(str(gen.path), gen.number, *g.key, chunk) for chunk in chunks]
-            pool = stack.enter_context(worker_pool(parallel, "reference-resolution", _spool_worker_init, (imports,)))
+            # every task carries the import edges (for the graph of whichever worker takes it
+            # first), pickled once here: a bytes object is copied, not walked, per task
+            shipped = pickle.dumps(imports, protocol=pickle.HIGHEST_PROTOCOL)
+            tasks = [(str(gen.path), gen.number, *g.key, chunk, shipped) for chunk in chunks]
+            if pool is None:
+                pool = stack.enter_context(worker_pool(parallel, "reference-resolution"))
             results: Iterator[SpoolOutcome] = pool.map(_resolve_spool_task, tasks)  # all submitted: workers start
         build_symbol_indexes(db)
         if parallel < 2:
@@ -291,18 +299,11 @@ def _resolve_chunk(g: Graph, chunk: SpoolChunk, resolvers: dict[type, LanguageRe
     return out
 
 
-_spool_imports: list[Edge] = []
-
-
-def _spool_worker_init(imports: list[Edge]) -> None:
-    _spool_imports[:] = imports
-
-
-def _resolve_spool_task(task: tuple[str, int, str, str, SpoolChunk]) -> SpoolOutcome:
-    """Worker side of `_resolve_spool`: the graph is loaded once per process (the import
-    edges came with the process: `_spool_worker_init`)."""
-    path, number, repo, ref, chunk = task
-    g, resolvers = _worker_graph(path, number, repo, ref, _spool_imports)
+def _resolve_spool_task(task: tuple[str, int, str, str, SpoolChunk, bytes]) -> SpoolOutcome:
+    """Worker side of `_resolve_spool`: the graph is loaded once per process, with the import
+    edges the task carries (unpickled only then)."""
+    path, number, repo, ref, chunk, imports = task
+    g, resolvers = _worker_graph(path, number, repo, ref, lambda: pickle.loads(imports))
     return _resolve_chunk(g, chunk, resolvers)
 
 
