@@ -57,6 +57,7 @@ class PythonResolver(ScopedResolver):
         self._lookups: dict[tuple[str, str], Target] = {}
         self._bases: dict[str, list[Sym | None]] = {}
         self._active: set[tuple[str, str]] = set()
+        self._scopes: dict[tuple[str, str | None], tuple[dict[str, list[Sym]], ...]] = {}
 
     # ---- edges -------------------------------------------------------------------------
     def import_edge(self, e: Edge) -> Resolution:
@@ -113,19 +114,33 @@ class PythonResolver(ScopedResolver):
         return self.bound(path, name, 0), IMPORT
 
     def _scope(self, path: str, from_id: str | None, name: str) -> Sym | None:
-        sym = self.g.get(from_id)
+        key = (path, from_id)
+        scopes = self._scopes.get(key)
+        if scopes is None:  # a function's edges ask about its scopes again and again
+            scopes = self._scopes[key] = self._scope_chain(path, from_id)
+        for names in scopes:
+            hit = names.get(name)
+            if hit is not None:
+                return hit[0] if len(hit) == 1 else first(hit)
+        return None
+
+    def _scope_chain(self, path: str, from_id: str | None) -> tuple[dict[str, list[Sym]], ...]:
+        """The scopes a bare name used in `from_id` is looked up in, innermost first: each
+        as name -> its definitions there."""
+        g = self.g
+        sym = g.get(from_id)
         while sym is not None and sym.kind in _BINDINGS:  # `X = f()`: evaluated in X's scope
-            sym = self.g.get(sym.parent)
+            sym = g.get(sym.parent)
         innermost = True
+        scopes = []
         while sym is not None:
             # enclosing functions' names are visible; a class body only to its own code
             if sym.kind in _SCOPES or (innermost and sym.kind == "class"):
-                hit = first(self.g.children(sym, name))
-                if hit is not None:
-                    return hit
+                scopes.append(g.children_of(sym.path, sym.id))
             innermost = False
-            sym = self.g.get(sym.parent)
-        return first(self.g.top_level(path, name))
+            sym = g.get(sym.parent)
+        scopes.append(g.children_of(path, None))
+        return tuple(scopes)
 
     def chain(self, path: str, from_id: str | None, parts: list[str]) -> tuple[Target, str]:
         """`a.b.c` at a use site: the target of the whole chain, or None. The root may be
@@ -198,7 +213,7 @@ class PythonResolver(ScopedResolver):
         if cls.id in seen:
             return None
         seen.add(cls.id)
-        hit = first(self.g.children(cls, name))
+        hit = self.g.firsts_of(cls.path, cls.id).get(name)
         if hit is not None:
             return hit
         for base in self.bases(cls):
