@@ -359,7 +359,8 @@ def _resolutions(g: Graph, edges: list[Edge], resolvers: dict[type, LanguageReso
     resolvers = {} if resolvers is None else resolvers
     memo: dict[tuple, Resolution] = {}
     out: list[Resolution] = []
-    path = r = None
+    append = out.append
+    path = resolve = None
     for e in edges:
         if e.path != path:
             path, memo = e.path, {}
@@ -367,19 +368,23 @@ def _resolutions(g: Graph, edges: list[Edge], resolvers: dict[type, LanguageReso
             r = resolvers.get(cls)
             if r is None:
                 r = resolvers[cls] = cls(g)
+            resolve = r.resolve
         key = e[3:8]  # from_id, to_name, edge_type, module, receiver
         res = memo.get(key)
         if res is None:
-            res = memo[key] = _safe(r, e)
-        out.append(res)
+            # the try block is inline (it costs nothing until it catches), not a wrapper
+            # function: a call per resolved edge, 450k of them on Django+Salt
+            try:
+                res = resolve(e)
+            except Exception:  # noqa: BLE001 - a resolver bug costs one edge, not the index
+                res = _failed(e)
+            memo[key] = res
+        append(res)
     return out
 
 
-def _safe(r: LanguageResolver, e: Edge) -> Resolution:
+def _failed(e: Edge) -> Resolution:
     """One odd edge must not fail a whole index job: it stays unresolved (`unknown`, which
     find_references counts), and the log says which edge it was."""
-    try:
-        return r.resolve(e)
-    except Exception:  # noqa: BLE001 - a resolver bug costs one edge, not the index
-        log.warning("could not resolve %s:%s %r; left unresolved", e.path, e.line, e.to_name, exc_info=True)
-        return None, UNKNOWN
+    log.warning("could not resolve %s:%s %r; left unresolved", e.path, e.line, e.to_name, exc_info=True)
+    return None, UNKNOWN
