@@ -84,6 +84,7 @@ class Graph:
         self._by_id: dict[str, Sym] = {}
         self._children: dict[str, dict[str, dict[str, list[Sym]]]] = {}
         self._firsts: dict[str, dict[str, dict[str, Sym]]] = {}
+        self._local: dict[str, tuple[frozenset[str], frozenset[str]] | None] = {}
         self._imports: dict[str, list[Edge]] = {}
         self._complete = False  # preloaded: a missing key means "none", no query needed
         self._few: dict[tuple, list[Sym]] = {}
@@ -247,6 +248,21 @@ class Graph:
             got = tree[parent or ""] = {
                 name: syms[0] if len(syms) == 1 else min(syms, key=lambda s: (s.line, s.id))
                 for name, syms in self.children_of(path, parent).items()}
+        return got
+
+    def local_names(self, path: str) -> tuple[frozenset[str], frozenset[str]] | None:
+        """(names, ids) of the symbols of `path` when the file is closed (every parent link
+        of its symbols points inside it, so a walk up the scopes from one of its symbols
+        sees only its names), else None. Most bare names a file uses are defined nowhere in
+        it (Django+Salt: 240k of 291k scope questions): this answers them at once."""
+        if path in self._local:
+            return self._local[path]
+        syms = self.in_file(path)
+        ids = frozenset(s.id for s in syms)
+        got = None
+        if all(s.parent is None or s.parent in ids for s in syms):
+            got = (frozenset(s.name for s in syms), ids)
+        self._local[path] = got
         return got
 
     # -- import edges

@@ -117,6 +117,9 @@ class PythonResolver(ScopedResolver):
         return self.bound(path, name, 0), IMPORT
 
     def _scope(self, path: str, from_id: str | None, name: str) -> Sym | None:
+        local = self.g.local_names(path)
+        if local is not None and name not in local[0] and (from_id is None or from_id in local[1]):
+            return None  # every scope visible from the use is in this file, which lacks the name
         key = (path, from_id)
         scopes = self._scopes.get(key)
         if scopes is None:  # a function's edges ask about its scopes again and again
