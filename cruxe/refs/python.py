@@ -60,6 +60,7 @@ class PythonResolver(ScopedResolver):
         self._active: set[tuple[str, str]] = set()
         self._members: dict[tuple[str, str], Sym | None] = {}
         self._building = 0  # bases() computations in progress
+        self._receivers: dict[str, list[str] | None] = {}
         self._scopes: dict[tuple[str, str | None], tuple[dict[str, list[Sym]], ...]] = {}
 
     # ---- edges -------------------------------------------------------------------------
@@ -85,7 +86,9 @@ class PythonResolver(ScopedResolver):
                 if hit is not None:
                     break
             return as_resolution(hit, RECEIVER)
-        parts = ident_chain(recv) or constructor_chain(recv)
+        parts = self._receivers.get(recv, _NOT_YET)
+        if parts is _NOT_YET:  # receivers repeat (`self`, `os.path`, `self.assertEqual`'s self)
+            parts = self._receivers[recv] = ident_chain(recv) or constructor_chain(recv)
         if parts:
             base, conf = self.chain(e.path, e.from_id, parts)
             if base is not None:
@@ -111,15 +114,15 @@ class PythonResolver(ScopedResolver):
     # ---- names -------------------------------------------------------------------------
     def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
         """What a bare name means at a use site: (target, confidence)."""
-        hit = self._scope(path, from_id, name)
-        if hit is not None:
-            return hit, SCOPE
+        local = self.g.local_names(path)
+        if local is None or name in local[0] or (from_id is not None and from_id not in local[1]):
+            hit = self._scope(path, from_id, name)
+            if hit is not None:
+                return hit, SCOPE
+        # else every scope visible from the use is in this file, which lacks the name
         return self.bound(path, name, 0), IMPORT
 
     def _scope(self, path: str, from_id: str | None, name: str) -> Sym | None:
-        local = self.g.local_names(path)
-        if local is not None and name not in local[0] and (from_id is None or from_id in local[1]):
-            return None  # every scope visible from the use is in this file, which lacks the name
         key = (path, from_id)
         scopes = self._scopes.get(key)
         if scopes is None:  # a function's edges ask about its scopes again and again
@@ -293,9 +296,10 @@ class PythonResolver(ScopedResolver):
     def module_named(self, written: str, from_path: str) -> str | None:
         """The dotted name of the repository module an import names, or None (outside)."""
         key = (written, from_path if written.startswith(".") else "")
-        if key not in self._module_names:
-            self._module_names[key] = self._module_named(written, from_path)
-        return self._module_names[key]
+        got = self._module_names.get(key, _NOT_YET)
+        if got is _NOT_YET:
+            got = self._module_names[key] = self._module_named(written, from_path)
+        return got
 
     def _module_named(self, written: str, from_path: str) -> str | None:
         modules = self.modules()
@@ -361,9 +365,10 @@ class PythonResolver(ScopedResolver):
         """What an import in `path` binds to `name`: a symbol, a module, or None."""
         if hops == 0:  # a use site's question: asked again and again for the same names
             key = (path, name)
-            if key not in self._bound:
-                self._bound[key] = self._bound_uncached(path, name, 0)
-            return self._bound[key]
+            got = self._bound.get(key, _NOT_YET)
+            if got is _NOT_YET:
+                got = self._bound[key] = self._bound_uncached(path, name, 0)
+            return got
         return self._bound_uncached(path, name, hops)
 
     def _bound_uncached(self, path: str, name: str, hops: int) -> Target:
