@@ -195,16 +195,18 @@ class Graph:
     def few_named(self, name: str, kinds: tuple[str, ...], languages: tuple[str, ...]) -> list[Sym]:
         """Up to two symbols with exactly this name, one of `kinds`, in one of `languages`:
         enough to tell none, one and several apart without reading a popular name's hundreds."""
-        if self._complete or name in self._by_name:
-            return [s for s in self.named(name) if s.kind in kinds and s.language in languages][:2]
         key = (name, kinds, languages)
         got = self._few.get(key)
         if got is None:
-            marks_k, marks_l = ",".join("?" * len(kinds)), ",".join("?" * len(languages))
-            got = [s for s in map(Sym._make, rows(
-                self.db, f"SELECT {_SYM_COLS} FROM {_BY_NAME} "
-                f"AND s.kind IN ({marks_k}) AND s.language IN ({marks_l}) AND s.name=? "
-                f"{_SYM_ORDER} LIMIT 2", (name.lower(), *kinds, *languages, name)))]
+            if self._complete or name in self._by_name:
+                # remembered too: a popular name's hundreds are filtered once, not per question
+                got = [s for s in self.named(name) if s.kind in kinds and s.language in languages][:2]
+            else:
+                marks_k, marks_l = ",".join("?" * len(kinds)), ",".join("?" * len(languages))
+                got = [s for s in map(Sym._make, rows(
+                    self.db, f"SELECT {_SYM_COLS} FROM {_BY_NAME} "
+                    f"AND s.kind IN ({marks_k}) AND s.language IN ({marks_l}) AND s.name=? "
+                    f"{_SYM_ORDER} LIMIT 2", (name.lower(), *kinds, *languages, name)))]
             self._few[key] = got
         return got
 

@@ -158,6 +158,8 @@ class PythonResolver(ScopedResolver):
         root = self._roots.get(key)
         if root is None:  # one function asks about the same receiver again and again
             root = self._roots[key] = self._root(path, from_id, parts[0])
+        if len(parts) == 1:
+            return root
         target, conf = root
         for part in parts[1:]:
             if target is None:
