@@ -16,6 +16,10 @@ from ..store import CONFIDENCE_CODES, EDGE_TYPE_CODES, confidence_sql, edge_type
 
 _SYM_COLS = (f"{id_sql('s.symbol_id')}, s.name, s.qualified_name, s.kind, s.language, f.path, s.line_start, "
              f"s.line_end, {id_sql('s.parent_symbol_id')}, coalesce(s.signature, '')")
+# The same columns with the ids as stored (8-byte blobs), which `preload` turns into hex in
+# Python: bytes.hex() per id costs less than SQL's lower(hex()) (Django+Salt's 102k symbols)
+_SYM_RAW_COLS = ("s.symbol_id, s.name, s.qualified_name, s.kind, s.language, f.path, s.line_start, s.line_end, "
+                 "s.parent_symbol_id, coalesce(s.signature, '')")
 _SYMBOLS = "symbols s JOIN paths f ON f.id = s.file_id"  # a generation's rows are all of one repo and ref
 _SYM_ORDER = "ORDER BY f.path, s.line_start, s.symbol_id"
 # every symbol of a name, case-folded, through the sr_name index (spelled as its expression)
@@ -97,11 +101,15 @@ class Graph:
         by_path: dict[str, list[Sym]] = defaultdict(list)
         by_name: dict[str, list[Sym]] = defaultdict(list)
         intern = sys.intern  # kind, language and path repeat on every row: ~20% of the graph's memory
-        for r in rows(self.db, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} {_SYM_ORDER}", ()):
-            s = Sym(r[0], r[1], r[2], intern(r[3]), intern(r[4]), intern(r[5]), *r[6:])
+        new, by_id = tuple.__new__, self._by_id  # tuple.__new__: Sym's constructor without its Python frame
+        for sid, name, qname, kind, language, path, line, end, parent, signature in rows(
+                self.db, f"SELECT {_SYM_RAW_COLS} FROM {_SYMBOLS} {_SYM_ORDER}", ()):
+            # `x.hex() if x else None`: id_sql's nullif(lower(hex(x)), '')
+            s = new(Sym, (sid.hex() if sid else None, name, qname, intern(kind), intern(language), intern(path),
+                          line, end, parent.hex() if parent else None, signature))
             by_path[s.path].append(s)
-            by_name[s.name].append(s)
-            self._by_id[s.id] = s
+            by_name[name].append(s)
+            by_id[s.id] = s
         self._by_path = dict(by_path)
         self._by_name = dict(by_name)
         by_file: dict[str, list[Edge]] = defaultdict(list)
