@@ -268,13 +268,16 @@ def _block_edges(path: str, first_rowid: int, b: EdgeBlock, only: int | None = N
     if only is not None and only not in b.types:
         return []
     types, new = _TYPE_LABELS, tuple.__new__  # tuple.__new__: Edge._make without its length check
+    # the trailing None is what a `froms` of -1 (no enclosing symbol) indexes: no test per edge
     ids = [i.hex() for i in b.symbol_ids]
-    return [new(Edge, (first_rowid + i, path, line, ids[src] if src >= 0 else None, name, types[kind], module,
-                       receiver, None, None))
-            for i, (kind, line, src, name, module, receiver)
-            in enumerate(zip(b.types, b.lines, b.froms, b.column(b.names), b.column(b.modules),
-                             b.column(b.receivers)))
-            if only is None or kind == only]
+    ids.append(None)
+    columns = zip(range(first_rowid, first_rowid + len(b.types)), b.types, b.lines, b.froms,
+                  b.column(b.names), b.column(b.modules), b.column(b.receivers))
+    if only is None:  # the whole file: no type test per edge
+        return [new(Edge, (rowid, path, line, ids[src], name, types[kind], module, receiver, None, None))
+                for rowid, kind, line, src, name, module, receiver in columns]
+    return [new(Edge, (rowid, path, line, ids[src], name, types[kind], module, receiver, None, None))
+            for rowid, kind, line, src, name, module, receiver in columns if kind == only]
 
 
 def _resolve_chunk(g: Graph, chunk: SpoolChunk, resolvers: dict[type, LanguageResolver]) -> SpoolOutcome:
