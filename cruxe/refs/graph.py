@@ -248,8 +248,8 @@ class Graph:
 
     def firsts_of(self, path: str, parent: str | None) -> dict[str, Sym]:
         """name -> the first definition (by line, then id: `common.first`) of that name directly
-        inside `parent`: what scope and member lookups ask, hundreds of thousands of times
-        in a full resolution, without a min() per question."""
+        inside `parent`: what a class member lookup asks (55k times in a full resolution of
+        Django+Salt), without a min() per question."""
         tree = self._firsts.get(path)
         if tree is None:
             tree = self._firsts[path] = {}
@@ -263,8 +263,9 @@ class Graph:
     def local_names(self, path: str) -> tuple[frozenset[str], frozenset[str]] | None:
         """(names, ids) of the symbols of `path` when the file is closed (every parent link
         of its symbols points inside it, so a walk up the scopes from one of its symbols
-        sees only its names), else None. Most bare names a file uses are defined nowhere in
-        it (Django+Salt: 240k of 291k scope questions): this answers them at once."""
+        sees only its names; ids are unique, so an id of the file is a symbol of the file),
+        else None. Most bare names a file uses are defined nowhere in it (Django+Salt: 240k
+        of 291k scope questions): this answers them at once."""
         if path in self._local:
             return self._local[path]
         syms = self.in_file(path)
