@@ -181,6 +181,9 @@ class PythonResolver(ScopedResolver):
         """The class a parameter of an enclosing function is annotated with (`x: Foo`)."""
         fn = enclosing(self.g, self.g.get(from_id), _SCOPES)
         while fn is not None:
+            if name not in fn.signature:  # neither annotated nor a parameter here: no parse
+                fn = enclosing(self.g, self.g.get(fn.parent), _SCOPES)
+                continue
             declared = self.signatures.declared_type(fn.signature, name)
             if declared is not None:
                 return self.named_type(fn.path, fn.parent, declared, _CLASS)
