@@ -40,6 +40,7 @@ _SUBSCRIPT = re.compile(r"\[.*\]$", re.S)
 # `name: T = ...` | `name = T(...)` | `name = T` (first line of a variable's assignment)
 _VALUE_TYPE = re.compile(r"^[\w.]+\s*(?::\s*([\w.]+)\s*(?:=|$)|=\s*([\w.]+)\s*\(|=\s*([\w.]+)\s*$)")
 _RETURNS = re.compile(r"->\s*[\"']?(?:Optional\[)?([A-Za-z_][\w.]*)")
+_NOT_YET = object()  # a memo's "not asked yet", where None is an answer
 
 
 class PythonResolver(ScopedResolver):
@@ -57,6 +58,10 @@ class PythonResolver(ScopedResolver):
         self._lookups: dict[tuple[str, str], Target] = {}
         self._bases: dict[str, list[Sym | None]] = {}
         self._active: set[tuple[str, str]] = set()
+        self._members: dict[tuple[str, str], Sym | None] = {}
+        self._building = 0  # bases() computations in progress
+        self._receivers: dict[str, list[str] | None] = {}
+        self._scopes: dict[tuple[str, str | None], tuple[dict[str, list[Sym]], ...]] = {}
 
     # ---- edges -------------------------------------------------------------------------
     def import_edge(self, e: Edge) -> Resolution:
@@ -81,7 +86,9 @@ class PythonResolver(ScopedResolver):
                 if hit is not None:
                     break
             return as_resolution(hit, RECEIVER)
-        parts = ident_chain(recv) or constructor_chain(recv)
+        parts = self._receivers.get(recv, _NOT_YET)
+        if parts is _NOT_YET:  # receivers repeat (`self`, `os.path`, `self.assertEqual`'s self)
+            parts = self._receivers[recv] = ident_chain(recv) or constructor_chain(recv)
         if parts:
             base, conf = self.chain(e.path, e.from_id, parts)
             if base is not None:
@@ -107,25 +114,42 @@ class PythonResolver(ScopedResolver):
     # ---- names -------------------------------------------------------------------------
     def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
         """What a bare name means at a use site: (target, confidence)."""
-        hit = self._scope(path, from_id, name)
-        if hit is not None:
-            return hit, SCOPE
+        local = self.g.local_names(path)
+        if local is None or name in local[0] or (from_id is not None and from_id not in local[1]):
+            hit = self._scope(path, from_id, name)
+            if hit is not None:
+                return hit, SCOPE
+        # else every scope visible from the use is in this file, which lacks the name
         return self.bound(path, name, 0), IMPORT
 
     def _scope(self, path: str, from_id: str | None, name: str) -> Sym | None:
-        sym = self.g.get(from_id)
+        key = (path, from_id)
+        scopes = self._scopes.get(key)
+        if scopes is None:  # a function's edges ask about its scopes again and again
+            scopes = self._scopes[key] = self._scope_chain(path, from_id)
+        for names in scopes:
+            hit = names.get(name)
+            if hit is not None:
+                return hit[0] if len(hit) == 1 else first(hit)
+        return None
+
+    def _scope_chain(self, path: str, from_id: str | None) -> tuple[dict[str, list[Sym]], ...]:
+        """The scopes a bare name used in `from_id` is looked up in, innermost first: each
+        as name -> its definitions there."""
+        g = self.g
+        sym = g.get(from_id)
         while sym is not None and sym.kind in _BINDINGS:  # `X = f()`: evaluated in X's scope
-            sym = self.g.get(sym.parent)
+            sym = g.get(sym.parent)
         innermost = True
+        scopes = []
         while sym is not None:
             # enclosing functions' names are visible; a class body only to its own code
             if sym.kind in _SCOPES or (innermost and sym.kind == "class"):
-                hit = first(self.g.children(sym, name))
-                if hit is not None:
-                    return hit
+                scopes.append(g.children_of(sym.path, sym.id))
             innermost = False
-            sym = self.g.get(sym.parent)
-        return first(self.g.top_level(path, name))
+            sym = g.get(sym.parent)
+        scopes.append(g.children_of(path, None))
+        return tuple(scopes)
 
     def chain(self, path: str, from_id: str | None, parts: list[str]) -> tuple[Target, str]:
         """`a.b.c` at a use site: the target of the whole chain, or None. The root may be
@@ -134,6 +158,8 @@ class PythonResolver(ScopedResolver):
         root = self._roots.get(key)
         if root is None:  # one function asks about the same receiver again and again
             root = self._roots[key] = self._root(path, from_id, parts[0])
+        if len(parts) == 1:
+            return root
         target, conf = root
         for part in parts[1:]:
             if target is None:
@@ -155,6 +181,9 @@ class PythonResolver(ScopedResolver):
         """The class a parameter of an enclosing function is annotated with (`x: Foo`)."""
         fn = enclosing(self.g, self.g.get(from_id), _SCOPES)
         while fn is not None:
+            if name not in fn.signature:  # neither annotated nor a parameter here: no parse
+                fn = enclosing(self.g, self.g.get(fn.parent), _SCOPES)
+                continue
             declared = self.signatures.declared_type(fn.signature, name)
             if declared is not None:
                 return self.named_type(fn.path, fn.parent, declared, _CLASS)
@@ -189,20 +218,32 @@ class PythonResolver(ScopedResolver):
         return self.named_type(var.path, var.parent, expr, _CLASS)
 
     # ---- classes -----------------------------------------------------------------------
-    def member(self, cls: Sym | None, name: str, hops: int = 0, seen: set[str] | None = None) -> Sym | None:
+    def member(self, cls: Sym | None, name: str) -> Sym | None:
         """`name` defined in class `cls` or inherited from its bases (depth first, left to
         right: Python's MRO for the usual single and mixin hierarchies)."""
+        if cls is None:
+            return None
+        if self._active or self._building or self._type_depth:
+            # inside an import, base or type lookup in progress, whose cycle cuts can hide
+            # what a lookup from the top finds: not an answer to remember
+            return self._member(cls, name, 0, set())
+        key = (cls.id, name)
+        hit = self._members.get(key, _NOT_YET)
+        if hit is _NOT_YET:  # asked again and again: Django+Salt, 85k questions, 24k walks
+            hit = self._members[key] = self._member(cls, name, 0, set())
+        return hit
+
+    def _member(self, cls: Sym | None, name: str, hops: int, seen: set[str]) -> Sym | None:
         if cls is None or hops > MAX_HOPS:
             return None
-        seen = seen if seen is not None else set()
         if cls.id in seen:
             return None
         seen.add(cls.id)
-        hit = first(self.g.children(cls, name))
+        hit = self.g.firsts_of(cls.path, cls.id).get(name)
         if hit is not None:
             return hit
         for base in self.bases(cls):
-            hit = self.member(base, name, hops + 1, seen) if base is not None else None
+            hit = self._member(base, name, hops + 1, seen) if base is not None else None
             if hit is not None:
                 return hit
         return None
@@ -213,10 +254,14 @@ class PythonResolver(ScopedResolver):
         if got is None:
             got = []
             self._bases[cls.id] = got  # a class deriving from itself sees no bases
-            for expr in _base_exprs(cls.signature):
-                parts = ident_chain(_SUBSCRIPT.sub("", expr))
-                target = self.chain(cls.path, cls.parent, parts)[0] if parts else None
-                got.append(target if isinstance(target, Sym) and target.kind == "class" else None)
+            self._building += 1
+            try:
+                for expr in _base_exprs(cls.signature):
+                    parts = ident_chain(_SUBSCRIPT.sub("", expr))
+                    target = self.chain(cls.path, cls.parent, parts)[0] if parts else None
+                    got.append(target if isinstance(target, Sym) and target.kind == "class" else None)
+            finally:
+                self._building -= 1
         return got
 
     # ---- modules -----------------------------------------------------------------------
@@ -255,9 +300,10 @@ class PythonResolver(ScopedResolver):
     def module_named(self, written: str, from_path: str) -> str | None:
         """The dotted name of the repository module an import names, or None (outside)."""
         key = (written, from_path if written.startswith(".") else "")
-        if key not in self._module_names:
-            self._module_names[key] = self._module_named(written, from_path)
-        return self._module_names[key]
+        got = self._module_names.get(key, _NOT_YET)
+        if got is _NOT_YET:
+            got = self._module_names[key] = self._module_named(written, from_path)
+        return got
 
     def _module_named(self, written: str, from_path: str) -> str | None:
         modules = self.modules()
@@ -323,9 +369,10 @@ class PythonResolver(ScopedResolver):
         """What an import in `path` binds to `name`: a symbol, a module, or None."""
         if hops == 0:  # a use site's question: asked again and again for the same names
             key = (path, name)
-            if key not in self._bound:
-                self._bound[key] = self._bound_uncached(path, name, 0)
-            return self._bound[key]
+            got = self._bound.get(key, _NOT_YET)
+            if got is _NOT_YET:
+                got = self._bound[key] = self._bound_uncached(path, name, 0)
+            return got
         return self._bound_uncached(path, name, hops)
 
     def _bound_uncached(self, path: str, name: str, hops: int) -> Target:
