@@ -453,9 +453,10 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
     seen: set[tuple[bytes, bytes, int]] = set()
     for start, word, recv, pos in found:
         line = pos.start_point[0] + 1
-        if (word, recv, line) not in seen:
-            seen.add((word, recv, line))
-            out.append((_outside_decorators(start, decorators), "references",
+        key = (word, recv, line)
+        if key not in seen:
+            seen.add(key)
+            out.append((_outside_decorators(start, decorators) if decorators else start, "references",
                         word.decode("utf-8", "replace"), line, "", "", recv.decode("utf-8", "replace")))
     if not star:  # `len(x)` here can only be the builtin: no edge can ever resolve it
         names = {n.decode("utf-8", "replace") for n in known}
@@ -520,14 +521,18 @@ def _outside_decorators(pos: int, decorators: list[tuple[int, int]]) -> int:
 
 def _without_locals(refs: list[PendingRef], bindings: list[tuple[int, str, bool]],
                     funcs: list[tuple[int, int]]) -> list[PendingRef]:
-    bare = [r for r in refs if r[1] != "imports" and not r[6]]
-    positions = sorted({b[0] for b in bindings} | {r[0] for r in bare})
-    owner = dict(zip(positions, enclosing(funcs, positions)))
-    local = {(owner[p], name) for p, name, is_global in bindings if not is_global and owner[p] is not None}
-    local -= {(owner[p], name) for p, name, is_global in bindings if is_global}
+    # the functions' local bindings first: most files that bind a known name bind it only
+    # where it is no local (module level, `global`), and then no reference needs its owner
+    spots = sorted({b[0] for b in bindings})
+    at = dict(zip(spots, enclosing(funcs, spots)))
+    local = {(at[p], name) for p, name, is_global in bindings if not is_global and at[p] is not None}
+    local -= {(at[p], name) for p, name, is_global in bindings if is_global}
     if not local:
         return refs
-    return [r for r in refs if r[1] == "imports" or r[6] or (owner[r[0]], r[2]) not in local]
+    names = {name for _, name in local}
+    positions = sorted({r[0] for r in refs if r[1] != "imports" and not r[6] and r[2] in names})
+    owner = dict(zip(positions, enclosing(funcs, positions)))
+    return [r for r in refs if r[1] == "imports" or r[6] or r[2] not in names or (owner[r[0]], r[2]) not in local]
 
 
 def receiver_text(node: ts.Node | None, source: bytes) -> str:
