@@ -358,6 +358,8 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     store, repo = project.store, project.id
     if edges_deferred(gen.db):
         _start_over(gen, repo, ref, report)
+        report.mode = "full"  # everything is indexed again, whatever the job was asked to do
+        store.update_job(report.job_id, mode="full")
     scanned = scan(project.root, max_file_bytes)
     report.warnings.extend(scanned.warnings)
     report.skipped = list(scanned.warnings)

@@ -461,6 +461,8 @@ def test_bulk_build_that_dies_holding_its_edges_is_started_over(copy_corpus, tmp
     monkeypatch.setattr(cruxe.refs, "resolve_edges", real)
     report = run_index(root)
     assert any("started over" in w for w in report.warnings)
+    assert report.mode == "full"  # said as it is: every file was indexed again
+    assert open_project(root).store.jobs("live", 1)[0]["mode"] == "full"
     assert not edges_deferred(gen.db)
     assert edge_indexes(root) == ["se_pending", "se_tail", "se_to"]
     assert edge_table(root) == _clean_edges(root, tmp_path / "clean_home")
