@@ -928,6 +928,14 @@ class GenerationWriter:
         self.writers = {n: gen.tantivy[n].writer(heap_size=WRITER_HEAP_BYTES[n], num_threads=threads)
                         for n in INDEX_NAMES}
         self.schemas = {n: gen.tantivy[n].schema for n in INDEX_NAMES}
+        # A writer killed inside its commit leaves files the index's meta never took up (a
+        # segment's `<id>.<opstamp>.del`, say). The next writer starts from the same committed
+        # state, so its first commit picks the same names and fails on them
+        # (`FileAlreadyExists`, every sync after that one; seen in test_crash's random kills).
+        # Tantivy lists every file it writes as managed before writing it: collect the
+        # unreferenced ones before the first commit.
+        for w in self.writers.values():
+            w.garbage_collect_files()
 
     def delete_file_docs(self, fkey: str) -> None:
         for w in self.writers.values():

@@ -314,3 +314,33 @@ def test_edge_block_columns_keep_every_text_in_place():
     assert block.from_ids() == [None, b"a" * 8, b"b" * 8]
     empty = EdgeBlock.of(b"", [], [], [], (), (), ())
     assert empty.column(empty.names) == [] and empty.from_ids() == []
+
+
+def test_files_left_by_a_tantivy_commit_killed_midway_do_not_break_the_next_commit(make_repo):
+    # A writer killed inside its commit leaves files the meta never took up (a segment's
+    # `<id>.<opstamp>.del`); the next writer starts from the same meta, so its commit wants
+    # the same names. Simulated by a commit whose meta.json is then put back as it was.
+    from cruxe.model import file_key
+    from cruxe.store import INDEX_NAMES, Generation, GenerationWriter
+    root = make_repo({f"m{i}.py": f"def fn_{i}():\n    return {i}\n" for i in range(4)})
+    run_index(root)
+    project = open_project(root)
+    gen = project.store.current_generation("live")
+    metas = {n: (gen.path / n / "meta.json").read_bytes() for n in INDEX_NAMES}
+    writer = GenerationWriter(gen, project.id, "live")
+    writer.delete_file_docs(file_key(project.id, "live", "m1.py"))
+    writer.commit_tantivy()
+    writer.close()
+    left = {n: sorted(p.name for p in (gen.path / n).iterdir()) for n in INDEX_NAMES}
+    for n, meta in metas.items():  # the kill: the new meta never replaced the old one
+        (gen.path / n / "meta.json").write_bytes(meta)
+    assert any(name.endswith(".del") for names in left.values() for name in names)
+    again = Generation(gen.path, gen.number)
+    writer = GenerationWriter(again, project.id, "live")
+    writer.delete_file_docs(file_key(project.id, "live", "m1.py"))
+    writer.commit_tantivy()  # FileAlreadyExists(...del) without the clean-up at open
+    writer.close()
+    # as after a real kill, the file in flight is one the manifest still holds with its old hash
+    (root / "m1.py").write_text("def fn_1():\n    return 11\n")
+    report = run_index(root)
+    assert report.status == "published" and report.changed_files == 1
