@@ -114,6 +114,27 @@ def test_parameter_and_local_names_do_not_reference_module_symbols(tmp_path):
     assert not [s for s in order if s[0] == "app/main.py" and s[1] in (19, 20)]  # `Order = None` in a function
 
 
+def test_uses_of_a_module_binding_are_no_references_to_a_symbol_of_that_name(make_repo):
+    # `signals` in use.py is the module bound by `import signals` (and `sig` by `import x.signals
+    # as sig`): the function `signals` in other.py is not what it names, so neither a reference
+    # nor an unresolved one. The import edges stay, and so does `signals.send`, an attribute read;
+    # a name that is also imported by `from` or defined in the file keeps its uses.
+    root = make_repo({
+        "signals.py": "def send():\n    pass\n",
+        "other.py": "def signals():\n    pass\n\n\ndef sig():\n    pass\n\n\ndef both():\n    pass\n",
+        "x/__init__.py": "", "x/signals.py": "",
+        "use.py": "import signals\nimport x.signals as sig\nimport both\nfrom other import both\n\n\n"
+                  "def f():\n    g(signals, sig)\n    return signals.send, both\n",
+    })
+    indexed(root)
+    got = refs(root, "signals", path="other.py")
+    assert (got["references"], got["unresolved_count"]) == ([], 2)  # the two import statements only
+    assert refs(root, "sig", path="other.py")["unresolved_count"] == 0
+    assert sites(refs(root, "send")) == [["use.py", 9, "references"]]
+    assert [9] == [r["line_start"] for r in refs(root, "both", path="other.py")["references"] if r["path"] == "use.py"
+                   and r["edge_type"] == "references"]
+
+
 @pytest.mark.parametrize("lang, name, qualified", [
     ("go", "Process", "dup.Csv.Process"), ("typescript", "process", "handlers.Csv.process"),
     ("rust", "process", "handlers::Json::process")])
@@ -474,7 +495,8 @@ def test_bulk_build_past_its_spool_limit_writes_pending_edges_and_goes_on(copy_c
     monkeypatch.setattr(cruxe.index, "BATCH_FILES", 2)
     monkeypatch.setattr(cruxe.index, "BULK_MIN_FILES", 1)
     clean = _clean_edges(root, tmp_path / "clean_home")
-    monkeypatch.setattr(cruxe.index, "SPOOL_MAX_EDGES", len(clean) // 2)  # some batches spooled, then no more
+    # the last batch with edges goes past the limit: the earlier ones were spooled, then no more
+    monkeypatch.setattr(cruxe.index, "SPOOL_MAX_EDGES", len(clean) - 1)
     flushed = []
     real_flush = cruxe.index.flush_spool
     monkeypatch.setattr(cruxe.index, "flush_spool", lambda db, spool: flushed.append(len(spool)) or real_flush(db, spool))
