@@ -176,6 +176,40 @@ def test_syntax_errors_recover_the_rest():
     assert got["m.Fine.m"] == ("method", 8)
 
 
+def _never_a_use(node) -> bool:
+    """The identifier places QUERY's @name patterns leave out (see _NAME_PARENTS)."""
+    parent = node.parent
+    if parent.type in ("function_definition", "class_definition", "dotted_name", "aliased_import", "call"):
+        return parent.type != "call" or parent.child_by_field_name("function") == node
+    field = {"attribute": "attribute", "keyword_argument": "name"}.get(parent.type)
+    return field is not None and parent.child_by_field_name(field) == node
+
+
+def test_name_patterns_capture_every_identifier_but_those_never_a_use():
+    # against the one pattern they replace, over real code of every kind (the stdlib's
+    # asyncio, email, json, tomllib and unittest packages) and broken code
+    import tree_sitter as ts
+    from cruxe.languages import python as py
+    from cruxe.languages._common import language, parse, query
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    sources = [p.read_bytes() for pkg in ("asyncio", "email", "json", "tomllib", "unittest")
+               for p in sorted((stdlib / pkg).rglob("*.py"))]
+    sources += [SAMPLE, b"def broken(:\n    return x)(\nclass A(B, metaclass=M):\n    y = [z for z in w if q]\n",
+                b"try:\n    pass\nexcept (A, B) as err:\n    raise C from err\nmatch p:\n    case K(a=b) | [c, *d]:\n"
+                b"        pass\n", b"lambda *a, k=v, **kw: a\nf'{x!r:{w}}'\nprint >> sys.stderr, 'x'\n"]
+    assert len(sources) > 100
+    every = ts.Query(language("python"), "(identifier) @name")
+    seen = 0
+    for src in sources:
+        root = parse("python", src).root_node
+        want = {(n.start_byte, n.end_byte) for n in ts.QueryCursor(every).captures(root).get("name", ())
+                if not _never_a_use(n)}
+        got = {(n.start_byte, n.end_byte) for n in ts.QueryCursor(query("python", py.QUERY)).captures(root).get("name", ())}
+        assert got == want
+        seen += len(got)
+    assert seen > 50_000
+
+
 @pytest.mark.parametrize("expr", [
     b"(" * 20000 + b"1" + b")" * 20000,
     b"+".join([b"a"] * 20000),
