@@ -198,16 +198,25 @@ def test_name_patterns_capture_every_identifier_but_those_never_a_use():
                 b"try:\n    pass\nexcept (A, B) as err:\n    raise C from err\nmatch p:\n    case K(a=b) | [c, *d]:\n"
                 b"        pass\n", b"lambda *a, k=v, **kw: a\nf'{x!r:{w}}'\nprint >> sys.stderr, 'x'\n"]
     assert len(sources) > 100
+    # and each is captured as what it is there: @name and @obj (an attribute's object) are
+    # uses, @local and @global bindings, as the parent-based _role says
     every = ts.Query(language("python"), "(identifier) @name")
-    seen = 0
+    roles = {"name": "use", "obj": "use", "local": "local", "global": "global"}
+    seen = dict.fromkeys(roles, 0)
     for src in sources:
         root = parse("python", src).root_node
         want = {(n.start_byte, n.end_byte) for n in ts.QueryCursor(every).captures(root).get("name", ())
                 if not _never_a_use(n)}
-        got = {(n.start_byte, n.end_byte) for n in ts.QueryCursor(query("python", py.QUERY)).captures(root).get("name", ())}
-        assert got == want
-        seen += len(got)
-    assert seen > 50_000
+        caps = ts.QueryCursor(query("python", py.QUERY)).captures(root)
+        got = {}
+        for capture, role in roles.items():
+            for n in caps.get(capture, ()):
+                assert py._role(n) == role, (capture, n.parent.type)
+                assert capture != "obj" or n.parent.type == "attribute"
+                got[(n.start_byte, n.end_byte)] = capture
+            seen[capture] += len(caps.get(capture, ()))
+        assert set(got) == want
+    assert min(seen.values()) >= 10 and sum(seen.values()) > 50_000
 
 
 @pytest.mark.parametrize("expr", [

@@ -43,6 +43,25 @@ MAX_SIGNATURE_CHARS = 300
 # Receiver text of a call is for display; long expressions are cut.
 MAX_RECEIVER_CHARS = 80
 
+# What an identifier is, by its parent: a name being defined/imported/keyword ("name"),
+# a function-local binding ("local"), a `global` declaration, or else a use.
+_PARENT_ROLES = {
+    **dict.fromkeys(("function_definition", "class_definition", "dotted_name", "aliased_import",
+                     "import_statement", "import_from_statement", "keyword_separator"), "name"),
+    **dict.fromkeys(("parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern",
+                     "dictionary_splat_pattern", "pattern_list", "tuple_pattern", "list_pattern",
+                     "as_pattern_target", "nonlocal_statement"), "local"),
+    "global_statement": "global"}
+# parent type -> (its field that is not a use, what the identifier is there)
+_FIELD_ROLES = {"default_parameter": ("name", "local"), "typed_default_parameter": ("name", "local"),
+                "assignment": ("left", "local"), "augmented_assignment": ("left", "local"),
+                "for_statement": ("left", "local"), "for_in_clause": ("left", "local"),
+                "keyword_argument": ("name", "name"), "attribute": ("attribute", "name"),
+                "call": ("function", "name")}
+# the other field of those with a binding one, where an identifier is a use
+_USE_FIELDS = {"default_parameter": "value", "typed_default_parameter": "value", "assignment": "right",
+               "augmented_assignment": "right", "for_statement": "right", "for_in_clause": "right"}
+
 # Node types with identifier children that can be uses or bindings of a name (tree-sitter-python
 # 0.25's node-types.json, `as_pattern_target` an alias it leaves out, ERROR for broken code).
 # Left out on purpose, each never a use and together 40% of all identifiers: attribute names
@@ -50,6 +69,10 @@ MAX_RECEIVER_CHARS = 80
 # argument names. The patterns cost tree-sitter a little more than `(identifier) @name` did
 # (Django+Salt: 2.12 against 2.06 CPU-s) and save the Python loop 900k of its 2M identifiers
 # (extraction -2.3%); tests/test_extract_python.py checks them against every identifier.
+# Each capture is named by what the identifier is there, so that name_uses never asks a node
+# for its parent (`Node.parent` searches down from the root: ~0.9 us a call): `@local`,
+# `@global`, `@obj` (the object of an attribute: a use whose attribute may be read too) and
+# `@name` (any other use).
 _NAME_PARENTS = (
     "argument_list", "as_pattern_target", "as_pattern", "assert_statement", "assignment",
     "augmented_assignment", "await", "binary_operator", "boolean_operator", "chevron",
@@ -65,8 +88,21 @@ _NAME_PARENTS = (
     "set_comprehension", "slice", "splat_pattern", "splat_type", "subscript", "tuple",
     "tuple_pattern", "type", "typed_default_parameter", "typed_parameter", "unary_operator",
     "while_statement", "with_item", "yield", "ERROR")
-_NAME_PATTERNS = "\n".join([f"({t} (identifier) @name)" for t in _NAME_PARENTS]
-                           + ["(attribute object: (identifier) @name)", "(keyword_argument value: (identifier) @name)"])
+
+
+def _name_patterns() -> str:
+    out = ["(attribute object: (identifier) @obj)", "(keyword_argument value: (identifier) @name)"]
+    for t in _NAME_PARENTS:
+        role = _PARENT_ROLES.get(t)
+        if role is not None:
+            out.append(f"({t} (identifier) @{role})")
+        elif t in _FIELD_ROLES:
+            binding, role = _FIELD_ROLES[t]
+            out += [f"({t} {binding}: (identifier) @{role})", f"({t} {_USE_FIELDS[t]}: (identifier) @name)"]
+        else:
+            out.append(f"({t} (identifier) @name)")
+    return "\n".join(out)
+
 
 # One pass over the tree, read with `captures()` (a list per capture name; `matches()` would
 # build a dict per match, and most identifiers are captured): definitions, calls (`@callattr`:
@@ -81,7 +117,7 @@ QUERY = f"""
 (import_statement) @import
 (import_from_statement) @import
 (future_import_statement) @import
-{_NAME_PATTERNS}
+{_name_patterns()}
 (attribute object: (call function: (identifier) @sup arguments: (argument_list . ")"))
            attribute: (identifier) @sattr) @sattribute
 """
@@ -408,27 +444,11 @@ def _calls(caps: dict[str, list[ts.Node]], source: bytes) -> list[PendingRef]:
 
 
 # Uses of names that are not calls: `isinstance(x, Foo)`, `class A(Base)`, `x: Foo`,
-# `@decorator`, callbacks, `Foo.CONST`, `self.method` passed around, properties. Every
-# identifier is captured in the same query pass (the walk, not the matching, is the cost),
+# `@decorator`, callbacks, `Foo.CONST`, `self.method` passed around, properties. The
+# identifiers are captured in the same query pass (the walk, not the matching, is the cost),
 # but a bare name is kept only when this file defines or imports it: a bare name reaches a
 # repository symbol only through a definition or an import (or a star import), so the rest
 # (locals, parameters, builtins) would only be unresolvable noise in the edge table.
-#
-# What an identifier is, by its parent: a name being defined/imported/keyword ("name"),
-# a function-local binding ("local"), a `global` declaration, or else a use.
-_PARENT_ROLES = {
-    **dict.fromkeys(("function_definition", "class_definition", "dotted_name", "aliased_import",
-                     "import_statement", "import_from_statement", "keyword_separator"), "name"),
-    **dict.fromkeys(("parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern",
-                     "dictionary_splat_pattern", "pattern_list", "tuple_pattern", "list_pattern",
-                     "as_pattern_target", "nonlocal_statement"), "local"),
-    "global_statement": "global"}
-# parent type -> (its field that is not a use, what the identifier is there)
-_FIELD_ROLES = {"default_parameter": ("name", "local"), "typed_default_parameter": ("name", "local"),
-                "assignment": ("left", "local"), "augmented_assignment": ("left", "local"),
-                "for_statement": ("left", "local"), "for_in_clause": ("left", "local"),
-                "keyword_argument": ("name", "name"), "attribute": ("attribute", "name"),
-                "call": ("function", "name")}
 _SELF_NAMES = (b"self", b"cls")
 _BUILTINS = frozenset(dir(builtins))
 
@@ -454,34 +474,36 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
                         if d.parent is not None and d.parent.type == "decorated_definition")
     found: list[tuple[int, bytes, bytes, ts.Node]] = []  # (position, name, receiver text, identifier)
     bindings: list[tuple[int, str, bool]] = []
-    for pos in uses.get("name", ()):
+    for pos in uses.get("obj", ()):  # `obj.attr`: obj is a use, and attr may be one
         start = pos.start_byte
-        if start in callees:
-            continue
         word = source[start:pos.end_byte]
         own = word in known
-        if not own and not star and word not in _SELF_NAMES:
-            continue
-        parent = pos.parent
-        if parent is not None and parent.type == "attribute" and (own or word in _SELF_NAMES):
+        if own or word in _SELF_NAMES:
             # `obj.attr` read through a known object: an edge to attr, receiver obj (besides
             # obj's own use below). Found from the object's identifier, not by a query pattern
             # of its own: that pattern captured three nodes per attribute in the file, most
             # of them on objects no rule can follow (Django+Salt: 1.1M captures, ~0.6 CPU-s)
+            parent = pos.parent
             attr = parent.child_by_field_name("attribute")
-            a = attr.start_byte if attr is not None else start
-            # (an identifier in an attribute is its object or its attribute: a == start is the latter)
-            if a != start and a not in callees and attr.type == "identifier":
+            if attr is not None and attr.type == "identifier":
+                a = attr.start_byte
                 name = source[a:attr.end_byte]
-                if not (word in _SELF_NAMES and name not in known) and _role(parent) == "use":
+                if (a not in callees and not (word in _SELF_NAMES and name not in known)
+                        and _role(parent) == "use"):
                     found.append((a, name, word, attr))
-        if not own and not (star and word not in _SELF_NAMES):
-            continue
-        role = _role(pos, parent)
-        if role in ("local", "global"):
-            bindings.append((start, word.decode("utf-8", "replace"), role == "global"))
-        elif role == "use" and word not in module_only:
+        if (own or star and word not in _SELF_NAMES) and word not in module_only:
             found.append((start, word, b"", pos))
+    for pos in uses.get("name", ()):  # any other use (never a callee: those are `call` children)
+        start = pos.start_byte
+        word = source[start:pos.end_byte]
+        if (word in known or star and word not in _SELF_NAMES) and word not in module_only:
+            found.append((start, word, b"", pos))
+    for role in ("local", "global"):
+        for pos in uses.get(role, ()):
+            start = pos.start_byte
+            word = source[start:pos.end_byte]
+            if word in known or star and word not in _SELF_NAMES:
+                bindings.append((start, word.decode("utf-8", "replace"), role == "global"))
     for _, sup, pos in _attributes(uses, "sattribute", "sup", "sattr"):  # `super().method` as a value
         start = pos.start_byte
         if source[sup.start_byte:sup.end_byte] == b"super" and start not in callees:
@@ -535,12 +557,10 @@ def _file_names(defined: set[str], pending: list[PendingRef]) -> tuple[set[bytes
     return known, callees, star
 
 
-def _role(node: ts.Node, parent: ts.Node | None = None) -> str:
-    """What the identifier (or attribute) is at its place: "use", or see _PARENT_ROLES.
-    `parent`: the node's parent when the caller has it (`Node.parent` searches down from the
-    root each time: ~1 us a call on Django+Salt's files, 400k calls saved)."""
-    if parent is None:
-        parent = node.parent
+def _role(node: ts.Node) -> str:
+    """What the node (an attribute; the query's captures say it of identifiers) is at its
+    place: "use", or see _PARENT_ROLES."""
+    parent = node.parent
     if parent is None:
         return "name"
     role = _PARENT_ROLES.get(parent.type)
