@@ -14,7 +14,8 @@ are timed in two variants:
                  a bulk build's resolution builds, which the index needs either way); the switch is a
                  sitecustomize module on PYTHONPATH, so the parser processes get it too
 
-overhead = median(with) / median(without) - 1 (the brief's budget: <= +30%), on wall time and on
+overhead = median(with) / median(without) - 1 (the brief's budget: <= +30%; also per round, each
+with/without pair back to back, in paired_overheads), on wall time and on
 CPU time (the index process and its parser workers: steadier when other jobs share the
 machine; wall time also shows what parallel parsing hides). Then, on the
 last with-edges index: one file gains a line at its top (every symbol in it moves, so
@@ -159,6 +160,10 @@ def main() -> None:
                "cpu_s": {k: [round(x, 1) for x in v] for k, v in cpu.items()},
                "cpu_overhead": round(statistics.median(cpu["with_edges"])
                                      / statistics.median(cpu["without_edges"]) - 1, 3),
+               # each round's with/without pair ran back to back: their ratios drift less with
+               # the machine than the medians of all runs do
+               "paired_overheads": [round(w / o - 1, 3) for w, o in zip(times["with_edges"], times["without_edges"])],
+               "paired_cpu_overheads": [round(w / o - 1, 3) for w, o in zip(cpu["with_edges"], cpu["without_edges"])],
                "edges": edge_counts(repo),
                "one_file_sync": one_file_sync(repo, a.touch)}
         print(json.dumps(out, indent=1))
