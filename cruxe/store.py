@@ -32,7 +32,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, repeat
+from itertools import chain, islice, repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -907,16 +907,25 @@ def insert_edges(c: sqlite3.Connection, edges: list[FileEdges], ids: dict[str, i
         targets = confidences = [repeat(None)] * len(edges)
     else:
         targets, confidences = [o[0] for o in outcomes], [o[1] for o in outcomes]
-    rows = list(chain.from_iterable(
+    rows = chain.from_iterable(
         zip(b.from_ids(), to, b.column(b.names), b.types, repeat(ids[path]), b.lines, conf, b.column(b.modules),
             b.column(b.receivers))
-        for (path, b), to, conf in zip(edges, targets, confidences)))
+        for (path, b), to, conf in zip(edges, targets, confidences))
     # EDGE_ROWS rows per statement: SQLite's work per statement (bind, step, reset) is most of
-    # a one-row INSERT's cost (Django+Salt's 655k edges: 0.91 -> 0.66 CPU-s, flattening included)
-    whole = len(rows) - len(rows) % EDGE_ROWS
-    c.executemany(_INSERT_EDGES_MANY, [list(chain.from_iterable(rows[i:i + EDGE_ROWS]))
-                                       for i in range(0, whole, EDGE_ROWS)])
-    c.executemany(_INSERT_EDGES_ONE, rows[whole:])
+    # a one-row INSERT's cost (Django+Salt's 655k edges: 0.91 -> 0.66 CPU-s, flattening
+    # included). Streamed, a statement's rows at a time: a spool flushed past its limit is
+    # 2M edges, which as tuples would take the memory the limit is there to cap.
+    rest: list[tuple] = []
+
+    def statements() -> Iterator[list]:
+        while True:
+            group = list(islice(rows, EDGE_ROWS))
+            if len(group) < EDGE_ROWS:
+                rest.extend(group)
+                return
+            yield list(chain.from_iterable(group))
+    c.executemany(_INSERT_EDGES_MANY, statements())
+    c.executemany(_INSERT_EDGES_ONE, rest)
     total = sum(len(b.types) for _, b in edges)
     top = c.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0]
     if top != base + total:

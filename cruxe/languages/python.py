@@ -68,7 +68,8 @@ _USE_FIELDS = {"default_parameter": "value", "typed_default_parameter": "value",
 # (`x.attr`), callees (`@callee`), definition names, dotted names in imports and keyword
 # argument names. The patterns cost tree-sitter a little more than `(identifier) @name` did
 # (Django+Salt: 2.12 against 2.06 CPU-s) and save the Python loop 900k of its 2M identifiers
-# (extraction -2.3%); tests/test_extract_python.py checks them against every identifier.
+# (extraction -1.7%, -4.0% with the role names below); tests/test_extract_python.py checks them
+# against every identifier.
 # Each capture is named by what the identifier is there, so that name_uses never asks a node
 # for its parent (`Node.parent` searches down from the root: ~0.9 us a call): `@local`,
 # `@global`, `@obj` (the object of an attribute: a use whose attribute may be read too) and
