@@ -175,7 +175,8 @@ def edge_block(refs: list[Reference], blobs: list[bytes]) -> EdgeBlock:
         return EMPTY_EDGES
     types, names, lines, froms, modules, _, receivers = zip(*refs)
     return EdgeBlock.of(bytes(map(EDGE_TYPE_CODES.__getitem__, types)), lines,
-                        [-1 if i is None else i for i in froms], blobs, names, modules, receivers)
+                        [-1 if i is None else i for i in froms], blobs, names, modules, receivers,
+                        EDGE_TYPE_CODES["imports"])
 
 
 def unique_symbol_ids(repo: str, ref: str, path: str, fx: FileExtract) -> list[str]:

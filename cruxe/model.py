@@ -120,23 +120,33 @@ class EdgeBlock(NamedTuple):
     names: str  # to_name of each reference, joined by NUL
     modules: str  # ... module ("" when none)
     receivers: str  # ... receiver ("" when none)
+    # The import references again, each (its index, line, from, name, module, receiver): a
+    # bulk build's resolution needs them first and alone (`refs.resolve._block_imports`), and
+    # picked out here, in the parser workers, they cost the indexer no pass over the columns.
+    imports: tuple[tuple[int, int, int, str, str, str], ...] = ()
 
     @staticmethod
     def of(types: bytes, lines: list[int], froms: list[int], symbol_ids: list[bytes], names: tuple[str, ...],
-           modules: tuple[str, ...], receivers: tuple[str, ...]) -> EdgeBlock:
+           modules: tuple[str, ...], receivers: tuple[str, ...], import_type: int | None = None) -> EdgeBlock:
+        """`import_type`: the code in `types` of import references, to fill `imports`."""
+        imports: tuple = ()
+        if import_type is not None and import_type in types:
+            imports = tuple((i, lines[i], froms[i], *(_clean(t) for t in (names[i], modules[i], receivers[i])))
+                            for i, code in enumerate(types) if code == import_type)
         return EdgeBlock(types, array("I", lines), array("i", froms), symbol_ids,
-                         *(_joined(column) for column in (names, modules, receivers)))
+                         *(_joined(column) for column in (names, modules, receivers)), imports)
 
     def column(self, texts: str) -> list[str]:
         """One of the text columns (names, modules, receivers) as a list."""
         return texts.split(_SEP) if self.types else []
 
-    def from_ids(self) -> list[bytes | None]:
-        ids = self.symbol_ids
-        return [ids[i] if i >= 0 else None for i in self.froms]
-
 
 EMPTY_EDGES = EdgeBlock(b"", array("I"), array("i"), [], "", "", "")
+
+
+def _clean(text: str) -> str:
+    """A text as its column gives it back (see `_joined`)."""
+    return text.replace(_SEP, "\ufffd") if _SEP in text else text
 
 
 def _joined(texts: tuple[str, ...]) -> str:

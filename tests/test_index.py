@@ -307,13 +307,13 @@ def test_edge_block_columns_keep_every_text_in_place():
     # literal, say) must not shift the columns; it becomes U+FFFD.
     from cruxe.model import EdgeBlock
     block = EdgeBlock.of(b"\x00\x01\x02", [3, 4, 5], [-1, 0, 1], [b"a" * 8, b"b" * 8], ("f", "g", ""),
-                         ("", "", "./m"), ("x\x00y", "", "z"))
+                         ("", "", "./m"), ("x\x00y", "", "z\x00"), import_type=2)
     assert block.column(block.names) == ["f", "g", ""]
     assert block.column(block.modules) == ["", "", "./m"]
-    assert block.column(block.receivers) == ["x\ufffdy", "", "z"]
-    assert block.from_ids() == [None, b"a" * 8, b"b" * 8]
-    empty = EdgeBlock.of(b"", [], [], [], (), (), ())
-    assert empty.column(empty.names) == [] and empty.from_ids() == []
+    assert block.column(block.receivers) == ["x\ufffdy", "", "z\ufffd"]
+    assert block.imports == ((2, 5, 1, "", "./m", "z\ufffd"),)  # the import row, as its columns give it
+    empty = EdgeBlock.of(b"", [], [], [], (), (), (), import_type=2)
+    assert empty.column(empty.names) == [] and empty.imports == ()
 
 
 def test_files_left_by_a_tantivy_commit_killed_midway_do_not_break_the_next_commit(make_repo):
