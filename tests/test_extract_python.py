@@ -219,6 +219,30 @@ def test_name_patterns_capture_every_identifier_but_those_never_a_use():
     assert min(seen.values()) >= 10 and sum(seen.values()) > 50_000
 
 
+def test_attribute_names_read_from_the_text_are_those_of_the_tree():
+    # name_uses skips `self.x` reads of names the file does not define by the text after the
+    # object; where that text gives a name, it must be the attribute's own
+    import tree_sitter as ts
+    from cruxe.languages import python as py
+    from cruxe.languages._common import parse, query
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    sources = [p.read_bytes() for pkg in ("asyncio", "email", "unittest") for p in sorted((stdlib / pkg).rglob("*.py"))]
+    sources.append("x = self .  foo\ny = self.\\\n  bar\nz = cls.d\u00eda + cls.d\n".encode())
+    matched = 0
+    for src in sources:
+        for n in ts.QueryCursor(query("python", py.QUERY)).captures(parse("python", src).root_node).get("obj", ()):
+            m = py._ATTRIBUTE_NAME.match(src, n.end_byte)
+            if m is not None:
+                attr = n.parent.child_by_field_name("attribute")
+                assert m.group(1) == src[attr.start_byte:attr.end_byte]
+                matched += 1
+    assert matched > 10_000
+    # and the reads the text cannot tell are still found through the tree
+    fx = extract("class A:\n    foo = bar = d\u00eda = 1\n    def m(self):\n"
+                 "        return (self .  foo, self.\\\n bar, self.d\u00eda, self.gone)\n".encode(), "m.py")
+    assert sorted(r.to_name for r in fx.references if r.receiver == "self") == ["bar", "d\u00eda", "foo"]
+
+
 @pytest.mark.parametrize("expr", [
     b"(" * 20000 + b"1" + b")" * 20000,
     b"+".join([b"a"] * 20000),
