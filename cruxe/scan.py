@@ -177,17 +177,19 @@ def scan(root: str | Path, max_file_bytes: int = MAX_FILE_BYTES) -> ScanResult:
     while stack:
         rel_dir, git_layers = stack.pop()
         abs_dir = os.path.join(root_str, rel_dir) if rel_dir else root_str
-        gi_rel = f"{rel_dir + '/' if rel_dir else ''}.gitignore"
-        lines = _ignore_file_lines(os.path.join(abs_dir, ".gitignore"), root_str, gi_rel, out.warnings)
-        if lines is not None:
-            git_layers = git_layers + [("gitignore", rel_dir, parse_ignore_lines(lines, gi_rel, out.warnings))]
-            out.ignore_files.append(gi_rel)
-        rules = _Rules(base_layers + git_layers + ([cruxe_layer] if cruxe_layer else []), root_str)
         try:
             entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
         except OSError as e:
             out.warnings.append(f"{rel_dir or '.'}: cannot list directory ({e.strerror})")
             continue
+        # the listing says whether there is a .gitignore: no stat for each directory without one
+        if any(e.name == ".gitignore" for e in entries):
+            gi_rel = f"{rel_dir + '/' if rel_dir else ''}.gitignore"
+            lines = _ignore_file_lines(os.path.join(abs_dir, ".gitignore"), root_str, gi_rel, out.warnings)
+            if lines is not None:
+                git_layers = git_layers + [("gitignore", rel_dir, parse_ignore_lines(lines, gi_rel, out.warnings))]
+                out.ignore_files.append(gi_rel)
+        rules = _Rules(base_layers + git_layers + ([cruxe_layer] if cruxe_layer else []), root_str)
         subdirs: list[str] = []
         for entry in entries:
             name = entry.name
