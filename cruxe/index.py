@@ -8,6 +8,7 @@ re-indexes exactly those files, and delete-then-add makes that idempotent.
 """
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import os
@@ -45,6 +46,12 @@ BATCH_BYTES = 12 << 20  # ... or this many source bytes, whichever comes first
 # references: 15.5 -> 15.1 s to the last batch, none without them, where the writer is the slower)
 AHEAD = 2
 INLINE_MAX_FILES = 150  # fewer changed files than this are parsed in-process (no pool start-up)
+# The parser workers' first garbage-collector threshold (CPython's default: 700). Extraction
+# allocates millions of short-lived containers (tree-sitter nodes, reference tuples) that
+# reference counting frees; at 700 the collector runs ~1,000 times over Django+Salt, 0.30 of
+# 11.9 CPU-s of the workers (0.02 s without references), at 10,000 ~0: 11.86 -> 11.40 CPU-s,
+# interleaved A/B. Cycles are still collected, only in larger steps.
+WORKER_GC_THRESHOLD = 10_000
 # a first build of at least this many files builds its edge indexes at the end
 BULK_MIN_FILES = int(os.environ.get("CRUXE_INDEX_BULK_MIN_FILES", "1000"))
 # ... and keeps up to this many edges in memory until they are resolved (~100 bytes each)
@@ -486,7 +493,12 @@ def _parser_pool(todo: list[WorkItem], workers: int | None) -> ContextManager[Pr
     n = workers or min(os.cpu_count() or 1, 4)
     if len(todo) < INLINE_MAX_FILES or n <= 1:
         return nullcontext(None)
-    return worker_pool(n, "parser or resolution")
+    return worker_pool(n, "parser or resolution", initializer=_parser_worker_start)
+
+
+def _parser_worker_start() -> None:
+    """In each parser worker, before its first file (see WORKER_GC_THRESHOLD)."""
+    gc.set_threshold(WORKER_GC_THRESHOLD, *gc.get_threshold()[1:])
 
 
 def _process(todo: list[WorkItem], pool: ProcessPoolExecutor | None):
