@@ -316,6 +316,45 @@ def test_edge_block_columns_keep_every_text_in_place():
     assert empty.column(empty.names) == [] and empty.imports == ()
 
 
+@pytest.mark.parametrize("resolved", [False, True], ids=["pending", "resolved"])
+def test_insert_edges_writes_every_row_in_order_across_statement_and_buffer_boundaries(monkeypatch, resolved):
+    # insert_edges lays rows out flat and streams them EDGE_ROWS to a statement, the leftover
+    # one by one; files of every size around those boundaries, with the buffer made small so
+    # that it is emptied mid-stream too, must give the rows and rowid ranges of a plain loop.
+    import sqlite3
+    from cruxe import store
+    from cruxe.model import EdgeBlock
+    monkeypatch.setattr(store, "_FLAT_MAX", 2 * store.EDGE_ROWS * 9)
+    db = sqlite3.connect(":memory:", isolation_level=None)
+    db.executescript(store._INDEX_SCHEMA)
+    sizes = [0, 1, store.EDGE_ROWS - 1, store.EDGE_ROWS, store.EDGE_ROWS + 1, 3 * store.EDGE_ROWS + 5, 7, 0, 130]
+    edges, outcomes, want = [], [], []
+    paths = [f"f{i}.py" for i in range(len(sizes))]
+    ids = store.file_ids(db, paths)
+    for path, n in zip(paths, sizes):
+        syms = [bytes([len(edges), k]) * 4 for k in range(3)]
+        froms = [k % 4 - 1 for k in range(n)]  # -1: no enclosing symbol
+        block = EdgeBlock.of(bytes(k % 3 for k in range(n)), list(range(1, n + 1)), froms, syms,
+                             tuple(f"n{k}" for k in range(n)), tuple("m" if k % 5 == 0 else "" for k in range(n)),
+                             tuple("r" if k % 2 else "" for k in range(n)))
+        to = [syms[k % 3] if k % 2 else None for k in range(n)]
+        conf = bytes(k % 9 for k in range(n))
+        edges.append((path, block))
+        outcomes.append((to, conf))
+        for k in range(n):
+            want.append((syms[froms[k]] if froms[k] >= 0 else None, to[k] if resolved else None, f"n{k}", k % 3,
+                         ids[path], k + 1, conf[k] if resolved else None, "m" if k % 5 == 0 else None,
+                         "r" if k % 2 else None))
+    store.insert_edges(db, edges, ids, outcomes if resolved else None)
+    assert db.execute("SELECT * FROM symbol_edges ORDER BY rowid").fetchall() == want
+    assert [r[0] for r in db.execute("SELECT rowid FROM symbol_edges ORDER BY rowid")] == list(range(1, len(want) + 1))
+    spans, lo = [], 1
+    for path, n in zip(paths, sizes):
+        spans.append((path, lo, lo + n - 1) if n else (path, None, None))
+        lo += n
+    assert db.execute("SELECT path, edge_lo, edge_hi FROM paths ORDER BY id").fetchall() == spans
+
+
 def test_files_left_by_a_tantivy_commit_killed_midway_do_not_break_the_next_commit(make_repo):
     # A writer killed inside its commit leaves files the meta never took up (a segment's
     # `<id>.<opstamp>.del`); the next writer starts from the same meta, so its commit wants
