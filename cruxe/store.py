@@ -32,10 +32,10 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, islice, repeat
+from itertools import repeat
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Generator, Iterable, Iterator
 
 import tantivy
 
@@ -894,17 +894,16 @@ _EDGE_VALUES = "(?,?,?,?,?,?,?,nullif(?,''),nullif(?,''))"
 _INSERT_EDGES_ONE = f"INSERT INTO symbol_edges VALUES {_EDGE_VALUES}"
 _INSERT_EDGES_MANY = f"INSERT INTO symbol_edges VALUES {','.join([_EDGE_VALUES] * EDGE_ROWS)}"
 _EDGE_COLS = 9
-_FLAT_MAX = 64 * EDGE_ROWS * _EDGE_COLS  # parameters laid out before their statements run
+_FLAT_MAX = 64 * EDGE_ROWS * _EDGE_COLS  # parameters laid out (64 statements' worth) before they run
 
 
-def _statements(flat: list, per: int, rest: list[list]) -> Iterator[list]:
-    """The whole statements' parameters of `flat` (rows of _EDGE_COLS), `per` a statement;
-    what is left over (fewer than a statement's rows) is put in `rest`."""
+def _statements(flat: list, per: int) -> Generator[list, None, list]:
+    """Yield the whole statements' parameters of `flat` (rows of _EDGE_COLS), `per` a
+    statement; return what is left over (fewer than a statement's rows)."""
     full = len(flat) - len(flat) % per
     for i in range(0, full, per):
         yield flat[i:i + per]
-    if full < len(flat):
-        rest.append(flat[full:])
+    return flat[full:]
 
 
 def insert_edges(c: sqlite3.Connection, edges: list[FileEdges], ids: dict[str, int],
@@ -922,9 +921,10 @@ def insert_edges(c: sqlite3.Connection, edges: list[FileEdges], ids: dict[str, i
     # at a time: a spool flushed past its limit is 2M edges, which at once would take the
     # memory the limit is there to cap.
     per = EDGE_ROWS * _EDGE_COLS
-    rest: list[list] = []
+    rest: list = []  # the last rows, fewer than a statement's: inserted one by one
 
     def statements() -> Iterator[list]:
+        nonlocal rest
         flat: list = []
         for k, (path, b) in enumerate(edges):
             n = len(b.types)
@@ -943,13 +943,10 @@ def insert_edges(c: sqlite3.Connection, edges: list[FileEdges], ids: dict[str, i
             part[8::_EDGE_COLS] = b.column(b.receivers)
             flat += part
             if len(flat) >= _FLAT_MAX:
-                yield from _statements(flat, per, rest)
-                flat = rest.pop() if rest else []
-        yield from _statements(flat, per, rest)
+                flat = yield from _statements(flat, per)
+        rest = yield from _statements(flat, per)
     c.executemany(_INSERT_EDGES_MANY, statements())
-    if rest:
-        tail = rest.pop()
-        c.executemany(_INSERT_EDGES_ONE, (tail[i:i + _EDGE_COLS] for i in range(0, len(tail), _EDGE_COLS)))
+    c.executemany(_INSERT_EDGES_ONE, (rest[i:i + _EDGE_COLS] for i in range(0, len(rest), _EDGE_COLS)))
     total = sum(len(b.types) for _, b in edges)
     top = c.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0]
     if top != base + total:
