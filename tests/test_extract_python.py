@@ -219,6 +219,32 @@ def test_name_patterns_capture_every_identifier_but_those_never_a_use():
     assert min(seen.values()) >= 10 and sum(seen.values()) > 50_000
 
 
+def test_bound_attributes_are_those_the_parent_based_role_says():
+    # @objset marks the objects of attributes that are bound, not read (`self.x = 1`): what
+    # _role says of the attribute node from its parent, for every attribute that is no callee
+    import tree_sitter as ts
+    from cruxe.languages import python as py
+    from cruxe.languages._common import parse, query
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    sources = [p.read_bytes() for pkg in ("asyncio", "email", "unittest") for p in sorted((stdlib / pkg).rglob("*.py"))]
+    sources.append(b"a.b, c.d = 1, 2\nfor e.f in g: pass\n[h.i for j.k in l]\nm.n += 1\n(o.p, *q.r) = s\n"
+                   b"with t as u.v: pass\nw.x = y.z = 0\ndef broken(:\n    aa.bb = )(\n")
+    bound = reads = 0
+    for src in sources:
+        caps = ts.QueryCursor(query("python", py.QUERY)).captures(parse("python", src).root_node)
+        marked = {n.start_byte for n in caps.get("objset", ())}
+        callees = {n.start_byte for n in caps.get("callee", ())}
+        for n in caps.get("obj", ()):
+            attr = n.parent.child_by_field_name("attribute")
+            if attr.start_byte in callees:
+                continue
+            is_bound = py._role(n.parent) != "use"
+            assert (n.start_byte in marked) == is_bound, (src[n.parent.start_byte:n.parent.end_byte], n.parent.parent.type)
+            bound += is_bound
+            reads += not is_bound
+    assert bound > 1_000 and reads > 5_000
+
+
 def test_attribute_names_read_from_the_text_are_those_of_the_tree():
     # name_uses skips `self.x` reads of names the file does not define by the text after the
     # object; where that text gives a name, it must be the attribute's own
@@ -234,7 +260,7 @@ def test_attribute_names_read_from_the_text_are_those_of_the_tree():
             m = py._ATTRIBUTE_NAME.match(src, n.end_byte)
             if m is not None:
                 attr = n.parent.child_by_field_name("attribute")
-                assert m.group(1) == src[attr.start_byte:attr.end_byte]
+                assert (m.group(1), m.start(1)) == (src[attr.start_byte:attr.end_byte], attr.start_byte)
                 matched += 1
     assert matched > 10_000
     # and the reads the text cannot tell are still found through the tree

@@ -91,8 +91,21 @@ _NAME_PARENTS = (
     "while_statement", "with_item", "yield", "ERROR")
 
 
+# `obj.attr` bound, not read (`self.x = 1`, `for a.b in`...): the attribute's role by its parent
+# (see _role), told by the query of its object (`@objset`, besides its `@obj`): name_uses asks
+# no node for its parent. The other non-use places of an attribute node are impossible patterns
+# to tree-sitter (never in a tree) or a call's callee (name_uses knows those already).
+_BOUND_ATTRIBUTES = (
+    [f"({t} (attribute object: (identifier) @objset))"
+     for t in ("list_splat_pattern", "dictionary_splat_pattern", "pattern_list", "tuple_pattern", "list_pattern",
+               "as_pattern_target")]
+    + [f"({t} left: (attribute object: (identifier) @objset))"
+       for t in ("assignment", "augmented_assignment", "for_statement", "for_in_clause")])
+
+
 def _name_patterns() -> str:
-    out = ["(attribute object: (identifier) @obj)", "(keyword_argument value: (identifier) @name)"]
+    out = ["(attribute object: (identifier) @obj)", *_BOUND_ATTRIBUTES,
+           "(keyword_argument value: (identifier) @name)"]
     for t in _NAME_PARENTS:
         role = _PARENT_ROLES.get(t)
         if role is not None:
@@ -154,12 +167,14 @@ def extract(source: bytes, path: str) -> FileExtract:
         else:
             other.update(r[5] or r[2] for r in refs)
     cands = [_def_candidate(n, source) for n in defs]
+    # (decorator start, definition start) of each decorated definition: its candidate spans both
+    decorators = sorted((c.node.start_byte, n.start_byte) for c, n in zip(cands, defs) if c.node is not n)
     cands += [a for n in defs if n.type == "class_definition" for a in _class_attributes(n, source)]
     cands += _module_bindings(root, source)
     ordered, parents = nest(cands)
     symbols = _symbols(ordered, parents, module_path(path))
     defined = {c.name for c in cands}
-    name_uses(caps, defined, defs, pending, source, plain - other - defined)
+    name_uses(caps, defined, defs, pending, source, plain - other - defined, decorators)
     refs = resolve_references(pending, [(c.node.start_byte, c.node.end_byte) for c in ordered])
     return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree))
 
@@ -461,7 +476,8 @@ _BUILTINS = frozenset(dir(builtins))
 
 
 def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.Node],
-              pending: list[PendingRef], source: bytes, modules: set[str] = frozenset()) -> None:
+              pending: list[PendingRef], source: bytes, modules: set[str] = frozenset(),
+              decorators: list[tuple[int, int]] = ()) -> None:
     """Add to `pending` a `references` edge for each non-call use among `uses` (captures of
     QUERY; one per name, receiver and line), and drop the bare names, calls included,
     that their function binds locally (parameters, assignments, loop/with/except targets):
@@ -474,35 +490,41 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
     A bare use of one is a use of that module, and a module is no symbol: no find_references
     answer can list it, and counted in `unresolved_count` it would only add noise to every
     symbol that happens to share the name (Django+Salt: ~70k such uses, `salt`, `pytest`,
-    `os`...). Its attribute reads (`os.path`, `salt.utils`) are kept like any others."""
+    `os`...). Its attribute reads (`os.path`, `salt.utils`) are kept like any others.
+
+    `decorators`: (decorator start, definition start) of each decorated definition, sorted
+    (a use inside a decorator is evaluated in the scope around the definition)."""
     known, callees, star = _file_names(defined, pending)
     module_only = {n.encode() for n in modules} if not star else ()
-    decorators = sorted((d.parent.start_byte, d.start_byte) for d in defs
-                        if d.parent is not None and d.parent.type == "decorated_definition")
-    found: list[tuple[int, bytes, bytes, ts.Node]] = []  # (position, name, receiver text, identifier)
+    bound = {n.start_byte for n in uses.get("objset", ())}  # objects of `obj.attr = ...` and the like
+    found: list[tuple[int, bytes, bytes, ts.Node]] = []  # (position, name, receiver text, node on its line)
     bindings: list[tuple[int, str, bool]] = []
     for pos in uses.get("obj", ()):  # `obj.attr`: obj is a use, and attr may be one
         start = pos.start_byte
         word = source[start:pos.end_byte]
         own = word in known
-        if not own and word in _SELF_NAMES:
-            m = _ATTRIBUTE_NAME.match(source, pos.end_byte)
-            if m is not None and m.group(1) not in known:
-                continue  # `self.x`, no x defined here: no edge at all (Django+Salt: 95k of 119k)
-        if own or word in _SELF_NAMES:
+        selfish = word in _SELF_NAMES
+        if own or selfish:
             # `obj.attr` read through a known object: an edge to attr, receiver obj (besides
             # obj's own use below). Found from the object's identifier, not by a query pattern
             # of its own: that pattern captured three nodes per attribute in the file, most
             # of them on objects no rule can follow (Django+Salt: 1.1M captures, ~0.6 CPU-s)
-            parent = pos.parent
-            attr = parent.child_by_field_name("attribute")
-            if attr is not None and attr.type == "identifier":
-                a = attr.start_byte
-                name = source[a:attr.end_byte]
-                if (a not in callees and not (word in _SELF_NAMES and name not in known)
-                        and _role(parent) == "use"):
-                    found.append((a, name, word, attr))
-        if (own or star and word not in _SELF_NAMES) and word not in module_only:
+            m = _ATTRIBUTE_NAME.match(source, pos.end_byte)
+            if m is not None:  # the name from the text, on the object's line
+                name, a, line_node = m.group(1), m.start(1), pos
+            else:  # the text cannot tell (a comment, a line break, a non-ASCII name): ask the tree
+                attr = pos.parent.child_by_field_name("attribute")
+                if attr is None or attr.type != "identifier":
+                    name = None
+                else:
+                    a, line_node = attr.start_byte, attr
+                    name = source[a:attr.end_byte]
+            if selfish and name is not None and name not in known:
+                if not own:
+                    continue  # `self.x`, no x defined here: no edge at all (Django+Salt: 95k of 119k)
+            elif name is not None and a not in callees and start not in bound:
+                found.append((a, name, word, line_node))
+        if (own or star and not selfish) and word not in module_only:
             found.append((start, word, b"", pos))
     for pos in uses.get("name", ()):  # any other use (never a callee: those are `call` children)
         start = pos.start_byte
