@@ -176,6 +176,22 @@ def test_syntax_errors_recover_the_rest():
     assert got["m.Fine.m"] == ("method", 8)
 
 
+def _role(node) -> str:
+    """What `node` is at its place, from its parent (the spelled-out rule the query's capture
+    names must agree with): "use", or a role of python._PARENT_ROLES / _FIELD_ROLES."""
+    from cruxe.languages import python as py
+    parent = node.parent
+    if parent is None:
+        return "name"
+    role = py._PARENT_ROLES.get(parent.type)
+    if role is not None:
+        return role
+    field = py._FIELD_ROLES.get(parent.type)
+    if field is not None and parent.child_by_field_name(field[0]) == node:
+        return field[1]
+    return "use"
+
+
 def _never_a_use(node) -> bool:
     """The identifier places QUERY's @name patterns leave out (see _NAME_PARENTS)."""
     parent = node.parent
@@ -211,7 +227,7 @@ def test_name_patterns_capture_every_identifier_but_those_never_a_use():
         got = {}
         for capture, role in roles.items():
             for n in caps.get(capture, ()):
-                assert py._role(n) == role, (capture, n.parent.type)
+                assert _role(n) == role, (capture, n.parent.type)
                 assert capture != "obj" or n.parent.type == "attribute"
                 got[(n.start_byte, n.end_byte)] = capture
             seen[capture] += len(caps.get(capture, ()))
@@ -238,7 +254,7 @@ def test_bound_attributes_are_those_the_parent_based_role_says():
             attr = n.parent.child_by_field_name("attribute")
             if attr.start_byte in callees:
                 continue
-            is_bound = py._role(n.parent) != "use"
+            is_bound = _role(n.parent) != "use"
             assert (n.start_byte in marked) == is_bound, (src[n.parent.start_byte:n.parent.end_byte], n.parent.parent.type)
             bound += is_bound
             reads += not is_bound
