@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """What reference edges cost at index time, and what a one-file sync costs with them.
 
-usage: python3 bench/refs/edge_cost.py [DIR ...] [--runs 2] [--touch REL_PATH]
+usage: python3 bench/refs/edge_cost.py [DIR ...] [--runs 2] [--warmup 1] [--touch REL_PATH]
 
 Default corpus: the Django 5.2 and Salt 3008 sdists (about 5.8k Python files). Each DIR is
 copied once into a temporary repository. Then, alternating so that machine load hits both
 alike, full `cruxe index` runs (the real CLI with its parser pool, fresh CRUXE_HOME each)
-are timed in two variants:
+are timed in two variants (after `--warmup` untimed runs of each: the first index after the
+copy runs while the kernel still writes the copy out, and was the with-edges run of every
+invocation's first round, 10-15 points above the rounds after it):
 
   with_edges     the shipped pipeline: reference capture in extraction, edge rows, resolution
   without_edges  Python reference capture switched off in extraction (definitions-only
@@ -132,6 +134,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dirs", nargs="*", default=DEFAULT_DIRS)
     ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--warmup", type=int, default=1, help="untimed runs of each variant first")
     ap.add_argument("--touch", default=DEFAULT_TOUCH, help="file (relative to the copy) for the one-file sync")
     a = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="cruxe-edge-cost-"))
@@ -142,6 +145,11 @@ def main() -> None:
         hook_dir = work / "hook"
         hook_dir.mkdir()
         (hook_dir / "sitecustomize.py").write_text(_SITECUSTOMIZE)
+        for i in range(a.warmup):
+            for mode in ("without_edges", "with_edges"):
+                seconds, cpu_s = full_index(repo, work / f"warmup-{mode}-{i}", hook_dir, mode == "with_edges")
+                print(f"warm-up {i} {mode}: {seconds:.1f}s wall, {cpu_s:.1f}s cpu (not counted)", file=sys.stderr)
+                shutil.rmtree(work / f"warmup-{mode}-{i}", ignore_errors=True)
         times: dict[str, list[float]] = {"with_edges": [], "without_edges": []}
         cpu: dict[str, list[float]] = {"with_edges": [], "without_edges": []}
         for i in range(a.runs):
@@ -153,7 +161,7 @@ def main() -> None:
         last_home = work / f"home-with_edges-{a.runs - 1}"
         os.environ["CRUXE_HOME"] = str(last_home)
         with_s, without_s = statistics.median(times["with_edges"]), statistics.median(times["without_edges"])
-        out = {"corpus": [Path(d).name for d in a.dirs], **corpus_size(repo), "runs": a.runs,
+        out = {"corpus": [Path(d).name for d in a.dirs], **corpus_size(repo), "runs": a.runs, "warmup": a.warmup,
                "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d"),
                "index_s": {k: [round(x, 1) for x in v] for k, v in times.items()},
                "overhead": round(with_s / without_s - 1, 3),
