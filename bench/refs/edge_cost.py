@@ -51,17 +51,26 @@ DEFAULT_TOUCH = "django-5.2.19/django/db/models/query.py"
 _SITECUSTOMIZE = """
 import os
 if os.environ.get("CRUXE_BENCH_NO_EDGES"):
+    import cruxe.index as ix
     import cruxe.languages.python as py
-    import cruxe.refs as refs
     py.QUERY = "\\n".join(py.QUERY.strip().splitlines()[:py._CALL_PATTERNS])  # definition patterns only
     py.name_uses = lambda *a, **k: None
-    from cruxe.store import build_symbol_indexes
+    index_into = ix._index_into
 
-    def resolve_nothing(gen, *a, spool=None, **k):  # a spool's resolution also builds the symbol indexes
-        if spool is not None:
-            build_symbol_indexes(gen.db)
-        return {}
-    refs.resolve_edges = resolve_nothing
+    def without_resolution(*a, **k):
+        # patched on the first index job, in the indexer only: a parser worker never imports
+        # cruxe.refs, and importing it in every process would charge this variant for it
+        import cruxe.refs as refs
+        from cruxe.store import build_symbol_indexes
+
+        def resolve_nothing(gen, *a, spool=None, **k):  # a spool's resolution also builds the symbol indexes
+            if spool is not None:
+                build_symbol_indexes(gen.db)
+            return {}
+        refs.resolve_edges = resolve_nothing
+        ix._index_into = index_into
+        return index_into(*a, **k)
+    ix._index_into = without_resolution
 """
 
 
