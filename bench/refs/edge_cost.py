@@ -6,9 +6,9 @@ usage: python3 bench/refs/edge_cost.py [DIR ...] [--runs 2] [--warmup 1] [--touc
 Default corpus: the Django 5.2 and Salt 3008 sdists (about 5.8k Python files). Each DIR is
 copied once into a temporary repository. Then, alternating so that machine load hits both
 alike, full `cruxe index` runs (the real CLI with its parser pool, fresh CRUXE_HOME each)
-are timed in two variants (after `--warmup` untimed runs of each: the first index after the
-copy runs while the kernel still writes the copy out, and was the with-edges run of every
-invocation's first round, 10-15 points above the rounds after it):
+are timed in two variants (after `--warmup` untimed runs of each: the first index of an
+invocation was often its slowest, by up to 10-15 points of the ratio, and it was always the
+with-edges run of the first round):
 
   with_edges     the shipped pipeline: reference capture in extraction, edge rows, resolution
   without_edges  Python reference capture switched off in extraction (definitions-only
