@@ -57,18 +57,17 @@ if os.environ.get("CRUXE_BENCH_NO_EDGES"):
     py.name_uses = lambda *a, **k: None
     index_into = ix._index_into
 
-    def without_resolution(*a, **k):
-        # patched on the first index job, in the indexer only: a parser worker never imports
-        # cruxe.refs, and importing it in every process would charge this variant for it
-        import cruxe.refs as refs
-        from cruxe.store import build_symbol_indexes
+    def resolve_nothing(gen, *a, spool=None, **k):  # a spool's resolution also builds the symbol indexes
+        if spool is not None:
+            from cruxe.store import build_symbol_indexes
+            build_symbol_indexes(gen.db)
+        return {}
 
-        def resolve_nothing(gen, *a, spool=None, **k):  # a spool's resolution also builds the symbol indexes
-            if spool is not None:
-                build_symbol_indexes(gen.db)
-            return {}
+    def without_resolution(*a, **k):
+        # the resolver is switched off when the indexer starts its job: a parser worker never
+        # imports cruxe.refs, and importing it in every process would charge this variant for it
+        import cruxe.refs as refs
         refs.resolve_edges = resolve_nothing
-        ix._index_into = index_into
         return index_into(*a, **k)
     ix._index_into = without_resolution
 """
