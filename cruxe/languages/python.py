@@ -23,7 +23,7 @@ import bisect
 import builtins
 import inspect
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set as AbstractSet
 from operator import attrgetter, itemgetter
 
 import tree_sitter as ts
@@ -477,7 +477,7 @@ _BUILTINS = frozenset(dir(builtins))
 
 
 def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.Node],
-              pending: list[PendingRef], source: bytes, modules: set[str] = frozenset(),
+              pending: list[PendingRef], source: bytes, modules: AbstractSet[str] = frozenset(),
               decorators: Sequence[tuple[int, int]] = ()) -> None:
     """Add to `pending` a `references` edge for each non-call use among `uses` (captures of
     QUERY; one per name, receiver and line), and drop the bare names, calls included,
