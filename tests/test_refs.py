@@ -596,6 +596,32 @@ def test_real_corpora_resolve_to_symbols_of_the_same_name(copy_corpus, corpus):
     assert pending == 0
 
 
+def test_preloaded_graph_lists_symbols_in_the_order_of_the_lazy_reads(tmp_path):
+    """`Graph.preload` reads the table in its own order and sorts only what is out of order:
+    definitions sharing a line, and a synced file whose rows now sit at the end."""
+    from cruxe.refs.graph import Graph
+
+    files = {f"m{i}.py": "shared = 1\n\ndef f():\n    pass\n\nclass C:\n    p = 0\n" for i in range(4)}
+    files["t.py"] = "a = b = 1\nX, Y = 1, 2\n\nclass D:\n    p = q = 0\n"  # definitions sharing a line
+    root = indexed_repo(tmp_path, files)
+    (root / "m0.py").write_text("shared = 2\ndef f(): pass\nclass C: pass\n")  # no two on a line
+    run_index(root)
+    project = open_project(root)
+    db = project.store.current_generation("live").db
+    stored = [r[0] for r in db.execute("SELECT f.path FROM symbols s JOIN paths f ON f.id = s.file_id ORDER BY s.rowid")]
+    assert stored != sorted(stored)  # m0.py's rows come last: the case that needs sorting
+    full, lazy = Graph(db, project.id, "live"), Graph(db, project.id, "live")
+    full.preload([])
+    names = {r[0] for r in db.execute("SELECT name FROM symbols")}
+    assert {"shared", "a", "b", "X", "Y", "p", "q"} <= names
+    for path in sorted(files):
+        assert full.in_file(path) == lazy.in_file(path)
+    for name in sorted(names):
+        assert full.named(name) == lazy.named(name) and len(full.named(name)) >= 1
+    for sym in (s for path in sorted(files) for s in full.in_file(path)):
+        assert full.get(sym.id) == sym
+
+
 def test_resolve_edges_with_nothing_pending_changes_nothing(tmp_path):
     root = copy_fixture(tmp_path, "python")
     project, gen = indexed(root)
