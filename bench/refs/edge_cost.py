@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What reference edges cost at index time, and what a one-file sync costs with them.
 
-usage: python3 bench/refs/edge_cost.py [DIR ...] [--runs 2] [--warmup 1] [--touch REL_PATH]
+usage: python3 bench/refs/edge_cost.py [DIR ...] [--runs 2] [--warmup 1] [--touch REL_PATH] [--base CHECKOUT]
 
 Default corpus: the Django 5.2 and Salt 3008 sdists (about 5.8k Python files). Each DIR is
 copied once into a temporary repository. Then, alternating so that machine load hits both
@@ -24,6 +24,12 @@ last with-edges index: one file gains a line at its top (every symbol in it move
 every edge into it must be re-resolved) and a sync is timed in-process and as a
 `cruxe sync` CLI process (interpreter start included), with the resolver's own counts.
 One JSON object on stdout.
+
+`--base CHECKOUT` (another working tree of this repository, e.g. `git worktree add /tmp/base
+HEAD~1`): an A/B in one sitting. Every round then indexes with both trees' code, the two
+trees' turns alternating from round to round, and the output gains `base` with the same
+figures for that code: the two codes' ratios are then measured under the same drift of the
+machine, which between separate invocations moves the ratio by several points.
 """
 from __future__ import annotations
 
@@ -73,16 +79,17 @@ if os.environ.get("CRUXE_BENCH_NO_EDGES"):
 """
 
 
-def full_index(repo: Path, home: Path, hook_dir: Path, edges: bool) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the index process and its parser workers)."""
+def full_index(repo: Path, home: Path, hook_dir: Path, edges: bool, root: Path = ROOT) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the index process and its parser workers), with the code
+    of checkout `root`."""
     env = {**os.environ, "CRUXE_HOME": str(home),
-           "PYTHONPATH": os.pathsep.join([str(hook_dir), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+           "PYTHONPATH": os.pathsep.join([str(hook_dir), str(root), os.environ.get("PYTHONPATH", "")])}
     if not edges:
         env["CRUXE_BENCH_NO_EDGES"] = "1"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", "cruxe", "index", "--path", str(repo), "--quiet"], env=env,
-                          capture_output=True, text=True, cwd=ROOT)
+                          capture_output=True, text=True, cwd=root)
     seconds = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
@@ -138,13 +145,31 @@ def one_file_sync(repo: Path, rel: str) -> dict:
     return {"file": rel, "in_process_s": round(in_process, 3), "cli_s": round(cli, 3), "resolver": stats}
 
 
+def figures(times: dict[str, list[float]], cpu: dict[str, list[float]]) -> dict:
+    """One code's runs and their overheads."""
+    def ratio(values: dict[str, list[float]]) -> float:
+        return round(statistics.median(values["with_edges"]) / statistics.median(values["without_edges"]) - 1, 3)
+    return {"index_s": {k: [round(x, 1) for x in v] for k, v in times.items()},
+            "overhead": ratio(times),
+            "cpu_s": {k: [round(x, 1) for x in v] for k, v in cpu.items()},
+            "cpu_overhead": ratio(cpu),
+            # each round's with/without pair ran back to back: their ratios drift less with
+            # the machine than the medians of all runs do
+            "paired_overheads": [round(w / o - 1, 3) for w, o in zip(times["with_edges"], times["without_edges"])],
+            "paired_cpu_overheads": [round(w / o - 1, 3) for w, o in zip(cpu["with_edges"], cpu["without_edges"])]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("dirs", nargs="*", default=DEFAULT_DIRS)
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--warmup", type=int, default=1, help="untimed runs of each variant first")
     ap.add_argument("--touch", default=DEFAULT_TOUCH, help="file (relative to the copy) for the one-file sync")
+    ap.add_argument("--base", type=Path, help="another checkout whose code runs in the same rounds (an A/B)")
     a = ap.parse_args()
+    if a.base is not None and not (a.base / "cruxe" / "__init__.py").is_file():
+        sys.exit(f"--base {a.base}: not a checkout of this repository (no cruxe/__init__.py)")
+    codes = {"head": ROOT, **({"base": a.base.resolve()} if a.base is not None else {})}
     work = Path(tempfile.mkdtemp(prefix="cruxe-edge-cost-"))
     repo = work / "repo"
     try:
@@ -154,34 +179,33 @@ def main() -> None:
         hook_dir.mkdir()
         (hook_dir / "sitecustomize.py").write_text(_SITECUSTOMIZE)
         for i in range(a.warmup):
-            for mode in ("without_edges", "with_edges"):
-                seconds, cpu_s = full_index(repo, work / f"warmup-{mode}-{i}", hook_dir, mode == "with_edges")
-                print(f"warm-up {i} {mode}: {seconds:.1f}s wall, {cpu_s:.1f}s cpu (not counted)", file=sys.stderr)
-                shutil.rmtree(work / f"warmup-{mode}-{i}", ignore_errors=True)
-        times: dict[str, list[float]] = {"with_edges": [], "without_edges": []}
-        cpu: dict[str, list[float]] = {"with_edges": [], "without_edges": []}
+            for code, root in codes.items():
+                for mode in ("without_edges", "with_edges"):
+                    seconds, cpu_s = full_index(repo, work / f"warmup-{code}-{mode}-{i}", hook_dir,
+                                                mode == "with_edges", root)
+                    print(f"warm-up {i} {code} {mode}: {seconds:.1f}s wall, {cpu_s:.1f}s cpu (not counted)",
+                          file=sys.stderr)
+                    shutil.rmtree(work / f"warmup-{code}-{mode}-{i}", ignore_errors=True)
+        times = {code: {"with_edges": [], "without_edges": []} for code in codes}
+        cpu = {code: {"with_edges": [], "without_edges": []} for code in codes}
         for i in range(a.runs):
-            for mode in (("with_edges", "without_edges") if i % 2 == 0 else ("without_edges", "with_edges")):
-                seconds, cpu_s = full_index(repo, work / f"home-{mode}-{i}", hook_dir, mode == "with_edges")
-                times[mode].append(seconds)
-                cpu[mode].append(cpu_s)
-                print(f"run {i} {mode}: {seconds:.1f}s wall, {cpu_s:.1f}s cpu", file=sys.stderr)
-        last_home = work / f"home-with_edges-{a.runs - 1}"
+            order = list(codes) if i % 2 == 0 else list(reversed(codes))
+            for code in order:
+                for mode in (("with_edges", "without_edges") if i % 2 == 0 else ("without_edges", "with_edges")):
+                    home = work / f"home-{code}-{mode}-{i}"
+                    seconds, cpu_s = full_index(repo, home, hook_dir, mode == "with_edges", codes[code])
+                    times[code][mode].append(seconds)
+                    cpu[code][mode].append(cpu_s)
+                    print(f"run {i} {code} {mode}: {seconds:.1f}s wall, {cpu_s:.1f}s cpu", file=sys.stderr)
+        last_home = work / f"home-head-with_edges-{a.runs - 1}"
         os.environ["CRUXE_HOME"] = str(last_home)
-        with_s, without_s = statistics.median(times["with_edges"]), statistics.median(times["without_edges"])
         out = {"corpus": [Path(d).name for d in a.dirs], **corpus_size(repo), "runs": a.runs, "warmup": a.warmup,
                "machine": f"{os.cpu_count()} cores", "date": time.strftime("%Y-%m-%d"),
-               "index_s": {k: [round(x, 1) for x in v] for k, v in times.items()},
-               "overhead": round(with_s / without_s - 1, 3),
-               "cpu_s": {k: [round(x, 1) for x in v] for k, v in cpu.items()},
-               "cpu_overhead": round(statistics.median(cpu["with_edges"])
-                                     / statistics.median(cpu["without_edges"]) - 1, 3),
-               # each round's with/without pair ran back to back: their ratios drift less with
-               # the machine than the medians of all runs do
-               "paired_overheads": [round(w / o - 1, 3) for w, o in zip(times["with_edges"], times["without_edges"])],
-               "paired_cpu_overheads": [round(w / o - 1, 3) for w, o in zip(cpu["with_edges"], cpu["without_edges"])],
+               **figures(times["head"], cpu["head"]),
                "edges": edge_counts(repo),
                "one_file_sync": one_file_sync(repo, a.touch)}
+        if "base" in codes:
+            out["base"] = {"checkout": str(codes["base"]), **figures(times["base"], cpu["base"])}
         print(json.dumps(out, indent=1))
     finally:
         shutil.rmtree(work, ignore_errors=True)
