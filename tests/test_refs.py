@@ -622,6 +622,27 @@ def test_preloaded_graph_lists_symbols_in_the_order_of_the_lazy_reads(tmp_path):
         assert full.get(sym.id) == sym
 
 
+@pytest.mark.parametrize("refused", [False, True])
+def test_resolution_workers_lower_their_priority_or_go_on_when_refused(tmp_path, monkeypatch, refused):
+    """A resolution worker renices itself before loading its graph (so the writer of the
+    outcomes gets a core first); a system that refuses (or has no os.nice) changes nothing."""
+    root = copy_fixture(tmp_path, "python")
+    project, gen = indexed(root)
+    asked = []
+
+    def nice(n):
+        asked.append(n)
+        if refused:
+            raise PermissionError("setpriority refused")
+        return n
+    monkeypatch.setattr(resolve_mod.os, "nice", nice)
+    monkeypatch.setattr(resolve_mod.gc, "disable", lambda: None)  # this is the test process, not a worker
+    monkeypatch.setattr(resolve_mod, "_worker_state", {})
+    g, _ = resolve_mod._worker_graph(str(gen.path), gen.number, project.id, "live")
+    assert asked == [resolve_mod.RESOLVER_NICENESS]
+    assert g.named("format_price"), "the graph loaded all the same"
+
+
 def test_resolve_edges_with_nothing_pending_changes_nothing(tmp_path):
     root = copy_fixture(tmp_path, "python")
     project, gen = indexed(root)

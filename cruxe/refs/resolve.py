@@ -221,8 +221,10 @@ def _worker_graph(path: str, number: int, repo: str, ref: str, imports: Callable
         # shared by three processes it gets a core whenever it has work, and the inserts keep
         # up with the resolution (Django+Salt: the writer's lag after the last chunk 0.17 ->
         # 0.11 s, the tail after the last batch 2.42 -> 2.32 s, means of 4 alternated runs).
-        if hasattr(os, "nice"):
+        try:
             os.nice(RESOLVER_NICENESS)
+        except (AttributeError, OSError):  # no os.nice (Windows), or a sandbox that refuses it
+            log.debug("resolution worker keeps its scheduling priority", exc_info=True)
         gen = Generation(Path(path), number)
         g = Graph(gen.db, repo, ref, lambda p: file_text(gen, repo, ref, p))
         g.preload(imports() if imports is not None else None)
