@@ -18,7 +18,7 @@ _SYM_COLS = (f"{id_sql('s.symbol_id')}, s.name, s.qualified_name, s.kind, s.lang
              f"s.line_end, {id_sql('s.parent_symbol_id')}, coalesce(s.signature, '')")
 # The same columns with the ids as stored (8-byte blobs), which `preload` turns into hex in
 # Python: bytes.hex() per id costs less than SQL's lower(hex()) (Django+Salt's 102k symbols)
-_SYM_RAW_COLS = ("s.symbol_id, s.name, s.qualified_name, s.kind, s.language, f.path, s.line_start, s.line_end, "
+_SYM_RAW_COLS = ("s.symbol_id, s.name, s.qualified_name, s.kind, s.language, s.file_id, s.line_start, s.line_end, "
                  "s.parent_symbol_id, coalesce(s.signature, '')")
 _SYMBOLS = "symbols s JOIN paths f ON f.id = s.file_id"  # a generation's rows are all of one repo and ref
 _SYM_ORDER = "ORDER BY f.path, s.line_start, s.symbol_id"
@@ -139,10 +139,11 @@ class Graph:
         unsorted: set[str] = set()  # files whose lists need sorting
         names: set[str] = set()  # names whose lists need sorting
         n = 0
-        for sid, name, qname, kind, language, path, line, end, parent, signature in rows(
-                self.db, f"SELECT {_SYM_RAW_COLS} FROM {_SYMBOLS} ORDER BY s.rowid", ()):
+        paths = {i: intern(p) for i, p in rows(self.db, "SELECT id, path FROM paths", ())}
+        for sid, name, qname, kind, language, file_id, line, end, parent, signature in rows(
+                self.db, f"SELECT {_SYM_RAW_COLS} FROM symbols s ORDER BY s.rowid", ()):
             n += 1
-            path = intern(path)
+            path = paths[file_id]
             if path is not last:
                 if path in seen:
                     unsorted.add(path)
