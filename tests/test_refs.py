@@ -622,6 +622,29 @@ def test_preloaded_graph_lists_symbols_in_the_order_of_the_lazy_reads(tmp_path):
         assert full.get(sym.id) == sym
 
 
+def test_a_preload_begun_before_the_last_batch_reads_the_rest_and_equals_a_whole_one(tmp_path):
+    """`Graph.preload_symbols` (a parser worker, while the last batch is written), then
+    `preload` once more rows are in: the same lists as one preload of everything."""
+    from cruxe.refs.graph import Graph
+
+    root = copy_fixture(tmp_path, "python")
+    project, gen = indexed(root)
+    early = Graph(gen.db, project.id, "live")
+    early.preload_symbols()
+    assert not early.complete
+    (root / "zz_late.py").write_text("shared = 1\n\ndef format_price(x):\n    return x\n")
+    (root / "aa_early.py").write_text("a = b = 2\n\nclass Order:\n    pass\n")  # read after zz: out of order
+    run_index(root)  # new files only: rows appended, none deleted
+    db = project.store.current_generation("live").db
+    early.db = db
+    early.preload([])
+    whole = Graph(db, project.id, "live")
+    whole.preload([])
+    assert early.complete and early._by_path == whole._by_path and early._by_name == whole._by_name
+    assert early._by_id == whole._by_id and early.named("format_price") == whole.named("format_price")
+    assert len(whole.named("format_price")) >= 2 and len(whole.named("Order")) >= 2
+
+
 @pytest.mark.parametrize("refused", [False, True])
 def test_resolution_workers_lower_their_priority_or_go_on_when_refused(tmp_path, monkeypatch, refused):
     """A resolution worker renices itself before loading its graph (so the writer of the

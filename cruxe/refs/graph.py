@@ -99,50 +99,41 @@ def _reorder(by_path: dict[str, list[Sym]], by_name: dict[str, list[Sym]], by_id
                 by_id[s.id] = s
 
 
-class Graph:
-    """Read access to one generation's symbols and edges for resolution."""
+class _SymbolLoad:
+    """`Graph.preload`'s reading of the symbols table, in one go or in two (rows appended in
+    between are read by the second `read`).
 
-    def __init__(self, db: sqlite3.Connection, repo: str, ref: str,
-                 read_text: Callable[[str], str | None] | None = None):
-        self.db = db
-        self.key = (repo, ref)
-        # an indexed file's text (from the snippet store), for manifests such as go.mod
-        self.read_text = read_text or (lambda path: None)
-        self._files: dict[str, str] | None = None
-        self._by_path: dict[str, list[Sym]] = {}
-        self._by_name: dict[str, list[Sym]] = {}
-        self._by_id: dict[str, Sym] = {}
-        self._children: dict[str, dict[str, dict[str, list[Sym]]]] = {}
-        self._firsts: dict[str, dict[str, dict[str, Sym]]] = {}
-        self._local: dict[str, tuple[frozenset[str], frozenset[str]] | None] = {}
-        self._imports: dict[str, list[Edge]] = {}
-        self._complete = False  # preloaded: a missing key means "none", no query needed
-        self._few: dict[tuple, list[Sym]] = {}
-        self._paths: dict[int, str] | None = None  # paths.id -> path, for stored_edges
+    Every list must come out in _SYM_ORDER. A bulk build inserts files in path order, so
+    the table's own order is that but for definitions that share a line (`a = b = 1`); a
+    sync appends a file's rows at the end. So the rows are read in the table's order, which
+    costs no sort (ORDER BY in SQL: 0.16 against 0.10 CPU-s for Django+Salt's 102k symbols),
+    and only what is out of order is sorted in Python (`finish`): a file read in two runs or
+    out of line order, and the names of files read after the first one out of path order
+    (and of files with ties)."""
 
-    # -- bulk loading for a full resolution
-    def preload(self, imports: list[Edge] | None = None) -> None:
-        """Load every symbol and import edge; `imports`: the import edges, when they are not
-        in the table yet (a bulk build's spool)."""
-        by_path: dict[str, list[Sym]] = defaultdict(list)
-        by_name: dict[str, list[Sym]] = defaultdict(list)
+    def __init__(self) -> None:
+        self.by_path: dict[str, list[Sym]] = defaultdict(list)
+        self.by_name: dict[str, list[Sym]] = defaultdict(list)
+        self.by_id: dict[str, Sym] = {}
+        self.last, self.last_key, self.late = "", (0, b""), False
+        self.seen: set[str] = set()
+        self.unsorted: set[str] = set()  # files whose lists need sorting
+        self.names: set[str] = set()  # names whose lists need sorting
+        self.rows = 0
+        self.top = 0  # the largest rowid read
+
+    def read(self, db: sqlite3.Connection) -> None:
+        """Read the rows after those read so far."""
         intern = sys.intern  # kind, language and path repeat on every row: ~20% of the graph's memory
-        new, by_id = tuple.__new__, self._by_id  # tuple.__new__: Sym's constructor without its Python frame
-        # Every list must come out in _SYM_ORDER. A bulk build inserts files in path order, so
-        # the table's own order is that but for definitions that share a line (`a = b = 1`);
-        # a sync appends a file's rows at the end. So the rows are read in the table's order,
-        # which costs no sort (ORDER BY in SQL: 0.16 against 0.10 CPU-s for Django+Salt's 102k
-        # symbols), and only what is out of order is sorted in Python: a file read in two
-        # runs or out of line order, and the names of files read after the first one out of
-        # path order (and of files with ties).
-        last, last_key, late, seen = "", (0, b""), False, set()
-        unsorted: set[str] = set()  # files whose lists need sorting
-        names: set[str] = set()  # names whose lists need sorting
-        n = 0
-        paths = {i: intern(p) for i, p in rows(self.db, "SELECT id, path FROM paths", ())}
-        for sid, name, qname, kind, language, file_id, line, end, parent, signature in rows(
-                self.db, f"SELECT {_SYM_RAW_COLS} FROM symbols s ORDER BY s.rowid", ()):
+        new = tuple.__new__  # Sym's constructor without its Python frame
+        by_path, by_name, by_id, seen, unsorted, names = (self.by_path, self.by_name, self.by_id, self.seen,
+                                                          self.unsorted, self.names)
+        last, last_key, late, n, top = self.last, self.last_key, self.late, self.rows, self.top
+        paths = {i: intern(p) for i, p in rows(db, "SELECT id, path FROM paths", ())}
+        for rowid, sid, name, qname, kind, language, file_id, line, end, parent, signature in rows(
+                db, f"SELECT s.rowid, {_SYM_RAW_COLS} FROM symbols s WHERE s.rowid > ? ORDER BY s.rowid", (top,)):
             n += 1
+            top = rowid
             path = paths[file_id]
             if path is not last:
                 if path in seen:
@@ -163,10 +154,47 @@ class Graph:
             by_path[path].append(s)
             by_name[name].append(s)
             by_id[s.id] = s
-        if unsorted or names:
-            _reorder(by_path, by_name, by_id, unsorted, names, len(by_id) < n)
-        self._by_path = dict(by_path)
-        self._by_name = dict(by_name)
+        self.last, self.last_key, self.late, self.rows, self.top = last, last_key, late, n, top
+
+    def finish(self, by_id: dict[str, Sym]) -> tuple[dict[str, list[Sym]], dict[str, list[Sym]]]:
+        """(by_path, by_name) in _SYM_ORDER; `by_id` gets every symbol by id."""
+        if self.unsorted or self.names:
+            _reorder(self.by_path, self.by_name, self.by_id, self.unsorted, self.names, len(self.by_id) < self.rows)
+        by_id.update(self.by_id)
+        return dict(self.by_path), dict(self.by_name)
+
+
+class Graph:
+    """Read access to one generation's symbols and edges for resolution."""
+
+    def __init__(self, db: sqlite3.Connection, repo: str, ref: str,
+                 read_text: Callable[[str], str | None] | None = None):
+        self.db = db
+        self.key = (repo, ref)
+        # an indexed file's text (from the snippet store), for manifests such as go.mod
+        self.read_text = read_text or (lambda path: None)
+        self._files: dict[str, str] | None = None
+        self._by_path: dict[str, list[Sym]] = {}
+        self._by_name: dict[str, list[Sym]] = {}
+        self._by_id: dict[str, Sym] = {}
+        self._children: dict[str, dict[str, dict[str, list[Sym]]]] = {}
+        self._firsts: dict[str, dict[str, dict[str, Sym]]] = {}
+        self._local: dict[str, tuple[frozenset[str], frozenset[str]] | None] = {}
+        self._imports: dict[str, list[Edge]] = {}
+        self._complete = False  # preloaded: a missing key means "none", no query needed
+        self._few: dict[tuple, list[Sym]] = {}
+        self._paths: dict[int, str] | None = None  # paths.id -> path, for stored_edges
+        self._load: _SymbolLoad | None = None  # a preload begun by preload_symbols
+
+    # -- bulk loading for a full resolution
+    def preload(self, imports: list[Edge] | None = None) -> None:
+        """Load every symbol and import edge; `imports`: the import edges, when they are not
+        in the table yet (a bulk build's spool). After `preload_symbols`, only the symbols
+        committed since are read."""
+        load = self._load if self._load is not None else _SymbolLoad()
+        load.read(self.db)
+        self._load = None
+        self._by_path, self._by_name = load.finish(self._by_id)
         by_file: dict[str, list[Edge]] = defaultdict(list)
         if imports is None:
             imports = self.stored_edges(f"WHERE edge_type = {EDGE_TYPE_CODES['imports']}", ())
@@ -174,6 +202,18 @@ class Graph:
             by_file[e.path].append(e)
         self._imports = dict(by_file)
         self._complete = True
+
+    @property
+    def complete(self) -> bool:
+        """Preloaded: everything is in memory."""
+        return self._complete
+
+    def preload_symbols(self) -> None:
+        """The first part of `preload`, ahead of time: read the symbols committed so far (a
+        bulk build's parser workers, idle while its last batch is written). Only for a table
+        that gains rows and loses none until `preload` reads the rest."""
+        self._load = _SymbolLoad()
+        self._load.read(self.db)
 
     def stored_edges(self, where: str, args: tuple) -> list[Edge]:
         """The `symbol_edges` rows that `where` (a clause on the table's own columns, its ORDER

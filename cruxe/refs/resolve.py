@@ -210,27 +210,52 @@ def _worker_graph(path: str, number: int, repo: str, ref: str, imports: Callable
     """This worker's graph of generation `path` and its resolvers, loaded on first use
     (`imports`: the import edges, when they are not in the table)."""
     state = _worker_state.get(path)
+    if state is not None and not state[0].complete:  # begun by preload_task: read the rest
+        state[0].preload(imports() if imports is not None else None)
     if state is None:
-        # The graph is a million long-lived objects and every chunk adds 50,000 edges and
-        # outcomes: the cyclic collector's passes over them cost ~30% of a worker's time
-        # (measured on Django+Salt; loading the graph with it on, 0.15 CPU-s more), and
-        # resolution makes no cycles worth collecting. The worker ends with the resolution.
-        gc.disable()
-        # This process only feeds the one that writes the outcomes, which has the job's
-        # last, serial steps to run after them (inserts, edge indexes, commit): on 2 cores
-        # shared by three processes it gets a core whenever it has work, and the inserts keep
-        # up with the resolution (Django+Salt: the writer's lag after the last chunk 0.17 ->
-        # 0.11 s, the tail after the last batch 2.42 -> 2.32 s, means of 4 alternated runs).
-        try:
-            os.nice(RESOLVER_NICENESS)
-        except (AttributeError, OSError):  # no os.nice (Windows), or a sandbox that refuses it
-            log.debug("resolution worker keeps its scheduling priority", exc_info=True)
-        gen = Generation(Path(path), number)
-        g = Graph(gen.db, repo, ref, lambda p: file_text(gen, repo, ref, p))
+        g = _resolution_worker_graph(path, number, repo, ref)
         g.preload(imports() if imports is not None else None)
         _worker_state.clear()
         state = _worker_state[path] = (g, {})
     return state
+
+
+def _resolution_worker_graph(path: str, number: int, repo: str, ref: str) -> Graph:
+    """This process becomes a resolution worker: an empty graph of generation `path`."""
+    # The graph is a million long-lived objects and every chunk adds 50,000 edges and
+    # outcomes: the cyclic collector's passes over them cost ~30% of a worker's time
+    # (measured on Django+Salt; loading the graph with it on, 0.15 CPU-s more), and
+    # resolution makes no cycles worth collecting. The worker ends with the resolution.
+    gc.disable()
+    # This process only feeds the one that writes the outcomes, which has the job's
+    # last, serial steps to run after them (inserts, edge indexes, commit): on 2 cores
+    # shared by three processes it gets a core whenever it has work, and the inserts keep
+    # up with the resolution (Django+Salt: the writer's lag after the last chunk 0.17 ->
+    # 0.11 s, the tail after the last batch 2.42 -> 2.32 s, means of 4 alternated runs).
+    try:
+        os.nice(RESOLVER_NICENESS)
+    except (AttributeError, OSError):  # no os.nice (Windows), or a sandbox that refuses it
+        log.debug("resolution worker keeps its scheduling priority", exc_info=True)
+    gen = Generation(Path(path), number)
+    return Graph(gen.db, repo, ref, lambda p: file_text(gen, repo, ref, p))
+
+
+def preload_task(path: str, number: int, repo: str, ref: str) -> None:
+    """In a parser worker, while the indexer writes a bulk build's last batch: read the
+    symbols committed so far into this worker's graph, the bulk of `Graph.preload` (the
+    workers have nothing else to do then, and at their lowered priority they take only what
+    the indexer leaves). Its first resolution task reads the rest. A second call in the same
+    worker does nothing."""
+    if path in _worker_state:
+        return
+    try:
+        g = _resolution_worker_graph(path, number, repo, ref)
+        g.preload_symbols()
+    except Exception:  # noqa: BLE001 - nobody waits for this task: its resolution loads the graph whole
+        log.warning("could not begin the resolution graph ahead of time", exc_info=True)
+        return
+    _worker_state.clear()
+    _worker_state[path] = (g, {})
 
 
 _TYPE_LABELS = {code: label for label, code in EDGE_TYPE_CODES.items()}
