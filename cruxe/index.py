@@ -405,8 +405,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
                 writer.commit_tantivy()
                 writer.commit_sqlite(deleted, [], [], [], [], {"commit": commit, "complete": not todo})
                 report.deleted_files = len(deleted)
-            spool = _write_batches(writer, store, todo, pool, report, progress, commit, spool,
-                                   _parser_workers(workers))
+            spool = _write_batches(writer, store, todo, pool, report, progress, commit, spool, workers)
             if spool is not None:
                 # A bulk build's edges are resolved by the parser workers, which are up already
                 # (two fewer processes to start and import; that resolution also builds the
@@ -450,7 +449,7 @@ def _start_over(gen: Generation, repo: str, ref: str, report: JobReport) -> None
 
 def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], pool: ProcessPoolExecutor | None,
                    report: JobReport, progress: Progress | None, commit: str | None,
-                   spool: list[FileEdges] | None, workers: int = 0) -> list[FileEdges] | None:
+                   spool: list[FileEdges] | None, workers: int | None = None) -> list[FileEdges] | None:
     """Write batch after batch, each in the crash-safe order (Tantivy commit, then one
     SQLite transaction), while the workers parse the next ones (`_process`): a batch's parsed
     data is dropped once written, so at most 1 + AHEAD are held, this one and those. With a
@@ -463,9 +462,10 @@ def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], pool: 
     for batch_results in _process(todo, pool):
         if spool is not None and pool is not None and done + len(batch_results) == len(todo):
             # the last batch: nothing left to parse, the workers begin their resolution graphs
-            from .refs.resolve import preload_task
-            for _ in range(workers):
-                pool.submit(preload_task, str(writer.gen.path), writer.gen.number, repo, ref)
+            edges = spooled + sum(len(r["edges"].types) for r in batch_results if "edges" in r)
+            if edges <= SPOOL_MAX_EDGES:  # else the spool is written pending, and resolved elsewhere
+                from .refs.resolve import begin_graphs
+                begin_graphs(pool, writer.gen, repo, ref, edges, workers)
         _write_batch(writer, repo, ref, batch_results, report)
         done += len(batch_results)
         writer.commit_tantivy()
@@ -493,14 +493,10 @@ def _maybe_changed(f: ScanEntry, old: tuple[str, int, int] | None) -> bool:
     return old is None or old[1] != f.size or old[2] != f.mtime_ns
 
 
-def _parser_workers(workers: int | None) -> int:
-    return workers or min(os.cpu_count() or 1, 4)
-
-
 def _parser_pool(todo: list[WorkItem], workers: int | None) -> ContextManager[ProcessPoolExecutor | None]:
     """The job's worker processes (tree-sitter holds the GIL while parsing), or None when the
     change is small enough to parse in this process (no pool start-up)."""
-    n = _parser_workers(workers)
+    n = workers or min(os.cpu_count() or 1, 4)
     if len(todo) < INLINE_MAX_FILES or n <= 1:
         return nullcontext(None)
     return worker_pool(n, "parser or resolution", initializer=_parser_worker_start)

@@ -240,6 +240,17 @@ def _resolution_worker_graph(path: str, number: int, repo: str, ref: str) -> Gra
     return Graph(gen.db, repo, ref, lambda p: file_text(gen, repo, ref, p))
 
 
+def begin_graphs(pool: ProcessPoolExecutor, gen: Generation, repo: str, ref: str, edges: int,
+                 workers: int | None) -> None:
+    """Before a bulk build's last batch is written: each worker of `pool` begins its
+    resolution graph (`preload_task`), when the build's `edges` will be resolved there
+    (`_resolve_spool`: more than PARALLEL_EDGES, and cores for it)."""
+    n = _workers(edges, workers)
+    if n >= 2:
+        for _ in range(n):
+            pool.submit(preload_task, str(gen.path), gen.number, repo, ref)
+
+
 def preload_task(path: str, number: int, repo: str, ref: str) -> None:
     """In a parser worker, while the indexer writes a bulk build's last batch: read the
     symbols committed so far into this worker's graph, the bulk of `Graph.preload` (the
@@ -270,9 +281,9 @@ def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: i
     """Resolve a bulk build's spooled edges and insert them, resolved, chunk by chunk as the
     chunks come back: no pending row is written, read back and rewritten. The build's symbol
     indexes (`store.defer_symbol_indexes`) are built here too, while the resolution workers
-    start and load their graphs (a full scan each, which needs no index): ~1.3 s on
-    Django+Salt in which this process would otherwise wait. The first chunks are smaller, so that the inserts start as soon as a worker has its graph.
-    Returns (edges, resolved)."""
+    read the rest of their graphs (`begin_graphs` began them during the last batch; a table
+    scan, which needs no index). The first chunks are smaller, so that the inserts start as
+    soon as a worker has its graph. Returns (edges, resolved)."""
     db = gen.db
     parallel = _workers(sum(len(b.types) for _, b in spool), workers)
     chunks: list[SpoolChunk] = [[]]
