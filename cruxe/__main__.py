@@ -319,6 +319,9 @@ def _print_error(err: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from .procs import isolate_children
+
+    isolate_children()  # before any child process: none may import from the repository
     parser = build_parser()
     a = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")

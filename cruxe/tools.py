@@ -22,6 +22,7 @@ from . import __version__, freshness, health, outline, shape
 from .config import Config, load_config, resolve_explain_level, resolve_freshness_policy
 from .errors import CruxeError
 from .model import KIND_ALIASES, KIND_VALUES, LANGUAGES, ROLE_VALUES
+from .procs import child_env
 from .project import Project, open_project, require_project
 from .store import damaged, is_corruption, is_engine_panic
 
@@ -264,10 +265,12 @@ def spawn_index_job(root: Path, home: Path, *, ref: str | None, force: bool, job
     if force:
         cmd.append("--force")
     if ref:
-        cmd += ["--ref", ref]
-    env = {**os.environ, "CRUXE_HOME": str(home)}
+        cmd.append(f"--ref={ref}")  # one word: a ref spelled like an option stays a ref
+    # never the caller's working directory (the repository, for a server an MCP host started
+    # there): the child's cwd is Cruxe's own, and its path is safe (see procs.isolate_children)
     return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+                            stderr=subprocess.DEVNULL, env=child_env(str(home)), cwd=str(home),
+                            start_new_session=True)
 
 
 def _start_job(server: Server, args: dict[str, Any], progress: Any, *, sync: bool) -> dict[str, Any]:
