@@ -8,8 +8,10 @@ by ordered rules (first match wins, as CONTRACTS "Ranking" lists them):
    failure word with a quoted literal (`invalid character 'x' looking for beginning of value`);
 2. a whole-query quote: a literal searched as written, so error intent (its plan searches
    snippets), unless what is quoted is itself one path;
-3. path: a token with `/` or `\\`, a file extension, a glob, a dotfile, or a well-known file
-   name (`README`, `Makefile`, `go.mod`), or "<name> folder";
+3. path: the whole query is one path token (with `/` or `\\`, a file extension, a glob, a
+   dotfile, or a well-known file name: `README`, `Makefile`, `go.mod`), framed at most by
+   pointing words ("files in src/x", "the go.mod file"), or "<name> folder"; a path inside a
+   sentence leaves it a sentence (`path_tokens` gives the planner that path as a boost);
 4. symbol: one identifier-like token (`snake_case`, `camelCase`, `a::b`, `a.b`, `Foo.bar()`,
    `Vec<T>`, `println!`), a definition keyword with one name (`fn foo`, `class Config`,
    `func (b *Builder) Write`), or "where is <code name> defined";
@@ -113,6 +115,12 @@ src lib libs pkg cmd internal test tests spec app apps docs doc scripts bin exam
 include vendor config configs .github
 """.split())
 _DIR_WORDS = frozenset({"folder", "directory", "dir"})
+# Words that frame a path without saying anything about its content ("where is the X file").
+_PATH_FRAME_WORDS = frozenset("""
+the a an file files folder folders directory directories dir dirs in under inside where is are find open show
+list all test tests
+""".split())
+_URL_RE = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _EXT_RE = re.compile(r"^[\w*.\-]*\.([A-Za-z0-9]+)$")
 _DOTFILE_RE = re.compile(r"^\.[A-Za-z0-9][\w.\-]*$")
 _EDGE_PUNCT = "\"'`()[]{},;:<>"
@@ -152,10 +160,23 @@ def _slash_path(t: str) -> bool:
 
 
 def _is_path(q: str, words: list[str]) -> bool:
-    if any(_path_token(w, alone=len(words) == 1) for w in words):
-        return True
-    # "migrations folder", "the docs directory"
-    return 2 <= len(words) <= 3 and words[-1].lower() in _DIR_WORDS
+    """The whole query names a file or folder: one path or glob, framed at most by words that
+    only point at it ("files in internal/server", "the go.mod file", "migrations folder"). A
+    path inside a sentence ("read the X.cfg config file", a ref in a git error, a URL in a log
+    line) leaves the sentence a sentence; the planner boosts results on that path instead."""
+    core = [w for w in words if w.lower().strip(_EDGE_PUNCT) not in _PATH_FRAME_WORDS]
+    if not core:  # "the tests folder": the folder is named by the frame's own word
+        core = [w for w in words if w.lower() in ("test", "tests")]
+    if len(core) == 1:
+        return _path_token(core[0], alone=True) or (len(core) < len(words) and words[-1].lower() in _DIR_WORDS)
+    return False
+
+
+def path_tokens(q: str) -> list[str]:
+    """The path-like tokens of a query that is not itself a path (`X.cfg`, `src/auth`, `.env`),
+    as written minus edge punctuation: evidence about where the answer lives."""
+    return [t for t in (w.strip(_EDGE_PUNCT) for w in q.split())
+            if t and not _URL_RE.match(t) and _path_token(t, alone=False)]
 
 
 # ---- 4. symbols -----------------------------------------------------------------------------

@@ -65,10 +65,35 @@ def test_prose_about_errors_is_natural_language(q):
 @pytest.mark.parametrize("q", [
     "src/auth/handler.rs", "src\\parser\\lexer.rs", "email/", "./scripts/release.sh", "setup.py",
     "Cargo.toml", "package.json", "README", "Makefile", "go.mod", ".gitignore", "*.proto", "**/*_test.go",
-    "files in internal/server", "migrations folder", "index.d.ts",
+    "files in internal/server", "migrations folder", "index.d.ts", "the go.mod file", "tests under tests/integration",
+    "the tests folder",
 ])
 def test_paths(q):
     assert intent(q) == "path"
+
+
+@pytest.mark.parametrize("q", [
+    "read the setup.cfg config file", "where is Cargo.lock updated", "which code writes .env values",
+    "how does src/auth decide who may log in", "Makefile targets", "fetch https://example.com/api/v1 with retries",
+])
+def test_a_path_inside_a_sentence_leaves_it_a_sentence(q):
+    """Issue 17: one slash or file name turned a sentence into a files-only path search."""
+    assert intent(q) == "natural_language"
+
+
+def test_a_path_inside_a_sentence_becomes_a_path_boost():
+    from cruxe.query.planner import plan
+
+    p = plan("read the setup.cfg config file")
+    assert p.intent == "natural_language" and "setup.cfg" in p.path_terms
+    assert plan("how does src/auth decide who may log in").path_terms[0] == "src/auth"
+
+
+def test_urls_are_pasted_values_not_search_words():
+    from cruxe.query.planner import plan
+
+    p = plan("retry the request to https://www.example.com/api when the token expired")
+    assert not {"www", "example", "com", "https"} & set(p.terms), p.terms
 
 
 @pytest.mark.parametrize("q", ["read/write lock implementation", "async I/O event loop"])

@@ -83,6 +83,7 @@ _IDENT_RE = re.compile(IDENT_PATTERN)
 _PARTS_RE = re.compile(PARTS_PATTERN)
 _PUNCT = "?,.;:!()'\"`"  # stripped from the ends of natural-language words
 _QUAL_SPLIT = re.compile(r"::|\.|->|#")
+_URL_RE = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)  # pasted values, not words of the code
 _CODE_SHAPED = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]|_")  # camelCase hump, acronym join, snake
 PATH_AFFINITY_MIN_LEN = 3
 
@@ -206,9 +207,9 @@ def _symbol_target(q: str) -> tuple[str, str]:
 def _significant_words(q: str, intent: str) -> list[str]:
     """Query words worth searching for. Natural-language questions lose their stop words;
     identifiers, paths and messages are searched as written."""
-    words = q.split()
+    words = [w for w in q.split() if intent == "symbol" or not _URL_RE.match(w.strip(_PUNCT))]
     if intent != "natural_language":
-        return words
+        return words or q.split()
     kept = [w for w in words if w.strip(_PUNCT).lower() not in STOP_WORDS]
     if not kept:  # "how does it work": keep the weak words rather than nothing
         kept = [w for w in words if w.strip(_PUNCT).lower() in _WEAK]
@@ -229,7 +230,10 @@ def _path_affinity_terms(intent: str, q: str, target: str, words: list[str]) -> 
     if intent == "symbol":
         return (target.lower(),) if len(target) >= PATH_AFFINITY_MIN_LEN else ()
     plain = (w.strip(_PUNCT).lower() for w in words)
-    return tuple(_dedup(w for w in plain if len(w) >= PATH_AFFINITY_MIN_LEN and _IDENT_RE.fullmatch(w)))
+    idents = (w for w in plain if len(w) >= PATH_AFFINITY_MIN_LEN and _IDENT_RE.fullmatch(w))
+    # a file or folder named inside a sentence ("read the setup.cfg config file") says where
+    paths = (t.lower().replace("\\", "/").lstrip("./") for t in intent_mod.path_tokens(q))
+    return tuple(_dedup([*paths, *idents]))
 
 
 def _content_terms(words: list[str]) -> tuple[list[str], list[str]]:
