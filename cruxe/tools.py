@@ -273,7 +273,8 @@ def spawn_index_job(root: Path, home: Path, *, ref: str | None, force: bool, job
 # Index children this process started and that are still running, per (project id, ref). The
 # check "is a job active?" and the spawn happen under one lock, and a child counts as active
 # from its spawn (its job row and writer lock come only after the interpreter has started):
-# otherwise parallel calls each see nothing running and each start a child.
+# otherwise parallel calls each see nothing running and each start a child. Per process rather
+# than per Server: two Server objects on one repository in one process must not both spawn.
 _SPAWN_LOCK = threading.Lock()
 _SPAWNED: dict[tuple[str, str], tuple[str, str, subprocess.Popen]] = {}  # -> (job_id, mode, proc)
 _ACTIVE_STATUSES = ("queued", "running", "validating")

@@ -196,6 +196,14 @@ def http_request(port: int, method: str, path: str, body: bytes | None = None,
         conn.close()
 
 
+def assert_ping_answered(port: int, within: float) -> None:
+    """POST one ping; it must be answered (200, empty result) within ``within`` seconds."""
+    started = time.monotonic()
+    status, _, body = http_request(port, "POST", "/mcp", dumps(rpc("ping", msg_id=1)), timeout=within)
+    assert status == 200 and json.loads(body)["result"] == {}, (status, body)
+    assert time.monotonic() - started < within
+
+
 def http_exchange_raw(port: int, data: bytes, *, expect_reply: bool) -> bytes | None:
     status, headers, body = http_request(port, "POST", "/mcp", data)
     if status == 202:
