@@ -402,3 +402,113 @@ def test_serve_mcp_on_a_port_in_use_exits_2_with_a_remedy(make_repo):
     assert result.returncode == 2, result.stderr
     assert "error[invalid_input]" in result.stderr and "already in use" in result.stderr
     assert "remedy:" in result.stderr and "internal_error" not in result.stderr
+
+
+# ---------------------------------------------------------------------------- stdio: cancellation, EOF
+
+import io  # noqa: E402
+import os  # noqa: E402
+import queue  # noqa: E402
+
+from _transport_helpers import StdioProcess, server_env  # noqa: E402
+from cruxe.jsonrpc import serve_stdio  # noqa: E402
+
+
+def _wait_call(msg_id, seconds: float) -> dict:
+    return rpc("tools/call", {"name": "wait", "arguments": {"seconds": seconds},
+                              "_meta": {"progressToken": f"p{msg_id}"}}, msg_id)
+
+
+class SlowStdin(io.RawIOBase):
+    """Lines given one at a time with a pause before each, then EOF: a client still typing."""
+
+    def __init__(self, lines: list[bytes], pause: float):
+        super().__init__()
+        self._lines, self._pause = list(lines), pause
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if not self._lines:
+            return 0
+        time.sleep(self._pause)
+        line = self._lines.pop(0)
+        buffer[:len(line)] = line
+        return len(line)
+
+
+def test_a_cancelled_call_stops_waiting_and_gets_no_reply():
+    lines = [dumps(_wait_call(5, 30)) + b"\n",
+             dumps(rpc("notifications/cancelled", {"requestId": 5, "reason": "user"}, msg_id=None)) + b"\n",
+             dumps(rpc("ping", msg_id=6)) + b"\n"]
+    out = io.BytesIO()
+    started = time.monotonic()
+    serve_stdio(Dispatcher(ToyHost()), io.BufferedReader(SlowStdin(lines, 0.2)), out)
+    assert time.monotonic() - started < 5  # the tool would have waited 30 s
+    assert [json.loads(line).get("id") for line in out.getvalue().splitlines()] == [6]
+
+
+def test_a_cancel_for_another_id_leaves_the_call_answered():
+    lines = [dumps(_wait_call("w", 0.5)) + b"\n",
+             dumps(rpc("notifications/cancelled", {"requestId": "x"}, msg_id=None)) + b"\n"]
+    out = io.BytesIO()
+    serve_stdio(Dispatcher(ToyHost()), io.BufferedReader(SlowStdin(lines, 0.05)), out)
+    reply = json.loads(out.getvalue())
+    assert reply["id"] == "w" and reply["result"]["structuredContent"] == {"cancelled": True}  # by the EOF
+
+
+def test_stdin_eof_stops_a_long_wait_and_exits_promptly():
+    server = StdioProcess()
+    try:
+        server.send(_wait_call("long", 120))
+        server.send(rpc("ping", msg_id="p"))
+        assert server.read()["id"] == "p"  # the wait has started
+        started = time.monotonic()
+        server.proc.stdin.close()
+        server.proc.wait(timeout=5)
+        assert time.monotonic() - started < 3
+        reply = server.read()  # the answer still goes out: a client may close stdin and read on
+        assert reply["id"] == "long" and reply["result"]["structuredContent"] == {"cancelled": True}
+    finally:
+        server.close()
+
+
+# ---------------------------------------------------------------------------- stdio: the reader never blocks
+
+class CruxeStdio:
+    """A real `cruxe serve-mcp` on stdio, stdout lines queued."""
+
+    def __init__(self, repo) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "cruxe", "serve-mcp", "--path", str(repo)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     env=server_env())
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=lambda: [self.lines.put(line) for line in self.proc.stdout], daemon=True).start()
+
+    def ask(self, message: dict, timeout: float) -> dict:
+        self.proc.stdin.write(dumps(message) + b"\n")
+        self.proc.stdin.flush()
+        return json.loads(self.lines.get(timeout=timeout))
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
+def test_a_fifo_as_git_head_never_keeps_initialize_or_ping_from_being_answered(make_repo):
+    repo = make_repo({"a.py": "def alpha():\n    pass\n"})
+    (repo / ".git").mkdir()
+    os.mkfifo(repo / ".git" / "HEAD")  # opening it for reading blocks until a writer comes
+    server = CruxeStdio(repo)
+    try:
+        started = time.monotonic()
+        reply = server.ask(rpc("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                              "clientInfo": {"name": "t", "version": "0"}}, msg_id=1), timeout=10)
+        assert reply["result"]["serverInfo"]["name"] == "cruxe"
+        server.proc.stdin.write(dumps(rpc("notifications/initialized", msg_id=None)) + b"\n")  # starts prewarm
+        for i in range(3):
+            assert server.ask(rpc("ping", msg_id=f"p{i}"), timeout=5)["id"] == f"p{i}"
+        assert time.monotonic() - started < 5
+    finally:
+        server.close()
