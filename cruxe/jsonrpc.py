@@ -229,6 +229,7 @@ class Dispatcher:
         self._initialized = False
         self._initialized_lock = threading.Lock()
         self._instructions_call: Future | None = None
+        self._instructions_late: Future | None = None  # the stalled call already warned about
         self._requests: dict[str, Callable[[dict, _Context], Any]] = {
             "initialize": self._initialize,
             "ping": lambda params, ctx: {},
@@ -338,8 +339,11 @@ class Dispatcher:
         try:
             return call.result(timeout=INSTRUCTIONS_WAIT_S)
         except FutureTimeout:
-            logger.warning("the tool host gave no instructions within %.1f s; initialize answers without them",
-                           INSTRUCTIONS_WAIT_S)
+            with self._initialized_lock:  # once per stalled call, however many clients wait on it
+                first, self._instructions_late = self._instructions_late is not call, call
+            if first:
+                logger.warning("the tool host gave no instructions within %.1f s; initialize answers "
+                               "without them", INSTRUCTIONS_WAIT_S)
             return None
 
     def _host_instructions(self) -> str | None:
