@@ -270,11 +270,12 @@ def spawn_index_job(root: Path, home: Path, *, ref: str | None, force: bool, job
                             stderr=subprocess.DEVNULL, env=env, start_new_session=True)
 
 
-# Index children this process started and that are still running, per (project id, ref). The
-# check "is a job active?" and the spawn happen under one lock, and a child counts as active
-# from its spawn (its job row and writer lock come only after the interpreter has started):
-# otherwise parallel calls each see nothing running and each start a child. Per process rather
-# than per Server: two Server objects on one repository in one process must not both spawn.
+# Index children this process started whose job row has not appeared yet, per (project id, ref).
+# The check "is a job active?" and the spawn happen under one lock, and a child counts as active
+# from its spawn until it exits or its row appears (the row and the writer lock come only after
+# the interpreter has started; from then on the row and the lock say it): otherwise parallel
+# calls each see nothing running and each start a child. Per process rather than per Server:
+# two Server objects on one repository in one process must not both spawn.
 _SPAWN_LOCK = threading.Lock()
 _SPAWNED: dict[tuple[str, str], tuple[str, str, subprocess.Popen]] = {}  # -> (job_id, mode, proc)
 _ACTIVE_STATUSES = ("queued", "running", "validating")
@@ -291,7 +292,7 @@ def _claim_and_spawn(server: Server, project: Project, ref: str, force: bool) ->
     with _SPAWN_LOCK:
         spawned = _SPAWNED.get(key)
         if spawned is not None:
-            if spawned[2].poll() is None:
+            if spawned[2].poll() is None and not _job_row(project, spawned[0]):
                 raise _busy(ref, spawned[0], spawned[1])
             del _SPAWNED[key]
         active = project.store.active_job(ref)
@@ -324,6 +325,11 @@ def _start_job(server: Server, args: dict[str, Any], progress: Any, *, sync: boo
     return payload
 
 
+def _job_row(project: Project, job_id: str) -> dict[str, Any]:
+    rows = [j for j in project.store.jobs(None, limit=20) if j["job_id"] == job_id]
+    return rows[0] if rows else {}
+
+
 def _exit_reason(code: int | None) -> str:
     """Why an index child ended before registering its job (its stderr is not kept)."""
     if code == 3:  # EXIT_BUSY in __main__
@@ -344,8 +350,7 @@ def _wait_for_job(project: Project, job_id: str, proc: subprocess.Popen, progres
     job: dict[str, Any] = {}
     while time.monotonic() < deadline:
         done = proc.poll() is not None  # before the read: a row written before the exit is seen
-        rows = [j for j in project.store.jobs(None, limit=20) if j["job_id"] == job_id]
-        job = rows[0] if rows else {}
+        job = _job_row(project, job_id)
         if job and progress is not None:
             progress(float(job.get("files_done") or 0), float(job.get("files_total") or 0) or None,
                      job.get("status"))
