@@ -279,11 +279,20 @@ def spawn_index_job(root: Path, home: Path, *, ref: str | None, force: bool, job
 _SPAWN_LOCK = threading.Lock()
 _SPAWNED: dict[tuple[str, str], tuple[str, str, subprocess.Popen]] = {}  # -> (job_id, mode, proc)
 _ACTIVE_STATUSES = ("queued", "running", "validating")
+EXIT_BUSY = 3  # `cruxe index` found the ref's writer lock taken (__main__.EXIT_BUSY)
 
 
 def _busy(ref: str, job_id: str | None, mode: str | None) -> CruxeError:
     code = "sync_in_progress" if mode == "incremental" else "index_in_progress"
     return CruxeError(code, f"an index job is already running for ref {ref!r}", {"job_id": job_id, "ref": ref})
+
+
+def _writer_busy(project: Project, ref: str) -> CruxeError | None:
+    """The refusal to give when a job (or any writer) holds the ref now, else None."""
+    active = project.store.active_job(ref)
+    if active or project.store.writer_active(ref):
+        return _busy(ref, active.get("job_id") if active else None, active.get("mode") if active else None)
+    return None
 
 
 def _claim_and_spawn(server: Server, project: Project, ref: str, force: bool) -> tuple[str, str, subprocess.Popen]:
@@ -295,9 +304,9 @@ def _claim_and_spawn(server: Server, project: Project, ref: str, force: bool) ->
             if spawned[2].poll() is None and not _job_row(project, spawned[0]):
                 raise _busy(ref, spawned[0], spawned[1])
             del _SPAWNED[key]
-        active = project.store.active_job(ref)
-        if active or project.store.writer_active(ref):
-            raise _busy(ref, active.get("job_id") if active else None, active.get("mode") if active else None)
+        busy = _writer_busy(project, ref)
+        if busy is not None:
+            raise busy
         job_id = uuid.uuid4().hex[:16]
         mode = "full" if force or project.store.current_generation_number(ref) is None else "incremental"
         proc = spawn_index_job(project.root, server.home, ref=ref, force=force, job_id=job_id)
@@ -312,6 +321,8 @@ def _start_job(server: Server, args: dict[str, Any], progress: Any, *, sync: boo
     project, _ = init_project(project.root, server.home)
     job_id, mode, proc = _claim_and_spawn(server, project, ref, bool(args.get("force")))
     job = _wait_for_job(project, job_id, proc, progress)
+    if not job.get("job_id") and proc.returncode == EXIT_BUSY:  # lost to a writer started elsewhere
+        raise _writer_busy(project, ref) or _busy(ref, None, None)
     payload: dict[str, Any] = {"job_id": job_id, "status": job.get("status", "queued"), "mode": mode,
                                "progress_token": job_id}
     if job.get("status") not in (None, "published", *_ACTIVE_STATUSES):
@@ -332,8 +343,6 @@ def _job_row(project: Project, job_id: str) -> dict[str, Any]:
 
 def _exit_reason(code: int | None) -> str:
     """Why an index child ended before registering its job (its stderr is not kept)."""
-    if code == 3:  # EXIT_BUSY in __main__
-        return "another index process holds the writer lock for this ref; check `index_status` and retry"
     if code is not None and code < 0:
         return f"the index process was killed by signal {-code}; run `cruxe sync` to finish the index"
     return (f"the index process exited with code {code} before starting the job; run `cruxe index` "
@@ -358,10 +367,10 @@ def _wait_for_job(project: Project, job_id: str, proc: subprocess.Popen, progres
             return job
         if done and not job:
             return {"status": "failed", "error": _exit_reason(proc.returncode)}
-        if cancelled is not None and cancelled.wait(0.05):
-            return job
         if cancelled is None:
             time.sleep(0.05)
+        elif cancelled.wait(0.05):
+            return job
     return job
 
 

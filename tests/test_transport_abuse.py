@@ -67,8 +67,7 @@ def _fake_spawn(exit_code: int):
     return spawn
 
 
-@pytest.mark.parametrize("exit_code,words", [(2, "exited with code 2"), (3, "writer lock"),
-                                             (-9, "killed by signal 9")])
+@pytest.mark.parametrize("exit_code,words", [(2, "exited with code 2"), (-9, "killed by signal 9")])
 def test_a_failed_job_answer_carries_a_reason(make_repo, monkeypatch, exit_code, words):
     root = make_repo({"a.py": "def alpha():\n    pass\n"})
     if exit_code < 0:
@@ -82,6 +81,13 @@ def test_a_failed_job_answer_carries_a_reason(make_repo, monkeypatch, exit_code,
     payload, is_error = tools.Server(root).call_tool("index_repo", {})
     assert not is_error and payload["status"] == "failed"
     assert words in payload["reason"]
+
+
+def test_a_child_that_lost_the_writer_lock_to_another_process_means_index_in_progress(make_repo, monkeypatch):
+    root = make_repo({"a.py": "def alpha():\n    pass\n"})
+    monkeypatch.setattr(tools, "spawn_index_job", _fake_spawn(3))  # what `cruxe index` exits with then
+    payload, is_error = tools.Server(root).call_tool("index_repo", {})
+    assert is_error and payload["error"]["code"] == "index_in_progress"
 
 
 def test_a_job_that_recorded_its_failure_answers_with_its_error(make_repo, monkeypatch):
