@@ -230,6 +230,17 @@ def cmd_serve_mcp(a: argparse.Namespace) -> int:
 
 # ---- parser --------------------------------------------------------------------------------
 
+def _port(text: str) -> int:
+    """argparse type: a TCP port number (0 lets the system pick a free one)."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535)") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port number (0-65535)")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--path", default=".", help="repository root (default: current directory)")
@@ -298,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve-mcp", parents=[common], help="MCP server on stdio (default) or HTTP")
     s.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     s.add_argument("--bind", default="127.0.0.1", help="HTTP bind address (default: loopback only)")
-    s.add_argument("--port", type=int, default=9100)
+    s.add_argument("--port", type=_port, default=9100, help="HTTP port, 0-65535 (default 9100; 0 picks a free one)")
     s.add_argument("--token", help="HTTP bearer token (or CRUXE_HTTP_TOKEN)")
     s.add_argument("--no-prewarm", action="store_true", help="skip warming the indices at start")
     s.set_defaults(func=cmd_serve_mcp)

@@ -17,7 +17,9 @@ import math
 import os
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterator, Protocol
 
 from cruxe.errors import CruxeError
@@ -43,6 +45,13 @@ MAX_LINE_BYTES = 8 * 1024 * 1024
 TOOL_WORKERS = 4
 # Back-pressure: past this many unanswered tool calls the reader stops taking new lines.
 MAX_IN_FLIGHT = 32
+# `initialize` waits this long for the host's instructions (they read the index state, and a
+# repository's metadata can stall a read); past it the handshake answers without them.
+INSTRUCTIONS_WAIT_S = 1.0
+# Methods answered without the host's state (no file I/O): the stdio reader handles them
+# inline; everything else that reaches the host runs off the reader thread, so that `ping`
+# is always answered.
+INLINE_METHODS = frozenset({"ping", "tools/list", "notifications/cancelled"})
 
 Progress = Callable[[float, float | None, str | None], None]
 Notify = Callable[[dict], None]
@@ -145,6 +154,18 @@ def needs_worker(message: Any) -> bool:
     return any(isinstance(item, dict) and item.get("method") == "tools/call" for item in items)
 
 
+def is_inline(message: Any, known: Callable[[str], bool]) -> bool:
+    """True when handling ``message`` touches no host state beyond the tool table: only
+    INLINE_METHODS, methods ``known`` says are unknown (answered -32601 or ignored), responses
+    and malformed items."""
+    items = message if isinstance(message, list) else [message]
+    for item in items:
+        method = item.get("method") if isinstance(item, dict) else None
+        if isinstance(method, str) and method not in INLINE_METHODS and known(method):
+            return False
+    return True
+
+
 # ---------------------------------------------------------------------------- progress
 
 def _finite(value: Any) -> bool:
@@ -158,16 +179,19 @@ class _ProgressReporter:
     silent once the call has returned, so no progress can follow the reply.
     """
 
-    def __init__(self, token: str | int, notify: Notify):
+    def __init__(self, token: str | int, notify: Notify, cancelled: threading.Event | None = None):
         self._token = token
         self._notify = notify
         self._lock = threading.Lock()
         self._last: float | None = None
         self._open = True
+        # Set when the client cancelled the call or the server is stopping: a tool that waits
+        # (index_repo following its job) stops waiting; no more progress is sent.
+        self.cancelled = cancelled or threading.Event()
 
     def __call__(self, progress: float, total: float | None = None, message: str | None = None) -> None:
         with self._lock:
-            if not self._open or not _finite(progress):
+            if not self._open or not _finite(progress) or self.cancelled.is_set():
                 return
             if self._last is not None and progress <= self._last:
                 return
@@ -189,6 +213,14 @@ class _ProgressReporter:
 
 # ---------------------------------------------------------------------------- dispatcher
 
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What one message's handling may use besides its params."""
+
+    notify: Notify | None = None  # server-to-client notifications (progress)
+    cancelled: threading.Event | None = None  # set: the client cancelled, or the server stops
+
+
 class Dispatcher:
     """JSON-RPC 2.0 + MCP over a ToolHost. Thread-safe; knows no streams."""
 
@@ -196,15 +228,18 @@ class Dispatcher:
         self._host = host
         self._initialized = False
         self._initialized_lock = threading.Lock()
-        self._requests: dict[str, Callable[[dict, Notify | None], Any]] = {
+        self._instructions_call: Future | None = None
+        self._instructions_late: Future | None = None  # the stalled call already warned about
+        self._requests: dict[str, Callable[[dict, _Context], Any]] = {
             "initialize": self._initialize,
-            "ping": lambda params, notify: {},
+            "ping": lambda params, ctx: {},
             "tools/list": self._tools_list,
             "tools/call": self._tools_call,
         }
         self._notifications: dict[str, Callable[[dict], None]] = {
             "notifications/initialized": self._on_initialized,
-            # Tools are synchronous and short; a cancelled call simply finishes unobserved.
+            # The stdio loop, which knows its calls in flight, acts on it (see serve_stdio);
+            # HTTP has no session to tie a request id to, so there it changes nothing.
             "notifications/cancelled": lambda params: None,
         }
 
@@ -212,18 +247,24 @@ class Dispatcher:
     def server_info(self) -> dict:
         return {"name": SERVER_NAME, "version": str(self._host.server_version)}
 
-    def handle(self, message: Any, notify: Notify | None = None) -> dict | list | None:
+    def knows(self, method: str) -> bool:
+        return method in self._requests or method in self._notifications
+
+    def handle(self, message: Any, notify: Notify | None = None,
+               cancelled: threading.Event | None = None) -> dict | list | None:
         """Reply to one decoded message or batch; None when nothing is to be sent.
 
         ``notify`` carries server-to-client notifications (progress) for this message;
-        without it, progress is not reported.
+        without it, progress is not reported. ``cancelled``, once set, tells a waiting tool
+        to stop waiting (the transport decides whether its reply is still sent).
         """
+        ctx = _Context(notify, cancelled)
         if isinstance(message, list):
             if not message:
                 return error_reply(None, INVALID_REQUEST, "Invalid Request: empty batch")
-            replies = [reply for item in message if (reply := self._handle_one(item, notify)) is not None]
+            replies = [reply for item in message if (reply := self._handle_one(item, ctx)) is not None]
             return replies or None
-        return self._handle_one(message, notify)
+        return self._handle_one(message, ctx)
 
     def handle_bytes(self, data: bytes, notify: Notify | None = None) -> bytes | None:
         """``handle`` for raw bytes: adds -32700 for invalid UTF-8 or JSON, and encodes."""
@@ -234,7 +275,7 @@ class Dispatcher:
         reply = self.handle(message, notify)
         return None if reply is None else encode_reply(reply)
 
-    def _handle_one(self, message: Any, notify: Notify | None) -> dict | None:
+    def _handle_one(self, message: Any, ctx: _Context) -> dict | None:
         if not isinstance(message, dict):
             return error_reply(None, INVALID_REQUEST, "Invalid Request: a message must be a JSON object")
         is_request = "id" in message
@@ -250,7 +291,7 @@ class Dispatcher:
             return error_reply(reply_id, exc.code, exc.message)
         try:
             if is_request:
-                return result_reply(reply_id, self._request(method, params, notify))
+                return result_reply(reply_id, self._request(method, params, ctx))
             self._notification(method, params)
             return None
         except ProtocolError as exc:
@@ -259,11 +300,11 @@ class Dispatcher:
             logger.exception("unexpected failure handling %r", message.get("method"))
             return error_reply(reply_id, INTERNAL_ERROR, "Internal error") if is_request else None
 
-    def _request(self, method: str, params: Any, notify: Notify | None) -> Any:
+    def _request(self, method: str, params: Any, ctx: _Context) -> Any:
         handler = self._requests.get(method)
         if handler is None:
             raise ProtocolError(METHOD_NOT_FOUND, f"Method not found: {clip(method)}")
-        return handler(_check_params(method, params), notify)
+        return handler(_check_params(method, params), ctx)
 
     def _notification(self, method: str, params: Any) -> None:
         handler = self._notifications.get(method)
@@ -274,7 +315,7 @@ class Dispatcher:
 
     # -- MCP methods
 
-    def _initialize(self, params: dict, notify: Notify | None) -> dict:
+    def _initialize(self, params: dict, ctx: _Context) -> dict:
         requested = params.get("protocolVersion")
         version = requested if requested in SUPPORTED_PROTOCOL_VERSIONS else LATEST_PROTOCOL_VERSION
         result: dict[str, Any] = {
@@ -288,7 +329,24 @@ class Dispatcher:
         return result
 
     def _instructions(self) -> str | None:
-        # The handshake must succeed even when the index (or the host) is broken.
+        # The handshake must succeed, and soon, even when the index (or the host) is broken or
+        # a read of the repository stalls: the host runs in a thread of its own, at most one at
+        # a time (a stalled one is waited on again, not joined by more).
+        with self._initialized_lock:
+            call = self._instructions_call
+            if call is None or call.done():
+                call = self._instructions_call = _in_daemon_thread(self._host_instructions, "cruxe-instructions")
+        try:
+            return call.result(timeout=INSTRUCTIONS_WAIT_S)
+        except FutureTimeout:
+            with self._initialized_lock:  # once per stalled call, however many clients wait on it
+                first, self._instructions_late = self._instructions_late is not call, call
+            if first:
+                logger.warning("the tool host gave no instructions within %.1f s; initialize answers "
+                               "without them", INSTRUCTIONS_WAIT_S)
+            return None
+
+    def _host_instructions(self) -> str | None:
         try:
             text = self._host.instructions()
         except Exception:
@@ -307,10 +365,10 @@ class Dispatcher:
         except Exception:
             logger.exception("the tool host failed in on_initialized")
 
-    def _tools_list(self, params: dict, notify: Notify | None) -> dict:
+    def _tools_list(self, params: dict, ctx: _Context) -> dict:
         return {"tools": list(self._host.list_tools())}
 
-    def _tools_call(self, params: dict, notify: Notify | None) -> dict:
+    def _tools_call(self, params: dict, ctx: _Context) -> dict:
         name = params.get("name")
         if not isinstance(name, str):
             raise ProtocolError(INVALID_PARAMS, "Invalid params: tools/call needs a string 'name'")
@@ -319,7 +377,7 @@ class Dispatcher:
             arguments = {}
         if not isinstance(arguments, dict):
             raise ProtocolError(INVALID_PARAMS, "Invalid params: 'arguments' must be an object")
-        reporter = _progress_reporter(params, notify)
+        reporter = _progress_reporter(params, ctx)
         try:
             payload, is_error = self._call_tool(name, arguments, reporter)
         finally:
@@ -394,12 +452,26 @@ def _check_params(method: str, params: Any) -> dict:
     return params
 
 
-def _progress_reporter(params: dict, notify: Notify | None) -> _ProgressReporter | None:
+def _progress_reporter(params: dict, ctx: _Context) -> _ProgressReporter | None:
     meta = params.get("_meta")
     token = meta.get("progressToken") if isinstance(meta, dict) else None
-    if notify is None or not _valid_id(token):  # progress tokens have the same types as ids
+    if ctx.notify is None or not _valid_id(token):  # progress tokens have the same types as ids
         return None
-    return _ProgressReporter(token, notify)
+    return _ProgressReporter(token, ctx.notify, ctx.cancelled)
+
+
+def _in_daemon_thread(fn: Callable[[], Any], name: str) -> Future:
+    """Run ``fn`` in a daemon thread (one that may stall forever without holding up exit)."""
+    future: Future = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(fn())
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits on the future
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return future
 
 
 # ---------------------------------------------------------------------------- stdio
@@ -467,43 +539,127 @@ def protect_stdout() -> BinaryIO:
     return os.fdopen(protocol_fd, "wb")
 
 
+class _Call:
+    """One message handled off the reader thread; ``cancelled`` is handed to its tool."""
+
+    __slots__ = ("key", "cancelled", "by_client")
+
+    def __init__(self, key: tuple[bool, Any] | None):
+        self.key = key  # (is a string, id) when the client can cancel it by id
+        self.cancelled = threading.Event()
+        self.by_client = False  # cancelled by notifications/cancelled: its reply is dropped
+
+
+class _InFlight:
+    """The stdio session's unanswered calls: what ``notifications/cancelled`` and the end of
+    stdin act on. (MCP: a cancelled request gets no response; its tool is told to stop.)"""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._calls: set[_Call] = set()
+        self._by_id: dict[tuple[bool, Any], _Call] = {}
+        self._closing = False
+
+    def open(self, message: Any) -> _Call:
+        msg_id = message.get("id") if isinstance(message, dict) else None  # a batch: not by id
+        key = (isinstance(msg_id, str), msg_id) if _valid_id(msg_id) else None
+        with self._lock:
+            call = _Call(key if key not in self._by_id else None)
+            self._calls.add(call)
+            if call.key is not None:
+                self._by_id[call.key] = call
+            if self._closing:
+                call.cancelled.set()
+        return call
+
+    def cancel(self, message: Any) -> None:
+        """Act on every ``notifications/cancelled`` in ``message``; unknown ids are ignored."""
+        for item in message if isinstance(message, list) else [message]:
+            if not isinstance(item, dict) or item.get("method") != "notifications/cancelled" or "id" in item:
+                continue
+            params = item.get("params")
+            request_id = params.get("requestId") if isinstance(params, dict) else None
+            with self._lock:
+                call = self._by_id.get((isinstance(request_id, str), request_id)) if _valid_id(request_id) else None
+                if call is not None:
+                    call.by_client = True
+                    call.cancelled.set()
+
+    def close(self, call: _Call) -> bool:
+        """The call ended; True when its reply is to be sent."""
+        with self._lock:
+            self._calls.discard(call)
+            if call.key is not None and self._by_id.get(call.key) is call:
+                del self._by_id[call.key]
+            return not call.by_client
+
+    def cancel_all(self) -> None:
+        """stdin ended: every call, running or queued, stops waiting (replies still go out)."""
+        with self._lock:
+            self._closing = True
+            for call in self._calls:
+                call.cancelled.set()
+
+
 def serve_stdio(dispatcher: Dispatcher, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None,
                 *, workers: int = TOOL_WORKERS, max_line_bytes: int = MAX_LINE_BYTES) -> None:
-    """Newline-delimited JSON-RPC on stdin/stdout until EOF, then wait for running tools.
+    """Newline-delimited JSON-RPC on stdin/stdout until EOF.
 
-    With the default streams, stdout is protected (see ``protect_stdout``). Tool calls run
-    in a small pool, so their replies may come out of order (JSON-RPC allows it).
+    With the default streams, stdout is protected (see ``protect_stdout``). The reader thread
+    only reads, decodes and answers INLINE_METHODS; tool calls run in a small pool and the rest
+    (``initialize``, ``notifications/initialized``) in a thread of their own, so no read of the
+    repository can keep ``ping`` from being answered. Replies may come out of order (JSON-RPC
+    allows it). At EOF every unanswered call is told to stop waiting (``index_repo`` following
+    its job answers at once; the job's own process goes on), the rest finish, and this returns.
     """
     writer = _LineWriter(stdout if stdout is not None else protect_stdout())
     source = stdin if stdin is not None else sys.stdin.buffer
     slots = threading.BoundedSemaphore(MAX_IN_FLIGHT)
+    calls = _InFlight()
 
-    def run_tool(message: Any) -> None:
+    def run(message: Any, call: _Call) -> None:
         try:
-            writer.send(dispatcher.handle(message, writer.notify))
+            reply = None if call.by_client else dispatcher.handle(message, writer.notify, call.cancelled)
+            if calls.close(call):
+                writer.send(reply)
         except Exception:  # a pool swallows exceptions silently; make them visible
-            logger.exception("unexpected failure in a tool worker")
+            calls.close(call)
+            logger.exception("unexpected failure in a worker")
         finally:
             slots.release()
 
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cruxe-tool") as pool:
-        for line in _read_lines(source, max_line_bytes):
-            if writer.broken:
-                break
-            if line is _OVERSIZE:
-                writer.send(error_reply(None, INVALID_REQUEST, f"Invalid Request: line over {max_line_bytes} bytes"))
-                continue
-            line = line.rstrip(b"\r\n")  # framing only: the message itself is what HTTP would carry
-            if not line.strip():
-                continue
-            try:
-                message = decode(line)
-            except ProtocolError as exc:
-                writer.send(error_reply(None, exc.code, exc.message))
-                continue
-            if needs_worker(message):
-                slots.acquire()
-                pool.submit(run_tool, message)
-            else:
-                writer.send(dispatcher.handle(message, writer.notify))
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cruxe-tool") as pool, \
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="cruxe-control") as control:
+        def submit(message: Any) -> None:
+            slots.acquire()
+            (pool if needs_worker(message) else control).submit(run, message, calls.open(message))
+
+        try:
+            _read_and_dispatch(dispatcher, source, writer, submit, calls, max_line_bytes)
+        finally:
+            calls.cancel_all()
     logger.debug("stdin closed; stdio server stopped")
+
+
+def _read_and_dispatch(dispatcher: Dispatcher, source: BinaryIO, writer: _LineWriter,
+                       submit: Callable[[Any], None], calls: _InFlight, max_line_bytes: int) -> None:
+    """The reader thread's loop: frame, decode, answer inline methods, hand off the rest."""
+    for line in _read_lines(source, max_line_bytes):
+        if writer.broken:
+            return
+        if line is _OVERSIZE:
+            writer.send(error_reply(None, INVALID_REQUEST, f"Invalid Request: line over {max_line_bytes} bytes"))
+            continue
+        line = line.rstrip(b"\r\n")  # framing only: the message itself is what HTTP would carry
+        if not line.strip():
+            continue
+        try:
+            message = decode(line)
+        except ProtocolError as exc:
+            writer.send(error_reply(None, exc.code, exc.message))
+            continue
+        calls.cancel(message)
+        if is_inline(message, dispatcher.knows):
+            writer.send(dispatcher.handle(message, writer.notify))
+        else:
+            submit(message)

@@ -273,24 +273,63 @@ def spawn_index_job(root: Path, home: Path, *, ref: str | None, force: bool, job
                             start_new_session=True)
 
 
+# Index children this process started whose job row has not appeared yet, per (project id, ref).
+# The check "is a job active?" and the spawn happen under one lock, and a child counts as active
+# from its spawn until it exits or its row appears (the row and the writer lock come only after
+# the interpreter has started; from then on the row and the lock say it): otherwise parallel
+# calls each see nothing running and each start a child. Per process rather than per Server:
+# two Server objects on one repository in one process must not both spawn.
+_SPAWN_LOCK = threading.Lock()
+_SPAWNED: dict[tuple[str, str], tuple[str, str, subprocess.Popen]] = {}  # -> (job_id, mode, proc)
+_ACTIVE_STATUSES = ("queued", "running", "validating")
+EXIT_BUSY = 3  # `cruxe index` found the ref's writer lock taken (__main__.EXIT_BUSY)
+
+
+def _busy(ref: str, job_id: str | None, mode: str | None) -> CruxeError:
+    code = "sync_in_progress" if mode == "incremental" else "index_in_progress"
+    return CruxeError(code, f"an index job is already running for ref {ref!r}", {"job_id": job_id, "ref": ref})
+
+
+def _writer_busy(project: Project, ref: str) -> CruxeError | None:
+    """The refusal to give when a job (or any writer) holds the ref now, else None."""
+    active = project.store.active_job(ref)
+    if active or project.store.writer_active(ref):
+        return _busy(ref, active.get("job_id") if active else None, active.get("mode") if active else None)
+    return None
+
+
+def _claim_and_spawn(server: Server, project: Project, ref: str, force: bool) -> tuple[str, str, subprocess.Popen]:
+    """Start one index child for (project, ref) unless one is running; returns (job_id, mode, proc)."""
+    key = (project.id, ref)
+    with _SPAWN_LOCK:
+        spawned = _SPAWNED.get(key)
+        if spawned is not None:
+            if spawned[2].poll() is None and not _job_row(project, spawned[0]):
+                raise _busy(ref, spawned[0], spawned[1])
+            del _SPAWNED[key]
+        busy = _writer_busy(project, ref)
+        if busy is not None:
+            raise busy
+        job_id = uuid.uuid4().hex[:16]
+        mode = "full" if force or project.store.current_generation_number(ref) is None else "incremental"
+        proc = spawn_index_job(project.root, server.home, ref=ref, force=force, job_id=job_id)
+        _SPAWNED[key] = (job_id, mode, proc)
+    return job_id, mode, proc
+
+
 def _start_job(server: Server, args: dict[str, Any], progress: Any, *, sync: bool) -> dict[str, Any]:
     from .project import init_project
 
     project, ref = server.resolve(args, registered=False)
     project, _ = init_project(project.root, server.home)
-    active = project.store.active_job(ref)
-    if active or project.store.writer_active(ref):
-        code = "sync_in_progress" if active and active.get("mode") == "incremental" else "index_in_progress"
-        raise CruxeError(code, f"an index job is already running for ref {ref!r}",
-                         {"job_id": active.get("job_id") if active else None, "ref": ref})
-    job_id = uuid.uuid4().hex[:16]
-    gen_before = project.store.current_generation_number(ref)
-    force = bool(args.get("force"))
-    proc = spawn_index_job(project.root, server.home, ref=ref, force=force, job_id=job_id)
-    mode = "full" if force or gen_before is None else "incremental"
+    job_id, mode, proc = _claim_and_spawn(server, project, ref, bool(args.get("force")))
     job = _wait_for_job(project, job_id, proc, progress)
+    if not job.get("job_id") and proc.returncode == EXIT_BUSY:  # lost to a writer started elsewhere
+        raise _writer_busy(project, ref) or _busy(ref, None, None)
     payload: dict[str, Any] = {"job_id": job_id, "status": job.get("status", "queued"), "mode": mode,
                                "progress_token": job_id}
+    if job.get("status") not in (None, "published", *_ACTIVE_STATUSES):
+        payload["reason"] = job.get("error") or "the job ended without recording why; run `cruxe doctor`"
     if sync:
         payload["changed_files"] = job.get("changed_files") or 0
     else:
@@ -300,23 +339,41 @@ def _start_job(server: Server, args: dict[str, Any], progress: Any, *, sync: boo
     return payload
 
 
+def _job_row(project: Project, job_id: str) -> dict[str, Any]:
+    rows = [j for j in project.store.jobs(None, limit=20) if j["job_id"] == job_id]
+    return rows[0] if rows else {}
+
+
+def _exit_reason(code: int | None) -> str:
+    """Why an index child ended before registering its job (its stderr is not kept)."""
+    if code is not None and code < 0:
+        return f"the index process was killed by signal {-code}; run `cruxe sync` to finish the index"
+    return (f"the index process exited with code {code} before starting the job; run `cruxe index` "
+            "in the repository to see the error")
+
+
 def _wait_for_job(project: Project, job_id: str, proc: subprocess.Popen, progress: Any) -> dict[str, Any]:
     """Without a progress callback: wait until the child registered the job (quick), then
-    answer. With one: follow the job to its end, reporting files_done/files_total."""
+    answer. With one: follow the job to its end, reporting files_done/files_total. A callback
+    carrying a set ``cancelled`` event (the client cancelled, or the server is stopping) ends
+    the wait at once with the job as it stands."""
     deadline = time.monotonic() + (JOB_WAIT_SECONDS if progress else 5)
+    cancelled = getattr(progress, "cancelled", None)
     job: dict[str, Any] = {}
     while time.monotonic() < deadline:
-        rows = [j for j in project.store.jobs(None, limit=20) if j["job_id"] == job_id]
-        job = rows[0] if rows else {}
-        done = proc.poll() is not None
+        done = proc.poll() is not None  # before the read: a row written before the exit is seen
+        job = _job_row(project, job_id)
         if job and progress is not None:
             progress(float(job.get("files_done") or 0), float(job.get("files_total") or 0) or None,
                      job.get("status"))
-        if job and (progress is None or job["status"] not in ("queued", "running", "validating")):
+        if job and (progress is None or job["status"] not in _ACTIVE_STATUSES):
             return job
         if done and not job:
-            return {"status": "failed"}
-        time.sleep(0.05)
+            return {"status": "failed", "error": _exit_reason(proc.returncode)}
+        if cancelled is None:
+            time.sleep(0.05)
+        elif cancelled.wait(0.05):
+            return job
     return job
 
 

@@ -31,7 +31,8 @@ _OBJECT = {"type": "object"}
 
 class ToyHost:
     """Tools: echo, fail (domain error), boom (raises), keybug (a KeyError bug inside a tool),
-    nan (payload that is not JSON), slow (sleeps, reports progress), noisy (prints to stdout)."""
+    nan (payload that is not JSON), slow (sleeps, reports progress), noisy (prints to stdout),
+    wait (waits up to `seconds` for its call to be cancelled, as index_repo follows a job)."""
 
     server_version = TOY_VERSION
 
@@ -42,7 +43,7 @@ class ToyHost:
         self._lock = threading.Lock()
 
     def list_tools(self) -> list[dict]:
-        names = ["echo", "fail", "boom", "keybug", "nan", "slow", "noisy"]
+        names = ["echo", "fail", "boom", "keybug", "nan", "slow", "noisy", "wait"]
         return [{"name": n, "description": f"toy tool {n}", "inputSchema": _OBJECT} for n in names]
 
     def instructions(self) -> str | None:
@@ -85,6 +86,13 @@ class ToyHost:
                 progress(i, steps, f"step {i}")
                 progress(i, steps, "repeat is dropped")  # not increasing: must not be sent
         return {"steps": steps, "had_progress": progress is not None}, False
+
+    def _tool_wait(self, arguments: dict, progress: Any) -> tuple[dict, bool]:
+        seconds = float(arguments.get("seconds", 30))
+        cancelled = getattr(progress, "cancelled", None)
+        if cancelled is None:
+            time.sleep(seconds)
+        return {"cancelled": bool(cancelled and cancelled.wait(seconds))}, False
 
     def _tool_noisy(self, arguments: dict, progress: Any) -> tuple[dict, bool]:
         print("NOISE FROM PRINT")
@@ -194,6 +202,14 @@ def http_request(port: int, method: str, path: str, body: bytes | None = None,
         return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
     finally:
         conn.close()
+
+
+def assert_ping_answered(port: int, within: float) -> None:
+    """POST one ping; it must be answered (200, empty result) within ``within`` seconds."""
+    started = time.monotonic()
+    status, _, body = http_request(port, "POST", "/mcp", dumps(rpc("ping", msg_id=1)), timeout=within)
+    assert status == 200 and json.loads(body)["result"] == {}, (status, body)
+    assert time.monotonic() - started < within
 
 
 def http_exchange_raw(port: int, data: bytes, *, expect_reply: bool) -> bytes | None:

@@ -90,6 +90,34 @@ def test_handshake_succeeds_when_the_host_is_broken(caplog):
     assert "prewarm exploded" in caplog.text
 
 
+def test_a_stalled_host_delays_initialize_by_a_bounded_wait_only(monkeypatch, caplog):
+    import cruxe.jsonrpc
+
+    release = threading.Event()
+
+    class StalledHost(ToyHost):
+        def instructions(self):
+            release.wait(30)  # like opening a FIFO that no one writes
+            return "late"
+
+    monkeypatch.setattr(cruxe.jsonrpc, "INSTRUCTIONS_WAIT_S", 0.2)
+    dispatcher = Dispatcher(StalledHost())
+    try:
+        with caplog.at_level(logging.WARNING, logger="cruxe.jsonrpc"):
+            for _ in range(3):
+                started = time.monotonic()
+                reply = dispatcher.handle(rpc("initialize", {"protocolVersion": "2025-06-18"}))
+                assert time.monotonic() - started < 2
+                assert reply["result"]["serverInfo"]["name"] == "cruxe" and "instructions" not in reply["result"]
+        assert sum("no instructions" in r.getMessage() for r in caplog.records) == 1
+        alive = [t for t in threading.enumerate() if t.name == "cruxe-instructions"]
+        assert len(alive) == 1  # the stalled call is waited on again, not joined by more
+    finally:
+        release.set()
+    time.sleep(0.1)
+    assert dispatcher.handle(rpc("initialize", {}))["result"]["instructions"] == "late"
+
+
 def test_initialized_notification_reaches_the_host_once(dispatcher, host):
     for _ in range(3):  # over HTTP every client sends one
         assert dispatcher.handle(rpc("notifications/initialized", msg_id=None)) is None
