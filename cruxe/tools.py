@@ -243,10 +243,15 @@ class Server:
         """balanced policy: one background sync per stale HEAD, never one per query."""
         key = f"{project.id}:{state.ref}:{state.current_head}"
         with self._lock:
-            if self._bg_sync_for == key or project.store.writer_active(state.ref):
+            if self._bg_sync_for == key:
                 return False
             self._bg_sync_for = key
-        spawn_index_job(project.root, self.home, ref=state.ref, force=False, job_id=uuid.uuid4().hex[:16])
+        try:  # the same claim as sync_repo: never a second job beside a running one
+            _claim_and_spawn(self, project, state.ref, force=False)
+        except CruxeError as e:
+            if e.code not in ("index_in_progress", "sync_in_progress"):
+                raise
+            return False
         return True
 
 

@@ -61,6 +61,30 @@ def test_parallel_index_repo_calls_start_exactly_one_child(make_repo, monkeypatc
             proc.wait(60)
 
 
+def test_a_background_sync_and_sync_repo_never_both_spawn(make_repo, monkeypatch):
+    """The balanced policy's background sync takes the same claim as sync_repo."""
+    from cruxe import freshness
+    from cruxe.index import run_index
+    from cruxe.project import open_project
+
+    root = make_repo({"a.py": "def alpha():\n    pass\n"})
+    run_index(root)
+    server = tools.Server(root)
+    project = open_project(root, server.home)
+    monkeypatch.setattr(tools, "spawn_index_job", lambda *a, **k: subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(30)"]))
+    state = freshness.index_state(project, project.default_ref())
+    assert server.maybe_background_sync(project, state)
+    try:
+        payload, is_error = server.call_tool("sync_repo", {})
+        assert is_error and payload["error"]["code"] in ("sync_in_progress", "index_in_progress"), payload
+    finally:
+        for _, _, proc in list(tools._SPAWNED.values()):
+            proc.kill()
+            proc.wait()
+        tools._SPAWNED.clear()
+
+
 def _fake_spawn(exit_code: int):
     def spawn(root, home, *, ref, force, job_id):
         return subprocess.Popen([sys.executable, "-c", f"import sys; sys.exit({exit_code})"])
