@@ -8,6 +8,10 @@ default with a logged warning, recorded in `Config.warnings` so `doctor` can sho
 problem never stops a query; only an explicit `--config` path that does not exist is an error,
 because the user named that file on purpose.
 
+`<repo>/.cruxe/config.toml` comes with the repository and is untrusted: it may only lower the
+resource limits (`LIMIT_KEYS`), and it is read only as a bounded regular file inside the
+repository (`safeio`; a symlink leading out of it is not followed).
+
 `[search]` is the canonical section; `[query]` (the older spelling of spec 03) is read as
 `[search]`, and when one file sets a key in both, `[search]` wins. The legacy
 `debug.ranking_reasons` flag only applies when no layer sets `search.ranking_explain_level`.
@@ -159,7 +163,7 @@ _KEYS: dict[tuple[str, str], _Key] = {
 LIMIT_KEYS = frozenset({("search", "max_response_bytes"), ("search", "default_limit"),
                         ("index", "max_file_bytes"), ("index", "workers")})
 _SECTION_ALIASES = {"query": "search"}
-_SECTION_TYPES: dict[str, Callable[[], Any]] = {"search": SearchConfig, "index": IndexConfig, "log": LogConfig}
+_LIMIT_SECTIONS: dict[str, Callable[[], Any]] = {"search": SearchConfig, "index": IndexConfig}
 _SECTIONS = frozenset(s for s, _ in _KEYS)
 ENV_VARS: dict[str, tuple[str, str]] = {k.env: sk for sk, k in _KEYS.items() if k.env}
 
@@ -250,7 +254,7 @@ def _lower_only(layer: _Raw, below: _Raw, warnings: list[str]) -> _Raw:
     lower what the built-in defaults and the user's config allow."""
     out = dict(layer)
     for key in LIMIT_KEYS & layer.keys():
-        ceiling = _value(below, *key, getattr(_SECTION_TYPES[key[0]](), key[1]), [])
+        ceiling = _value(below, *key, getattr(_LIMIT_SECTIONS[key[0]](), key[1]), [])
         value, source = layer[key]
         try:
             value = _KEYS[key].parse(value)
