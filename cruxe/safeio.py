@@ -86,8 +86,8 @@ def read_prefix(path: str | Path, limit: int, *, base: str | Path | None = None,
 
 def read_text_prefix(path: str | Path, limit: int, **kwargs) -> str | None:
     """`read_prefix` decoded as UTF-8 (invalid bytes replaced), or None when the file is
-    absent, not a regular file, too large (with `whole=True`) or unreadable."""
+    absent, not a regular file, too large (with `whole=True`), unreadable or unnameable (a NUL)."""
     try:
         return read_prefix(path, limit, **kwargs).decode("utf-8", "replace")
-    except OSError:
+    except (OSError, ValueError):
         return None

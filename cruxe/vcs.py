@@ -55,6 +55,13 @@ def check_ref_format(name: str) -> bool:
 def git_dir(root: Path) -> Path | None:
     """The repository's git directory: `.git` itself, or where a `.git` file points when that
     is a worktree's or a submodule's git directory of this repository. None otherwise."""
+    try:
+        return _git_dir(root)
+    except (OSError, ValueError, RuntimeError):  # a NUL, an overlong name, a symlink loop
+        return None
+
+
+def _git_dir(root: Path) -> Path | None:
     dot = root / ".git"
     try:
         mode = os.lstat(dot).st_mode
@@ -102,8 +109,11 @@ def _common_dir(gd: Path) -> Path | None:
     text = read_text_prefix(gd / "commondir", SMALL_FILE_LIMIT, whole=True)
     if not text:
         return None
-    common = (gd / text.strip()).resolve()
-    return common if gd.resolve().parent == common / "worktrees" else None
+    try:
+        common = (gd / text.strip()).resolve()
+        return common if gd.resolve().parent == common / "worktrees" else None
+    except (OSError, ValueError, RuntimeError):  # a NUL, an overlong name, a symlink loop
+        return None
 
 
 def _bases(gd: Path) -> list[Path]:

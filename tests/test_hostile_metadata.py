@@ -174,6 +174,26 @@ def test_a_git_file_pointing_at_another_repository_is_refused(git_repo, tmp_path
     assert vcs.git_dir(other) is None and vcs.head_commit(other) is None
 
 
+@pytest.mark.parametrize("text", ["gitdir: a\x00b", "gitdir: " + "y" * 300, "gitdir: " + "x/" * 5000,
+                                  "gitdir: /dev/zero", "gitdir: loop", "gitdir:"])
+def test_a_malformed_git_file_is_no_git_directory(tmp_path, text):
+    root = tmp_path / "odd"
+    root.mkdir()
+    (root / "loop").symlink_to(root / "loop")
+    (root / ".git").write_text(text + "\n")
+    assert vcs.git_dir(root) is None and vcs.head_commit(root) is None and vcs.head_branch(root) is None
+
+
+def test_a_malformed_commondir_is_ignored(git_repo, tmp_path):
+    git(git_repo, "branch", "side")
+    worktree = tmp_path / "wt"
+    git(git_repo, "worktree", "add", "-q", str(worktree), "side")
+    sha = vcs.head_commit(worktree)
+    (git_repo / ".git" / "worktrees" / "wt" / "commondir").write_text("../..\x00/x\n")
+    assert vcs.head_branch(worktree) == "side" and vcs.head_commit(worktree) is None
+    assert sha is not None
+
+
 def test_worktrees_and_submodules_are_still_git_repositories(git_repo, tmp_path):
     sha = git(git_repo, "rev-parse", "HEAD")
     git(git_repo, "branch", "side")
