@@ -99,7 +99,8 @@ def _linked_git_dir_ok(root: Path, target: Path) -> bool:
         return True
     if (target / "commondir").is_file():
         back = read_text_prefix(target / "gitdir", SMALL_FILE_LIMIT, whole=True)
-        return bool(back) and Path(back.strip()).resolve() == (root / ".git").resolve()
+        # absolute, or relative to the worktree's git directory (worktree.useRelativePaths)
+        return bool(back) and (target / back.strip()).resolve() == (root / ".git").resolve()
     return any(_inside(target, parent / ".git" / "modules") for parent in root.parents)
 
 

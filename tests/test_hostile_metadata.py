@@ -201,6 +201,11 @@ def test_worktrees_and_submodules_are_still_git_repositories(git_repo, tmp_path)
     git(git_repo, "worktree", "add", "-q", str(worktree), "side")
     assert vcs.head_branch(worktree) == "side" and vcs.head_commit(worktree) == sha
     assert vcs.resolve_ref(worktree, "main") == sha  # branches live in the common directory
+    # worktree.useRelativePaths (git 2.48): both links relative
+    wt_git_dir = git_repo / ".git" / "worktrees" / "wt"
+    (wt_git_dir / "gitdir").write_text(os.path.relpath(worktree / ".git", wt_git_dir) + "\n")
+    (worktree / ".git").write_text(f"gitdir: {os.path.relpath(wt_git_dir, worktree)}\n")
+    assert vcs.head_commit(worktree) == sha
     outer = tmp_path / "outer"
     outer.mkdir()
     git(outer, "init", "-q", "-b", "main")
