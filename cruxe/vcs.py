@@ -175,9 +175,9 @@ def head_branch(root: Path) -> str | None:
     """Current branch name, or None when detached or not a git repository."""
     gd = git_dir(root)
     head = _head(gd) if gd else None
-    if head and head.startswith("ref: refs/heads/"):
-        return head[len("ref: refs/heads/"):]
-    return None
+    branch = head[len("ref: refs/heads/"):] if head and head.startswith("ref: refs/heads/") else None
+    # git refuses a branch named `-x` (it reads as an option); a hand-written HEAD may still say so
+    return branch if branch and check_ref_format(branch) else None
 
 
 def head_commit(root: Path) -> str | None:

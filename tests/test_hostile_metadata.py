@@ -122,6 +122,12 @@ def test_a_loose_ref_or_ref_directory_linked_outside_is_not_followed(git_repo):
     assert vcs.head_commit(git_repo) is None
 
 
+def test_a_branch_name_that_reads_as_an_option_is_no_default_ref(git_repo):
+    (git_repo / ".git" / "HEAD").write_text("ref: refs/heads/--force\n")
+    assert vcs.head_branch(git_repo) is None
+    assert open_project(git_repo).default_ref() == "live"
+
+
 @pytest.mark.parametrize("content", ["not a sha\n", "ab" * 19 + "\n", "AB" * 20 + "\n", ("ab" * 20 + "\n") * 200])
 def test_only_a_full_lowercase_object_id_is_a_commit(git_repo, content):
     (git_repo / ".git" / "HEAD").write_text(content)
