@@ -68,10 +68,12 @@ def cmd_init(a: argparse.Namespace) -> int:
 
 def cmd_index(a: argparse.Namespace, force: bool | None = None) -> int:
     from .index import run_index
+    from .project import checked_ref, open_project
 
     force = a.force if force is None else force
     cfg = a.cfg.index
-    report = run_index(a.path, force=force, ref=a.ref, workers=a.workers or cfg.workers,
+    ref = checked_ref(open_project(a.path), a.ref, write=True) if a.ref else None
+    report = run_index(a.path, force=force, ref=ref, workers=a.workers or cfg.workers,
                        max_file_bytes=cfg.max_file_bytes, progress=_ProgressBar(not a.quiet and not a.json),
                        job_id=getattr(a, "job_id", None))
     payload = report.to_dict()
@@ -94,10 +96,10 @@ def cmd_sync(a: argparse.Namespace) -> int:
 
 def cmd_tags(a: argparse.Namespace) -> int:
     from .freshness import require_queryable
-    from .project import require_project
+    from .project import checked_ref, require_project
 
     project = require_project(a.path)
-    ref = a.ref or project.default_ref()
+    ref = checked_ref(project, a.ref)
     gen, _ = require_queryable(project, ref)
     rows = gen.db.execute(
         'SELECT path, name, qualified_name, kind, language, line_start, line_end, signature, visibility, '
@@ -115,10 +117,10 @@ def cmd_tags(a: argparse.Namespace) -> int:
 
 def cmd_doctor(a: argparse.Namespace) -> int:
     from .health import doctor
-    from .project import open_project
+    from .project import checked_ref, open_project
 
     project = open_project(a.path)
-    report = doctor(project, a.ref or project.default_ref(), a.cfg.warnings)
+    report = doctor(project, checked_ref(project, a.ref), a.cfg.warnings)
     if a.json:
         _print_json(report)
     else:

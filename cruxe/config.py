@@ -8,6 +8,10 @@ default with a logged warning, recorded in `Config.warnings` so `doctor` can sho
 problem never stops a query; only an explicit `--config` path that does not exist is an error,
 because the user named that file on purpose.
 
+`<repo>/.cruxe/config.toml` comes with the repository and is untrusted: it may only lower the
+resource limits (`LIMIT_KEYS`), and it is read only as a bounded regular file inside the
+repository (`safeio`; a symlink leading out of it is not followed).
+
 `[search]` is the canonical section; `[query]` (the older spelling of spec 03) is read as
 `[search]`, and when one file sets a key in both, `[search]` wins. The legacy
 `debug.ranking_reasons` flag only applies when no layer sets `search.ranking_explain_level`.
@@ -22,6 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from .errors import invalid_input
+from .safeio import read_prefix
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +44,8 @@ MIN_FILE_BYTES, MAX_FILE_BYTES = 1024, 64 * 1024 * 1024
 MAX_WORKERS = 64
 
 CONFIG_FILE = "config.toml"
+# A config file holds a few dozen keys; anything this large is not one, and is not read whole.
+CONFIG_FILE_LIMIT = 1024 * 1024
 REPO_CONFIG_DIR = ".cruxe"
 
 
@@ -152,7 +159,11 @@ _KEYS: dict[tuple[str, str], _Key] = {
     ("log", "level"): _Key(_enum(LOG_LEVELS, {"warn": "warning", "fatal": "critical"}), env="CRUXE_LOG_LEVEL"),
     ("debug", "ranking_reasons"): _Key(_bool, _bool_text, "CRUXE_DEBUG_RANKING_REASONS"),
 }
+# Resource limits (sizes, counts, processes): a repository's own config may only lower them.
+LIMIT_KEYS = frozenset({("search", "max_response_bytes"), ("search", "default_limit"),
+                        ("index", "max_file_bytes"), ("index", "workers")})
 _SECTION_ALIASES = {"query": "search"}
+_LIMIT_SECTIONS: dict[str, Callable[[], Any]] = {"search": SearchConfig, "index": IndexConfig}
 _SECTIONS = frozenset(s for s, _ in _KEYS)
 ENV_VARS: dict[str, tuple[str, str]] = {k.env: sk for sk, k in _KEYS.items() if k.env}
 
@@ -162,15 +173,31 @@ _Raw = dict[tuple[str, str], tuple[Any, str]]
 
 # ---- layers -------------------------------------------------------------------------------
 
-def _read_toml(path: Path, warnings: list[str]) -> dict[str, Any] | None:
+def _read_toml(path: Path, warnings: list[str], confine_to: Path | None = None) -> dict[str, Any] | None:
+    """One config file, or None when it is absent or unusable (with a warning). The file is
+    read without blocking and only when regular and at most CONFIG_FILE_LIMIT bytes: a FIFO
+    or a link to `/dev/zero` in a repository must not hang or exhaust Cruxe. With
+    `confine_to` (the repository's own file), a symlink leading out of it is not followed."""
+    if confine_to is not None and not (os.path.lexists(path) and _confined(path, confine_to, warnings)):
+        return None
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        data = read_prefix(path, CONFIG_FILE_LIMIT, follow=True, whole=True)
+        return tomllib.loads(data.decode("utf-8"))
     except FileNotFoundError:
         return None
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        warnings.append(f"{path}: cannot read config ({e}); its settings are ignored")
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError, RecursionError) as e:
+        reason = "nested too deeply" if isinstance(e, RecursionError) else e
+        warnings.append(f"{path}: cannot read config ({reason}); its settings are ignored")
         return None
+
+
+def _confined(path: Path, root: Path, warnings: list[str]) -> bool:
+    # the same rule as a symlinked .gitignore: a link out of the repository is not read
+    target, top = os.path.realpath(path), os.path.realpath(root)
+    if target == top or target.startswith(top + os.sep):
+        return True
+    warnings.append(f"{path}: symlink points outside the repository; not read")
+    return False
 
 
 def _flatten(doc: Mapping[str, Any], source: str, warnings: list[str]) -> _Raw:
@@ -208,16 +235,38 @@ def _env_layer(env: Mapping[str, str], warnings: list[str]) -> _Raw:
     return out
 
 
-def _layer_paths(repo_root: str | None, explicit: str | None, home: Path) -> list[Path]:
-    paths = [home / CONFIG_FILE]
+def _layer_paths(repo_root: str | None, explicit: str | None, home: Path) -> list[tuple[Path, Path | None]]:
+    """(path, the repository root for the untrusted repository layer, else None), lowest first."""
+    paths: list[tuple[Path, Path | None]] = [(home / CONFIG_FILE, None)]
     if repo_root:
-        paths.append(Path(repo_root) / REPO_CONFIG_DIR / CONFIG_FILE)
+        paths.append((Path(repo_root) / REPO_CONFIG_DIR / CONFIG_FILE, Path(repo_root)))
     if explicit:
         path = Path(explicit).expanduser()
         if not path.is_file():
             raise invalid_input(f"config file not found: {explicit}", path=str(path))
-        paths.append(path)
+        paths.append((path, None))
     return paths
+
+
+def _lower_only(layer: _Raw, below: _Raw, warnings: list[str]) -> _Raw:
+    """The repository layer without the resource limits it would raise (or set to an invalid
+    value, which would fall back to a default above the user's own): a repository may only
+    lower what the built-in defaults and the user's config allow."""
+    out = dict(layer)
+    for key in LIMIT_KEYS & layer.keys():
+        ceiling = _value(below, *key, getattr(_LIMIT_SECTIONS[key[0]](), key[1]), [])
+        value, source = layer[key]
+        try:
+            value = _KEYS[key].parse(value)
+        except ValueError as e:
+            warnings.append(f"{source}: {e}; ignored (a repository may only lower {key[0]}.{key[1]})")
+            del out[key]
+            continue
+        if value > ceiling:
+            warnings.append(f"{source}: {value} is above {ceiling}; ignored (a repository may only lower "
+                            f"{key[0]}.{key[1]}: raise it in $CRUXE_HOME/config.toml, --config or {_KEYS[key].env})")
+            del out[key]
+    return out
 
 
 # ---- normalisation ------------------------------------------------------------------------
@@ -266,11 +315,12 @@ def load_config(repo_root: str | None, explicit: str | None = None,
     warnings: list[str] = []
     raw: _Raw = {}
     sources: list[str] = []
-    for path in _layer_paths(repo_root, explicit, home):
-        doc = _read_toml(path, warnings)
+    for path, repo in _layer_paths(repo_root, explicit, home):
+        doc = _read_toml(path, warnings, confine_to=repo)
         if doc is not None:
             sources.append(str(path))
-            raw.update(_flatten(doc, str(path), warnings))
+            layer = _flatten(doc, str(path), warnings)
+            raw.update(_lower_only(layer, raw, warnings) if repo is not None else layer)
     raw.update(_env_layer(env, warnings))
     search, index, log_cfg = _normalise(raw, warnings)
     for w in warnings:

@@ -6,11 +6,13 @@ from pathlib import Path
 
 from . import __version__, vcs
 from .config import cruxe_home
-from .errors import CruxeError
+from .errors import CruxeError, invalid_input
 from .model import project_id as compute_project_id
 from .store import ProjectInfo, ProjectStore
 
 LIVE_REF = "live"
+_REF_REMEDY = ("Name an existing branch, tag or full commit id (`git branch --list`, `git tag --list`), "
+               "or leave ref out to use the branch checked out now.")
 
 
 def canonical_root(path: str | Path) -> Path:
@@ -66,3 +68,37 @@ def require_project(path: str | Path, home: Path | None = None) -> Project:
         raise CruxeError("project_not_found", f"{project.root} is not registered with cruxe",
                          {"repo_root": str(project.root)})
     return project
+
+
+def checked_ref(project: Project, ref: str | None, *, write: bool = False) -> str:
+    """The ref a call names (the default ref when it names none), refused with invalid_input
+    unless this repository has it: the one place a ref from a person or an agent is checked.
+
+    `live` and the default ref (the branch checked out now, even before its first commit)
+    always pass. Otherwise, in a git repository, the name must follow git's ref-name rules and
+    name an existing branch, tag, `refs/...` ref or full commit id; without git, `live` is the
+    only ref. A read may also name a ref already in the index (a deleted branch stays
+    queryable); a write (`index`, `sync`) may not, since it indexes the working tree under
+    that name."""
+    if not ref:
+        return project.default_ref()
+    if ref == LIVE_REF or ref == project.default_ref():
+        return ref
+    if not write and _in_store(project, ref):
+        return ref
+    if not vcs.check_ref_format(ref):
+        raise invalid_input(f"ref {ref!r} is not a valid ref name", field="ref", remedy=_REF_REMEDY)
+    if vcs.git_dir(project.root) is None:
+        raise invalid_input(f"ref {ref!r}: {project.root} is not a git repository, its only ref is "
+                            f"{LIVE_REF!r}", field="ref", remedy="Leave ref out (or pass 'live').")
+    if vcs.resolve_ref(project.root, ref) is None:
+        raise invalid_input(f"ref {ref!r} is not a branch, tag or commit of this repository",
+                            field="ref", remedy=_REF_REMEDY)
+    return ref
+
+
+def _in_store(project: Project, ref: str) -> bool:
+    try:
+        return project.store.ref_dir(ref).is_dir()
+    except (UnicodeEncodeError, ValueError):  # a name no index can have been built under
+        return False

@@ -23,7 +23,7 @@ from .config import Config, load_config, resolve_explain_level, resolve_freshnes
 from .errors import CruxeError
 from .model import KIND_ALIASES, KIND_VALUES, LANGUAGES, ROLE_VALUES
 from .procs import child_env
-from .project import Project, open_project, require_project
+from .project import Project, checked_ref, open_project, require_project
 from .store import damaged, is_corruption, is_engine_panic
 
 log = logging.getLogger(__name__)
@@ -236,8 +236,8 @@ class Server:
                                  {"schema_status": "corrupt_manifest", "remediation": "cruxe index --force"})
             if project.info is None:
                 project = require_project(project.root, self.home)
-        ref = args.get("ref") or project.default_ref()
-        return project, ref
+        # `registered=False` is the job tools' call: they index the working tree under the ref
+        return project, checked_ref(project, args.get("ref"), write=not registered)
 
     def maybe_background_sync(self, project: Project, state: freshness.IndexState) -> bool:
         """balanced policy: one background sync per stale HEAD, never one per query."""

@@ -1,62 +1,258 @@
-"""Read git state straight from `.git` (no subprocess on the query path)."""
+"""Read git state straight from `.git` (no subprocess on the query path).
+
+Everything under `.git` is untrusted: HEAD may name `../../etc/hostname`, a ref may be a FIFO,
+a `.git` file may point at another repository's git directory. So ref names are checked with
+git's own rules before they become paths, each file is read through `safeio` (regular file,
+bounded, non-blocking, no symlink below the git directory), an object id is accepted only as
+40 or 64 hex digits, and a linked git directory (`.git` file, `commondir`) only in the layouts
+git itself makes for worktrees and submodules.
+"""
 from __future__ import annotations
 
+import logging
+import os
+import re
+import stat
 from pathlib import Path
 
+from .safeio import open_regular, read_text_prefix
+
+log = logging.getLogger(__name__)
+
+# A HEAD, a loose ref or a `.git`/`commondir`/`gitdir` file holds one line; anything longer is not one.
+SMALL_FILE_LIMIT = 4096
+# packed-refs grows with tags and branches (~100 bytes each); past this prefix a ref is not found
+# rather than read at any cost on the query path.
+PACKED_REFS_LIMIT = 32 * 1024 * 1024
+# A name for a directory under $CRUXE_HOME and an argument of `cruxe index`: no ref needs more.
+MAX_REF_LENGTH = 256
+# Symbolic refs (refs/remotes/origin/HEAD) are followed this deep, as git does, and no further.
+MAX_SYMREF_DEPTH = 5
+# A pack index is searched by bisection, but a hostile object directory could hold any number.
+MAX_PACK_INDEXES = 1000
+
+OBJECT_ID = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+_BAD_REF_CHARS = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]")
+
+
+def check_ref_format(name: str) -> bool:
+    """git's check-ref-format rules for a ref or branch name (one-level names allowed), plus:
+    no leading `-` (it would read as an option), at most MAX_REF_LENGTH characters, UTF-8."""
+    if not name or len(name) > MAX_REF_LENGTH or name.startswith("-") or name == "@":
+        return False
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    if _BAD_REF_CHARS.search(name) or ".." in name or "@{" in name or name.endswith("."):
+        return False
+    parts = name.split("/")
+    return all(p and not p.startswith(".") and not p.endswith(".lock") for p in parts)
+
+
+# ---- the git directory ------------------------------------------------------------------------
 
 def git_dir(root: Path) -> Path | None:
-    """The repository's git directory (handles `.git` files of worktrees/submodules)."""
+    """The repository's git directory: `.git` itself, or where a `.git` file points when that
+    is a worktree's or a submodule's git directory of this repository. None otherwise."""
+    try:
+        return _git_dir(root)
+    except (OSError, ValueError, RuntimeError):  # a NUL, an overlong name, a symlink loop
+        return None
+
+
+def _git_dir(root: Path) -> Path | None:
     dot = root / ".git"
-    if dot.is_dir():
+    try:
+        mode = os.lstat(dot).st_mode
+    except OSError:
+        return None
+    if stat.S_ISDIR(mode):
         return dot
-    if dot.is_file():
-        try:
-            text = dot.read_text().strip()
-        except OSError:
-            return None
-        if text.startswith("gitdir:"):
-            p = Path(text[7:].strip())
-            return p if p.is_absolute() else (root / p).resolve()
+    if stat.S_ISLNK(mode):
+        target = dot.resolve()
+        return target if target.is_dir() and _inside(target, root.resolve()) else _refused(root, target)
+    text = read_text_prefix(dot, SMALL_FILE_LIMIT, whole=True)
+    if not text or not text.startswith("gitdir:"):
+        return None
+    target = (root / text[7:].strip()).resolve()
+    return target if _linked_git_dir_ok(root, target) else _refused(root, target)
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def _refused(root: Path, target: Path) -> None:
+    log.info("%s/.git points at %s, which is not this repository's git directory; "
+             "treated as not a git repository", root, target)
     return None
 
 
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text().strip()
-    except (OSError, UnicodeDecodeError):
+def _linked_git_dir_ok(root: Path, target: Path) -> bool:
+    """A worktree's git directory names this worktree back in its `gitdir` file; a submodule's
+    lives in `.git/modules/` of a repository that contains this one (or inside this one)."""
+    if not (target / "HEAD").is_file():
+        return False
+    root = root.resolve()
+    if _inside(target, root):
+        return True
+    if (target / "commondir").is_file():
+        back = read_text_prefix(target / "gitdir", SMALL_FILE_LIMIT, whole=True)
+        # absolute, or relative to the worktree's git directory (worktree.useRelativePaths)
+        return bool(back) and (target / back.strip()).resolve() == (root / ".git").resolve()
+    return any(_inside(target, parent / ".git" / "modules") for parent in root.parents)
+
+
+def _common_dir(gd: Path) -> Path | None:
+    """A worktree's shared git directory (branches, packed-refs, objects): only where git puts
+    it, two levels above `<common>/worktrees/<name>`."""
+    text = read_text_prefix(gd / "commondir", SMALL_FILE_LIMIT, whole=True)
+    if not text:
         return None
+    try:
+        common = (gd / text.strip()).resolve()
+        return common if gd.resolve().parent == common / "worktrees" else None
+    except (OSError, ValueError, RuntimeError):  # a NUL, an overlong name, a symlink loop
+        return None
+
+
+def _bases(gd: Path) -> list[Path]:
+    common = _common_dir(gd)
+    return [gd] + ([common] if common else [])
+
+
+# ---- refs ---------------------------------------------------------------------------------------
+
+def _read_small(base: Path, rel: str) -> str | None:
+    text = read_text_prefix(rel, SMALL_FILE_LIMIT, base=base, whole=True)
+    return text.strip() if text is not None else None
+
+
+def _packed(base: Path, ref: str) -> str | None:
+    text = read_text_prefix("packed-refs", PACKED_REFS_LIMIT, base=base)
+    if not text:
+        return None
+    suffix = " " + ref
+    for line in text.splitlines():
+        if line.endswith(suffix) and not line.startswith(("#", "^")):
+            sha = line[:-len(suffix)]
+            return sha if OBJECT_ID.fullmatch(sha) else None
+    return None
+
+
+def _ref_commit(gd: Path, ref: str, depth: int = 0) -> str | None:
+    """The object id a full ref name (`refs/...`) points to: loose, then packed, following
+    symbolic refs a few levels. None when absent or malformed."""
+    if not ref.startswith("refs/") or not check_ref_format(ref) or depth > MAX_SYMREF_DEPTH:
+        return None
+    bases = _bases(gd)
+    for base in bases:
+        text = _read_small(base, ref)
+        if text and OBJECT_ID.fullmatch(text):
+            return text
+        if text and text.startswith("ref: "):
+            return _ref_commit(gd, text[5:].strip(), depth + 1)
+    for base in bases:
+        sha = _packed(base, ref)
+        if sha:
+            return sha
+    return None
+
+
+def _head(gd: Path) -> str | None:
+    """HEAD as read: `ref: <full ref name>` (checked) or an object id; None when neither."""
+    text = _read_small(gd, "HEAD")
+    if not text:
+        return None
+    if text.startswith("ref: "):
+        ref = text[5:].strip()
+        return f"ref: {ref}" if ref.startswith("refs/") and check_ref_format(ref) else None
+    return text if OBJECT_ID.fullmatch(text) else None
 
 
 def head_branch(root: Path) -> str | None:
     """Current branch name, or None when detached or not a git repository."""
     gd = git_dir(root)
-    head = _read(gd / "HEAD") if gd else None
-    if head and head.startswith("ref: refs/heads/"):
-        return head[len("ref: refs/heads/"):]
-    return None
+    head = _head(gd) if gd else None
+    branch = head[len("ref: refs/heads/"):] if head and head.startswith("ref: refs/heads/") else None
+    # git refuses a branch named `-x` (it reads as an option); a hand-written HEAD may still say so
+    return branch if branch and check_ref_format(branch) else None
 
 
 def head_commit(root: Path) -> str | None:
     """The commit HEAD points to (loose ref, packed-refs, or detached), or None."""
     gd = git_dir(root)
-    if gd is None:
-        return None
-    head = _read(gd / "HEAD")
+    head = _head(gd) if gd else None
     if not head:
         return None
     if not head.startswith("ref: "):
-        return head or None
-    ref = head[5:]
-    # worktrees keep refs in the common dir
-    common = _read(gd / "commondir")
-    bases = [gd] + ([(gd / common).resolve()] if common else [])
-    for base in bases:
-        sha = _read(base / ref)
+        return head
+    return _ref_commit(gd, head[5:])  # None: an unborn branch
+
+
+def resolve_ref(root: Path, name: str) -> str | None:
+    """The object id a user-given branch, tag, full ref or full commit id names in this
+    repository (git rev-parse's order of lookup), or None when it names nothing here."""
+    gd = git_dir(root)
+    if gd is None or not check_ref_format(name):
+        return None
+    if OBJECT_ID.fullmatch(name):
+        return name if _has_object(gd, name) else None
+    candidates = [name] if name.startswith("refs/") else [
+        f"refs/{name}", f"refs/tags/{name}", f"refs/heads/{name}", f"refs/remotes/{name}",
+        f"refs/remotes/{name}/HEAD"]
+    for ref in candidates:
+        sha = _ref_commit(gd, ref)
         if sha:
             return sha
-        packed = _read(base / "packed-refs")
-        if packed:
-            for line in packed.splitlines():
-                if line.endswith(" " + ref) and not line.startswith("#"):
-                    return line.split(" ", 1)[0]
-    return None  # unborn branch
+    return None
+
+
+# ---- objects ------------------------------------------------------------------------------------
+
+def _has_object(gd: Path, oid: str) -> bool:
+    objects = (_common_dir(gd) or gd) / "objects"
+    try:
+        if stat.S_ISREG(os.lstat(objects / oid[:2] / oid[2:]).st_mode):
+            return True
+    except OSError:
+        pass  # not loose: perhaps packed
+    try:
+        names = sorted(n for n in os.listdir(objects / "pack") if n.endswith(".idx"))
+    except OSError:
+        return False
+    raw = bytes.fromhex(oid)
+    return any(_pack_index_has(objects / "pack" / n, raw) for n in names[:MAX_PACK_INDEXES])
+
+
+def _pack_index_has(path: Path, oid: bytes) -> bool:
+    """Bisect a version-2 pack index: magic and version, 256 cumulative counts by first byte,
+    then the sorted object ids. Reads a few dozen bytes, whatever the index's size."""
+    try:
+        fd = open_regular(path)
+    except OSError:
+        return False
+    try:
+        size = os.fstat(fd).st_size
+        header = os.pread(fd, 8 + 1024, 0)
+        if len(header) < 8 + 1024 or header[:8] != b"\xfftOc\x00\x00\x00\x02":
+            return False
+        fanout = header[8:]
+        count = int.from_bytes(fanout[1020:1024], "big")
+        if 8 + 1024 + count * len(oid) > size:
+            return False
+        first = oid[0]
+        lo = int.from_bytes(fanout[4 * first - 4:4 * first], "big") if first else 0
+        hi = min(int.from_bytes(fanout[4 * first:4 * first + 4], "big"), count)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            entry = os.pread(fd, len(oid), 8 + 1024 + mid * len(oid))
+            if entry == oid:
+                return True
+            lo, hi = (mid + 1, hi) if entry < oid else (lo, mid)
+        return False
+    except OSError:
+        return False
+    finally:
+        os.close(fd)

@@ -194,6 +194,15 @@ def test_unparsable_toml_is_a_warning_and_other_layers_still_apply(layout):
     assert cfg.sources == (str(home / "config.toml"),)
 
 
+def test_deeply_nested_toml_is_a_warning_not_a_crash(layout):
+    home, repo, env, write = layout
+    write("home", '[search]\ndefault_limit = 25\n')
+    write("repo", "a = " + "[" * 100_000 + "]" * 100_000 + "\n")  # tomllib recurses once per level
+    cfg = load_config(str(repo), env=env)
+    assert cfg.search.default_limit == 25
+    assert len(cfg.warnings) == 1 and "nested too deeply" in cfg.warnings[0]
+
+
 def test_non_utf8_file_is_a_warning(layout):
     home, repo, env, _ = layout
     (repo / ".cruxe" / "config.toml").write_bytes(b'[search]\nfreshness_policy = "\xff"\n')
