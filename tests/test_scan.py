@@ -2,7 +2,13 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import time
 
+import pytest
+
+from cruxe.errors import CruxeError
 from cruxe.scan import MAX_FILE_BYTES, scan
 
 
@@ -88,3 +94,28 @@ def test_build_dist_and_target_are_output_only_at_the_root_or_beside_a_manifest(
     })
     assert paths(root) == ["crate/Cargo.toml", "rustfmt/tests/target/expected.rs", "src/cmd/dist/main.go",
                            "src/go/build/build.go", "web/package.json"]
+
+
+def test_a_fifo_named_gitignore_is_not_read_and_does_not_stall_the_scan(make_repo):
+    """Opening a FIFO for reading blocks until a writer comes: the ignore file is opened
+    without blocking and read only when it is a regular file. The scan runs in a child
+    process so that a regression fails instead of hanging the suite."""
+    root = make_repo({"a.py": "", "sub/b.py": "", ".cruxeignore": "sub/b.py\n"})
+    os.mkfifo(root / "sub" / ".gitignore")
+    code = ("import sys; from cruxe.scan import scan; r = scan(sys.argv[1]); "
+            "print([f.path for f in r.files]); print(r.warnings)")
+    done = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    files, warnings = done.stdout.splitlines()
+    assert files == "['a.py']" and "sub/.gitignore: not a regular file; not read" in warnings
+
+
+def test_a_scan_past_its_time_limit_fails_with_a_remedy(make_repo, monkeypatch):
+    root = make_repo({f"d{i}/x.py": "" for i in range(5)})
+    clock = iter(range(0, 10_000, 10))  # each reading of the clock is ten seconds later
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+    with pytest.raises(CruxeError) as e:
+        scan(root, timeout_s=25)
+    assert "took longer than 25 s" in e.value.message and "scan_timeout_s" in e.value.remedy
+    monkeypatch.undo()
+    assert len(scan(root, timeout_s=None).files) == 5
