@@ -165,12 +165,14 @@ class _Rules:
         self.layers = layers
         self.root = root
 
-    def verdict(self, rel: str, rel_b: bytes, name_b: bytes, is_dir: bool) -> str | None:
+    def verdict(self, rel: str, name_b: bytes, is_dir: bool) -> str | None:
         """The layer whose last matching rule excludes `rel`, or None if it is included. The
         last matching rule wins, so the layers are asked from the highest down."""
+        rel_b = b""
         for layer, base, rules in reversed(self.layers):
             if rules is None:  # built-in defaults: plain set/suffix checks, no regex per file
                 return layer if _builtin_excluded(rel, is_dir, self.root) else None
+            rel_b = rel_b or rel.encode("utf-8")  # git matches bytes
             hit = rules.decide(rel_b[len(base) + 1:] if base else rel_b, name_b, is_dir)
             if hit is not None:
                 return layer if hit else None
@@ -194,10 +196,10 @@ def scan(root: str | Path, max_file_bytes: int = MAX_FILE_BYTES,
         out.ignore_files.append(".cruxeignore")
     else:
         cruxe_layer = []
-    # stack of (dir rel path, the same as bytes, gitignore layers active in it)
-    stack: list[tuple[str, bytes, list[Layer]]] = [("", b"", [])]
+    # stack of (dir rel path, gitignore layers active in it)
+    stack: list[tuple[str, list[Layer]]] = [("", [])]
     while stack:
-        rel_dir, rel_dir_b, git_layers = stack.pop()
+        rel_dir, git_layers = stack.pop()
         deadline.check(rel_dir, out)
         abs_dir = os.path.join(root_str, rel_dir) if rel_dir else root_str
         try:
@@ -210,21 +212,22 @@ def scan(root: str | Path, max_file_bytes: int = MAX_FILE_BYTES,
             gi_rel = f"{rel_dir + '/' if rel_dir else ''}.gitignore"
             data = _ignore_file_bytes(os.path.join(abs_dir, ".gitignore"), root_str, gi_rel, out.warnings)
             if data is not None:
-                git_layers = git_layers + [("gitignore", rel_dir_b, ignore.parse(data, gi_rel, out.warnings))]
+                rules = ignore.parse(data, gi_rel, out.warnings)
+                git_layers = git_layers + [("gitignore", rel_dir.encode("utf-8"), rules)]
                 out.ignore_files.append(gi_rel)
-        rules = _Rules(top + git_layers + cruxe_layer, root_str)
-        subdirs = _scan_entries(root_str, rel_dir, rel_dir_b, entries, rules, max_file_bytes, deadline, out)
+        subdirs = _scan_entries(root_str, rel_dir, entries, _Rules(top + git_layers + cruxe_layer, root_str),
+                                max_file_bytes, deadline, out)
         # depth-first, in name order: push in reverse so the first name is walked first
-        stack.extend((d, d_b, git_layers) for d, d_b in reversed(subdirs))
+        stack.extend((d, git_layers) for d in reversed(subdirs))
     out.files.sort(key=lambda f: f.path)
     return out
 
 
-def _scan_entries(root: str, rel_dir: str, rel_dir_b: bytes, entries: list[os.DirEntry], rules: _Rules,
-                  max_file_bytes: int, deadline: _Deadline, out: ScanResult) -> list[tuple[str, bytes]]:
+def _scan_entries(root: str, rel_dir: str, entries: list[os.DirEntry], rules: _Rules,
+                  max_file_bytes: int, deadline: _Deadline, out: ScanResult) -> list[str]:
     """Sort one directory's entries into files (added to `out`), skipped entries and the
     subdirectories to walk (returned)."""
-    subdirs: list[tuple[str, bytes]] = []
+    subdirs: list[str] = []
     for n, entry in enumerate(entries, 1):
         if n % 256 == 0:
             deadline.check(rel_dir, out)
@@ -236,7 +239,7 @@ def _scan_entries(root: str, rel_dir: str, rel_dir_b: bytes, entries: list[os.Di
             shown = os.fsencode(name).decode("ascii", "backslashreplace")
             out.warnings.append(f"{rel_dir + '/' if rel_dir else ''}{shown}: file name is not valid UTF-8; skipped")
             continue
-        rel, rel_b = (f"{rel_dir}/{name}", rel_dir_b + b"/" + name_b) if rel_dir else (name, name_b)
+        rel = f"{rel_dir}/{name}" if rel_dir else name
         try:
             is_link = entry.is_symlink()
             is_dir = entry.is_dir(follow_symlinks=False)
@@ -244,16 +247,16 @@ def _scan_entries(root: str, rel_dir: str, rel_dir_b: bytes, entries: list[os.Di
             out.skipped["unreadable"] += 1
             continue
         if is_dir:
-            layer = rules.verdict(rel, rel_b, name_b, True)
+            layer = rules.verdict(rel, name_b, True)
             if layer:
                 out.pruned_dirs[layer] += 1
             else:
-                subdirs.append((rel, rel_b))
+                subdirs.append(rel)
             continue
         if is_link and os.path.isdir(entry.path):
             out.skipped["symlink"] += 1  # directory symlinks are never followed
             continue
-        layer = rules.verdict(rel, rel_b, name_b, False)
+        layer = rules.verdict(rel, name_b, False)
         if layer:
             out.excluded[layer] += 1
             continue
