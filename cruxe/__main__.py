@@ -72,7 +72,7 @@ def cmd_index(a: argparse.Namespace, force: bool | None = None) -> int:
     force = a.force if force is None else force
     cfg = a.cfg.index
     report = run_index(a.path, force=force, ref=a.ref, workers=a.workers or cfg.workers,
-                       max_file_bytes=cfg.max_file_bytes, progress=_ProgressBar(not a.quiet and not a.json),
+                       max_file_bytes=cfg.max_file_bytes, scan_timeout_s=cfg.scan_timeout_s, progress=_ProgressBar(not a.quiet and not a.json),
                        job_id=getattr(a, "job_id", None))
     payload = report.to_dict()
     if a.json:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ignore
+from .config import DEFAULT_SCAN_TIMEOUT_S
 from .errors import CruxeError
 from .languages import detect_language
 
@@ -29,9 +30,7 @@ MAX_FILE_BYTES = 1 << 20  # spec 01: files over 1 MiB are skipped (generated or 
 BINARY_SNIFF_BYTES = 8192  # a NUL byte in the first 8 KiB marks a file as binary
 # Real ignore files are a few KiB; reading more only buys time spent compiling patterns.
 MAX_IGNORE_FILE_BYTES = 1 << 20
-# A walk that outlives this is failed rather than left holding the writer lock; far above
-# what a large monorepo on a slow disk needs (docs/CONFIG.md: `index.scan_timeout_s`).
-SCAN_TIMEOUT_S = 300.0
+SCAN_TIMEOUT_S = float(DEFAULT_SCAN_TIMEOUT_S)  # `index.scan_timeout_s` (docs/CONFIG.md)
 
 DEFAULT_DIRS = (".git", "node_modules", "__pycache__", ".tox", "target", "build", "dist",
                 ".next", ".nuxt", "vendor", ".venv", "venv", ".cruxe", ".hg", ".svn")

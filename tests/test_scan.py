@@ -4,11 +4,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
+import cruxe.scan
+from cruxe.config import load_config
 from cruxe.errors import CruxeError
+from cruxe.index import run_index
+from cruxe.project import open_project
 from cruxe.scan import MAX_FILE_BYTES, scan
 
 
@@ -110,12 +113,40 @@ def test_a_fifo_named_gitignore_is_not_read_and_does_not_stall_the_scan(make_rep
     assert files == "['a.py']" and "sub/.gitignore: not a regular file; not read" in warnings
 
 
+class _SlowClock:
+    """Stands in for `time` in cruxe.scan: each reading of the clock is ten seconds later."""
+
+    def __init__(self):
+        self.now = 0
+
+    def monotonic(self) -> float:
+        self.now += 10
+        return self.now
+
+
 def test_a_scan_past_its_time_limit_fails_with_a_remedy(make_repo, monkeypatch):
     root = make_repo({f"d{i}/x.py": "" for i in range(5)})
-    clock = iter(range(0, 10_000, 10))  # each reading of the clock is ten seconds later
-    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(cruxe.scan, "time", _SlowClock())
     with pytest.raises(CruxeError) as e:
         scan(root, timeout_s=25)
     assert "took longer than 25 s" in e.value.message and "scan_timeout_s" in e.value.remedy
-    monkeypatch.undo()
     assert len(scan(root, timeout_s=None).files) == 5
+
+
+def test_an_index_job_whose_scan_times_out_fails_and_frees_the_writer(make_repo, tmp_path, monkeypatch):
+    root = make_repo({f"d{i}/x.py": "def f():\n    pass\n" for i in range(5)})
+    home = tmp_path / "home"
+    monkeypatch.setattr(cruxe.scan, "time", _SlowClock())
+    with pytest.raises(CruxeError, match="took longer than 25 s"):
+        run_index(root, home=home, workers=1, scan_timeout_s=25)
+    monkeypatch.undo()
+    jobs = open_project(root, home).store.jobs()
+    assert [j["status"] for j in jobs] == ["failed"] and "took longer" in jobs[0]["error"]
+    assert run_index(root, home=home, workers=1).status == "published"  # the lock was released
+
+
+def test_the_scan_time_limit_comes_from_config(tmp_path):
+    env = {"CRUXE_HOME": str(tmp_path), "CRUXE_SCAN_TIMEOUT_S": "7"}
+    assert load_config(None, env=env).index.scan_timeout_s == 7
+    cfg = load_config(None, env={**env, "CRUXE_SCAN_TIMEOUT_S": "0"})
+    assert cfg.index.scan_timeout_s == 300 and cfg.warnings
