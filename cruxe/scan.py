@@ -158,17 +158,16 @@ Layer = tuple[str, bytes, "ignore.RuleSet | None"]  # (layer, base directory, ru
 
 
 class _Rules:
-    """The ignore layers active at one directory, lowest first."""
+    """The ignore layers active at one directory (given lowest first)."""
 
     def __init__(self, layers: list[Layer], root: str = ""):
-        self.layers = layers
+        self.top_down = layers[::-1]  # the last matching rule wins: ask the highest layer first
         self.root = root
 
     def verdict(self, rel: str, name_b: bytes, is_dir: bool) -> str | None:
-        """The layer whose last matching rule excludes `rel`, or None if it is included. The
-        last matching rule wins, so the layers are asked from the highest down."""
+        """The layer whose last matching rule excludes `rel`, or None if it is included."""
         rel_b = b""
-        for layer, base, rules in reversed(self.layers):
+        for layer, base, rules in self.top_down:
             if rules is None:  # built-in defaults: plain set/suffix checks, no regex per file
                 return layer if _builtin_excluded(rel, is_dir, self.root) else None
             rel_b = rel_b or rel.encode("utf-8")  # git matches bytes
