@@ -158,11 +158,16 @@ Layer = tuple[str, bytes, "ignore.RuleSet | None"]  # (layer, base directory, ru
 
 
 class _Rules:
-    """The ignore layers active at one directory (given lowest first)."""
+    """The ignore layers active at one directory: built-in < each `.gitignore` from the root
+    down < `.cruxeignore`. A directory without a `.gitignore` shares its parent's."""
 
-    def __init__(self, layers: list[Layer], root: str = ""):
-        self.top_down = layers[::-1]  # the last matching rule wins: ask the highest layer first
-        self.root = root
+    def __init__(self, root: str, cruxe: list[Layer], git: tuple[Layer, ...] = ()):
+        self.root, self.cruxe, self.git = root, cruxe, git
+        # the last matching rule wins: ask the highest layer first
+        self.top_down = [*cruxe, *reversed(git), ("builtin", b"", None)]
+
+    def below(self, gitignore: Layer) -> _Rules:
+        return _Rules(self.root, self.cruxe, self.git + (gitignore,))
 
     def verdict(self, rel: str, name_b: bytes, is_dir: bool) -> str | None:
         """The layer whose last matching rule excludes `rel`, or None if it is included."""
@@ -185,19 +190,17 @@ def scan(root: str | Path, max_file_bytes: int = MAX_FILE_BYTES,
     out = ScanResult()
     root_str = str(root)
     deadline = _Deadline(timeout_s, root_str)
-    top: list[Layer] = [("builtin", b"", None)]
+    cruxe_layer: list[Layer] = []
     data = _ignore_file_bytes(os.path.join(root_str, ".cruxeignore"), root_str, ".cruxeignore", out.warnings)
     if data is not None:
         before = len(out.warnings)
-        cruxe_layer: list[Layer] = [("cruxeignore", b"", ignore.parse(data, ".cruxeignore", out.warnings))]
+        cruxe_layer.append(("cruxeignore", b"", ignore.parse(data, ".cruxeignore", out.warnings)))
         out.cruxeignore_invalid = out.warnings[before:]
         out.ignore_files.append(".cruxeignore")
-    else:
-        cruxe_layer = []
-    # stack of (dir rel path, gitignore layers active in it)
-    stack: list[tuple[str, list[Layer]]] = [("", [])]
+    # stack of (dir rel path, the ignore layers active in it)
+    stack: list[tuple[str, _Rules]] = [("", _Rules(root_str, cruxe_layer))]
     while stack:
-        rel_dir, git_layers = stack.pop()
+        rel_dir, rules = stack.pop()
         deadline.check(rel_dir, out)
         abs_dir = os.path.join(root_str, rel_dir) if rel_dir else root_str
         try:
@@ -210,13 +213,11 @@ def scan(root: str | Path, max_file_bytes: int = MAX_FILE_BYTES,
             gi_rel = f"{rel_dir + '/' if rel_dir else ''}.gitignore"
             data = _ignore_file_bytes(os.path.join(abs_dir, ".gitignore"), root_str, gi_rel, out.warnings)
             if data is not None:
-                rules = ignore.parse(data, gi_rel, out.warnings)
-                git_layers = git_layers + [("gitignore", rel_dir.encode("utf-8"), rules)]
+                rules = rules.below(("gitignore", rel_dir.encode("utf-8"), ignore.parse(data, gi_rel, out.warnings)))
                 out.ignore_files.append(gi_rel)
-        subdirs = _scan_entries(root_str, rel_dir, entries, _Rules(top + git_layers + cruxe_layer, root_str),
-                                max_file_bytes, deadline, out)
+        subdirs = _scan_entries(root_str, rel_dir, entries, rules, max_file_bytes, deadline, out)
         # depth-first, in name order: push in reverse so the first name is walked first
-        stack.extend((d, git_layers) for d in reversed(subdirs))
+        stack.extend((d, rules) for d in reversed(subdirs))
     out.files.sort(key=lambda f: f.path)
     return out
 
