@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
 """The scan alone (walk + ignore matching), two versions of cruxe interleaved, CPU seconds.
 
-usage: python3 bench/scan_speed.py --before SRC --after SRC [--rounds 6] DIR [DIR...]
+usage: python3 bench/scan_speed.py --before SRC --after SRC [--rounds 6] [--gitignore] DIR [DIR...]
 
 SRC is a directory holding a `cruxe` package (a checkout, or `git archive REV cruxe | tar -x`).
 Each round runs, per DIR, one child process per version, alternating which goes first; a child
 scans once to warm the page cache, then five times, and reports its least CPU time. Prints, per
 DIR, the files kept / excluded / pruned by each version (they must agree) and the minimum and
-median over rounds. Then the worst case of one hostile pattern against a name of n `a`s, per
+median over rounds. With `--gitignore`, each DIR is also scanned as a temporary copy with a
+typical Python project `.gitignore` (GITIGNORE below: `**/`, anchors, a negation) at its root. Then the worst case of one hostile pattern against a name of n `a`s, per
 version: the CPU seconds of one match, stopped at 60 s; and, for a version with `cruxe.ignore`,
 the CPU seconds to compile an ignore file of 10,000 varied patterns.
 """
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 SCAN = """
 import sys, time
@@ -28,6 +32,57 @@ for _ in range(5):
     r = scan(sys.argv[1])
     cpu.append(time.process_time() - t)
 print(min(cpu), len(r.files), sum(r.excluded.values()), sum(r.pruned_dirs.values()))
+"""
+
+GITIGNORE = """\
+__pycache__/
+*.py[cod]
+*$py.class
+*.so
+build/
+develop-eggs/
+dist/
+eggs/
+.eggs/
+/lib/
+lib64/
+parts/
+sdist/
+var/
+wheels/
+*.egg-info/
+*.egg
+MANIFEST
+*.manifest
+*.spec
+htmlcov/
+.tox/
+.nox/
+.coverage
+.coverage.*
+.cache
+coverage.xml
+*.cover
+.hypothesis/
+.pytest_cache/
+*.mo
+*.pot
+*.log
+local_settings.py
+db.sqlite3
+docs/_build/
+target/
+.ipynb_checkpoints
+.env
+.venv
+env/
+venv/
+.mypy_cache/
+**/node_modules/
+tests/**/*.tmp
+!tests/keep.tmp
+*~
+.*.swp
 """
 
 HOSTILE = "*a*a*a*a*a*a*a*a*a*a*a*a*b"
@@ -109,10 +164,19 @@ def main() -> None:
     ap.add_argument("--before", required=True)
     ap.add_argument("--after", required=True)
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--gitignore", action="store_true")
     ap.add_argument("dirs", nargs="+")
     a = ap.parse_args()
     versions = {"before": a.before, "after": a.after}
-    scans(versions, a.dirs, a.rounds)
+    with tempfile.TemporaryDirectory() as tmp:
+        dirs = list(a.dirs)
+        if a.gitignore:
+            for i, d in enumerate(a.dirs):
+                copy = Path(tmp) / f"{i}-{Path(d).name}-with-gitignore"
+                shutil.copytree(d, copy, symlinks=True)
+                (copy / ".gitignore").write_text(GITIGNORE)
+                dirs.append(str(copy))
+        scans(versions, dirs, a.rounds)
     worst(versions)
     compile_cost(versions)
 
