@@ -321,6 +321,8 @@ def parse(data: bytes, source: str, warnings: list[str]) -> RuleSet:
     for lineno, line in enumerate(data.split(b"\n"), 1):
         if line.endswith(b"\r"):
             line = line[:-1]
+        if line.startswith(b"#"):
+            continue  # a comment, however long
         shown = line.decode("utf-8", "replace")
         if len(line) > MAX_PATTERN_BYTES:
             warnings.append(f"{source}:{lineno}: ignore pattern of {len(line)} bytes is over the "

@@ -12,7 +12,7 @@ from cruxe.config import load_config
 from cruxe.errors import CruxeError
 from cruxe.index import run_index
 from cruxe.project import open_project
-from cruxe.scan import MAX_FILE_BYTES, scan
+from cruxe.scan import MAX_FILE_BYTES, MAX_IGNORE_FILE_BYTES, scan
 
 
 def paths(root) -> list[str]:
@@ -150,3 +150,12 @@ def test_the_scan_time_limit_comes_from_config(tmp_path):
     assert load_config(None, env=env).index.scan_timeout_s == 7
     cfg = load_config(None, env={**env, "CRUXE_SCAN_TIMEOUT_S": "0"})
     assert cfg.index.scan_timeout_s == 300 and cfg.warnings
+
+
+def test_an_ignore_file_over_the_size_cap_is_used_up_to_it_with_a_warning(make_repo):
+    comment = "#" + "x" * (MAX_IGNORE_FILE_BYTES - 9) + "\n"  # ends 2 bytes before the cap
+    root = make_repo({".gitignore": "a.py\n" + comment + "b.py\nc.py\n", "a.py": "", "b.py": "", "c.py": ""})
+    res = scan(root)
+    assert [f.path for f in res.files] == ["b.py", "c.py"]
+    assert res.warnings == [f".gitignore:3: the file is over {MAX_IGNORE_FILE_BYTES} bytes; "
+                            "this line and the rest are not used"]  # and the long comment is no pattern
