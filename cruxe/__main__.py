@@ -74,7 +74,8 @@ def cmd_index(a: argparse.Namespace, force: bool | None = None) -> int:
     cfg = a.cfg.index
     ref = checked_ref(open_project(a.path), a.ref, write=True) if a.ref else None
     report = run_index(a.path, force=force, ref=ref, workers=a.workers or cfg.workers,
-                       max_file_bytes=cfg.max_file_bytes, progress=_ProgressBar(not a.quiet and not a.json),
+                       max_file_bytes=cfg.max_file_bytes, scan_timeout_s=cfg.scan_timeout_s,
+                       progress=_ProgressBar(not a.quiet and not a.json),
                        job_id=getattr(a, "job_id", None))
     payload = report.to_dict()
     if a.json:

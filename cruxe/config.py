@@ -42,6 +42,10 @@ MAX_LIMIT = 100  # the tools' own ceiling for `limit`
 # Files above 64 MiB are data, not code; below 1 KiB nothing useful would be indexed.
 MIN_FILE_BYTES, MAX_FILE_BYTES = 1024, 64 * 1024 * 1024
 MAX_WORKERS = 64
+# The scan fails past its time limit rather than hold the writer lock for ever (a hostile
+# ignore file, a hung network mount). A large monorepo on a slow disk walks in well under the
+# default; a day is the most anyone could mean.
+DEFAULT_SCAN_TIMEOUT_S, MAX_SCAN_TIMEOUT_S = 300, 86_400
 
 CONFIG_FILE = "config.toml"
 # A config file holds a few dozen keys; anything this large is not one, and is not read whole.
@@ -66,6 +70,7 @@ class SearchConfig:
 class IndexConfig:
     max_file_bytes: int = 1024 * 1024
     workers: int = field(default_factory=default_workers)
+    scan_timeout_s: int = DEFAULT_SCAN_TIMEOUT_S
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +161,7 @@ _KEYS: dict[tuple[str, str], _Key] = {
     ("index", "max_file_bytes"): _Key(_int_range(MIN_FILE_BYTES, MAX_FILE_BYTES), _int_text,
                                       "CRUXE_MAX_FILE_BYTES"),
     ("index", "workers"): _Key(_int_range(1, MAX_WORKERS), _int_text, "CRUXE_WORKERS"),
+    ("index", "scan_timeout_s"): _Key(_int_range(1, MAX_SCAN_TIMEOUT_S), _int_text, "CRUXE_SCAN_TIMEOUT_S"),
     ("log", "level"): _Key(_enum(LOG_LEVELS, {"warn": "warning", "fatal": "critical"}), env="CRUXE_LOG_LEVEL"),
     ("debug", "ranking_reasons"): _Key(_bool, _bool_text, "CRUXE_DEBUG_RANKING_REASONS"),
 }
@@ -303,6 +309,7 @@ def _normalise(raw: _Raw, warnings: list[str]) -> tuple[SearchConfig, IndexConfi
     index = IndexConfig(
         max_file_bytes=_value(raw, "index", "max_file_bytes", i.max_file_bytes, warnings),
         workers=_value(raw, "index", "workers", i.workers, warnings),
+        scan_timeout_s=_value(raw, "index", "scan_timeout_s", i.scan_timeout_s, warnings),
     )
     return search, index, LogConfig(level=_value(raw, "log", "level", lg.level, warnings))
 

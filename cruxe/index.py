@@ -30,7 +30,7 @@ from .model import (EMPTY_EDGES, EdgeBlock, FileExtract, Reference, content_hash
                     symbol_stable_id)
 from .procs import worker_pool
 from .project import Project, init_project, open_project
-from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
+from .scan import MAX_FILE_BYTES, SCAN_TIMEOUT_S, ScanEntry, looks_binary, scan
 from .store import (EDGE_TYPE_CODES, SCHEMA_VERSION, FileEdges, Generation, GenerationWriter, build_missing_indexes,
                     build_symbol_indexes, clear_generation, code_terms, defer_edge_indexes, defer_symbol_indexes,
                     edges_deferred, flush_spool, folded_name, id_blob, manifest, now_iso, save_skipped_files)
@@ -275,7 +275,8 @@ class JobReport:
 
 def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, mode: str = "auto",
               workers: int | None = None, home: Path | None = None, max_file_bytes: int = MAX_FILE_BYTES,
-              progress: Progress | None = None, job_id: str | None = None) -> JobReport:
+              progress: Progress | None = None, job_id: str | None = None,
+              scan_timeout_s: float = SCAN_TIMEOUT_S) -> JobReport:
     """Index a repository: full on first run or with `force`, incremental otherwise.
 
     Raises CruxeError(index_in_progress) when another writer holds project+ref.
@@ -290,12 +291,12 @@ def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, 
         recovered = store.recover_interrupted(ref, holding_lock=True)
         return _run_locked(project, ref, force=force, mode=mode, workers=workers, progress=progress,
                            job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered,
-                           max_file_bytes=max_file_bytes)
+                           max_file_bytes=max_file_bytes, scan_timeout_s=scan_timeout_s)
 
 
 def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: int | None,
                 progress: Progress | None, job_id: str, recovered: list[dict[str, Any]],
-                max_file_bytes: int) -> JobReport:
+                max_file_bytes: int, scan_timeout_s: float) -> JobReport:
     store, repo = project.store, project.id
     t0 = time.monotonic()
     try:
@@ -315,7 +316,7 @@ def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: 
     store.create_job(job_id, ref, job_mode, gen.number)
     report = JobReport(job_id, "running", job_mode, ref, gen.number, warnings=[], recovered_jobs=recovered)
     try:
-        _index_into(project, gen, ref, report, workers, progress, max_file_bytes)
+        _index_into(project, gen, ref, report, workers, progress, max_file_bytes, scan_timeout_s)
         store.update_job(job_id, status="validating")
         problem = validate_generation(gen, repo, ref)
         if problem:
@@ -366,13 +367,14 @@ def _incompatible(gen: Generation) -> Generation:
 
 
 def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
-                workers: int | None, progress: Progress | None, max_file_bytes: int) -> None:
+                workers: int | None, progress: Progress | None, max_file_bytes: int,
+                scan_timeout_s: float = SCAN_TIMEOUT_S) -> None:
     store, repo = project.store, project.id
     if edges_deferred(gen.db):
         _start_over(gen, repo, ref, report)
         report.mode = "full"  # everything is indexed again, whatever the job was asked to do
         store.update_job(report.job_id, mode="full")
-    scanned = scan(project.root, max_file_bytes)
+    scanned = scan(project.root, max_file_bytes, scan_timeout_s)
     report.warnings.extend(scanned.warnings)
     report.skipped = list(scanned.warnings)
     report.files_scanned = len(scanned.files)

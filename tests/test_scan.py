@@ -2,8 +2,17 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
-from cruxe.scan import MAX_FILE_BYTES, scan
+import pytest
+
+import cruxe.scan
+from cruxe.config import load_config
+from cruxe.errors import CruxeError
+from cruxe.index import run_index
+from cruxe.project import open_project
+from cruxe.scan import MAX_FILE_BYTES, MAX_IGNORE_FILE_BYTES, scan
 
 
 def paths(root) -> list[str]:
@@ -88,3 +97,65 @@ def test_build_dist_and_target_are_output_only_at_the_root_or_beside_a_manifest(
     })
     assert paths(root) == ["crate/Cargo.toml", "rustfmt/tests/target/expected.rs", "src/cmd/dist/main.go",
                            "src/go/build/build.go", "web/package.json"]
+
+
+def test_a_fifo_named_gitignore_is_not_read_and_does_not_stall_the_scan(make_repo):
+    """Opening a FIFO for reading blocks until a writer comes: the ignore file is opened
+    without blocking and read only when it is a regular file. The scan runs in a child
+    process so that a regression fails instead of hanging the suite."""
+    root = make_repo({"a.py": "", "sub/b.py": "", ".cruxeignore": "sub/b.py\n"})
+    os.mkfifo(root / "sub" / ".gitignore")
+    code = ("import sys; from cruxe.scan import scan; r = scan(sys.argv[1]); "
+            "print([f.path for f in r.files]); print(r.warnings)")
+    done = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    files, warnings = done.stdout.splitlines()
+    assert files == "['a.py']" and "sub/.gitignore: not a regular file; not read" in warnings
+
+
+class _SlowClock:
+    """Stands in for `time` in cruxe.scan: each reading of the clock is ten seconds later."""
+
+    def __init__(self):
+        self.now = 0
+
+    def monotonic(self) -> float:
+        self.now += 10
+        return self.now
+
+
+def test_a_scan_past_its_time_limit_fails_with_a_remedy(make_repo, monkeypatch):
+    root = make_repo({f"d{i}/x.py": "" for i in range(5)})
+    monkeypatch.setattr(cruxe.scan, "time", _SlowClock())
+    with pytest.raises(CruxeError) as e:
+        scan(root, timeout_s=25)
+    assert "took longer than 25 s" in e.value.message and "scan_timeout_s" in e.value.remedy
+    assert len(scan(root, timeout_s=None).files) == 5
+
+
+def test_an_index_job_whose_scan_times_out_fails_and_frees_the_writer(make_repo, tmp_path, monkeypatch):
+    root = make_repo({f"d{i}/x.py": "def f():\n    pass\n" for i in range(5)})
+    home = tmp_path / "home"
+    monkeypatch.setattr(cruxe.scan, "time", _SlowClock())
+    with pytest.raises(CruxeError, match="took longer than 25 s"):
+        run_index(root, home=home, workers=1, scan_timeout_s=25)
+    monkeypatch.undo()
+    jobs = open_project(root, home).store.jobs()
+    assert [j["status"] for j in jobs] == ["failed"] and "took longer" in jobs[0]["error"]
+    assert run_index(root, home=home, workers=1).status == "published"  # the lock was released
+
+
+def test_the_scan_time_limit_comes_from_config(tmp_path):
+    env = {"CRUXE_HOME": str(tmp_path), "CRUXE_SCAN_TIMEOUT_S": "7"}
+    assert load_config(None, env=env).index.scan_timeout_s == 7
+    cfg = load_config(None, env={**env, "CRUXE_SCAN_TIMEOUT_S": "0"})
+    assert cfg.index.scan_timeout_s == 300 and cfg.warnings
+
+
+def test_an_ignore_file_over_the_size_cap_is_used_up_to_it_with_a_warning(make_repo):
+    comment = "#" + "x" * (MAX_IGNORE_FILE_BYTES - 9) + "\n"  # ends 2 bytes before the cap
+    root = make_repo({".gitignore": "a.py\n" + comment + "b.py\nc.py\n", "a.py": "", "b.py": "", "c.py": ""})
+    res = scan(root)
+    assert [f.path for f in res.files] == ["b.py", "c.py"]
+    assert res.warnings == [f".gitignore:3: the file is over {MAX_IGNORE_FILE_BYTES} bytes; "
+                            "this line and the rest are not used"]  # and the long comment is no pattern
