@@ -20,7 +20,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Callable, ContextManager
+from typing import Any, Callable, ContextManager, Iterable
 
 from . import codetokens as ct
 from . import heap, vcs
@@ -32,8 +32,9 @@ from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
 from .store import (EDGE_TYPE_CODES, SCHEMA_VERSION, FileEdges, Generation, GenerationWriter, build_missing_indexes,
-                    build_symbol_indexes, clear_generation, code_terms, defer_edge_indexes, defer_symbol_indexes,
-                    edges_deferred, flush_spool, folded_name, id_blob, manifest, now_iso, save_skipped_files)
+                    build_symbol_indexes, clear_generation, code_terms, crash_point, defer_edge_indexes,
+                    defer_symbol_indexes, edges_deferred, flush_spool, folded_name, id_blob, manifest, now_iso,
+                    orphan_paths, record_unconfirmed, save_skipped_files)
 
 log = logging.getLogger(__name__)
 
@@ -368,6 +369,7 @@ def _incompatible(gen: Generation) -> Generation:
 def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
                 workers: int | None, progress: Progress | None, max_file_bytes: int) -> None:
     store, repo = project.store, project.id
+    _drop_orphans(gen, repo, ref)
     if edges_deferred(gen.db):
         _start_over(gen, repo, ref, report)
         report.mode = "full"  # everything is indexed again, whatever the job was asked to do
@@ -386,6 +388,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     report.unchanged_files = len(scanned.files) - len(todo)
     commit = vcs.head_commit(project.root)
     store.update_job(report.job_id, files_total=len(todo), deleted_files=len(deleted))
+    record_unconfirmed(gen.db, [i.path for i in todo if i.old_hash is None])  # before any Tantivy write
     bulk = not old and len(todo) >= BULK_MIN_FILES
     spool: list[FileEdges] | None = [] if bulk else None  # the edges, until they are resolved
     if bulk:
@@ -417,6 +420,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
         finally:
             writer.close()
         heap.trim()
+        record_unconfirmed(gen.db, ())  # every batch's manifest rows are committed
         save_skipped_files(gen, report.skipped)
     if spool is None:
         if bulk:
@@ -429,22 +433,38 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     report.file_count, report.symbol_count = (counts[0], counts[1]) if counts else (0, 0)
 
 
+def _drop_orphans(gen: Generation, repo: str, ref: str) -> None:
+    """Delete the documents an earlier job killed between its Tantivy and SQLite commits left
+    for new files that never got their manifest rows (`store.orphan_paths`), before anything
+    else is written: the files may be gone since, and then no sync would ever delete them."""
+    orphans = orphan_paths(gen.db)
+    if not orphans:
+        return
+    _delete_docs(gen, repo, ref, orphans)
+    log.info("deleted the documents of %d file(s) an interrupted job left without manifest rows", len(orphans))
+
+
 def _start_over(gen: Generation, repo: str, ref: str, report: JobReport) -> None:
     """A bulk build died holding its edges (`store.defer_edge_indexes`): the files it indexed
     have none in the table. Forget them all, Tantivy first (a kill in between leaves the mark
     for the next job to find again), and index from scratch."""
     old = manifest(gen, repo, ref)
-    writer = GenerationWriter(gen, repo, ref, threads=1)
-    try:
-        for path in old:
-            writer.delete_file_docs(file_key(repo, ref, path))
-        writer.commit_tantivy()
-    finally:
-        writer.close()
+    _delete_docs(gen, repo, ref, old)
     clear_generation(gen.db)
     report.warnings.append(f"an earlier first index died before writing its references: started over "
                            f"({len(old)} files)")
     log.warning("%s", report.warnings[-1])
+
+
+def _delete_docs(gen: Generation, repo: str, ref: str, paths: Iterable[str]) -> None:
+    """Delete every document of `paths` from the three indices, in one Tantivy commit."""
+    writer = GenerationWriter(gen, repo, ref, threads=1)
+    try:
+        for path in paths:
+            writer.delete_file_docs(file_key(repo, ref, path))
+        writer.commit_tantivy()
+    finally:
+        writer.close()
 
 
 def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], pool: ProcessPoolExecutor | None,
@@ -480,6 +500,7 @@ def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], pool: 
                 spool += sorted(rows["edges"], key=itemgetter(0))
         writer.commit_sqlite(rows["gone"], rows["files"], rows["touched"], rows["symbols"], rows["edges"],
                              {"commit": commit, "complete": done == len(todo)}, new_paths, spooled=spool is not None)
+        crash_point("sqlite_commit")
         del rows
         heap.trim()
         store.update_job(report.job_id, files_done=done, symbol_count=report.symbol_count)

@@ -248,6 +248,24 @@ CREATE TABLE IF NOT EXISTS branch_state (
 _STATE_SCHEMA_TX = f"BEGIN IMMEDIATE;{_STATE_SCHEMA}COMMIT;"
 
 
+# A test knob: `CRUXE_CRASH_AT=<point>[:<n>]` SIGKILLs the process the n-th time (default: the
+# first) it reaches the named point of the write sequence (`crash_point`), so that tests can
+# kill a job exactly between two of its commits. Unset, it costs a dictionary lookup.
+_CRASH_AT = os.environ.get("CRUXE_CRASH_AT", "")
+_crash_counts: dict[str, int] = {}
+
+
+def crash_point(name: str) -> None:
+    if not _CRASH_AT:
+        return
+    point, _, nth = _CRASH_AT.partition(":")
+    if point != name:
+        return
+    _crash_counts[name] = _crash_counts.get(name, 0) + 1
+    if _crash_counts[name] == int(nth or 1):
+        os.kill(os.getpid(), 9)
+
+
 def is_engine_panic(e: BaseException) -> bool:
     """A Rust panic inside Tantivy (e.g. on a damaged segment file) reaches Python as pyo3's
     PanicException, a BaseException that `except Exception` does not catch; the class is
@@ -848,6 +866,30 @@ def flush_spool(db: sqlite3.Connection, spool: list[FileEdges]) -> None:
         db.execute("DELETE FROM meta WHERE key=?", (EDGES_DEFERRED_KEY,))
 
 
+# Paths whose Tantivy documents may exist without a manifest row. A batch commits Tantivy
+# before SQLite, so a job killed between the two leaves documents of its new files that no
+# manifest row names; were such a file gone (or ignored) by the next sync, nothing would ever
+# delete them, and every later validation would fail on the surplus. A job therefore records
+# its new paths here before its first Tantivy write, and clears them once their manifest rows
+# are committed; the next job deletes the documents of any it finds still without a row.
+_UNCONFIRMED_TABLE = "CREATE TABLE IF NOT EXISTS unconfirmed_paths (path TEXT PRIMARY KEY) WITHOUT ROWID"
+
+
+def orphan_paths(db: sqlite3.Connection) -> list[str]:
+    """The recorded new paths (`record_unconfirmed`) that never got a manifest row."""
+    db.execute(_UNCONFIRMED_TABLE)  # generations made before the table existed
+    return [r[0] for r in db.execute("SELECT u.path FROM unconfirmed_paths u WHERE NOT EXISTS "
+                                     "(SELECT 1 FROM file_manifest m WHERE m.path = u.path) ORDER BY u.path")]
+
+
+def record_unconfirmed(db: sqlite3.Connection, paths: Iterable[str]) -> None:
+    """Replace the recorded paths with `paths` (none: the job's manifest rows are committed)."""
+    with transaction(db):
+        db.execute(_UNCONFIRMED_TABLE)
+        db.execute("DELETE FROM unconfirmed_paths")
+        db.executemany("INSERT OR IGNORE INTO unconfirmed_paths VALUES (?)", ((p,) for p in paths))
+
+
 def clear_generation(db: sqlite3.Connection) -> None:
     """Forget every file of a generation (its Tantivy documents must be deleted first): what a
     bulk build that lost its spooled edges does before starting over."""
@@ -991,8 +1033,9 @@ class GenerationWriter:
             w.add_document(tantivy.Document.from_dict(d, schema))  # a third cheaper than Document(**d)
 
     def commit_tantivy(self) -> None:
-        for w in self.writers.values():
+        for name, w in self.writers.items():
             w.commit()
+            crash_point(f"tantivy_commit_{name}")
 
     def commit_sqlite(self, deleted: list[str], files: list[dict[str, Any]], touched: list[tuple[str, int, int]],
                       symbols: list[tuple], edges: list[FileEdges], state: dict[str, Any],
