@@ -12,7 +12,7 @@ from .freshness import index_state, open_generation
 from .errors import CruxeError
 from .languages import grammar_status
 from .project import Project
-from .store import SCHEMA_VERSION, INDEX_NAMES, is_engine_panic, skipped_files
+from .store import SCHEMA_VERSION, INDEX_NAMES, disagreeing_files, is_engine_panic, skipped_files
 
 
 def _job_view(job: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -73,6 +73,23 @@ def _tantivy_ok(project: Project, ref: str, opened=None, thorough: bool = False)
             raise
         return False, f"{name}: {type(e).__name__}: {e}"
     return True, None
+
+
+def _documents_ok(project: Project, ref: str) -> tuple[bool, Any]:
+    """Each file's documents against its manifest row (`store.disagreeing_files`): what a job
+    interrupted between its Tantivy and SQLite commits, or a lost delete, leaves behind."""
+    gen, status, _ = open_generation(project, ref)
+    if gen is None or status != "compatible":
+        return True, {"compared": False}
+    try:
+        bad = disagreeing_files(gen, project.id, ref)
+    except BaseException as e:  # noqa: BLE001 - damage is the sqlite and tantivy checks' finding
+        if not isinstance(e, Exception) and not is_engine_panic(e):
+            raise
+        return True, {"compared": False, "reason": f"{type(e).__name__}: {e}"[:300]}
+    files = {path: {name: {"expected": want, "found": got} for name, (want, got) in by_index.items()}
+             for path, by_index in list(bad.items())[:50]}
+    return not bad, {"compared": True, "count": len(bad), "files": files}
 
 
 def _sqlite_ok(project: Project, ref: str, thorough: bool = False, opened=None) -> tuple[bool, str | None]:
@@ -156,6 +173,8 @@ def doctor(project: Project, ref: str, config_warnings: tuple[str, ...] = ()) ->
     add("sqlite", ok, msg, "cruxe index --force")
     ok, msg = _tantivy_ok(project, ref, thorough=True)
     add("tantivy", ok, msg, "cruxe index --force")
+    ok, detail = _documents_ok(project, ref)
+    add("documents", ok, detail, "cruxe sync (its validation indexes the files listed again)")
     grammars = grammar_status()
     add("grammars", not grammars["missing"], grammars,
         "reinstall cruxe: grammar wheels are missing (files of those languages are indexed as text only)")

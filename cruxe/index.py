@@ -33,8 +33,8 @@ from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
 from .store import (EDGE_TYPE_CODES, SCHEMA_VERSION, FileEdges, Generation, GenerationWriter, build_missing_indexes,
                     build_symbol_indexes, clear_generation, code_terms, crash_point, defer_edge_indexes,
-                    defer_symbol_indexes, edges_deferred, flush_spool, folded_name, id_blob, manifest, now_iso,
-                    orphan_paths, record_unconfirmed, save_skipped_files)
+                    defer_symbol_indexes, disagreeing_files, edges_deferred, flush_spool, folded_name, id_blob,
+                    manifest, now_iso, orphan_paths, record_unconfirmed, save_skipped_files)
 
 log = logging.getLogger(__name__)
 
@@ -318,9 +318,7 @@ def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: 
     try:
         _index_into(project, gen, ref, report, workers, progress, max_file_bytes)
         store.update_job(job_id, status="validating")
-        problem = validate_generation(gen, repo, ref)
-        if problem:
-            raise CruxeError("internal_error", f"index validation failed: {problem}", {"job_id": job_id})
+        _validate(project, gen, ref, report, rebuild)
         if rebuild and not first:
             store.publish_generation(ref, gen.number)
         report.status = "published"
@@ -342,6 +340,53 @@ def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: 
         if rebuild and not first:
             store.gc_generations(ref, keep=store.current_generation_number(ref) or -1)
         raise
+
+
+def _validate(project: Project, gen: Generation, ref: str, report: JobReport, rebuild: bool) -> None:
+    """Before a job publishes: every file's documents must agree with its manifest row
+    (`store.disagreeing_files`, ~20 ms on 4k files), and the totals of SQLite and Tantivy
+    must agree. Files that disagree are indexed again (`_reindex`); a disagreement that
+    survives that fails the job with the files named and the remedy."""
+    bad = disagreeing_files(gen, project.id, ref)
+    if bad:
+        _reindex(project, gen, ref, report, list(bad))
+        bad = disagreeing_files(gen, project.id, ref)
+    problem = validate_generation(gen, project.id, ref)
+    if not bad and not problem:
+        return
+    detail = problem or f"{len(bad)} file(s) whose documents disagree with the manifest: {', '.join(list(bad)[:10])}"
+    if rebuild:  # the live generation is kept: a bug, or a disk that lost writes
+        raise CruxeError("internal_error", f"index validation failed: {detail}", {"job_id": report.job_id})
+    raise CruxeError("index_incompatible", f"index validation failed and re-indexing the files involved did not "
+                     f"repair it: {detail}", {"job_id": report.job_id, "schema_status": "corrupt_manifest",
+                                              "remediation": "cruxe index --force"})
+
+
+def _reindex(project: Project, gen: Generation, ref: str, report: JobReport, paths: list[str]) -> None:
+    """Index `paths` again, whatever their hashes say: delete all their documents by file key
+    and add them afresh, replace their rows (a path with no manifest row only loses its
+    documents). What validation does with the files whose documents disagree with the manifest."""
+    repo, root = project.id, str(project.root)
+    rows = {r[0]: r for r in gen.db.execute('SELECT path, size, mtime_ns, language FROM file_manifest '
+                                            'WHERE repo=? AND "ref"=?', (repo, ref))}
+    orphans = [p for p in paths if p not in rows]
+    if orphans:
+        _delete_docs(gen, repo, ref, orphans)
+    # old_hash "": never equal to a content hash (so the file is re-extracted), and not None
+    # (so its SQLite rows are deleted before the new ones go in)
+    todo = [WorkItem(repo, ref, p, os.path.join(root, p), rows[p][1], rows[p][2], rows[p][3], "", root)
+            for p in paths if p in rows]
+    if todo:
+        writer = GenerationWriter(gen, repo, ref, threads=1)
+        try:
+            _write_batches(writer, project.store, todo, None, report, None, vcs.head_commit(project.root), None)
+        finally:
+            writer.close()
+        from .refs import resolve_edges
+        resolve_edges(gen, repo, ref, [i.path for i in todo], build_indexes=False, workers=1)
+    report.warnings.append(f"index validation: the documents of {len(paths)} file(s) disagreed with the manifest "
+                           f"(an earlier job was interrupted); indexed them again: {', '.join(paths[:10])}")
+    log.warning("%s", report.warnings[-1])
 
 
 def validate_generation(gen: Generation, repo: str, ref: str) -> str | None:

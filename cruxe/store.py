@@ -1163,6 +1163,38 @@ def manifest(gen: Generation, repo: str, ref: str) -> dict[str, tuple[str, int, 
     return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
 
+def document_counts(gen: Generation, name: str) -> dict[str, int]:
+    """Live documents per path in one Tantivy index: the `path` terms, each counted over the
+    documents an all-query matches (deleted ones are not, though their terms stay until a
+    merge drops them)."""
+    searcher = gen.searcher(name)
+    if not searcher.num_docs:
+        return {}
+    return {t: c for t, c in searcher.terms_with_prefix("path", "", filter_query=tantivy.Query.all_query()) if c}
+
+
+def disagreeing_files(gen: Generation, repo: str, ref: str) -> dict[str, dict[str, tuple[int, int]]]:
+    """path -> {index: (documents the manifest implies, documents found)} for every file whose
+    documents disagree with the manifest: one file document and a symbol document per symbol
+    for each manifest row; no document at all for a path with no row. (A file's snippet count
+    is not recorded, so its snippets are checked for the second rule only.)"""
+    expected = {p: n for p, n in gen.db.execute('SELECT path, symbol_count FROM file_manifest WHERE repo=? AND "ref"=?',
+                                                (repo, ref))}
+    out: dict[str, dict[str, tuple[int, int]]] = {}
+    for name in INDEX_NAMES:
+        found = document_counts(gen, name)
+        for path in set(found) if name == "snippets" else set(found) | set(expected):
+            if path not in expected:
+                want = 0
+            elif name == "snippets":
+                continue
+            else:
+                want = 1 if name == "files" else expected[path]
+            if found.get(path, 0) != want:
+                out.setdefault(path, {})[name] = (want, found.get(path, 0))
+    return dict(sorted(out.items()))
+
+
 def branch_state(gen: Generation, repo: str, ref: str) -> dict[str, Any] | None:
     try:
         row = gen.db.execute('SELECT * FROM branch_state WHERE repo=? AND "ref"=?', (repo, ref)).fetchone()

@@ -73,3 +73,46 @@ def test_a_new_file_gone_after_a_kill_between_the_commits_leaves_no_documents(ma
     assert all("pkg/new.py" not in c for c in counts.values()), counts
     assert counts["files"] == Counter({p: 1 for p in files(4)})
     assert cruxe("sync", "--path", str(root), "--quiet", home=home).returncode == 0
+
+
+def _add_stray_documents(root: Path, home: Path, path: str, orphan: str) -> None:
+    """What a lost delete leaves: a second copy of `path`'s file document, and the documents
+    of `orphan`, a path the manifest does not know (and no job recorded)."""
+    from cruxe.store import GenerationWriter
+    project = open_project(root, home)
+    gen = project.store.current_generation("live")
+    writer = GenerationWriter(gen, project.id, "live")
+    common = {"repo": project.id, "ref": "live", "path": path, "file_key": file_key(project.id, "live", path),
+              "path_tokens": "", "language": "python", "line_start": 1, "line_end": 1}
+    writer.add_docs("files", [{**common, "filename": path.rsplit("/", 1)[-1], "content_head": "", "size": 1}])
+    ghost = {**common, "path": orphan, "file_key": file_key(project.id, "live", orphan)}
+    writer.add_docs("symbols", [{**{k: v for k, v in ghost.items() if k not in ("line_start", "line_end")},
+                                 "symbol_id": b"\0" * 8, "symbol_exact": "ghost", "name_tokens": "ghost",
+                                 "qualified_tokens": "ghost", "signature_tokens": "", "doc_tokens": "",
+                                 "kind": "function", "parent_name": ""}])
+    writer.commit_tantivy()
+    writer.close()
+    project.store.close()
+
+
+def test_validation_reindexes_the_files_whose_documents_disagree_and_doctor_names_them(make_repo, tmp_path):
+    """Surplus documents (a lost delete's duplicate, a path the manifest does not know) made
+    every later sync fail validation with "This is a bug", while doctor said all was well and
+    only --force repaired. Doctor now names the files; the next sync re-indexes exactly them."""
+    root = make_repo(files(4))
+    home = tmp_path / "home"
+    run_index(root, home=home)
+    _add_stray_documents(root, home, "pkg/m01.py", "pkg/ghost.py")
+    report = doctor(open_project(root, home), "live")
+    check = next(c for c in report["checks"] if c["check"] == "documents")
+    assert not report["ok"] and not check["ok"], check
+    assert set(check["detail"]["files"]) == {"pkg/m01.py", "pkg/ghost.py"}, check
+    assert "cruxe sync" in check["remedy"]
+    sync = run_index(root, home=home)
+    assert sync.status == "published"
+    assert any("pkg/m01.py" in w and "indexed them again" in w for w in sync.warnings), sync.warnings
+    assert sync.changed_files == 1  # exactly the file involved, not the whole tree
+    counts = doc_counts(root, home)
+    assert counts["files"] == Counter({p: 1 for p in files(4)}) and "pkg/ghost.py" not in counts["symbols"]
+    assert counts["symbols"] == Counter({p: 2 for p in files(4)})
+    assert doctor(open_project(root, home), "live")["ok"]
