@@ -29,6 +29,7 @@ import shutil
 import sqlite3
 import threading
 import time
+import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -443,6 +444,14 @@ class Generation:
                              {"remediation": "cruxe index --force"})
         self._local = threading.local()
         self._lock = threading.Lock()
+        # every thread's connection, with its thread: a connection is a reference cycle (its
+        # statement cache calls it), so dropping one frees it only at the next cyclic garbage
+        # collection, and a server kept the files of replaced generations open (deleted, on
+        # disk still) for as long. They are closed when the generation is freed, that is when
+        # the last query holding it is done (`weakref.finalize`), and a dead thread's when the
+        # next thread opens one.
+        self._conns: list[tuple[threading.Thread, sqlite3.Connection]] = []
+        weakref.finalize(self, _close_connections, self._conns)
         self.tantivy = {n: _open_tantivy(path / n, n, create) for n in INDEX_NAMES}
         self._meta_mtime: dict[str, int] = {}
         if create:  # one transaction: a kill leaves all of the schema or none of it
@@ -455,6 +464,9 @@ class Generation:
         if conn is None:
             conn = connect(self.path / "index.db")
             self._local.conn = conn
+            with self._lock:
+                _close_connections(self._conns, dead_threads_only=True)
+                self._conns.append((threading.current_thread(), conn))
         return conn
 
     def schema_version(self) -> int | None:
@@ -478,10 +490,31 @@ class Generation:
         return index.searcher()
 
     def close(self) -> None:
+        """Close this thread's connection."""
         conn = getattr(self._local, "conn", None)
         if conn is not None:
+            with self._lock:
+                self._conns[:] = [(t, c) for t, c in self._conns if c is not conn]
             conn.close()
             self._local.conn = None
+
+    def close_all(self) -> None:
+        """Close every thread's connection: no query may be using the generation."""
+        with self._lock:
+            _close_connections(self._conns)
+        self._local = threading.local()
+
+
+def _close_connections(conns: list[tuple[threading.Thread, sqlite3.Connection]],
+                       dead_threads_only: bool = False) -> None:
+    """Close the connections in `conns` (those of threads that ended) and drop them from it."""
+    keep = []
+    for thread, conn in conns:
+        if dead_threads_only and thread.is_alive():
+            keep.append((thread, conn))
+        else:
+            conn.close()
+    conns[:] = keep
 
 
 # ---- the project ---------------------------------------------------------------------------
