@@ -12,6 +12,7 @@ import gc
 import json
 import logging
 import os
+import sqlite3
 import stat
 import time
 import uuid
@@ -24,6 +25,7 @@ from typing import Any, Callable, ContextManager, Iterable
 
 from . import codetokens as ct
 from . import heap, vcs
+from .config import cruxe_home
 from .errors import CruxeError
 from .extract import extract
 from .model import (EMPTY_EDGES, EdgeBlock, FileExtract, Reference, content_hash, file_key, symbol_content_hash, symbol_id,
@@ -34,7 +36,8 @@ from .scan import MAX_FILE_BYTES, ScanEntry, looks_binary, scan
 from .store import (EDGE_TYPE_CODES, SCHEMA_VERSION, FileEdges, Generation, GenerationWriter, build_missing_indexes,
                     build_symbol_indexes, clear_generation, code_terms, crash_point, defer_edge_indexes,
                     defer_symbol_indexes, disagreeing_files, edges_deferred, flush_spool, folded_name, id_blob,
-                    manifest, now_iso, orphan_paths, record_unconfirmed, save_skipped_files)
+                    manifest, now_iso, orphan_paths, record_unconfirmed, save_skipped_files, storage_error,
+                    storage_kind)
 
 log = logging.getLogger(__name__)
 
@@ -279,15 +282,30 @@ def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, 
               progress: Progress | None = None, job_id: str | None = None) -> JobReport:
     """Index a repository: full on first run or with `force`, incremental otherwise.
 
-    Raises CruxeError(index_in_progress) when another writer holds project+ref.
+    Raises CruxeError(index_in_progress) when another writer holds project+ref, and says so
+    when the disk under $CRUXE_HOME is full or takes no writes (`store.storage_error`).
     """
     heap.limit_arenas()
-    if force:  # the repair must work even when state.db is what broke
-        open_project(path, home).store.quarantine_state()
+    try:
+        return _run_index(path, force, ref, mode, workers, home, max_file_bytes, progress, job_id)
+    except (OSError, sqlite3.Error, ValueError) as e:
+        where = Path(home) if home is not None else cruxe_home()
+        if storage_kind(e, where) is None:
+            raise
+        raise storage_error(e, where, "indexing failed") from e
+
+
+def _run_index(path: str | Path, force: bool, ref: str | None, mode: str, workers: int | None, home: Path | None,
+               max_file_bytes: int, progress: Progress | None, job_id: str | None) -> JobReport:
+    if force:  # the repair must work even when state.db, or the store's layout, is what broke
+        broken = open_project(path, home)
+        broken.store.clear_the_way(ref or broken.default_ref())
+        broken.store.quarantine_state()
     project, _ = init_project(path, home)
     ref = ref or project.default_ref()
     store = project.store
     with store.writer_lock(ref):
+        store.remove_unpublished(ref)
         recovered = store.recover_interrupted(ref, holding_lock=True)
         return _run_locked(project, ref, force=force, mode=mode, workers=workers, progress=progress,
                            job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered,
