@@ -385,8 +385,9 @@ def storage_error(e: BaseException, where: Path, doing: str) -> CruxeError:
                                      "disk), then run `cruxe sync`: it finishes what was interrupted."})
     if kind == "read-only":
         return CruxeError("internal_error", f"{doing}: $CRUXE_HOME is not writable ({where})",
-                          {"remedy": "Make $CRUXE_HOME writable, or point CRUXE_HOME at a writable directory. "
-                                     "Queries still answer from an existing index."})
+                          {"remedy": "Make $CRUXE_HOME writable, or point CRUXE_HOME at a writable directory "
+                                     "(`cruxe status` reads a read-only one; searches cannot: Tantivy takes a "
+                                     "lock file even to read)."})
     if kind == "not-a-directory":
         culprit = Path(getattr(e, "filename", None) or where)
         culprit = next((p for p in reversed([culprit, *culprit.parents]) if p.exists() and not p.is_dir()), culprit)
