@@ -595,12 +595,6 @@ class Generation:
             conn.close()
             self._local.conn = None
 
-    def close_all(self) -> None:
-        """Close every thread's connection: no query may be using the generation."""
-        with self._lock:
-            _close_connections(self._conns)
-        self._local = threading.local()
-
 
 def _close_connections(conns: list[tuple[threading.Thread, sqlite3.Connection]],
                        dead_threads_only: bool = False) -> None:
