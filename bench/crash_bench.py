@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Crash safety at volume (the CI cases are tests/test_crash.py, whose helpers this reuses).
 
-usage: python3 bench/crash_bench.py [--kills 60] [--seconds 1800] [--no-damage]
+usage: python3 bench/crash_bench.py [--kills 60] [--seconds 1800] [--no-damage] [--sync-kills N]
 
 Kills: SIGKILL `cruxe index`, `cruxe index --force` or `cruxe sync` (in turn) on the stdlib
 email corpus with CRUXE_INDEX_BATCH_FILES=5, half the time at a uniformly random moment of
@@ -17,7 +17,14 @@ Damage: every combination of a file (state.db, index.db, CURRENT, the segment fi
 Tantivy index) and a kind of damage (truncate, garbage, flip 64 bytes, empty): does doctor
 name it, do queries refuse it (index_incompatible) or still answer, does `--force` repair it.
 
-Prints one JSON object. Bounded by --kills and --seconds.
+Sync kills (`--sync-kills N`, instead of the above): N incremental syncs of the same edits
+killed at a random moment or at a named point of the commit sequence (CRUXE_CRASH_AT: after
+each index's Tantivy commit, after the SQLite transaction, of the 1st-3rd batch), a third of
+them killed twice, and half of them followed by the deletion of the sync's new files; then a
+sync and one more. Counts: files whose documents disagree with the manifest after the kills
+and after the sync, failed syncs, validations that indexed files again, held / failed.
+
+Prints one JSON object. Bounded by --kills (--sync-kills) and --seconds.
 """
 from __future__ import annotations
 
@@ -27,6 +34,7 @@ import os
 import platform
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -132,6 +140,94 @@ def kills(base: Path, n: int, budget: float) -> dict:
     }
 
 
+# Named points of the write sequence (`store.crash_point`): after each index's Tantivy commit
+# and after the SQLite transaction, of the sync's 1st, 2nd or 3rd batch.
+CRASH_POINTS = [f"{p}:{n}" for n in (1, 2, 3) for p in ("tantivy_commit_symbols", "tantivy_commit_snippets",
+                                                         "tantivy_commit_files", "sqlite_commit")]
+NEW_FILES = ("brand_new.py", "mime/extra.py")
+
+
+def sync_kill_trials(base: Path, n: int, budget: float) -> dict:
+    """Incremental syncs killed at random moments or at a named point (half each; a third of
+    the trials kill the next sync too), then, half the time, the sync's new files deleted and
+    one more file edited before the sync that must repair it all. Counted: files whose
+    documents disagree with the manifest after the kills and after that sync, syncs that
+    failed (and the one after), and validations that had to index files again."""
+    from cruxe.store import disagreeing_files
+    root, pristine, orig = base / "email", base / "sync_pristine", base / "email_orig"
+    tc.prepare("sync", root, pristine)
+    tc.build_tree(orig, final=False)
+    shutil.copytree(pristine, base / "sync_timing")
+    t = time.monotonic()
+    tc.cruxe("sync", "--path", str(root), "--quiet", "--workers", "1", home=base / "sync_timing")
+    sync_seconds = time.monotonic() - t
+    rng = random.Random(20261126)
+    rows: list[dict] = []
+    started = time.monotonic()
+    for i in range(n):
+        if time.monotonic() - started > budget:
+            break
+        home = base / "sync_home"
+        shutil.rmtree(home, ignore_errors=True)
+        shutil.copytree(pristine, home)
+        shutil.rmtree(root)
+        shutil.copytree(orig, root)
+        tc.apply_edits(root)
+        kills = [_sync_kill(root, home, rng, i, k, sync_seconds) for k in range(1 + (rng.random() < 1 / 3))]
+        mutated = rng.random() < 0.5
+        if mutated:
+            for name in NEW_FILES:
+                (root / name).unlink(missing_ok=True)
+            (root / "utils.py").write_text((root / "utils.py").read_text() + "\ndef after_kill():\n    pass\n")
+        rows.append({"kills": kills, "mutated": mutated, **_sync_and_check(root, home, disagreeing_files)})
+    return _trial_summary(rows, sync_seconds)
+
+
+def _sync_kill(root: Path, home: Path, rng: random.Random, i: int, k: int, sync_seconds: float) -> dict:
+    cmd = ["sync", "--path", str(root), "--quiet", "--workers", "1"]
+    if (i + k) % 2:
+        point = rng.choice(CRASH_POINTS)
+        env = {**os.environ, **tc.BATCH_ENV, "CRUXE_HOME": str(home), "CRUXE_CRASH_AT": point}
+        rc = subprocess.run([sys.executable, "-m", "cruxe", *cmd], env=env, capture_output=True, timeout=180).returncode
+        return {"point": point, "killed": rc == -9}
+    delay = rng.uniform(0.05, 1.1) * sync_seconds
+    return {"delay_s": round(delay, 3), "killed": tc.kill_at_random(cmd, home, delay) is None}
+
+
+def _sync_and_check(root: Path, home: Path, disagreeing_files) -> dict:
+    def disagreeing() -> list[str]:
+        project = open_project(root, home)
+        try:
+            return list(disagreeing_files(project.store.current_generation("live"), project.id, "live"))
+        finally:
+            project.store.close()
+    before = disagreeing()
+    sync = tc.cruxe("sync", "--path", str(root), "--json", "--workers", "1", home=home)
+    report = json.loads(sync.stdout) if sync.returncode == 0 else {}
+    again = tc.cruxe("sync", "--path", str(root), "--quiet", "--workers", "1", home=home)
+    return {"disagreeing_after_kills": before, "sync_ok": sync.returncode == 0, "sync_error": sync.stderr[-300:],
+            "validation_reindexed": any("index validation" in w for w in report.get("warnings", [])),
+            "disagreeing_after_sync": disagreeing(), "next_sync_ok": again.returncode == 0}
+
+
+def _trial_summary(rows: list[dict], sync_seconds: float) -> dict:
+    held = [r for r in rows if r["sync_ok"] and r["next_sync_ok"] and not r["disagreeing_after_sync"]]
+    return {
+        "corpus": "stdlib email (29 files), 14 files changed by the sync; CRUXE_INDEX_BATCH_FILES=5",
+        "sync_seconds": round(sync_seconds, 2), "trials": len(rows),
+        "trials_with_a_kill_mid_job": sum(any(k["killed"] for k in r["kills"]) for r in rows),
+        "trials_with_files_deleted_after_the_kill": sum(r["mutated"] for r in rows),
+        "trials_with_disagreeing_documents_after_kills": sum(bool(r["disagreeing_after_kills"]) for r in rows),
+        "disagreeing_files_after_kills": sum(len(r["disagreeing_after_kills"]) for r in rows),
+        "validation_reindexed": sum(r["validation_reindexed"] for r in rows),
+        "held": len(held), "failed": len(rows) - len(held),
+        "failed_syncs": sum(not r["sync_ok"] for r in rows),
+        "failed_next_syncs": sum(not r["next_sync_ok"] for r in rows),
+        "disagreeing_files_after_sync": sum(len(r["disagreeing_after_sync"]) for r in rows),
+        "failures": [r for r in rows if r not in held][:20],
+    }
+
+
 def damage_matrix(base: Path) -> dict:
     src = base / "json_repo"
     shutil.copytree(tc.STDLIB / "json", src, ignore=shutil.ignore_patterns("__pycache__"))
@@ -185,6 +281,8 @@ def main() -> None:
     ap.add_argument("--kills", type=int, default=60)
     ap.add_argument("--seconds", type=float, default=1800, help="time budget for the kills")
     ap.add_argument("--no-damage", action="store_true")
+    ap.add_argument("--sync-kills", type=int, default=0,
+                    help="incremental-sync kill trials (bounded by --seconds too), instead of the rest")
     a = ap.parse_args()
     import logging
     logging.disable(logging.CRITICAL)
@@ -195,9 +293,12 @@ def main() -> None:
         t = time.monotonic()
         result = {"bench": "crash", "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                   "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
-                              "python": platform.python_version()},
-                  "kill": kills(base, a.kills, a.seconds)}
-        if not a.no_damage:
+                              "python": platform.python_version()}}
+        if a.sync_kills:
+            result["sync_kills"] = sync_kill_trials(base, a.sync_kills, a.seconds)
+        else:
+            result["kill"] = kills(base, a.kills, a.seconds)
+        if not a.no_damage and not a.sync_kills:
             result["damage"] = damage_matrix(base)
         result["seconds"] = round(time.monotonic() - t, 1)
     print(json.dumps(result, indent=1))

@@ -12,7 +12,7 @@ from .freshness import index_state, open_generation
 from .errors import CruxeError
 from .languages import grammar_status
 from .project import Project
-from .store import SCHEMA_VERSION, INDEX_NAMES, is_engine_panic, skipped_files
+from .store import SCHEMA_VERSION, INDEX_NAMES, disagreeing_files, is_engine_panic, skipped_files
 
 
 def _job_view(job: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -51,28 +51,63 @@ SEARCHED_FIELDS = {"symbols": ("symbol_exact", "name_tokens", "qualified_tokens"
                                "path_tokens"),
                    "snippets": ("content", "content_parts", "path_tokens"),
                    "files": ("filename", "content_head", "path_tokens")}
+# ... and the fields queries filter on, or delete and count by: walked and probed too
+FILTER_FIELDS = {"symbols": ("repo", "ref", "file_key", "path", "language", "kind", "parent_name"),
+                 "snippets": ("repo", "ref", "file_key", "path", "language", "chunk_kind"),
+                 "files": ("repo", "ref", "file_key", "path", "language")}
+PROBE_TERM = "main"  # any term: the lookup reads each field's dictionary whether or not it is there
 
 
 def _tantivy_ok(project: Project, ref: str, opened=None, thorough: bool = False) -> tuple[bool, str | None]:
-    """The three indices open; `thorough` (doctor) also reads every stored document and every
-    term's postings of the searched fields, which finds damaged store blocks, dictionaries and
-    postings that opening and counting do not touch (a few seconds on 5k files)."""
+    """The three indices open and answer a term query on every field (`_probe`: cheap, and
+    it reads each term dictionary, which opening does not: a scribbled `.term` file passed
+    opening and counting while every search failed); `thorough` (doctor) also reads every
+    stored document and every term's postings of every field, which finds damaged store
+    blocks, dictionaries and postings that one query does not touch (seconds on 5k files)."""
     gen, status, message = opened or open_generation(project, ref)
     if gen is None:
         return status == "not_indexed", message
     try:
         for name in INDEX_NAMES:
             searcher = gen.searcher(name)
+            _probe(gen.tantivy[name].schema, searcher, name)
             if thorough and searcher.num_docs:
                 for _, addr in searcher.search(tantivy.Query.all_query(), limit=searcher.num_docs).hits:
                     searcher.doc(addr)
-                for field in SEARCHED_FIELDS[name]:  # a filter makes the walk read every posting list
+                for field in SEARCHED_FIELDS[name] + FILTER_FIELDS[name]:  # a filter: every posting list read
                     searcher.terms_with_prefix(field, "", filter_query=tantivy.Query.all_query())
     except BaseException as e:  # noqa: BLE001 - any Tantivy failure (a panic too) is a health finding
         if not isinstance(e, Exception) and not is_engine_panic(e):
             raise
         return False, f"{name}: {type(e).__name__}: {e}"
     return True, None
+
+
+def _probe(schema: tantivy.Schema, searcher: tantivy.Searcher, name: str) -> None:
+    """One term query per field, and the first document's stored fields."""
+    for field in SEARCHED_FIELDS[name] + FILTER_FIELDS[name]:
+        searcher.doc_freq(field, PROBE_TERM)
+        searcher.search(tantivy.Query.term_query(schema, field, PROBE_TERM), 1)
+    hits = searcher.search(tantivy.Query.all_query(), 1).hits
+    if hits:
+        searcher.doc(hits[0][1])
+
+
+def _documents_ok(project: Project, ref: str) -> tuple[bool, Any]:
+    """Each file's documents against its manifest row (`store.disagreeing_files`): what a job
+    interrupted between its Tantivy and SQLite commits, or a lost delete, leaves behind."""
+    gen, status, _ = open_generation(project, ref)
+    if gen is None or status != "compatible":
+        return True, {"compared": False}
+    try:
+        bad = disagreeing_files(gen, project.id, ref)
+    except BaseException as e:  # noqa: BLE001 - damage is the sqlite and tantivy checks' finding
+        if not isinstance(e, Exception) and not is_engine_panic(e):
+            raise
+        return True, {"compared": False, "reason": f"{type(e).__name__}: {e}"[:300]}
+    files = {path: {name: {"expected": want, "found": got} for name, (want, got) in by_index.items()}
+             for path, by_index in list(bad.items())[:50]}
+    return not bad, {"compared": True, "count": len(bad), "files": files}
 
 
 def _sqlite_ok(project: Project, ref: str, thorough: bool = False, opened=None) -> tuple[bool, str | None]:
@@ -131,60 +166,90 @@ def health_check(project: Project, ref: str, *, prewarm_status: str, uptime_seco
 
 
 def doctor(project: Project, ref: str, config_warnings: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Every check with a verdict and, when it fails, the remedy. `ok` is False when any fails."""
-    from .scan import scan  # only doctor walks the tree
-
+    """Every check with a verdict and, when it fails, the remedy. `ok` is False when any fails.
+    A check that raises is a failed check with the error as its detail: damage is reported,
+    never raised (three pages of index.db overwritten made doctor itself fail)."""
     checks: list[dict[str, Any]] = []
-
-    def add(name: str, ok: bool, detail: Any = None, remedy: str | None = None) -> None:
+    for name, check, remedy in _doctor_checks(project, ref, config_warnings):
+        try:
+            ok, detail = check()
+        except BaseException as e:  # noqa: BLE001 - any failure is the check's finding
+            if not isinstance(e, Exception) and not is_engine_panic(e):
+                raise
+            ok, detail = False, f"{type(e).__name__}: {e}"[:500]
+        if ok is None:  # a check with nothing to say
+            continue
         item: dict[str, Any] = {"check": name, "ok": ok}
         if detail is not None:
             item["detail"] = detail
         if not ok and remedy:
             item["remedy"] = remedy
         checks.append(item)
-
-    registered = project.info is not None
-    state_error = project.store.state_error
-    add("project_registered", registered, state_error or str(project.root),
-        "cruxe index --force (state.db is corrupt; it is moved aside and rebuilt)" if state_error else "cruxe init")
-    st = index_state(project, ref)
-    add("index_compatible", st.schema_status in ("compatible", "not_indexed"),
-        {"schema_status": st.schema_status, "message": st.message}, "cruxe index --force")
-    add("indexed", st.schema_status != "not_indexed", {"ref": ref}, "cruxe index")
-    ok, msg = _sqlite_ok(project, ref, thorough=True)
-    add("sqlite", ok, msg, "cruxe index --force")
-    ok, msg = _tantivy_ok(project, ref, thorough=True)
-    add("tantivy", ok, msg, "cruxe index --force")
-    grammars = grammar_status()
-    add("grammars", not grammars["missing"], grammars,
-        "reinstall cruxe: grammar wheels are missing (files of those languages are indexed as text only)")
-    scanned = scan(project.root)
-    add("ignore_rules", not scanned.cruxeignore_invalid,
-        {"files": scanned.ignore_files, "excluded_files": scanned.excluded, "pruned_dirs": scanned.pruned_dirs,
-         "skipped": scanned.skipped, "indexable_files": len(scanned.files),
-         "invalid_patterns": scanned.cruxeignore_invalid},
-        "fix or remove the invalid .cruxeignore lines listed (they are skipped; valid lines still apply)")
-    file_warnings, skipped = _file_warnings(project, ref)
-    add("file_warnings", True, {"count": len(file_warnings), "files": file_warnings[:50],
-                                "skipped_count": len(skipped), "skipped": skipped[:50]})
-    if config_warnings:
-        add("config", False, list(config_warnings), "fix the config values listed (defaults are in use)")
-    report = recovery_report(project)
-    if report:
-        add("interrupted_jobs", True, report)
     return {"ok": all(c["ok"] for c in checks), "project_id": project.id, "repo_root": str(project.root),
             "ref": ref, "checks": checks}
 
 
-def _file_warnings(project: Project, ref: str) -> tuple[list[str], list[str]]:
+FORCE = "cruxe index --force"
+
+
+def _doctor_checks(project: Project, ref: str, config_warnings: tuple[str, ...]):
+    """(name, check() -> (ok or None to leave it out, detail), remedy) for doctor, in order."""
+    state_error = project.store.state_error
+    state = []  # index_state, computed by the first check that needs it
+
+    def index_status_check():
+        state.append(index_state(project, ref))
+        return state[0].schema_status in ("compatible", "not_indexed"), {"schema_status": state[0].schema_status,
+                                                                         "message": state[0].message}
+    grammars = grammar_status()
+    report = recovery_report(project)
+    return [
+        ("project_registered", lambda: (project.info is not None, state_error or str(project.root)),
+         f"{FORCE} (state.db is corrupt; it is moved aside and rebuilt)" if state_error else "cruxe init"),
+        ("store_layout", lambda: _layout_ok(project, ref), f"{FORCE} (it moves aside what is in the way)"),
+        ("index_compatible", index_status_check, FORCE),
+        ("indexed", lambda: (bool(state) and state[0].schema_status != "not_indexed", {"ref": ref}), "cruxe index"),
+        ("sqlite", lambda: _sqlite_ok(project, ref, thorough=True), FORCE),
+        ("tantivy", lambda: _tantivy_ok(project, ref, thorough=True), FORCE),
+        ("documents", lambda: _documents_ok(project, ref), "cruxe sync (its validation indexes the files listed again)"),
+        ("grammars", lambda: (not grammars["missing"], grammars),
+         "reinstall cruxe: grammar wheels are missing (files of those languages are indexed as text only)"),
+        ("ignore_rules", lambda: _ignore_rules(project),
+         "fix or remove the invalid .cruxeignore lines listed (they are skipped; valid lines still apply)"),
+        ("file_warnings", lambda: (True, _file_warnings(project, ref)), None),
+        ("config", lambda: (False if config_warnings else None, list(config_warnings)),
+         "fix the config values listed (defaults are in use)"),
+        ("interrupted_jobs", lambda: (True if report else None, report), None),
+    ]
+
+
+def _layout_ok(project: Project, ref: str) -> tuple[bool, Any]:
+    problems = project.store.layout_problems(ref)
+    return not problems, problems or None
+
+
+def _ignore_rules(project: Project) -> tuple[bool, Any]:
+    from .scan import scan  # only doctor walks the tree
+    scanned = scan(project.root)
+    return not scanned.cruxeignore_invalid, {
+        "files": scanned.ignore_files, "excluded_files": scanned.excluded, "pruned_dirs": scanned.pruned_dirs,
+        "skipped": scanned.skipped, "indexable_files": len(scanned.files),
+        "invalid_patterns": scanned.cruxeignore_invalid}
+
+
+def _file_warnings(project: Project, ref: str) -> dict[str, Any]:
     """Warnings of indexed files (from their manifest rows), and the last job's problems with
-    the files it left out (too large, binary, unreadable, links out of the tree, bad ignore lines)."""
+    the files it left out (too large, binary, unreadable, links out of the tree, bad ignore
+    lines). An unreadable index.db is the sqlite check's finding: none are listed then."""
     gen, status, _ = open_generation(project, ref)
-    if gen is None or status != "compatible":
-        return [], []
     out: list[str] = []
-    for (w,) in gen.db.execute('SELECT warnings FROM file_manifest WHERE repo=? AND "ref"=? AND warnings IS NOT NULL '
-                               "ORDER BY path", (project.id, ref)):
-        out.extend(json.loads(w))
-    return out, skipped_files(gen)
+    skipped: list[str] = []
+    if gen is not None and status == "compatible":
+        try:
+            for (w,) in gen.db.execute('SELECT warnings FROM file_manifest WHERE repo=? AND "ref"=? '
+                                       "AND warnings IS NOT NULL ORDER BY path", (project.id, ref)):
+                out.extend(json.loads(w))
+            skipped = skipped_files(gen)
+        except (sqlite3.DatabaseError, ValueError):
+            pass
+    return {"count": len(out), "files": out[:50], "skipped_count": len(skipped), "skipped": skipped[:50]}

@@ -12,6 +12,7 @@ import gc
 import json
 import logging
 import os
+import sqlite3
 import stat
 import time
 import uuid
@@ -20,10 +21,11 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Callable, ContextManager
+from typing import Any, Callable, ContextManager, Iterable
 
 from . import codetokens as ct
 from . import heap, vcs
+from .config import cruxe_home
 from .errors import CruxeError
 from .extract import extract
 from .model import (EMPTY_EDGES, EdgeBlock, FileExtract, Reference, content_hash, file_key, symbol_content_hash, symbol_id,
@@ -32,8 +34,10 @@ from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, SCAN_TIMEOUT_S, ScanEntry, looks_binary, scan
 from .store import (EDGE_TYPE_CODES, SCHEMA_VERSION, FileEdges, Generation, GenerationWriter, build_missing_indexes,
-                    build_symbol_indexes, clear_generation, code_terms, defer_edge_indexes, defer_symbol_indexes,
-                    edges_deferred, flush_spool, folded_name, id_blob, manifest, now_iso, save_skipped_files)
+                    build_symbol_indexes, clear_generation, code_terms, crash_point, defer_edge_indexes,
+                    defer_symbol_indexes, disagreeing_files, edges_deferred, flush_spool, folded_name, id_blob,
+                    manifest, now_iso, orphan_paths, record_unconfirmed, save_skipped_files, storage_error,
+                    storage_kind)
 
 log = logging.getLogger(__name__)
 
@@ -279,15 +283,30 @@ def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, 
               scan_timeout_s: float = SCAN_TIMEOUT_S) -> JobReport:
     """Index a repository: full on first run or with `force`, incremental otherwise.
 
-    Raises CruxeError(index_in_progress) when another writer holds project+ref.
+    Raises CruxeError(index_in_progress) when another writer holds project+ref, and says so
+    when the disk under $CRUXE_HOME is full or takes no writes (`store.storage_error`).
     """
     heap.limit_arenas()
-    if force:  # the repair must work even when state.db is what broke
-        open_project(path, home).store.quarantine_state()
+    try:
+        return _run_index(path, force, ref, mode, workers, home, max_file_bytes, progress, job_id)
+    except (OSError, sqlite3.Error, ValueError) as e:
+        where = Path(home) if home is not None else cruxe_home()
+        if storage_kind(e, where) is None:
+            raise
+        raise storage_error(e, where, "indexing failed") from e
+
+
+def _run_index(path: str | Path, force: bool, ref: str | None, mode: str, workers: int | None, home: Path | None,
+               max_file_bytes: int, progress: Progress | None, job_id: str | None) -> JobReport:
+    if force:  # the repair must work even when state.db, or the store's layout, is what broke
+        broken = open_project(path, home)
+        broken.store.clear_the_way(ref or broken.default_ref())
+        broken.store.quarantine_state()
     project, _ = init_project(path, home)
     ref = ref or project.default_ref()
     store = project.store
     with store.writer_lock(ref):
+        store.remove_unpublished(ref)
         recovered = store.recover_interrupted(ref, holding_lock=True)
         return _run_locked(project, ref, force=force, mode=mode, workers=workers, progress=progress,
                            job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered,
@@ -318,9 +337,7 @@ def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: 
     try:
         _index_into(project, gen, ref, report, workers, progress, max_file_bytes, scan_timeout_s)
         store.update_job(job_id, status="validating")
-        problem = validate_generation(gen, repo, ref)
-        if problem:
-            raise CruxeError("internal_error", f"index validation failed: {problem}", {"job_id": job_id})
+        _validate(project, gen, ref, report, rebuild)
         if rebuild and not first:
             store.publish_generation(ref, gen.number)
         report.status = "published"
@@ -342,6 +359,53 @@ def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: 
         if rebuild and not first:
             store.gc_generations(ref, keep=store.current_generation_number(ref) or -1)
         raise
+
+
+def _validate(project: Project, gen: Generation, ref: str, report: JobReport, rebuild: bool) -> None:
+    """Before a job publishes: every file's documents must agree with its manifest row
+    (`store.disagreeing_files`, ~20 ms on 4k files), and the totals of SQLite and Tantivy
+    must agree. Files that disagree are indexed again (`_reindex`); a disagreement that
+    survives that fails the job with the files named and the remedy."""
+    bad = disagreeing_files(gen, project.id, ref)
+    if bad:
+        _reindex(project, gen, ref, report, list(bad))
+        bad = disagreeing_files(gen, project.id, ref)
+    problem = validate_generation(gen, project.id, ref)
+    if not bad and not problem:
+        return
+    detail = problem or f"{len(bad)} file(s) whose documents disagree with the manifest: {', '.join(list(bad)[:10])}"
+    if rebuild:  # the live generation is kept: a bug, or a disk that lost writes
+        raise CruxeError("internal_error", f"index validation failed: {detail}", {"job_id": report.job_id})
+    raise CruxeError("index_incompatible", f"index validation failed and re-indexing the files involved did not "
+                     f"repair it: {detail}", {"job_id": report.job_id, "schema_status": "corrupt_manifest",
+                                              "remediation": "cruxe index --force"})
+
+
+def _reindex(project: Project, gen: Generation, ref: str, report: JobReport, paths: list[str]) -> None:
+    """Index `paths` again, whatever their hashes say: delete all their documents by file key
+    and add them afresh, replace their rows (a path with no manifest row only loses its
+    documents). What validation does with the files whose documents disagree with the manifest."""
+    repo, root = project.id, str(project.root)
+    rows = {r[0]: r for r in gen.db.execute('SELECT path, size, mtime_ns, language FROM file_manifest '
+                                            'WHERE repo=? AND "ref"=?', (repo, ref))}
+    orphans = [p for p in paths if p not in rows]
+    if orphans:
+        _delete_docs(gen, repo, ref, orphans)
+    # old_hash "": never equal to a content hash (so the file is re-extracted), and not None
+    # (so its SQLite rows are deleted before the new ones go in)
+    todo = [WorkItem(repo, ref, p, os.path.join(root, p), rows[p][1], rows[p][2], rows[p][3], "", root)
+            for p in paths if p in rows]
+    if todo:
+        writer = GenerationWriter(gen, repo, ref, threads=1)
+        try:
+            _write_batches(writer, project.store, todo, None, report, None, vcs.head_commit(project.root), None)
+        finally:
+            writer.close()
+        from .refs import resolve_edges
+        resolve_edges(gen, repo, ref, [i.path for i in todo], build_indexes=False, workers=1)
+    report.warnings.append(f"index validation: the documents of {len(paths)} file(s) disagreed with the manifest "
+                           f"(an earlier job was interrupted); indexed them again: {', '.join(paths[:10])}")
+    log.warning("%s", report.warnings[-1])
 
 
 def validate_generation(gen: Generation, repo: str, ref: str) -> str | None:
@@ -370,6 +434,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
                 workers: int | None, progress: Progress | None, max_file_bytes: int,
                 scan_timeout_s: float = SCAN_TIMEOUT_S) -> None:
     store, repo = project.store, project.id
+    _drop_orphans(gen, repo, ref)
     if edges_deferred(gen.db):
         _start_over(gen, repo, ref, report)
         report.mode = "full"  # everything is indexed again, whatever the job was asked to do
@@ -388,6 +453,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     report.unchanged_files = len(scanned.files) - len(todo)
     commit = vcs.head_commit(project.root)
     store.update_job(report.job_id, files_total=len(todo), deleted_files=len(deleted))
+    record_unconfirmed(gen.db, [i.path for i in todo if i.old_hash is None])  # before any Tantivy write
     bulk = not old and len(todo) >= BULK_MIN_FILES
     spool: list[FileEdges] | None = [] if bulk else None  # the edges, until they are resolved
     if bulk:
@@ -419,6 +485,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
         finally:
             writer.close()
         heap.trim()
+        record_unconfirmed(gen.db, ())  # every batch's manifest rows are committed
         save_skipped_files(gen, report.skipped)
     if spool is None:
         if bulk:
@@ -431,22 +498,38 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
     report.file_count, report.symbol_count = (counts[0], counts[1]) if counts else (0, 0)
 
 
+def _drop_orphans(gen: Generation, repo: str, ref: str) -> None:
+    """Delete the documents an earlier job killed between its Tantivy and SQLite commits left
+    for new files that never got their manifest rows (`store.orphan_paths`), before anything
+    else is written: the files may be gone since, and then no sync would ever delete them."""
+    orphans = orphan_paths(gen.db)
+    if not orphans:
+        return
+    _delete_docs(gen, repo, ref, orphans)
+    log.info("deleted the documents of %d file(s) an interrupted job left without manifest rows", len(orphans))
+
+
 def _start_over(gen: Generation, repo: str, ref: str, report: JobReport) -> None:
     """A bulk build died holding its edges (`store.defer_edge_indexes`): the files it indexed
     have none in the table. Forget them all, Tantivy first (a kill in between leaves the mark
     for the next job to find again), and index from scratch."""
     old = manifest(gen, repo, ref)
-    writer = GenerationWriter(gen, repo, ref, threads=1)
-    try:
-        for path in old:
-            writer.delete_file_docs(file_key(repo, ref, path))
-        writer.commit_tantivy()
-    finally:
-        writer.close()
+    _delete_docs(gen, repo, ref, old)
     clear_generation(gen.db)
     report.warnings.append(f"an earlier first index died before writing its references: started over "
                            f"({len(old)} files)")
     log.warning("%s", report.warnings[-1])
+
+
+def _delete_docs(gen: Generation, repo: str, ref: str, paths: Iterable[str]) -> None:
+    """Delete every document of `paths` from the three indices, in one Tantivy commit."""
+    writer = GenerationWriter(gen, repo, ref, threads=1)
+    try:
+        for path in paths:
+            writer.delete_file_docs(file_key(repo, ref, path))
+        writer.commit_tantivy()
+    finally:
+        writer.close()
 
 
 def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], pool: ProcessPoolExecutor | None,
@@ -482,6 +565,7 @@ def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], pool: 
                 spool += sorted(rows["edges"], key=itemgetter(0))
         writer.commit_sqlite(rows["gone"], rows["files"], rows["touched"], rows["symbols"], rows["edges"],
                              {"commit": commit, "complete": done == len(todo)}, new_paths, spooled=spool is not None)
+        crash_point("sqlite_commit")
         del rows
         heap.trim()
         store.update_job(report.job_id, files_done=done, symbol_count=report.symbol_count)

@@ -27,8 +27,11 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
 import threading
 import time
+import urllib.parse
+import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -248,6 +251,24 @@ CREATE TABLE IF NOT EXISTS branch_state (
 _STATE_SCHEMA_TX = f"BEGIN IMMEDIATE;{_STATE_SCHEMA}COMMIT;"
 
 
+# A test knob: `CRUXE_CRASH_AT=<point>[:<n>]` SIGKILLs the process the n-th time (default: the
+# first) it reaches the named point of the write sequence (`crash_point`), so that tests can
+# kill a job exactly between two of its commits. Unset, it costs a dictionary lookup.
+_CRASH_AT = os.environ.get("CRUXE_CRASH_AT", "")
+_crash_counts: dict[str, int] = {}
+
+
+def crash_point(name: str) -> None:
+    if not _CRASH_AT:
+        return
+    point, _, nth = _CRASH_AT.partition(":")
+    if point != name:
+        return
+    _crash_counts[name] = _crash_counts.get(name, 0) + 1
+    if _crash_counts[name] == int(nth or 1):
+        os.kill(os.getpid(), 9)
+
+
 def is_engine_panic(e: BaseException) -> bool:
     """A Rust panic inside Tantivy (e.g. on a damaged segment file) reaches Python as pyo3's
     PanicException, a BaseException that `except Exception` does not catch; the class is
@@ -284,20 +305,96 @@ def _set_wal(conn: sqlite3.Connection) -> None:
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    """A SQLite connection with the FR-017 pragmas."""
+    """A SQLite connection with the FR-017 pragmas. When the file exists but its directory
+    takes no writes (a read-only or full disk: WAL needs its `-shm` file), it is opened as it
+    is, for reading: queries still answer, and a write says what is wrong (`storage_error`)."""
     try:
-        conn = sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000,
-                               isolation_level=None, check_same_thread=False)
-        _set_wal(conn)
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA cache_size=-65536")  # 64 MB
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        return _configure(sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000,
+                                          isolation_level=None, check_same_thread=False), wal=True)
     except sqlite3.DatabaseError as e:
-        raise CruxeError("index_incompatible", f"cannot open {path.name}: {e}",
-                         {"remediation": "cruxe index --force"}) from e
+        kind = None if is_corruption(e) else storage_kind(e, path)
+        if kind is None:
+            raise CruxeError("index_incompatible", f"cannot open {path.name}: {e}",
+                             {"remediation": "cruxe index --force"}) from e
+        if not path.is_file():
+            raise storage_error(e, path, f"cannot create {path.name}") from e
+        log.warning("%s: %s; reading it as it is", path, STORAGE_PROBLEMS[kind])
+        try:
+            return _configure(sqlite3.connect(f"file:{urllib.parse.quote(str(path))}?immutable=1", uri=True,
+                                              isolation_level=None, check_same_thread=False), wal=False)
+        except sqlite3.DatabaseError:
+            raise storage_error(e, path, f"cannot open {path.name}") from e
+
+
+def _configure(conn: sqlite3.Connection, wal: bool) -> sqlite3.Connection:
+    if wal:
+        _set_wal(conn)
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA cache_size=-65536")  # 64 MB
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     conn.row_factory = sqlite3.Row
     return conn
+
+
+# ---- the disk under $CRUXE_HOME ------------------------------------------------------------
+
+STORAGE_PROBLEMS = {"full": "no space left", "read-only": "not writable", "not-a-directory": "not a directory"}
+LOW_SPACE_BYTES = 1 << 20  # less free than this where a write failed: the disk is full
+
+
+def storage_kind(e: BaseException, where: Path) -> str | None:
+    """What a failed open or write under `where` says about the disk: "full", "read-only",
+    "not-a-directory", or None when it is something else. SQLite's and Tantivy's vaguer
+    reports ("disk I/O error", "unable to open database file", "readonly database", "An
+    index writer was killed") are settled by asking the disk itself."""
+    code, text = getattr(e, "errno", None), str(e)
+    if code in (errno.ENOSPC, errno.EDQUOT) or "disk is full" in text or "os error 28" in text:
+        return "full"
+    if code in (errno.ENOTDIR, errno.EEXIST, errno.EISDIR):
+        return "not-a-directory"
+    if code in (errno.EROFS, errno.EACCES, errno.EPERM) or "os error 30" in text or "os error 13" in text:
+        return _disk_state(where) or "read-only"
+    if isinstance(e, (sqlite3.OperationalError, ValueError)):
+        return _disk_state(where)
+    return None
+
+
+def _disk_state(where: Path) -> str | None:
+    p = where
+    while not p.exists() and p != p.parent:
+        p = p.parent
+    if p.is_file():
+        p = p.parent
+    try:
+        st = os.statvfs(p)
+    except OSError:
+        return None
+    if st.f_bavail * st.f_frsize < LOW_SPACE_BYTES:
+        return "full"
+    return None if os.access(p, os.W_OK) else "read-only"
+
+
+def storage_error(e: BaseException, where: Path, doing: str) -> CruxeError:
+    """The CruxeError for a failed open or write under $CRUXE_HOME (`storage_kind`), with a
+    remedy that works; something else is reported as it is."""
+    kind = storage_kind(e, where)
+    if kind == "full":
+        return CruxeError("internal_error", f"{doing}: no space left under $CRUXE_HOME ({where})",
+                          {"remedy": "Free space on the disk that holds $CRUXE_HOME (or point CRUXE_HOME at another "
+                                     "disk), then run `cruxe sync`: it finishes what was interrupted."})
+    if kind == "read-only":
+        return CruxeError("internal_error", f"{doing}: $CRUXE_HOME is not writable ({where})",
+                          {"remedy": "Make $CRUXE_HOME writable, or point CRUXE_HOME at a writable directory "
+                                     "(`cruxe status` reads a read-only one; searches cannot: Tantivy takes a "
+                                     "lock file even to read)."})
+    if kind == "not-a-directory":
+        culprit = Path(getattr(e, "filename", None) or where)
+        culprit = next((p for p in reversed([culprit, *culprit.parents]) if p.exists() and not p.is_dir()), culprit)
+        return CruxeError("internal_error", f"{doing}: {culprit} is in the way (a file where a directory belongs, "
+                          "or the reverse)", {"remedy": f"Point CRUXE_HOME at a directory; inside a project's data "
+                                              f"directory, `cruxe index --force` moves aside what is in the way."})
+    return CruxeError("internal_error", f"{doing}: {type(e).__name__}: {e}"[:500])
 
 
 @contextmanager
@@ -400,6 +497,8 @@ def _open_tantivy(path: Path, name: str, create: bool) -> tantivy.Index:
                                  {"remediation": "cruxe index --force"})
             index = tantivy.Index.open(str(path))
     except ValueError as e:
+        if storage_kind(e, path):  # a read-only disk: Tantivy cannot take its meta lock to read
+            raise storage_error(e, path, f"cannot open the Tantivy index '{name}'") from e
         raise CruxeError("index_incompatible", f"Tantivy index '{name}' cannot be opened: {e}",
                          {"remediation": "cruxe index --force"}) from e
     _register_analyzers(index)
@@ -425,11 +524,36 @@ class Generation:
                              {"remediation": "cruxe index --force"})
         self._local = threading.local()
         self._lock = threading.Lock()
-        self.tantivy = {n: _open_tantivy(path / n, n, create) for n in INDEX_NAMES}
+        # every thread's connection, with its thread: a connection is a reference cycle (its
+        # statement cache calls it), so dropping one frees it only at the next cyclic garbage
+        # collection, and a server kept the files of replaced generations open (deleted, on
+        # disk still) for as long. They are closed when the generation is freed, that is when
+        # the last query holding it is done (`weakref.finalize`), and a dead thread's when the
+        # next thread opens one.
+        self._conns: list[tuple[threading.Thread, sqlite3.Connection]] = []
+        weakref.finalize(self, _close_connections, self._conns)
+        self._tantivy: dict[str, tantivy.Index] | None = None
+        try:
+            self._tantivy = {n: _open_tantivy(path / n, n, create) for n in INDEX_NAMES}
+        except CruxeError as e:
+            # a disk problem (read-only: Tantivy takes a lock file even to read) is raised at
+            # first use instead: index.db needs no Tantivy, so status still answers
+            if create or e.code == "index_incompatible":
+                raise
         self._meta_mtime: dict[str, int] = {}
         if create:  # one transaction: a kill leaves all of the schema or none of it
             self.db.executescript(f"BEGIN IMMEDIATE;{_INDEX_SCHEMA}INSERT OR REPLACE INTO meta "
                                   f"VALUES ('schema_version', '{SCHEMA_VERSION}');COMMIT;")
+
+    @property
+    def tantivy(self) -> dict[str, tantivy.Index]:
+        indices = self._tantivy
+        if indices is None:
+            with self._lock:
+                if self._tantivy is None:
+                    self._tantivy = {n: _open_tantivy(self.path / n, n, False) for n in INDEX_NAMES}
+                indices = self._tantivy
+        return indices
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -437,6 +561,9 @@ class Generation:
         if conn is None:
             conn = connect(self.path / "index.db")
             self._local.conn = conn
+            with self._lock:
+                _close_connections(self._conns, dead_threads_only=True)
+                self._conns.append((threading.current_thread(), conn))
         return conn
 
     def schema_version(self) -> int | None:
@@ -460,10 +587,25 @@ class Generation:
         return index.searcher()
 
     def close(self) -> None:
+        """Close this thread's connection."""
         conn = getattr(self._local, "conn", None)
         if conn is not None:
+            with self._lock:
+                self._conns[:] = [(t, c) for t, c in self._conns if c is not conn]
             conn.close()
             self._local.conn = None
+
+
+def _close_connections(conns: list[tuple[threading.Thread, sqlite3.Connection]],
+                       dead_threads_only: bool = False) -> None:
+    """Close the connections in `conns` (those of threads that ended) and drop them from it."""
+    keep = []
+    for thread, conn in conns:
+        if dead_threads_only and thread.is_alive():
+            keep.append((thread, conn))
+        else:
+            conn.close()
+    conns[:] = keep
 
 
 # ---- the project ---------------------------------------------------------------------------
@@ -510,19 +652,33 @@ class ProjectStore:
     def state(self) -> sqlite3.Connection:
         conn = getattr(self._local, "state", None)
         if conn is None:
-            self.dir.mkdir(parents=True, exist_ok=True)
+            if not self.dir.is_dir():
+                try:
+                    self.dir.mkdir(parents=True, exist_ok=True)
+                except OSError as e:
+                    raise storage_error(e, self.dir, "cannot create the project's data directory") from e
             conn = connect(self.dir / "state.db")
             _heal_state_schema(conn)
             self._local.state = conn
         return conn
 
     def exists(self) -> bool:
-        return (self.dir / "state.db").is_file()
+        """The project has a state.db. Raises when $CRUXE_HOME or its `data` directory is
+        not a directory (a project's own directory in the way is `index --force`'s to move)."""
+        if (self.dir / "state.db").is_file():
+            return True
+        for p in (self.home, self.home / "data"):
+            if p.exists() and not p.is_dir():
+                raise storage_error(NotADirectoryError(errno.ENOTDIR, "Not a directory", str(p)), p,
+                                    "cannot use $CRUXE_HOME")
+        return False
 
     def ensure_schema(self) -> None:
         try:
             self.state.executescript(_STATE_SCHEMA_TX)
         except sqlite3.DatabaseError as e:
+            if not is_corruption(e) and storage_kind(e, self.dir):
+                raise storage_error(e, self.dir, "cannot write state.db") from e
             raise CruxeError("index_incompatible", f"state.db is unreadable: {e}",
                              {"remediation": "cruxe index --force"}) from e
 
@@ -621,6 +777,17 @@ class ProjectStore:
                         self._gens.pop(key).close()
                 shutil.rmtree(p, ignore_errors=True)
 
+    def remove_unpublished(self, ref: str) -> None:
+        """Remove the generations a killed `--force` (or first index) left half-built: every
+        one but CURRENT's. Only the holder of the ref's writer lock may call this (no live
+        writer is building one then); with CURRENT unreadable, nothing is known to be spare."""
+        try:
+            keep = self.current_generation_number(ref)
+        except CruxeError:
+            return
+        if self.ref_dir(ref).is_dir():
+            self.gc_generations(ref, keep=-1 if keep is None else keep)
+
     def indexed_refs(self) -> list[str]:
         refs_dir = self.dir / "refs"
         if not refs_dir.is_dir():
@@ -641,13 +808,62 @@ class ProjectStore:
                     gen.close()
         return out
 
+    # -- the layout on disk
+    def _layout(self, ref: str) -> list[tuple[Path, bool]]:
+        """(path, must be a directory) for what Cruxe keeps of a ref, parents first."""
+        ref_dir = self.ref_dir(ref)
+        gens = sorted(ref_dir.glob("gen-*")) if ref_dir.is_dir() else []
+        return [(self.dir, True), (self.dir / "state.db", False), (self.dir / "locks", True),
+                (self.dir / "locks" / f"{ref_slug(ref)}.lock", False), (self.dir / "refs", True), (ref_dir, True),
+                (ref_dir / "CURRENT", False), *((g, True) for g in gens if ".broken-" not in g.name)]
+
+    def _misplaced(self, path: Path, is_dir: bool) -> str | None:
+        try:
+            mode = os.stat(path).st_mode
+        except (FileNotFoundError, NotADirectoryError):  # absent, or a parent is the problem
+            return None
+        except OSError as e:
+            return f"{path}: {e.strerror}"
+        if stat.S_ISDIR(mode) == is_dir and (is_dir or stat.S_ISREG(mode)):
+            return None
+        what = "a directory" if stat.S_ISDIR(mode) else "a file" if stat.S_ISREG(mode) else "a special file"
+        return f"{path} is {what} where a {'directory' if is_dir else 'regular file'} belongs"
+
+    def layout_problems(self, ref: str) -> list[str]:
+        """What is in the way of the files and directories Cruxe keeps for `ref` (a directory
+        where CURRENT or a lock file belongs, a file where `locks/` or `refs/` does)."""
+        return [p for path, is_dir in self._layout(ref) if (p := self._misplaced(path, is_dir))]
+
+    def clear_the_way(self, ref: str) -> list[str]:
+        """Move aside (`<name>.broken-<time>`) whatever `layout_problems` names, so that
+        `index --force` can rebuild; returns what was moved."""
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        moved = []
+        for path, is_dir in self._layout(ref):
+            problem = self._misplaced(path, is_dir)
+            if problem is None:
+                continue
+            if path == self.dir / "state.db":
+                self.close()
+            try:
+                os.replace(path, path.with_name(f"{path.name}.broken-{stamp}"))
+            except OSError as e:
+                raise CruxeError("internal_error", f"cannot move aside {path}: {e.strerror}",
+                                 {"remedy": f"Remove {path} and run `cruxe index --force` again."}) from e
+            log.warning("%s; moved aside as %s.broken-%s", problem, path.name, stamp)
+            moved.append(problem)
+        return moved
+
     # -- writer lock
     @contextmanager
     def writer_lock(self, ref: str) -> Iterator[None]:
         """Hold the single-writer lock for project+ref, or raise index_in_progress."""
         lock_dir = self.dir / "locks"
-        lock_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(lock_dir / f"{ref_slug(ref)}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            lock_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(lock_dir / f"{ref_slug(ref)}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise storage_error(e, lock_dir, f"cannot open the writer lock of ref {ref!r}") from e
         try:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -726,9 +942,12 @@ class ProjectStore:
         dead = [r for r in rows if (ref is None or r["ref"] == ref)
                 and ((holding_lock and r["ref"] == ref) or not self.writer_active(r["ref"]))]
         for r in dead:
-            self.update_job(r["job_id"], status="interrupted", recovered_at=now_iso(),
-                            error="process ended before the job finished")
             r["status"] = "interrupted"
+            try:
+                self.update_job(r["job_id"], status="interrupted", recovered_at=now_iso(),
+                                error="process ended before the job finished")
+            except sqlite3.OperationalError as e:  # a full or read-only disk: readers still answer
+                log.info("could not record job %s as interrupted: %s", r["job_id"], e)
         return dead
 
     def interrupted_jobs(self, limit: int = 5) -> list[dict[str, Any]]:
@@ -846,6 +1065,30 @@ def flush_spool(db: sqlite3.Connection, spool: list[FileEdges]) -> None:
     with transaction(db):
         insert_edges(db, spool, file_ids(db, [path for path, _ in spool]))
         db.execute("DELETE FROM meta WHERE key=?", (EDGES_DEFERRED_KEY,))
+
+
+# Paths whose Tantivy documents may exist without a manifest row. A batch commits Tantivy
+# before SQLite, so a job killed between the two leaves documents of its new files that no
+# manifest row names; were such a file gone (or ignored) by the next sync, nothing would ever
+# delete them, and every later validation would fail on the surplus. A job therefore records
+# its new paths here before its first Tantivy write, and clears them once their manifest rows
+# are committed; the next job deletes the documents of any it finds still without a row.
+_UNCONFIRMED_TABLE = "CREATE TABLE IF NOT EXISTS unconfirmed_paths (path TEXT PRIMARY KEY) WITHOUT ROWID"
+
+
+def orphan_paths(db: sqlite3.Connection) -> list[str]:
+    """The recorded new paths (`record_unconfirmed`) that never got a manifest row."""
+    db.execute(_UNCONFIRMED_TABLE)  # generations made before the table existed
+    return [r[0] for r in db.execute("SELECT u.path FROM unconfirmed_paths u WHERE NOT EXISTS "
+                                     "(SELECT 1 FROM file_manifest m WHERE m.path = u.path) ORDER BY u.path")]
+
+
+def record_unconfirmed(db: sqlite3.Connection, paths: Iterable[str]) -> None:
+    """Replace the recorded paths with `paths` (none: the job's manifest rows are committed)."""
+    with transaction(db):
+        db.execute(_UNCONFIRMED_TABLE)
+        db.execute("DELETE FROM unconfirmed_paths")
+        db.executemany("INSERT OR IGNORE INTO unconfirmed_paths VALUES (?)", ((p,) for p in paths))
 
 
 def clear_generation(db: sqlite3.Connection) -> None:
@@ -991,8 +1234,9 @@ class GenerationWriter:
             w.add_document(tantivy.Document.from_dict(d, schema))  # a third cheaper than Document(**d)
 
     def commit_tantivy(self) -> None:
-        for w in self.writers.values():
+        for name, w in self.writers.items():
             w.commit()
+            crash_point(f"tantivy_commit_{name}")
 
     def commit_sqlite(self, deleted: list[str], files: list[dict[str, Any]], touched: list[tuple[str, int, int]],
                       symbols: list[tuple], edges: list[FileEdges], state: dict[str, Any],
@@ -1118,6 +1362,38 @@ def manifest(gen: Generation, repo: str, ref: str) -> dict[str, tuple[str, int, 
     rows = gen.db.execute('SELECT path, content_hash, size, mtime_ns FROM file_manifest '
                           'WHERE repo=? AND "ref"=?', (repo, ref))
     return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+
+def document_counts(gen: Generation, name: str) -> dict[str, int]:
+    """Live documents per path in one Tantivy index: the `path` terms, each counted over the
+    documents an all-query matches (deleted ones are not, though their terms stay until a
+    merge drops them)."""
+    searcher = gen.searcher(name)
+    if not searcher.num_docs:
+        return {}
+    return {t: c for t, c in searcher.terms_with_prefix("path", "", filter_query=tantivy.Query.all_query()) if c}
+
+
+def disagreeing_files(gen: Generation, repo: str, ref: str) -> dict[str, dict[str, tuple[int, int]]]:
+    """path -> {index: (documents the manifest implies, documents found)} for every file whose
+    documents disagree with the manifest: one file document and a symbol document per symbol
+    for each manifest row; no document at all for a path with no row. (A file's snippet count
+    is not recorded, so its snippets are checked for the second rule only.)"""
+    expected = {p: n for p, n in gen.db.execute('SELECT path, symbol_count FROM file_manifest WHERE repo=? AND "ref"=?',
+                                                (repo, ref))}
+    out: dict[str, dict[str, tuple[int, int]]] = {}
+    for name in INDEX_NAMES:
+        found = document_counts(gen, name)
+        for path in set(found) if name == "snippets" else set(found) | set(expected):
+            if path not in expected:
+                want = 0
+            elif name == "snippets":
+                continue
+            else:
+                want = 1 if name == "files" else expected[path]
+            if found.get(path, 0) != want:
+                out.setdefault(path, {})[name] = (want, found.get(path, 0))
+    return dict(sorted(out.items()))
 
 
 def branch_state(gen: Generation, repo: str, ref: str) -> dict[str, Any] | None:

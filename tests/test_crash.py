@@ -259,6 +259,24 @@ def test_sigkill_right_after_a_commit_point_is_reported_and_repaired(arena, tmp_
     assert phantom_hits(arena["root"], tmp_path / "home", arena["reference"]) == []
 
 
+@pytest.mark.parametrize("point", ["tantivy_commit_symbols:2", "tantivy_commit_snippets:1", "tantivy_commit_files:3",
+                                   "sqlite_commit:2"])
+def test_sigkill_at_a_named_point_of_a_sync_then_sync_equals_a_clean_index(arena, tmp_path, monkeypatch, point):
+    """Kills exactly between two writes of the commit sequence (`store.crash_point`): after one
+    index's Tantivy commit of a batch (the other indices not yet), or after its SQLite commit."""
+    home, root = tmp_path / "home", arena["root"]
+    cmd = prepare("sync", root, home)
+    monkeypatch.setenv("CRUXE_CRASH_AT", point)
+    killed = cruxe(*cmd, "--path", str(root), "--quiet", "--workers", "1", home=home)
+    monkeypatch.delenv("CRUXE_CRASH_AT")
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    sync = cruxe("sync", "--path", str(root), "--json", home=home)
+    assert sync.returncode == 0, sync.stderr
+    assert json.loads(sync.stdout)["recovered_jobs"][0]["status"] == "interrupted"
+    assert_same(snapshot(root, home), arena["reference"])
+    assert phantom_hits(root, home, arena["reference"]) == []
+
+
 def test_queries_keep_answering_from_the_old_generation_while_force_is_killed(arena, tmp_path):
     home = tmp_path / "home"
     root = arena["root"]
