@@ -288,7 +288,7 @@ def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, 
     """
     heap.limit_arenas()
     try:
-        return _run_index(path, force, ref, mode, workers, home, max_file_bytes, progress, job_id)
+        return _run_index(path, force, ref, mode, workers, home, max_file_bytes, progress, job_id, scan_timeout_s)
     except (OSError, sqlite3.Error, ValueError) as e:
         where = Path(home) if home is not None else cruxe_home()
         if storage_kind(e, where) is None:
@@ -297,7 +297,8 @@ def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, 
 
 
 def _run_index(path: str | Path, force: bool, ref: str | None, mode: str, workers: int | None, home: Path | None,
-               max_file_bytes: int, progress: Progress | None, job_id: str | None) -> JobReport:
+               max_file_bytes: int, progress: Progress | None, job_id: str | None,
+               scan_timeout_s: float) -> JobReport:
     if force:  # the repair must work even when state.db, or the store's layout, is what broke
         broken = open_project(path, home)
         broken.store.clear_the_way(ref or broken.default_ref())
@@ -316,7 +317,7 @@ def _run_index(path: str | Path, force: bool, ref: str | None, mode: str, worker
 def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: int | None,
                 progress: Progress | None, job_id: str, recovered: list[dict[str, Any]],
                 max_file_bytes: int, scan_timeout_s: float) -> JobReport:
-    store, repo = project.store, project.id
+    store = project.store
     t0 = time.monotonic()
     try:
         live = store.current_generation(ref)

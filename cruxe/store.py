@@ -392,8 +392,8 @@ def storage_error(e: BaseException, where: Path, doing: str) -> CruxeError:
         culprit = Path(getattr(e, "filename", None) or where)
         culprit = next((p for p in reversed([culprit, *culprit.parents]) if p.exists() and not p.is_dir()), culprit)
         return CruxeError("internal_error", f"{doing}: {culprit} is in the way (a file where a directory belongs, "
-                          "or the reverse)", {"remedy": f"Point CRUXE_HOME at a directory; inside a project's data "
-                                              f"directory, `cruxe index --force` moves aside what is in the way."})
+                          "or the reverse)", {"remedy": "Point CRUXE_HOME at a directory; inside a project's data "
+                                              "directory, `cruxe index --force` moves aside what is in the way."})
     return CruxeError("internal_error", f"{doing}: {type(e).__name__}: {e}"[:500])
 
 
