@@ -2,6 +2,7 @@
 the outline / CLI items). Time bounds here guard against hangs; they are not benchmarks."""
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from cruxe.extract import extract
 from cruxe.index import WorkItem, build_documents, run_index
 from cruxe.languages import _common, detect_language
 from cruxe.model import text_lines
+from cruxe.outline import MAX_OUTLINE_DEPTH
 from cruxe.project import open_project
 from cruxe.tools import Server
 
@@ -171,3 +173,26 @@ def test_text_lines_splits_at_newlines_only():
     assert text_lines("") == [] and text_lines("\n") == [""]
     assert text_lines("a\fb\x85c\u2028d\n") == ["a\fb\x85c\u2028d"]
     assert text_lines("a\r\nb\rc\r\r\nd") == ["a", "b", "c", "", "d"]
+
+
+# ---- outline and odd names ----------------------------------------------------------------------
+
+def test_outline_of_500_nested_defs_is_capped_not_a_crash(make_repo):
+    src = "".join("    " * i + f"def f{i}():\n" for i in range(500)) + "    " * 500 + "pass\n"
+    root = make_repo({"deep.py": src})
+    run_index(root)
+    payload = _call(root, "get_file_outline", {"path": "deep.py"})
+    assert payload["metadata"]["safety_limit_applied"] is True
+    depth, node = 0, {"children": payload["symbols"]}
+    while node.get("children"):
+        node, depth = node["children"][0], depth + 1
+    assert depth == MAX_OUTLINE_DEPTH and node["name"] == f"f{MAX_OUTLINE_DEPTH - 1}"
+    json.dumps(payload)
+
+
+@pytest.mark.parametrize("name", ["back\\slash.py", " lead.py"])
+def test_outline_finds_a_file_by_its_exact_name(make_repo, name):
+    root = make_repo({name: "def odd():\n    pass\n", "plain.py": "def plain():\n    pass\n"})
+    run_index(root)
+    assert [s["name"] for s in _call(root, "get_file_outline", {"path": name})["symbols"]] == ["odd"]
+    assert [s["name"] for s in _call(root, "get_file_outline", {"path": "./plain.py"})["symbols"]] == ["plain"]
