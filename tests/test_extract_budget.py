@@ -3,6 +3,9 @@ the outline / CLI items). Time bounds here guard against hangs; they are not ben
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -196,3 +199,18 @@ def test_outline_finds_a_file_by_its_exact_name(make_repo, name):
     run_index(root)
     assert [s["name"] for s in _call(root, "get_file_outline", {"path": name})["symbols"]] == ["odd"]
     assert [s["name"] for s in _call(root, "get_file_outline", {"path": "./plain.py"})["symbols"]] == ["plain"]
+
+
+def test_control_characters_in_names_are_escaped_in_human_output_only(make_repo, cruxe_home):
+    name = "esc\x1b[31m.py"
+    root = make_repo({name: "def painted():\n    pass\n"})
+    env = {**os.environ, "CRUXE_HOME": str(cruxe_home), "PYTHONPATH": str(Path(__file__).parents[1])}
+
+    def cli(*args: str) -> str:
+        return subprocess.run([sys.executable, "-m", "cruxe", *args, "--path", str(root)], env=env,
+                              capture_output=True, text=True, timeout=120, check=True).stdout
+
+    cli("index", "--quiet")
+    human = cli("tags") + cli("search", "painted")
+    assert "\x1b" not in human and "esc\\x1b[31m.py" in human
+    assert [json.loads(line)["path"] for line in cli("tags", "--json").splitlines()] == [name]
