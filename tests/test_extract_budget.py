@@ -13,6 +13,7 @@ import pytest
 
 from cruxe import extract as extract_mod
 from cruxe.extract import extract
+from cruxe.health import doctor
 from cruxe.index import WorkItem, build_documents, run_index
 from cruxe.languages import _common, detect_language
 from cruxe.model import text_lines
@@ -76,6 +77,8 @@ def test_a_huge_syntax_error_region_is_indexed_as_text_with_a_warning(make_repo)
     assert seconds < 3 * HANG_GUARD_S
     warned = [w for w in report.to_dict()["warnings"] if w.startswith("broken.py:")]
     assert warned and "text only" in warned[0]
+    checks = {c["check"]: c for c in doctor(open_project(root), "live")["checks"]}
+    assert warned[0] in checks["file_warnings"]["detail"]["files"]
     hits = _call(root, "search_code", {"query": "needle_in_broken"})["results"]
     assert any(h["path"] == "broken.py" for h in hits)
     assert [r["name"] for r in _call(root, "locate_symbol", {"name": "fine"})["results"]] == ["fine"]
