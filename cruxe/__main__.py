@@ -9,6 +9,7 @@ import argparse
 import json
 import logging
 import os
+import re
 import sys
 import time
 from typing import Any
@@ -25,6 +26,18 @@ def _dump(payload: Any) -> str:
 
 def _print_json(payload: Any) -> None:
     sys.stdout.write(_dump(payload) + "\n")
+
+
+# Control characters (C0, DEL, C1) and the Unicode line/paragraph separators: a file name or a
+# line of code from the repository may hold them, and raw they would drive the terminal (an
+# escape sequence) or break a tab-separated line. Human output shows them escaped; JSON is exact.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _human(value: Any) -> str:
+    """`value` as text for a terminal: each control character as `\\xNN` (`\\uNNNN`)."""
+    text = str(value)
+    return _CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", text)
 
 
 class _ProgressBar:
@@ -87,7 +100,7 @@ def cmd_index(a: argparse.Namespace, force: bool | None = None) -> int:
         if payload["warning_count"]:
             print(f"{payload['warning_count']} warning(s) (see `cruxe doctor`):", file=sys.stderr)
             for w in payload["warnings"][:10]:
-                print(f"  {w}", file=sys.stderr)
+                print(f"  {_human(w)}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -112,7 +125,8 @@ def cmd_tags(a: argparse.Namespace) -> int:
         if a.json:
             out.write(_dump(d) + "\n")
         else:
-            out.write(f"{d['name']}\t{d['path']}\t{d['line_start']}\t{d['kind']}\t{d['qualified_name']}\n")
+            out.write(f"{_human(d['name'])}\t{_human(d['path'])}\t{d['line_start']}\t{d['kind']}\t"
+                      f"{_human(d['qualified_name'])}\n")
     return EXIT_OK
 
 
@@ -129,7 +143,7 @@ def cmd_doctor(a: argparse.Namespace) -> int:
             mark = "ok  " if c["ok"] else "FAIL"
             detail = c.get("detail")
             text = detail if isinstance(detail, str) else (_dump(detail) if detail is not None else "")
-            print(f"[{mark}] {c['check']}: {text[:300]}")
+            print(f"[{mark}] {c['check']}: {_human(text[:300])}")
             if not c["ok"] and c.get("remedy"):
                 print(f"       remedy: {c['remedy']}")
     return EXIT_OK if report["ok"] else EXIT_FAIL
@@ -157,10 +171,11 @@ def _emit_tool(a: argparse.Namespace, payload: dict[str, Any], is_error: bool, r
 def _render_results(payload: dict[str, Any]) -> None:
     for r in payload.get("results", []):
         sig = r.get("signature") or r.get("qualified_name") or ""
-        print(f"{r['path']}:{r['line_start']}\t{r.get('kind') or r.get('result_type', '')}\t{r.get('name', '')}\t{sig}")
+        print(f"{_human(r['path'])}:{r['line_start']}\t{r.get('kind') or r.get('result_type', '')}\t"
+              f"{_human(r.get('name', ''))}\t{_human(sig)}")
         if r.get("snippet") and not r.get("kind"):
-            for line in r["snippet"].splitlines()[:3]:
-                print(f"    {line}")
+            for line in r["snippet"].split("\n")[:3]:
+                print(f"    {_human(line)}")
     meta = payload.get("metadata", {})
     extra = f", intent {payload['query_intent']['intent']}" if "query_intent" in payload else ""
     print(f"-- {len(payload.get('results', []))} of {payload.get('total_candidates', 0)} "
@@ -193,7 +208,7 @@ def cmd_outline(a: argparse.Namespace) -> int:
         stack = [(s, 0) for s in reversed(p["symbols"])]
         while stack:
             s, depth = stack.pop()
-            print(f"{'  ' * depth}{s['line_start']}-{s['line_end']}\t{s['kind']}\t{s.get('signature') or s['name']}")
+            print(f"{'  ' * depth}{s['line_start']}-{s['line_end']}\t{s['kind']}\t{_human(s.get('signature') or s['name'])}")
             stack.extend((c, depth + 1) for c in reversed(s.get("children", [])))
 
     payload, err = _tool(a, "get_file_outline", {"path": a.file, "depth": a.depth, "ref": a.ref})
@@ -203,7 +218,8 @@ def cmd_outline(a: argparse.Namespace) -> int:
 def cmd_refs(a: argparse.Namespace) -> int:
     def render(p: dict[str, Any]) -> None:
         for r in p.get("references", []):
-            print(f"{r['path']}:{r['line_start']}\t{r['edge_type']}\t{r.get('from_symbol') or ''}\t{r.get('context', '')}")
+            print(f"{_human(r['path'])}:{r['line_start']}\t{r['edge_type']}\t{_human(r.get('from_symbol') or '')}\t"
+                  f"{_human(r.get('context', ''))}")
         print(f"-- {p.get('total_references', 0)} resolved, {p.get('unresolved_count', 0)} unresolved",
               file=sys.stderr)
 
@@ -214,7 +230,7 @@ def cmd_refs(a: argparse.Namespace) -> int:
 
 def cmd_status(a: argparse.Namespace) -> int:
     def render(p: dict[str, Any]) -> None:
-        print(f"{p['repo_root']} ({p['project_id']}) ref {p['ref']}: {p['index_status']}, {p['schema_status']}, "
+        print(f"{_human(p['repo_root'])} ({p['project_id']}) ref {_human(p['ref'])}: {p['index_status']}, {p['schema_status']}, "
               f"{p['freshness_status']}; {p['file_count']} files, {p['symbol_count']} symbols, "
               f"last indexed {p['last_indexed_at']}")
         if p.get("active_job"):

@@ -8,11 +8,17 @@ from __future__ import annotations
 import logging
 
 from .languages import get_extractor
-from .model import FileExtract
+from .languages._common import BudgetExceeded
+from .model import FileExtract, lone_cr_to_lf
 
 log = logging.getLogger(__name__)
 
 _BOM = b"\xef\xbb\xbf"
+
+# Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
+# generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and
+# a result that can crowd out real code: the first ones are kept, the rest dropped with a warning.
+MAX_SYMBOLS_PER_FILE = 20_000
 
 
 def extract(path: str, source: bytes, language: str) -> FileExtract:
@@ -22,13 +28,35 @@ def extract(path: str, source: bytes, language: str) -> FileExtract:
     if source.startswith(_BOM):
         # Keep byte offsets and line numbers: blank the BOM instead of removing it.
         source = b"   " + source[3:]
+    source = lone_cr_to_lf(source)  # line numbers as `model.text_lines` counts them
     try:
         out = fn(source, path)
+    except BudgetExceeded as e:
+        return FileExtract(path, language, warnings=[f"{path}: {e}; indexed as text only"])
     except RecursionError:
         return FileExtract(path, language, warnings=[f"{path}: nesting too deep to extract; indexed as text only"])
     except Exception as e:  # noqa: BLE001 - one bad file never stops a run
         log.debug("extract failed for %s", path, exc_info=True)
         return FileExtract(path, language, warnings=[f"{path}: extraction failed ({type(e).__name__}: {e}); indexed as text only"])
+    if not out.source:
+        out.source = source
     if out.parse_errors:
         out.warnings.append(f"{path}: {out.parse_errors} syntax error region(s); recovered what parsed")
+    if len(out.symbols) > MAX_SYMBOLS_PER_FILE:
+        _cap_symbols(out, MAX_SYMBOLS_PER_FILE)
     return out
+
+
+def _cap_symbols(fx: FileExtract, cap: int) -> None:
+    """Keep the first `cap` symbols (in source order, so each kept symbol's parent is kept);
+    a reference from a dropped symbol is attributed to its nearest kept enclosing symbol."""
+    dropped = len(fx.symbols) - cap
+    owner: list[int | None] = []  # per symbol: itself when kept, else its nearest kept ancestor
+    for i, s in enumerate(fx.symbols):
+        owner.append(i if i < cap else (owner[s.parent] if s.parent is not None and s.parent < i else None))
+    del fx.symbols[cap:]
+    fx.symbols[:] = [s if s.parent is None or s.parent < cap else s._replace(parent=None) for s in fx.symbols]
+    fx.references = [r if r.from_symbol is None or r.from_symbol < cap else r._replace(from_symbol=owner[r.from_symbol])
+                     for r in fx.references]
+    fx.warnings.append(f"{fx.path}: {cap + dropped} symbols, more than the {cap} kept per file; "
+                       f"the last {dropped} dropped (the text is still searched)")

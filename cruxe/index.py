@@ -29,7 +29,7 @@ from .config import cruxe_home
 from .errors import CruxeError
 from .extract import extract
 from .model import (EMPTY_EDGES, EdgeBlock, FileExtract, Reference, content_hash, file_key, symbol_content_hash, symbol_id,
-                    symbol_stable_id)
+                    symbol_stable_id, text_lines)
 from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, SCAN_TIMEOUT_S, ScanEntry, looks_binary, scan
@@ -151,7 +151,7 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
               "language": language}
     ids = unique_symbol_ids(repo, ref, path, fx)
     blobs = [id_blob(i) for i in ids]  # the stored form
-    lines = text.splitlines()
+    lines = text_lines(text)
     sym_docs, sym_rows = [], []
     for i, s in enumerate(fx.symbols):
         stable = symbol_stable_id(language, s.kind, s.qualified_name, s.signature)
@@ -167,7 +167,7 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
         sym_rows.append((blobs[i], id_blob(stable), s.name, s.qualified_name, s.kind, language, path,
                          s.line_start, s.line_end, s.signature, s.visibility,
                          blobs[s.parent] if s.parent is not None else None,
-                         id_blob(symbol_content_hash(lines, s.line_start, s.line_end)), folded_name(s.name)))
+                         id_blob(symbol_content_hash(fx.source, s.byte_start, s.byte_end)), folded_name(s.name)))
     snippet_docs = []
     for a, b, kind in chunk_ranges(fx, lines):
         body = "\n".join(lines[a - 1:b]).encode()

@@ -7,6 +7,7 @@ containing `..` components.
 """
 from __future__ import annotations
 
+import re
 from array import array
 from dataclasses import dataclass, field
 from enum import Enum
@@ -88,6 +89,8 @@ class Symbol(NamedTuple):
     parent: int | None = None  # index of the enclosing symbol in FileExtract.symbols
     doc: str = ""  # docstring / doc comment text, for search
     name_line: int = 0  # line of the identifier itself (0 = same as line_start)
+    byte_start: int = 0  # the definition's bytes in FileExtract.source (for its content hash)
+    byte_end: int = 0
 
 
 class Reference(NamedTuple):
@@ -164,6 +167,7 @@ class FileExtract:
     references: list[Reference] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     parse_errors: int = 0  # count of ERROR/MISSING regions tree-sitter recovered from
+    source: bytes = b""  # the bytes the symbols' byte ranges index (as parsed: see extract.py)
 
 
 # ---- identity -------------------------------------------------------------------------
@@ -207,11 +211,42 @@ def content_hash(data: bytes) -> str:
     return blake3.blake3(data).hexdigest()
 
 
-def symbol_content_hash(lines: list[str], line_start: int, line_end: int) -> str:
-    """A symbol's own content hash (symbol_relations.content_hash): blake3 of its lines,
-    ID_HEX wide. It changes when the definition's text does, not when the rest of the
-    file does (the file's hash is in file_manifest)."""
-    return _h("\n".join(lines[line_start - 1:line_end]))
+def symbol_content_hash(source: bytes, byte_start: int, byte_end: int) -> str:
+    """A symbol's own content hash (symbol_relations.content_hash): blake3 of the bytes of its
+    definition, ID_HEX wide. It changes when the definition's text does, not when the rest of
+    the file does (the file's hash is in file_manifest). The bytes, not the lines: the lines of
+    a minified one-line file are the whole file, hashed again for each of its symbols."""
+    return blake3.blake3(source[byte_start:byte_end]).hexdigest((ID_HEX + 1) // 2)[:ID_HEX]
+
+
+# ---- lines ----------------------------------------------------------------------------
+
+# What a line is, stated once: text up to a `\n` (tree-sitter's rows count `\n` only), a
+# trailing `\r` not part of it (CRLF). A `\r` not followed by `\n` (old Mac line ends) is a
+# line end too: extraction turns each into `\n` before parsing (`lone_cr_to_lf`), byte for
+# byte, so the rows it reports and the lines shown from the text agree. Python's
+# `str.splitlines` also splits at \v, \f, \x1c-\x1e, NEL, U+2028 and U+2029; never use it
+# for line numbers.
+_LONE_CR = re.compile("\r(?!\n)")
+_LONE_CR_BYTES = re.compile(b"\r(?!\n)")
+
+
+def lone_cr_to_lf(source: bytes) -> bytes:
+    """`source` with each `\r` not followed by `\n` made a `\n` (same length, same offsets)."""
+    return _LONE_CR_BYTES.sub(b"\n", source) if b"\r" in source else source
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of a file's text, numbered as extraction numbers them (line n is item n - 1);
+    no empty line after a final line end; none at all for an empty text."""
+    if "\r" in text:
+        lines = _LONE_CR.sub("\n", text).split("\n")
+        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    else:
+        lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def is_test_path(path: str) -> bool:

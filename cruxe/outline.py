@@ -64,26 +64,59 @@ def _node(r: Any) -> dict[str, Any]:
     return node
 
 
-def _tree(rows: list[Any], max_bytes: int | None) -> tuple[list[dict[str, Any]], int]:
+# Levels of nesting an outline shows. Each level is two levels of JSON (an object in a
+# `children` list), and every JSON encoder on the way out (the MCP transports, the CLI, an
+# agent's own parser) recurses per level, with limits near 1,000; real code nests a few
+# levels. Deeper symbols (500 nested `def`s, generated or hostile) are left out, and the
+# answer says so (`truncated`, hence `safety_limit_applied`).
+MAX_OUTLINE_DEPTH = 64
+
+
+def _tree(rows: list[Any], max_bytes: int | None) -> tuple[list[dict[str, Any]], int, bool]:
     """The tree of the longest prefix of `rows` whose serialized nodes fit in `max_bytes`
-    (all of them when it is None), and how many rows it holds."""
-    nodes: dict[str, dict[str, Any]] = {}
+    (all of them when it is None), how many rows it holds, and whether rows nested deeper
+    than MAX_OUTLINE_DEPTH were left out. Built without recursion."""
+    nodes: dict[str, tuple[dict[str, Any], int]] = {}  # symbol id -> (node, its depth)
+    deep: set[str] = set()  # ids left out for their depth: their descendants are too
     roots: list[dict[str, Any]] = []
     size, kept = 2, 0
     for r in rows:
+        pid = r["parent_symbol_id"]
+        parent = nodes.get(pid) if pid else None
+        depth = parent[1] + 1 if parent else 1
+        if depth > MAX_OUTLINE_DEPTH or pid in deep:
+            deep.add(r["symbol_id"])
+            continue
         node = _node(r)
         if max_bytes is not None:
             size += _json_size(node) + _NODE_OVERHEAD
             if size > max_bytes:
                 break
         kept += 1
-        parent = nodes.get(r["parent_symbol_id"]) if r["parent_symbol_id"] else None
-        nodes[r["symbol_id"]] = node
+        nodes[r["symbol_id"]] = (node, depth)
         if parent is None:
             roots.append(node)
         else:
-            parent.setdefault("children", []).append(node)
-    return roots, kept
+            parent[0].setdefault("children", []).append(node)
+    return roots, kept, bool(deep)
+
+
+def _indexed_file(gen: Generation, repo: str, ref: str, path: Any) -> tuple[str, Any]:
+    """(the indexed path, its manifest row) for a path argument, or file_not_found. The path
+    exactly as given first (a name may hold a backslash or begin with a space), then as
+    `normalize_repo_path` spells it (`./a.py`, `a\\b.py` typed on Windows). Looking a string
+    up in the manifest reaches no file outside it, so the exact try needs no checks beyond
+    the argument's type and length."""
+    sql = 'SELECT language FROM file_manifest WHERE repo=? AND "ref"=? AND path=?'
+    if isinstance(path, str) and 0 < len(path) <= MAX_PATH_CHARS and "\x00" not in path:
+        row = gen.db.execute(sql, (repo, ref, path)).fetchone()
+        if row is not None:
+            return path, row
+    rel = normalize_repo_path(path)
+    row = gen.db.execute(sql, (repo, ref, rel)).fetchone()
+    if row is None:
+        raise CruxeError("file_not_found", f"no indexed file at {rel!r} for ref {ref!r}", {"path": rel})
+    return rel, row
 
 
 def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "all",
@@ -93,11 +126,7 @@ def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "
     `symbols` fit: a parent always precedes its children in that order, so the prefix is a
     well-formed tree; `truncated` says that symbols were left out (a generated file with
     thousands of constants would otherwise be an answer of 100,000+ tokens)."""
-    rel = normalize_repo_path(path)
-    row = gen.db.execute('SELECT language FROM file_manifest WHERE repo=? AND "ref"=? AND path=?',
-                         (repo, ref, rel)).fetchone()
-    if row is None:
-        raise CruxeError("file_not_found", f"no indexed file at {rel!r} for ref {ref!r}", {"path": rel})
+    rel, row = _indexed_file(gen, repo, ref, path)
     sql = ('SELECT symbol_id, parent_symbol_id, name, kind, line_start, line_end, signature, visibility '
            'FROM symbol_relations WHERE repo=? AND "ref"=? AND path=? '
            + ("AND parent_symbol_id IS NULL " if depth == "top" else "")
@@ -113,12 +142,13 @@ def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "
         if max_bytes is not None and floor > max_bytes:
             over = True
             break
-    truncated = over
+    truncated = too_big = over
     if not over:
-        roots, kept = _tree(rows, None)
-        truncated = max_bytes is not None and len(to_json(roots).encode("utf-8")) > max_bytes
-    if truncated:
-        roots, kept = _tree(rows, max_bytes)
+        roots, kept, deep = _tree(rows, None)
+        too_big = max_bytes is not None and len(to_json(roots).encode("utf-8")) > max_bytes
+        truncated = deep or too_big
+    if too_big:
+        roots, kept, _ = _tree(rows, max_bytes)
     total = kept
     if truncated:
         total = gen.db.execute('SELECT COUNT(*) FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?'

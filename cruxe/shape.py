@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from .config import EXPLAIN_LEVELS
 from .errors import CruxeError, invalid_input
-from .model import result_id
+from .model import result_id, text_lines
 
 PROTOCOL_VERSION = "1.0"
 DETAIL_LEVELS: tuple[str, ...] = ("location", "signature", "context")
@@ -106,7 +106,7 @@ def dedup(hits: Iterable[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], i
 
 def preview(text: str, max_lines: int = PREVIEW_LINES) -> str:
     """The first `max_lines` lines, then a marker line when more followed; long lines cut."""
-    lines = text.splitlines()
+    lines = text_lines(text)
     out = [ln if len(ln) <= PREVIEW_LINE_CHARS else ln[:PREVIEW_LINE_CHARS] + " ..." for ln in lines[:max_lines]]
     if len(lines) > max_lines:
         out.append(TRUNCATION_MARKER)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Iterator
 
 import tree_sitter as ts
 
@@ -46,9 +47,112 @@ def parse(lang_name: str, source: bytes) -> ts.Tree:
 
 Captures = dict[str, list[ts.Node]]
 
+# A query cursor checks every in-progress pattern state at every node it visits, and a
+# pattern such as `(argument_list (identifier) @name)` keeps a state alive through its
+# start node's whole subtree: on deeply nested input (thousands of nested calls or lists)
+# the work grows with nodes x depth. So a tree LAYER_DEPTH deep or more is queried in
+# layers: each run may start patterns only down to LAYER_DEPTH levels below its node (the
+# cursor then skips deeper subtrees that no state needs), and the next layer runs from each
+# node at that last level. Layers overlap by that one level: a pattern starting there is
+# found with its siblings (`(comment) @doc . (method)`) by the layer above, one starting
+# below it by the layer below; a match found twice is kept once, and the matches are put
+# back in source order. The results are those of one unlimited run (tested with layers one
+# level deep). Hand-written code nests far less deep than this.
+LAYER_DEPTH = 256
+
+
+def layer_roots(node: ts.Node, depth: int) -> list[ts.Node]:
+    """The nodes exactly `depth` levels below `node`, in source order, without visiting
+    subtrees too small to reach that far (a subtree of n nodes is at most n - 1 deep)."""
+    out: list[ts.Node] = []
+    stack = [(node, 0)]
+    while stack:
+        n, d = stack.pop()
+        if d == depth:
+            out.append(n)
+            continue
+        need = depth - d  # levels the child's subtree must still reach, itself included
+        stack.extend((ch, d + 1) for ch in reversed(n.children) if ch.descendant_count >= need)
+    return out
+
+
+class BudgetExceeded(Exception):
+    """A file whose queries would take far too long; `str()` says why. extract() then
+    indexes it as text only, with a warning naming it."""
+
+
+# Where a parse fails, tree-sitter can leave thousands of tokens side by side under one
+# ERROR node (a file of unclosed brackets), and a query cursor's work on such a node grows
+# with the square of its children. Past this sum of squares a file is indexed as text only:
+# the error regions of real files (broken test inputs included) stay far below it.
+MAX_ERROR_WIDTH_COST = 100_000_000
+
+
+def check_error_width(node: ts.Node) -> None:
+    """Raise BudgetExceeded when the ERROR nodes under `node` are too wide to query."""
+    if not node.has_error:
+        return
+    cost = 0
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.is_error:
+            cost += n.child_count ** 2
+            if cost > MAX_ERROR_WIDTH_COST:
+                raise BudgetExceeded(f"a syntax error region of {n.child_count} tokens at line "
+                                     f"{n.start_point[0] + 1} is too large to query")
+        stack.extend(ch for ch in n.children if ch.has_error)
+
+
+def _runs(q: ts.Query, node: ts.Node) -> Iterator[tuple[ts.QueryCursor, ts.Node]]:
+    """A depth-limited (cursor, layer root) per layer root of `node`'s tree, each made when
+    needed."""
+    layer, next_layer = [node], layer_roots(node, LAYER_DEPTH)
+    while layer:
+        for root in layer:
+            cursor = ts.QueryCursor(q)
+            cursor.set_max_start_depth(LAYER_DEPTH)
+            yield cursor, root
+        layer, next_layer = next_layer, [n for root in next_layer for n in layer_roots(root, LAYER_DEPTH)]
+
+
+def _layered(node: ts.Node) -> bool:
+    """Whether `node`'s tree is deep enough to be queried in layers (BudgetExceeded when its
+    error regions are too wide to query at all)."""
+    check_error_width(node)
+    return bool(layer_roots(node, LAYER_DEPTH))
+
 
 def matches(q: ts.Query, node: ts.Node) -> list[tuple[int, Captures]]:
-    return ts.QueryCursor(q).matches(node)
+    if not _layered(node):
+        return ts.QueryCursor(q).matches(node)
+    out: list[tuple[int, Captures]] = []
+    seen: set[tuple] = set()  # a match starting on the level two layers share comes twice
+    for cursor, root in _runs(q, node):
+        for pattern, caps in cursor.matches(root):
+            key = (pattern, *((name, *(n.id for n in nodes)) for name, nodes in caps.items()))
+            if key not in seen:
+                seen.add(key)
+                out.append((pattern, caps))
+    # By first capture: the extractors keep the first of duplicate references, and in this
+    # order every file tested extracts exactly as from one unlimited run.
+    out.sort(key=_first_byte)
+    return out
+
+
+def _first_byte(match: tuple[int, Captures]) -> int:
+    return min((n.start_byte for nodes in match[1].values() for n in nodes), default=0)
+
+
+def captures(q: ts.Query, node: ts.Node) -> Captures:
+    """`QueryCursor.captures` (a list per capture name, each node once, in no set order)."""
+    if not _layered(node):
+        return ts.QueryCursor(q).captures(node)
+    merged: dict[str, dict[ts.Node, None]] = {}
+    for cursor, root in _runs(q, node):
+        for name, nodes in cursor.captures(root).items():
+            merged.setdefault(name, {}).update(dict.fromkeys(nodes))
+    return {name: list(nodes) for name, nodes in merged.items()}
 
 
 def by_reader(found: list[tuple[int, Captures]], readers: dict[str, str]) -> dict[str, list[Captures]]:

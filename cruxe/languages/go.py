@@ -212,10 +212,10 @@ class _Out:
         # A file without a package clause (broken, or a fragment) is named after its directory.
         pkg = self.pkg or os.path.basename(os.path.dirname(path))
         out = []
-        for name, scope, kind, start, end, sig, parent, doc, name_line in self.rows:
+        for (name, scope, kind, start, end, sig, parent, doc, name_line), span in zip(self.rows, self.ranges):
             prefix = f"{pkg}.{scope}" if scope and pkg else (scope or pkg)
             out.append(Symbol(name, f"{prefix}.{name}" if prefix else name, kind, start, end, sig,
-                              visibility(name), parent, doc, name_line))
+                              visibility(name), parent, doc, name_line, *span))
         return out
 
 

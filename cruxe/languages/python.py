@@ -29,7 +29,7 @@ from operator import attrgetter, itemgetter
 import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Reference, Symbol
-from ._common import (Candidate, collapse, end_line, error_count, nest, parse, query,
+from ._common import (Candidate, captures, collapse, end_line, error_count, nest, parse, query,
                       start_line, text)
 
 LANG = "python"
@@ -155,7 +155,7 @@ def extract(source: bytes, path: str) -> FileExtract:
     source = recode(source)
     tree = parse(LANG, source)
     root = tree.root_node
-    caps = ts.QueryCursor(query(LANG, QUERY)).captures(root)
+    caps = captures(query(LANG, QUERY), root)
     defs = sorted(caps.get("def", ()), key=_START)
     pending = _calls(caps, source)
     plain: set[str] = set()  # names bound by `import a.b` / `import a.b as c`
@@ -177,7 +177,8 @@ def extract(source: bytes, path: str) -> FileExtract:
     defined = {c.name for c in cands}
     name_uses(caps, defined, defs, pending, source, plain - other - defined, decorators)
     refs = resolve_references(pending, [(c.node.start_byte, c.node.end_byte) for c in ordered])
-    return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree))
+    return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree),
+                       source=source)
 
 
 def recode(source: bytes) -> bytes:
@@ -404,7 +405,8 @@ def _symbols(cands: list[Candidate], parents: list[int | None], module: str) -> 
                           line_start=start_line(c.node),
                           line_end=c.extra.get("end_line") or end_line(c.node),
                           signature=c.signature, visibility=c.visibility, parent=p,
-                          doc=c.doc, name_line=c.name_line))
+                          doc=c.doc, name_line=c.name_line, byte_start=c.node.start_byte,
+                          byte_end=c.node.end_byte))
     return out
 
 

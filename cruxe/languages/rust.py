@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from ..model import FileExtract, Kind, Reference, Symbol
+from ..model import FileExtract, Kind, Reference, Symbol, text_lines
 from ._common import (Candidate, Captures, by_reader, collapse, end_line, error_count, matches, nest, parse, query,
                       start_line, text)
 
@@ -217,7 +217,7 @@ def _inner_doc(body: ts.Node | None, source: bytes) -> str:
 
 
 def _block_text(comment: bytes) -> str:
-    lines = (ln.strip().lstrip("*").strip() for ln in comment[3:-2].decode("utf-8", "replace").splitlines())
+    lines = (ln.strip().lstrip("*").strip() for ln in text_lines(comment[3:-2].decode("utf-8", "replace")))
     return "\n".join(ln for ln in lines if ln)
 
 
@@ -291,7 +291,7 @@ def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: s
             name=c.name, qualified_name=qnames[i], kind=c.kind,
             line_start=c.extra["start"], line_end=end_line(c.node),
             signature=c.signature, visibility=vis, parent=parent_sym, doc=c.doc,
-            name_line=c.name_line,
+            name_line=c.name_line, byte_start=c.node.start_byte, byte_end=c.node.end_byte,
         ))
     return index
 

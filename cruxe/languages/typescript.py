@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from ..model import FileExtract, Kind, Reference, Symbol
+from ..model import FileExtract, Kind, Reference, Symbol, text_lines
 from ._common import (Candidate, Captures, by_reader, collapse, end_line, error_count, matches, nest, parse, query,
                       start_line, text)
 from .rust import RawRef, attach_enclosing, owner_of, short
@@ -587,6 +587,7 @@ def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: s
             name=c.name, qualified_name=qnames[i], kind=c.kind,
             line_start=c.extra["start"], line_end=end_line(c.node),
             signature=c.signature, visibility=vis, parent=p, doc=c.doc, name_line=c.name_line,
+            byte_start=c.node.start_byte, byte_end=c.node.end_byte,
         ))
     return list(range(len(cands)))
 
@@ -840,7 +841,7 @@ def _doc(node: ts.Node, ctx: _Ctx) -> str:
     raw = text(prev, ctx.source)
     if not raw.startswith("/**"):
         return ""
-    lines = [ln.strip().lstrip("*").strip() for ln in raw[3:-2].splitlines()]
+    lines = [ln.strip().lstrip("*").strip() for ln in text_lines(raw[3:-2])]
     return "\n".join(ln for ln in lines if ln)
 
 
