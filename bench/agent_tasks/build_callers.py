@@ -1,0 +1,182 @@
+"""Caller tasks: functions defined once in the corpus whose call sites an independent parse
+finds and resolves unambiguously; truth = every non-test call site (file:line)."""
+from __future__ import annotations
+
+import ast
+import collections
+import random
+import re
+from pathlib import Path
+
+from corpora import SOURCE_SUFFIX, is_test_path
+
+STDLIB_NAMES_CACHE: set[str] = set()
+MAX_SITES = 15  # find_references lists 20 by default; a few more than that would measure the limit
+
+
+def _stdlib_names() -> set[str]:
+    """Names the Python stdlib defines: an attribute call by such a name may not be ours."""
+    if not STDLIB_NAMES_CACHE:
+        import sysconfig
+        std = Path(sysconfig.get_paths()["stdlib"])
+        for f in std.rglob("*.py"):
+            if "site-packages" in f.parts:
+                continue
+            try:
+                tree = ast.parse(f.read_bytes())
+            except (SyntaxError, ValueError):
+                continue
+            STDLIB_NAMES_CACHE.update(n.name for n in ast.walk(tree)
+                                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+    return STDLIB_NAMES_CACHE
+
+
+def python_calls(root: Path) -> dict[str, set[tuple[str, int, int]]]:
+    """name -> call sites (path, first line, line of the name) in non-test files: `name(...)`,
+    `x.name(...)`, and calls through a `from ... import name as alias` alias. A chained call
+    may span lines: any line from the call's start to its name identifies the site."""
+    calls: dict[str, set[tuple[str, int, int]]] = collections.defaultdict(set)
+    for f in sorted(root.rglob("*.py")):
+        rel = f.relative_to(root).as_posix()
+        if is_test_path(rel):
+            continue
+        try:
+            tree = ast.parse(f.read_bytes())
+        except (SyntaxError, ValueError):
+            continue
+        alias = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                 for a in n.names if a.asname}
+        for n in ast.walk(tree):
+            if not isinstance(n, ast.Call):
+                continue
+            if isinstance(n.func, ast.Name):
+                calls[alias.get(n.func.id, n.func.id)].add((rel, n.func.lineno, n.func.lineno))
+            elif isinstance(n.func, ast.Attribute):
+                calls[n.func.attr].add((rel, n.lineno, n.func.end_lineno))
+    return calls
+
+
+def _python(root: Path, rows: list[dict], n: int, rng: random.Random) -> list[tuple[dict, list]]:
+    count = collections.Counter(r["name"] for r in rows)
+    std = _stdlib_names()
+    calls = python_calls(root)
+    cands = sorted((r["path"], r["name"]) for r in rows
+                   if count[r["name"]] == 1 and r["kind"] in ("function", "method") and len(r["name"]) >= 8
+                   and not r["name"].startswith("__") and r["name"] not in std and not is_test_path(r["path"])
+                   and 2 <= len(calls.get(r["name"], ())) <= MAX_SITES)
+    by_key = {(r["path"], r["name"]): r for r in rows}
+    return [(by_key[k], sorted(calls[k[1]])) for k in rng.sample(cands, n)]
+
+
+# ---- Go, Rust, TypeScript: careful text search over code lines ----------------------------------
+
+COMMENT = {"go": ("//", "/*", "*"), "rust": ("//", "/*", "*"), "typescript": ("//", "/*", "*")}
+
+
+def _code_lines(root: Path, lang: str):
+    """(path, line number, text) of non-test code lines; Rust's inline `mod tests` blocks left out."""
+    for f in sorted(p for suf in SOURCE_SUFFIX[lang] for p in root.rglob(f"*{suf}")):
+        rel = f.relative_to(root).as_posix()
+        if is_test_path(rel) or f.name.endswith(".d.ts"):
+            continue
+        skip_depth = None
+        depth = 0
+        prev = ""
+        for no, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            s = line.strip()
+            if lang == "rust" and skip_depth is None and re.match(r"mod tests?\b", s) and "cfg(test)" in prev:
+                skip_depth = depth
+            depth += line.count("{") - line.count("}")
+            if s:
+                prev = s
+            if skip_depth is not None:
+                if depth <= skip_depth and "}" in line:
+                    skip_depth = None
+                continue
+            if not s.startswith(COMMENT[lang]):
+                yield rel, no, line
+
+
+def _text_calls(root: Path, lang: str, names: set[str]) -> dict[str, list[tuple[str, int, str]]]:
+    word = re.compile(r"(?<![\w$])([A-Za-z_]\w*)\s*(?:::<[^>]*>\s*)?\(")
+    out: dict[str, list[tuple[str, int, str]]] = collections.defaultdict(list)
+    for rel, no, line in _code_lines(root, lang):
+        code = re.sub(r'"(?:[^"\\]|\\.)*"', '""', line)
+        for m in word.finditer(code):
+            if m.group(1) in names:
+                out[m.group(1)].append((rel, no, code[:m.start()]))
+    return out
+
+
+DEF_LINE = {"go": r"^\s*func\s+(\([^)]*\)\s*)?{n}\b", "rust": r"\bfn\s+{n}\b",
+            "typescript": r"(\bfunction\s*\*?\s*{n}\b|^\s*(export\s+)?(const|let)\s+{n}\b|^\s*(public |private |protected |static |async |override |readonly )*{n}\s*[<(])"}
+KINDS = {"go": ("func", "method"), "rust": ("function", "method"), "typescript": ("function", "method")}
+
+
+def _qualifier_ok(lang: str, before: str, row: dict) -> bool:
+    """A qualified call must name the definition's package/module (Go `pkg.F`, Rust `a::b::f`);
+    method-style `.f(` and bare `f(` are accepted (the name is defined once in the corpus)."""
+    if lang == "go":
+        q = re.search(r"(\w+)\.$", before)
+        if row["kind"] == "func":
+            return q is None or q.group(1) == row["scope"]
+        return q is not None or before.rstrip().endswith(")")
+    if lang == "rust":
+        q = re.search(r"(\w+)::$", before)
+        return q is None or q.group(1) in ("self", "super", "crate", row.get("scope") or "") \
+            or q.group(1) in row["path"].replace(".rs", "").split("/")
+    return not re.search(r"\bnew\s+$", before)
+
+
+def _other(root: Path, lang: str, rows: list[dict], n: int, rng: random.Random) -> list[tuple[dict, list]]:
+    count = collections.Counter(r["name"] for r in rows)
+    pool = [r for r in rows if count[r["name"]] == 1 and r["kind"] in KINDS[lang] and len(r["name"]) >= 8
+            and not is_test_path(r["path"]) and not r["name"].startswith("_")]
+    found = _text_calls(root, lang, {r["name"] for r in pool})
+    cands = []
+    for r in sorted(pool, key=lambda r: (r["path"], r["name"])):
+        defn = re.compile(DEF_LINE[lang].format(n=re.escape(r["name"])))
+        sites, bad = [], False
+        for rel, no, before in found.get(r["name"], ()):
+            line = _line(root, rel, no)
+            if defn.search(line) or re.search(r"\b(import|export)\b.*\bfrom\b", line):
+                continue
+            if not _qualifier_ok(lang, before, r):
+                bad = True
+                break
+            sites.append((rel, no, no))
+        sites = sorted(set(sites))
+        if not bad and 2 <= len(sites) <= MAX_SITES:
+            cands.append((r, sites))
+    return rng.sample(cands, n)
+
+
+def _line(root: Path, rel: str, no: int) -> str:
+    from common import file_lines
+    return file_lines(str(root), rel)[no - 1]
+
+
+def rg_callers(name: str) -> list[str]:
+    return ["-n", f"\\b{re.escape(name)}\\("]
+
+
+def build(corpus: str, lang: str, root: Path, rows: list[dict], n: int) -> list[dict]:
+    rng = random.Random(f"{corpus}/callers")
+    picked = _python(root, rows, n, rng) if lang == "python" else _other(root, lang, rows, n, rng)
+    tasks = []
+    for r, sites in picked:
+        tid = f"{corpus}/callers/{r['path']}:{r['name']}"
+        with_path = int.from_bytes(tid.encode()[-2:], "big") % 2 == 0
+        args = {"symbol_name": r["name"], **({"path": r["path"]} if with_path else {})}
+        query = r["name"] + (f" (defined in {r['path']})" if with_path else "")
+        how = ("Python ast: Call nodes by name, attribute or import alias, in non-test files; the name is "
+               "defined once in the corpus and nowhere in the stdlib" if lang == "python" else
+               "text search for `name(` over non-test code lines (comments, strings, definitions and imports "
+               "left out, qualified calls checked against the defining package/module); the name is defined "
+               "once in the corpus (oracle)")
+        tasks.append({"id": tid, "corpus": corpus, "kind": "callers", "subkind": r["kind"],
+                      "query": query, "tool": "find_references", "args": args,
+                      "definition": {"path": r["path"], "line": r.get("name_line", r["line"])},
+                      "expected": [{"path": p, "line_start": a, "line_end": b} for p, a, b in sites], "rg": rg_callers(r["name"]),
+                      "truth": how})
+    return tasks

@@ -1,0 +1,71 @@
+"""Helpers the task builders share: oracle rows, definition ranges, the split rule."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+KINDS = ("definition", "concept", "error", "callers")
+VALIDATION_SHARE = 4  # one task in four
+
+
+def id_hash(task_id: str) -> str:
+    return hashlib.sha256(task_id.encode()).hexdigest()
+
+
+def assign_splits(tasks: list[dict]) -> None:
+    """Within each (corpus, kind), the quarter of tasks (rounded half up) with the smallest
+    sha256(id) is the validation split; the rest is `tune`. Deterministic, and stratified so
+    every kind and corpus is represented in both."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for t in tasks:
+        groups.setdefault((t["corpus"], t["kind"]), []).append(t)
+    for group in groups.values():
+        ranked = sorted(group, key=lambda t: id_hash(t["id"]))
+        cut = int(len(ranked) / VALIDATION_SHARE + 0.5)
+        for i, t in enumerate(ranked):
+            t["split"] = "validation" if i < cut else "tune"
+
+
+def load_oracle(path: Path, corpus: str) -> list[dict]:
+    """Oracle rows with paths made relative to the corpus repository root."""
+    prefix = f"repos/{corpus}/"
+    rows = []
+    for line in path.read_text().splitlines():
+        r = json.loads(line)
+        r["path"] = r["path"][len(prefix):] if r["path"].startswith(prefix) else r["path"]
+        rows.append(r)
+    return rows
+
+
+@lru_cache(maxsize=4096)
+def file_lines(root: str, rel: str) -> tuple[str, ...]:
+    return tuple((Path(root) / rel).read_text(encoding="utf-8", errors="replace").splitlines())
+
+
+_LEAD = re.compile(r"^\s*(@|#\[|#!\[|//|///|/\*\*|\*|\*/)")
+
+
+def leading_start(root: Path, rel: str, line: int) -> int:
+    """The first line of the decorators, attributes and doc comments right above `line`
+    (indexers differ on whether a definition starts there or at its keyword)."""
+    lines = file_lines(str(root), rel)
+    i = line - 1
+    while i - 1 >= 0 and _LEAD.match(lines[i - 1]):
+        i -= 1
+    return i + 1
+
+
+def definition_span(root: Path, row: dict) -> dict:
+    """Where a definition's location may point: its leading attributes/doc through its name line."""
+    name_line = row.get("name_line", row["line"])
+    start = leading_start(root, row["path"], min(row["line"], name_line))
+    return {"path": row["path"], "line_start": start, "line_end": max(row["line"], name_line)}
+
+
+def body_span(root: Path, row: dict) -> dict:
+    """A whole definition: leading attributes/doc through its last line."""
+    start = leading_start(root, row["path"], min(row["line"], row.get("name_line", row["line"])))
+    return {"path": row["path"], "line_start": start, "line_end": row["end"]}
