@@ -8,6 +8,7 @@ import random
 import re
 from pathlib import Path
 
+from common import python_trees
 from corpora import SOURCE_SUFFIX, is_test_path
 
 STDLIB_NAMES_CACHE: set[str] = set()
@@ -36,14 +37,7 @@ def python_calls(root: Path) -> dict[str, set[tuple[str, int, int]]]:
     `x.name(...)`, and calls through a `from ... import name as alias` alias. A chained call
     may span lines: any line from the call's start to its name identifies the site."""
     calls: dict[str, set[tuple[str, int, int]]] = collections.defaultdict(set)
-    for f in sorted(root.rglob("*.py")):
-        rel = f.relative_to(root).as_posix()
-        if is_test_path(rel):
-            continue
-        try:
-            tree = ast.parse(f.read_bytes())
-        except (SyntaxError, ValueError):
-            continue
+    for rel, tree in python_trees(root):
         alias = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                  for a in n.names if a.asname}
         for n in ast.walk(tree):

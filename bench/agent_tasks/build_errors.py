@@ -7,6 +7,7 @@ import random
 import re
 from pathlib import Path
 
+from common import python_trees
 from corpora import SOURCE_SUFFIX, is_test_path
 
 MIN_LITERAL = 18  # characters of constant text: shorter messages are not worth pasting
@@ -83,14 +84,7 @@ def _split_format(fmt: str, hole: re.Pattern, hints: str) -> list[tuple[str, str
 
 def python_sites(root: Path) -> list[dict]:
     sites = []
-    for f in sorted(root.rglob("*.py")):
-        rel = f.relative_to(root).as_posix()
-        if is_test_path(rel):
-            continue
-        try:
-            tree = ast.parse(f.read_bytes())
-        except (SyntaxError, ValueError):
-            continue
+    for rel, tree in python_trees(root):
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and node.exc.args):
                 continue

@@ -1,11 +1,14 @@
 """Helpers the task builders share: oracle rows, definition ranges, the split rule."""
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
 from functools import lru_cache
 from pathlib import Path
+
+from corpora import is_test_path
 
 KINDS = ("definition", "concept", "error", "callers")
 VALIDATION_SHARE = 4  # one task in four
@@ -69,3 +72,15 @@ def body_span(root: Path, row: dict) -> dict:
     """A whole definition: leading attributes/doc through its last line."""
     start = leading_start(root, row["path"], min(row["line"], row.get("name_line", row["line"])))
     return {"path": row["path"], "line_start": start, "line_end": row["end"]}
+
+
+def python_trees(root: Path):
+    """(relative path, ast) of every non-test Python file that parses, in path order."""
+    for f in sorted(root.rglob("*.py")):
+        rel = f.relative_to(root).as_posix()
+        if is_test_path(rel):
+            continue
+        try:
+            yield rel, ast.parse(f.read_bytes())
+        except (SyntaxError, ValueError):
+            continue
