@@ -59,6 +59,7 @@ def build(corpus: str, lang: str, root: Path, rows: list[dict], per_subkind: int
         tasks.append(_task(corpus, lang, root, "plain", name, [r], rg_definition(lang, name, None)))
     qualified = sorted((r["name"], _scope(r, lang)) for r in rows if r["kind"] == "method" and _usable(r, lang)
                        and IDENT.match(_scope(r, lang) or "-") and len(by_name[r["name"]]) >= 3
+                       and (lang == "go" or _scope(r, lang)[0].isupper())  # a type, not a function's local
                        and sum(1 for x in by_name[r["name"]] if _scope(x, lang) == _scope(r, lang)) == 1)
     sep = "::" if lang == "rust" else "."
     for name, scope in rng.sample(qualified, per_subkind):

@@ -10,28 +10,45 @@ from pathlib import Path
 from common import python_trees
 from corpora import SOURCE_SUFFIX, is_test_path
 
+PANIC_PREFIX, PANIC_SUFFIX = "thread 'main' panicked at '", "', src/main.rs:41:10"  # how Rust 1.63 prints a panic
 MIN_LITERAL = 18  # characters of constant text: shorter messages are not worth pasting
 
 
-def fill_value(hint: str, i: int) -> str:
-    """A run-time value for a hole, chosen from the hole's expression text or verb."""
-    h = hint.lower()
-    table = [(("path", "file", "dir", "filename"), "/home/alice/project/config/settings.yaml"),
-             (("url", "uri", "href", "endpoint"), "https://api.example.com/v2/items?page=3"),
-             (("port",), "8443"), (("host", "addr"), "10.0.3.17"),
-             (("count", "len", "size", "bytes", "(is", "number", "code", "status", "%v bytes", "num", "index", "idx", "max", "min", "limit", "%d", "{:}", "line",
-               "offset", "n)", "width", "depth", "timeout", "%x"), str(37 + i)),
-             (("type", "%t", "kind", "cls", "class"), "NoneType"),
-             (("key", "field", "attr", "option", "param", "arg"), "max_retries"),
-             (("name", "module", "app", "label", "model", "func", "id"), "billing_report"),
-             (("err", "%w", "exc", "error"), "connection reset by peer")]
-    for keys, value in table:
-        if any(k in h for k in keys):
-            return value
+TYPE_VALUE = {"python": "NoneType", "go": "*fs.PathError", "rust": "alloc::string::String", "typescript": "bigint"}
+FILL = [({"path", "file", "dir", "filename", "fname", "src", "dst"}, "/home/alice/project/config/settings.yaml"),
+        ({"url", "uri", "href", "endpoint"}, "https://api.example.com/v2/items?page=3"),
+        ({"port"}, "8443"), ({"host", "addr", "ip"}, "10.0.3.17"),
+        ({"count", "len", "length", "size", "bytes", "number", "code", "status", "num", "index", "idx", "max",
+          "min", "limit", "line", "offset", "width", "depth", "timeout", "is", "n", "i", "capacity"}, "37"),
+        ({"key", "field", "attr", "option", "param", "arg", "opt", "setting"}, "max_retries"),
+        ({"name", "module", "app", "label", "model", "func", "id", "user", "pkg", "method"}, "billing_report"),
+        ({"err", "exc", "error", "e", "reason"}, "connection reset by peer")]
+NUMBER_VERB = re.compile(r"%[-+# 0]*\d*[dxXobc]|\{:[^}]*[dxXob]\}")
+# errors only another platform's users see (a Linux user pastes the Linux message)
+OTHER_PLATFORM = re.compile(r"_(windows|plan9|js|wasm|aix|solaris|darwin|freebsd|openbsd|netbsd|dragonfly|illumos|"
+                            r"ios|android|hurd|zos)(_\w+)?\.go$|/sys/(?!unix/|common/)|/sys_common/(?=windows)|"
+                            r"/os/(?!unix/|linux/|fd/|raw/)")
+
+
+def fill_value(hint: str, i: int, lang: str) -> str:
+    """A run-time value for a hole. `hint` is the hole (its verb, or its expression) followed by
+    the words around it; the value follows the verb, else the first word that says what it is."""
+    verb = hint.split(" ", 1)[0]
+    if verb == "%T":
+        return TYPE_VALUE[lang]
+    if NUMBER_VERB.fullmatch(verb):
+        return str(37 + i)
+    words = set(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", hint).lower().replace("_", " ").split())
+    words = {w.strip("{}()[]%$.,:;'\"`*&!") for w in words}
+    if words & {"type", "kind", "cls", "class"}:
+        return TYPE_VALUE[lang]
+    for keys, value in FILL:
+        if words & keys:
+            return str(37 + i) if value == "37" else value
     return ["orders_2024", "alice@example.com", "v1.4.2", "production"][i % 4]
 
 
-def _chunks(parts: list[tuple[str, str | None]]) -> tuple[str, str]:
+def _chunks(parts: list[tuple[str, str | None]], lang: str) -> tuple[str, str]:
     """(pasted message, longest constant chunk) from literal parts and holes (hint, None)."""
     out, consts, i = [], [], 0
     for text, hint in parts:
@@ -39,11 +56,11 @@ def _chunks(parts: list[tuple[str, str | None]]) -> tuple[str, str]:
             out.append(text)
             consts.append(text)
         else:
-            value = fill_value(hint, i)
-            out.append(f'"{value}"' if "%q" in hint[20:30] or hint.endswith("%q") else value)
+            value = fill_value(hint, i, lang)
+            out.append(f'"{value}"' if hint.startswith("%q") else value)
             consts.append("")
             i += 1
-    best = max(("".join(consts).split("\0") if False else consts), key=len).strip()
+    best = max(consts, key=len).strip()
     return "".join(out), best
 
 
@@ -117,7 +134,7 @@ def line_sites(root: Path, lang: str) -> list[dict]:
     sites = []
     for f in sorted(p for suf in SOURCE_SUFFIX[lang] for p in root.rglob(f"*{suf}")):
         rel = f.relative_to(root).as_posix()
-        if is_test_path(rel) or "/internal/" in f"/{rel}":
+        if is_test_path(rel) or "/internal/" in f"/{rel}" or OTHER_PLATFORM.search(f"/{rel}"):
             continue
         for no, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             if line.lstrip().startswith(("//", "*", "/*")):
@@ -145,10 +162,8 @@ def _line_site(lang: str, line: str):
             return None
         fmt = _unescape(m.group(1))
         panics = "Error" not in m.group(0) and "io_error" not in m.group(0)
-        prefix = "thread 'main' panicked at '" if panics else ""
+        prefix = PANIC_PREFIX if panics else ""
         parts = _split_format_plain(fmt, RS_HOLE)
-        if panics:
-            parts.append(("', src/main.rs:41:10", None))
         return ("format" if RS_HOLE.search(fmt) else "literal"), parts, prefix
     m = TS_SITE.search(line)
     if not m:
@@ -163,7 +178,7 @@ def _split_format_plain(fmt: str, hole: re.Pattern) -> list[tuple[str, str | Non
     parts, pos = [], 0
     for m in hole.finditer(fmt):
         parts.append((fmt[pos:m.start()].replace("{{", "{").replace("}}", "}").replace("%%", "%"), None))
-        parts.append(("", fmt[max(0, m.start() - 24):m.end() + 12]))
+        parts.append(("", f"{m.group(0)} {fmt[max(0, m.start() - 24):m.start()]}"))
         pos = m.end()
     parts.append((fmt[pos:].replace("{{", "{").replace("}}", "}").replace("%%", "%"), None))
     return parts
@@ -175,10 +190,11 @@ def build(corpus: str, lang: str, root: Path, n: int) -> list[dict]:
     sites = python_sites(root) if lang == "python" else line_sites(root, lang)
     keep = []
     for s in sites:
-        message, chunk = _chunks(s["parts"])
+        message, chunk = _chunks(s["parts"], lang)
         if len(chunk) < MIN_LITERAL or "\n" in message or "\\" in message:
             continue
-        keep.append({**s, "message": s["prefix"] + message, "chunk": chunk})
+        suffix = PANIC_SUFFIX if s["prefix"] == PANIC_PREFIX else ""
+        keep.append({**s, "message": s["prefix"] + message + suffix, "chunk": chunk})
     by_message: dict[str, list[dict]] = {}
     for s in keep:
         by_message.setdefault(s["message"], []).append(s)

@@ -59,7 +59,8 @@ def is_test_path(path: str) -> bool:
     """Test code, by the conventions of the four ecosystems (call-site truth leaves it out)."""
     parts = path.split("/")
     name = parts[-1]
-    if any(p in ("tests", "test", "testdata", "testing", "__tests__", "benches", "testutils") for p in parts[:-1]):
+    # not `test/` or `testing/`: Rust's libtest crate and django.test are library code
+    if any(p in ("tests", "testdata", "__tests__", "benches", "testutils") for p in parts[:-1]):
         return True
     return (name.startswith("test_") or name.endswith(("_test.go", "_test.py", "tests.rs", ".test.ts",
                                                       ".spec.ts", ".test-d.ts")) or name in ("tests.py", "conftest.py"))
