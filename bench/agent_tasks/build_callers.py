@@ -59,7 +59,16 @@ def _python(root: Path, rows: list[dict], n: int, rng: random.Random) -> list[tu
                    and not r["name"].startswith("__") and r["name"] not in std and not is_test_path(r["path"])
                    and 2 <= len(calls.get(r["name"], ())) <= MAX_SITES)
     by_key = {(r["path"], r["name"]): r for r in rows}
-    return [(by_key[k], sorted(calls[k[1]])) for k in rng.sample(cands, n)]
+    return sample_by_size([(by_key[k], sorted(calls[k[1]])) for k in cands], n, rng)
+
+
+def sample_by_size(cands: list[tuple[dict, list]], n: int, rng: random.Random) -> list[tuple[dict, list]]:
+    """Half the tasks from symbols with 4 or more call sites (most functions have two or three,
+    and those say little about recall), half from the rest."""
+    many = [c for c in cands if len(c[1]) >= 4]
+    few = [c for c in cands if len(c[1]) < 4]
+    k = min(len(many), n // 2)
+    return rng.sample(many, k) + rng.sample(few, n - k)
 
 
 # ---- Go, Rust, TypeScript: careful text search over code lines ----------------------------------
@@ -103,7 +112,8 @@ def _text_calls(root: Path, lang: str, names: set[str]) -> dict[str, list[tuple[
 
 
 DEF_LINE = {"go": r"^\s*func\s+(\([^)]*\)\s*)?{n}\b", "rust": r"\bfn\s+{n}\b",
-            "typescript": r"(\bfunction\s*\*?\s*{n}\b|^\s*(export\s+)?(const|let)\s+{n}\b|^\s*(public |private |protected |static |async |override |readonly )*{n}\s*[<(])"}
+            "typescript": r"(\bfunction\s*\*?\s*{n}\b|^\s*(export\s+)?(const|let)\s+{n}\b"
+                          r"|^\s*(public |private |protected |static |async |override |readonly )*{n}\s*[<(])"}
 KINDS = {"go": ("func", "method"), "rust": ("function", "method"), "typescript": ("function", "method")}
 
 
@@ -142,7 +152,7 @@ def _other(root: Path, lang: str, rows: list[dict], n: int, rng: random.Random) 
         sites = sorted(set(sites))
         if not bad and 2 <= len(sites) <= MAX_SITES:
             cands.append((r, sites))
-    return rng.sample(cands, n)
+    return sample_by_size(cands, n, rng)
 
 
 def _line(root: Path, rel: str, no: int) -> str:
@@ -171,6 +181,7 @@ def build(corpus: str, lang: str, root: Path, rows: list[dict], n: int) -> list[
         tasks.append({"id": tid, "corpus": corpus, "kind": "callers", "subkind": r["kind"],
                       "query": query, "tool": "find_references", "args": args,
                       "definition": {"path": r["path"], "line": r.get("name_line", r["line"])},
-                      "expected": [{"path": p, "line_start": a, "line_end": b} for p, a, b in sites], "rg": rg_callers(r["name"]),
+                      "expected": [{"path": p, "line_start": a, "line_end": b} for p, a, b in sites],
+                      "rg": rg_callers(r["name"]),
                       "truth": how})
     return tasks

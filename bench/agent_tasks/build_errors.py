@@ -80,12 +80,15 @@ def _py_parts(node: ast.expr) -> tuple[str, list[tuple[str, str | None]]] | None
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
             and isinstance(node.left.value, str):
         hints = ast.unparse(node.right)
-        return "percent", _split_format(node.left.value, re.compile(r"%(?:\([a-z_]+\))?[-#0 +]*\d*(?:\.\d+)?[sdrfixgc]"), hints)
+        return "percent", _split_format(node.left.value, PERCENT_HOLE, hints)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
             and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
         hints = " ".join(ast.unparse(a) for a in [*node.args, *(k.value for k in node.keywords)])
         return "format", _split_format(node.func.value.value, re.compile(r"\{[^{}]*\}"), hints)
     return None
+
+
+PERCENT_HOLE = re.compile(r"%(?:\([a-z_]+\))?[-#0 +]*\d*(?:\.\d+)?[sdrfixgc]")
 
 
 def _split_format(fmt: str, hole: re.Pattern, hints: str) -> list[tuple[str, str | None]]:

@@ -62,5 +62,5 @@ def is_test_path(path: str) -> bool:
     # not `test/` or `testing/`: Rust's libtest crate and django.test are library code
     if any(p in ("tests", "testdata", "__tests__", "benches", "testutils") for p in parts[:-1]):
         return True
-    return (name.startswith("test_") or name.endswith(("_test.go", "_test.py", "tests.rs", ".test.ts",
-                                                      ".spec.ts", ".test-d.ts")) or name in ("tests.py", "conftest.py"))
+    return (name.startswith("test_") or name in ("tests.py", "conftest.py", "test.rs")
+            or name.endswith(("_test.go", "_test.py", "tests.rs", ".test.ts", ".spec.ts", ".test-d.ts")))
