@@ -8,7 +8,7 @@ import random
 import re
 from pathlib import Path
 
-from common import python_trees
+from common import code_lines, file_lines, python_trees
 from corpora import SOURCE_SUFFIX, is_test_path
 
 STDLIB_NAMES_CACHE: set[str] = set()
@@ -73,37 +73,10 @@ def sample_by_size(cands: list[tuple[dict, list]], n: int, rng: random.Random) -
 
 # ---- Go, Rust, TypeScript: careful text search over code lines ----------------------------------
 
-COMMENT = {"go": ("//", "/*", "*"), "rust": ("//", "/*", "*"), "typescript": ("//", "/*", "*")}
-
-
-def _code_lines(root: Path, lang: str):
-    """(path, line number, text) of non-test code lines; Rust's inline `mod tests` blocks left out."""
-    for f in sorted(p for suf in SOURCE_SUFFIX[lang] for p in root.rglob(f"*{suf}")):
-        rel = f.relative_to(root).as_posix()
-        if is_test_path(rel) or f.name.endswith(".d.ts"):
-            continue
-        skip_depth = None
-        depth = 0
-        prev = ""
-        for no, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-            s = line.strip()
-            if lang == "rust" and skip_depth is None and re.match(r"mod tests?\b", s) and "cfg(test)" in prev:
-                skip_depth = depth
-            depth += line.count("{") - line.count("}")
-            if s:
-                prev = s
-            if skip_depth is not None:
-                if depth <= skip_depth and "}" in line:
-                    skip_depth = None
-                continue
-            if not s.startswith(COMMENT[lang]):
-                yield rel, no, line
-
-
 def _text_calls(root: Path, lang: str, names: set[str]) -> dict[str, list[tuple[str, int, str]]]:
     word = re.compile(r"(?<![\w$])([A-Za-z_]\w*)\s*(?:::<[^>]*>\s*)?\(")
     out: dict[str, list[tuple[str, int, str]]] = collections.defaultdict(list)
-    for rel, no, line in _code_lines(root, lang):
+    for rel, no, line in code_lines(root, lang):
         code = re.sub(r'"(?:[^"\\]|\\.)*"', '""', line)
         for m in word.finditer(code):
             if m.group(1) in names:
@@ -111,9 +84,6 @@ def _text_calls(root: Path, lang: str, names: set[str]) -> dict[str, list[tuple[
     return out
 
 
-DEF_LINE = {"go": r"^\s*func\s+(\([^)]*\)\s*)?{n}\b", "rust": r"\bfn\s+{n}\b",
-            "typescript": r"(\bfunction\s*\*?\s*{n}\b|^\s*(export\s+)?(const|let)\s+{n}\b"
-                          r"|^\s*(public |private |protected |static |async |override |readonly )*{n}\s*[<(])"}
 KINDS = {"go": ("func", "method"), "rust": ("function", "method"), "typescript": ("function", "method")}
 
 
@@ -139,11 +109,10 @@ def _other(root: Path, lang: str, rows: list[dict], n: int, rng: random.Random) 
     found = _text_calls(root, lang, {r["name"] for r in pool})
     cands = []
     for r in sorted(pool, key=lambda r: (r["path"], r["name"])):
-        defn = re.compile(DEF_LINE[lang].format(n=re.escape(r["name"])))
+        own = range(r["line"], r.get("name_line", r["line"]) + 1)  # the definition's own lines
         sites, bad = [], False
         for rel, no, before in found.get(r["name"], ()):
-            line = _line(root, rel, no)
-            if defn.search(line) or re.search(r"\b(import|export)\b.*\bfrom\b", line):
+            if (rel == r["path"] and no in own) or re.search(r"\b(import|export)\b.*\bfrom\b", _line(root, rel, no)):
                 continue
             if not _qualifier_ok(lang, before, r):
                 bad = True
@@ -156,7 +125,6 @@ def _other(root: Path, lang: str, rows: list[dict], n: int, rng: random.Random) 
 
 
 def _line(root: Path, rel: str, no: int) -> str:
-    from common import file_lines
     return file_lines(str(root), rel)[no - 1]
 
 

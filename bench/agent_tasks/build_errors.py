@@ -7,8 +7,7 @@ import random
 import re
 from pathlib import Path
 
-from common import python_trees
-from corpora import SOURCE_SUFFIX, is_test_path
+from common import code_lines, python_trees
 
 PANIC_PREFIX, PANIC_SUFFIX = "thread 'main' panicked at '", "', src/main.rs:41:10"  # how Rust 1.63 prints a panic
 MIN_LITERAL = 18  # characters of constant text: shorter messages are not worth pasting
@@ -135,18 +134,14 @@ def _unescape(s: str) -> str:
 
 def line_sites(root: Path, lang: str) -> list[dict]:
     sites = []
-    for f in sorted(p for suf in SOURCE_SUFFIX[lang] for p in root.rglob(f"*{suf}")):
-        rel = f.relative_to(root).as_posix()
-        if is_test_path(rel) or "/internal/" in f"/{rel}" or OTHER_PLATFORM.search(f"/{rel}"):
+    for rel, no, line in code_lines(root, lang):
+        if "/internal/" in f"/{rel}" or OTHER_PLATFORM.search(f"/{rel}"):
             continue
-        for no, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-            if line.lstrip().startswith(("//", "*", "/*")):
-                continue
-            site = _line_site(lang, line)
-            if site:
-                sub, parts, prefix = site
-                sites.append({"path": rel, "line_start": no, "line_end": no, "subkind": sub, "parts": parts,
-                              "prefix": prefix})
+        site = _line_site(lang, line)
+        if site:
+            sub, parts, prefix = site
+            sites.append({"path": rel, "line_start": no, "line_end": no, "subkind": sub, "parts": parts,
+                          "prefix": prefix})
     return sites
 
 

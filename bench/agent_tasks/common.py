@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from corpora import is_test_path
+from corpora import SOURCE_SUFFIX, is_test_path
 
 KINDS = ("definition", "concept", "error", "callers")
 VALIDATION_SHARE = 4  # one task in four
@@ -84,3 +84,43 @@ def python_trees(root: Path):
             yield rel, ast.parse(f.read_bytes())
         except (SyntaxError, ValueError):
             continue
+
+
+def code_lines(root: Path, lang: str):
+    """(path, line number, text) of the code lines of non-test Go/Rust/TS files, in order:
+    `//` comments, `/* */` blocks, Go raw-string bodies, Rust `#[cfg(test)] mod tests` blocks,
+    `.d.ts` files and Go files excluded from every build (`//go:build ignore`) left out."""
+    for f in sorted(p for suf in SOURCE_SUFFIX[lang] for p in root.rglob(f"*{suf}")):
+        rel = f.relative_to(root).as_posix()
+        if is_test_path(rel) or f.name.endswith(".d.ts"):
+            continue
+        lines = f.read_text(encoding="utf-8", errors="replace").splitlines()
+        if lang == "go" and any(line.startswith("//go:build ignore") for line in lines[:20]):
+            continue
+        yield from ((rel, no, line) for no, line in _live_lines(lines, lang))
+
+
+def _live_lines(lines: list[str], lang: str):
+    block = raw = False
+    skip_depth = None
+    depth, prev = 0, ""
+    for no, line in enumerate(lines, 1):
+        s = line.strip()
+        if block or raw:
+            block = block and "*/" not in line
+            raw = raw and line.count("`") % 2 == 0
+            continue
+        if lang == "rust" and skip_depth is None and re.match(r"mod tests?\b", s) and "cfg(test)" in prev:
+            skip_depth = depth
+        depth += line.count("{") - line.count("}")
+        prev = s or prev
+        if skip_depth is not None:
+            skip_depth = None if depth <= skip_depth and "}" in line else skip_depth
+            continue
+        if s.startswith("//"):
+            continue
+        if s.startswith("/*"):
+            block = "*/" not in s
+            continue
+        raw = lang == "go" and re.sub(r'"(?:[^"\\]|\\.)*"', "", line).count("`") % 2 == 1
+        yield no, line
