@@ -73,15 +73,35 @@ def sample_by_size(cands: list[tuple[dict, list]], n: int, rng: random.Random) -
 
 # ---- Go, Rust, TypeScript: careful text search over code lines ----------------------------------
 
-def _text_calls(root: Path, lang: str, names: set[str]) -> dict[str, list[tuple[str, int, str]]]:
-    word = re.compile(r"(?<![\w$])([A-Za-z_]\w*)\s*(?:::<[^>]*>\s*)?\(")
-    out: dict[str, list[tuple[str, int, str]]] = collections.defaultdict(list)
+CALL_OR_NAME = re.compile(r"(?<![\w$])([A-Za-z_]\w*)(\s*(?:::<[^>]*>\s*)?\()?")
+# lines that only name a symbol to bring it into scope: imports, re-exports, `use`, list items
+IMPORT_LINE = re.compile(r"^\s*(import|export)\s*(type\s*)?[{*]|\bfrom\s+['\"]|^\s*(pub(\([\w:]+\))?\s+)?use\b|"
+                         r"^\s*(type\s+)?\w+(\s+as\s+\w+)?,?\s*$")
+
+
+TEXT_DEF = {"rust": re.compile(r"\bfn\s+(\w+)"), "go": re.compile(r"^\s*func\s+(?:\([^)]*\)\s*)?(\w+)")}
+
+
+def _text_calls(root: Path, lang: str, names: set[str]):
+    """name -> [(path, line, code before the call)] of `name(` occurrences, and name -> lines
+    where the name appears otherwise (a binding, a field, a value: calls by that name may then
+    be to something else), import-like lines left out."""
+    calls: dict[str, list[tuple[str, int, str]]] = collections.defaultdict(list)
+    other: dict[str, set[tuple[str, int]]] = collections.defaultdict(set)
     for rel, no, line in code_lines(root, lang):
         code = re.sub(r'"(?:[^"\\]|\\.)*"', '""', line)
-        for m in word.finditer(code):
-            if m.group(1) in names:
-                out[m.group(1)].append((rel, no, code[:m.start()]))
-    return out
+        d = TEXT_DEF.get(lang) and TEXT_DEF[lang].search(code)
+        if d and d.group(1) in names:  # a definition the oracle may not see (in a macro body)
+            other[d.group(1)].add((rel, no))
+            continue
+        for m in CALL_OR_NAME.finditer(code):
+            if m.group(1) not in names:
+                continue
+            if m.group(2):
+                calls[m.group(1)].append((rel, no, code[:m.start()]))
+            elif not IMPORT_LINE.search(code):
+                other[m.group(1)].add((rel, no))
+    return calls, other
 
 
 KINDS = {"go": ("func", "method"), "rust": ("function", "method"), "typescript": ("function", "method")}
@@ -106,13 +126,15 @@ def _other(root: Path, lang: str, rows: list[dict], n: int, rng: random.Random) 
     count = collections.Counter(r["name"] for r in rows)
     pool = [r for r in rows if count[r["name"]] == 1 and r["kind"] in KINDS[lang] and len(r["name"]) >= 8
             and not is_test_path(r["path"]) and not r["name"].startswith("_")]
-    found = _text_calls(root, lang, {r["name"] for r in pool})
+    found, other = _text_calls(root, lang, {r["name"] for r in pool})
     cands = []
     for r in sorted(pool, key=lambda r: (r["path"], r["name"])):
         own = range(r["line"], r.get("name_line", r["line"]) + 1)  # the definition's own lines
+        if any(not (rel == r["path"] and no in own) for rel, no in other.get(r["name"], ())):
+            continue
         sites, bad = [], False
         for rel, no, before in found.get(r["name"], ()):
-            if (rel == r["path"] and no in own) or re.search(r"\b(import|export)\b.*\bfrom\b", _line(root, rel, no)):
+            if (rel == r["path"] and no in own) or IMPORT_LINE.search(_line(root, rel, no)):
                 continue
             if not _qualifier_ok(lang, before, r):
                 bad = True
