@@ -32,31 +32,39 @@ def _stdlib_names() -> set[str]:
     return STDLIB_NAMES_CACHE
 
 
-def python_calls(root: Path) -> dict[str, set[tuple[str, int, int]]]:
+def python_calls(root: Path) -> tuple[dict[str, set[tuple[str, int, int]]], set[str]]:
     """name -> call sites (path, first line, line of the name) in non-test files: `name(...)`,
     `x.name(...)`, and calls through a `from ... import name as alias` alias. A chained call
-    may span lines: any line from the call's start to its name identifies the site."""
+    may span lines: any line from the call's start to its name identifies the site. Also the
+    names bound by assignment, parameter or attribute store (calls by such a name may be to
+    whatever was bound)."""
     calls: dict[str, set[tuple[str, int, int]]] = collections.defaultdict(set)
+    bound: set[str] = set()
     for rel, tree in python_trees(root):
         alias = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                  for a in n.names if a.asname}
         for n in ast.walk(tree):
+            if isinstance(n, ast.arg):
+                bound.add(n.arg)
+            elif isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Store):
+                bound.add(n.id if isinstance(n, ast.Name) else n.attr)
             if not isinstance(n, ast.Call):
                 continue
             if isinstance(n.func, ast.Name):
                 calls[alias.get(n.func.id, n.func.id)].add((rel, n.func.lineno, n.func.lineno))
             elif isinstance(n.func, ast.Attribute):
                 calls[n.func.attr].add((rel, n.lineno, n.func.end_lineno))
-    return calls
+    return calls, bound
 
 
 def _python(root: Path, rows: list[dict], n: int, rng: random.Random) -> list[tuple[dict, list]]:
     count = collections.Counter(r["name"] for r in rows)
     std = _stdlib_names()
-    calls = python_calls(root)
+    calls, bound = python_calls(root)
     cands = sorted((r["path"], r["name"]) for r in rows
                    if count[r["name"]] == 1 and r["kind"] in ("function", "method") and len(r["name"]) >= 8
-                   and not r["name"].startswith("__") and r["name"] not in std and not is_test_path(r["path"])
+                   and not r["name"].startswith("__") and r["name"] not in std and r["name"] not in bound
+                   and not is_test_path(r["path"])
                    and 2 <= len(calls.get(r["name"], ())) <= MAX_SITES)
     by_key = {(r["path"], r["name"]): r for r in rows}
     return sample_by_size([(by_key[k], sorted(calls[k[1]])) for k in cands], n, rng)
