@@ -43,6 +43,7 @@ def python_calls(root: Path) -> tuple[dict[str, set[tuple[str, int, int]]], set[
     for rel, tree in python_trees(root):
         alias = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
                  for a in n.names if a.asname}
+        foreign = _foreign_imports(tree, root)
         for n in ast.walk(tree):
             if isinstance(n, ast.arg):
                 bound.add(n.arg)
@@ -54,7 +55,21 @@ def python_calls(root: Path) -> tuple[dict[str, set[tuple[str, int, int]]], set[
                 calls[alias.get(n.func.id, n.func.id)].add((rel, n.func.lineno, n.func.lineno))
             elif isinstance(n.func, ast.Attribute):
                 calls[n.func.attr].add((rel, n.lineno, n.func.end_lineno))
+                if isinstance(n.func.value, ast.Name) and n.func.value.id in foreign:
+                    bound.add(n.func.attr)  # `sqlite3.register_converter(...)` is not ours
     return calls, bound
+
+
+def _foreign_imports(tree: ast.AST, root: Path) -> set[str]:
+    """Local names a module binds to modules or objects from outside the corpus."""
+    tops = {p.name for p in root.iterdir() if p.is_dir()}
+    names = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            names.update((a.asname or a.name).split(".")[0] for a in n.names if a.name.split(".")[0] not in tops)
+        elif isinstance(n, ast.ImportFrom) and n.level == 0 and (n.module or "").split(".")[0] not in tops:
+            names.update(a.asname or a.name for a in n.names)
+    return names
 
 
 def _python(root: Path, rows: list[dict], n: int, rng: random.Random) -> list[tuple[dict, list]]:
