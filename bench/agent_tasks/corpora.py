@@ -1,0 +1,66 @@
+"""The corpus subsets the agent tasks are written against (one repository per corpus).
+
+Each corpus is a copy of a few source trees under `<work>/repos/<corpus>/`, laid out as listed
+here; task paths are relative to that root, and both Cruxe and `rg` run there, so the paths they
+print are comparable. Subsets keep one index under a minute on two cores while staying real
+code bases of a thousand files or more.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+CORPORA_ROOT = Path(os.environ.get("CORPORA", "/tmp/corpora"))
+GO_SRC = Path("/usr/share/go-1.19/src")
+RUST_LIBRARY = Path("/usr/src/rustc-1.63.0/library")
+TS_MODULES = CORPORA_ROOT / "npm/tscorp/node_modules"
+
+GO_PACKAGES = ("archive", "bufio", "bytes", "compress", "context", "database", "encoding", "errors",
+               "flag", "fmt", "go", "html", "io", "mime", "net", "os", "path", "regexp", "sort",
+               "strconv", "strings", "text", "time")
+RUST_CRATES = ("alloc", "core", "std", "proc_macro", "test")
+TS_PACKAGES = ("zod", "rxjs", "mobx", "@trpc/server", "@tanstack/query-core")
+
+# corpus id -> (language, [(destination relative to the repo root, source directory)])
+CORPORA: dict[str, tuple[str, list[tuple[str, Path]]]] = {
+    "py-5k": ("python", [("django", CORPORA_ROOT / "sdist/django-5.2.19/django"),
+                         ("salt", CORPORA_ROOT / "sdist/salt-3008.5/salt")]),
+    "go-5k": ("go", [(p, GO_SRC / p) for p in GO_PACKAGES]),
+    "rs-5k": ("rust", [(c, RUST_LIBRARY / c) for c in RUST_CRATES]),
+    "ts-real": ("typescript", [(f"{p}/src", TS_MODULES / p / "src") for p in TS_PACKAGES]),
+}
+
+SOURCE_SUFFIX = {"python": (".py",), "go": (".go",), "rust": (".rs",), "typescript": (".ts", ".tsx")}
+
+
+def repo_dir(work: Path, corpus: str) -> Path:
+    return work / "repos" / corpus
+
+
+def materialize(work: Path, corpus: str) -> Path:
+    """Copy the corpus subset under `work` once (a `.complete` mark says the copy finished)."""
+    root = repo_dir(work, corpus)
+    mark = root.parent / f".{corpus}.complete"
+    if mark.exists():
+        return root
+    if root.exists():
+        shutil.rmtree(root)
+    for dest, src in CORPORA[corpus][1]:
+        if not src.is_dir():
+            raise SystemExit(f"{corpus}: {src} is missing (run /work/shared/bench/setup_corpora.sh)")
+        shutil.copytree(src, root / dest, symlinks=True,
+                        ignore=shutil.ignore_patterns("__pycache__", ".git"))
+    mark.write_text("ok\n")
+    return root
+
+
+def is_test_path(path: str) -> bool:
+    """Test code, by the conventions of the four ecosystems (call-site truth leaves it out)."""
+    parts = path.split("/")
+    name = parts[-1]
+    # not `test/` or `testing/`: Rust's libtest crate and django.test are library code
+    if any(p in ("tests", "testdata", "__tests__", "benches", "testutils") for p in parts[:-1]):
+        return True
+    return (name.startswith("test_") or name in ("tests.py", "conftest.py", "test.rs")
+            or name.endswith(("_test.go", "_test.py", "tests.rs", ".test.ts", ".spec.ts", ".test-d.ts")))

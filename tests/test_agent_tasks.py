@@ -1,0 +1,108 @@
+"""bench/agent_tasks/tasks.jsonl is well formed, and run.py scores the way its README says.
+
+Fast: reads the task file and calls the scoring functions; nothing is indexed."""
+from __future__ import annotations
+
+import collections
+import copy
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "agent_tasks"
+sys.path.insert(0, str(BENCH))
+
+from common import KINDS, assign_splits  # noqa: E402
+from corpora import CORPORA, is_test_path  # noqa: E402
+from run import matches, score  # noqa: E402
+
+TOOL = {"definition": "locate_symbol", "concept": "search_code", "error": "search_code",
+        "callers": "find_references"}
+# holes a pasted message must not keep: {} {0} {name} {:?} %s %d %v %q %r ${...}
+UNFILLED = re.compile(r"\{\}|\{\d+\}|\{[a-z_]+\}|\{:\??\}|%[sdvqr]\b|\$\{")
+# anything that reads as code: snake_case, camelCase, dotted or :: paths, calls
+CODE_TOKEN = re.compile(r"\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w*|\w\.\w|::|\w\(")
+
+
+@pytest.fixture(scope="module")
+def tasks() -> list[dict]:
+    return [json.loads(line) for line in (BENCH / "tasks.jsonl").read_text().splitlines() if line.strip()]
+
+
+def test_every_task_is_complete_and_coherent(tasks):
+    assert len({t["id"] for t in tasks}) == len(tasks)
+    for t in tasks:
+        assert t["corpus"] in CORPORA and t["kind"] in KINDS and t["subkind"], t["id"]
+        assert t["query"].strip() and t["truth"].strip() and t["rg"] and t["rg"][-1].strip(), t["id"]
+        assert t["tool"] == TOOL[t["kind"]], t["id"]
+        assert t["expected"], t["id"]
+        for e in t["expected"]:
+            assert not e["path"].startswith(("/", "..")) and 1 <= e["line_start"] <= e["line_end"], t["id"]
+        key = {"locate_symbol": "name", "search_code": "query"}.get(t["tool"])
+        if key:
+            assert t["args"] == {key: t["query"]}, t["id"]
+        else:
+            assert t["args"]["symbol_name"] and set(t["args"]) <= {"symbol_name", "path"}, t["id"]
+
+
+def test_kinds_and_corpora_are_balanced(tasks):
+    per_kind = collections.Counter(t["kind"] for t in tasks)
+    assert len(tasks) >= 220 and all(per_kind[k] >= 55 for k in KINDS), per_kind
+    per_cell = collections.Counter((t["corpus"], t["kind"]) for t in tasks)
+    assert all(per_cell[(c, k)] >= 10 for c in CORPORA for k in KINDS), per_cell
+    subkinds = {t["subkind"] for t in tasks if t["kind"] == "definition"}
+    assert subkinds == {"plain", "qualified", "ambiguous"}
+
+
+def test_a_quarter_is_validation_by_the_stated_rule(tasks):
+    for kind in KINDS:
+        share = sum(t["split"] == "validation" for t in tasks if t["kind"] == kind) / sum(
+            t["kind"] == kind for t in tasks)
+        assert 0.22 <= share <= 0.30, (kind, share)
+    again = copy.deepcopy(tasks)
+    for t in again:
+        t["split"] = None
+    assign_splits(again)
+    assert [t["split"] for t in again] == [t["split"] for t in tasks]
+
+
+def test_no_concept_question_names_its_answer(tasks):
+    concepts = [t for t in tasks if t["kind"] == "concept"]
+    assert len(concepts) >= 55
+    for t in concepts:
+        q = t["query"].lower()
+        assert not CODE_TOKEN.search(t["query"]), t["id"]
+        for name in t["answer_names"]:
+            spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").strip().lower()
+            for form in {name.lower(), spaced}:
+                assert not re.search(rf"\b{re.escape(form)}(s|es)?\b", q), (t["id"], name)
+
+
+def test_errors_are_pasted_with_values_and_callers_leave_tests_out(tasks):
+    errors = [t for t in tasks if t["kind"] == "error"]
+    assert sum(t["subkind"] != "literal" for t in errors) >= len(errors) // 2
+    for t in errors:
+        assert not UNFILLED.search(t["query"]), t["id"]
+        assert t["rg"][0] == "-nF" and t["rg"][1] in t["query"], t["id"]
+    for t in (t for t in tasks if t["kind"] == "callers"):
+        d = t["definition"]
+        assert all(not is_test_path(e["path"]) for e in t["expected"]), t["id"]
+        assert all(not (e["path"] == d["path"] and e["line_start"] == d["line"]) for e in t["expected"]), t["id"]
+
+
+def test_scoring_rules():
+    span = {"path": "a.py", "line_start": 10, "line_end": 12}
+    assert matches("definition", ("a.py", 11, 40), span) and not matches("definition", ("a.py", 9, 40), span)
+    assert not matches("definition", ("b.py", 11, 11), span)
+    assert matches("error", ("a.py", 1, 10), span) and not matches("error", ("a.py", 1, 9), span)
+    task = {"kind": "definition", "expected": [span]}
+    s = score(task, [("b.py", 1, 1), ("a.py", 10, 10)])
+    assert (s["at1"], s["at5"]) == (False, True)
+    callers = {"kind": "callers", "expected": [{"path": "a.py", "line_start": 3, "line_end": 4},
+                                               {"path": "b.py", "line_start": 7, "line_end": 7}]}
+    s = score(callers, [("a.py", 4, 4), ("a.py", 4, 4), ("c.py", 1, 1)])
+    assert s["recall"] == 0.5 and s["precision"] == 0.5 and s["at1"]
+    assert score(callers, [])["precision"] == 0.0
