@@ -44,9 +44,21 @@ class Project:
         return self.info.default_ref if self.info else LIVE_REF
 
 
+def project_root(path: Path, home: Path) -> Path:
+    """The repository a directory belongs to: the nearest of itself and its ancestors that is
+    registered with Cruxe or holds a `.git`; the directory itself when none does. So every
+    command and the server work from any subdirectory, and `init` below a git repository's
+    root registers the repository, not a second project for the subdirectory."""
+    for d in (path, *path.parents):
+        if ProjectStore(home, compute_project_id(str(d))).exists() or vcs.git_dir(d) is not None:
+            return d
+    return path
+
+
 def open_project(path: str | Path, home: Path | None = None) -> Project:
-    root = canonical_root(path)
-    store = ProjectStore(home or cruxe_home(), compute_project_id(str(root)))
+    home = home or cruxe_home()
+    root = project_root(canonical_root(path), home)
+    store = ProjectStore(home, compute_project_id(str(root)))
     info = store.project() if store.exists() else None
     return Project(root, store, info)
 

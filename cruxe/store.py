@@ -899,8 +899,10 @@ class ProjectStore:
     def create_job(self, job_id: str, ref: str, mode: str, generation: int) -> None:
         ts = now_iso()
         with transaction(self.state) as c:
+            # counts are NULL until known (files_total after the scan, changed_files at the end):
+            # a 0 would read as "nothing to do" to a caller that looks while the job runs
             c.execute('INSERT INTO index_jobs (job_id, repo, "ref", mode, status, pid, generation, '
-                      "created_at, started_at) VALUES (?,?,?,?,?,?,?,?,?)",
+                      "created_at, started_at, files_total, changed_files) VALUES (?,?,?,?,?,?,?,?,?,NULL,NULL)",
                       (job_id, self.project_id, ref, mode, "running", os.getpid(), generation, ts, ts))
 
     def update_job(self, job_id: str, **fields: Any) -> None:

@@ -335,10 +335,14 @@ def _start_job(server: Server, args: dict[str, Any], progress: Any, *, sync: boo
                                "progress_token": job_id}
     if job.get("status") not in (None, "published", *_ACTIVE_STATUSES):
         payload["reason"] = job.get("error") or "the job ended without recording why; run `cruxe doctor`"
+    # Only counts the job knows by now: files to process once its scan is done, what it changed
+    # once it published; null before, never a 0 that reads as "nothing changed".
+    to_process = job.get("files_total")
     if sync:
-        payload["changed_files"] = job.get("changed_files") or 0
+        payload["changed_files"] = job.get("changed_files") if job.get("status") == "published" else None
+        payload["files_to_process"] = to_process
     else:
-        payload["file_count"] = job.get("files_total") or 0
+        payload["file_count"] = to_process
     st = freshness.index_state(project, ref)
     payload["metadata"] = shape.metadata(st.base_metadata())
     return payload
