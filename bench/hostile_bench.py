@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """The adversarial suite: hostile repositories and abusive clients against the real CLI and server.
 
-usage: python3 bench/hostile_bench.py [--only NAME[,NAME]] [--list] [--kills N] [--json]
+usage: python3 bench/hostile_bench.py [--only NAME[,NAME]] [--list] [--kills N] [--kill-seconds S] [--json]
 
 Each check builds its own hostile repository (or client) in a temporary directory with a private
 CRUXE_HOME, runs the real `cruxe` (the console script where the working directory matters, else
 `python -P -m cruxe` with this checkout first on PYTHONPATH) with a time limit, and says whether
 the defence HELD or FAILED, with a one-line reason. A hang is a failure at its limit, never a hang
-of the suite. `--kills N` also runs N kill trials of bench/crash_bench.py and counts them.
+of the suite. `--kills N` also runs N kill trials of each kind of bench/crash_bench.py (jobs at random moments;
+incremental syncs at random moments and named points) and reports their counts.
 
 The threat model is docs/SECURITY.md: a repository's content and config are untrusted; the
 command line, the environment and $CRUXE_HOME are trusted. The CI-sized versions of these checks
@@ -478,20 +479,26 @@ def run_check(name: str) -> dict:
     return {"check": name, "held": o.held, "detail": o.detail, "seconds": round(time.monotonic() - t0, 1)}
 
 
-def kill_trials(n: int) -> dict:
-    r = subprocess.run([sys.executable, str(ROOT / "bench" / "crash_bench.py"), "--kills", str(n), "--no-damage"],
-                       capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    try:
-        return json.loads(r.stdout)
-    except json.JSONDecodeError:
-        return {"error": (r.stdout + r.stderr)[-500:]}
+def kill_trials(n: int, seconds: float) -> dict:
+    """n kills of index/--force/sync at random moments, then n incremental-sync kills at random
+    moments and named points of the commit sequence (bench/crash_bench.py, each bounded)."""
+    out = {}
+    for name, args in (("jobs", ["--kills", str(n), "--no-damage"]), ("syncs", ["--sync-kills", str(n)])):
+        r = subprocess.run([sys.executable, str(ROOT / "bench" / "crash_bench.py"), *args, "--seconds", str(seconds)],
+                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        try:
+            out[name] = json.loads(r.stdout)
+        except json.JSONDecodeError:
+            out[name] = {"error": (r.stdout + r.stderr)[-500:]}
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", default="", help="comma-separated check names")
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--kills", type=int, default=0, help="kill trials of bench/crash_bench.py to add")
+    ap.add_argument("--kills", type=int, default=0, help="kill trials of bench/crash_bench.py to add (each kind)")
+    ap.add_argument("--kill-seconds", type=float, default=900, help="time budget of each kind of kill trial")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if a.list:
@@ -510,7 +517,7 @@ def main() -> None:
     report = {"date": time.strftime("%Y-%m-%d %H:%M"), "machine": f"{platform.machine()}, {os.cpu_count()} cores",
               "held": sum(r["held"] for r in rows), "failed": sum(not r["held"] for r in rows), "checks": rows}
     if a.kills:
-        report["kill_trials"] = kill_trials(a.kills)
+        report["kill_trials"] = kill_trials(a.kills, a.kill_seconds)
     print(json.dumps(report) if a.json else f"held {report['held']}, failed {report['failed']}")
 
 
