@@ -60,8 +60,9 @@ def python_calls(root: Path) -> tuple[dict[str, set[tuple[str, int, int]]], set[
     return calls, bound
 
 
-def _foreign_imports(tree: ast.AST, root: Path) -> set[str]:
-    """Local names a module binds to modules or objects from outside the corpus."""
+def _foreign_imports(tree: ast.Module, root: Path) -> set[str]:
+    """Local names a module binds to modules or objects from outside the corpus: imports, and
+    module-level `x = foreign.f(...)` (`advapi32 = ctypes.WinDLL(...)`)."""
     tops = {p.name for p in root.iterdir() if p.is_dir()}
     names = set()
     for n in ast.walk(tree):
@@ -69,6 +70,13 @@ def _foreign_imports(tree: ast.AST, root: Path) -> set[str]:
             names.update((a.asname or a.name).split(".")[0] for a in n.names if a.name.split(".")[0] not in tops)
         elif isinstance(n, ast.ImportFrom) and n.level == 0 and (n.module or "").split(".")[0] not in tops:
             names.update(a.asname or a.name for a in n.names)
+    for n in tree.body:
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):
+            f = n.value.func
+            while isinstance(f, ast.Attribute):
+                f = f.value
+            if isinstance(f, ast.Name) and f.id in names:
+                names.update(t.id for t in n.targets if isinstance(t, ast.Name))
     return names
 
 
