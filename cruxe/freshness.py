@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from . import vcs
 from .errors import CruxeError
-from .project import Project
+from .project import Project, is_working_tree_ref
 from .store import SCHEMA_VERSION, Generation, branch_state
 
 POLICIES = ("strict", "balanced", "best_effort")
@@ -70,7 +70,7 @@ def index_state(project: Project, ref: str, gen: Generation | None = None,
         bs = branch_state(gen, project.id, ref) or {}
     except CruxeError as e:
         return IndexState(ref, "corrupt_manifest", "failed", "stale", False, message=e.message)
-    head = vcs.head_commit(project.root)
+    head = _ref_commit(project, ref)
     indexed = bs.get("last_indexed_commit")
     if active:
         freshness = "syncing"
@@ -83,6 +83,14 @@ def index_state(project: Project, ref: str, gen: Generation | None = None,
     return IndexState(ref, "compatible", status, freshness, complete, indexed, head,
                       bs.get("last_indexed_at"), bs.get("file_count") or 0, bs.get("symbol_count") or 0,
                       SCHEMA_VERSION)
+
+
+def _ref_commit(project: Project, ref: str) -> str | None:
+    """The commit `ref` names now: HEAD's for the working tree's ref, the ref's own otherwise
+    (comparing another branch's index with HEAD called it stale whenever HEAD moved)."""
+    if is_working_tree_ref(project, ref):
+        return vcs.head_commit(project.root)
+    return vcs.resolve_ref(project.root, ref)
 
 
 def require_queryable(project: Project, ref: str) -> tuple[Generation, IndexState]:

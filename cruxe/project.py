@@ -98,6 +98,13 @@ def checked_ref(project: Project, ref: str | None, *, write: bool = False) -> st
         return ref
     if not write and _in_store(project, ref):
         return ref
+    if write and vcs.check_ref_format(ref) and vcs.resolve_ref(project.root, ref) is not None:
+        # Cruxe indexes the working tree: under another ref's name that would store the checked-out
+        # code as that ref's (a query on it then answers for the wrong branch, marked fresh)
+        raise invalid_input(f"ref {ref!r} is not checked out here: Cruxe indexes the working tree, which holds "
+                            f"{project.default_ref()!r}", field="ref",
+                            remedy=f"Check it out (`git switch {ref}`, or `git worktree add ../wt {ref}` and index "
+                                   "there), then index or sync; or leave ref out.")
     if not vcs.check_ref_format(ref):
         raise invalid_input(f"ref {ref!r} is not a valid ref name", field="ref", remedy=_REF_REMEDY)
     if vcs.git_dir(project.root) is None:
@@ -107,6 +114,12 @@ def checked_ref(project: Project, ref: str | None, *, write: bool = False) -> st
         raise invalid_input(f"ref {ref!r} is not a branch, tag or commit of this repository",
                             field="ref", remedy=_REF_REMEDY)
     return ref
+
+
+def is_working_tree_ref(project: Project, ref: str) -> bool:
+    """The ref whose files are the working tree's: `live`, or the branch checked out now.
+    Only this ref may be (re)indexed from disk."""
+    return ref == LIVE_REF or ref == project.default_ref()
 
 
 def _in_store(project: Project, ref: str) -> bool:

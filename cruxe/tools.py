@@ -23,7 +23,7 @@ from .config import Config, load_config, resolve_explain_level, resolve_freshnes
 from .errors import CruxeError
 from .model import KIND_ALIASES, KIND_VALUES, LANGUAGES, ROLE_VALUES
 from .procs import child_env
-from .project import Project, checked_ref, open_project, require_project
+from .project import Project, checked_ref, is_working_tree_ref, open_project, require_project
 from .store import damaged, is_corruption, is_engine_panic
 
 log = logging.getLogger(__name__)
@@ -241,6 +241,8 @@ class Server:
 
     def maybe_background_sync(self, project: Project, state: freshness.IndexState) -> bool:
         """balanced policy: one background sync per stale HEAD, never one per query."""
+        if not is_working_tree_ref(project, state.ref):
+            return False  # a sync indexes the working tree: never into another ref's index
         key = f"{project.id}:{state.ref}:{state.current_head}"
         with self._lock:
             if self._bg_sync_for == key:
