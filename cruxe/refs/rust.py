@@ -61,19 +61,31 @@ class RustResolver(LanguageResolver):
             owner_type = _impl_type(self.g.get(e.from_id))
             return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
         if "::" in recv or recv.isidentifier():  # `Type::f()`, `module::f()`, or `value.f()`
-            target = self.path(crate, here, e.path, recv.removeprefix("::").split("::"))
+            parts = recv.removeprefix("::").split("::")
+            target = self.path(crate, here, e.path, parts)
             if target is None and recv.isidentifier():
                 target = self._parameter_type(crate, here, e, recv)
-            if isinstance(target, Sym):
-                conf = IMPORT if target.kind == "module" else RECEIVER
-                return self._method(crate_of(target.path), target.qname, e.to_name, conf)
-            if isinstance(target, str):  # a module path
-                return _pick(self.qnames(crate).get(_join(target, e.to_name), []), IMPORT)
+            if isinstance(target, Sym) and target.kind != "module":
+                return self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
+            if isinstance(target, str) or isinstance(target, Sym) or (target is None and parts[0] in self.crate_names()):
+                return self._module_item(crate, here, e, parts, target)
             if target is False:
                 return None, EXTERNAL
         if e.to_name in _COMMON_METHODS:
             return None, OPAQUE
         return unique(self.g.few_named(e.to_name, ("method",), ("rust",)))
+
+    def _module_item(self, crate: str, here: str, e: Edge, parts: list[str], module: Sym | str | None) -> Resolution:
+        """`module::f()`: the item the module (a file, an inline `mod`, a crate by its name)
+        defines or re-exports with `pub use`, the whole path followed as one."""
+        hit = self.path(crate, here, e.path, [*parts, e.to_name])
+        if isinstance(hit, Sym):
+            return hit.id, IMPORT
+        if isinstance(module, Sym):  # a `mod` declaration: its items by qualified name
+            return self._method(crate_of(module.path), module.qname, e.to_name, IMPORT)
+        if isinstance(module, str):  # several definitions of the name there: counted, not picked
+            return _pick(self.qnames(crate).get(_join(module, e.to_name), []), IMPORT)
+        return None, UNKNOWN
 
     def _parameter_type(self, crate: str, here: str, e: Edge, name: str) -> Sym | None:
         """The type of a parameter of the enclosing function (`c: &Csv`, `x: &mut a::B<T>`)."""
@@ -178,8 +190,9 @@ class RustResolver(LanguageResolver):
                 cur = hit
             elif qname in self.module_files(crate):
                 cur = qname
-            elif isinstance(cur, str) and hops < MAX_HOPS:
-                nxt = self._reexport(crate, cur, seg, hops)
+            elif (isinstance(cur, str) or cur.kind == "module") and hops < MAX_HOPS:
+                # a module, as a path or as its `mod` declaration: what it re-exports
+                nxt = self._reexport(crate, prefix, seg, hops)
                 if nxt is None:
                     return None
                 cur = nxt
