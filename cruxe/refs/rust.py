@@ -67,7 +67,7 @@ class RustResolver(LanguageResolver):
                 target = self._parameter_type(crate, here, e, recv)
             if isinstance(target, Sym) and target.kind != "module":
                 return self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
-            if isinstance(target, str) or isinstance(target, Sym) or (target is None and parts[0] in self.crate_names()):
+            if isinstance(target, (str, Sym)) or (target is None and parts[0] in self.crate_names()):
                 return self._module_item(crate, here, e, parts, target)
             if target is False:
                 return None, EXTERNAL
