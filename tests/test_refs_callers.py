@@ -168,3 +168,18 @@ def test_a_limit_cut_suggests_the_call_that_lists_everything(make_repo):
     assert "safety_limit_applied" not in payload["metadata"]
     assert [a["arguments"] for a in payload["suggested_next_actions"]] == \
         [{"symbol_name": "target", "kind": "calls", "limit": 30}]
+
+
+def test_rust_glob_reexports_that_chain_into_each_other_end(make_repo, caplog):
+    # a and b re-export each other's items by glob: a name neither defines is looked up once
+    # per module and the cycle stops (unresolved, no error); a name one of them defines resolves
+    root = make_repo({"Cargo.toml": '[package]\nname = "cyc"\n',
+                      "src/lib.rs": "pub mod a;\npub mod b;\n\npub fn go() {\n    a::missing();\n    a::only_b();\n}\n",
+                      "src/a.rs": "pub use crate::b::*;\n",
+                      "src/b.rs": "pub use crate::a::*;\n\npub fn only_b() {}\n"})
+    run_index(root)
+    assert sites(refs(root, "only_b")["references"]) == [("src/lib.rs", 6)]
+    assert "resolver" not in caplog.text.lower()
+    with pytest.raises(CruxeError) as e:
+        refs(root, "missing")
+    assert e.value.code == "symbol_not_found" and e.value.data["unresolved_count"] == 1
