@@ -183,3 +183,16 @@ def test_rust_glob_reexports_that_chain_into_each_other_end(make_repo, caplog):
     with pytest.raises(CruxeError) as e:
         refs(root, "missing")
     assert e.value.code == "symbol_not_found" and e.value.data["unresolved_count"] == 1
+
+
+def test_rust_glob_reexport_of_another_crates_module(make_repo):
+    # `app` re-exports the `net` module of the workspace's `wire` crate by glob: `app::send`
+    # is wire's `send`, found in the crate the glob names, not in `app`
+    root = make_repo({"wire/Cargo.toml": '[package]\nname = "wire"\n',
+                      "wire/src/lib.rs": "pub mod net;\n",
+                      "wire/src/net.rs": "pub fn send() {}\n",
+                      "app/Cargo.toml": '[package]\nname = "app"\n',
+                      "app/src/lib.rs": "pub use wire::net::*;\n",
+                      "app/tests/it.rs": "fn t() {\n    app::send();\n}\n"})
+    run_index(root)
+    assert sites(refs(root, "send")["references"]) == [("app/tests/it.rs", 2)]

@@ -212,7 +212,8 @@ class RustResolver(LanguageResolver):
         """`name` as module `module` brings it in: by a `use` naming it, else through its globs
         (`pub use self::wire::*`). Each (module, name) is looked up once per resolution: glob
         re-exports that chain into each other (preludes) would otherwise be walked once per
-        path through them, and a cycle meets its own entry (None) and stops."""
+        path through them, and a cycle meets its own entry (None) and stops. The answer is
+        the one found at the depth first asked (MAX_HOPS bounds that search)."""
         key = (crate, module, name)
         if key in self._reexports:
             return self._reexports[key]
@@ -230,10 +231,11 @@ class RustResolver(LanguageResolver):
                     return target
             for glob in globs:
                 source = self.path(crate, module, path, glob.to_name.split("::")[:-1], via_uses=False, hops=hops + 1)
+                home = crate
                 if isinstance(source, Sym) and source.kind == "module":
-                    source = source.qname
-                if isinstance(source, str) and source != module:
-                    hit = self._in_crate(crate, source, [name], hops + 1)
+                    source, home = source.qname, crate_of(source.path)
+                if isinstance(source, str) and (home, source) != (crate, module):
+                    hit = self._in_crate(home, source, [name], hops + 1)
                     if hit is not None:
                         return hit
         return None
