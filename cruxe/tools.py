@@ -409,9 +409,8 @@ def _refs(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]
     meta = state.base_metadata()
     if out.pop("truncated", False):
         meta["result_completeness"] = "truncated"
-    payload = {**out, "metadata": shape.metadata(meta, safety_limit_applied=limited)}
-    if actions:
-        payload["suggested_next_actions"] = actions
+    payload = {**out, "suggested_next_actions": actions} if actions else dict(out)
+    payload["metadata"] = shape.metadata(meta, safety_limit_applied=limited)
     return payload
 
 
