@@ -196,3 +196,16 @@ def test_rust_glob_reexport_of_another_crates_module(make_repo):
                       "app/tests/it.rs": "fn t() {\n    app::send();\n}\n"})
     run_index(root)
     assert sites(refs(root, "send")["references"]) == [("app/tests/it.rs", 2)]
+
+
+def test_a_cut_grouped_answer_suggests_each_definition_alone(tmp_path):
+    root = fixture_repo(tmp_path, "python_same_name")
+    server = Server(root)
+    payload, is_error = server.call_tool("find_references", {"symbol_name": "area", "path": "shapes.py", "limit": 1})
+    assert not is_error and payload["metadata"]["result_completeness"] == "truncated"
+    picks = [a["arguments"] for a in payload["suggested_next_actions"]][:2]
+    assert picks == [{"symbol_name": "shapes.Circle.area", "path": "shapes.py", "line": 2},
+                     {"symbol_name": "shapes.Square.area", "path": "shapes.py", "line": 7}]
+    for args, want in zip(picks, (PY_CIRCLE, PY_SQUARE)):
+        alone, err = server.call_tool("find_references", args)
+        assert not err and sites(alone["references"]) == want
