@@ -470,11 +470,16 @@ def _refs(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]
 
     project, ref, gen, state = _query_context(server, args)
     out = refs.find_references(gen, project.id, ref, args["symbol_name"].strip(), path=args.get("path"),
-                               kind=args.get("kind"), limit=args["limit"])
+                               kind=args.get("kind"), limit=args["limit"], line=args.get("line"),
+                               max_bytes=server.config.search.max_response_bytes)
+    actions = refs.next_actions(args, out)
+    limited = out.pop("safety_limit_applied", False)
     meta = state.base_metadata()
     if out.pop("truncated", False):
         meta["result_completeness"] = "truncated"
-    return {**out, "metadata": shape.metadata(meta)}
+    payload = {**out, "suggested_next_actions": actions} if actions else dict(out)
+    payload["metadata"] = shape.metadata(meta, safety_limit_applied=limited)
+    return payload
 
 
 TOOLS: dict[str, Tool] = {t.name: t for t in (
@@ -506,11 +511,14 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
                   "depth": {"type": "string", "enum": ["top", "all"], "default": "all"},
                   "language": _LANG}, ("path",)),
          _outline),
-    Tool("find_references", "Who imports or calls a symbol: resolved references with file:line, plus "
-         "unresolved_count (name matches that could not be resolved).",
+    Tool("find_references", "Who imports or calls a symbol: resolved references with file:line, then the "
+         "name's unresolved uses (resolved: false); several definitions in `path` are answered grouped.",
          _schema({"symbol_name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS},
                   "path": {"type": "string", "maxLength": 4096,
-                           "description": "Definition's file, to pick one of several."},
+                           "description": "Definition's file, to pick one of several (all of its "
+                                          "definitions of the name, grouped)."},
+                  "line": {"type": "integer", "minimum": 1,
+                           "description": "With path: the definition at (or around) this line."},
                   "kind": {"type": "string", "enum": ["calls", "imports", "references"]},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 20}, "ref": _REF},
                  ("symbol_name",)),

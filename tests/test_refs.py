@@ -85,7 +85,7 @@ def expected(lang: str) -> dict[str, list]:
 
 # ---- fixtures with expected answers -----------------------------------------------------------
 
-@pytest.mark.parametrize("lang", ["python", "go", "typescript", "rust"])
+@pytest.mark.parametrize("lang", ["python", "go", "typescript", "rust", "rust_reexport"])
 def test_fixture_references_match_the_hand_checked_answers(tmp_path, lang):
     root = copy_fixture(tmp_path, lang)
     indexed(root)

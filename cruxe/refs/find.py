@@ -4,13 +4,16 @@ The answer never claims more than the index knows. Resolved references are liste
 per source line, in (path, line) order); edges that name the symbol but could not be tied
 to any definition are counted in `unresolved_count`, always present, so "0 references,
 0 unresolved" means no use of that name was found at all, while "0 references, 7
-unresolved" tells the agent to look before deleting anything.
+unresolved" tells the agent to look before deleting anything. The unresolved ones are
+listed too, after the resolved ones, in their own list (`unresolved`, each entry with
+`resolved: false` and the reason the resolver gave), bounded by `limit` like the resolved.
 
 Targets: the name may be qualified (`a::b`, `A.b`, matched as a suffix of qualified
 names). Definitions that share a path and qualified name (conditional redefinitions,
-overloads, property setters) are one target; several different targets and no `path` that
-picks one raise `ambiguous_symbol` listing them (the agent repeats the call with `path` or
-a qualified name).
+overloads, property setters) are one target. `path` + `line` pick the definition at (or
+around) that line. Several targets in the `path` given are all answered, grouped by
+definition (`definitions`, each reference saying which one it reaches); several targets and
+no `path` raise `ambiguous_symbol` listing them, each with the arguments that pick it.
 """
 from __future__ import annotations
 
@@ -19,7 +22,9 @@ from typing import Any
 
 from ..errors import CruxeError
 from ..outline import normalize_repo_path
-from ..store import EDGE_TYPE_CODES, RETRY_SQL, Generation, edge_type_sql, id_blob, id_sql, name_lower_sql, tail_sql
+from ..shape import apply_safety_limit
+from ..store import (CONFIDENCE_CODES, EDGE_TYPE_CODES, RETRY_SQL, Generation, edge_type_sql, id_blob, id_sql,
+                     name_lower_sql, tail_sql)
 from .resolve import resolver_version
 from .text import file_chunks, line_of
 
@@ -28,16 +33,19 @@ EDGE_KINDS = ("calls", "imports", "references")
 _KIND_ORDER = {"calls": 0, "imports": 1, "references": 2}
 MAX_CONTEXT_CHARS = 160  # one source line for orientation, not a code dump
 MAX_LISTED_DEFINITIONS = 20  # in an ambiguous_symbol error: enough to pick from
+MAX_NEXT_ACTIONS = 3  # every suggestion is paid for in the agent's tokens
+MAX_LIMIT = 500  # the tool schema's maximum `limit`
 _SEP = re.compile(r"::|\.")
+_CONFIDENCE_LABELS = {code: label for label, code in CONFIDENCE_CODES.items()}
 
 
 def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path: str | None = None,
-                    kind: str | None = None, limit: int = 20) -> dict[str, Any]:
-    if kind is not None and kind not in EDGE_KINDS:
-        raise CruxeError("invalid_input", f"unknown reference kind {kind!r}",
-                         {"field": "kind", "allowed": list(EDGE_KINDS)})
-    if not isinstance(limit, int) or limit < 1:
-        raise CruxeError("invalid_input", "limit must be a positive integer", {"field": "limit"})
+                    kind: str | None = None, limit: int = 20, line: int | None = None,
+                    max_bytes: int | None = None) -> dict[str, Any]:
+    """The answer (see the module docstring); `max_bytes`: the payload safety limit on the
+    listed references (resolved, then unresolved), which sets `truncated` and
+    `safety_limit_applied` when it cuts."""
+    _check_arguments(kind, limit, path, line)
     db = gen.db
     if resolver_version(db) is None:
         raise CruxeError("no_edges_available", "the reference graph of this index is not built yet "
@@ -45,20 +53,75 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
                          {"remedy": "Wait for the index job, or run `cruxe sync` (sync_repo) to finish it."})
     segments = parse_name(symbol_name)
     name = segments[-1]
-    target = _target(gen, repo, ref, symbol_name, segments, normalize_repo_path(path) if path else None, kind)
-    ids = [d["symbol_id"] for d in target]
-    refs = _references(gen, ids, kind)
-    page = refs[:limit]
-    _decorate(gen, repo, ref, page)
-    out: dict[str, Any] = {
-        "symbol": _public(target[0]),
-        "references": page,
-        "total_references": len(refs),
-        "unresolved_count": unresolved_count(gen, name, kind),
-    }
-    if len(refs) > limit:
+    targets = _targets(gen, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
+    refs = _grouped_references(gen, targets, kind)
+    unresolved = unresolved_sites(gen, name, kind, limit + 1)
+    page, listed = refs[:limit], unresolved[:limit]
+    _decorate(gen, repo, ref, page + listed)
+    out: dict[str, Any] = {"symbol": _public(targets[0][0])}
+    if len(targets) > 1:
+        out["definitions"] = [{**_public(t[0]), "total_references": sum(r["definition"] == t[0]["qualified_name"]
+                                                                        for r in refs)} for t in targets]
+    out.update(references=page, total_references=len(refs), unresolved_count=unresolved_count(gen, name, kind))
+    if listed:
+        out["unresolved"] = listed
+    if len(refs) > limit or len(unresolved) > limit:
         out["truncated"] = True
+    if max_bytes is not None:
+        _apply_safety_limit(out, max_bytes)
     return out
+
+
+def _check_arguments(kind: str | None, limit: Any, path: str | None, line: Any) -> None:
+    if kind is not None and kind not in EDGE_KINDS:
+        raise CruxeError("invalid_input", f"unknown reference kind {kind!r}",
+                         {"field": "kind", "allowed": list(EDGE_KINDS)})
+    if not isinstance(limit, int) or limit < 1:
+        raise CruxeError("invalid_input", "limit must be a positive integer", {"field": "limit"})
+    if line is not None and (not isinstance(line, int) or isinstance(line, bool) or line < 1):
+        raise CruxeError("invalid_input", "line must be a positive integer", {"field": "line"})
+    if line is not None and not path:
+        raise CruxeError("invalid_input", "`line` picks a definition in the file given by `path`; pass both",
+                         {"field": "line", "remedy": "Pass `path` (the definition's file) with `line`."})
+
+
+def _apply_safety_limit(out: dict[str, Any], max_bytes: int) -> None:
+    """Keep the longest prefix of (resolved, then unresolved) references that fits."""
+    resolved, unresolved = out["references"], out.get("unresolved", [])
+    kept, cut = apply_safety_limit(resolved + unresolved, max_bytes)
+    if not cut:
+        return
+    out["references"] = kept[:len(resolved)]
+    if len(kept) > len(resolved):
+        out["unresolved"] = kept[len(resolved):]
+    else:
+        out.pop("unresolved", None)
+    out["truncated"] = True
+    out["safety_limit_applied"] = True
+
+
+def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, Any]]:
+    """Follow-ups of a cut answer (`truncated`), most specific first: one definition of a
+    grouped answer at a time, callers only, then every resolved reference when `limit` (not
+    the payload limit) cut them and the tool's maximum allows it. Each keeps the request's
+    workspace and ref."""
+    if not out.get("truncated"):
+        return []
+    carried = {k: args[k] for k in ("workspace", "ref") if args.get(k)}
+    asked = {k: args[k] for k in ("symbol_name", "path", "line", "kind") if args.get(k) is not None}
+    actions: list[dict[str, Any]] = []
+
+    def add(arguments: dict[str, Any], reason: str) -> None:
+        actions.append({"tool": "find_references", "arguments": {**arguments, **carried}, "reason": reason})
+
+    for d in out.get("definitions", []):
+        add({**asked, **_picking(d)}, f"the references of {d['qualified_name']} alone")
+    if "kind" not in asked:
+        add({**asked, "kind": "calls"}, "the call sites only")
+    listed, total = len(out["references"]), out["total_references"]
+    if not out.get("safety_limit_applied") and listed < total <= MAX_LIMIT:
+        add({**asked, "limit": total}, "every resolved reference")
+    return actions[:MAX_NEXT_ACTIONS]
 
 
 # ---- the target ------------------------------------------------------------------------------
@@ -74,11 +137,12 @@ def parse_name(symbol_name: str) -> list[str]:
     return segments
 
 
-def _target(gen: Generation, repo: str, ref: str, symbol_name: str, segments: list[str], path: str | None,
-            kind: str | None) -> list[dict[str, Any]]:
-    """The definitions that make up the one symbol asked for (see module docstring)."""
+def _targets(gen: Generation, symbol_name: str, segments: list[str], path: str | None, line: int | None,
+             kind: str | None) -> list[list[dict[str, Any]]]:
+    """The definitions asked for, grouped into targets (rows of one path and qualified
+    name), in (path, line) order: one, or several of the one file `path` names."""
     name = segments[-1]
-    rows = _definitions(gen, repo, ref, name)
+    rows = _definitions(gen, name)
     if len(segments) > 1:
         rows = [r for r in rows if _SEP.split(r["qualified_name"])[-len(segments):] == segments]
     if path is not None:
@@ -86,25 +150,55 @@ def _target(gen: Generation, repo: str, ref: str, symbol_name: str, segments: li
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in rows:
         groups.setdefault((r["path"], r["qualified_name"]), []).append(r)
-    if not groups:
+    targets = [groups[k] for k in sorted(groups, key=lambda k: (k[0], groups[k][0]["line_start"], k[1]))]
+    if line is not None and targets:
+        targets = _at_line(targets, line, symbol_name, path)
+    if not targets:
         where = f" in {path}" if path else ""
         raise CruxeError("symbol_not_found", f"no definition of {symbol_name.strip()!r}{where} in the index",
                          {"symbol_name": name, "path": path,
                           "unresolved_count": unresolved_count(gen, name, kind)})
-    if len(groups) > 1:
-        defs = [_public(g[0]) for _, g in sorted(groups.items())]
+    if len(targets) > 1 and path is None:
+        defs = [{**_public(t[0]), "arguments": _picking(t[0])} for t in targets]
         raise CruxeError("ambiguous_symbol", f"{symbol_name.strip()!r} has {len(defs)} definitions; pass `path` "
-                         "or a qualified name to pick one",
+                         "(all of that file's definitions, grouped), `path` + `line` or a definition's "
+                         "`arguments` to pick one",
                          {"symbol_name": name, "definition_count": len(defs),
-                          "definitions": defs[:MAX_LISTED_DEFINITIONS]})
-    return next(iter(groups.values()))
+                          "definitions": defs[:MAX_LISTED_DEFINITIONS],
+                          "remedy": "Repeat the call with one listed definition's `arguments` (its qualified "
+                                    "name, `path` and `line`), or with `path` alone for every definition in "
+                                    "that file."})
+    return targets
 
 
-def _definitions(gen: Generation, repo: str, ref: str, name: str) -> list[dict[str, Any]]:
+def _picking(d: dict[str, Any]) -> dict[str, Any]:
+    """The arguments that pick exactly this definition: `path` + `line` choose it even where
+    its qualified name is also the tail of another one's (`A.m` in `A.m` and `B.A.m`)."""
+    return {"symbol_name": d["qualified_name"], "path": d["path"], "line": d["line_start"]}
+
+
+def _at_line(targets: list[list[dict[str, Any]]], line: int, symbol_name: str,
+             path: str | None) -> list[list[dict[str, Any]]]:
+    """The target defined at `line`, else the innermost one whose span holds it."""
+    starting = [t for t in targets if any(r["line_start"] == line for r in t)]
+    if starting:
+        return starting[:1]
+    around = [(max(r["line_start"] for r in t if r["line_start"] <= line <= r["line_end"]), t)
+              for t in targets if any(r["line_start"] <= line <= r["line_end"] for r in t)]
+    if around:
+        return [max(around, key=lambda x: x[0])[1]]
+    raise CruxeError("symbol_not_found", f"no definition of {symbol_name.strip()!r} at {path}:{line}",
+                     {"symbol_name": symbol_name.strip(), "path": path, "line": line,
+                      "definitions": [_public(t[0]) for t in targets][:MAX_LISTED_DEFINITIONS],
+                      "remedy": "Pass the `line` of one of the listed definitions (its `line_start`), "
+                                "or `path` alone for all of them."})
+
+
+def _definitions(gen: Generation, name: str) -> list[dict[str, Any]]:
     """Definitions named exactly `name`; when there are none, a case-insensitive match."""
     rows = [dict(r) for r in gen.db.execute(
-        f"SELECT {id_sql('s.symbol_id')} AS symbol_id, s.name, s.qualified_name, s.kind, f.path, s.line_start "
-        "FROM symbols s INDEXED BY sr_name "
+        f"SELECT {id_sql('s.symbol_id')} AS symbol_id, s.name, s.qualified_name, s.kind, f.path, s.line_start, "
+        "s.line_end FROM symbols s INDEXED BY sr_name "
         f"JOIN paths f ON f.id = s.file_id WHERE {name_lower_sql('s')}=? ORDER BY f.path, s.line_start, s.symbol_id",
         (name.lower(),))]
     exact = [r for r in rows if r["name"] == name]
@@ -135,6 +229,21 @@ def _references(gen: Generation, ids: list[str], kind: str | None) -> list[dict[
     return [best[k] for k in sorted(best)]
 
 
+def _grouped_references(gen: Generation, targets: list[list[dict[str, Any]]],
+                        kind: str | None) -> list[dict[str, Any]]:
+    """Each target's references in (path, line) order, target after target; with several
+    targets each reference names the one it reaches (`definition`: its qualified name,
+    unique within the one file the targets share)."""
+    if len(targets) == 1:
+        return _references(gen, [d["symbol_id"] for d in targets[0]], kind)
+    out: list[dict[str, Any]] = []
+    for t in targets:
+        for r in _references(gen, [d["symbol_id"] for d in t], kind):
+            r["definition"] = t[0]["qualified_name"]
+            out.append(r)
+    return out
+
+
 def _decorate(gen: Generation, repo: str, ref: str, refs: list[dict[str, Any]]) -> None:
     """Enclosing symbols' qualified names and the source line of each reference, in place."""
     ids = sorted({r["from_symbol"] for r in refs if r["from_symbol"]})
@@ -159,15 +268,40 @@ def _like_escape(s: str) -> str:
     return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def unresolved_count(gen: Generation, name: str, kind: str | None = None) -> int:
+def _unresolved_where(name: str, kind: str | None) -> tuple[str, list[Any]]:
     """Edges naming `name` (as written, or as the last segment of `a.name` / `a::name`) that
-    no definition was tied to: spec 04's count, restricted to one edge type when asked.
-    The `to_tail` term is the same condition in indexed and case-sensitive form (LIKE folds
-    ASCII case): it keeps the count exact and off a full scan of the edge table."""
-    sql = (f"SELECT COUNT(*) FROM symbol_edges e WHERE {RETRY_SQL} AND e.to_symbol_id IS NULL "
-           f"AND {tail_sql('e')} = ? AND (e.to_name = ? OR e.to_name LIKE ? ESCAPE '\\' OR e.to_name LIKE ? ESCAPE '\\')")
+    no definition was tied to, restricted to one edge type when asked. The `to_tail` term is
+    the same condition in indexed and case-sensitive form (LIKE folds ASCII case): it keeps
+    the match exact and off a full scan of the edge table."""
+    sql = (f"{RETRY_SQL} AND e.to_symbol_id IS NULL AND {tail_sql('e')} = ? "
+           "AND (e.to_name = ? OR e.to_name LIKE ? ESCAPE '\\' OR e.to_name LIKE ? ESCAPE '\\')")
     args: list[Any] = [name, name, "%." + _like_escape(name), "%::" + _like_escape(name)]
     if kind is not None:
         sql += " AND e.edge_type = ?"
         args.append(EDGE_TYPE_CODES[kind])
-    return int(gen.db.execute(sql, args).fetchone()[0])
+    return sql, args
+
+
+def unresolved_count(gen: Generation, name: str, kind: str | None = None) -> int:
+    """Spec 04's count of the unresolved edges naming `name` (see _unresolved_where)."""
+    where, args = _unresolved_where(name, kind)
+    return int(gen.db.execute(f"SELECT COUNT(*) FROM symbol_edges e WHERE {where}", args).fetchone()[0])
+
+
+def unresolved_sites(gen: Generation, name: str, kind: str | None, n: int) -> list[dict[str, Any]]:
+    """The first `n` source lines, in (path, line) order, of the edges `unresolved_count`
+    counts: one entry per line (its strongest edge, as for resolved references), with the
+    reason the resolver left it (ambiguous, external, module, opaque, unknown)."""
+    where, args = _unresolved_where(name, kind)
+    sql = (f"SELECT f.path, e.source_line, {edge_type_sql('e')}, {id_sql('e.from_symbol_id')}, e.confidence "
+           f"FROM symbol_edges e JOIN paths f ON f.id = e.file_id WHERE {where} ORDER BY f.path, e.source_line")
+    best: dict[tuple[str, int], dict[str, Any]] = {}
+    for path, line, edge_type, from_id, confidence in gen.db.execute(sql, args):
+        key = (path, line)
+        if key not in best and len(best) == n:
+            break
+        cur = best.get(key)
+        if cur is None or _KIND_ORDER.get(edge_type, 9) < _KIND_ORDER.get(cur["edge_type"], 9):
+            best[key] = {"path": path, "line_start": line, "edge_type": edge_type, "from_symbol": from_id,
+                         "resolved": False, "reason": _CONFIDENCE_LABELS.get(confidence) or "pending"}
+    return list(best.values())

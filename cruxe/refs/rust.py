@@ -49,6 +49,7 @@ class RustResolver(LanguageResolver):
         # a resolution, and the same few paths come back from every call site of a crate
         # (rs-5k: 1.5M `path` calls for 414k edges)
         self._paths: dict[tuple, Sym | str | bool | None] = {}
+        self._reexports: dict[tuple[str, str, str], Sym | str | None] = {}
 
     def resolve(self, e: Edge) -> Resolution:
         crate, here = crate_of(e.path), module_path(e.path)
@@ -61,19 +62,36 @@ class RustResolver(LanguageResolver):
             owner_type = _impl_type(self.g.get(e.from_id))
             return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
         if "::" in recv or recv.isidentifier():  # `Type::f()`, `module::f()`, or `value.f()`
-            target = self.path(crate, here, e.path, recv.removeprefix("::").split("::"))
+            parts = recv.removeprefix("::").split("::")
+            target = self.path(crate, here, e.path, parts)
             if target is None and recv.isidentifier():
                 target = self._parameter_type(crate, here, e, recv)
-            if isinstance(target, Sym):
-                conf = IMPORT if target.kind == "module" else RECEIVER
-                return self._method(crate_of(target.path), target.qname, e.to_name, conf)
-            if isinstance(target, str):  # a module path
-                return _pick(self.qnames(crate).get(_join(target, e.to_name), []), IMPORT)
+            if isinstance(target, Sym) and target.kind != "module":
+                return self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
+            if isinstance(target, (str, Sym)):
+                return self._module_item(crate, here, e, parts, target)
+            if target is None and parts[0] in self.crate_names():
+                # `krate::f()`, or `v.f()` on a local that shares a crate's name: the same
+                # receiver text, so the crate's item counts only when there is one
+                hit = self.path(crate, here, e.path, [*parts, e.to_name])
+                if isinstance(hit, Sym):
+                    return hit.id, IMPORT
             if target is False:
                 return None, EXTERNAL
         if e.to_name in _COMMON_METHODS:
             return None, OPAQUE
         return unique(self.g.few_named(e.to_name, ("method",), ("rust",)))
+
+    def _module_item(self, crate: str, here: str, e: Edge, parts: list[str], module: Sym | str) -> Resolution:
+        """`module::f()`: the item the module (a file or an inline `mod`) defines or
+        re-exports with `pub use`, the whole path followed as one."""
+        hit = self.path(crate, here, e.path, [*parts, e.to_name])
+        if isinstance(hit, Sym):
+            return hit.id, IMPORT
+        if isinstance(module, Sym):  # a `mod` declaration: its items by qualified name
+            return self._method(crate_of(module.path), module.qname, e.to_name, IMPORT)
+        # several definitions of the name there: counted, not picked
+        return _pick(self.qnames(crate).get(_join(module, e.to_name), []), IMPORT)
 
     def _parameter_type(self, crate: str, here: str, e: Edge, name: str) -> Sym | None:
         """The type of a parameter of the enclosing function (`c: &Csv`, `x: &mut a::B<T>`)."""
@@ -128,6 +146,8 @@ class RustResolver(LanguageResolver):
 
     def _path(self, crate: str, here: str, path: str, parts: list[str], via_uses: bool,
               hops: int) -> Sym | str | bool | None:
+        if len(parts) > 1 and parts[-1] == "self":  # `use a::b::{self}`: the module `a::b`
+            parts = parts[:-1]
         if not parts:  # `use *;` / `use ::*;` (2015 edition): the glob names no module path
             return None
         head, rest = parts[0], parts[1:]
@@ -178,8 +198,9 @@ class RustResolver(LanguageResolver):
                 cur = hit
             elif qname in self.module_files(crate):
                 cur = qname
-            elif isinstance(cur, str) and hops < MAX_HOPS:
-                nxt = self._reexport(crate, cur, seg, hops)
+            elif (isinstance(cur, str) or cur.kind == "module") and hops < MAX_HOPS:
+                # a module, as a path or as its `mod` declaration: what it re-exports
+                nxt = self._reexport(crate, prefix, seg, hops)
                 if nxt is None:
                     return None
                 cur = nxt
@@ -188,12 +209,35 @@ class RustResolver(LanguageResolver):
         return cur
 
     def _reexport(self, crate: str, module: str, name: str, hops: int) -> Sym | str | None:
+        """`name` as module `module` brings it in: by a `use` naming it, else through its globs
+        (`pub use self::wire::*`). Each (module, name) is looked up once per resolution: glob
+        re-exports that chain into each other (preludes) would otherwise be walked once per
+        path through them, and a cycle meets its own entry (None) and stops. The answer is
+        the one found at the depth first asked (MAX_HOPS bounds that search)."""
+        key = (crate, module, name)
+        if key in self._reexports:
+            return self._reexports[key]
+        self._reexports[key] = None
+        got = self._reexports[key] = self._find_reexport(crate, module, name, hops)
+        return got
+
+    def _find_reexport(self, crate: str, module: str, name: str, hops: int) -> Sym | str | None:
         for path in self.module_files(crate).get(module, ()):
-            use = self.uses(path)[0].get(name)
+            bound, globs = self.uses(path)
+            use = bound.get(name)
             if use is not None:
                 target = self.path(crate, module, path, use.to_name.split("::"), via_uses=False, hops=hops + 1)
                 if target is not None and target is not False:
                     return target
+            for glob in globs:
+                source = self.path(crate, module, path, glob.to_name.split("::")[:-1], via_uses=False, hops=hops + 1)
+                home = crate
+                if isinstance(source, Sym) and source.kind == "module":
+                    source, home = source.qname, crate_of(source.path)
+                if isinstance(source, str) and (home, source) != (crate, module):
+                    hit = self._in_crate(home, source, [name], hops + 1)
+                    if hit is not None:
+                        return hit
         return None
 
     def _method(self, crate: str, type_qname: str, name: str, confidence: str) -> Resolution:
@@ -254,7 +298,9 @@ class RustResolver(LanguageResolver):
             bound: dict[str, Edge] = {}
             globs: list[Edge] = []
             for imp in self.g.imports(path):
-                last = imp.to_name.rsplit("::", 1)[-1]
+                segments = imp.to_name.rsplit("::", 2)
+                # `use a::b::{self}` binds `b`, as `use a::b` does
+                last = segments[-2] if segments[-1] == "self" and len(segments) > 1 else segments[-1]
                 if last == "*":
                     globs.append(imp)
                 elif imp.receiver != "_":

@@ -1,0 +1,211 @@
+"""find_references that never drops a caller (issue 17, item 6): same-named definitions in one
+file answered per definition (grouped with `path`, one by qualified name or `path` + `line`),
+an ambiguity error whose listed arguments work, unresolved uses listed with file:line after the
+resolved ones, and the payload safety limit. Rust re-exports: the `rust_reexport` fixture in
+test_refs.py's hand-checked answers."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cruxe.config import load_config
+from cruxe.errors import CruxeError
+from cruxe.index import run_index
+from cruxe.project import open_project
+from cruxe.refs import find_references
+from cruxe.tools import Server
+
+from conftest import FIXTURES
+from test_refs import POOL_REPO
+
+REFS = FIXTURES / "refs"
+
+
+def fixture_repo(tmp_path: Path, name: str) -> Path:
+    root = tmp_path / name
+    shutil.copytree(REFS / name, root)
+    run_index(root)
+    return root
+
+
+def refs(root: Path, name: str, **kw) -> dict:
+    project = open_project(root)
+    return find_references(project.store.current_generation("live"), project.id, "live", name, **kw)
+
+
+def sites(refs_list: list[dict]) -> list[tuple]:
+    return [(r["path"], r["line_start"]) for r in refs_list]
+
+
+PY_CIRCLE = [("main.py", 5), ("shapes.py", 12)]
+PY_SQUARE = [("main.py", 9), ("shapes.py", 12)]
+
+
+def test_two_same_named_methods_of_one_python_file_are_answered_grouped_by_definition(tmp_path):
+    root = fixture_repo(tmp_path, "python_same_name")
+    got = refs(root, "area", path="shapes.py")
+    assert [(d["qualified_name"], d["line_start"], d["total_references"]) for d in got["definitions"]] == \
+        [("shapes.Circle.area", 2, 2), ("shapes.Square.area", 7, 2)]
+    assert got["total_references"] == 4
+    by_def = [(r["definition"], r["path"], r["line_start"]) for r in got["references"]]
+    assert by_def == [("shapes.Circle.area", *s) for s in PY_CIRCLE] + [("shapes.Square.area", *s) for s in PY_SQUARE]
+    assert sites(got["unresolved"]) == [("main.py", 13), ("shapes.py", 14)]  # `x.area()`: either class
+
+
+@pytest.mark.parametrize("how, want", [
+    ({"symbol_name": "Circle.area"}, ("shapes.Circle.area", PY_CIRCLE)),
+    ({"symbol_name": "Square.area"}, ("shapes.Square.area", PY_SQUARE)),
+    ({"symbol_name": "area", "path": "shapes.py", "line": 7}, ("shapes.Square.area", PY_SQUARE)),
+    ({"symbol_name": "area", "path": "shapes.py", "line": 3}, ("shapes.Circle.area", PY_CIRCLE)),  # in its body
+])
+def test_each_same_named_python_method_is_answerable_alone(tmp_path, how, want):
+    root = fixture_repo(tmp_path, "python_same_name")
+    got = refs(root, how.pop("symbol_name"), **how)
+    assert (got["symbol"]["qualified_name"], sites(got["references"])) == want
+    assert "definitions" not in got and all("definition" not in r for r in got["references"])
+
+
+def test_an_ambiguous_name_lists_arguments_that_pick_each_definition(tmp_path):
+    root = fixture_repo(tmp_path, "python_same_name")
+    with pytest.raises(CruxeError) as e:
+        refs(root, "area")
+    assert e.value.code == "ambiguous_symbol" and "`line`" in e.value.remedy
+    defs = e.value.data["definitions"]
+    assert [d["qualified_name"] for d in defs] == ["shapes.Circle.area", "shapes.Square.area"]
+    for d in defs:  # the remedy works: each listed definition's arguments answer that definition
+        args = dict(d["arguments"])
+        got = refs(root, args.pop("symbol_name"), **args)
+        assert (got["symbol"]["qualified_name"], got["symbol"]["line_start"]) == (d["qualified_name"], d["line_start"])
+
+
+def test_line_needs_path_and_a_line_with_no_definition_lists_them(tmp_path):
+    root = fixture_repo(tmp_path, "python_same_name")
+    with pytest.raises(CruxeError) as e:
+        refs(root, "area", line=2)
+    assert e.value.code == "invalid_input" and e.value.data["field"] == "line"
+    with pytest.raises(CruxeError) as e:
+        refs(root, "area", path="shapes.py", line=11)
+    assert e.value.code == "symbol_not_found"
+    assert [d["line_start"] for d in e.value.data["definitions"]] == [2, 7]
+
+
+def test_a_typescript_interface_member_and_its_implementation_in_one_file(tmp_path):
+    root = fixture_repo(tmp_path, "typescript_iface")
+    got = refs(root, "save", path="store.ts")
+    assert [d["qualified_name"] for d in got["definitions"]] == ["store.Store.save", "store.MemoryStore.save"]
+    assert [(r["definition"], r["path"], r["line_start"]) for r in got["references"]] == [
+        ("store.Store.save", "app.ts", 6), ("store.Store.save", "store.ts", 12),
+        ("store.MemoryStore.save", "app.ts", 6), ("store.MemoryStore.save", "store.ts", 16)]
+    impl = refs(root, "save", path="store.ts", line=6)
+    assert impl["symbol"]["qualified_name"] == "store.MemoryStore.save"
+    assert sites(impl["references"]) == [("app.ts", 6), ("store.ts", 16)]
+    assert sites(refs(root, "Store.save")["references"]) == [("app.ts", 6), ("store.ts", 12)]
+
+
+def test_unresolved_uses_are_listed_after_the_resolved_ones_and_bounded(make_repo):
+    root = make_repo(POOL_REPO)
+    run_index(root)
+    got = refs(root, "createPool")
+    assert sites(got["references"]) == [("app.py", 1), ("app.py", 5), ("app.py", 9)]
+    assert got["unresolved_count"] == 5 and "truncated" not in got
+    listed = got["unresolved"]
+    assert sites(listed) == [("dyn.py", 2), ("dyn.py", 3), ("ext1.py", 1), ("ext2.py", 1), ("ext3.py", 1)]
+    assert all(r["resolved"] is False for r in listed)
+    assert [r["edge_type"] for r in listed] == ["calls", "calls", "imports", "imports", "imports"]
+    assert listed[0]["context"] == "factory.createPool(3)" and listed[0]["from_symbol"] == "dyn.c"
+    assert listed[2]["reason"] == "external"
+    page = refs(root, "createPool", limit=1)
+    assert sites(page["references"]) == [("app.py", 1)] and sites(page["unresolved"]) == [("dyn.py", 2)]
+    assert page["truncated"] is True and page["unresolved_count"] == 5
+    assert sites(refs(root, "createPool", kind="calls")["unresolved"]) == [("dyn.py", 2), ("dyn.py", 3)]
+
+
+def many_callers(n: int) -> dict[str, str]:
+    calls = "".join(f"    target(1, 'a rather long argument that fills the line {i:04d} of this caller')\n"
+                    for i in range(n))
+    return {"lib.py": "def target(x, y):\n    return x\n",
+            "use.py": f"from lib import target\n\n\ndef caller():\n{calls}"}
+
+
+def server_with_limit(root: Path, max_bytes: int) -> Server:
+    cfg = load_config(str(root))
+    return Server(root, config=dataclasses.replace(cfg, search=dataclasses.replace(cfg.search,
+                                                                                   max_response_bytes=max_bytes)))
+
+
+def test_the_payload_safety_limit_cuts_references_with_truncated_and_next_actions(make_repo):
+    root = make_repo(many_callers(60))
+    run_index(root)
+    whole, _ = server_with_limit(root, 65536).call_tool("find_references", {"symbol_name": "target", "limit": 500})
+    assert len(whole["references"]) == 61 and whole["metadata"]["result_completeness"] == "complete"
+    assert "suggested_next_actions" not in whole and "safety_limit_applied" not in whole["metadata"]
+    server = server_with_limit(root, 2048)
+    payload, is_error = server.call_tool("find_references", {"symbol_name": "target", "limit": 500})
+    assert not is_error, payload
+    assert payload["total_references"] == 61
+    kept = payload["references"]
+    assert 0 < len(kept) < 61 and kept == whole["references"][:len(kept)]  # the longest prefix that fits
+    assert len(json.dumps(kept, separators=(",", ":"), ensure_ascii=False).encode()) <= 2048
+    meta = payload["metadata"]
+    assert meta["result_completeness"] == "truncated" and meta["safety_limit_applied"] is True
+    actions = payload["suggested_next_actions"]
+    assert actions and all(a["tool"] == "find_references" for a in actions)
+    for a in actions:  # every suggested call is one the tool accepts
+        follow, err = server.call_tool(a["tool"], a["arguments"])
+        assert not err, follow
+
+
+def test_a_limit_cut_suggests_the_call_that_lists_everything(make_repo):
+    root = make_repo(many_callers(30))
+    run_index(root)
+    server = server_with_limit(root, 65536)
+    payload, _ = server.call_tool("find_references", {"symbol_name": "target", "kind": "calls", "limit": 5})
+    assert payload["metadata"]["result_completeness"] == "truncated"
+    assert "safety_limit_applied" not in payload["metadata"]
+    assert [a["arguments"] for a in payload["suggested_next_actions"]] == \
+        [{"symbol_name": "target", "kind": "calls", "limit": 30}]
+
+
+def test_rust_glob_reexports_that_chain_into_each_other_end(make_repo, caplog):
+    # a and b re-export each other's items by glob: a name neither defines is looked up once
+    # per module and the cycle stops (unresolved, no error); a name one of them defines resolves
+    root = make_repo({"Cargo.toml": '[package]\nname = "cyc"\n',
+                      "src/lib.rs": "pub mod a;\npub mod b;\n\npub fn go() {\n    a::missing();\n    a::only_b();\n}\n",
+                      "src/a.rs": "pub use crate::b::*;\n",
+                      "src/b.rs": "pub use crate::a::*;\n\npub fn only_b() {}\n"})
+    run_index(root)
+    assert sites(refs(root, "only_b")["references"]) == [("src/lib.rs", 6)]
+    assert "resolver" not in caplog.text.lower()
+    with pytest.raises(CruxeError) as e:
+        refs(root, "missing")
+    assert e.value.code == "symbol_not_found" and e.value.data["unresolved_count"] == 1
+
+
+def test_rust_glob_reexport_of_another_crates_module(make_repo):
+    # `app` re-exports the `net` module of the workspace's `wire` crate by glob: `app::send`
+    # is wire's `send`, found in the crate the glob names, not in `app`
+    root = make_repo({"wire/Cargo.toml": '[package]\nname = "wire"\n',
+                      "wire/src/lib.rs": "pub mod net;\n",
+                      "wire/src/net.rs": "pub fn send() {}\n",
+                      "app/Cargo.toml": '[package]\nname = "app"\n',
+                      "app/src/lib.rs": "pub use wire::net::*;\n",
+                      "app/tests/it.rs": "fn t() {\n    app::send();\n}\n"})
+    run_index(root)
+    assert sites(refs(root, "send")["references"]) == [("app/tests/it.rs", 2)]
+
+
+def test_a_cut_grouped_answer_suggests_each_definition_alone(tmp_path):
+    root = fixture_repo(tmp_path, "python_same_name")
+    server = Server(root)
+    payload, is_error = server.call_tool("find_references", {"symbol_name": "area", "path": "shapes.py", "limit": 1})
+    assert not is_error and payload["metadata"]["result_completeness"] == "truncated"
+    picks = [a["arguments"] for a in payload["suggested_next_actions"]][:2]
+    assert picks == [{"symbol_name": "shapes.Circle.area", "path": "shapes.py", "line": 2},
+                     {"symbol_name": "shapes.Square.area", "path": "shapes.py", "line": 7}]
+    for args, want in zip(picks, (PY_CIRCLE, PY_SQUARE)):
+        alone, err = server.call_tool("find_references", args)
+        assert not err and sites(alone["references"]) == want
