@@ -63,7 +63,7 @@ class SearchConfig:
     freshness_policy: str = "balanced"
     ranking_explain_level: str = "off"
     max_response_bytes: int = 65536
-    default_limit: int = 10
+    default_limit: int = 5
 
 
 @dataclass(frozen=True, slots=True)
