@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import __version__, freshness, health, outline, shape
-from .config import Config, load_config, resolve_explain_level, resolve_freshness_policy
+from .config import DEFAULT_LIMIT, Config, load_config, resolve_explain_level, resolve_freshness_policy
 from .errors import CruxeError
 from .model import KIND_ALIASES, KIND_VALUES, LANGUAGES, ROLE_VALUES
 from .procs import child_env
@@ -45,7 +45,7 @@ _LANG = {"type": "string", "enum": list(LANGUAGES)}
 _ROLE = {"type": "string", "enum": list(ROLE_VALUES)}
 _REF = {"type": "string", "maxLength": 256, "description": "Branch/ref; default: current branch or 'live'."}
 _WS = {"type": "string", "maxLength": 4096, "description": "Absolute repo path; default: the server's."}
-_LIMIT = {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}
+_LIMIT = {"type": "integer", "minimum": 1, "maximum": 100, "default": DEFAULT_LIMIT}
 
 
 def _schema(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
