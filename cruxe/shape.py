@@ -40,13 +40,15 @@ MAX_NEXT_ACTIONS = 3  # every suggestion is paid for in the agent's tokens
 # <= 40) and `signature` ~137 (SC-102: <= 120, issue 4 <= 80). So (docs/DEPARTURES.md):
 # - `location` is what FR-102 lists and nothing else: path, lines, kind, name; a result with no
 #   kind (snippet, file) says `result_type` instead, so the agent knows what it is;
-# - `signature` adds what FR-103 lists, and the score;
-# - `context` adds the preview, parent, related symbols and the whole identity: `result_type`,
-#   `result_id`, `symbol_id` and, for a symbol, `symbol_stable_id` (FR-009; survives moves).
+# - `signature` adds what FR-103 lists, each field only where it tells something the path and
+#   the name do not (`_signature_fields`): it is the default answer, read on every call;
+# - `context` adds all of FR-103's fields whole, the score, the preview, parent, related
+#   symbols and the whole identity: `result_type`, `result_id`, `symbol_id` and, for a symbol,
+#   `symbol_stable_id` (FR-009; survives moves).
 # `compact` (after shaping) keeps location, score and the follow-up handle: `symbol_stable_id`
 # for a symbol, `result_id` for a snippet or file, which have no symbol identity.
 LOCATION_FIELDS = ("path", "line_start", "line_end", "kind", "name")
-SIGNATURE_FIELDS = ("qualified_name", "signature", "language", "visibility")  # + score
+SIGNATURE_FIELDS = ("qualified_name", "signature", "language", "visibility")
 CONTEXT_FIELDS = ("body_preview", "parent", "related_symbols", "snippet")
 COMPACT_FIELDS = frozenset((*LOCATION_FIELDS, "score"))
 RESULT_SCORE_DIGITS = 2  # the score an agent reads; `ranking_reasons` keeps SCORE_DIGITS
@@ -370,8 +372,8 @@ _REQUIRED_META: tuple[tuple[str, tuple[str, ...] | None], ...] = (
     ("result_completeness", RESULT_COMPLETENESS), ("ref", None), ("schema_status", SCHEMA_STATUSES),
 )
 # The value each status field has when there is nothing to report. Such a field is left out
-# (docs/DEPARTURES.md): on an answer from a healthy index, four fields that say "all is well"
-# were a third of a one-result answer. A reader takes an absent field as this value
+# (docs/DEPARTURES.md): on an answer from a healthy index, four fields that only say "all is
+# well" cost more than the location a one-result answer gives. A reader takes an absent field as this value
 # (`full_metadata`); the protocol version and the ref, which have no such value, are always sent.
 NORMAL_META: dict[str, str] = {"freshness_status": "fresh", "indexing_status": "ready",
                                "result_completeness": "complete", "schema_status": "compatible"}
