@@ -176,7 +176,9 @@ def _render_results(payload: dict[str, Any]) -> None:
         if r.get("snippet") and not r.get("kind"):
             for line in r["snippet"].split("\n")[:3]:
                 print(f"    {_human(line)}")
-    meta = payload.get("metadata", {})
+    from .shape import full_metadata
+
+    meta = full_metadata(payload.get("metadata", {}))
     extra = f", intent {payload['query_intent']['intent']}" if "query_intent" in payload else ""
     print(f"-- {len(payload.get('results', []))} of {payload.get('total_candidates', 0)} "
           f"({meta.get('freshness_status')}, {meta.get('result_completeness')}{extra})", file=sys.stderr)

@@ -39,6 +39,8 @@ LOG_LEVELS: tuple[str, ...] = ("debug", "info", "warning", "error", "critical")
 MIN_RESPONSE_BYTES = 1024
 MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 MAX_LIMIT = 100  # the tools' own ceiling for `limit`
+# Results per search_code / locate_symbol answer unless asked: 5, not CONTRACTS' 10 (DEPARTURES.md).
+DEFAULT_LIMIT = 5
 # Files above 64 MiB are data, not code; below 1 KiB nothing useful would be indexed.
 MIN_FILE_BYTES, MAX_FILE_BYTES = 1024, 64 * 1024 * 1024
 MAX_WORKERS = 64
@@ -63,7 +65,7 @@ class SearchConfig:
     freshness_policy: str = "balanced"
     ranking_explain_level: str = "off"
     max_response_bytes: int = 65536
-    default_limit: int = 10
+    default_limit: int = DEFAULT_LIMIT
 
 
 @dataclass(frozen=True, slots=True)

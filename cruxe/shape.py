@@ -13,8 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping
 
-from .config import EXPLAIN_LEVELS
+from .config import EXPLAIN_LEVELS, MAX_LIMIT
 from .errors import CruxeError, invalid_input
+from .languages import detect_language
 from .model import result_id, text_lines
 
 PROTOCOL_VERSION = "1.0"
@@ -39,21 +40,19 @@ MAX_NEXT_ACTIONS = 3  # every suggestion is paid for in the agent's tokens
 # <= 40) and `signature` ~137 (SC-102: <= 120, issue 4 <= 80). So (docs/DEPARTURES.md):
 # - `location` is what FR-102 lists and nothing else: path, lines, kind, name; a result with no
 #   kind (snippet, file) says `result_type` instead, so the agent knows what it is;
-# - `signature` adds what FR-103 lists, and the score;
-# - `context` adds the preview, parent, related symbols and the whole identity: `result_type`,
-#   `result_id`, `symbol_id` and, for a symbol, `symbol_stable_id` (FR-009; survives moves).
+# - `signature` adds what FR-103 lists, each field only where it tells something the path and
+#   the name do not (`_signature_fields`): it is the default answer, read on every call;
+# - `context` adds all of FR-103's fields whole, the score, the preview, parent, related
+#   symbols and the whole identity: `result_type`, `result_id`, `symbol_id` and, for a symbol,
+#   `symbol_stable_id` (FR-009; survives moves).
 # `compact` (after shaping) keeps location, score and the follow-up handle: `symbol_stable_id`
 # for a symbol, `result_id` for a snippet or file, which have no symbol identity.
 LOCATION_FIELDS = ("path", "line_start", "line_end", "kind", "name")
-SIGNATURE_FIELDS = ("qualified_name", "signature", "language", "visibility")  # + score
+SIGNATURE_FIELDS = ("qualified_name", "signature", "language", "visibility")
 CONTEXT_FIELDS = ("body_preview", "parent", "related_symbols", "snippet")
 COMPACT_FIELDS = frozenset((*LOCATION_FIELDS, "score"))
 RESULT_SCORE_DIGITS = 2  # the score an agent reads; `ranking_reasons` keeps SCORE_DIGITS
 _REFERENCE_FIELDS = ("kind", "name", "path", "line")  # parent / related symbol shape
-
-SEMANTIC_OFF = {"semantic_mode": "off", "semantic_enabled": False, "semantic_triggered": False,
-                "semantic_skipped_reason": "semantic_disabled"}
-
 
 def to_json(value: Any) -> str:
     """The wire form the transports use (compact, UTF-8): what the safety limit measures."""
@@ -154,6 +153,48 @@ def _handle(hit: Mapping[str, Any]) -> dict[str, Any]:
     return {"result_id": hit_result_id(hit)}
 
 
+def _module_parts(path: str, language: str) -> list[str]:
+    """The path as the module part of a qualified name: directories, then (except in Go,
+    whose qualified names start at the package) the file's stem unless it names its directory."""
+    parts = path.split("/")
+    stem = parts.pop().split(".")[0]
+    if language != "go" and stem not in _DIRECTORY_STEMS:
+        parts.append(stem)
+    return parts
+
+
+_DIRECTORY_STEMS = frozenset(("__init__", "mod", "lib", "index"))
+
+
+def _names_a_container(hit: Mapping[str, Any]) -> bool:
+    """Whether `qualified_name` says more than the path and the name: the class, type or
+    impl that holds the symbol. A top-level symbol's is its module (read from the path) and
+    its name; it is only shown at `context`."""
+    qualified, name = str(hit.get("qualified_name") or ""), str(hit.get("name") or "")
+    sep = "::" if "::" in qualified else "."
+    if not qualified.endswith(sep + name):
+        return qualified != name
+    scope = qualified[:-len(sep + name)].split(sep)
+    module = _module_parts(str(hit.get("path", "")), str(hit.get("language", "")))
+    return scope != module[len(module) - len(scope):]
+
+
+def _signature_fields(hit: Mapping[str, Any]) -> dict[str, Any]:
+    """FR-103's fields, each left out where it repeats what the result already says
+    (docs/DEPARTURES.md): `qualified_name` that names no container, `language` that the
+    path's extension gives, `visibility` "public" (the default: absent means public)."""
+    out: dict[str, Any] = {}
+    if _present(hit.get("qualified_name")) and _names_a_container(hit):
+        out["qualified_name"] = hit["qualified_name"]
+    if _present(hit.get("signature")):
+        out["signature"] = hit["signature"]
+    if _present(hit.get("language")) and detect_language(str(hit.get("path", ""))) != hit["language"]:
+        out["language"] = hit["language"]
+    if _present(hit.get("visibility")) and hit["visibility"] != "public":
+        out["visibility"] = hit["visibility"]
+    return out
+
+
 def shape_result(hit: Mapping[str, Any], detail_level: str = "signature", compact: bool = False) -> dict[str, Any]:
     """One result in the shape of its detail level; `compact` then keeps only identity,
     location, handle and score. Order of fields is fixed; absent or empty fields are omitted."""
@@ -162,10 +203,11 @@ def shape_result(hit: Mapping[str, Any], detail_level: str = "signature", compac
     kindless = "kind" not in out
     if kindless:
         out["result_type"] = hit.get("result_type", "")
-    if detail_level != "location":
+    if detail_level == "signature":
+        out.update(_signature_fields(hit))
+    if detail_level == "context":
         out.update((k, hit[k]) for k in SIGNATURE_FIELDS if _present(hit.get(k)))
         out["score"] = _score(hit)
-    if detail_level == "context":
         out["result_type"] = hit.get("result_type", "")
         out["result_id"] = hit_result_id(hit)
         out.update((k, hit[k]) for k in ("symbol_id", "symbol_stable_id") if _present(hit.get(k)))
@@ -253,29 +295,64 @@ def _action(tool: str, arguments: dict[str, Any], reason: str, args: Mapping[str
     return action
 
 
+def _same_call(args: Mapping[str, Any], drop: Iterable[str] = (), **changes: Any) -> dict[str, Any]:
+    """The request's arguments for a retry: without the carried ones (`_action` adds them),
+    without those at their default (`compact` false, `signature`), with `changes` applied."""
+    out = {k: v for k, v in args.items() if k not in _CARRIED_ARGS and k not in drop
+           and v is not False and not (k == "detail_level" and v == "signature")}
+    out.update(changes)
+    return out
+
+
+_FILTER_ARGS = ("kind", "role", "language")
+
+
 def suggested_next_actions(tool: str, args: Mapping[str, Any], results: list[Mapping[str, Any]],
-                           truncated: bool) -> list[dict[str, Any]]:
-    """A few deterministic follow-ups: narrower retry when truncated, then the top result's
-    definition and file outline. `args` are the request's (`compact` there drops the reasons)."""
+                           truncated: bool, *, more: int = 0, meta: Mapping[str, Any] | None = None,
+                           intent: str | None = None) -> list[dict[str, Any]]:
+    """Follow-ups only where the answer alone leaves the agent stuck (docs/TOOLS.md): cut by
+    the safety limit; empty; from an index that is stale or being updated; a locate answer
+    that lists fewer definitions than exist (`more` further candidates); a natural-language
+    search, whose order is a guess from words, with `more` results not shown. An answer
+    that is all there is to know gets none: each suggestion costs the agent tokens.
+    `args` are the request's (`compact` there drops the reasons)."""
     actions: list[dict[str, Any]] = []
     if truncated:
-        retry = {k: v for k, v in args.items() if k not in _CARRIED_ARGS}
-        retry["limit"] = max(1, len(results))
-        if retry.get("compact"):
+        retry = _same_call(args, limit=max(1, len(results)), compact=True)
+        if args.get("compact"):
             retry["detail_level"] = "location"  # compact already: the next saving is fewer fields
-        retry["compact"] = True
         actions.append(_action(tool, retry, "payload safety limit reached; retry smaller", args))
-    top = results[0] if results else None
-    if top is None:
-        if tool == "locate_symbol" and _present(args.get("name")):
-            actions.append(_action("search_code", {"query": args["name"]}, "no definition; search text instead", args))
-        return actions[:MAX_NEXT_ACTIONS]
-    # A result with a kind is a symbol at every detail level (`result_type` may be omitted).
-    if tool != "locate_symbol" and _present(top.get("kind")) and _present(top.get("name")):
-        actions.append(_action("locate_symbol", {"name": top["name"]}, "definition of the top result", args))
-    if _present(top.get("path")):
-        actions.append(_action("get_file_outline", {"path": top["path"]}, "outline of the top result's file", args))
+    if not results:
+        actions.extend(_empty_actions(tool, args))
+    actions.extend(_index_actions(full_metadata(meta or {}), args))
+    if results and more > 0 and not truncated:
+        limit = min(MAX_LIMIT, len(results) + more if tool == "locate_symbol" else 2 * len(results))
+        if tool == "locate_symbol":
+            actions.append(_action(tool, _same_call(args, limit=limit),
+                                   f"{len(results)} of {len(results) + more} definitions shown", args))
+        elif intent == "natural_language":
+            actions.append(_action(tool, _same_call(args, limit=limit),
+                                   "ranked by the question's words: a guess; more results", args))
     return actions[:MAX_NEXT_ACTIONS]
+
+
+def _empty_actions(tool: str, args: Mapping[str, Any]) -> list[dict[str, Any]]:
+    actions: list[dict[str, Any]] = []
+    filters = [k for k in _FILTER_ARGS if _present(args.get(k))]
+    if filters:
+        actions.append(_action(tool, _same_call(args, drop=filters), "nothing found; retry without filters", args))
+    if tool == "locate_symbol" and _present(args.get("name")):
+        actions.append(_action("search_code", {"query": args["name"]}, "no definition; search text instead", args))
+    return actions
+
+
+def _index_actions(meta: Mapping[str, Any], args: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """An answer from an index that lags the working tree says how to catch up."""
+    if meta.get("freshness_status") == "syncing" or meta.get("result_completeness") == "partial":
+        return [_action("index_status", {}, "the index is being updated: follow the job, then ask again", args)]
+    if meta.get("freshness_status") == "stale":
+        return [_action("sync_repo", {}, "the index is stale: sync it, then ask again", args)]
+    return []
 
 
 def outline_next_actions(path: str, args: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -294,30 +371,43 @@ _REQUIRED_META: tuple[tuple[str, tuple[str, ...] | None], ...] = (
     ("freshness_status", FRESHNESS_STATUSES), ("indexing_status", INDEXING_STATUSES),
     ("result_completeness", RESULT_COMPLETENESS), ("ref", None), ("schema_status", SCHEMA_STATUSES),
 )
+# The value each status field has when there is nothing to report. Such a field is left out
+# (docs/DEPARTURES.md): on an answer from a healthy index, four fields that only say "all is
+# well" cost more than the location a one-result answer gives. A reader takes an absent field as this value
+# (`full_metadata`); the protocol version and the ref, which have no such value, are always sent.
+NORMAL_META: dict[str, str] = {"freshness_status": "fresh", "indexing_status": "ready",
+                               "result_completeness": "complete", "schema_status": "compatible"}
 _OPTIONAL_META = ("ranking_reasons", "suppressed_duplicate_count", "safety_limit_applied", "warnings")
+
+
+def full_metadata(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """`meta` with every status field an answer left out at its normal value filled in."""
+    return {**NORMAL_META, **meta}
 
 
 def metadata(base: Mapping[str, Any], *, ranking_reasons: list[dict[str, Any]] | None = None,
              suppressed_duplicate_count: int = 0, safety_limit_applied: bool = False,
-             warnings: Iterable[str] = (), semantic: bool = False) -> dict[str, Any]:
-    """Protocol v1 metadata: the required fields in a fixed order, then the optional ones that
-    are set, then any other keys of `base` (e.g. `symbol_count`) in their given order.
+             warnings: Iterable[str] = ()) -> dict[str, Any]:
+    """Protocol v1 metadata: the version, then the status fields in a fixed order (each left
+    out when it has its NORMAL_META value), then the optional ones that are set, then any
+    other keys of `base` (e.g. `symbol_count`) in their given order.
 
-    Keyword arguments override `base` for the optional fields. `semantic=True` (search_code)
-    adds the semantic fields of a server without a semantic backend.
+    Keyword arguments override `base` for the optional fields. Without a semantic backend the
+    semantic fields of spec 04 are left out too (docs/DEPARTURES.md).
     """
     out: dict[str, Any] = {"cruxe_protocol_version": PROTOCOL_VERSION}
+    limited = safety_limit_applied or bool(base.get("safety_limit_applied"))
     for key, allowed in _REQUIRED_META:
         value = base.get(key, "complete" if key == "result_completeness" else None)
         if value is None or (allowed is not None and value not in allowed):
             raise CruxeError("internal_error", f"metadata {key} is {value!r}", {"field": key})
-        out[key] = value
+        if key == "result_completeness" and limited:
+            value = "truncated"
+        if NORMAL_META.get(key) != value:
+            out[key] = value
     reasons = ranking_reasons if ranking_reasons is not None else base.get("ranking_reasons")
     suppressed = suppressed_duplicate_count or int(base.get("suppressed_duplicate_count") or 0)
-    limited = safety_limit_applied or bool(base.get("safety_limit_applied"))
     all_warnings = [*(base.get("warnings") or ()), *warnings]
-    if limited:
-        out["result_completeness"] = "truncated"
     if reasons is not None:
         out["ranking_reasons"] = reasons
     if suppressed > 0:
@@ -326,8 +416,6 @@ def metadata(base: Mapping[str, Any], *, ranking_reasons: list[dict[str, Any]] |
         out["safety_limit_applied"] = True
     if all_warnings:
         out["warnings"] = all_warnings
-    if semantic:
-        out.update(SEMANTIC_OFF)
     skip = {"cruxe_protocol_version", *(k for k, _ in _REQUIRED_META), *_OPTIONAL_META}
     out.update((k, v) for k, v in base.items() if k not in skip and k not in out)
     return out
@@ -353,16 +441,20 @@ def shape_response(tool: str, hits: list[Mapping[str, Any]], *, detail_level: st
     args = args or {}
     kept, suppressed = dedup(hits)
     total = len(kept) if total_candidates is None else total_candidates
+    distinct = len(kept) if total_candidates is None else total_candidates - suppressed
     if limit is not None:
         kept = kept[:limit]
     results = [shape_result(h, detail_level, compact) for h in kept]
     results, truncated = apply_safety_limit(results, max_bytes)
     kept = kept[:len(results)]
     meta = metadata(base_metadata, ranking_reasons=ranking_reasons(kept, explain_level),
-                    suppressed_duplicate_count=suppressed, safety_limit_applied=truncated,
-                    semantic=tool == "search_code")
+                    suppressed_duplicate_count=suppressed, safety_limit_applied=truncated)
     payload: dict[str, Any] = {"results": results, **(extra or {})}
     payload["total_candidates"] = total
-    payload["suggested_next_actions"] = suggested_next_actions(tool, args, results, truncated)
+    intent = ((extra or {}).get("query_intent") or {}).get("intent")
+    actions = suggested_next_actions(tool, args, results, truncated, meta=meta, intent=intent,
+                                     more=max(0, distinct - len(results)))
+    if actions:
+        payload["suggested_next_actions"] = actions
     payload["metadata"] = meta
     return payload

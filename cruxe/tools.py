@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import __version__, freshness, health, outline, shape
-from .config import Config, load_config, resolve_explain_level, resolve_freshness_policy
+from .config import DEFAULT_LIMIT, Config, load_config, resolve_explain_level, resolve_freshness_policy
 from .errors import CruxeError
 from .model import KIND_ALIASES, KIND_VALUES, LANGUAGES, ROLE_VALUES
 from .procs import child_env
@@ -31,6 +31,10 @@ log = logging.getLogger(__name__)
 MAX_QUERY_CHARS = 2000  # longer "queries" are pasted files; refuse rather than tokenise megabytes
 MAX_NAME_CHARS = 512
 DEDUP_SLACK = 5  # extra hits fetched so that dedup in shape still fills a page of `limit`
+# Hits ranked per query, however few are shown: each channel's depth follows the number asked
+# for, so a shallower pool ranks its top differently (the default `limit` of 5 fetched as 5
+# lost concept answers from the top 5 that a pool of 10 puts there).
+MIN_FETCH = 10
 JOB_WAIT_SECONDS = 600  # a tools/call that asked for progress follows its job this long at most
 READ_TOOLS = frozenset({"search_code", "locate_symbol", "get_file_outline", "find_references"})
 
@@ -41,7 +45,7 @@ _LANG = {"type": "string", "enum": list(LANGUAGES)}
 _ROLE = {"type": "string", "enum": list(ROLE_VALUES)}
 _REF = {"type": "string", "maxLength": 256, "description": "Branch/ref; default: current branch or 'live'."}
 _WS = {"type": "string", "maxLength": 4096, "description": "Absolute repo path; default: the server's."}
-_LIMIT = {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}
+_LIMIT = {"type": "integer", "minimum": 1, "maximum": 100, "default": DEFAULT_LIMIT}
 
 
 def _schema(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -407,6 +411,11 @@ def _shape_query(server: Server, tool: str, args: dict[str, Any], state, hits, t
         total_candidates=total, args=args, extra=extra, limit=args["limit"])
 
 
+def _fetch(args: dict[str, Any]) -> int:
+    """How many hits to rank: the page, at least MIN_FETCH, and slack for shape's dedup."""
+    return max(args["limit"], MIN_FETCH) + DEDUP_SLACK
+
+
 def _locate(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
     from . import query
 
@@ -416,7 +425,7 @@ def _locate(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
         raise CruxeError("invalid_input", "name must not be empty", {"field": "name"})
     kind = args.get("kind")
     hits, total = query.locate_symbol(gen, project.id, ref, name, kind=kind, role=args.get("role"),
-                                      language=args.get("language"), limit=args["limit"] + DEDUP_SLACK,
+                                      language=args.get("language"), limit=_fetch(args),
                                       detail_level=args["detail_level"])
     return _shape_query(server, "locate_symbol", args, state, hits, total, {})
 
@@ -430,7 +439,7 @@ def _search(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
         raise CruxeError("invalid_input", "query must not be empty", {"field": "query"})
     hits, total, intent = query.search_code(gen, project.id, ref, q, role=args.get("role"),
                                             language=args.get("language"),
-                                            limit=args["limit"] + DEDUP_SLACK, detail_level=args["detail_level"])
+                                            limit=_fetch(args), detail_level=args["detail_level"])
     return _shape_query(server, "search_code", args, state, hits, total, {"query_intent": intent})
 
 

@@ -43,7 +43,7 @@ def test_defaults_when_no_file_and_no_env(layout):
     assert cfg.search.freshness_policy == "balanced"
     assert cfg.search.ranking_explain_level == "off"
     assert cfg.search.max_response_bytes == 65536
-    assert cfg.search.default_limit == 10
+    assert cfg.search.default_limit == 5
     assert cfg.index.max_file_bytes == 1024 * 1024
     assert cfg.index.workers == default_workers() and 1 <= cfg.index.workers <= 4
     assert cfg.home == home
@@ -102,10 +102,10 @@ def test_search_wins_over_query_in_the_same_file(layout):
     home, repo, env, write = layout
     # [search] written first and [query] second: order in the file must not matter.
     write("repo", '[search]\nfreshness_policy = "best_effort"\n[query]\nfreshness_policy = "strict"\n'
-                  'default_limit = 5\n')
+                  'default_limit = 3\n')
     cfg = load_config(str(repo), env=env)
     assert cfg.search.freshness_policy == "best_effort"
-    assert cfg.search.default_limit == 5  # only [query] set it
+    assert cfg.search.default_limit == 3  # only [query] set it
 
 
 def test_query_in_higher_layer_overrides_search_in_lower(layout):
@@ -136,8 +136,8 @@ def test_explicit_level_beats_legacy_flag_even_from_a_lower_layer(layout):
     ('[search]\nmax_response_bytes = 10\n', "max_response_bytes", 65536),
     ('[search]\nmax_response_bytes = "big"\n', "max_response_bytes", 65536),
     ('[search]\nmax_response_bytes = true\n', "max_response_bytes", 65536),
-    ('[search]\ndefault_limit = 0\n', "default_limit", 10),
-    ('[search]\ndefault_limit = 101\n', "default_limit", 10),
+    ('[search]\ndefault_limit = 0\n', "default_limit", 5),
+    ('[search]\ndefault_limit = 101\n', "default_limit", 5),
 ])
 def test_invalid_value_falls_back_to_canonical_default_with_warning(layout, caplog, text, field, default):
     home, repo, env, write = layout

@@ -301,7 +301,7 @@ def test_repository_config_may_lower_limits_but_not_raise_them(git_repo, cruxe_h
                         "[search]\nmax_response_bytes = 16777216\ndefault_limit = 100\n")
     cfg = load_config(str(git_repo))
     assert cfg.index.max_file_bytes == 1024 * 1024 and cfg.index.workers <= 4
-    assert cfg.search.max_response_bytes == 65536 and cfg.search.default_limit == 10
+    assert cfg.search.max_response_bytes == 65536 and cfg.search.default_limit == 5
     assert sum("may only lower" in w for w in cfg.warnings) == 4
     # the user's own config sets the ceiling: the repository may go up to it, not past it
     (cruxe_home / "config.toml").write_text("[index]\nworkers = 8\nmax_file_bytes = 4194304\n")

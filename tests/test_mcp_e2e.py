@@ -15,6 +15,7 @@ import anyio
 import pytest
 
 from conftest import FIXTURES, STDLIB, require_corpus
+from cruxe.shape import full_metadata
 
 TRANSPORTS = ["stdio", "http"]
 ALL_TOOLS = {"index_repo", "sync_repo", "search_code", "locate_symbol", "get_file_outline",
@@ -142,28 +143,72 @@ def test_locate_symbol_detail_levels_and_compact(world, http_servers, transport)
     out = run_session(world, http_servers, transport, fn)
     top = out["signature"]["results"][0]
     assert (top["path"], top["name"], top["kind"]) == ("json/decoder.py", "JSONDecoder", "class")
-    assert top["qualified_name"].endswith("JSONDecoder") and top["signature"].startswith("class JSONDecoder")
+    assert top["signature"].startswith("class JSONDecoder")
+    # a top-level class's qualified name is its module and name: left out at `signature`
+    assert "qualified_name" not in top and "language" not in top and "score" not in top
     loc = out["location"]["results"][0]
     assert list(loc) == ["path", "line_start", "line_end", "kind", "name"]  # FR-102: only these
     ctx = out["context"]["results"][0]
     assert "body_preview" in ctx and "class JSONDecoder" in ctx["body_preview"]
+    assert ctx["qualified_name"] == "json.decoder.JSONDecoder" and ctx["language"] == "python"
     compact = out["compact"]["results"][0]
     assert "body_preview" not in compact and compact["symbol_stable_id"] == ctx["symbol_stable_id"]
     meta = out["signature"]["metadata"]
-    assert meta["cruxe_protocol_version"] == "1.0" and meta["schema_status"] == "compatible"
-    assert meta["indexing_status"] == "ready" and meta["result_completeness"] == "complete"
+    assert meta == {"cruxe_protocol_version": "1.0", "ref": "live"}  # all normal: the rest left out
+    assert "suggested_next_actions" not in out["signature"]  # found, complete: nothing to suggest
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
-def test_search_code_reports_intent_and_semantic_off(world, http_servers, transport):
+def test_search_code_reports_intent_and_leaves_semantic_off_out(world, http_servers, transport):
     p = call(world, http_servers, transport, "search_code",
              {"query": "JSONDecodeError", "ranking_explain_level": "full"})
     assert p["query_intent"]["intent"] == "symbol"
     assert p["results"][0]["name"] == "JSONDecodeError"
+    assert len(p["results"]) <= 5  # the default limit
     meta = p["metadata"]
-    assert meta["semantic_mode"] == "off" and meta["semantic_skipped_reason"] == "semantic_disabled"
+    assert not any(k.startswith("semantic_") for k in meta)  # no backend: DEPARTURES.md
     reasons = meta["ranking_reasons"]
     assert len(reasons) == len(p["results"]) and reasons[0]["exact_match_boost"] == 5.0
+
+
+# What CONTRACTS.md requires of each payload, less what DEPARTURES.md lets a lean answer leave out
+# (`suggested_next_actions` when there is nothing to suggest, status fields at their normal value).
+CONTRACT_KEYS = {
+    "search_code": {"results", "query_intent", "total_candidates", "metadata"},
+    "locate_symbol": {"results", "total_candidates", "metadata"},
+    "get_file_outline": {"file_path", "language", "symbols", "metadata"},
+    "find_references": {"references", "metadata"},
+    "index_status": {"project_id", "repo_root", "index_status", "ref", "schema_status", "file_count",
+                     "symbol_count", "metadata"},
+}
+CONTRACT_CALLS = [
+    ("search_code", {"query": "decode a JSON document"}), ("search_code", {"query": "JSONDecoder"}),
+    ("search_code", {"query": "zzqxnothinglikethis"}), ("locate_symbol", {"name": "JSONDecoder"}),
+    ("locate_symbol", {"name": "nothing_like_this"}), ("get_file_outline", {"path": "json/decoder.py"}),
+    ("find_references", {"symbol_name": "scanstring"}), ("index_status", {}),
+]
+
+
+def test_every_answer_carries_what_the_contract_requires(world, http_servers):
+    async def fn(client):
+        return [payload(await client.call_tool(tool, args)) for tool, args in CONTRACT_CALLS]
+
+    answers = run_session(world, http_servers, "stdio", fn)
+    for (tool, args), p in zip(CONTRACT_CALLS, answers):
+        assert CONTRACT_KEYS[tool] <= set(p), (tool, args, sorted(p))
+        meta = p["metadata"]
+        assert meta["cruxe_protocol_version"] == "1.0" and meta["ref"] == "live", (tool, meta)
+        full = full_metadata(meta)
+        assert full["freshness_status"] in ("fresh", "stale", "syncing")
+        assert full["indexing_status"] in ("not_indexed", "indexing", "ready", "failed")
+        assert full["result_completeness"] in ("complete", "partial", "truncated")
+        assert full["schema_status"] in ("compatible", "not_indexed", "reindex_required", "corrupt_manifest")
+        for r in p.get("results", []):  # FR-102's location fields on every default result
+            assert {"path", "line_start", "line_end", "name"} <= set(r) and ("kind" in r or "result_type" in r)
+        for a in p.get("suggested_next_actions", []):
+            assert a["tool"] in ALL_TOOLS and isinstance(a["arguments"], dict) and a["reason"]
+    nothing = answers[CONTRACT_CALLS.index(("locate_symbol", {"name": "nothing_like_this"}))]
+    assert nothing["suggested_next_actions"][0]["tool"] == "search_code"
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)
@@ -306,7 +351,8 @@ def test_freshness_policies_on_a_git_repository(make_repo):
     run_index(root)
     server = Server(root)
     p, _ = server.call_tool("locate_symbol", {"name": "alpha", "freshness_policy": "strict"})
-    assert p["metadata"]["freshness_status"] == "fresh" and p["metadata"]["ref"] == "main"
+    assert full_metadata(p["metadata"])["freshness_status"] == "fresh" and p["metadata"]["ref"] == "main"
+    assert "suggested_next_actions" not in p
     (root / "b.py").write_text("def beta():\n    pass\n")
     _git(root, "add", ".")
     _git(root, "commit", "-q", "-m", "two")
@@ -315,6 +361,7 @@ def test_freshness_policies_on_a_git_repository(make_repo):
     assert p["error"]["data"]["current_head"] != p["error"]["data"]["last_indexed_commit"]
     p, _ = server.call_tool("locate_symbol", {"name": "alpha", "freshness_policy": "best_effort"})
     assert p["metadata"]["freshness_status"] == "stale" and server._bg_sync_for is None
+    assert p["suggested_next_actions"][0]["tool"] == "sync_repo"  # a stale answer says how to catch up
     p, _ = server.call_tool("locate_symbol", {"name": "alpha", "freshness_policy": "balanced"})
     assert p["results"][0]["name"] == "alpha" and p["metadata"]["freshness_status"] in ("stale", "syncing")
     started_for = server._bg_sync_for
@@ -324,7 +371,7 @@ def test_freshness_policies_on_a_git_repository(make_repo):
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         p, _ = server.call_tool("locate_symbol", {"name": "beta", "freshness_policy": "best_effort"})
-        if p.get("results") and p["metadata"]["freshness_status"] == "fresh":
+        if p.get("results") and full_metadata(p["metadata"])["freshness_status"] == "fresh":
             break  # (visible earlier as `syncing`: data lands before the job ends)
         time.sleep(0.2)
-    assert p["results"][0]["name"] == "beta" and p["metadata"]["freshness_status"] == "fresh"
+    assert p["results"][0]["name"] == "beta" and "freshness_status" not in p["metadata"]

@@ -118,13 +118,39 @@ def test_location_shape_of_a_symbol():
 
 
 def test_signature_shape_adds_exactly_the_signature_fields():
-    out = shape.shape_result(sym(), "signature")
-    loc = shape.shape_result(sym(), "location")
+    # FR-103's four fields, each only where it says something the result does not already say
+    # (DEPARTURES.md): a method's qualified name names its type, a private symbol says so.
+    hit = sym(name="validate", qualified_name="auth::jwt::Validator::validate", visibility="private",
+              path="src/auth/jwt.h", language="rust")
+    out = shape.shape_result(hit, "signature")
+    loc = shape.shape_result(hit, "location")
     assert list(out)[:len(loc)] == list(loc)
-    assert set(out) - set(loc) == {"qualified_name", "signature", "language", "visibility", "score"}
-    assert out["qualified_name"] == "auth::jwt::validate_token"
-    assert out["signature"] == "pub fn validate_token(token: &str, key: &[u8]) -> Result<Claims>"
-    assert out["score"] == 12.35  # 2 decimals
+    assert set(out) - set(loc) == {"qualified_name", "signature", "language", "visibility"}
+    assert out["qualified_name"] == "auth::jwt::Validator::validate"
+    assert out["signature"] == "pub fn validate(token: &str, key: &[u8]) -> Result<Claims>"
+    assert "score" not in out  # FR-103 lists no score; `context` carries it
+
+
+@pytest.mark.parametrize("path, language, qualified, shown", [
+    ("src/auth/jwt.rs", "rust", "auth::jwt::validate_token", False),  # module path + name
+    ("src/auth/mod.rs", "rust", "auth::validate_token", False),
+    ("src/auth/jwt.rs", "rust", "auth::jwt::Claims::validate_token", True),  # impl Claims
+    ("json/__init__.py", "python", "json.validate_token", False),
+    ("json/decoder.py", "python", "json.decoder.JSONDecoder.validate_token", True),
+    ("net/http/server.go", "go", "http.validate_token", False),  # Go names start at the package
+    ("net/http/server.go", "go", "http.server.validate_token", True),  # receiver named like the file
+    ("zod/src/v3/types.ts", "typescript", "v3.types.validate_token", False),
+    ("zod/src/v3/types.ts", "typescript", "v3.types.ZodType.validate_token", True),
+    ("a.py", "python", "validate_token", False),
+    ("a.py", "python", "other_name", True),  # says something else: shown
+])
+def test_signature_shows_qualified_name_only_when_it_names_a_container(path, language, qualified, shown):
+    out = shape.shape_result(sym(path=path, language=language, qualified_name=qualified), "signature")
+    assert ("qualified_name" in out) is shown
+    assert "language" not in out  # the extension says it
+    assert "visibility" not in out  # public: the default
+    full = shape.shape_result(sym(path=path, language=language, qualified_name=qualified), "context")
+    assert full["qualified_name"] == qualified and full["language"] == language and full["visibility"] == "public"
 
 
 def test_context_shape_adds_preview_parent_related_and_full_identity():
@@ -133,10 +159,13 @@ def test_context_shape_adds_preview_parent_related_and_full_identity():
     hit = sym(body_preview=body, parent={"kind": "impl", "name": "JwtValidator", "path": "src/auth/jwt.rs",
                                          "line": 45}, related_symbols=related)
     out = shape.shape_result(hit, "context")
-    sig = shape.shape_result(hit, "signature")
-    assert list(out)[:len(sig)] == list(sig)
-    assert set(out) - set(sig) == {"result_type", "result_id", "symbol_id", "symbol_stable_id", "body_preview",
+    loc = shape.shape_result(hit, "location")
+    assert list(out)[:len(loc)] == list(loc)
+    # `context` carries every field whole, the ones `signature` leaves out as implied included
+    assert set(out) - set(loc) == {"qualified_name", "signature", "language", "visibility", "score",
+                                   "result_type", "result_id", "symbol_id", "symbol_stable_id", "body_preview",
                                    "parent", "related_symbols"}
+    assert out["score"] == 12.35  # 2 decimals
     assert out["body_preview"].splitlines() == [f"line {i}" for i in range(1, 11)] + ["... truncated ..."]
     assert out["parent"] == {"kind": "impl", "name": "JwtValidator", "path": "src/auth/jwt.rs", "line": 45}
     assert out["related_symbols"] == [{k: r[k] for k in ("kind", "name", "path", "line")} for r in related[:5]]
@@ -333,7 +362,7 @@ def test_already_compact_truncation_suggests_location_level():
 def test_untruncated_response_has_no_safety_flag():
     out = shape.shape_response("search_code", [sym()], base_metadata=BASE)
     assert "safety_limit_applied" not in out["metadata"]
-    assert out["metadata"]["result_completeness"] == "complete"
+    assert shape.full_metadata(out["metadata"])["result_completeness"] == "complete"
 
 
 # ---- ranking reasons (FR-114, FR-115, FR-115a, spec 04) ----------------------------------
@@ -378,7 +407,8 @@ def test_reasons_follow_the_results_after_dedup_and_truncation():
                                base_metadata=BASE)
     reasons = out["metadata"]["ranking_reasons"]
     assert [r["result_index"] for r in reasons] == list(range(len(out["results"])))
-    assert [r["final_score"] for r in reasons] == [r["score"] for r in out["results"]]
+    assert [(r["name"], r["line_start"]) for r in out["results"]] == [("f0", 87), ("f1", 87), ("f2", 87)]
+    assert [r["final_score"] for r in reasons] == [10, 9, 8]  # f0 f1 f2's, the duplicate skipped
 
 
 def test_explain_precedence_end_to_end(tmp_path):
@@ -400,10 +430,25 @@ def test_explain_precedence_end_to_end(tmp_path):
 # ---- metadata (Protocol v1) --------------------------------------------------------------
 
 def test_metadata_required_fields_and_order():
+    # Normal values are left out (DEPARTURES.md); the version and the ref are always there.
     meta = shape.metadata(BASE)
+    assert meta == {"cruxe_protocol_version": "1.0", "ref": "main"}
+    assert shape.full_metadata(meta) == {**BASE, **meta}
+    odd = {"freshness_status": "stale", "indexing_status": "indexing", "result_completeness": "partial",
+           "ref": "main", "schema_status": "not_indexed"}
+    meta = shape.metadata(odd)
     assert list(meta) == ["cruxe_protocol_version", "freshness_status", "indexing_status",
                           "result_completeness", "ref", "schema_status"]
-    assert meta["cruxe_protocol_version"] == "1.0"
+    assert shape.full_metadata(meta) == {**odd, "cruxe_protocol_version": "1.0"}
+
+
+@pytest.mark.parametrize("field", ["freshness_status", "indexing_status", "result_completeness", "schema_status"])
+def test_each_status_field_is_sent_exactly_when_it_is_not_normal(field):
+    allowed = dict(shape._REQUIRED_META)[field]
+    for value in allowed:
+        meta = shape.metadata({**BASE, field: value})
+        assert (field in meta) is (value != shape.NORMAL_META[field])
+        assert shape.full_metadata(meta)[field] == value
 
 
 def test_metadata_optional_fields_only_when_set_and_extra_base_keys_kept():
@@ -414,13 +459,11 @@ def test_metadata_optional_fields_only_when_set_and_extra_base_keys_kept():
     assert meta["warnings"] == ["stale index", "x"] and meta["result_completeness"] == "truncated"
 
 
-def test_semantic_fields_only_for_search_code():
-    search = shape.shape_response("search_code", [], base_metadata=BASE)["metadata"]
-    assert {k: search[k] for k in shape.SEMANTIC_OFF} == {
-        "semantic_mode": "off", "semantic_enabled": False, "semantic_triggered": False,
-        "semantic_skipped_reason": "semantic_disabled"}
-    locate = shape.shape_response("locate_symbol", [], base_metadata=BASE)["metadata"]
-    assert not set(shape.SEMANTIC_OFF) & set(locate)
+def test_no_semantic_fields_without_a_semantic_backend():
+    # DEPARTURES.md: the four constant "semantic off" fields are left out of every answer.
+    for tool in ("search_code", "locate_symbol"):
+        meta = shape.shape_response(tool, [sym()], base_metadata=BASE)["metadata"]
+        assert not any(k.startswith("semantic_") for k in meta)
 
 
 @pytest.mark.parametrize("field, value", [("freshness_status", "old"), ("indexing_status", None),
@@ -433,37 +476,87 @@ def test_metadata_rejects_non_canonical_values(field, value):
 
 # ---- suggested next actions and the payload -------------------------------------------
 
-def test_next_actions_for_a_search():
-    out = shape.shape_response("search_code", [sym(), snippet()], base_metadata=BASE,
-                               args={"query": "validate", "ref": "main"})
-    assert out["suggested_next_actions"] == [
-        {"tool": "locate_symbol", "arguments": {"name": "validate_token", "ref": "main"},
-         "reason": "definition of the top result"},
-        {"tool": "get_file_outline", "arguments": {"path": "src/auth/jwt.rs", "ref": "main"},
-         "reason": "outline of the top result's file"},
-    ]
+NL = {"query_intent": {"intent": "natural_language", "confidence": 0.8}}
 
 
-def test_next_actions_for_locate_and_for_nothing_found():
-    out = shape.shape_response("locate_symbol", [sym()], base_metadata=BASE, args={"name": "validate_token"})
-    assert [a["tool"] for a in out["suggested_next_actions"]] == ["get_file_outline"]
-    out = shape.shape_response("locate_symbol", [], base_metadata=BASE, args={"name": "nope"})
-    assert out["suggested_next_actions"] == [
+def actions(tool, hits, args, base=BASE, **kw):
+    out = shape.shape_response(tool, hits, base_metadata=base, args=args, **kw)
+    return out.get("suggested_next_actions")
+
+
+def test_no_next_actions_on_an_answer_that_is_all_there_is():
+    # Found, complete, fresh: nothing to suggest, and the key is left out (not an empty list).
+    args = {"query": "validate", "ref": "main", "limit": 5}
+    assert actions("search_code", [sym(), snippet()], args, total_candidates=2) is None
+    assert actions("locate_symbol", [sym()], {"name": "validate_token", "limit": 5}, total_candidates=1) is None
+    # a search whose intent is not a guess from words, with more candidates: still none
+    hits = [sym(name=f"f{i}") for i in range(8)]
+    sym_intent = {"query_intent": {"intent": "symbol", "confidence": 0.95}}
+    assert actions("search_code", hits, {"query": "f0", "limit": 5}, limit=5, total_candidates=8,
+                   extra=sym_intent) is None
+    # a natural-language search that shows every candidate: none
+    assert actions("search_code", hits[:3], {"query": "how are tokens checked", "limit": 5}, limit=5,
+                   total_candidates=3, extra=NL) is None
+
+
+def test_next_action_when_nothing_is_found():
+    assert actions("locate_symbol", [], {"name": "nope", "limit": 5}) == [
         {"tool": "search_code", "arguments": {"query": "nope"}, "reason": "no definition; search text instead"}]
-    assert shape.shape_response("search_code", [], base_metadata=BASE)["suggested_next_actions"] == []
-    # compact requests get the actions without the prose
-    out = shape.shape_response("locate_symbol", [sym()], base_metadata=BASE, compact=True, args={"compact": True})
-    assert out["suggested_next_actions"] == [{"tool": "get_file_outline", "arguments": {"path": "src/auth/jwt.rs"}}]
-    # a snippet on top has no name to locate
-    out = shape.shape_response("search_code", [snippet()], base_metadata=BASE, detail_level="location")
-    assert [a["tool"] for a in out["suggested_next_actions"]] == ["get_file_outline"]
+    assert actions("search_code", [], {"query": "nope", "limit": 5}) is None  # nothing would help
+    # filters first: the same call without them
+    got = actions("locate_symbol", [], {"name": "nope", "kind": "class", "language": "go", "limit": 5,
+                                        "detail_level": "signature", "compact": False, "ref": "main"})
+    assert got == [
+        {"tool": "locate_symbol", "arguments": {"name": "nope", "limit": 5, "ref": "main"},
+         "reason": "nothing found; retry without filters"},
+        {"tool": "search_code", "arguments": {"query": "nope", "ref": "main"},
+         "reason": "no definition; search text instead"}]
+    got = actions("search_code", [], {"query": "nope", "role": "type", "limit": 5})
+    assert got == [{"tool": "search_code", "arguments": {"query": "nope", "limit": 5},
+                    "reason": "nothing found; retry without filters"}]
+
+
+@pytest.mark.parametrize("status, tool", [
+    ({"freshness_status": "stale"}, "sync_repo"), ({"freshness_status": "syncing"}, "index_status"),
+    ({"indexing_status": "indexing", "result_completeness": "partial"}, "index_status")])
+def test_next_action_on_an_index_that_lags(status, tool):
+    got = actions("locate_symbol", [sym()], {"name": "validate_token", "ref": "main", "limit": 5},
+                  base={**BASE, **status}, total_candidates=1)
+    assert [(a["tool"], a["arguments"]) for a in got] == [(tool, {"ref": "main"})]
+
+
+def test_next_action_when_a_locate_shows_fewer_definitions_than_exist():
+    hits = [sym(path=f"src/m{i}.rs") for i in range(7)]
+    got = actions("locate_symbol", hits, {"name": "validate_token", "limit": 5, "detail_level": "signature",
+                                          "compact": False}, limit=5, total_candidates=7)
+    assert got == [{"tool": "locate_symbol", "arguments": {"name": "validate_token", "limit": 7},
+                    "reason": "5 of 7 definitions shown"}]
+    # duplicates the page suppressed are no further definitions
+    dup = [sym(), sym(line=999), sym(path="src/other.rs")]
+    assert actions("locate_symbol", dup, {"name": "validate_token", "limit": 5}, limit=5, total_candidates=3) is None
+
+
+def test_next_action_on_a_natural_language_search_with_more_results():
+    hits = [sym(name=f"f{i}") for i in range(8)]
+    got = actions("search_code", hits, {"query": "how are tokens checked", "limit": 5, "language": "rust"},
+                  limit=5, total_candidates=40, extra=NL)
+    assert got == [{"tool": "search_code",
+                    "arguments": {"query": "how are tokens checked", "limit": 10, "language": "rust"},
+                    "reason": "ranked by the question's words: a guess; more results"}]
+    # compact requests get the action without the prose
+    got = actions("search_code", hits, {"query": "how are tokens checked", "limit": 5, "compact": True},
+                  limit=5, compact=True, total_candidates=40, extra=NL)
+    assert got == [{"tool": "search_code", "arguments": {"query": "how are tokens checked", "limit": 10,
+                                                         "compact": True}}]
 
 
 def test_payload_key_order_and_extra():
     out = shape.shape_response("search_code", [sym()], base_metadata=BASE, total_candidates=42,
                                extra={"query_intent": {"intent": "symbol", "confidence": 0.95}})
-    assert list(out) == ["results", "query_intent", "total_candidates", "suggested_next_actions", "metadata"]
+    assert list(out) == ["results", "query_intent", "total_candidates", "metadata"]
     assert out["total_candidates"] == 42
+    out = shape.shape_response("locate_symbol", [], base_metadata=BASE, args={"name": "x"})
+    assert list(out) == ["results", "total_candidates", "suggested_next_actions", "metadata"]
 
 
 def test_same_hits_same_bytes_whatever_the_input_key_order():
