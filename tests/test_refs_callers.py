@@ -17,6 +17,7 @@ from cruxe.errors import CruxeError
 from cruxe.index import run_index
 from cruxe.project import open_project
 from cruxe.refs import find_references
+from cruxe.shape import full_metadata
 from cruxe.tools import Server
 
 from conftest import FIXTURES
@@ -141,7 +142,7 @@ def test_the_payload_safety_limit_cuts_references_with_truncated_and_next_action
     root = make_repo(many_callers(60))
     run_index(root)
     whole, _ = server_with_limit(root, 65536).call_tool("find_references", {"symbol_name": "target", "limit": 500})
-    assert len(whole["references"]) == 61 and whole["metadata"]["result_completeness"] == "complete"
+    assert len(whole["references"]) == 61 and full_metadata(whole["metadata"])["result_completeness"] == "complete"
     assert "suggested_next_actions" not in whole and "safety_limit_applied" not in whole["metadata"]
     server = server_with_limit(root, 2048)
     payload, is_error = server.call_tool("find_references", {"symbol_name": "target", "limit": 500})
