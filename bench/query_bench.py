@@ -44,13 +44,7 @@ def sample_queries(gen, repo: str, ref: str, n: int, seed: int) -> dict[str, lis
                                             (repo, ref))})
     paths = sorted(r[0] for r in db.execute('SELECT path FROM file_manifest WHERE repo=? AND "ref"=? '
                                             "AND language IS NOT NULL", (repo, ref)))
-    docs = sorted(r[0] for r in db.execute('SELECT doc FROM symbol_relations WHERE repo=? AND "ref"=? '
-                                           "AND doc IS NOT NULL", (repo, ref)))
-    nl = []
-    for doc in rng.sample(docs, min(len(docs), n)):
-        words = _WORD.findall(doc.split("\n", 1)[0])
-        if len(words) >= 3:
-            nl.append(" ".join(words[:rng.randint(3, 5)]))
+    nl = _prose_queries(db, repo, ref, rng, n)
     third = max(1, n // 3)
     return {
         "locate": rng.sample(names, min(n, len(names))),
@@ -58,6 +52,32 @@ def sample_queries(gen, repo: str, ref: str, n: int, seed: int) -> dict[str, lis
                    + [p.rsplit("/", 1)[-1] for p in rng.sample(paths, min(third, len(paths)))]
                    + nl[:third]),
     }
+
+
+_COMMENT_STARTS = ("#", "//", '"""', "'''", "*", "/*")
+INDEXED_DIR: list[str] = ["."]  # the directory main indexed (paths in the index are relative to it)
+
+
+def _prose_queries(db, repo: str, ref: str, rng: random.Random, n: int) -> list[str]:
+    """3-5 words of the first comment or docstring line inside sampled definitions, read from
+    the files: the index keeps doc text in Tantivy only, not in a column."""
+    rows = db.execute('SELECT path, line_start, line_end FROM symbol_relations WHERE repo=? AND "ref"=? '
+                      "AND line_end > line_start + 2", (repo, ref))
+    spans = sorted(tuple(r) for r in rows)
+    out: list[str] = []
+    for path, start, end in rng.sample(spans, min(len(spans), 3 * n)):
+        try:
+            with open(os.path.join(INDEXED_DIR[0], path), encoding="utf-8", errors="replace") as f:
+                lines = f.read().split("\n")[start:end]
+        except OSError:
+            continue
+        words = next((w for w in (_WORD.findall(t) for t in lines if t.strip().startswith(_COMMENT_STARTS))
+                      if len(w) >= 3), None)
+        if words:
+            out.append(" ".join(words[:rng.randint(3, 5)]))
+        if len(out) >= n:
+            break
+    return out
 
 
 CPU: list[float] = []  # thread CPU time of every timed call: steadier than wall time on a busy host
@@ -104,6 +124,7 @@ def main() -> None:
     ap.add_argument("--home")
     args = ap.parse_args()
     directory = os.path.abspath(args.dir)
+    INDEXED_DIR[0] = directory
     gen, repo, ref, secs = open_index(directory, args.home)
     qs = sample_queries(gen, repo, ref, args.n, args.seed)
     loc = [timed(lambda q=q: locate_symbol(gen, repo, ref, q, limit=10), args.rounds) for q in qs["locate"]]
