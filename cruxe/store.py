@@ -386,8 +386,7 @@ def storage_error(e: BaseException, where: Path, doing: str) -> CruxeError:
     if kind == "read-only":
         return CruxeError("internal_error", f"{doing}: $CRUXE_HOME is not writable ({where})",
                           {"remedy": "Make $CRUXE_HOME writable, or point CRUXE_HOME at a writable directory "
-                                     "(`cruxe status` reads a read-only one; searches cannot: Tantivy takes a "
-                                     "lock file even to read)."})
+                                     "(queries still answer from a read-only one; index and sync cannot)."})
     if kind == "not-a-directory":
         culprit = Path(getattr(e, "filename", None) or where)
         culprit = next((p for p in reversed([culprit, *culprit.parents]) if p.exists() and not p.is_dir()), culprit)
@@ -497,12 +496,35 @@ def _open_tantivy(path: Path, name: str, create: bool) -> tantivy.Index:
                                  {"remediation": "cruxe index --force"})
             index = tantivy.Index.open(str(path))
     except ValueError as e:
-        if storage_kind(e, path):  # a read-only disk: Tantivy cannot take its meta lock to read
+        kind = storage_kind(e, path)
+        if kind == "read-only" and not create:
+            index = _open_snapshot(path, name)
+        elif kind:
             raise storage_error(e, path, f"cannot open the Tantivy index '{name}'") from e
-        raise CruxeError("index_incompatible", f"Tantivy index '{name}' cannot be opened: {e}",
-                         {"remediation": "cruxe index --force"}) from e
+        else:
+            raise CruxeError("index_incompatible", f"Tantivy index '{name}' cannot be opened: {e}",
+                             {"remediation": "cruxe index --force"}) from e
     _register_analyzers(index)
     return index
+
+
+def _open_snapshot(path: Path, name: str) -> tantivy.Index:
+    """A Tantivy index under a read-only $CRUXE_HOME, opened from a private copy: Tantivy
+    takes a lock file even to read, which a read-only disk refuses. Nothing under a read-only
+    home changes, so the copy is the index; it is removed when the process exits."""
+    import atexit
+    import shutil
+    import tempfile
+
+    copy = Path(tempfile.mkdtemp(prefix=f"cruxe-ro-{name}-"))
+    atexit.register(shutil.rmtree, copy, True)
+    shutil.copytree(path, copy, dirs_exist_ok=True)
+    log.warning("$CRUXE_HOME is read-only: the '%s' index is read from a copy in %s", name, copy)
+    try:
+        return tantivy.Index.open(str(copy))
+    except ValueError as e:
+        raise CruxeError("index_incompatible", f"Tantivy index '{name}' cannot be opened: {e}",
+                         {"remediation": "cruxe index --force"}) from e
 
 
 # ---- one generation of one ref ---------------------------------------------------------------
@@ -536,8 +558,8 @@ class Generation:
         try:
             self._tantivy = {n: _open_tantivy(path / n, n, create) for n in INDEX_NAMES}
         except CruxeError as e:
-            # a disk problem (read-only: Tantivy takes a lock file even to read) is raised at
-            # first use instead: index.db needs no Tantivy, so status still answers
+            # a disk problem (a full one, say) is raised at first use instead: index.db needs
+            # no Tantivy, so status still answers
             if create or e.code == "index_incompatible":
                 raise
         self._meta_mtime: dict[str, int] = {}

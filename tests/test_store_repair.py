@@ -7,6 +7,7 @@ itself the n-th time it reaches that point, so each case lands exactly where it 
 """
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -330,6 +331,12 @@ def test_a_read_only_cruxe_home_is_not_writable_not_corrupt(indexed, tmp_path):
         assert sync.returncode == 2 and "is not writable" in sync.stderr, sync.stderr
         status = cruxe("status", "--path", str(root), home=ro)
         assert status.returncode == 0 and "corrupt" not in status.stdout + status.stderr, status
+        # queries answer from it (Tantivy's read lock is taken on a private copy)
+        search = cruxe("search", "f7", "--path", str(root), "--json", home=ro)
+        assert search.returncode == 0, search.stderr
+        assert json.loads(search.stdout)["results"][0]["path"] == "pkg/m07.py"
+        located = cruxe("locate", "C3", "--path", str(root), "--json", home=ro)
+        assert located.returncode == 0 and json.loads(located.stdout)["results"][0]["name"] == "C3", located
     finally:
         subprocess.run(["umount", str(ro)], check=True)
 
