@@ -134,7 +134,7 @@ def _packed(base: Path, ref: str) -> str | None:
     if not text:
         return None
     suffix = " " + ref
-    for line in text.splitlines():
+    for line in text.split("\n"):  # git writes \n only; splitlines would also split at \x1c and kin
         if line.endswith(suffix) and not line.startswith(("#", "^")):
             sha = line[:-len(suffix)]
             return sha if OBJECT_ID.fullmatch(sha) else None
