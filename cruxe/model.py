@@ -63,13 +63,6 @@ def normalize_kind(value: str) -> str | None:
     return v if v in KIND_VALUES else None
 
 
-def role_of(kind: str) -> str | None:
-    for role, kinds in ROLE_KINDS.items():
-        if kind in kinds:
-            return role
-    return None
-
-
 LANGUAGES: tuple[str, ...] = ("python", "rust", "go", "typescript", "tsx", "javascript")
 # tsx is parsed with its own grammar but reported as its own language value.
 

@@ -37,7 +37,6 @@ DEFAULT_DIRS = (".git", "node_modules", "__pycache__", ".tox", "target", "build"
 DEFAULT_SUFFIXES = (".exe", ".dll", ".so", ".dylib", ".o", ".a", ".wasm", ".pyc", ".class",
                     ".jar", ".min.js", ".min.css")
 DEFAULT_GLOBS = ("*.generated.*", "*.pb.go", "*_generated.rs")
-DEFAULT_RULES = tuple(f"{d}/" for d in DEFAULT_DIRS) + tuple(f"*{s}" for s in DEFAULT_SUFFIXES) + DEFAULT_GLOBS
 
 # Text files without a grammar are indexed for path and full-text search only.
 TEXT_EXTENSIONS = frozenset({

@@ -810,27 +810,6 @@ class ProjectStore:
         if self.ref_dir(ref).is_dir():
             self.gc_generations(ref, keep=-1 if keep is None else keep)
 
-    def indexed_refs(self) -> list[str]:
-        refs_dir = self.dir / "refs"
-        if not refs_dir.is_dir():
-            return []
-        out = []
-        for d in sorted(refs_dir.iterdir()):
-            gen = None
-            try:
-                n = int((d / "CURRENT").read_text().strip())
-                gen = Generation(d / f"gen-{n}", n)
-                row = gen.db.execute('SELECT "ref" FROM branch_state LIMIT 1').fetchone()
-                if row:
-                    out.append(row[0])
-            except (OSError, ValueError, CruxeError, sqlite3.DatabaseError):
-                continue
-            finally:
-                if gen is not None:
-                    gen.close()
-        return out
-
-    # -- the layout on disk
     def _layout(self, ref: str) -> list[tuple[Path, bool]]:
         """(path, must be a directory) for what Cruxe keeps of a ref, parents first."""
         ref_dir = self.ref_dir(ref)
