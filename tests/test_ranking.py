@@ -63,8 +63,8 @@ def test_signals_compose_additively_without_interaction(ranking_repo):
     hits, _, _ = search_code(gen, repo, ref, "UserService")
     in_test = next(h for h in hits if h["path"] == "tests/test_models.py" and h["name"] == "UserService")
     s = in_test["signals"]
-    # exact 5.0 + qualified 0.0 + class 2.0 + type intent 1.0 + definition 1.0 + path 0.0 - 0.5
-    assert [s[k] for k in BOOSTS] == [5.0, 0.0, 2.0, 1.0, 1.0, 0.0, -0.5]
+    # exact 5.0 + qualified 0.0 + class 2.0 + type intent 1.0 + definition 1.0 + path 0.0 - 0.5 + 0.0
+    assert [s[k] for k in BOOSTS] == [5.0, 0.0, 2.0, 1.0, 1.0, 0.0, -0.5, 0.0]
     assert total_boost(s) == 8.5
     assert s["final_score"] == pytest.approx(s["bm25_score"] + 8.5, abs=1e-5)
     assert in_test["score"] == s["final_score"]

@@ -15,6 +15,9 @@ QUALIFIED_NAME_BOOST = 2.0
 DEFINITION_BOOST = 1.0
 PATH_AFFINITY_BOOST = 1.0
 TEST_FILE_PENALTY = -0.5
+# A callable without a working body (interface member, Protocol/abstract stub, trait method
+# without default, `declare`d function): listed, but after the definitions that do the work.
+DECLARATION_PENALTY = -1.0
 
 # Zoekt's generic kind order (types > callables > values), scaled to Cruxe's boost budget.
 KIND_WEIGHTS: dict[str, float] = {
@@ -34,7 +37,7 @@ INTENT_TYPE_BOOST = 1.0
 INTENT_CALLABLE_BOOST = 0.5
 
 BOOST_NAMES = ("exact_match_boost", "qualified_name_boost", "kind_weight", "query_intent_boost",
-               "definition_boost", "path_affinity", "test_file_penalty")
+               "definition_boost", "path_affinity", "test_file_penalty", "declaration_penalty")
 
 SCORE_DIGITS = 6  # scores are rounded once, so sorting and serialising see the same number
 
@@ -106,8 +109,9 @@ def compose(bm25_score: float, **boosts: float) -> dict[str, float]:
 
 def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, target: str,
                   query_path: str, kind_intent: str | None, path_terms: tuple[str, ...],
-                  definition: bool = True) -> dict[str, float]:
-    """The seven boosts for one result. `definition` says the hit is a symbol definition
+                  definition: bool = True, declaration: bool = False) -> dict[str, float]:
+    """The eight boosts for one result. `declaration` says the definition has no working
+    body (`bodies.is_declaration`). `definition` says the hit is a symbol definition
     (snippet/file results pass kind="" and definition=False).
 
     definition_boost rewards the definition *of the name asked for* (definition-first: the
@@ -126,4 +130,5 @@ def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, targe
         "definition_boost": DEFINITION_BOOST if definition and exact else 0.0,
         "path_affinity": path_affinity(path_terms, path),
         "test_file_penalty": test_file_penalty(path),
+        "declaration_penalty": DECLARATION_PENALTY if declaration else 0.0,
     }
