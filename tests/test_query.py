@@ -17,6 +17,7 @@ from cruxe.index import run_index
 from cruxe.project import open_project
 from cruxe.query import locate_symbol, plan, search_code
 from cruxe.query.context import PREVIEW_LINES, TRUNCATED_MARKER
+from cruxe.query.signals import EXACT_CASE_BOOST, EXACT_MATCH_BOOST, QUALIFIED_NAME_BOOST
 
 from conftest import STDLIB, require_corpus
 
@@ -408,7 +409,8 @@ def test_search_qualified_symbol_query(std, make_repo):
     assert intent["intent"] == "symbol"
     top = hits[0]
     assert (top["path"], top["name"], top["kind"]) == ("json/decoder.py", "decode", "method")
-    assert top["signals"]["qualified_name_boost"] == 2.0 and top["signals"]["exact_match_boost"] == 5.0
+    assert top["signals"]["qualified_name_boost"] == QUALIFIED_NAME_BOOST
+    assert top["signals"]["exact_match_boost"] == EXACT_MATCH_BOOST + EXACT_CASE_BOOST
     others = [h for h in hits if h["name"] == "decode" and h["path"] != "json/decoder.py"]
     assert others and all(h["signals"]["qualified_name_boost"] == 0.0 for h in others)
     rust = make_repo({"src/auth/jwt.rs": "pub struct Jwt;\nimpl Jwt {\n    pub fn check(&self) -> bool { true }\n}\n",
@@ -417,7 +419,7 @@ def test_search_qualified_symbol_query(std, make_repo):
     g2, r2, ref2 = open_gen(rust)
     hits, _, _ = search_code(g2, r2, ref2, "Jwt::check")
     assert hits[0]["path"] == "src/auth/jwt.rs" and hits[0]["qualified_name"].endswith("Jwt::check")
-    assert hits[0]["signals"]["qualified_name_boost"] == 2.0
+    assert hits[0]["signals"]["qualified_name_boost"] == QUALIFIED_NAME_BOOST
 
 
 def test_related_symbols_of_a_top_level_function_are_its_nearest_top_level_neighbours(std):

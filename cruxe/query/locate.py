@@ -21,7 +21,7 @@ from ..model import KIND_VALUES, ROLE_KINDS, is_test_path, normalize_kind
 from . import signals as sig
 from .bodies import declarations
 from .context import enrich
-from .planner import PATH_AFFINITY_MIN_LEN, validate_filters, validate_limit
+from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, validate_limit
 from .retrieve import symbols_by_name
 from .search import take
 
@@ -125,7 +125,8 @@ def _hit(row: dict[str, Any], target: str, query_path: str, kind_intent: str | N
     path_terms = (target.lower(),) if len(target) >= PATH_AFFINITY_MIN_LEN else ()
     boosts = sig.symbol_boosts(name=row["name"], qualified_name=row["qualified_name"], kind=row["kind"],
                                path=row["path"], target=target, query_path=query_path,
-                               kind_intent=kind_intent, path_terms=path_terms, declaration=declaration)
+                               kind_intent=kind_intent, path_terms=path_terms, declaration=declaration,
+                               wants_tests=asks_for_tests(target))
     hit["signals"] = sig.compose(0.0, **boosts)
     hit["score"] = hit["signals"]["final_score"]
     return hit

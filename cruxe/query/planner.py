@@ -38,7 +38,7 @@ from dataclasses import asdict, dataclass, field
 from .. import codetokens as ct
 from .. import intent as intent_mod
 from ..errors import CruxeError
-from ..model import LANGUAGES, ROLE_KINDS
+from ..model import LANGUAGES, ROLE_KINDS, is_test_path
 from ..store import IDENT_PATTERN, PARTS_PATTERN
 
 RRF_K = 60
@@ -125,6 +125,7 @@ class Plan:
     language: str | None = None
     role: str | None = None
     kinds: tuple[str, ...] = ()  # symbol kinds allowed by `role` (empty: any)
+    wants_tests: bool = False  # the query asks for tests: no test_file_penalty
     rrf_k: int = RRF_K
     limit: int = 10
     notes: tuple[str, ...] = field(default=())
@@ -180,7 +181,19 @@ def plan(query: str, *, role: str | None = None, language: str | None = None, li
                 path_terms=_path_affinity_terms(intent, q, target, words),
                 line_terms=tuple(line_terms), line_parts=tuple(line_parts),
                 channels=tuple(channels), language=language, role=role,
-                kinds=tuple(sorted(ROLE_KINDS[role])) if role else (), limit=limit, notes=tuple(notes))
+                kinds=tuple(sorted(ROLE_KINDS[role])) if role else (), limit=limit, notes=tuple(notes),
+                wants_tests=asks_for_tests(q))
+
+
+TEST_WORDS = frozenset({"test", "tests", "testing", "spec", "specs", "fixture", "fixtures", "mock", "mocks"})
+
+
+def asks_for_tests(q: str) -> bool:
+    """The query is about tests: a test word (`test`, `spec`, `TestFoo`, `test_bar`) or a
+    test-file path in it."""
+    if any(t in TEST_WORDS for t in ct.query_terms(q)):
+        return True
+    return any(is_test_path(t) for t in intent_mod.path_tokens(q))
 
 
 def _channels_for(intent: str, role: str | None, notes: list[str]) -> tuple[tuple[str, float], ...]:

@@ -201,7 +201,7 @@ def _score(c: dict[str, Any], p: Plan) -> dict[str, Any]:
     boosts = sig.symbol_boosts(
         name=c["name"], qualified_name=c["qualified_name"], kind=c["kind"] if is_symbol else "",
         path=c["path"], target=p.target or _path_target(p), query_path=p.query_path,
-        kind_intent=p.kind_intent, path_terms=p.path_terms, definition=is_symbol)
+        kind_intent=p.kind_intent, path_terms=p.path_terms, definition=is_symbol, wants_tests=p.wants_tests)
     c["signals"] = sig.compose(base, **boosts)
     c["score"] = c["signals"]["final_score"]
     return c
