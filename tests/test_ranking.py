@@ -348,3 +348,24 @@ def test_source_before_tests_docs_and_examples_unless_tests_are_asked_for(make_r
     assert (hits[0]["path"], hits[0]["name"]) == ("pkg/engine.py", "recalibrate")
     hits, _, _ = search_code(gen, repo, ref, "tests that recalibrate the engine")
     assert hits[0]["path"] == "tests/test_engine.py" and hits[0]["signals"]["test_file_penalty"] == 0.0
+
+
+# ---- issue 17: light English morphology at query time ---------------------------------------
+
+MORPH_REPO = {
+    "net/pool.py": ("class Connection:\n    def open(self):\n        return 1\n\n\n"
+                    "def reuse_idle_connection(pool):\n    return pool.pop()\n"),
+    "net/wire.py": "def parser_for(kind):\n    return kind\n",
+    "net/other.py": "def reuse_idle(slots):\n    return slots\n\n\ndef kind_for(x):\n    return x\n",
+}
+
+
+def test_query_words_match_other_inflections_of_identifier_parts(make_repo):
+    from cruxe import codetokens as ct
+    assert {"connection", "connect"} <= set(ct.word_variants("connections"))
+    assert {"parse", "parser"} <= set(ct.word_variants("parsing"))
+    assert "redirect" in ct.word_variants("redirection") and "redirection" in ct.word_variants("redirects")
+    assert ct.word_variants("run") == [] and ct.word_variants("x_y") == []
+    gen, repo, ref = index(make_repo(MORPH_REPO))
+    hits, _, _ = search_code(gen, repo, ref, "reuse idle connections")
+    assert (hits[0]["path"], hits[0]["name"]) == ("net/pool.py", "reuse_idle_connection")

@@ -65,7 +65,11 @@ BOOST = {
     "filename": 5.0, "path": 10.0, "content_head": 0.5,
 }
 DOC_BOOST = {"natural_language": 8.0, "symbol": 0.5, "error": 0.5, "path": 0.5}
-PHRASE_BOOST = 2.0  # error messages: the words in order beat the same words scattered
+PHRASE_BOOST = 2.0
+# Morphological variants of a natural-language query's words count for this share of the word's
+# own boost: evidence, weaker than the word as written.
+MORPH_FACTOR = 0.5
+MAX_VARIANT_TERMS = 64  # error messages: the words in order beat the same words scattered
 
 # Words that survive stop-word removal only when nothing else does ("get", "use" are also names).
 _WEAK = frozenset("""
@@ -287,7 +291,20 @@ def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]
             Clause("signature_tokens", tuple(terms), BOOST["signature_tokens"]),
             Clause("doc_tokens", tuple(terms), DOC_BOOST[intent]),
             Clause("path_tokens", tuple(terms), BOOST["path_tokens"])]
+    variants = word_variants(intent, terms)
+    if variants:
+        out += [Clause("name_tokens", variants, BOOST["name_tokens"] * MORPH_FACTOR),
+                Clause("doc_tokens", variants, DOC_BOOST[intent] * MORPH_FACTOR)]
     return out
+
+
+def word_variants(intent: str, terms: list[str]) -> tuple[str, ...]:
+    """Other inflections of a sentence's words (`connections` -> connection, `parsing` ->
+    parser): searched beside the words, weaker, in the fields already analysed."""
+    if intent != "natural_language":
+        return ()
+    seen = set(terms)
+    return tuple(_dedup(v for t in terms for v in ct.word_variants(t) if v not in seen))[:MAX_VARIANT_TERMS]
 
 
 def _snippet_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
@@ -309,6 +326,9 @@ def _snippet_clauses(q, intent, words, terms, target, query_path) -> list[Clause
         out.append(Clause("content_parts", tuple(parts), BOOST["content_parts"]))
     if intent != "error" and terms:
         out.append(Clause("path_tokens", tuple(terms), BOOST["snippet_path_tokens"]))
+    variants = word_variants(intent, terms)
+    if variants:
+        out.append(Clause("content_parts", variants, BOOST["content_parts"] * MORPH_FACTOR))
     return out
 
 
