@@ -17,7 +17,8 @@ Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of
   query's words, and 2:16 still has "validate token" find `validate_token`. 0.5 for symbol
   queries (a name query should not be won by prose that mentions the name).
 - natural-language words also search their English inflections (`codetokens.word_variants`)
-  in name_tokens, doc_tokens and content_parts at MORPH_FACTOR of the word's boost.
+  in name_tokens and doc_tokens at MORPH_FACTOR of the word's boost (in snippet content too
+  they cost ~2x search p95 on go-5k and found nothing more on the tune split).
 - `symbol_exact` for natural-language queries only for words written like code
   (`parse_config`, `getUser`): plain words of a sentence ("close", "file") are the names of
   hundreds of symbols each (Go has ~500 `Close`) and crowded out what was described.
@@ -190,7 +191,6 @@ def plan(query: str, *, role: str | None = None, language: str | None = None, li
         if clauses:
             channels.append(Channel(index, weight, fetch, tuple(clauses)))
     line_terms, line_parts = _content_terms([target] if intent == "symbol" else words)
-    line_parts += word_variants(intent, terms)  # a snippet found by a variant shows where
     return Plan(query=q, intent=intent, confidence=round(confidence, 3), target=target,
                 query_path=query_path, kind_intent=kind_intent, terms=tuple(terms),
                 path_terms=_path_affinity_terms(intent, q, target, words),
@@ -312,7 +312,7 @@ def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]
 
 def word_variants(intent: str, terms: list[str]) -> tuple[str, ...]:
     """Other inflections of a sentence's words (`connections` -> connection, `parsing` ->
-    parser): searched beside the words, weaker, in the fields already analysed."""
+    parser): searched beside the words, weaker, in the symbol fields already analysed."""
     if intent != "natural_language":
         return ()
     seen = set(terms)
@@ -338,9 +338,6 @@ def _snippet_clauses(q, intent, words, terms, target, query_path) -> list[Clause
         out.append(Clause("content_parts", tuple(parts), BOOST["content_parts"]))
     if intent != "error" and terms:
         out.append(Clause("path_tokens", tuple(terms), BOOST["snippet_path_tokens"]))
-    variants = word_variants(intent, terms)
-    if variants:
-        out.append(Clause("content_parts", variants, BOOST["content_parts"] * MORPH_FACTOR))
     return out
 
 
