@@ -16,6 +16,8 @@ import pytest
 
 from conftest import FIXTURES, STDLIB, require_corpus
 
+from cruxe.query import signals as sig
+
 TRANSPORTS = ["stdio", "http"]
 ALL_TOOLS = {"index_repo", "sync_repo", "search_code", "locate_symbol", "get_file_outline",
              "find_references", "health_check", "index_status"}
@@ -163,7 +165,8 @@ def test_search_code_reports_intent_and_semantic_off(world, http_servers, transp
     meta = p["metadata"]
     assert meta["semantic_mode"] == "off" and meta["semantic_skipped_reason"] == "semantic_disabled"
     reasons = meta["ranking_reasons"]
-    assert len(reasons) == len(p["results"]) and reasons[0]["exact_match_boost"] == 5.0
+    exact = sig.EXACT_MATCH_BOOST + sig.EXACT_CASE_BOOST  # the name as written in the code
+    assert len(reasons) == len(p["results"]) and reasons[0]["exact_match_boost"] == exact
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)

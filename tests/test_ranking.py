@@ -378,3 +378,17 @@ def test_snippet_line_of_a_word_inside_an_identifier_is_found_whole_identifiers_
     lines = S._matching_lines(chunk, pattern)
     # `idle(slots)` holds two whole words; the def line holds `idle` only inside an identifier
     assert [n for n, _ in lines] == [15, 10]
+
+
+def test_full_explanation_adds_up_to_the_score_with_the_new_signals(make_repo):
+    from cruxe import shape
+    gen, repo, ref = index(make_repo({
+        "b.go": ("package b\n\ntype Getter interface {\n\tFetchIt(key string) (string, error)\n}\n\n"
+                 "type impl struct{}\n\nfunc (i *impl) FetchIt(key string) (string, error) {\n\treturn key, nil\n}\n"),
+        "b_test.go": "package b\n\nfunc FetchIt2() {}\n\ntype fake struct{}\n\nfunc (f fake) FetchIt(k string) (string, error) {\n\treturn k, nil\n}\n"}))
+    hits, _ = locate_symbol(gen, repo, ref, "FetchIt")
+    assert [h["path"] for h in hits] == ["b.go", "b.go", "b_test.go"]  # body, declaration, test
+    parts = ("bm25_score", "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost",
+             "kind_match", "test_file_penalty", "declaration_penalty")
+    for r in shape.ranking_reasons(hits, "full"):
+        assert round(sum(r[k] for k in parts), 6) == r["final_score"]
