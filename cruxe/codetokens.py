@@ -87,3 +87,54 @@ def query_terms(text: str) -> list[str]:
 def joined(terms: list[str]) -> str:
     """Terms as one string for a whitespace-tokenized Tantivy field."""
     return " ".join(terms)
+
+
+# ---- query-side English morphology ---------------------------------------------------------
+# Used only to expand query words; indexed text is never stemmed. A question says
+# `connections`, `parsing`, `redirection`; the code says `Connection`, `parser`, `redirect`.
+
+MORPH_MIN_LEN = 4  # shorter words ("is", "run") have too many unrelated look-alikes
+_MORPH_WORD = re.compile(r"[a-z]+")
+# (suffix, replacements) tried in order; the first suffix that fits gives the stems
+_STRIP = (("ications", ("y",)), ("ication", ("y",)), ("ations", ("e", "")), ("ation", ("e", "")),
+          ("ies", ("y", "ie")), ("ied", ("y",)), ("ions", ("e", "")), ("ion", ("e", "")),
+          ("ings", ("e", "")), ("ing", ("e", "")), ("ers", ("e", "")), ("er", ("e", "")),
+          ("ors", ("e", "")), ("or", ("e", "")), ("ed", ("e", "")), ("es", ("", "e")), ("s", ("",)))
+_GROW = ("s", "er", "ers", "ing", "ion", "ions", "ed")
+
+
+def word_variants(word: str) -> list[str]:
+    """Other inflections of an English word, most likely first, the word itself left out:
+    `connections` -> connection, connect, ...; `parsing` -> parse, parser, ...; [] for short
+    or non-alphabetic words. Candidates need not exist: a term in no document costs nothing."""
+    w = word.lower()
+    if len(w) < MORPH_MIN_LEN or not _MORPH_WORD.fullmatch(w):
+        return []
+    stems = _stems(w)
+    out: dict[str, None] = {}
+    for s in stems:
+        out.setdefault(s, None)
+    for s in stems:
+        for v in _grown(s):
+            out.setdefault(v, None)
+    out.pop(w, None)
+    return [v for v in out if len(v) >= 3]
+
+
+def _grown(s: str) -> list[str]:
+    if s.endswith("y"):
+        return [s[:-1] + "ies", s[:-1] + "ied", s + "ing", s + "s"]
+    base = s[:-1] if s.endswith("e") else s
+    plural = s + "es" if s.endswith(("s", "sh", "ch", "x")) else s + "s"
+    return [plural] + [(base if suf[0] in "aeio" else s) + suf for suf in _GROW if suf != "s"]
+
+
+def _stems(w: str) -> list[str]:
+    for suf, reps in _STRIP:
+        if w.endswith(suf) and len(w) - len(suf) >= 3 and not w.endswith("ss"):
+            root = w[: -len(suf)]
+            stems = [root + r for r in reps]
+            if len(root) >= 3 and root[-1] == root[-2] and root[-1] not in "lsz":  # running -> run
+                stems.append(root[:-1])
+            return stems
+    return [w]

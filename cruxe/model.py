@@ -246,3 +246,17 @@ def is_test_path(path: str) -> bool:
     """Spec 04 test-file patterns, on the full relative path, case-insensitive."""
     p = "/" + path.lower()
     return any(s in p for s in ("_test.", ".test.", ".spec.", "/test/", "/tests/", "test_"))
+
+
+# Beyond spec 04's test patterns: where docs, examples, fixtures and benchmarks live, and what
+# generators write. (`/doc/` is left out: Go's `go/doc` is a package.)
+_NON_SOURCE_DIRS = ("/docs/", "/examples/", "/example/", "/fixtures/", "/fixture/", "/testdata/",
+                    "/__tests__/", "/__mocks__/", "/benches/", "/__snapshots__/")
+_NON_SOURCE_SUFFIXES = (".md", ".rst", ".txt", ".adoc", ".min.js", ".pb.go", "_pb2.py", "_generated.rs", ".snap")
+
+
+def is_non_source_path(path: str) -> bool:
+    """A test, doc, example, fixture, benchmark or generated file: below the implementation."""
+    p = "/" + path.lower()
+    return (is_test_path(path) or any(d in p for d in _NON_SOURCE_DIRS) or p.endswith(_NON_SOURCE_SUFFIXES)
+            or ".generated." in p)

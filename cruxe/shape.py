@@ -77,11 +77,13 @@ def dedup_key(hit: Mapping[str, Any]) -> str:
     CONTRACTS says `stable:<symbol_stable_id>`; the path is added because a stable id is
     only unique within a file: every Go command's `func main()` in package main (six in
     go/src/cmd alone) has the same language, kind, qualified name and signature, and must
-    not be reported as one result plus five duplicates.
+    not be reported as one result plus five duplicates. The start line is added because two
+    definitions in one file can share it too: Go allows several `func init()` per file, and a
+    Python redefinition (the live one) has the overridden one's name and signature.
     """
     stable = hit.get("symbol_stable_id") or ""
     if stable:
-        return f"stable:{stable}:{hit.get('path', '')}"
+        return f"stable:{stable}:{hit.get('path', '')}:{hit.get('line_start', '')}"
     return (f"{hit.get('result_type', '')}:{hit.get('path', '')}:{hit.get('line_start', '')}:"
             f"{hit.get('line_end', '')}:{hit.get('name', '')}")
 
@@ -270,6 +272,7 @@ def _full_reason(i: int, hit: Mapping[str, Any]) -> dict[str, Any]:
         "kind_weight": round(kind_weight, SCORE_DIGITS),
         "query_intent_boost": round(intent_boost, SCORE_DIGITS),
         "test_file_penalty": round(_signal(hit, "test_file_penalty"), SCORE_DIGITS),
+        "declaration_penalty": round(_signal(hit, "declaration_penalty"), SCORE_DIGITS),
     }
 
 

@@ -17,6 +17,8 @@ import pytest
 from conftest import FIXTURES, STDLIB, require_corpus
 from cruxe.shape import full_metadata
 
+from cruxe.query import signals as sig
+
 TRANSPORTS = ["stdio", "http"]
 ALL_TOOLS = {"index_repo", "sync_repo", "search_code", "locate_symbol", "get_file_outline",
              "find_references", "health_check", "index_status"}
@@ -168,7 +170,8 @@ def test_search_code_reports_intent_and_leaves_semantic_off_out(world, http_serv
     meta = p["metadata"]
     assert not any(k.startswith("semantic_") for k in meta)  # no backend: DEPARTURES.md
     reasons = meta["ranking_reasons"]
-    assert len(reasons) == len(p["results"]) and reasons[0]["exact_match_boost"] == 5.0
+    exact = sig.EXACT_MATCH_BOOST + sig.EXACT_CASE_BOOST  # the name as written in the code
+    assert len(reasons) == len(p["results"]) and reasons[0]["exact_match_boost"] == exact
 
 
 # What CONTRACTS.md requires of each payload, less what DEPARTURES.md lets a lean answer leave out

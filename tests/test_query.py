@@ -17,6 +17,7 @@ from cruxe.index import run_index
 from cruxe.project import open_project
 from cruxe.query import locate_symbol, plan, search_code
 from cruxe.query.context import PREVIEW_LINES, TRUNCATED_MARKER
+from cruxe.query.signals import EXACT_CASE_BOOST, EXACT_MATCH_BOOST, QUALIFIED_NAME_BOOST
 
 from conftest import STDLIB, require_corpus
 
@@ -364,17 +365,18 @@ def test_queries_during_indexing_return_what_is_committed(make_repo, monkeypatch
         assert found == committed  # every committed file answers, nothing else does
 
 
-def test_limit_counts_distinct_results_so_shaping_can_report_duplicates(make_repo):
+def test_conditional_definitions_of_one_name_are_distinct_results(make_repo):
     from cruxe.shape import dedup
     root = make_repo({"compat.py": ("import sys\n\nif sys.version_info >= (3,):\n    def text(x):\n        return x\n"
                                     "else:\n    def text(x):\n        return x\n\n\ndef texture():\n    return 1\n")})
     run_index(root)
     gen, repo, ref = open_gen(root)
+    # both `def text` share language, kind, qualified name, signature and path, yet either
+    # may be the live one: two results, neither a duplicate of the other
     hits, total = locate_symbol(gen, repo, ref, "text", limit=1)
-    # both `def text` share language, kind, qualified name, signature and path: one result
-    assert total == 2 and [h["line_start"] for h in hits] == [4, 7]
-    kept, suppressed = dedup(hits)
-    assert (len(kept), suppressed) == (1, 1)
+    assert total == 2 and [h["line_start"] for h in hits] == [4]
+    hits, _ = locate_symbol(gen, repo, ref, "text", limit=2)
+    assert [h["line_start"] for h in hits] == [4, 7] and dedup(hits) == (hits, 0)
 
 
 def test_terms_too_common_to_rank_are_pruned_only_in_large_indices(make_repo):
@@ -407,7 +409,8 @@ def test_search_qualified_symbol_query(std, make_repo):
     assert intent["intent"] == "symbol"
     top = hits[0]
     assert (top["path"], top["name"], top["kind"]) == ("json/decoder.py", "decode", "method")
-    assert top["signals"]["qualified_name_boost"] == 2.0 and top["signals"]["exact_match_boost"] == 5.0
+    assert top["signals"]["qualified_name_boost"] == QUALIFIED_NAME_BOOST
+    assert top["signals"]["exact_match_boost"] == EXACT_MATCH_BOOST + EXACT_CASE_BOOST
     others = [h for h in hits if h["name"] == "decode" and h["path"] != "json/decoder.py"]
     assert others and all(h["signals"]["qualified_name_boost"] == 0.0 for h in others)
     rust = make_repo({"src/auth/jwt.rs": "pub struct Jwt;\nimpl Jwt {\n    pub fn check(&self) -> bool { true }\n}\n",
@@ -416,7 +419,7 @@ def test_search_qualified_symbol_query(std, make_repo):
     g2, r2, ref2 = open_gen(rust)
     hits, _, _ = search_code(g2, r2, ref2, "Jwt::check")
     assert hits[0]["path"] == "src/auth/jwt.rs" and hits[0]["qualified_name"].endswith("Jwt::check")
-    assert hits[0]["signals"]["qualified_name_boost"] == 2.0
+    assert hits[0]["signals"]["qualified_name_boost"] == QUALIFIED_NAME_BOOST
 
 
 def test_related_symbols_of_a_top_level_function_are_its_nearest_top_level_neighbours(std):
@@ -443,3 +446,65 @@ def test_chunk_cover_check():
     assert not _covers([a, c], 5, 25, at_file_end=False)  # a gap: the layout was not as assumed
     assert not _covers([a], 5, 15, at_file_end=False)
     assert _covers([a], 5, 15, at_file_end=True)  # the file ends first
+
+
+# ---- issue 17: locate_symbol puts the working definition first and hides none ----------------
+
+STUB_REPO = {
+    "a.py": ("from typing import Protocol\nimport abc\n\n\nclass Reader(Protocol):\n"
+             "    def read_all(self, n: int) -> bytes:\n        \"\"\"Read everything.\"\"\"\n        ...\n\n\n"
+             "class Base(abc.ABC):\n    @abc.abstractmethod\n    def read_all(self, n: int) -> bytes:\n"
+             "        return b''\n\n\n"
+             "class Stub:\n    def read_all(self, n: int) -> bytes:\n        raise NotImplementedError\n\n\n"
+             "class FileReader(Base):\n    def read_all(self, n: int) -> bytes:\n"
+             "        data = self.f.read(n)\n        return data\n"),
+    "b.go": ("package b\n\ntype Getter interface {\n\tFetchIt(key string) (string, error)\n}\n\n"
+             "type impl struct{}\n\nfunc (i *impl) FetchIt(key string) (string, error) {\n\treturn key, nil\n}\n"),
+    "c.rs": ("pub trait Shape {\n    fn area_of(&self) -> f64;\n}\n\npub struct Sq(f64);\n\n"
+             "impl Shape for Sq {\n    fn area_of(&self) -> f64 {\n        self.0 * self.0\n    }\n}\n"),
+    "d.ts": ("export interface Store {\n  loadItem(id: string): number;\n}\n\n"
+             "export class MemStore implements Store {\n  loadItem(id: string): number {\n    return id.length;\n  }\n}\n"
+             "export const loadAll = (s: Store) => s.loadItem('x');\n"),
+}
+
+
+@pytest.mark.parametrize("name, body_at, stubs_at", [
+    ("read_all", ("a.py", 23), {("a.py", 6), ("a.py", 12), ("a.py", 18)}),
+    ("FetchIt", ("b.go", 9), {("b.go", 4)}),
+    ("area_of", ("c.rs", 8), {("c.rs", 2)}),
+    ("loadItem", ("d.ts", 6), {("d.ts", 2)}),
+])
+def test_locate_puts_the_body_before_interface_members_and_stubs(make_repo, name, body_at, stubs_at):
+    root = make_repo(STUB_REPO)
+    run_index(root)
+    gen, repo, ref = open_gen(root)
+    hits, total = locate_symbol(gen, repo, ref, name)
+    found = [(h["path"], h["line_start"]) for h in hits]
+    assert total == 1 + len(stubs_at) and found[0] == body_at and set(found[1:]) == stubs_at  # all still listed
+    assert hits[0]["signals"]["declaration_penalty"] == 0.0
+    assert all(h["signals"]["declaration_penalty"] < 0 for h in hits[1:])
+    from cruxe.query.bodies import is_declaration
+    assert not is_declaration("typescript", "", "export const loadAll = (s: Store) => s.loadItem('x');")
+
+
+def test_locate_kind_filter_applies_before_the_exact_case_tier(make_repo):
+    root = make_repo({"m.py": "class Config:\n    pass\n\n\nconfig = Config()\n"})
+    run_index(root)
+    gen, repo, ref = open_gen(root)
+    hits, total = locate_symbol(gen, repo, ref, "config", kind="class")
+    assert total == 1 and [(h["kind"], h["name"]) for h in hits] == [("class", "Config")]
+    assert [h["name"] for h in locate_symbol(gen, repo, ref, "config", kind="variable")[0]] == ["config"]
+
+
+def test_same_named_definitions_in_one_file_are_all_answered(make_repo):
+    """Two `func init()` in one Go file and a Python redefinition share a stable id: the
+    answer lists both, not one plus a "duplicate"."""
+    from cruxe.tools import Server
+    root = make_repo({"b.go": "package b\n\nfunc init() {\n\tx := 1\n\t_ = x\n}\n\nfunc init() {\n\ty := 2\n\t_ = y\n}\n",
+                      "e.py": "def handler(x):\n    return x\n\n\ndef handler(x):\n    return x + 1\n"})
+    run_index(root)
+    server = Server(root)
+    for name, lines in (("init", [3, 8]), ("handler", [1, 5])):
+        payload, is_error = server.call_tool("locate_symbol", {"name": name})
+        assert not is_error
+        assert sorted(r["line_start"] for r in payload["results"]) == lines

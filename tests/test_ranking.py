@@ -63,10 +63,11 @@ def test_signals_compose_additively_without_interaction(ranking_repo):
     hits, _, _ = search_code(gen, repo, ref, "UserService")
     in_test = next(h for h in hits if h["path"] == "tests/test_models.py" and h["name"] == "UserService")
     s = in_test["signals"]
-    # exact 5.0 + qualified 0.0 + class 2.0 + type intent 1.0 + definition 1.0 + path 0.0 - 0.5
-    assert [s[k] for k in BOOSTS] == [5.0, 0.0, 2.0, 1.0, 1.0, 0.0, -0.5]
-    assert total_boost(s) == 8.5
-    assert s["final_score"] == pytest.approx(s["bm25_score"] + 8.5, abs=1e-5)
+    # exact 5.0 + qualified 0.0 + class 2.0 + type intent 1.0 + definition 1.0 + path 0.0 + test + no declaration
+    exact = sig.EXACT_MATCH_BOOST + sig.EXACT_CASE_BOOST  # written as in the code
+    assert [s[k] for k in BOOSTS] == [exact, 0.0, 2.0, 1.0, 1.0, 0.0, sig.TEST_FILE_PENALTY, 0.0]
+    assert total_boost(s) == exact + 4.0 + sig.TEST_FILE_PENALTY
+    assert s["final_score"] == pytest.approx(s["bm25_score"] + exact + 4.0 + sig.TEST_FILE_PENALTY, abs=1e-5)
     assert in_test["score"] == s["final_score"]
 
 
@@ -92,16 +93,20 @@ def test_maximum_and_minimum_boosts():
     top = sig.symbol_boosts(name="Config", qualified_name="app.config.Config", kind="class", path="app/config.py",
                             target="Config", query_path="config.Config", kind_intent="type",
                             path_terms=("config",))
-    assert sum(top.values()) == 12.0
+    # exact (as written) + qualified + class 2 + type intent 1 + definition 1 + path 1
+    assert sum(top.values()) == sig.EXACT_MATCH_BOOST + sig.EXACT_CASE_BOOST + sig.QUALIFIED_NAME_BOOST + 5.0
     low = sig.symbol_boosts(name="x", qualified_name="x", kind="variable", path="tests/t.py", target="", query_path="",
                             kind_intent=None, path_terms=())
-    assert sum(low.values()) == 0.0
+    assert sum(low.values()) == 0.5 + sig.TEST_FILE_PENALTY  # a variable's weight, in a test file
 
 
-def test_exact_match_is_case_insensitive():
+def test_exact_match_is_case_insensitive_and_as_written_a_bit_more():
     b = sig.symbol_boosts(name="UserService", qualified_name="UserService", kind="class", path="a.py",
                           target="userservice", query_path="userservice", kind_intent=None, path_terms=())
-    assert b["exact_match_boost"] == 5.0
+    assert b["exact_match_boost"] == sig.EXACT_MATCH_BOOST
+    b = sig.symbol_boosts(name="UserService", qualified_name="UserService", kind="class", path="a.py",
+                          target="UserService", query_path="UserService", kind_intent=None, path_terms=())
+    assert b["exact_match_boost"] == sig.EXACT_MATCH_BOOST + sig.EXACT_CASE_BOOST
 
 
 def test_explanation_carries_kind_match_parts(ranking_repo):
@@ -151,7 +156,7 @@ def test_kind_weight_does_not_override_exact_match(ranking_repo):
     hits, _, _ = search_code(gen, repo, ref, "UserService", limit=20)
     var = by_name(hits, "UserService", "variable")
     factory = by_name(hits, "UserServiceFactory", "class")
-    assert var["signals"]["exact_match_boost"] == 5.0 and factory["signals"]["exact_match_boost"] == 0.0
+    assert var["signals"]["exact_match_boost"] > 0.0 and factory["signals"]["exact_match_boost"] == 0.0
     assert hits.index(var) < hits.index(factory)
 
 
@@ -193,29 +198,33 @@ HANDLERS = {
 }
 
 
-def test_test_file_ranks_exactly_half_a_point_lower(make_repo):
+def test_test_file_ranks_exactly_the_penalty_lower(make_repo):
     gen, repo, ref = index(make_repo(HANDLERS))
     hits, _ = locate_symbol(gen, repo, ref, "Handle")
     assert [h["path"] for h in hits] == ["src/handler.go", "src/handler_test.go"]
-    assert hits[0]["score"] - hits[1]["score"] == 0.5
-    assert hits[1]["signals"]["test_file_penalty"] == -0.5
+    assert hits[0]["score"] - hits[1]["score"] == -sig.TEST_FILE_PENALTY
+    assert hits[1]["signals"]["test_file_penalty"] == sig.TEST_FILE_PENALTY
 
 
-@pytest.mark.parametrize("path, penalty", [
-    ("src/tests/handler_test.go", -0.5),  # two patterns, applied once
-    ("handler_test.go", -0.5), ("web/handler.test.ts", -0.5), ("web/handler.spec.ts", -0.5),
-    ("pkg/test/util.go", -0.5), ("test_handler.py", -0.5), ("src/test_utils.go", -0.5),
-    ("src/attestation.go", 0.0), ("src/handler.go", 0.0), ("contest/main.rs", 0.0),
+@pytest.mark.parametrize("path, penalised", [
+    ("src/tests/handler_test.go", True),  # two patterns, applied once
+    ("handler_test.go", True), ("web/handler.test.ts", True), ("web/handler.spec.ts", True),
+    ("pkg/test/util.go", True), ("test_handler.py", True), ("src/test_utils.go", True),
+    ("src/attestation.go", False), ("src/handler.go", False), ("contest/main.rs", False),
+    # issue 17: docs, examples, fixtures and generated files too (Go's go/doc package is source)
+    ("docs/guide/usage.py", True), ("examples/server/main.go", True), ("pkg/testdata/x.go", True),
+    ("api/v1/types.pb.go", True), ("README.md", True), ("src/go/doc/comment.go", False),
 ])
-def test_test_path_patterns(path, penalty):
-    assert sig.test_file_penalty(path) == penalty
+def test_test_path_patterns(path, penalised):
+    assert sig.test_file_penalty(path) == (sig.TEST_FILE_PENALTY if penalised else 0.0)
+    assert sig.test_file_penalty(path, wants_tests=True) == 0.0
 
 
 def test_high_relevance_test_result_still_ranks_well(ranking_repo):
     gen, repo, ref = ranking_repo
     hits, _, _ = search_code(gen, repo, ref, "UserService", limit=20)
     in_test = next(h for h in hits if h["path"] == "tests/test_models.py" and h["name"] == "UserService")
-    assert total_boost(in_test["signals"]) == 8.5
+    assert total_boost(in_test["signals"]) == sig.EXACT_MATCH_BOOST + sig.EXACT_CASE_BOOST + 4.0 + sig.TEST_FILE_PENALTY
     weak = [h for h in hits if h["result_type"] == "symbol" and h["signals"]["exact_match_boost"] == 0.0
             and not h["path"].startswith("tests/")]
     assert weak and all(hits.index(in_test) < hits.index(w) for w in weak)
@@ -320,3 +329,66 @@ def test_unknown_filter_values_are_invalid_input(mixed_repo, kwargs):
         with pytest.raises(CruxeError) as e2:
             search_code(gen, repo, ref, "Config", **kwargs)
         assert e2.value.code == "invalid_input"
+
+
+# ---- issue 17: the implementation before tests, docs and examples --------------------------------
+
+IMPL_AND_TESTS = {
+    "pkg/engine.py": "class Engine:\n    def recalibrate(self, x):\n        y = x * 2\n        return y\n",
+    "tests/test_engine.py": ("def test_recalibrate_engine():\n    engine = Engine()\n"
+                             "    assert engine.recalibrate(2) == 4\n    assert engine.recalibrate(0) == 0\n"),
+    "examples/engine_recalibrate.py": "def recalibrate_engine_demo(engine):\n    return engine.recalibrate(1)\n",
+    "docs/recalibrate.md": "# Recalibrate the engine\n\nCall `Engine.recalibrate` to recalibrate the engine.\n",
+}
+
+
+def test_source_before_tests_docs_and_examples_unless_tests_are_asked_for(make_repo):
+    gen, repo, ref = index(make_repo(IMPL_AND_TESTS))
+    hits, _, _ = search_code(gen, repo, ref, "recalibrate the engine")
+    assert (hits[0]["path"], hits[0]["name"]) == ("pkg/engine.py", "recalibrate")
+    hits, _, _ = search_code(gen, repo, ref, "tests that recalibrate the engine")
+    assert hits[0]["path"] == "tests/test_engine.py" and hits[0]["signals"]["test_file_penalty"] == 0.0
+
+
+# ---- issue 17: light English morphology at query time ---------------------------------------
+
+MORPH_REPO = {
+    "net/pool.py": "class Connection:\n    def open(self):\n        return 1\n",
+    "net/other.py": "def idle_wait(slots):\n    return slots\n",
+}
+
+
+def test_query_words_match_other_inflections_of_identifier_parts(make_repo):
+    from cruxe import codetokens as ct
+    assert {"connection", "connect"} <= set(ct.word_variants("connections"))
+    assert {"parse", "parser"} <= set(ct.word_variants("parsing"))
+    assert "redirect" in ct.word_variants("redirection") and "redirection" in ct.word_variants("redirects")
+    assert ct.word_variants("run") == [] and ct.word_variants("x_y") == []
+    gen, repo, ref = index(make_repo(MORPH_REPO))
+    hits, _, _ = search_code(gen, repo, ref, "idle connections")  # only a variant names the class
+    assert ("net/pool.py", "Connection") in [(h["path"], h["name"]) for h in hits]
+
+
+def test_snippet_line_of_a_word_inside_an_identifier_is_found_whole_identifiers_first():
+    from cruxe.query import search as S
+    p = plan("where are idle slots reused")
+    snippets = next(c for c in p.channels if c.index == "snippets")
+    pattern = S._needle_pattern(p, snippets.clauses)
+    chunk = {"line_start": 10, "source": "def reuse_idle_slot(x):\n    return x\n\n\ndef other():\n    idle(slots)\n"}
+    lines = S._matching_lines(chunk, pattern)
+    # `idle(slots)` holds two whole words; the def line holds `idle` only inside an identifier
+    assert [n for n, _ in lines] == [15, 10]
+
+
+def test_full_explanation_adds_up_to_the_score_with_the_new_signals(make_repo):
+    from cruxe import shape
+    gen, repo, ref = index(make_repo({
+        "b.go": ("package b\n\ntype Getter interface {\n\tFetchIt(key string) (string, error)\n}\n\n"
+                 "type impl struct{}\n\nfunc (i *impl) FetchIt(key string) (string, error) {\n\treturn key, nil\n}\n"),
+        "b_test.go": "package b\n\nfunc FetchIt2() {}\n\ntype fake struct{}\n\nfunc (f fake) FetchIt(k string) (string, error) {\n\treturn k, nil\n}\n"}))
+    hits, _ = locate_symbol(gen, repo, ref, "FetchIt")
+    assert [h["path"] for h in hits] == ["b.go", "b.go", "b_test.go"]  # body, declaration, test
+    parts = ("bm25_score", "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost",
+             "kind_match", "test_file_penalty", "declaration_penalty")
+    for r in shape.ranking_reasons(hits, "full"):
+        assert round(sum(r[k] for k in parts), 6) == r["final_score"]

@@ -27,7 +27,8 @@ STDLIB = Path(sysconfig.get_paths()["stdlib"])
 BASE = {"freshness_status": "fresh", "indexing_status": "ready", "result_completeness": "complete",
         "ref": "main", "schema_status": "compatible"}
 SIGNAL_NAMES = ("bm25_score", "exact_match_boost", "qualified_name_boost", "kind_weight", "query_intent_boost",
-                "definition_boost", "path_affinity", "test_file_penalty", "semantic_similarity", "final_score")
+                "definition_boost", "path_affinity", "test_file_penalty", "declaration_penalty", "semantic_similarity",
+                "final_score")
 
 
 # ---- data -------------------------------------------------------------------------------
@@ -275,7 +276,7 @@ def test_compact_payload_is_at_most_a_fifth_of_context():
 # ---- dedup (FR-105b) ---------------------------------------------------------------------
 
 def test_dedup_keeps_first_by_rank_and_counts():
-    a, a_again = sym(score=9.0), sym(score=1.0, line=300)  # same symbol, same file, other line
+    a, a_again = sym(score=9.0), sym(score=1.0)  # the same definition, reported twice
     b = sym(name="other")
     s1, s1_again = snippet(), snippet(score=0.5)
     kept, suppressed = shape.dedup([a, b, a_again, s1, s1_again])
@@ -288,8 +289,14 @@ def test_same_stable_id_in_different_files_is_not_a_duplicate():
     assert shape.dedup(mains) == (mains, 0)
 
 
+def test_same_stable_id_at_other_lines_of_one_file_is_not_a_duplicate():
+    # Go's several `func init()` in one file, a Python redefinition: distinct definitions.
+    inits = [sym(name="init", path="b.go", line=line, symbol_stable_id="init-stable") for line in (3, 8)]
+    assert shape.dedup(inits) == (inits, 0)
+
+
 def test_suppressed_count_in_metadata_only_when_positive():
-    hits = [sym(), sym(line=5), snippet()]
+    hits = [sym(), sym(score=1.0), snippet()]
     meta = shape.shape_response("locate_symbol", hits, base_metadata=BASE)["metadata"]
     assert meta["suppressed_duplicate_count"] == 1
     meta = shape.shape_response("locate_symbol", hits[1:], base_metadata=BASE)["metadata"]
@@ -297,7 +304,7 @@ def test_suppressed_count_in_metadata_only_when_positive():
 
 
 def test_dedup_happens_before_limit():
-    hits = [sym(), sym(line=5), sym(name="b"), sym(name="c")]
+    hits = [sym(), sym(score=1.0), sym(name="b"), sym(name="c")]
     out = shape.shape_response("search_code", hits, base_metadata=BASE, limit=3)
     assert [r["name"] for r in out["results"]] == ["validate_token", "b", "c"]
     assert out["total_candidates"] == 3
@@ -401,7 +408,7 @@ def test_spec_example_kind_match_stacks_weight_and_intent():
 def test_reasons_follow_the_results_after_dedup_and_truncation():
     hits = [sym(name=f"f{i}", score=10 - i, signals={**{n: 0.0 for n in SIGNAL_NAMES}, "final_score": 10 - i})
             for i in range(5)]
-    hits.insert(1, sym(name="f0", line=999))  # a duplicate of the first
+    hits.insert(1, dict(hits[0]))  # a duplicate of the first
     one = len(shape.to_json([shape.shape_result(hits[0])]).encode())
     out = shape.shape_response("search_code", hits, explain_level="basic", max_bytes=one * 3 + 2,
                                base_metadata=BASE)

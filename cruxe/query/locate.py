@@ -5,9 +5,9 @@ SQLite only (the `name_lower` index): every definition of the last segment's nam
   keeps the rows whose qualified name ends with the given path at a segment boundary (`.`
   and `::` alike); when none does, the rows whose path and qualifier contain the query's
   qualifier segments in order (`json.JSONDecoder` finds `json.decoder.JSONDecoder`);
-- exact case first: when some rows match the name's case exactly, only those are kept,
-  otherwise the lookup is case-insensitive;
-- kind / role / language filters with spec 04 intersection semantics.
+- kind / role / language filters with spec 04 intersection semantics;
+- exact case first: when some of the remaining rows match the name's case exactly, only
+  those are kept, otherwise the lookup is case-insensitive.
 Then the spec 04 signals (bm25_score is 0.0: there is no full-text base) and a full tie-break.
 """
 from __future__ import annotations
@@ -19,11 +19,13 @@ from .. import intent as intent_mod
 from ..errors import CruxeError
 from ..model import KIND_VALUES, ROLE_KINDS, is_test_path, normalize_kind
 from . import signals as sig
+from .bodies import declarations
 from .context import enrich
-from .planner import PATH_AFFINITY_MIN_LEN, validate_filters, validate_limit
+from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, validate_limit
 from .retrieve import symbols_by_name
 from .search import take
 
+MAX_BODY_CHECKS = 64  # definitions whose text is read to tell a body from a declaration
 _SEP = re.compile(r"::|\.|->|#")
 _PATH_PARTS = re.compile(r"[/\\.]")
 
@@ -41,11 +43,14 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     qualified = len(segments) > 1
     if qualified:
         rows = _qualified(rows, segments)
-    rows = _case_tier(rows, target)
+    # filters before the case tier: `config` with kind=class must still find `class Config`
     rows = [r for r in rows if (kinds is None or r["kind"] in kinds) and (not language or r["language"] == language)]
+    rows = _case_tier(rows, target)
     kind_intent = intent_mod.query_kind_intent(name)
     query_path = ".".join(segments)
-    hits = [_hit(r, target, query_path, kind_intent) for r in rows]
+    # only when there is an order to decide, and not for a name defined hundreds of times
+    stubs = declarations(gen, repo, ref, rows) if 1 < len(rows) <= MAX_BODY_CHECKS else set()
+    hits = [_hit(r, target, query_path, kind_intent, r["symbol_id"] in stubs) for r in rows]
     hits.sort(key=_sort_key)
     hits = take(hits, limit)
     if detail_level == "context":
@@ -110,7 +115,8 @@ def _case_tier(rows: list[dict[str, Any]], target: str) -> list[dict[str, Any]]:
     return exact or rows
 
 
-def _hit(row: dict[str, Any], target: str, query_path: str, kind_intent: str | None) -> dict[str, Any]:
+def _hit(row: dict[str, Any], target: str, query_path: str, kind_intent: str | None,
+         declaration: bool) -> dict[str, Any]:
     hit = {"result_type": "symbol", **{k: row[k] for k in (
         "path", "line_start", "line_end", "kind", "name", "qualified_name", "signature", "language",
         "visibility", "symbol_id", "symbol_stable_id")}}
@@ -119,7 +125,8 @@ def _hit(row: dict[str, Any], target: str, query_path: str, kind_intent: str | N
     path_terms = (target.lower(),) if len(target) >= PATH_AFFINITY_MIN_LEN else ()
     boosts = sig.symbol_boosts(name=row["name"], qualified_name=row["qualified_name"], kind=row["kind"],
                                path=row["path"], target=target, query_path=query_path,
-                               kind_intent=kind_intent, path_terms=path_terms)
+                               kind_intent=kind_intent, path_terms=path_terms, declaration=declaration,
+                               wants_tests=asks_for_tests(target))
     hit["signals"] = sig.compose(0.0, **boosts)
     hit["score"] = hit["signals"]["final_score"]
     return hit

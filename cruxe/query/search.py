@@ -136,34 +136,42 @@ def _needle_pattern(p: Plan, clauses: tuple[Clause, ...]) -> re.Pattern[str] | N
     longest first so a whole identifier wins over its own parts."""
     searched = {t for c in clauses if c.field in ("content", "content_parts") for t in c.terms}
     idents = sorted((t for t in p.line_terms if t in searched), key=lambda t: (-len(t), t))
-    parts = sorted((t for t in p.line_parts if t in searched and t not in idents), key=lambda t: (-len(t), t))
+    # every part, whole identifiers included: the word `idle` also lies inside `reuse_idle`
+    parts = sorted((t for t in p.line_parts if t in searched), key=lambda t: (-len(t), t))
     alts = []
     if idents:
-        alts.append(r"(?<![\w$])(?:" + "|".join(map(re.escape, idents)) + r")(?![\w$])")
+        alts.append(r"(?P<whole>(?<![\w$])(?:" + "|".join(map(re.escape, idents)) + r")(?![\w$]))")
     alts += [re.escape(t) for t in parts]
     return re.compile("|".join(alts)) if alts else None
 
 
+def _text_len(found: set[tuple[str, bool]], whole_only: bool) -> int:
+    """Summed length of the distinct terms found on a line (whole identifiers only, or all)."""
+    return sum(len(t) for t in {t for t, whole in found if whole or not whole_only})
+
+
 def _matching_lines(d: dict[str, Any], pattern: re.Pattern[str] | None) -> list[tuple[int, str]]:
     """(line number, text) of the chunk's lines holding query terms, best first: the most
-    query text (summed length of the distinct terms found: a whole `frobnicate_widget` beats
-    a lone part `widget`), then earliest. A scan of the lower-cased chunk, longest terms
-    first: the chunk already matched the analysed terms, so this only has to find where."""
+    query text found as whole identifiers (a call `parse(data)` beats `parse` inside
+    `parse_config`), then the most query text in all (summed length of the distinct terms
+    found: `reuse_idle_connection` beats `reuse_idle`), then earliest. A scan of the
+    lower-cased chunk, longest terms first: the chunk already matched the analysed terms, so
+    this only has to find where."""
     content = d.get("source", "")
     if not content or pattern is None:
         return []
     low = content.lower()
-    per_line: dict[int, set[str]] = {}
+    per_line: dict[int, set[tuple[str, bool]]] = {}
     line, pos = 0, 0
     for m in pattern.finditer(low):
         line += low.count("\n", pos, m.start())
         pos = m.start()
-        per_line.setdefault(line, set()).add(m.group())
+        per_line.setdefault(line, set()).add((m.group(), m.lastgroup == "whole"))
     if not per_line:
         return []
     lines = content.split("\n")
     first = int(d["line_start"])
-    ranked = sorted(per_line, key=lambda i: (-sum(map(len, per_line[i])), i))
+    ranked = sorted(per_line, key=lambda i: (-_text_len(per_line[i], True), -_text_len(per_line[i], False), i))
     return [(first + i, lines[i]) for i in ranked]
 
 
@@ -201,7 +209,7 @@ def _score(c: dict[str, Any], p: Plan) -> dict[str, Any]:
     boosts = sig.symbol_boosts(
         name=c["name"], qualified_name=c["qualified_name"], kind=c["kind"] if is_symbol else "",
         path=c["path"], target=p.target or _path_target(p), query_path=p.query_path,
-        kind_intent=p.kind_intent, path_terms=p.path_terms, definition=is_symbol)
+        kind_intent=p.kind_intent, path_terms=p.path_terms, definition=is_symbol, wants_tests=p.wants_tests)
     c["signals"] = sig.compose(base, **boosts)
     c["score"] = c["signals"]["final_score"]
     return c

@@ -8,13 +8,21 @@ does not use full text, it is 0.0. Keeping every signal a separate number means 
 """
 from __future__ import annotations
 
-from ..model import is_test_path
+from ..model import is_non_source_path
 
-EXACT_MATCH_BOOST = 5.0
-QUALIFIED_NAME_BOOST = 2.0
+EXACT_MATCH_BOOST = 20.0
+EXACT_CASE_BOOST = 5.0
+QUALIFIED_NAME_BOOST = 15.0
 DEFINITION_BOOST = 1.0
 PATH_AFFINITY_BOOST = 1.0
-TEST_FILE_PENALTY = -0.5
+# Spec 04 says -0.5; under the fused base one rank step is worth ~0.3-1 point, so -0.5 moved a
+# test past one neighbour at most. Several rank steps' worth puts the implementation first
+# unless retrieval is much surer of the test, while staying below the exact-name boosts
+# (5 + 1), so a test asked for by its exact name still comes first (see DEPARTURES).
+TEST_FILE_PENALTY = -6.0
+# A callable without a working body (interface member, Protocol/abstract stub, trait method
+# without default, `declare`d function): listed, but after the definitions that do the work.
+DECLARATION_PENALTY = -1.0
 
 # Zoekt's generic kind order (types > callables > values), scaled to Cruxe's boost budget.
 KIND_WEIGHTS: dict[str, float] = {
@@ -34,7 +42,7 @@ INTENT_TYPE_BOOST = 1.0
 INTENT_CALLABLE_BOOST = 0.5
 
 BOOST_NAMES = ("exact_match_boost", "qualified_name_boost", "kind_weight", "query_intent_boost",
-               "definition_boost", "path_affinity", "test_file_penalty")
+               "definition_boost", "path_affinity", "test_file_penalty", "declaration_penalty")
 
 SCORE_DIGITS = 6  # scores are rounded once, so sorting and serialising see the same number
 
@@ -42,6 +50,11 @@ SCORE_DIGITS = 6  # scores are rounded once, so sorting and serialising see the 
 def kind_weight(kind: str) -> float:
     """Tiered weight of a symbol kind; 0.0 for an unknown or empty kind (no boost, no penalty)."""
     return KIND_WEIGHTS.get(kind, 0.0)
+
+
+def exact_match_boost(name: str, target: str) -> float:
+    """The name asked for; as written (`OldValue`, not the variable `oldValue`) a bit more."""
+    return EXACT_MATCH_BOOST + (EXACT_CASE_BOOST if name == target else 0.0)
 
 
 def query_intent_boost(kind_intent: str | None, kind: str) -> float:
@@ -52,9 +65,10 @@ def query_intent_boost(kind_intent: str | None, kind: str) -> float:
     return 0.0
 
 
-def test_file_penalty(path: str) -> float:
-    """Applied once, however many of the test-path patterns match."""
-    return TEST_FILE_PENALTY if is_test_path(path) else 0.0
+def test_file_penalty(path: str, wants_tests: bool = False) -> float:
+    """Applied once, however many patterns match, to tests and to the other non-source files
+    (docs, examples, fixtures, generated); never when the query asks for tests."""
+    return TEST_FILE_PENALTY if not wants_tests and is_non_source_path(path) else 0.0
 
 
 def normalize_qualified(text: str) -> str:
@@ -106,8 +120,10 @@ def compose(bm25_score: float, **boosts: float) -> dict[str, float]:
 
 def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, target: str,
                   query_path: str, kind_intent: str | None, path_terms: tuple[str, ...],
-                  definition: bool = True) -> dict[str, float]:
-    """The seven boosts for one result. `definition` says the hit is a symbol definition
+                  definition: bool = True, declaration: bool = False,
+                  wants_tests: bool = False) -> dict[str, float]:
+    """The eight boosts for one result. `declaration` says the definition has no working
+    body (`bodies.is_declaration`). `definition` says the hit is a symbol definition
     (snippet/file results pass kind="" and definition=False).
 
     definition_boost rewards the definition *of the name asked for* (definition-first: the
@@ -118,12 +134,13 @@ def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, targe
     """
     exact = bool(target) and name.lower() == target.lower()
     return {
-        "exact_match_boost": EXACT_MATCH_BOOST if exact else 0.0,
+        "exact_match_boost": exact_match_boost(name, target) if exact else 0.0,
         "qualified_name_boost": QUALIFIED_NAME_BOOST
         if query_path and qualified_name and qualified_name_match(query_path, qualified_name, name) else 0.0,
         "kind_weight": kind_weight(kind),
         "query_intent_boost": query_intent_boost(kind_intent, kind),
         "definition_boost": DEFINITION_BOOST if definition and exact else 0.0,
         "path_affinity": path_affinity(path_terms, path),
-        "test_file_penalty": test_file_penalty(path),
+        "test_file_penalty": test_file_penalty(path, wants_tests),
+        "declaration_penalty": DECLARATION_PENALTY if declaration else 0.0,
     }

@@ -1,0 +1,86 @@
+"""Does a callable definition have a body? (spec 04 departure: bodies before declarations)
+
+An interface member, a Protocol or abstract stub, a trait method without a default and a
+`declare`d function are definitions an agent asked for by name rarely wants first: the
+function that does the work is elsewhere. Deciding needs the definition's text, which the
+snippets index already stores (chunks cover every file), so no file is read from disk.
+"""
+from __future__ import annotations
+
+import ast
+import textwrap
+from typing import Any
+
+from .retrieve import chunks_covering
+
+CALLABLE_KINDS = frozenset({"function", "method"})
+# A stub is short; a longer span is a body whatever it says, and reading it would cost for nothing.
+MAX_STUB_LINES = 40
+_BRACE_LANGUAGES = frozenset({"rust", "go", "typescript", "tsx", "javascript"})
+
+
+def declarations(gen, repo: str, ref: str, hits: list[dict[str, Any]]) -> set[str]:
+    """symbol_ids of the callable hits that are declarations without a working body."""
+    out: set[str] = set()
+    for h in hits:
+        if h["kind"] not in CALLABLE_KINDS or h["line_end"] - h["line_start"] >= MAX_STUB_LINES:
+            continue
+        chunks = chunks_covering(gen, repo, ref, h["path"], h["line_start"], h["line_end"])
+        if is_declaration(h["language"], h["signature"], _text(chunks, h["line_start"], h["line_end"])):
+            out.add(h["symbol_id"])
+    return out
+
+
+def _text(chunks: list[dict[str, Any]], start: int, end: int) -> str:
+    lines: list[str] = []
+    for c in chunks:
+        body = c.get("source", "").split("\n")
+        a = int(c["line_start"])
+        lines += body[max(start - a, 0): max(end - a + 1, 0)]
+    return "\n".join(lines)
+
+
+def is_declaration(language: str, signature: str, text: str) -> bool:
+    """True for a callable whose text has no working body; False when unsure."""
+    if not text:
+        return False
+    if language == "python":
+        return _python_stub(text)
+    if language in _BRACE_LANGUAGES:
+        # an interface/trait member, an overload signature, `declare`/`abstract`: no `{` at
+        # all (an arrow function's expression body has no brace either, but has its `=>`)
+        return "{" not in text and "=>" not in text
+    return False
+
+
+def _python_stub(text: str) -> bool:
+    """An abstract method, or a body of only a docstring, `...`, `pass` and
+    `raise NotImplementedError`: a Protocol member or an abstract stub."""
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except (SyntaxError, ValueError):
+        return False
+    if not tree.body or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    fn = tree.body[0]
+    if any(_name(d).endswith("abstractmethod") for d in fn.decorator_list):
+        return True
+    return all(_stub_statement(s) for s in fn.body)
+
+
+def _name(node: ast.expr) -> str:
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _stub_statement(s: ast.stmt) -> bool:
+    if isinstance(s, ast.Pass):
+        return True
+    if isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant):
+        return s.value.value is Ellipsis or isinstance(s.value.value, str)
+    if isinstance(s, ast.Raise) and s.exc is not None:
+        return _name(s.exc) == "NotImplementedError"
+    return False
