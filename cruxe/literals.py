@@ -1,0 +1,189 @@
+"""Messages as literals with holes: what a raise/panic/log call would print, and a pasted one.
+
+Indexing: every string literal of a snippet chunk that sits inside an emitting call (`raise`,
+`throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`, an `...Error(`
+constructor, a logger method) is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`,
+`%v`, escapes) into constant segments; each segment's words (the identifiers of IDENT_PATTERN,
+lower-cased, as the `content` field holds them) go to the snippets' `error_literals` field,
+segments separated by SEGMENT_BREAK so that no phrase matches across a hole. Literals merely
+mentioned elsewhere (a test asserting the same text) are not in that field: the emitting site
+is what it finds.
+
+Querying: a pasted message loses the wrapper its runtime printed around it (`ValueError: `,
+`panic: `, Rust's `thread 'main' panicked at '...', src/main.rs:1:2`) and the words that are
+filled-in values (numbers, paths, URLs, addresses, quoted values); the runs of words between
+them are the candidate constant segments, searched as phrases.
+
+Literals are found by a lexical scan, the same for every language (quotes, triple quotes, Go and
+TypeScript backticks; single quotes only where they delimit strings): no grammar is needed to
+find what a message says, and a scan stays linear on any input.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+
+SEGMENT_BREAK = "|"  # a token no query term can be (queries keep identifier characters only)
+MIN_LITERAL_WORDS = 2  # shorter literals are keys, names and separators, not messages
+MAX_LITERAL_CHARS = 2000  # a message longer than this is a template or data, not a message
+EMIT_WINDOW = 400  # chars before a literal searched for the call that emits it
+MAX_FIELD_TERMS = 4000  # bounds the field for a chunk full of messages
+
+_WORD = re.compile(r"[A-Za-z0-9_$]+")  # store.IDENT_PATTERN, the `content` field's terms
+_DOUBLE = r'"""(?:[^"\\]|\\.|"(?!""))*"""|"(?:[^"\\\n]|\\.)*"'
+_SINGLE = r"'''(?:[^'\\]|\\.|'(?!''))*'''|'(?:[^'\\\n]|\\.)*'"
+_BACKTICK = r"`(?:[^`\\]|\\.)*`"
+# Go and Rust use single quotes for characters (and Rust for lifetimes); Go's backticks are raw strings.
+_LITERAL = {
+    "python": re.compile(f"{_DOUBLE}|{_SINGLE}", re.S),
+    "typescript": re.compile(f"{_DOUBLE}|{_SINGLE}|{_BACKTICK}", re.S),
+    "go": re.compile(f"{_DOUBLE}|{_BACKTICK}", re.S),
+    "rust": re.compile(_DOUBLE, re.S),
+}
+# Holes: template and format placeholders, printf verbs, escapes (a `\n` is no word of the message).
+_HOLE = re.compile(r"\$\{[^{}`]*\}|\{[^{}\s\"']{0,40}\}|%(?:\([\w.]*\))?[-+#0 ]*(?:\d+|\*)?(?:\.(?:\d+|\*))?"
+                   r"[hlLqjzt]*[a-zA-Z]|\\(?:x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{1,6}\}?|.)")
+_PREFIX = re.compile(r"[rRbBfFuU]{1,2}")  # Python string prefixes glued to the quote
+# The calls whose string arguments are what a user sees pasted back (a message, a panic, a log line);
+# `assert_eq!`-style macros compare their strings, they do not print them as the message.
+_EMIT = re.compile(r"""
+    \b(?:raise|throw)\s+(?:new\s+)?[\w.$:]+\s*[({]
+  | \b(?:panic|unreachable|unimplemented|todo|bail|ensure|format_err|anyhow|format|eprintln|eprint
+        |assert|debug_assert|\w*error\w*)!\s*[(\[{]
+  | \b(?:panic|Errorf|Fatalf?|Fatalln|Panicf?|Panicln|New)\s*\(
+  | \.expect(?:_err)?\s*\(
+  | \b\w*(?:Error|Exception|Err|Warning|Panic)\w*(?:::new|\.new)?\s*[({]
+  | \b\w*(?:log|logger|LOG|logging|console|warnings)\w*\.\w+\s*\(
+""", re.X)
+_OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
+
+# Pasted wrappers: how a runtime prints an uncaught error around its message.
+_RUST_PANIC = re.compile(r"^thread '[^']*' panicked at (?:'(?P<old>.*)',\s*\S+:\d+:\d+"
+                         r"|\S+:\d+:\d+:\s*(?P<new>.*))$", re.S)
+_GO_PANIC = re.compile(r"^panic:\s+(.*?)(?:\s+goroutine \d+ \[.*)?$", re.S)
+_EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*:\s+(?=\S)")
+_QUOTES = "\"'`\u201c\u201d\u2018\u2019"
+_TRIM = _QUOTES + ".,;:!?()[]{}<>"
+
+
+def emitted_segments(text: str, language: str) -> list[list[str]]:
+    """The constant segments (lower-cased words) of each string literal of `text` that sits in
+    an emitting call, in text order; adjacent literals (`"a " "b"`, `"a " + "b"`) count as one."""
+    pattern = _LITERAL.get(language)
+    if pattern is None or not any(q in text for q in "\"'`"):
+        return []
+    emits = [(m.start(), m.end()) for m in _EMIT.finditer(text)]
+    if not emits:
+        return []
+    ends = [e for _, e in emits]
+    out: list[list[str]] = []
+    prev_end, prev_kept = -1, False
+    for m in pattern.finditer(text):
+        start, body = m.start(), m.group()
+        joined = prev_kept and _only_joiners(text[prev_end:start])
+        prev_end = m.end()
+        prev_kept = False
+        if len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
+            continue
+        if not (joined or _inside_emit(text, start, emits, ends)):
+            continue
+        segments = literal_segments(_unquote(body))
+        if not segments:
+            continue
+        prev_kept = True
+        if joined and out:  # one message written in pieces: the pieces' edges are no holes
+            out[-1][-1].extend(segments[0])
+            out[-1].extend(segments[1:])
+        else:
+            out.append(segments)
+    return [[w for seg in lit for w in seg + [SEGMENT_BREAK]] for lit in out
+            if sum(len(s) for s in lit) >= MIN_LITERAL_WORDS]
+
+
+def field_text(text: str, language: str) -> str:
+    """The `error_literals` field of one chunk: its emitted literals' segments, each ended by
+    SEGMENT_BREAK, at most MAX_FIELD_TERMS terms."""
+    terms = [w for lit in emitted_segments(text, language) for w in lit]
+    return " ".join(terms[:MAX_FIELD_TERMS])
+
+
+def literal_segments(inner: str) -> list[list[str]]:
+    """The words of each constant segment of a literal's text, holes cut out; empty segments dropped."""
+    return [ws for ws in ([w.lower() for w in _WORD.findall(part)] for part in _HOLE.split(inner)) if ws]
+
+
+def _unquote(body: str) -> str:
+    for q in ('"""', "'''"):
+        if body.startswith(q) and len(body) >= 6:
+            return body[3:-3]
+    return body[1:-1]
+
+
+def _bytes_literal(text: str, start: int) -> bool:
+    """A Python bytes literal (`b"..."`, `rb"..."`) is data, never a message."""
+    m = _PREFIX.search(text, max(0, start - 2), start)
+    if m is None or "b" not in m.group().lower():
+        return False
+    return m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_")
+
+
+def _only_joiners(gap: str) -> bool:
+    return not gap.strip(" \t\r\n+\\")
+
+
+def _inside_emit(text: str, start: int, emits: list[tuple[int, int]], ends: list[int]) -> bool:
+    """The literal at `start` lies inside the brackets opened by the nearest emitting call before
+    it (within EMIT_WINDOW): the brackets between that call and the literal never close it."""
+    i = bisect_left(ends, start + 1) - 1
+    if i < 0 or start - emits[i][0] > EMIT_WINDOW:
+        return False
+    depth = 1
+    for ch in text[ends[i]:start]:
+        if ch in _OPEN:
+            depth += 1
+        elif ch in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return False
+    return True
+
+
+# ---- the pasted side ------------------------------------------------------------------------
+
+def unwrap_message(q: str) -> str:
+    """The message inside what a runtime printed around it (Rust and Go panics, `ExcType: `,
+    `Error: `, surrounding quotes); only one exception name is taken off, the rest is message."""
+    s = q.strip().strip(_QUOTES).strip()
+    m = _RUST_PANIC.match(s)
+    if m:
+        return (m.group("old") if m.group("old") is not None else m.group("new")).strip()
+    m = _GO_PANIC.match(s)
+    if m:
+        return m.group(1).strip()
+    rest = _EXC_NAME.sub("", s, count=1)
+    return rest if rest.strip() else s
+
+
+def is_value(word: str) -> bool:
+    """A word a run filled in rather than one the code wrote: a number, a path, a URL, an
+    address, a quoted value."""
+    w = word.strip(_TRIM)
+    if not w:
+        return False
+    if w[0].isdigit() or any(c in w for c in "/\\@") or "://" in w:
+        return True
+    core = word.strip(".,;:!?()[]{}<>")
+    return len(core) >= 2 and core[0] in _QUOTES and core[-1] in _QUOTES
+
+
+def message_segments(q: str) -> list[tuple[str, ...]]:
+    """The pasted message's candidate constant segments: runs of words between filled-in
+    values, as lower-cased identifier terms, longest first (ties in text order)."""
+    runs: list[list[str]] = [[]]
+    for word in unwrap_message(q).split():
+        if is_value(word):
+            runs.append([])
+        else:
+            runs[-1].extend(w.lower() for w in _WORD.findall(word))
+    segs = [tuple(r) for r in runs if r]
+    return sorted(segs, key=lambda s: -len(s))
