@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from itertools import repeat
 
 SEGMENT_BREAK = "|"  # a token no query term can be (queries keep identifier characters only)
 MIN_LITERAL_WORDS = 2  # shorter literals are keys, names and separators, not messages
@@ -48,13 +49,18 @@ _PREFIX = re.compile(r"[rRbBfFuU]{1,2}")  # Python string prefixes glued to the 
 # `assert_eq!`-style macros compare their strings, they do not print them as the message.
 _EMIT = re.compile(r"""
     \b(?:raise|throw)\s+(?:new\s+)?[\w.$:]+\s*[({]
-  | \b(?:panic|unreachable|unimplemented|todo|bail|ensure|format_err|anyhow|format|eprintln|eprint
-        |assert|debug_assert|\w*error\w*)!\s*[(\[{]
-  | \b(?:panic|Errorf|Fatalf?|Fatalln|Panicf?|Panicln|New)\s*\(
-  | \.expect(?:_err)?\s*\(
-  | \b\w*(?:Error|Exception|Err|Warning|Panic)\w*(?:::new|\.new)?\s*[({]
-  | \b\w*(?:log|logger|LOG|logging|console|warnings)\w*\.\w+\s*\(
+  | (?:panic|unreachable|unimplemented|todo|bail|ensure|format_err|anyhow|format|eprintln|eprint
+        |assert|debug_assert|error|abort)!\s*[(\[{]
+  | \b(?:panic|Errorf|Fatalf?|Fatalln|Panicf?|Panicln)\s*\(
+  | (?:errors\.New|\.expect|\.expect_err)\s*\(
+  | (?:Error|Exception|Err|Warning)\w*(?:::new|\.new)?\s*[({]
+  | \b(?:log|logger|LOG|LOGGER|logging|console|warnings)\.\w+\s*\(
 """, re.X)
+# Where an _EMIT match can start: a plain alternation of words, which the regex engine scans
+# for several times faster than _EMIT itself; _EMIT is then tried only at those places.
+_EMIT_START = re.compile(r"raise|throw|panic|Panic|unreachable!|unimplemented!|todo!|bail!|ensure!|format_err!"
+                         r"|anyhow!|format!|eprint|assert!|debug_assert!|error!|abort!|Errorf|Fatal|errors\.New|\.expect"
+                         r"|Error|Exception|Err|Warning|log|LOG|console|warnings")
 _OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
 
 # Pasted wrappers: how a runtime prints an uncaught error around its message.
@@ -72,7 +78,8 @@ def emitted_segments(text: str, language: str) -> list[list[str]]:
     pattern = _LITERAL.get(language)
     if pattern is None or not any(q in text for q in "\"'`"):
         return []
-    emits = [(m.start(), m.end()) for m in _EMIT.finditer(text)]
+    emits = [(m.start(), m.end()) for m in map(_EMIT.match, repeat(text), (s.start() for s in _EMIT_START.finditer(text)))
+             if m is not None]
     if not emits:
         return []
     ends = [e for _, e in emits]
