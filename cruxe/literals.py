@@ -62,6 +62,7 @@ _EMIT_START = re.compile(r"raise|throw|panic|Panic|unreachable!|unimplemented!|t
                          r"|anyhow!|format!|eprint|assert!|debug_assert!|error!|abort!|Errorf|Fatal|errors\.New|\.expect"
                          r"|Error|Exception|Err|Warning|log|LOG|console|warnings")
 _OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
+_COMMENT_LEADS = ("//", "#", "*", "/*")
 
 # Pasted wrappers: how a runtime prints an uncaught error around its message.
 _RUST_PANIC = re.compile(r"^thread '[^']*' panicked at (?:'(?P<old>.*)',\s*\S+:\d+:\d+"
@@ -92,7 +93,7 @@ def emitted_segments(text: str, language: str) -> list[list[str]]:
         prev_kept = False
         if len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
             continue
-        if not (joined or _inside_emit(text, start, emits, ends)):
+        if not (joined or _inside_emit(text, start, emits, ends)) or _in_comment(text, start):
             continue
         segments = literal_segments(_unquote(body))
         if not segments:
@@ -134,6 +135,12 @@ def _bytes_literal(text: str, start: int) -> bool:
     return m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_")
 
 
+def _in_comment(text: str, start: int) -> bool:
+    """On a comment line (a doc example's `/// panic!("...")`, an attribute's `#[...]`)."""
+    head = text[text.rfind("\n", 0, start) + 1:start].lstrip()
+    return head.startswith(_COMMENT_LEADS)
+
+
 def _only_joiners(gap: str) -> bool:
     return not gap.strip(" \t\r\n+\\")
 
@@ -160,7 +167,9 @@ def _inside_emit(text: str, start: int, emits: list[tuple[int, int]], ends: list
 def unwrap_message(q: str) -> str:
     """The message inside what a runtime printed around it (Rust and Go panics, `ExcType: `,
     `Error: `, surrounding quotes); only one exception name is taken off, the rest is message."""
-    s = q.strip().strip(_QUOTES).strip()
+    s = q.strip()
+    if len(s) >= 2 and s[0] == s[-1] and s[0] in _QUOTES:  # the whole message quoted, not its last value
+        s = s[1:-1].strip()
     m = _RUST_PANIC.match(s)
     if m:
         return (m.group("old") if m.group("old") is not None else m.group("new")).strip()

@@ -168,12 +168,17 @@ def test_only_literals_inside_an_emitting_call_are_kept():
     assert emitted_segments('raise E("first half of a "\n      "message in two")', "python") == [
         ["first", "half", "of", "a", "message", "in", "two", "|"]]
     assert emitted_segments('raise E(b"raw bytes not text")', "python") == []
+    # a doc comment's example is not where a message comes from
+    assert emitted_segments('/// panic!("example in a doc comment")\nfn f() {}', "rust") == []
 
 
 def test_pasted_wrappers_and_values_are_taken_off():
     assert unwrap_message("thread 'main' panicked at 'slot 3 gone', src/main.rs:4:9") == "slot 3 gone"
     assert unwrap_message("panic: store: closed") == "store: closed"
     assert unwrap_message("KeyError: Error: missing key") == "Error: missing key"
+    assert unwrap_message('"no such key"') == "no such key"
+    # a quoted value at the end stays quoted (a value, not a word of the message)
+    assert message_segments('json: bad type "*fs.PathError": "*fs.PathError"') == [("json", "bad", "type")]
     assert message_segments("ValueError: cannot open /tmp/a.txt after 3 tries from https://x.org/y") == [
         ("cannot", "open"), ("tries", "from"), ("after",)]
 
