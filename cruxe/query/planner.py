@@ -74,7 +74,7 @@ PHRASE_BOOST = 2.0  # error messages: the words in order beat the same words sca
 # ... and above all in a message that a raise/panic/log call emits (literals.py): the emitting
 # site before code or tests that merely hold the same words
 LITERAL_PHRASE_BOOST = 4.0
-LITERAL_BOOST = 1.0
+LITERAL_BOOST = 0.25
 
 # Words that survive stop-word removal only when nothing else does ("get", "use" are also names).
 _WEAK = frozenset("""
