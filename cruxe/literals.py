@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from itertools import repeat
 
 SEGMENT_BREAK = "|"  # a token no query term can be (queries keep identifier characters only)
 MIN_LITERAL_WORDS = 2  # shorter literals are keys, names and separators, not messages
@@ -45,23 +44,25 @@ _LITERAL = {
 _HOLE = re.compile(r"\$\{[^{}`]*\}|\{[^{}\s\"']{0,40}\}|%(?:\([\w.]*\))?[-+#0 ]*(?:\d+|\*)?(?:\.(?:\d+|\*))?"
                    r"[hlLqjzt]*[a-zA-Z]|\\(?:x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{1,6}\}?|.)")
 _PREFIX = re.compile(r"[rRbBfFuU]{1,2}")  # Python string prefixes glued to the quote
-# The calls whose string arguments are what a user sees pasted back (a message, a panic, a log line);
-# `assert_eq!`-style macros compare their strings, they do not print them as the message.
-_EMIT = re.compile(r"""
-    \b(?:raise|throw)\s+(?:new\s+)?[\w.$:]+\s*[({]
-  | (?:panic|unreachable|unimplemented|todo|bail|ensure|format_err|anyhow|format|eprintln|eprint
-        |assert|debug_assert|error|abort)!\s*[(\[{]
-  | \b(?:panic|Errorf|Fatalf?|Fatalln|Panicf?|Panicln)\s*\(
-  | (?:errors\.New|\.expect|\.expect_err)\s*\(
-  | (?:Error|Exception|Err|Warning)\w*(?:::new|\.new)?\s*[({]
-  | \b(?:log|logger|LOG|LOGGER|logging|console|warnings)\.\w+\s*\(
-""", re.X)
-# Where an _EMIT match can start: a plain alternation of words, which the regex engine scans
-# for several times faster than _EMIT itself; _EMIT is then tried only at those places.
-_EMIT_START = re.compile(r"raise|throw|panic|Panic|unreachable!|unimplemented!|todo!|bail!|ensure!|format_err!"
-                         r"|anyhow!|format!|eprint|assert!|debug_assert!|error!|abort!|Errorf|Fatal|errors\.New|\.expect"
-                         r"|Error|Exception|Err|Warning|log|LOG|console|warnings")
-_OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
+# The calls whose string arguments are what a user sees pasted back (a message, a panic, a log
+# line), by the name before the call's bracket. Macros (`name!`): `assert_eq!`-style macros
+# compare their strings, they do not print them as the message; a name ending in panic, abort or
+# error is a project's own printing macro (`rtprintpanic!`, `rtabort!`, `const_io_error!`).
+_EMIT_MACROS = frozenset("panic unreachable unimplemented todo bail ensure format_err anyhow format eprintln eprint "
+                         "assert debug_assert".split())
+_EMIT_MACRO_ENDS = ("panic", "abort", "error")
+# functions and methods, by their last name, lower-cased (`fmt.Errorf`, `t.Fatalf`, `.expect`, `p.error`)
+_EMIT_CALLS = frozenset("panic panicf panicln errorf error fatal fatalf fatalln expect expect_err warn warnf "
+                        "warning critical exception".split())
+_LOGGERS = frozenset("log logger logging console warnings LOG LOGGER".split())
+# a name that is an error type or builds one (`ValueError(`, `&PathError{`, `io::Error::new(`, `newError(`)
+_ERROR_NAME = re.compile(r"Error|Exception|Warning|^Err")
+_NAME_SEP = re.compile(r"[.:]+")
+_RAISE_BEFORE = re.compile(r"(?:\braise|\bthrow)\s+(?:new\s+)?\Z")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
+MAX_NAME_CHARS = 80
+_OPEN = frozenset("([{")
+_BRACKET = re.compile(r"[()\[\]{}]")
 _COMMENT_LEADS = ("//", "#", "*", "/*")
 
 # Pasted wrappers: how a runtime prints an uncaught error around its message.
@@ -79,11 +80,6 @@ def emitted_segments(text: str, language: str) -> list[list[str]]:
     pattern = _LITERAL.get(language)
     if pattern is None or not any(q in text for q in "\"'`"):
         return []
-    emits = [(m.start(), m.end()) for m in map(_EMIT.match, repeat(text), (s.start() for s in _EMIT_START.finditer(text)))
-             if m is not None]
-    if not emits:
-        return []
-    ends = [e for _, e in emits]
     out: list[list[str]] = []
     prev_end, prev_kept = -1, False
     for m in pattern.finditer(text):
@@ -91,9 +87,10 @@ def emitted_segments(text: str, language: str) -> list[list[str]]:
         joined = prev_kept and _only_joiners(text[prev_end:start])
         prev_end = m.end()
         prev_kept = False
-        if len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
+        # a message has words apart (a literal without a space is a key, a name, a format)
+        if (not joined and " " not in body) or len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
             continue
-        if not (joined or _inside_emit(text, start, emits, ends)) or _in_comment(text, start):
+        if not (joined or _inside_emit(text, start)) or _in_comment(text, start):
             continue
         segments = literal_segments(_unquote(body))
         if not segments:
@@ -145,21 +142,43 @@ def _only_joiners(gap: str) -> bool:
     return not gap.strip(" \t\r\n+\\")
 
 
-def _inside_emit(text: str, start: int, emits: list[tuple[int, int]], ends: list[int]) -> bool:
-    """The literal at `start` lies inside the brackets opened by the nearest emitting call before
-    it (within EMIT_WINDOW): the brackets between that call and the literal never close it."""
-    i = bisect_left(ends, start + 1) - 1
-    if i < 0 or start - emits[i][0] > EMIT_WINDOW:
-        return False
-    depth = 1
-    for ch in text[ends[i]:start]:
-        if ch in _OPEN:
+def _inside_emit(text: str, start: int) -> bool:
+    """The literal at `start` is an argument of an emitting call: walking out from it through
+    the brackets still open (within EMIT_WINDOW before it), one of them is opened by such a call
+    (`raise E(_("..."))`, `panic(fmt.Sprintf("..."))`: the inner call is not, the outer one is)."""
+    lo = max(0, start - EMIT_WINDOW)
+    depth = 0
+    for m in reversed(list(_BRACKET.finditer(text, lo, start))):
+        if m.group() not in _OPEN:
             depth += 1
-        elif ch in _CLOSE:
+        elif depth:
             depth -= 1
-            if depth == 0:
-                return False
-    return True
+        elif _emitting_call(text, m.start(), lo):
+            return True
+    return False
+
+
+def _emitting_call(text: str, bracket: int, lo: int) -> bool:
+    """The call, macro or constructor whose bracket opens at `bracket` emits a message."""
+    j = bracket
+    while j > lo and text[j - 1] in " \t\r\n":
+        j -= 1
+    bang = j > lo and text[j - 1] == "!"
+    j -= bang
+    k = j
+    while k > max(lo, j - MAX_NAME_CHARS) and text[k - 1] in _NAME_CHARS:
+        k -= 1
+    parts = [x for x in _NAME_SEP.split(text[k:j]) if x]
+    if not parts:
+        return False
+    last = parts[-1]
+    if bang:
+        return last in _EMIT_MACROS or last.endswith(_EMIT_MACRO_ENDS)
+    if last.lower() in _EMIT_CALLS or parts[-2:] == ["errors", "New"]:
+        return True
+    if any(_ERROR_NAME.search(x) for x in parts) or (len(parts) > 1 and parts[-2] in _LOGGERS):
+        return True
+    return _RAISE_BEFORE.search(text, max(lo, k - 16), k) is not None
 
 
 # ---- the pasted side ------------------------------------------------------------------------

@@ -168,6 +168,11 @@ def test_only_literals_inside_an_emitting_call_are_kept():
     assert emitted_segments('raise E("first half of a "\n      "message in two")', "python") == [
         ["first", "half", "of", "a", "message", "in", "two", "|"]]
     assert emitted_segments('raise E(b"raw bytes not text")', "python") == []
+    # the emitting call may be an outer one; a test's expectation is no emitting call
+    assert emitted_segments('panic(fmt.Sprintf("bad %d entries", n))', "go") == [["bad", "|", "entries", "|"]]
+    assert emitted_segments('raise E(_("gettext wrapped message"))', "python") == [
+        ["gettext", "wrapped", "message", "|"]]
+    assert emitted_segments('with pytest.raises(E, match="the raised message"): f()', "python") == []
     # a doc comment's example is not where a message comes from
     assert emitted_segments('/// panic!("example in a doc comment")\nfn f() {}', "rust") == []
 
