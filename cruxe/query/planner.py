@@ -21,6 +21,10 @@ Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of
   (`config` inside `parse_config`) is weaker than a whole identifier; `path_tokens` 0.25:
   every chunk of a file shares its path, so a path word would otherwise lift all of them.
 - files: `filename` 5 and `path` (raw, whole path) 10 for exact hits; `content_head` 0.5.
+- error messages (`_message_phrases`, `_literal_clauses`): the pasted message's constant
+  segments as phrases in `error_literals` (4, the `literals` channel) and in `content` (2), its
+  words in `error_literals` as a bag (0.25: a phrase match, not most of the words in a short
+  chunk, decides which emitted message it is).
 - `parent_name` 10 for qualified symbol queries (`JSONDecoder.decode`): the enclosing name
   as written is as telling as the exact name; without it the long qualified-name field
   loses to every other `decode` by BM25 length normalisation.
