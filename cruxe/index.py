@@ -173,9 +173,12 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
         chunk = "\n".join(lines[a - 1:b])
         body = chunk.encode()
         idents, parts = code_terms(body)
-        snippet_docs.append({**common, "line_start": a, "line_end": b, "chunk_kind": kind, "source": body,
-                             "content": idents, "content_parts": parts,
-                             "error_literals": literals.field_text(chunk, language)})
+        doc = {**common, "line_start": a, "line_end": b, "chunk_kind": kind, "source": body,
+               "content": idents, "content_parts": parts}
+        messages = literals.field_text(chunk, language)
+        if messages:  # most chunks emit none: no empty field for the single-threaded writer
+            doc["error_literals"] = messages
+        snippet_docs.append(doc)
     file_doc = {**common, "line_start": 1, "line_end": max(1, len(lines)), "filename": path.rsplit("/", 1)[-1].lower(),
                 "content_head": code_terms(text[:CONTENT_HEAD_BYTES].encode())[0], "size": item.size}
     return {"symbols": sym_docs, "symbol_rows": sym_rows, "snippets": snippet_docs, "file": file_doc,
