@@ -21,7 +21,6 @@ find what a message says, and a scan stays linear on any input.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 
 SEGMENT_BREAK = "|"  # a token no query term can be (queries keep identifier characters only)
 MIN_LITERAL_WORDS = 2  # shorter literals are keys, names and separators, not messages
@@ -40,6 +39,7 @@ _LITERAL = {
     "go": re.compile(f"{_DOUBLE}|{_BACKTICK}", re.S),
     "rust": re.compile(_DOUBLE, re.S),
 }
+_LITERAL["tsx"] = _LITERAL["javascript"] = _LITERAL["typescript"]
 # Holes: template and format placeholders, printf verbs, escapes (a `\n` is no word of the message).
 _HOLE = re.compile(r"\$\{[^{}`]*\}|\{[^{}\s\"']{0,40}\}|%(?:\([\w.]*\))?[-+#0 ]*(?:\d+|\*)?(?:\.(?:\d+|\*))?"
                    r"[hlLqjzt]*[a-zA-Z]|\\(?:x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{1,6}\}?|.)")
@@ -133,8 +133,10 @@ def _bytes_literal(text: str, start: int) -> bool:
 
 
 def _in_comment(text: str, start: int) -> bool:
-    """On a comment line (a doc example's `/// panic!("...")`, an attribute's `#[...]`)."""
-    head = text[text.rfind("\n", 0, start) + 1:start].lstrip()
+    """On a comment line (a doc example's `/// panic!("...")`, an attribute's `#[...]`). Looked
+    for within EMIT_WINDOW only: a minified file's one line must not be scanned per literal."""
+    lo = max(0, start - EMIT_WINDOW)
+    head = text[text.rfind("\n", lo, start) + 1 or lo:start].lstrip()
     return head.startswith(_COMMENT_LEADS)
 
 

@@ -173,6 +173,8 @@ def test_only_literals_inside_an_emitting_call_are_kept():
     assert emitted_segments('raise E(_("gettext wrapped message"))', "python") == [
         ["gettext", "wrapped", "message", "|"]]
     assert emitted_segments('with pytest.raises(E, match="the raised message"): f()', "python") == []
+    # tsx and javascript files read like TypeScript
+    assert emitted_segments("throw new Error(`bad ${x} value`)", "tsx") == [["bad", "|", "value", "|"]]
     # a doc comment's example is not where a message comes from
     assert emitted_segments('/// panic!("example in a doc comment")\nfn f() {}', "rust") == []
 
