@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, ContextManager, Iterable
 
 from . import codetokens as ct
-from . import heap, vcs
+from . import heap, literals, vcs
 from .config import cruxe_home
 from .errors import CruxeError
 from .extract import extract
@@ -170,10 +170,15 @@ def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any
                          id_blob(symbol_content_hash(fx.source, s.byte_start, s.byte_end)), folded_name(s.name)))
     snippet_docs = []
     for a, b, kind in chunk_ranges(fx, lines):
-        body = "\n".join(lines[a - 1:b]).encode()
+        chunk = "\n".join(lines[a - 1:b])
+        body = chunk.encode()
         idents, parts = code_terms(body)
-        snippet_docs.append({**common, "line_start": a, "line_end": b, "chunk_kind": kind, "source": body,
-                             "content": idents, "content_parts": parts})
+        doc = {**common, "line_start": a, "line_end": b, "chunk_kind": kind, "source": body,
+               "content": idents, "content_parts": parts}
+        messages = literals.field_text(chunk, language)
+        if messages:  # most chunks emit none: no empty field for the single-threaded writer
+            doc["error_literals"] = messages
+        snippet_docs.append(doc)
     file_doc = {**common, "line_start": 1, "line_end": max(1, len(lines)), "filename": path.rsplit("/", 1)[-1].lower(),
                 "content_head": code_terms(text[:CONTENT_HEAD_BYTES].encode())[0], "size": item.size}
     return {"symbols": sym_docs, "symbol_rows": sym_rows, "snippets": snippet_docs, "file": file_doc,

@@ -47,7 +47,7 @@ from .model import EdgeBlock
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 19  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 20  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -462,6 +462,8 @@ def _snippets_schema() -> tantivy.Schema:
         sb.add_bytes_field(name, stored=True, indexed=False)
     sb.add_text_field("content", stored=False, tokenizer_name="cruxe_ws", index_option="position")
     sb.add_text_field("content_parts", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    # the constant segments of the messages the chunk's raise/panic/log calls emit (literals.py)
+    sb.add_text_field("error_literals", stored=False, tokenizer_name="cruxe_ws", index_option="position")
     sb.add_text_field("chunk_kind", stored=True, tokenizer_name="raw", index_option="basic")
     return sb.build()
 

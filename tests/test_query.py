@@ -299,9 +299,10 @@ def test_plan_is_pure_and_serialisable():
 
 @pytest.mark.parametrize("query, channels", [("parse_config", [("symbols", 3.0), ("snippets", 1.0)]),
                                              ("src/auth/handler.rs", [("files", 3.0)]),
-                                             ("error: cannot find value `x`", [("snippets", 3.0), ("files", 1.0)])])
+                                             ("error: cannot find value `x`",
+                                              [("literals", 3.0), ("snippets", 3.0), ("files", 1.0)])])
 def test_plan_channels_per_intent(query, channels):
-    assert [(c.index, c.weight) for c in plan(query).channels] == channels
+    assert [(c.name or c.index, c.weight) for c in plan(query).channels] == channels
 
 
 # ---- detail level -----------------------------------------------------------------------------

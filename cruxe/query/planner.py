@@ -26,6 +26,10 @@ Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of
   (`config` inside `parse_config`) is weaker than a whole identifier; `path_tokens` 0.25:
   every chunk of a file shares its path, so a path word would otherwise lift all of them.
 - files: `filename` 5 and `path` (raw, whole path) 10 for exact hits; `content_head` 0.5.
+- error messages (`_message_phrases`, `_literal_clauses`): the pasted message's constant
+  segments as phrases in `error_literals` (4, the `literals` channel) and in `content` (2), its
+  words in `error_literals` as a bag (0.25: a phrase match, not most of the words in a short
+  chunk, decides which emitted message it is).
 - `parent_name` 10 for qualified symbol queries (`JSONDecoder.decode`): the enclosing name
   as written is as telling as the exact name; without it the long qualified-name field
   loses to every other `decode` by BM25 length normalisation.
@@ -44,6 +48,7 @@ from dataclasses import asdict, dataclass, field
 
 from .. import codetokens as ct
 from .. import intent as intent_mod
+from .. import literals
 from ..errors import CruxeError
 from ..model import LANGUAGES, ROLE_KINDS, is_test_path
 from ..store import IDENT_PATTERN, PARTS_PATTERN
@@ -53,9 +58,13 @@ RRF_K = 60
 INTENT_CHANNELS: dict[str, tuple[tuple[str, float], ...]] = {
     "symbol": (("symbols", 3.0), ("snippets", 1.0)),
     "path": (("files", 3.0),),
-    "error": (("snippets", 3.0), ("files", 1.0)),
+    "error": (("literals", 3.0), ("snippets", 3.0), ("files", 1.0)),
     "natural_language": (("symbols", 2.0), ("snippets", 2.0), ("files", 1.0)),
 }
+# Channels that search another channel's index with clauses of their own: `literals` is the
+# snippets index's messages emitted by raise/panic/log calls (literals.py), a channel apart so
+# that an emitting site's phrase match counts as a first place of its own in the fusion.
+CHANNEL_INDEX = {"literals": "snippets"}
 # With `role`, only the symbols channel runs (snippets/files carry no role); its weight
 # is the plan's own when it has one, else this.
 ROLE_ONLY_WEIGHT = 1.0
@@ -76,11 +85,15 @@ DOC_BOOST = {"natural_language": 16.0, "symbol": 0.5, "error": 0.5, "path": 0.5}
 # its doc and body more than by its name; a method named like one of the question's words
 # was the usual wrong first answer (issue 17).
 NL_NAME_BOOST = 2.0
-PHRASE_BOOST = 2.0
+PHRASE_BOOST = 2.0  # error messages: the words in order beat the same words scattered
+# ... and above all in a message that a raise/panic/log call emits (literals.py): the emitting
+# site before code or tests that merely hold the same words
+LITERAL_PHRASE_BOOST = 4.0
+LITERAL_BOOST = 0.25
 # Morphological variants of a natural-language query's words count for this share of the word's
 # own boost: evidence, weaker than the word as written.
 MORPH_FACTOR = 0.5
-MAX_VARIANT_TERMS = 64  # error messages: the words in order beat the same words scattered
+MAX_VARIANT_TERMS = 64
 
 # Words that survive stop-word removal only when nothing else does ("get", "use" are also names).
 _WEAK = frozenset("""
@@ -119,6 +132,7 @@ class Channel:
     weight: float  # RRF weight
     fetch: int
     clauses: tuple[Clause, ...]
+    name: str = ""  # the plan's channel (INTENT_CHANNELS) when it is not the index's own name
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,13 +197,15 @@ def plan(query: str, *, role: str | None = None, language: str | None = None, li
     words = _significant_words(q, intent)
     terms = _dedup(t for w in words for t in ct.query_terms(w))[:MAX_QUERY_TERMS]
     fetch = min(CHANNEL_FETCH_MAX, max(CHANNEL_FETCH, limit * 3))
-    builders = {"symbols": _symbol_clauses, "snippets": _snippet_clauses, "files": _file_clauses}
+    builders = {"symbols": _symbol_clauses, "snippets": _snippet_clauses, "files": _file_clauses,
+                "literals": _literal_clauses}
     channels = []
     notes = []
-    for index, weight in _channels_for(intent, role, notes):
-        clauses = builders[index](q, intent, words, terms, target, query_path)
+    for name, weight in _channels_for(intent, role, notes):
+        clauses = builders[name](q, intent, words, terms, target, query_path)
         if clauses:
-            channels.append(Channel(index, weight, fetch, tuple(clauses)))
+            index = CHANNEL_INDEX.get(name, name)
+            channels.append(Channel(index, weight, fetch, tuple(clauses), "" if index == name else name))
     line_terms, line_parts = _content_terms([target] if intent == "symbol" else words)
     return Plan(query=q, intent=intent, confidence=round(confidence, 3), target=target,
                 query_path=query_path, kind_intent=kind_intent, terms=tuple(terms),
@@ -236,6 +252,8 @@ def _significant_words(q: str, intent: str) -> list[str]:
     """Query words worth searching for. Natural-language questions lose their stop words;
     identifiers, paths and messages are searched as written."""
     words = [w for w in q.split() if intent == "symbol" or not _URL_RE.match(w.strip(_PUNCT))]
+    if intent == "error":  # a pasted message's filled-in values are no words of the code
+        words = [w for w in literals.unwrap_message(q).split() if not literals.is_value(w)]
     if intent != "natural_language":
         return words or q.split()
     kept = [w for w in words if w.strip(_PUNCT).lower() not in STOP_WORDS]
@@ -328,16 +346,39 @@ def _snippet_clauses(q, intent, words, terms, target, query_path) -> list[Clause
     else:
         idents, parts = _content_terms(words)
     out: list[Clause] = []
-    if intent == "error" and len(idents) >= 2:
-        inner = q.strip("\"'`\u201c\u201d\u2018\u2019")
-        phrase = tuple(m.lower() for m in _IDENT_RE.findall(inner))[:MAX_QUERY_TERMS]
-        out.append(Clause("content", phrase, PHRASE_BOOST, phrase=True))
+    if intent == "error":  # the message's segments as phrases anywhere in the code
+        out = [Clause("content", seg, PHRASE_BOOST, phrase=True) for seg in _message_phrases(q)]
     if idents:
         out.append(Clause("content", tuple(idents), BOOST["content"]))
     if parts:
         out.append(Clause("content_parts", tuple(parts), BOOST["content_parts"]))
     if intent != "error" and terms:
         out.append(Clause("path_tokens", tuple(terms), BOOST["snippet_path_tokens"]))
+    return out
+
+
+def _message_phrases(q: str) -> list[tuple[str, ...]]:
+    """A pasted message's candidate constant segments of two words or more (the runtime's
+    wrapper and the filled-in values taken off: literals.message_segments), MAX_QUERY_TERMS
+    words in all; words that the searched field never holds are cut out at run time
+    (retrieve.split_phrases)."""
+    out, budget = [], MAX_QUERY_TERMS
+    for seg in literals.message_segments(q):
+        if budget < 2:
+            break
+        if len(seg) >= 2:
+            out.append(seg[:budget])
+            budget -= len(out[-1])
+    return out
+
+
+def _literal_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
+    """The `literals` channel: the pasted message among the messages that raise/panic/log
+    calls emit, its segments as phrases (the longest match scores most), its words as a bag."""
+    out = [Clause("error_literals", seg, LITERAL_PHRASE_BOOST, phrase=True) for seg in _message_phrases(q)]
+    bag = _dedup(w for seg in literals.message_segments(q) for w in seg)[:MAX_QUERY_TERMS]
+    if bag:
+        out.append(Clause("error_literals", tuple(bag), LITERAL_BOOST))
     return out
 
 

@@ -78,6 +78,28 @@ def prune_common_terms(searcher: tantivy.Searcher, clauses: tuple[Clause, ...]) 
     return tuple(out)
 
 
+def split_phrases(searcher: tantivy.Searcher, clauses: tuple[Clause, ...]) -> tuple[Clause, ...]:
+    """Phrases cut at the words their field never holds: in a pasted message those are the
+    values a run filled in (`orders_2024`, a host name), and a phrase through them matches
+    nothing. Each run of two or more known words stays a phrase; single words are left to
+    the plan's bag-of-words clauses."""
+    if not any(c.phrase for c in clauses):
+        return clauses
+    out: list[Clause] = []
+    for c in clauses:
+        if not c.phrase:
+            out.append(c)
+            continue
+        runs: list[list[str]] = [[]]
+        for t in c.terms:
+            if searcher.doc_freq(c.field, t) > 0:
+                runs[-1].append(t)
+            elif runs[-1]:
+                runs.append([])
+        out += [Clause(c.field, tuple(r), c.boost, True) for r in runs if len(r) >= 2]
+    return tuple(out)
+
+
 def channel_query(schema: tantivy.Schema, channel: Channel, repo: str, ref: str,
                   language: str | None, kinds: tuple[str, ...],
                   clauses: tuple[Clause, ...] | None = None) -> tantivy.Query | None:
@@ -100,7 +122,7 @@ def run_channel(gen: Generation, channel: Channel, repo: str, ref: str, language
     clauses actually searched (after pruning common terms)."""
     index = gen.tantivy[channel.index]
     searcher = gen.searcher(channel.index)
-    clauses = prune_common_terms(searcher, channel.clauses)
+    clauses = prune_common_terms(searcher, split_phrases(searcher, channel.clauses))
     query = channel_query(index.schema, channel, repo, ref, language, kinds, clauses)
     if query is None:
         return [], clauses

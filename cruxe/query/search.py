@@ -28,6 +28,8 @@ from .retrieve import innermost_symbols, run_channel
 
 RRF_SCALE = 20.0 * RRF_K
 RESULT_TYPE_ORDER = {"symbol": 0, "snippet": 1, "file": 2}
+# snippet fields whose terms are words of the chunk's lines (`error_literals`: its emitted messages)
+_LINE_FIELDS = ("content", "content_parts", "error_literals")
 SNIPPET_LINES = 3  # matching lines shown in a snippet hit
 SNIPPET_LINE_CHARS = 160
 
@@ -134,7 +136,7 @@ def _needle_pattern(p: Plan, clauses: tuple[Clause, ...]) -> re.Pattern[str] | N
     """One regex for the plan's line terms that were searched (terms pruned as too common
     are left out too): whole identifiers only between identifier boundaries, parts anywhere;
     longest first so a whole identifier wins over its own parts."""
-    searched = {t for c in clauses if c.field in ("content", "content_parts") for t in c.terms}
+    searched = {t for c in clauses if c.field in _LINE_FIELDS for t in c.terms}
     idents = sorted((t for t in p.line_terms if t in searched), key=lambda t: (-len(t), t))
     # every part, whole identifiers included: the word `idle` also lies inside `reuse_idle`
     parts = sorted((t for t in p.line_parts if t in searched), key=lambda t: (-len(t), t))

@@ -1,0 +1,226 @@
+"""Messages as literals with holes: what a raise/panic/log call would print, and a pasted one.
+
+Indexing: every string literal of a snippet chunk that sits inside an emitting call (`raise`,
+`throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`, an `...Error(`
+constructor, a logger method) is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`,
+`%v`, escapes) into constant segments; each segment's words (the identifiers of IDENT_PATTERN,
+lower-cased, as the `content` field holds them) go to the snippets' `error_literals` field,
+segments separated by SEGMENT_BREAK so that no phrase matches across a hole. Literals merely
+mentioned elsewhere (a test asserting the same text) are not in that field: the emitting site
+is what it finds.
+
+Querying: a pasted message loses the wrapper its runtime printed around it (`ValueError: `,
+`panic: `, Rust's `thread 'main' panicked at '...', src/main.rs:1:2`) and the words that are
+filled-in values (numbers, paths, URLs, addresses, quoted values); the runs of words between
+them are the candidate constant segments, searched as phrases.
+
+Literals are found by a lexical scan, the same for every language (quotes, triple quotes, Go and
+TypeScript backticks; single quotes only where they delimit strings): no grammar is needed to
+find what a message says, and a scan stays linear on any input.
+"""
+from __future__ import annotations
+
+import re
+
+SEGMENT_BREAK = "|"  # a token no query term can be (queries keep identifier characters only)
+MIN_LITERAL_WORDS = 2  # shorter literals are keys, names and separators, not messages
+MAX_LITERAL_CHARS = 2000  # a message longer than this is a template or data, not a message
+EMIT_WINDOW = 400  # chars before a literal searched for the call that emits it
+MAX_FIELD_TERMS = 4000  # bounds the field for a chunk full of messages
+
+_WORD = re.compile(r"[A-Za-z0-9_$]+")  # store.IDENT_PATTERN, the `content` field's terms
+_DOUBLE = r'"""(?:[^"\\]|\\.|"(?!""))*"""|"(?:[^"\\\n]|\\.)*"'
+_SINGLE = r"'''(?:[^'\\]|\\.|'(?!''))*'''|'(?:[^'\\\n]|\\.)*'"
+_BACKTICK = r"`(?:[^`\\]|\\.)*`"
+# Go and Rust use single quotes for characters (and Rust for lifetimes); Go's backticks are raw strings.
+_LITERAL = {
+    "python": re.compile(f"{_DOUBLE}|{_SINGLE}", re.S),
+    "typescript": re.compile(f"{_DOUBLE}|{_SINGLE}|{_BACKTICK}", re.S),
+    "go": re.compile(f"{_DOUBLE}|{_BACKTICK}", re.S),
+    "rust": re.compile(_DOUBLE, re.S),
+}
+_LITERAL["tsx"] = _LITERAL["javascript"] = _LITERAL["typescript"]
+# Holes: template and format placeholders, printf verbs, escapes (a `\n` is no word of the message).
+_HOLE = re.compile(r"\$\{[^{}`]*\}|\{[^{}\s\"']{0,40}\}|%(?:\([\w.]*\))?[-+#0 ]*(?:\d+|\*)?(?:\.(?:\d+|\*))?"
+                   r"[hlLqjzt]*[a-zA-Z]|\\(?:x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{1,6}\}?|.)")
+_PREFIX = re.compile(r"[rRbBfFuU]{1,2}")  # Python string prefixes glued to the quote
+# The calls whose string arguments are what a user sees pasted back (a message, a panic, a log
+# line), by the name before the call's bracket. Macros (`name!`): `assert_eq!`-style macros
+# compare their strings, they do not print them as the message; a name ending in panic, abort or
+# error is a project's own printing macro (`rtprintpanic!`, `rtabort!`, `const_io_error!`).
+_EMIT_MACROS = frozenset("panic unreachable unimplemented todo bail ensure format_err anyhow format eprintln eprint "
+                         "assert debug_assert".split())
+_EMIT_MACRO_ENDS = ("panic", "abort", "error")
+# functions and methods, by their last name, lower-cased (`fmt.Errorf`, `t.Fatalf`, `.expect`, `p.error`)
+_EMIT_CALLS = frozenset("panic panicf panicln errorf error fatal fatalf fatalln expect expect_err warn warnf "
+                        "warning critical exception".split())
+_LOGGERS = frozenset("log logger logging console warnings LOG LOGGER".split())
+# a name that is an error type or builds one (`ValueError(`, `&PathError{`, `io::Error::new(`, `newError(`)
+_ERROR_NAME = re.compile(r"Error|Exception|Warning|^Err")
+_NAME_SEP = re.compile(r"[.:]+")
+_RAISE_BEFORE = re.compile(r"(?:\braise|\bthrow)\s+(?:new\s+)?\Z")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
+MAX_NAME_CHARS = 80
+_OPEN = frozenset("([{")
+_BRACKET = re.compile(r"[()\[\]{}]")
+_COMMENT_LEADS = ("//", "#", "*", "/*")
+
+# Pasted wrappers: how a runtime prints an uncaught error around its message.
+_RUST_PANIC = re.compile(r"^thread '[^']*' panicked at (?:'(?P<old>.*)',\s*\S+:\d+:\d+"
+                         r"|\S+:\d+:\d+:\s*(?P<new>.*))$", re.S)
+_GO_PANIC = re.compile(r"^panic:\s+(.*?)(?:\s+goroutine \d+ \[.*)?$", re.S)
+_EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*:\s+(?=\S)")
+_QUOTES = "\"'`\u201c\u201d\u2018\u2019"
+_TRIM = _QUOTES + ".,;:!?()[]{}<>"
+
+
+def emitted_segments(text: str, language: str) -> list[list[str]]:
+    """The constant segments (lower-cased words) of each string literal of `text` that sits in
+    an emitting call, in text order; adjacent literals (`"a " "b"`, `"a " + "b"`) count as one."""
+    pattern = _LITERAL.get(language)
+    if pattern is None or not any(q in text for q in "\"'`"):
+        return []
+    out: list[list[str]] = []
+    prev_end, prev_kept = -1, False
+    for m in pattern.finditer(text):
+        start, body = m.start(), m.group()
+        joined = prev_kept and _only_joiners(text[prev_end:start])
+        prev_end = m.end()
+        prev_kept = False
+        # a message has words apart (a literal without a space is a key, a name, a format)
+        if (not joined and " " not in body) or len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
+            continue
+        if not (joined or _inside_emit(text, start)) or _in_comment(text, start):
+            continue
+        segments = literal_segments(_unquote(body))
+        if not segments:
+            continue
+        prev_kept = True
+        if joined and out:  # one message written in pieces: the pieces' edges are no holes
+            out[-1][-1].extend(segments[0])
+            out[-1].extend(segments[1:])
+        else:
+            out.append(segments)
+    return [[w for seg in lit for w in seg + [SEGMENT_BREAK]] for lit in out
+            if sum(len(s) for s in lit) >= MIN_LITERAL_WORDS]
+
+
+def field_text(text: str, language: str) -> str:
+    """The `error_literals` field of one chunk: its emitted literals' segments, each ended by
+    SEGMENT_BREAK, at most MAX_FIELD_TERMS terms."""
+    terms = [w for lit in emitted_segments(text, language) for w in lit]
+    return " ".join(terms[:MAX_FIELD_TERMS])
+
+
+def literal_segments(inner: str) -> list[list[str]]:
+    """The words of each constant segment of a literal's text, holes cut out; empty segments dropped."""
+    return [ws for ws in ([w.lower() for w in _WORD.findall(part)] for part in _HOLE.split(inner)) if ws]
+
+
+def _unquote(body: str) -> str:
+    for q in ('"""', "'''"):
+        if body.startswith(q) and len(body) >= 6:
+            return body[3:-3]
+    return body[1:-1]
+
+
+def _bytes_literal(text: str, start: int) -> bool:
+    """A Python bytes literal (`b"..."`, `rb"..."`) is data, never a message."""
+    m = _PREFIX.search(text, max(0, start - 2), start)
+    if m is None or "b" not in m.group().lower():
+        return False
+    return m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_")
+
+
+def _in_comment(text: str, start: int) -> bool:
+    """On a comment line (a doc example's `/// panic!("...")`, an attribute's `#[...]`). Looked
+    for within EMIT_WINDOW only: a minified file's one line must not be scanned per literal."""
+    lo = max(0, start - EMIT_WINDOW)
+    head = text[text.rfind("\n", lo, start) + 1 or lo:start].lstrip()
+    return head.startswith(_COMMENT_LEADS)
+
+
+def _only_joiners(gap: str) -> bool:
+    return not gap.strip(" \t\r\n+\\")
+
+
+def _inside_emit(text: str, start: int) -> bool:
+    """The literal at `start` is an argument of an emitting call: walking out from it through
+    the brackets still open (within EMIT_WINDOW before it), one of them is opened by such a call
+    (`raise E(_("..."))`, `panic(fmt.Sprintf("..."))`: the inner call is not, the outer one is)."""
+    lo = max(0, start - EMIT_WINDOW)
+    depth = 0
+    for m in reversed(list(_BRACKET.finditer(text, lo, start))):
+        if m.group() not in _OPEN:
+            depth += 1
+        elif depth:
+            depth -= 1
+        elif _emitting_call(text, m.start(), lo):
+            return True
+    return False
+
+
+def _emitting_call(text: str, bracket: int, lo: int) -> bool:
+    """The call, macro or constructor whose bracket opens at `bracket` emits a message."""
+    j = bracket
+    while j > lo and text[j - 1] in " \t\r\n":
+        j -= 1
+    bang = j > lo and text[j - 1] == "!"
+    j -= bang
+    k = j
+    while k > max(lo, j - MAX_NAME_CHARS) and text[k - 1] in _NAME_CHARS:
+        k -= 1
+    parts = [x for x in _NAME_SEP.split(text[k:j]) if x]
+    if not parts:
+        return False
+    last = parts[-1]
+    if bang:
+        return last in _EMIT_MACROS or last.endswith(_EMIT_MACRO_ENDS)
+    if last.lower() in _EMIT_CALLS or parts[-2:] == ["errors", "New"]:
+        return True
+    if any(_ERROR_NAME.search(x) for x in parts) or (len(parts) > 1 and parts[-2] in _LOGGERS):
+        return True
+    return _RAISE_BEFORE.search(text, max(lo, k - 16), k) is not None
+
+
+# ---- the pasted side ------------------------------------------------------------------------
+
+def unwrap_message(q: str) -> str:
+    """The message inside what a runtime printed around it (Rust and Go panics, `ExcType: `,
+    `Error: `, surrounding quotes); only one exception name is taken off, the rest is message."""
+    s = q.strip()
+    if len(s) >= 2 and s[0] == s[-1] and s[0] in _QUOTES:  # the whole message quoted, not its last value
+        s = s[1:-1].strip()
+    m = _RUST_PANIC.match(s)
+    if m:
+        return (m.group("old") if m.group("old") is not None else m.group("new")).strip()
+    m = _GO_PANIC.match(s)
+    if m:
+        return m.group(1).strip()
+    rest = _EXC_NAME.sub("", s, count=1)
+    return rest if rest.strip() else s
+
+
+def is_value(word: str) -> bool:
+    """A word a run filled in rather than one the code wrote: a number, a path, a URL, an
+    address, a quoted value."""
+    w = word.strip(_TRIM)
+    if not w:
+        return False
+    if w[0].isdigit() or any(c in w for c in "/\\@") or "://" in w:
+        return True
+    core = word.strip(".,;:!?()[]{}<>")
+    return len(core) >= 2 and core[0] in _QUOTES and core[-1] in _QUOTES
+
+
+def message_segments(q: str) -> list[tuple[str, ...]]:
+    """The pasted message's candidate constant segments: runs of words between filled-in
+    values, as lower-cased identifier terms, longest first (ties in text order)."""
+    runs: list[list[str]] = [[]]
+    for word in unwrap_message(q).split():
+        if is_value(word):
+            runs.append([])
+        else:
+            runs[-1].extend(w.lower() for w in _WORD.findall(word))
+    segs = [tuple(r) for r in runs if r]
+    return sorted(segs, key=lambda s: -len(s))

@@ -1,0 +1,202 @@
+"""Pasted error messages found by their literal (issue 17, item 3): the site that emits a
+message built with an f-string, `%`, `.format`, Go verbs, Rust `{}` or a TS template, pasted
+with values filled in (a path, a number, a URL), ranks above a test asserting the same text."""
+from __future__ import annotations
+
+import pytest
+
+from cruxe.index import run_index
+from cruxe.literals import emitted_segments, message_segments, unwrap_message
+from cruxe.project import open_project
+from cruxe.query import plan, search_code
+
+# (file, source, the emitting line's marker); tests repeat each message with the holes filled.
+SOURCES = {
+    "python": ("store/loader.py", '''\
+import logging
+
+log = logging.getLogger(__name__)
+
+
+def load_manifest(path, expected):
+    rows = read(path)
+    if len(rows) != expected:
+        raise ManifestError(f"manifest {path} holds {len(rows)} rows but the header promised {expected}")
+    return rows
+
+
+def fetch_remote(url, retries):
+    log.warning("giving up on mirror %s after %d retries", url, retries)
+    raise MirrorUnreachable("mirror %s refused the connection after %d retries" % (url, retries))
+
+
+def render(name):
+    raise TemplateMissing("template {} is not registered with any loader".format(name))
+''', "tests/test_loader.py", '''\
+def test_manifest_mismatch():
+    with pytest.raises(ManifestError, match="holds 3 rows but the header promised 4"):
+        load_manifest("manifest holds rows but the header promised", 4)
+    assert "mirror refused the connection after retries" in caplog.text
+    assert str(err) == "template is not registered with any loader"
+'''),
+    "go": ("store/loader.go", '''\
+package store
+
+import (
+	"errors"
+	"fmt"
+)
+
+var ErrClosed = errors.New("store: operation on a closed segment file")
+
+func Open(path string, size int) (*Segment, error) {
+	if size < 0 {
+		return nil, fmt.Errorf("store: segment %q has negative size %d after recovery", path, size)
+	}
+	return &Segment{path: path}, nil
+}
+''', "store/loader_test.go", '''\
+package store
+
+func TestOpen(t *testing.T) {
+	want := "store: segment has negative size after recovery"
+	if err.Error() != "store: segment \\"/tmp/x\\" has negative size -1 after recovery" {
+		t.Fatalf("got %v want %v", err, want)
+	}
+}
+'''),
+    "rust": ("src/pool.rs", '''\
+pub fn checkout(&mut self, slot: usize) -> &Conn {
+    if slot >= self.conns.len() {
+        panic!("pool slot {} is out of range for a pool of {} connections", slot, self.conns.len());
+    }
+    self.conns[slot].as_ref().expect("pool slot was checked out twice without a release")
+}
+''', "tests/pool.rs", '''\
+#[test]
+#[should_panic(expected = "is out of range for a pool of 2 connections")]
+fn slot_out_of_range() {
+    // pool slot is out of range for a pool of connections
+    let msg = "pool slot 7 is out of range for a pool of 2 connections";
+    assert_eq!(msg, "pool slot is out of range for a pool of connections");
+}
+'''),
+    "typescript": ("src/registry.ts", '''\
+export function register(url: string, name: string): Plugin {
+  if (registry.has(name)) {
+    throw new Error(`plugin ${name} was already registered from ${url} in this session`);
+  }
+  return load(url);
+}
+''', "src/registry.test.ts", '''\
+test("duplicate", () => {
+  expect(() => register("https://x.example.com/p.js", "auth")).toThrow(
+    "plugin auth was already registered from https://x.example.com/p.js in this session");
+  expect(msg).toBe("plugin was already registered from in this session");
+});
+'''),
+}
+
+# (language, pasted message with values, marker of the emitting line)
+PASTED = [
+    ("python", "ManifestError: manifest /var/lib/app/manifest.json holds 3 rows but the header promised 4",
+     "raise ManifestError"),
+    ("python", "MirrorUnreachable: mirror https://mirror.example.org/pub refused the connection after 5 retries",
+     "raise MirrorUnreachable"),
+    ("python", "TemplateMissing: template emails/welcome.html is not registered with any loader",
+     "raise TemplateMissing"),
+    ("go", 'store: segment "/data/seg-0001.log" has negative size -1 after recovery', "fmt.Errorf"),
+    ("go", "store: operation on a closed segment file", "errors.New"),
+    ("rust", "thread 'main' panicked at 'pool slot 7 is out of range for a pool of 2 connections', "
+             "src/main.rs:41:10", "panic!"),
+    ("rust", "thread 'main' panicked at 'pool slot was checked out twice without a release', src/main.rs:9:5",
+     ".expect("),
+    ("typescript", "Error: plugin auth was already registered from https://cdn.example.com/auth.js in this session",
+     "throw new Error"),
+]
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory):
+    root = tmp_path_factory.mktemp("errrepo")
+    for src_path, src, test_path, test in SOURCES.values():
+        for rel, text in ((src_path, src), (test_path, test)):
+            p = root / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text)
+    home = tmp_path_factory.mktemp("errhome")
+    run_index(root, home=home)
+    project = open_project(root, home)
+    ref = project.default_ref()
+    return project.store.current_generation(ref), project.id, ref
+
+
+def _emitting_line(language: str, marker: str) -> tuple[str, int]:
+    path, src = SOURCES[language][0], SOURCES[language][1]
+    lines = [i + 1 for i, line in enumerate(src.splitlines()) if marker in line]
+    assert len(lines) == 1, (marker, lines)
+    return path, lines[0]
+
+
+@pytest.mark.parametrize("language,message,marker", PASTED, ids=[m[:40] for _, m, _ in PASTED])
+def test_pasted_message_with_values_finds_the_emitting_site_first(indexed, language, message, marker):
+    gen, repo, ref = indexed
+    path, line = _emitting_line(language, marker)
+    hits, _, intent = search_code(gen, repo, ref, message, limit=5)
+    assert intent["intent"] == "error"
+    top = hits[0]
+    assert (top["path"], top["line_start"] <= line <= top["line_end"]) == (path, True), hits[:3]
+
+
+def test_segments_of_each_language_literal():
+    assert emitted_segments('raise E(f"no {x!r} in {y}: giving up")', "python") == [
+        ["no", "|", "in", "|", "giving", "up", "|"]]
+    assert emitted_segments('log.error("cannot %(op)s the %s file", d)', "python") == [
+        ["cannot", "|", "the", "|", "file", "|"]]
+    assert emitted_segments('return fmt.Errorf("bad size %d for %q\\n", n, s)', "go") == [
+        ["bad", "size", "|", "for", "|"]]
+    assert emitted_segments('bail!("slot {slot} of {:?} is gone", p)', "rust") == [
+        ["slot", "|", "of", "|", "is", "gone", "|"]]
+    assert emitted_segments("throw new TypeError(`key ${k.name} has no value`)", "typescript") == [
+        ["key", "|", "has", "no", "value", "|"]]
+
+
+def test_only_literals_inside_an_emitting_call_are_kept():
+    src = 'x = "a message that is only data"\nraise E("the raised message")\nprint(f(y), "after the call")\n'
+    assert emitted_segments(src, "python") == [["the", "raised", "message", "|"]]
+    # pieces of one message written side by side are one literal
+    assert emitted_segments('raise E("first half of a "\n      "message in two")', "python") == [
+        ["first", "half", "of", "a", "message", "in", "two", "|"]]
+    assert emitted_segments('raise E(b"raw bytes not text")', "python") == []
+    # the emitting call may be an outer one; a test's expectation is no emitting call
+    assert emitted_segments('panic(fmt.Sprintf("bad %d entries", n))', "go") == [["bad", "|", "entries", "|"]]
+    assert emitted_segments('raise E(_("gettext wrapped message"))', "python") == [
+        ["gettext", "wrapped", "message", "|"]]
+    assert emitted_segments('with pytest.raises(E, match="the raised message"): f()', "python") == []
+    # tsx and javascript files read like TypeScript
+    assert emitted_segments("throw new Error(`bad ${x} value`)", "tsx") == [["bad", "|", "value", "|"]]
+    # a doc comment's example is not where a message comes from
+    assert emitted_segments('/// panic!("example in a doc comment")\nfn f() {}', "rust") == []
+
+
+def test_pasted_wrappers_and_values_are_taken_off():
+    assert unwrap_message("thread 'main' panicked at 'slot 3 gone', src/main.rs:4:9") == "slot 3 gone"
+    assert unwrap_message("panic: store: closed") == "store: closed"
+    assert unwrap_message("KeyError: Error: missing key") == "Error: missing key"
+    assert unwrap_message('"no such key"') == "no such key"
+    # a quoted value at the end stays quoted (a value, not a word of the message)
+    assert message_segments('json: bad type "*fs.PathError": "*fs.PathError"') == [("json", "bad", "type")]
+    assert message_segments("ValueError: cannot open /tmp/a.txt after 3 tries from https://x.org/y") == [
+        ("cannot", "open"), ("tries", "from"), ("after",)]
+
+
+def test_error_plan_searches_segments_as_phrases_in_emitted_messages():
+    p = plan("ManifestError: manifest /var/x.json holds 3 rows but the header promised 4")
+    assert p.intent == "error"
+    literal = next(c for c in p.channels if c.name == "literals")
+    assert literal.index == "snippets"
+    phrases = {(c.field, c.terms) for c in literal.clauses if c.phrase}
+    assert ("error_literals", ("rows", "but", "the", "header", "promised")) in phrases
+    assert ("error_literals", ("manifest",)) not in phrases
+    words = {t for ch in p.channels for c in ch.clauses if not c.phrase for t in c.terms}
+    assert not words & {"var", "x", "json", "3", "4"}
