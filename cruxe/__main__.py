@@ -188,7 +188,7 @@ def cmd_search(a: argparse.Namespace) -> int:
     if a.plan:
         from .query import plan
 
-        _print_json(plan(a.query, role=a.role, language=a.lang, limit=a.limit).to_dict())
+        _print_json(plan(a.query, role=a.role, language=a.lang, limit=a.limit or a.cfg.search.default_limit).to_dict())
         return EXIT_OK
     payload, err = _tool(a, "search_code", {
         "query": a.query, "role": a.role, "language": a.lang, "limit": a.limit, "ref": a.ref,
@@ -272,7 +272,7 @@ def build_parser() -> argparse.ArgumentParser:
     query.add_argument("--ref", help="branch/ref (default: current branch, or 'live')")
     query.add_argument("--lang", choices=["python", "rust", "go", "typescript", "tsx", "javascript"])
     query.add_argument("--role", choices=["type", "callable", "value", "namespace", "alias"])
-    query.add_argument("--limit", type=int, default=10)
+    query.add_argument("--limit", type=int, help="results (default: search.default_limit, as for the MCP tools)")
     query.add_argument("--detail", choices=["location", "signature", "context"], default="signature")
     query.add_argument("--compact", action="store_true")
     query.add_argument("--explain", choices=["off", "basic", "full"])

@@ -93,3 +93,15 @@ def test_a_running_job_answers_null_counts_not_zero(make_repo, monkeypatch):
             proc.kill()
             proc.wait()
         tools._SPAWNED.clear()
+
+
+def test_the_cli_json_is_the_tool_payload_with_the_same_default_limit(make_repo):
+    """`cruxe search --json` and `search_code` with no limit give the same answer (the CLI's own
+    default of 10 against the tools' 5 made them differ)."""
+    root = make_repo({f"m{i}.py": f"def handler_{i}():\n    return {i}\n" for i in range(12)})
+    run_index(root)
+    r = _cli(["search", "handler", "--json"], cwd=root)
+    assert r.returncode == 0, r.stderr
+    payload, is_error = Server(root).call_tool("search_code", {"query": "handler", "freshness_policy": "best_effort"})
+    assert not is_error
+    assert [x["path"] for x in json.loads(r.stdout)["results"]] == [x["path"] for x in payload["results"]]
