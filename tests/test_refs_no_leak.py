@@ -6,6 +6,7 @@ import time
 
 from cruxe.index import run_index
 from cruxe.project import open_project
+from cruxe.shape import full_metadata
 from cruxe.tools import Server
 
 
@@ -30,7 +31,7 @@ def test_a_query_on_another_branch_neither_syncs_it_from_the_working_tree_nor_ca
     server = Server(root)
     payload, is_error = server.call_tool("locate_symbol", {"name": "feature_only_function", "ref": "feature"})
     assert not is_error and payload["results"], payload
-    assert payload["metadata"]["freshness_status"] == "fresh", payload["metadata"]
+    assert full_metadata(payload["metadata"])["freshness_status"] == "fresh", payload["metadata"]
     time.sleep(1.0)  # a background sync, had one been started, would have run by now
     store = open_project(root).store
     assert [j["ref"] for j in store.jobs(None, limit=10)] == ["feature"]
