@@ -91,8 +91,17 @@ _FAILURE_WORD_RE = re.compile(
 _QUOTED_LITERAL_RE = re.compile(r"(?<!\w)(['\"`])[^'\"`]+\1(?!\w)")
 
 
+# A message that names what failed and then, after a colon, the detail: "Hijack failed on
+# protocol switch: 404". Questions put no colon after the failure.
+_FAILURE_THEN_DETAIL_RE = re.compile(
+    r"\b(?:failed|cannot|can't|could not|couldn't|unable to|invalid|unexpected|missing|unknown|unsupported)\b"
+    r"[^:?\n]{0,80}:\s+\S", re.IGNORECASE)
+
+
 def _is_error(q: str) -> bool:
     if any(r.search(q) for r in _ERROR_RE):
+        return True
+    if _FAILURE_THEN_DETAIL_RE.search(q) and not q.rstrip().endswith("?"):
         return True
     return bool(_FAILURE_WORD_RE.search(q) and _QUOTED_LITERAL_RE.search(q))
 

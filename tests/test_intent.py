@@ -96,6 +96,17 @@ def test_urls_are_pasted_values_not_search_words():
     assert not {"www", "example", "com", "https"} & set(p.terms), p.terms
 
 
+@pytest.mark.parametrize("q", ["Hijack failed on protocol switch: 404 Not Found", "invalid token: expired",
+                               "missing field: name"])
+def test_a_failure_then_its_detail_after_a_colon_is_a_message(q):
+    assert intent(q) == "error"
+
+
+@pytest.mark.parametrize("q", ["what happens when parsing fails: does it retry?", "how does the server handle failed logins"])
+def test_questions_about_failures_stay_questions(q):
+    assert intent(q) == "natural_language"
+
+
 @pytest.mark.parametrize("q", ["read/write lock implementation", "async I/O event loop"])
 def test_slashes_between_words_are_not_paths(q):
     assert intent(q) == "natural_language"
