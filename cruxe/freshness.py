@@ -6,13 +6,17 @@ job makes it `syncing`. A writer holding the ref's lock means a job is in flight
 """
 from __future__ import annotations
 
+import os
 import sqlite3
+import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from . import vcs
 from .errors import CruxeError
 from .project import Project, is_working_tree_ref
-from .store import SCHEMA_VERSION, Generation, branch_state
+from .store import SCHEMA_VERSION, Generation, branch_state, manifest, tree_state
 
 POLICIES = ("strict", "balanced", "best_effort")
 
@@ -76,13 +80,102 @@ def index_state(project: Project, ref: str, gen: Generation | None = None,
         freshness = "syncing"
     elif head is not None and indexed != head:
         freshness = "stale"
+    elif not bs.get("complete"):
+        freshness = "stale"
     else:
-        freshness = "fresh" if bs.get("complete") else "stale"
+        edited = is_working_tree_ref(project, ref) and working_tree_changed(project, gen, bs)
+        freshness = "stale" if edited else "fresh"
     complete = bool(bs.get("complete"))
     status = "indexing" if active else ("ready" if complete or bs else "not_indexed")
     return IndexState(ref, "compatible", status, freshness, complete, indexed, head,
                       bs.get("last_indexed_at"), bs.get("file_count") or 0, bs.get("symbol_count") or 0,
                       SCHEMA_VERSION)
+
+
+# ---- edits on disk ----------------------------------------------------------------------------
+# Each check stats every directory the last scan walked (an add, delete or rename moves its
+# directory's mtime) and then as many indexed files as fit in PROBE_FILE_BUDGET_S, from where the
+# last check stopped (an edit in place moves the file's size or mtime). So an added, deleted or
+# renamed file is seen at the next query, an edit in place within a few queries on a large tree
+# (every file once per ceil(files / files-per-check) queries). Not seen: an edit that keeps size
+# and mtime (mtime set back by hand), a file indexed within 2 s of its last write (stored without
+# its mtime, see index.RACY_NS) until the next sync, and anything in an ignored directory.
+# Figures in docs/BENCHMARKS.md ("Freshness").
+PROBE_FILE_BUDGET_S = 0.001
+PROBE_MAX_DIRS = 4096  # past this many, directories are rotated under the same budget
+_PROBE_CACHE_SIZE = 8
+
+
+class _TreeProbe:
+    """What one published state of one ref looked like on disk, and where the last check stopped."""
+
+    def __init__(self, root: str, dirs: dict[str, int], files: list[tuple[str, int, int]]):
+        self.dirs = [(os.path.join(root, d) if d else root, m) for d, m in sorted(dirs.items())]
+        self.files = [(os.path.join(root, p), size, mtime) for p, size, mtime in files]
+        self.dir_at = self.file_at = 0
+        self.changed = False
+        self.lock = threading.Lock()
+
+    def check(self) -> bool:
+        with self.lock:
+            if not self.changed:
+                self.changed = self._dirs_moved() or self._files_moved()
+            return self.changed
+
+    def _dirs_moved(self) -> bool:
+        n = len(self.dirs)
+        count = n if n <= PROBE_MAX_DIRS else PROBE_MAX_DIRS
+        for k in range(count):
+            path, mtime = self.dirs[(self.dir_at + k) % n]
+            try:
+                if os.stat(path).st_mtime_ns != mtime:
+                    return True
+            except OSError:
+                return True
+        self.dir_at = (self.dir_at + count) % n if n else 0
+        return False
+
+    def _files_moved(self) -> bool:
+        n = len(self.files)
+        deadline = time.perf_counter() + PROBE_FILE_BUDGET_S
+        for k in range(n):
+            path, size, mtime = self.files[(self.file_at + k) % n]
+            try:
+                st = os.stat(path)
+            except OSError:
+                return True
+            if st.st_size != size or st.st_mtime_ns != mtime:
+                return True
+            if k % 64 == 63 and time.perf_counter() > deadline:
+                self.file_at = (self.file_at + k + 1) % n
+                return False
+        return False
+
+
+_PROBES: OrderedDict[tuple[str, int], _TreeProbe] = OrderedDict()
+_PROBES_LOCK = threading.Lock()
+
+
+def working_tree_changed(project: Project, gen: Generation, bs: dict) -> bool:
+    """Whether files under the working tree changed since the ref's last published job (see
+    above for what a check sees). False for an index that kept no directory state."""
+    key = (str(gen.path), int(bs.get("cursor") or 0))
+    with _PROBES_LOCK:
+        probe = _PROBES.get(key)
+        if probe is not None:
+            _PROBES.move_to_end(key)
+    if probe is None:
+        dirs = tree_state(gen)
+        if dirs is None:
+            return False
+        rows = manifest(gen, project.id, bs.get("ref") or "")
+        files = [(p, size, mtime) for p, (_, size, mtime) in sorted(rows.items()) if mtime and mtime > 0]
+        probe = _TreeProbe(str(project.root), dirs, files)
+        with _PROBES_LOCK:
+            _PROBES[key] = probe
+            while len(_PROBES) > _PROBE_CACHE_SIZE:
+                _PROBES.popitem(last=False)
+    return probe.check()
 
 
 def _ref_commit(project: Project, ref: str) -> str | None:
@@ -122,7 +215,7 @@ def check_policy(state: IndexState, policy: str) -> bool:
     if state.freshness_status != "stale":
         return False
     if policy == "strict":
-        raise CruxeError("index_stale", "Index is stale: the last indexed commit does not match HEAD.",
+        raise CruxeError("index_stale", "Index is stale: files or HEAD changed since the last index.",
                          {"last_indexed_commit": state.last_indexed_commit, "current_head": state.current_head,
                           "suggestion": "Call sync_repo to update the index before querying."})
     return policy == "balanced"

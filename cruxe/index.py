@@ -36,7 +36,7 @@ from .scan import MAX_FILE_BYTES, SCAN_TIMEOUT_S, ScanEntry, looks_binary, scan
 from .store import (EDGE_TYPE_CODES, SCHEMA_VERSION, FileEdges, Generation, GenerationWriter, build_missing_indexes,
                     build_symbol_indexes, clear_generation, code_terms, crash_point, defer_edge_indexes,
                     defer_symbol_indexes, disagreeing_files, edges_deferred, flush_spool, folded_name, id_blob,
-                    manifest, now_iso, orphan_paths, record_unconfirmed, save_skipped_files, storage_error,
+                    manifest, now_iso, orphan_paths, record_unconfirmed, save_skipped_files, save_tree_state, storage_error,
                     storage_kind)
 
 log = logging.getLogger(__name__)
@@ -493,6 +493,7 @@ def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
         heap.trim()
         record_unconfirmed(gen.db, ())  # every batch's manifest rows are committed
         save_skipped_files(gen, report.skipped)
+        save_tree_state(gen, scanned.dir_mtimes)
     if spool is None:
         if bulk:
             build_symbol_indexes(gen.db)

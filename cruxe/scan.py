@@ -59,6 +59,9 @@ class ScanEntry:
 class ScanResult:
     files: list[ScanEntry] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # each walked directory's mtime, taken just before it was listed: a later add, delete or
+    # rename in it moves the mtime (freshness compares; docs/ARCHITECTURE.md "Freshness")
+    dir_mtimes: dict[str, int] = field(default_factory=dict)
     excluded: dict[str, int] = field(default_factory=lambda: {"builtin": 0, "gitignore": 0, "cruxeignore": 0})
     pruned_dirs: dict[str, int] = field(default_factory=lambda: {"builtin": 0, "gitignore": 0, "cruxeignore": 0})
     skipped: dict[str, int] = field(default_factory=lambda: {"too_large": 0, "binary": 0, "symlink": 0,
@@ -203,6 +206,7 @@ def scan(root: str | Path, max_file_bytes: int = MAX_FILE_BYTES,
         deadline.check(rel_dir, out)
         abs_dir = os.path.join(root_str, rel_dir) if rel_dir else root_str
         try:
+            out.dir_mtimes[rel_dir] = os.stat(abs_dir).st_mtime_ns
             entries = sorted(os.scandir(abs_dir), key=lambda e: e.name)
         except OSError as e:
             out.warnings.append(f"{rel_dir or '.'}: cannot list directory ({e.strerror})")

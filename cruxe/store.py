@@ -1417,6 +1417,18 @@ def save_skipped_files(gen: Generation, warnings: list[str]) -> None:
         c.execute("INSERT OR REPLACE INTO meta VALUES ('skipped_files', ?)", (to_json(warnings),))
 
 
+def save_tree_state(gen: Generation, dir_mtimes: dict[str, int]) -> None:
+    """The mtime of every directory the last job's scan walked, as it was when listed."""
+    with transaction(gen.db) as c:
+        c.execute("INSERT OR REPLACE INTO meta VALUES ('dir_mtimes', ?)", (to_json(dir_mtimes),))
+
+
+def tree_state(gen: Generation) -> dict[str, int] | None:
+    """`save_tree_state`'s directories, or None for an index built before it was kept."""
+    row = gen.db.execute("SELECT value FROM meta WHERE key='dir_mtimes'").fetchone()
+    return json.loads(row[0]) if row else None
+
+
 def skipped_files(gen: Generation) -> list[str]:
     row = gen.db.execute("SELECT value FROM meta WHERE key='skipped_files'").fetchone()
     return json.loads(row[0]) if row else []

@@ -51,7 +51,10 @@ def build_repo(base: Path) -> Path:
 
 
 def cruxe_env(home: Path) -> dict[str, str]:
-    return {**os.environ, **BATCH_ENV, "CRUXE_HOME": str(home)}
+    # The jobs under test are the ones these tests start; under `balanced` the servers would
+    # also start syncs of their own on seeing the edits (freshness sees files on disk), which
+    # then refuse the tests' jobs as index_in_progress.
+    return {**os.environ, **BATCH_ENV, "CRUXE_HOME": str(home), "CRUXE_FRESHNESS_POLICY": "best_effort"}
 
 
 # ---- clients ------------------------------------------------------------------------------
@@ -141,7 +144,7 @@ class Fleet:
         env = cruxe_env(home)
         subprocess.run([sys.executable, "-m", "cruxe", "init", "--path", str(repo)], env=env, check=True,
                        capture_output=True)
-        self.stdio = [StdioServer(repo, home) for _ in range(2)]
+        self.stdio = [StdioServer(repo, home, env) for _ in range(2)]
         for s in self.stdio:
             handshake(s)
         self.http = subprocess.Popen([sys.executable, "-m", "cruxe", "serve-mcp", "--transport", "http", "--port", "0",

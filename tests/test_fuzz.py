@@ -343,9 +343,9 @@ def _wait_for_writer(server: Server, ref: str, timeout: float = 60) -> None:
 class StdioServer:
     """`cruxe serve-mcp` on stdio; collects every stdout line to prove it is all protocol."""
 
-    def __init__(self, repo: Path, home: Path):
+    def __init__(self, repo: Path, home: Path, env: dict[str, str] | None = None):
         self.proc = subprocess.Popen([sys.executable, "-m", "cruxe", "serve-mcp", "--path", str(repo)],
-                                     env={**os.environ, "CRUXE_HOME": str(home)}, stdin=subprocess.PIPE,
+                                     env={**os.environ, "CRUXE_HOME": str(home), **(env or {})}, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.lines: list[bytes] = []
         self._buf = b""
