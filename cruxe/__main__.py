@@ -108,6 +108,24 @@ def cmd_sync(a: argparse.Namespace) -> int:
     return cmd_index(a, force=False)
 
 
+def cmd_watch(a: argparse.Namespace) -> int:
+    from .watch import watch
+
+    cfg = a.cfg.index
+
+    def synced(report) -> None:
+        payload = report.to_dict()
+        if a.json:
+            _print_json(payload)
+        elif not a.quiet:
+            print(f"synced {payload['changed_files']} changed, {payload['deleted_files']} removed file(s) "
+                  f"in {payload['duration_ms']} ms", flush=True)
+
+    watch(a.path, interval=a.interval, on_sync=synced, workers=a.workers or cfg.workers,
+          max_file_bytes=cfg.max_file_bytes, scan_timeout_s=cfg.scan_timeout_s)
+    return EXIT_OK
+
+
 def cmd_tags(a: argparse.Namespace) -> int:
     from .freshness import require_queryable
     from .project import checked_ref, require_project
@@ -246,7 +264,7 @@ def cmd_serve_mcp(a: argparse.Namespace) -> int:
     from .serve import serve
 
     return serve(a.path, a.cfg, transport=a.transport, bind=a.bind, port=a.port,
-                 token=a.token or os.environ.get("CRUXE_HTTP_TOKEN"), prewarm=not a.no_prewarm)
+                 token=a.token or os.environ.get("CRUXE_HTTP_TOKEN"), prewarm=not a.no_prewarm, watch=a.watch)
 
 
 # ---- parser --------------------------------------------------------------------------------
@@ -296,6 +314,11 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--quiet", action="store_true", help="no progress or summary")
         s.add_argument("--job-id", help=argparse.SUPPRESS)
         s.set_defaults(func=func, force=False)
+    s = sub.add_parser("watch", parents=[common], help="keep the index in step with the files (Ctrl-C stops)")
+    s.add_argument("--interval", type=float, default=1.0, help="seconds between checks (default 1)")
+    s.add_argument("--workers", type=int, help="processes for a large sync (default: as for index)")
+    s.add_argument("--quiet", action="store_true", help="no line per sync")
+    s.set_defaults(func=cmd_watch)
     s = sub.add_parser("search", parents=[common, query], help="ranked search: symbols, paths, errors, prose")
     s.add_argument("query")
     s.add_argument("--plan", action="store_true",
@@ -333,6 +356,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--port", type=_port, default=9100, help="HTTP port, 0-65535 (default 9100; 0 picks a free one)")
     s.add_argument("--token", help="HTTP bearer token (or CRUXE_HTTP_TOKEN)")
     s.add_argument("--no-prewarm", action="store_true", help="skip warming the indices at start")
+    s.add_argument("--watch", action="store_true", help="keep the index in step with the files while serving "
+                   "(as `cruxe watch`; background syncs need no `balanced` query)")
     s.set_defaults(func=cmd_serve_mcp)
     return p
 

@@ -6,6 +6,7 @@ job makes it `syncing`. A writer holding the ref's lock means a job is in flight
 """
 from __future__ import annotations
 
+import calendar
 import os
 import sqlite3
 import threading
@@ -98,8 +99,9 @@ def index_state(project: Project, ref: str, gen: Generation | None = None,
 # last check stopped (an edit in place moves the file's size or mtime). So an added, deleted or
 # renamed file is seen at the next query, an edit in place within a few queries on a large tree
 # (every file once per ceil(files / files-per-check) queries). Not seen: an edit that keeps size
-# and mtime (mtime set back by hand), a file indexed within 2 s of its last write (stored without
-# its mtime, see index.RACY_NS) until the next sync, and anything in an ignored directory.
+# and mtime (mtime set back by hand), a write to a file indexed within 2 s of its last write
+# (stored without its mtime, see index.RACY_NS) in the second after the job published, and
+# anything in an ignored directory.
 # Figures in docs/BENCHMARKS.md ("Freshness").
 PROBE_FILE_BUDGET_S = 0.001
 PROBE_MAX_DIRS = 4096  # past this many, directories are rotated under the same budget
@@ -109,17 +111,22 @@ _PROBE_CACHE_SIZE = 8
 class _TreeProbe:
     """What one published state of one ref looked like on disk, and where the last check stopped."""
 
-    def __init__(self, root: str, dirs: dict[str, int], files: list[tuple[str, int, int]]):
+    def __init__(self, root: str, dirs: dict[str, int], files: list[tuple[str, int, int]], indexed_ns: int):
+        # A file read within 2 s of its last write is stored without its mtime (-1): it counts as
+        # changed once its mtime is past the second after the publish (`indexed_ns` is that
+        # second, rounded down): a write in the second around the publish is not seen (the
+        # next one is), and a file written just before its index never reads as changed.
+        self.racy_after_ns = indexed_ns + 1_000_000_000
         self.dirs = [(os.path.join(root, d) if d else root, m) for d, m in sorted(dirs.items())]
         self.files = [(os.path.join(root, p), size, mtime) for p, size, mtime in files]
         self.dir_at = self.file_at = 0
         self.changed = False
         self.lock = threading.Lock()
 
-    def check(self) -> bool:
+    def check(self, budget_s: float = PROBE_FILE_BUDGET_S) -> bool:
         with self.lock:
             if not self.changed:
-                self.changed = self._dirs_moved() or self._files_moved()
+                self.changed = self._dirs_moved() or self._files_moved(budget_s)
             return self.changed
 
     def _dirs_moved(self) -> bool:
@@ -135,16 +142,16 @@ class _TreeProbe:
         self.dir_at = (self.dir_at + count) % n if n else 0
         return False
 
-    def _files_moved(self) -> bool:
+    def _files_moved(self, budget_s: float) -> bool:
         n = len(self.files)
-        deadline = time.perf_counter() + PROBE_FILE_BUDGET_S
+        deadline = time.perf_counter() + budget_s
         for k in range(n):
             path, size, mtime = self.files[(self.file_at + k) % n]
             try:
                 st = os.stat(path)
             except OSError:
                 return True
-            if st.st_size != size or st.st_mtime_ns != mtime:
+            if st.st_size != size or (st.st_mtime_ns != mtime if mtime > 0 else st.st_mtime_ns > self.racy_after_ns):
                 return True
             if k % 64 == 63 and time.perf_counter() > deadline:
                 self.file_at = (self.file_at + k + 1) % n
@@ -156,7 +163,8 @@ _PROBES: OrderedDict[tuple[str, int], _TreeProbe] = OrderedDict()
 _PROBES_LOCK = threading.Lock()
 
 
-def working_tree_changed(project: Project, gen: Generation, bs: dict) -> bool:
+def working_tree_changed(project: Project, gen: Generation, bs: dict,
+                         budget_s: float = PROBE_FILE_BUDGET_S) -> bool:
     """Whether files under the working tree changed since the ref's last published job (see
     above for what a check sees). False for an index that kept no directory state."""
     key = (str(gen.path), int(bs.get("cursor") or 0))
@@ -169,13 +177,24 @@ def working_tree_changed(project: Project, gen: Generation, bs: dict) -> bool:
         if dirs is None:
             return False
         rows = manifest(gen, project.id, bs.get("ref") or "")
-        files = [(p, size, mtime) for p, (_, size, mtime) in sorted(rows.items()) if mtime and mtime > 0]
-        probe = _TreeProbe(str(project.root), dirs, files)
+        files = [(p, size, mtime if mtime and mtime > 0 else -1) for p, (_, size, mtime) in sorted(rows.items())]
+        probe = _TreeProbe(str(project.root), dirs, files, _epoch_ns(bs.get("last_indexed_at")))
         with _PROBES_LOCK:
             _PROBES[key] = probe
             while len(_PROBES) > _PROBE_CACHE_SIZE:
                 _PROBES.popitem(last=False)
-    return probe.check()
+    return probe.check(budget_s)
+
+
+def _epoch_ns(iso: str | None) -> int:
+    """`store.now_iso`'s UTC second as nanoseconds since the epoch (0 when unknown: every file
+    stored without its mtime then counts as changed)."""
+    if not iso:
+        return 0
+    try:
+        return int(calendar.timegm(time.strptime(iso, "%Y-%m-%dT%H:%M:%SZ"))) * 1_000_000_000
+    except ValueError:
+        return 0
 
 
 def _ref_commit(project: Project, ref: str) -> str | None:

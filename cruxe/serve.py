@@ -62,6 +62,13 @@ def serve(path: str | Path, config: Config, *, home: Path | None = None, transpo
         server.prewarm_hook = thread.start  # after notifications/initialized: the handshake never waits
     else:
         server.prewarm_status = "disabled"
+    if kw.pop("watch", False):
+        from .watch import watch
+
+        cfg = config.index
+        threading.Thread(target=watch, args=(server.project.root, server.home), name="cruxe-watch", daemon=True,
+                         kwargs={"workers": cfg.workers, "max_file_bytes": cfg.max_file_bytes,
+                                 "scan_timeout_s": cfg.scan_timeout_s}).start()
     if transport == "http":
         from .http import serve_http
 

@@ -75,3 +75,15 @@ def test_balanced_syncs_the_edit_and_answers_fresh_after(make_repo):
             break
         time.sleep(0.2)
     assert found.get("results"), found
+
+
+def test_a_file_indexed_right_after_its_write_reads_fresh_and_its_next_edit_is_seen(make_repo):
+    """A file read within 2 s of its last write is stored without its mtime; it must neither
+    read as changed at once nor hide a later edit for good."""
+    root = make_repo({"a.py": "def alpha():\n    pass\n"})
+    run_index(root)  # just written: stored without its mtime
+    server = Server(root)
+    assert _status(server) == "fresh"
+    time.sleep(2.1)
+    (root / "a.py").write_text("def alpha():\n    pass\n")  # same size: only the mtime tells
+    assert _status(server) == "stale"

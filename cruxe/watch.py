@@ -1,0 +1,82 @@
+"""`cruxe watch`: keep the working tree's index in step with the files, by polling.
+
+Every `interval` seconds one check of the freshness probe (`freshness.working_tree_changed`:
+every directory the last scan walked, then indexed files for `budget_s` from where the last
+check stopped) or a moved HEAD says whether anything changed; after a change, a short quiet
+period (`debounce`) lets an editor finish writing, then one incremental sync runs. Polling,
+not file events: it needs nothing beyond the standard library and works on every platform and
+file system, at a cost that grows with the tree (figures in docs/BENCHMARKS.md "Watch"). Memory
+is the probe's lists of paths (bounded by the index) and nothing per event.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from . import freshness, vcs
+from .errors import CruxeError
+from .index import JobReport, run_index
+from .project import Project, open_project
+from .store import branch_state
+
+log = logging.getLogger(__name__)
+
+WATCH_INTERVAL_S = 1.0
+WATCH_DEBOUNCE_S = 0.2
+# per check: with the directories, about 1% of a core on go-5k at the interval above
+WATCH_FILE_BUDGET_S = 0.003
+
+
+def changed(project: Project, budget_s: float = WATCH_FILE_BUDGET_S) -> bool:
+    """Whether the working tree's ref is behind the files or HEAD (True when never indexed;
+    False while a job runs: it is catching up)."""
+    ref = project.default_ref()
+    gen, schema_status, _ = freshness.open_generation(project, ref)
+    if gen is None or schema_status != "compatible":
+        return schema_status == "not_indexed"
+    if project.store.writer_active(ref):
+        return False
+    bs = branch_state(gen, project.id, ref) or {}
+    head = vcs.head_commit(project.root)
+    if head is not None and bs.get("last_indexed_commit") != head:
+        return True
+    return freshness.working_tree_changed(project, gen, bs, budget_s)
+
+
+def watch(root: str | Path, home: Path | None = None, *, interval: float = WATCH_INTERVAL_S,
+          debounce: float = WATCH_DEBOUNCE_S, budget_s: float = WATCH_FILE_BUDGET_S,
+          stop: threading.Event | None = None, on_sync: Callable[[JobReport], None] | None = None,
+          **index_args: Any) -> None:
+    """Sync whenever the tree changed, until `stop` is set (or forever). `index_args` go to
+    `run_index` (workers, max_file_bytes, scan_timeout_s)."""
+    stop = stop or threading.Event()
+    project = open_project(root, home)  # one store: its generations stay open between checks
+    while not stop.wait(interval):
+        try:
+            if not changed(project, budget_s):
+                continue
+            stop.wait(debounce)
+            report = run_index(project.root, home=home, **index_args)
+        except CruxeError as e:
+            if e.code not in ("index_in_progress", "sync_in_progress"):
+                log.warning("watch: %s", e.message)
+            continue
+        log.info("watch: synced %d changed, %d removed file(s) in %d ms", report.changed_files,
+                 report.deleted_files, report.duration_ms)
+        if on_sync is not None:
+            on_sync(report)
+
+
+def measure_idle(root: str | Path, home: Path | None, seconds: float) -> float:
+    """CPU seconds per second of wall time that watching costs while nothing changes."""
+    stop = threading.Event()
+    t = threading.Thread(target=watch, args=(root, home), kwargs={"stop": stop}, daemon=True)
+    c0, w0 = time.process_time(), time.perf_counter()
+    t.start()
+    time.sleep(seconds)
+    stop.set()
+    t.join()
+    return (time.process_time() - c0) / (time.perf_counter() - w0)
