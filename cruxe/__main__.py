@@ -264,7 +264,8 @@ def cmd_serve_mcp(a: argparse.Namespace) -> int:
     from .serve import serve
 
     return serve(a.path, a.cfg, transport=a.transport, bind=a.bind, port=a.port,
-                 token=a.token or os.environ.get("CRUXE_HTTP_TOKEN"), prewarm=not a.no_prewarm, watch=a.watch)
+                 token=a.token or os.environ.get("CRUXE_HTTP_TOKEN"), prewarm=not a.no_prewarm,
+                 watch=a.watch or a.cfg.index.watch)
 
 
 # ---- parser --------------------------------------------------------------------------------

@@ -73,6 +73,7 @@ class IndexConfig:
     max_file_bytes: int = 1024 * 1024
     workers: int = field(default_factory=default_workers)
     scan_timeout_s: int = DEFAULT_SCAN_TIMEOUT_S
+    watch: bool = False  # serve-mcp keeps the index in step with the files (as `serve-mcp --watch`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +165,7 @@ _KEYS: dict[tuple[str, str], _Key] = {
                                       "CRUXE_MAX_FILE_BYTES"),
     ("index", "workers"): _Key(_int_range(1, MAX_WORKERS), _int_text, "CRUXE_WORKERS"),
     ("index", "scan_timeout_s"): _Key(_int_range(1, MAX_SCAN_TIMEOUT_S), _int_text, "CRUXE_SCAN_TIMEOUT_S"),
+    ("index", "watch"): _Key(_bool, _bool_text, "CRUXE_WATCH"),
     ("log", "level"): _Key(_enum(LOG_LEVELS, {"warn": "warning", "fatal": "critical"}), env="CRUXE_LOG_LEVEL"),
     ("debug", "ranking_reasons"): _Key(_bool, _bool_text, "CRUXE_DEBUG_RANKING_REASONS"),
 }
@@ -312,6 +314,7 @@ def _normalise(raw: _Raw, warnings: list[str]) -> tuple[SearchConfig, IndexConfi
         max_file_bytes=_value(raw, "index", "max_file_bytes", i.max_file_bytes, warnings),
         workers=_value(raw, "index", "workers", i.workers, warnings),
         scan_timeout_s=_value(raw, "index", "scan_timeout_s", i.scan_timeout_s, warnings),
+        watch=_value(raw, "index", "watch", i.watch, warnings),
     )
     return search, index, LogConfig(level=_value(raw, "log", "level", lg.level, warnings))
 

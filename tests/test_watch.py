@@ -111,3 +111,12 @@ def test_serve_mcp_watch_syncs_edits_without_a_query_asking(make_repo, cruxe_hom
     finally:
         proc.stdin.close()
         proc.wait(timeout=30)
+
+
+def test_the_watch_config_key(tmp_path, monkeypatch):
+    from cruxe.config import load_config
+
+    monkeypatch.setenv("CRUXE_WATCH", "true")
+    assert load_config(None).index.watch is True
+    monkeypatch.delenv("CRUXE_WATCH")
+    assert load_config(None).index.watch is False
