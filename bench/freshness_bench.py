@@ -79,7 +79,7 @@ def main() -> None:
         "load": os.getloadavg()[0], "first_check_ms": round(first_ms, 2),
         "check_ms": {"p50": _pct(checks, 0.5), "p95": _pct(checks, 0.95)},
         "index_state_ms": {"p50": _pct(states, 0.5), "p95": _pct(states, 0.95)},
-        "checks_per_file_cycle": cycle + 1,
+        "checks_per_file_cycle": cycle,
         "anchor_stat_every_file_ms": round(statistics.median(anchor), 2),
     }))
 

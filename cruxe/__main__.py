@@ -109,7 +109,7 @@ def cmd_sync(a: argparse.Namespace) -> int:
 
 
 def cmd_watch(a: argparse.Namespace) -> int:
-    from .watch import watch
+    from .watch import WATCH_INTERVAL_S, watch
 
     cfg = a.cfg.index
 
@@ -121,7 +121,7 @@ def cmd_watch(a: argparse.Namespace) -> int:
             print(f"synced {payload['changed_files']} changed, {payload['deleted_files']} removed file(s) "
                   f"in {payload['duration_ms']} ms", flush=True)
 
-    watch(a.path, interval=a.interval, on_sync=synced, workers=a.workers or cfg.workers,
+    watch(a.path, interval=a.interval or WATCH_INTERVAL_S, on_sync=synced, workers=a.workers or cfg.workers,
           max_file_bytes=cfg.max_file_bytes, scan_timeout_s=cfg.scan_timeout_s)
     return EXIT_OK
 
@@ -316,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--job-id", help=argparse.SUPPRESS)
         s.set_defaults(func=func, force=False)
     s = sub.add_parser("watch", parents=[common], help="keep the index in step with the files (Ctrl-C stops)")
-    s.add_argument("--interval", type=float, default=1.0, help="seconds between checks (default 1)")
+    s.add_argument("--interval", type=float, help="seconds between checks (default 1)")
     s.add_argument("--workers", type=int, help="processes for a large sync (default: as for index)")
     s.add_argument("--quiet", action="store_true", help="no line per sync")
     s.set_defaults(func=cmd_watch)

@@ -130,6 +130,11 @@ the a an file files folder folders directory directories dir dirs in under insid
 list all test tests
 """.split())
 _URL_RE = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+
+
+def is_url(token: str) -> bool:
+    """`scheme://...`: a pasted value, never a word of the code nor a path in the repository."""
+    return bool(_URL_RE.match(token))
 _EXT_RE = re.compile(r"^[\w*.\-]*\.([A-Za-z0-9]+)$")
 _DOTFILE_RE = re.compile(r"^\.[A-Za-z0-9][\w.\-]*$")
 _EDGE_PUNCT = "\"'`()[]{},;:<>"

@@ -19,6 +19,7 @@ everything one sync must change together lives in the generation's own `index.db
 """
 from __future__ import annotations
 
+import atexit
 import errno
 import fcntl
 import json
@@ -28,6 +29,7 @@ import re
 import shutil
 import sqlite3
 import stat
+import tempfile
 import threading
 import time
 import urllib.parse
@@ -514,10 +516,6 @@ def _open_snapshot(path: Path, name: str) -> tantivy.Index:
     """A Tantivy index under a read-only $CRUXE_HOME, opened from a private copy: Tantivy
     takes a lock file even to read, which a read-only disk refuses. Nothing under a read-only
     home changes, so the copy is the index; it is removed when the process exits."""
-    import atexit
-    import shutil
-    import tempfile
-
     copy = Path(tempfile.mkdtemp(prefix=f"cruxe-ro-{name}-"))
     atexit.register(shutil.rmtree, copy, True)
     shutil.copytree(path, copy, dirs_exist_ok=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -69,14 +68,3 @@ def watch(root: str | Path, home: Path | None = None, *, interval: float = WATCH
         if on_sync is not None:
             on_sync(report)
 
-
-def measure_idle(root: str | Path, home: Path | None, seconds: float) -> float:
-    """CPU seconds per second of wall time that watching costs while nothing changes."""
-    stop = threading.Event()
-    t = threading.Thread(target=watch, args=(root, home), kwargs={"stop": stop}, daemon=True)
-    c0, w0 = time.process_time(), time.perf_counter()
-    t.start()
-    time.sleep(seconds)
-    stop.set()
-    t.join()
-    return (time.process_time() - c0) / (time.perf_counter() - w0)

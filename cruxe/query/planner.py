@@ -111,7 +111,6 @@ _IDENT_RE = re.compile(IDENT_PATTERN)
 _PARTS_RE = re.compile(PARTS_PATTERN)
 _PUNCT = "?,.;:!()'\"`"  # stripped from the ends of natural-language words
 _QUAL_SPLIT = re.compile(r"::|\.|->|#")
-_URL_RE = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)  # pasted values, not words of the code
 _CODE_SHAPED = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]|_")  # camelCase hump, acronym join, snake
 PATH_AFFINITY_MIN_LEN = 3
 
@@ -251,7 +250,7 @@ def _symbol_target(q: str) -> tuple[str, str]:
 def _significant_words(q: str, intent: str) -> list[str]:
     """Query words worth searching for. Natural-language questions lose their stop words;
     identifiers, paths and messages are searched as written."""
-    words = [w for w in q.split() if intent == "symbol" or not _URL_RE.match(w.strip(_PUNCT))]
+    words = [w for w in q.split() if intent == "symbol" or not intent_mod.is_url(w.strip(_PUNCT))]
     if intent == "error":  # a pasted message's filled-in values are no words of the code
         words = [w for w in literals.unwrap_message(q).split() if not literals.is_value(w)]
     if intent != "natural_language":
