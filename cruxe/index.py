@@ -1,6 +1,6 @@
 """Full and incremental indexing, the job state machine, recovery of interrupted jobs.
 
-The order of writes is the consistency protocol (see store.py): for every batch of files,
+The order of writes is the consistency protocol (see cruxe/store): for every batch of files,
 Tantivy delete-by-file_key + add and commit, then one SQLite transaction that replaces the
 files' relations and edges and ends with their manifest rows. A process killed anywhere
 leaves the manifest holding the old hashes of whatever was in flight, so the next `sync`

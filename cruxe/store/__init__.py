@@ -44,8 +44,8 @@ from typing import Any, Generator, Iterable, Iterator
 
 import tantivy
 
-from .errors import CruxeError
-from .model import EdgeBlock
+from ..errors import CruxeError
+from ..model import EdgeBlock
 
 log = logging.getLogger(__name__)
 
