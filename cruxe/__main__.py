@@ -1,12 +1,12 @@
 """The `cruxe` command line: thin shells over the same functions the MCP tools call.
 
-Exit codes: 0 success; 1 a check failed (doctor) or nothing found; 2 an error (message and
-remedy on stderr, or the error payload on stdout with --json); 3 another index job is running.
+Exit codes: 0 success, also when a query found nothing; 1 a check failed (doctor); 2 an error
+(message and remedy on stderr, or the error payload on stdout with --json); 3 another index job
+is running; 130 interrupted (Ctrl-C).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import os
 import re
@@ -15,17 +15,16 @@ import time
 from typing import Any
 
 from . import __version__
-from .errors import CruxeError
+from .config import EXPLAIN_LEVELS, FRESHNESS_POLICIES
+from .errors import BUSY_CODES, CruxeError
+from .jsonenc import to_json
+from .model import DETAIL_LEVELS, KIND_ALIASES, KIND_VALUES, LANGUAGES, OUTLINE_DEPTHS, REFERENCE_KINDS, ROLE_VALUES
 
 EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_BUSY = 0, 1, 2, 3
 
 
-def _dump(payload: Any) -> str:
-    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-
-
 def _print_json(payload: Any) -> None:
-    sys.stdout.write(_dump(payload) + "\n")
+    sys.stdout.write(to_json(payload) + "\n")
 
 
 # Control characters (C0, DEL, C1) and the Unicode line/paragraph separators: a file name or a
@@ -141,7 +140,7 @@ def cmd_tags(a: argparse.Namespace) -> int:
     for r in rows:
         d = dict(r)
         if a.json:
-            out.write(_dump(d) + "\n")
+            out.write(to_json(d) + "\n")
         else:
             out.write(f"{_human(d['name'])}\t{_human(d['path'])}\t{d['line_start']}\t{d['kind']}\t"
                       f"{_human(d['qualified_name'])}\n")
@@ -160,7 +159,7 @@ def cmd_doctor(a: argparse.Namespace) -> int:
         for c in report["checks"]:
             mark = "ok  " if c["ok"] else "FAIL"
             detail = c.get("detail")
-            text = detail if isinstance(detail, str) else (_dump(detail) if detail is not None else "")
+            text = detail if isinstance(detail, str) else (to_json(detail) if detail is not None else "")
             print(f"[{mark}] {c['check']}: {_human(text[:300])}")
             if not c["ok"] and c.get("remedy"):
                 print(f"       remedy: {c['remedy']}")
@@ -182,7 +181,7 @@ def _emit_tool(a: argparse.Namespace, payload: dict[str, Any], is_error: bool, r
     else:
         render(payload)
     if is_error:
-        return EXIT_BUSY if payload["error"]["code"] in ("index_in_progress", "sync_in_progress") else EXIT_ERROR
+        return EXIT_BUSY if payload["error"]["code"] in BUSY_CODES else EXIT_ERROR
     return EXIT_OK
 
 
@@ -254,7 +253,7 @@ def cmd_status(a: argparse.Namespace) -> int:
               f"{p['freshness_status']}; {p['file_count']} files, {p['symbol_count']} symbols, "
               f"last indexed {p['last_indexed_at']}")
         if p.get("active_job"):
-            print(f"active job: {_dump(p['active_job'])}")
+            print(f"active job: {to_json(p['active_job'])}")
 
     payload, err = _tool(a, "index_status", {"ref": a.ref})
     return _emit_tool(a, payload, err, render)
@@ -281,76 +280,116 @@ def _port(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _common_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--path", default=".", help="repository root (default: current directory)")
     common.add_argument("--json", action="store_true", help="machine-readable JSON on stdout")
     common.add_argument("--config", help="an extra config.toml layered over the others")
     common.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
+    return common
+
+
+def _query_options() -> argparse.ArgumentParser:
+    """The options search and locate share, with the choices their tools' schemas accept."""
     query = argparse.ArgumentParser(add_help=False)
     query.add_argument("--ref", help="branch/ref (default: current branch, or 'live')")
-    query.add_argument("--lang", choices=["python", "rust", "go", "typescript", "tsx", "javascript"])
-    query.add_argument("--role", choices=["type", "callable", "value", "namespace", "alias"])
+    query.add_argument("--lang", choices=LANGUAGES)
+    query.add_argument("--role", choices=ROLE_VALUES)
     query.add_argument("--limit", type=int, help="results (default: search.default_limit, as for the MCP tools)")
-    query.add_argument("--detail", choices=["location", "signature", "context"], default="signature")
+    query.add_argument("--detail", choices=DETAIL_LEVELS, default="signature")
     query.add_argument("--compact", action="store_true")
-    query.add_argument("--explain", choices=["off", "basic", "full"])
-    query.add_argument("--freshness", choices=["strict", "balanced", "best_effort"], default="best_effort",
+    query.add_argument("--explain", choices=EXPLAIN_LEVELS)
+    query.add_argument("--freshness", choices=FRESHNESS_POLICIES, default="best_effort",
                        help="freshness policy (default for the CLI: best_effort)")
+    return query
 
-    p = argparse.ArgumentParser(prog="cruxe", description="Local code search and navigation for AI coding agents.")
-    p.add_argument("--version", action="version", version=f"cruxe {__version__}")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
+def _add_init(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
     s = sub.add_parser("init", parents=[common], help="register the repository (idempotent)")
     s.set_defaults(func=cmd_init)
-    for name, func, helptext in (("index", cmd_index, "index the repository (incremental unless --force)"),
-                                 ("sync", cmd_sync, "incremental re-index of changed files")):
-        s = sub.add_parser(name, parents=[common], help=helptext)
-        if name == "index":
-            s.add_argument("--force", action="store_true", help="rebuild from scratch beside the live index")
-        s.add_argument("--ref", help="branch/ref to index (default: current branch, or 'live')")
-        s.add_argument("--workers", type=int, help="parser and reference-resolution processes "
-                       "(default: CPU count, at most 4; 1 uses the least memory)")
-        s.add_argument("--quiet", action="store_true", help="no progress or summary")
-        s.add_argument("--job-id", help=argparse.SUPPRESS)
-        s.set_defaults(func=func, force=False)
+
+
+def _index_options(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--ref", help="branch/ref to index (default: current branch, or 'live')")
+    s.add_argument("--workers", type=int, help="parser and reference-resolution processes "
+                   "(default: CPU count, at most 4; 1 uses the least memory)")
+    s.add_argument("--quiet", action="store_true", help="no progress or summary")
+    s.add_argument("--job-id", help=argparse.SUPPRESS)
+
+
+def _add_index(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
+    s = sub.add_parser("index", parents=[common], help="index the repository (incremental unless --force)")
+    s.add_argument("--force", action="store_true", help="rebuild from scratch beside the live index")
+    _index_options(s)
+    s.set_defaults(func=cmd_index, force=False)
+
+
+def _add_sync(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
+    s = sub.add_parser("sync", parents=[common], help="incremental re-index of changed files")
+    _index_options(s)
+    s.set_defaults(func=cmd_sync, force=False)
+
+
+def _add_watch(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
     s = sub.add_parser("watch", parents=[common], help="keep the index in step with the files (Ctrl-C stops)")
     s.add_argument("--interval", type=float, help="seconds between checks (default 1)")
     s.add_argument("--workers", type=int, help="processes for a large sync (default: as for index)")
     s.add_argument("--quiet", action="store_true", help="no line per sync")
     s.set_defaults(func=cmd_watch)
+
+
+def _add_search(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
     s = sub.add_parser("search", parents=[common, query], help="ranked search: symbols, paths, errors, prose")
     s.add_argument("query")
     s.add_argument("--plan", action="store_true",
                    help="print the retrieval plan (intent, channels and weights, terms per field) and stop")
     s.set_defaults(func=cmd_search)
+
+
+def _add_locate(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
     s = sub.add_parser("locate", parents=[common, query], help="where is NAME defined")
     s.add_argument("name")
-    s.add_argument("--kind", help="function, method, class, struct, enum, trait, interface, type_alias, "
-                                  "constant, variable, module (aliases: fn, func, def, const, var, type, mod)")
+    s.add_argument("--kind", help=f"{', '.join(KIND_VALUES)} (aliases: {', '.join(KIND_ALIASES)})")
     s.set_defaults(func=cmd_locate)
+
+
+def _add_outline(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
     s = sub.add_parser("outline", parents=[common], help="symbol tree of FILE")
     s.add_argument("file")
-    s.add_argument("--depth", choices=["top", "all"], default="all")
+    s.add_argument("--depth", choices=OUTLINE_DEPTHS, default="all")
     s.add_argument("--ref")
     s.set_defaults(func=cmd_outline)
+
+
+def _add_refs(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
     s = sub.add_parser("refs", parents=[common], help="references to NAME (imports and calls)")
     s.add_argument("name")
     s.add_argument("--file", help="the definition's file, when NAME is defined in several places")
-    s.add_argument("--kind", choices=["calls", "imports", "references"])
+    s.add_argument("--kind", choices=REFERENCE_KINDS)
     s.add_argument("--limit", type=int, default=20)
     s.add_argument("--ref")
     s.set_defaults(func=cmd_refs)
+
+
+def _add_status(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
     s = sub.add_parser("status", parents=[common], help="index state, counts and jobs")
     s.add_argument("--ref")
     s.set_defaults(func=cmd_status)
+
+
+def _add_doctor(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
     s = sub.add_parser("doctor", parents=[common], help="check the index, grammars and ignore rules")
     s.add_argument("--ref")
     s.set_defaults(func=cmd_doctor)
+
+
+def _add_tags(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
     s = sub.add_parser("tags", parents=[common], help="every indexed symbol (ctags-like; --json: JSON lines)")
     s.add_argument("--ref")
     s.set_defaults(func=cmd_tags)
+
+
+def _add_serve_mcp(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
     s = sub.add_parser("serve-mcp", parents=[common], help="MCP server on stdio (default) or HTTP")
     s.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     s.add_argument("--bind", default="127.0.0.1", help="HTTP bind address (default: loopback only)")
@@ -360,6 +399,20 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--watch", action="store_true", help="keep the index in step with the files while serving "
                    "(as `cruxe watch`; background syncs need no `balanced` query)")
     s.set_defaults(func=cmd_serve_mcp)
+
+
+# One builder per command, in the order `cruxe --help` lists them.
+_COMMANDS = (_add_init, _add_index, _add_sync, _add_watch, _add_search, _add_locate, _add_outline, _add_refs,
+             _add_status, _add_doctor, _add_tags, _add_serve_mcp)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cruxe", description="Local code search and navigation for AI coding agents.")
+    p.add_argument("--version", action="version", version=f"cruxe {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    common, query = _common_options(), _query_options()
+    for add in _COMMANDS:
+        add(sub, common, query)
     return p
 
 
@@ -395,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
             _print_json({"error": e.to_dict()})
         else:
             _print_error(e.to_dict())
-        return EXIT_BUSY if e.code in ("index_in_progress", "sync_in_progress") else EXIT_ERROR
+        return EXIT_BUSY if e.code in BUSY_CODES else EXIT_ERROR
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -41,8 +41,10 @@ MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 MAX_LIMIT = 100  # the tools' own ceiling for `limit`
 # Results per search_code / locate_symbol answer unless asked: 5, not CONTRACTS' 10 (DEPARTURES.md).
 DEFAULT_LIMIT = 5
-# Files above 64 MiB are data, not code; below 1 KiB nothing useful would be indexed.
-MIN_FILE_BYTES, MAX_FILE_BYTES = 1024, 64 * 1024 * 1024
+MAX_FILE_BYTES = 1 << 20  # spec 01: files over 1 MiB are skipped (generated or data files)
+# The range `index.max_file_bytes` may be set in: files above 64 MiB are data, not code; a
+# limit below 1 KiB would leave nothing useful to index.
+MAX_FILE_BYTES_FLOOR, MAX_FILE_BYTES_CEILING = 1024, 64 * 1024 * 1024
 MAX_WORKERS = 64
 # The scan fails past its time limit rather than hold the writer lock for ever (a hostile
 # ignore file, a hung network mount). A large monorepo on a slow disk walks in well under the
@@ -70,7 +72,7 @@ class SearchConfig:
 
 @dataclass(frozen=True, slots=True)
 class IndexConfig:
-    max_file_bytes: int = 1024 * 1024
+    max_file_bytes: int = MAX_FILE_BYTES
     workers: int = field(default_factory=default_workers)
     scan_timeout_s: int = DEFAULT_SCAN_TIMEOUT_S
     watch: bool = False  # serve-mcp keeps the index in step with the files (as `serve-mcp --watch`)
@@ -161,7 +163,7 @@ _KEYS: dict[tuple[str, str], _Key] = {
     ("search", "max_response_bytes"): _Key(_int_range(MIN_RESPONSE_BYTES, MAX_RESPONSE_BYTES), _int_text,
                                            "CRUXE_MAX_RESPONSE_BYTES"),
     ("search", "default_limit"): _Key(_int_range(1, MAX_LIMIT), _int_text, "CRUXE_DEFAULT_LIMIT"),
-    ("index", "max_file_bytes"): _Key(_int_range(MIN_FILE_BYTES, MAX_FILE_BYTES), _int_text,
+    ("index", "max_file_bytes"): _Key(_int_range(MAX_FILE_BYTES_FLOOR, MAX_FILE_BYTES_CEILING), _int_text,
                                       "CRUXE_MAX_FILE_BYTES"),
     ("index", "workers"): _Key(_int_range(1, MAX_WORKERS), _int_text, "CRUXE_WORKERS"),
     ("index", "scan_timeout_s"): _Key(_int_range(1, MAX_SCAN_TIMEOUT_S), _int_text, "CRUXE_SCAN_TIMEOUT_S"),

@@ -29,6 +29,9 @@ REGISTRY: dict[str, str] = {
     "no_edges_available": "Re-index to build the reference graph: `cruxe index --force`.",
     "internal_error": "This is a bug in cruxe; the server log on stderr has the details.",
 }
+# The refusals that mean "another index job holds this ref now": retrying later succeeds (the
+# CLI exits with its own code for them; a background sync that meets one just yields).
+BUSY_CODES = frozenset({"index_in_progress", "sync_in_progress"})
 
 
 class CruxeError(Exception):

@@ -45,7 +45,7 @@ _POSIX_CLASSES: dict[bytes, frozenset[int]] = {
 }
 _SLASH = ord("/")
 
-_STAR, _SEP = "star", "sep"  # token kinds besides a one-byte regex fragment
+_STAR, _SLASH_TOKEN = "star", "sep"  # token kinds besides a one-byte regex fragment
 
 
 class PatternError(ValueError):
@@ -113,7 +113,7 @@ def compile_line(line: bytes, notes: list[str] | None = None) -> Rule | None:
 
 
 def _tokenize(p: bytes, notes: list[str]) -> list:
-    """Bytes of a pattern -> tokens: a regex fragment for one byte, (_STAR, run length), _SEP."""
+    """Bytes of a pattern -> tokens: a regex fragment for one byte, (_STAR, run length), _SLASH_TOKEN."""
     out: list = []
     i, n = 0, len(p)
     while i < n:
@@ -122,7 +122,7 @@ def _tokenize(p: bytes, notes: list[str]) -> list:
             if i + 1 >= n:
                 raise PatternError("a trailing backslash escapes nothing; git never matches it")
             i += 1
-            out.append(_SEP if p[i] == _SLASH else _byte(p[i]))
+            out.append(_SLASH_TOKEN if p[i] == _SLASH else _byte(p[i]))
         elif c == 0x2A:  # '*'
             j = i
             while j < n and p[j] == 0x2A:
@@ -135,7 +135,7 @@ def _tokenize(p: bytes, notes: list[str]) -> list:
             members, i = _bracket(p, i, notes)
             out.append(_class_regex(members))
         elif c == _SLASH:
-            out.append(_SEP)
+            out.append(_SLASH_TOKEN)
         else:
             out.append(_byte(c))
         i += 1
@@ -249,7 +249,7 @@ def _path_regex(tokens: list) -> bytes:
     is git's `**` (zero or more components; one or more when it ends the pattern)."""
     segments: list[list] = [[]]
     for t in tokens:
-        if t is _SEP:
+        if t is _SLASH_TOKEN:
             segments.append([])
         else:
             segments[-1].append(t)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Iterator, Protocol
 
 from cruxe.errors import CruxeError
+from cruxe.jsonenc import to_json, to_json_bytes
 
 logger = logging.getLogger(__name__)
 
@@ -88,13 +89,8 @@ class ProtocolError(Exception):
 # ---------------------------------------------------------------------------- encoding
 
 def encode(value: Any) -> bytes:
-    """Compact UTF-8 JSON in the order produced.
-
-    ``backslashreplace`` turns a lone surrogate (legal in a JSON string escape, illegal in
-    UTF-8) back into its ``\\udXXX`` escape instead of failing the whole reply.
-    """
-    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    return text.encode("utf-8", "backslashreplace")
+    """Compact UTF-8 JSON in the order produced (`jsonenc.to_json_bytes`)."""
+    return to_json_bytes(value)
 
 
 def encode_reply(reply: dict | list) -> bytes:
@@ -410,11 +406,11 @@ class Dispatcher:
         try:
             if not isinstance(payload, dict) or not isinstance(is_error, bool):
                 raise TypeError(f"tool {name} returned {type(payload).__name__}, {type(is_error).__name__}")
-            text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+            text = to_json(payload)
         except (TypeError, ValueError, RecursionError):
             logger.exception("tool %s returned a payload that is not JSON", name)
             payload, is_error = self._internal_error_payload(name), True
-            text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+            text = to_json(payload)
         return {"content": [{"type": "text", "text": text}], "structuredContent": payload, "isError": is_error}
 
     def _internal_error_payload(self, name: str) -> dict:

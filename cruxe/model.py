@@ -66,6 +66,11 @@ def normalize_kind(value: str) -> str | None:
 LANGUAGES: tuple[str, ...] = ("python", "rust", "go", "typescript", "tsx", "javascript")
 # tsx is parsed with its own grammar but reported as its own language value.
 
+# The request vocabulary the tools' schemas and the CLI's choices share.
+DETAIL_LEVELS: tuple[str, ...] = ("location", "signature", "context")
+OUTLINE_DEPTHS: tuple[str, ...] = ("top", "all")
+REFERENCE_KINDS: tuple[str, ...] = ("calls", "imports", "references")
+
 
 # Symbol and Reference are named tuples, not frozen dataclasses: extraction makes one per
 # definition and per reference (700k references on go-5k), and a tuple is built 3x faster.
@@ -98,7 +103,7 @@ class Reference(NamedTuple):
     receiver: str = ""  # calls: receiver expression text when syntactic (self, this, x)
 
 
-_SEP = "\0"  # between the texts of an EdgeBlock column: no identifier holds it
+_TEXT_SEP = "\0"  # between the texts of an EdgeBlock column: no identifier holds it
 
 
 class EdgeBlock(NamedTuple):
@@ -134,7 +139,7 @@ class EdgeBlock(NamedTuple):
 
     def column(self, texts: str) -> list[str]:
         """One of the text columns (names, modules, receivers) as a list."""
-        return texts.split(_SEP) if self.types else []
+        return texts.split(_TEXT_SEP) if self.types else []
 
 
 EMPTY_EDGES = EdgeBlock(b"", array("I"), array("i"), [], "", "", "")
@@ -142,13 +147,13 @@ EMPTY_EDGES = EdgeBlock(b"", array("I"), array("i"), [], "", "", "")
 
 def _clean(text: str) -> str:
     """A text as its column gives it back (see `_joined`)."""
-    return text.replace(_SEP, "\ufffd") if _SEP in text else text
+    return text.replace(_TEXT_SEP, "\ufffd") if _TEXT_SEP in text else text
 
 
 def _joined(texts: tuple[str, ...]) -> str:
-    joined = _SEP.join(texts)
-    if joined.count(_SEP) != len(texts) - 1:
-        joined = _SEP.join(t.replace(_SEP, "\ufffd") for t in texts)
+    joined = _TEXT_SEP.join(texts)
+    if joined.count(_TEXT_SEP) != len(texts) - 1:
+        joined = _TEXT_SEP.join(t.replace(_TEXT_SEP, "\ufffd") for t in texts)
     return joined
 
 

@@ -20,13 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ignore
-from .config import DEFAULT_SCAN_TIMEOUT_S
+from .config import DEFAULT_SCAN_TIMEOUT_S, MAX_FILE_BYTES
 from .errors import CruxeError
 from .languages import detect_language
 
 log = logging.getLogger(__name__)
 
-MAX_FILE_BYTES = 1 << 20  # spec 01: files over 1 MiB are skipped (generated or data files)
 BINARY_SNIFF_BYTES = 8192  # a NUL byte in the first 8 KiB marks a file as binary
 # Real ignore files are a few KiB; reading more only buys time spent compiling patterns.
 MAX_IGNORE_FILE_BYTES = 1 << 20

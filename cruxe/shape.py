@@ -6,26 +6,26 @@ under the byte budget (safety limit), explains the ranking as a view of the sign
 already computed, suggests follow-up calls, and assembles Protocol v1 metadata. No retrieval,
 no I/O, no clock: the same hits give the same bytes.
 
-Absent or empty optional fields are omitted, never null. Scores are rounded to 4 decimals.
+Absent or empty optional fields are omitted, never null. A result's score is rounded to
+RESULT_SCORE_DIGITS decimals, the figures of `ranking_reasons` to REASON_DIGITS.
 """
 from __future__ import annotations
 
-import json
 from typing import Any, Iterable, Mapping
 
 from .config import EXPLAIN_LEVELS, MAX_LIMIT
 from .errors import CruxeError, invalid_input
+from .jsonenc import to_json  # the wire form the transports use: what the safety limit measures
 from .languages import detect_language
-from .model import result_id, text_lines
+from .model import DETAIL_LEVELS, result_id, text_lines
 
 PROTOCOL_VERSION = "1.0"
-DETAIL_LEVELS: tuple[str, ...] = ("location", "signature", "context")
 FRESHNESS_STATUSES = ("fresh", "stale", "syncing")
 INDEXING_STATUSES = ("not_indexed", "indexing", "ready", "failed")
 RESULT_COMPLETENESS = ("complete", "partial", "truncated")
 SCHEMA_STATUSES = ("compatible", "not_indexed", "reindex_required", "corrupt_manifest")
 
-SCORE_DIGITS = 4
+REASON_DIGITS = 4  # `ranking_reasons`: enough to tell two signals apart; the ranker keeps more
 PREVIEW_LINES = 10  # "first N lines" of FR-104: enough to read a signature and its first statements
 SNIPPET_LINES = 20  # a snippet is the matching region itself; allow it twice the preview
 # One minified line (bundles, generated tables) must not fill the payload on its own.
@@ -51,13 +51,8 @@ LOCATION_FIELDS = ("path", "line_start", "line_end", "kind", "name")
 SIGNATURE_FIELDS = ("qualified_name", "signature", "language", "visibility")
 CONTEXT_FIELDS = ("body_preview", "parent", "related_symbols", "snippet")
 COMPACT_FIELDS = frozenset((*LOCATION_FIELDS, "score"))
-RESULT_SCORE_DIGITS = 2  # the score an agent reads; `ranking_reasons` keeps SCORE_DIGITS
+RESULT_SCORE_DIGITS = 2  # the score an agent reads; `ranking_reasons` keeps REASON_DIGITS
 _REFERENCE_FIELDS = ("kind", "name", "path", "line")  # parent / related symbol shape
-
-def to_json(value: Any) -> str:
-    """The wire form the transports use (compact, UTF-8): what the safety limit measures."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
 
 def _present(value: Any) -> bool:
     return value is not None and value != "" and value != [] and value != {}
@@ -240,7 +235,7 @@ def _signal(hit: Mapping[str, Any], name: str) -> float:
 
 def _final(hit: Mapping[str, Any]) -> float:
     signals = hit.get("signals") or {}
-    return round(float(signals.get("final_score", hit.get("score", 0.0))), SCORE_DIGITS)
+    return round(float(signals.get("final_score", hit.get("score", 0.0))), REASON_DIGITS)
 
 
 def _unit(value: float) -> float:
@@ -255,24 +250,24 @@ def _basic_reason(i: int, hit: Mapping[str, Any]) -> dict[str, Any]:
         "exact_match": _unit(_signal(hit, "exact_match_boost")),
         "path_boost": _unit(_signal(hit, "path_affinity")),
         "definition_boost": _unit(_signal(hit, "definition_boost")),
-        "semantic_similarity": round(_signal(hit, "semantic_similarity"), SCORE_DIGITS),
+        "semantic_similarity": round(_signal(hit, "semantic_similarity"), REASON_DIGITS),
         "final_score": _final(hit),
     }
 
 
 def _full_reason(i: int, hit: Mapping[str, Any]) -> dict[str, Any]:
-    r = {name: round(_signal(hit, name), SCORE_DIGITS) for name in (
+    r = {name: round(_signal(hit, name), REASON_DIGITS) for name in (
         "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost")}
     kind_weight, intent_boost = _signal(hit, "kind_weight"), _signal(hit, "query_intent_boost")
     return {
         "result_index": i, **r,
-        "kind_match": round(kind_weight + intent_boost, SCORE_DIGITS),
-        "bm25_score": round(_signal(hit, "bm25_score"), SCORE_DIGITS),
+        "kind_match": round(kind_weight + intent_boost, REASON_DIGITS),
+        "bm25_score": round(_signal(hit, "bm25_score"), REASON_DIGITS),
         "final_score": _final(hit),
-        "kind_weight": round(kind_weight, SCORE_DIGITS),
-        "query_intent_boost": round(intent_boost, SCORE_DIGITS),
-        "test_file_penalty": round(_signal(hit, "test_file_penalty"), SCORE_DIGITS),
-        "declaration_penalty": round(_signal(hit, "declaration_penalty"), SCORE_DIGITS),
+        "kind_weight": round(kind_weight, REASON_DIGITS),
+        "query_intent_boost": round(intent_boost, REASON_DIGITS),
+        "test_file_penalty": round(_signal(hit, "test_file_penalty"), REASON_DIGITS),
+        "declaration_penalty": round(_signal(hit, "declaration_penalty"), REASON_DIGITS),
     }
 
 

@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import __version__, freshness, health, outline, shape
-from .config import DEFAULT_LIMIT, Config, load_config, resolve_explain_level, resolve_freshness_policy
+from .config import (DEFAULT_LIMIT, EXPLAIN_LEVELS, FRESHNESS_POLICIES, Config, load_config, resolve_explain_level,
+                     resolve_freshness_policy)
 from .errors import CruxeError
-from .model import KIND_ALIASES, KIND_VALUES, LANGUAGES, ROLE_VALUES
+from .model import (DETAIL_LEVELS, KIND_ALIASES, KIND_VALUES, LANGUAGES, OUTLINE_DEPTHS, REFERENCE_KINDS,
+                    ROLE_VALUES)
 from .procs import child_env
 from .project import Project, checked_ref, is_working_tree_ref, open_project, require_project
 from .store import damaged, is_corruption, is_engine_panic
@@ -38,9 +40,9 @@ MIN_FETCH = 10
 JOB_WAIT_SECONDS = 600  # a tools/call that asked for progress follows its job this long at most
 READ_TOOLS = frozenset({"search_code", "locate_symbol", "get_file_outline", "find_references"})
 
-_DETAIL = {"type": "string", "enum": ["location", "signature", "context"], "default": "signature"}
-_EXPLAIN = {"type": "string", "enum": ["off", "basic", "full"]}
-_FRESH = {"type": "string", "enum": ["strict", "balanced", "best_effort"]}
+_DETAIL = {"type": "string", "enum": list(DETAIL_LEVELS), "default": "signature"}
+_EXPLAIN = {"type": "string", "enum": list(EXPLAIN_LEVELS)}
+_FRESH = {"type": "string", "enum": list(FRESHNESS_POLICIES)}
 _LANG = {"type": "string", "enum": list(LANGUAGES)}
 _ROLE = {"type": "string", "enum": list(ROLE_VALUES)}
 _REF = {"type": "string", "maxLength": 256, "description": "Branch/ref; default: current branch or 'live'."}
@@ -517,7 +519,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
     Tool("get_file_outline", "Nested symbol tree of one file (path relative to the repo root), without "
          "reading the file; a tree over the payload limit keeps its first symbols in line order.",
          _schema({"path": {"type": "string", "minLength": 1, "maxLength": 4096}, "ref": _REF,
-                  "depth": {"type": "string", "enum": ["top", "all"], "default": "all"},
+                  "depth": {"type": "string", "enum": list(OUTLINE_DEPTHS), "default": "all"},
                   "language": _LANG}, ("path",)),
          _outline),
     Tool("find_references", "Who imports or calls a symbol: resolved references with file:line, then the "
@@ -528,7 +530,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
                                           "definitions of the name, grouped)."},
                   "line": {"type": "integer", "minimum": 1,
                            "description": "With path: the definition at (or around) this line."},
-                  "kind": {"type": "string", "enum": ["calls", "imports", "references"]},
+                  "kind": {"type": "string", "enum": list(REFERENCE_KINDS)},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 20}, "ref": _REF},
                  ("symbol_name",)),
          _refs),

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import freshness, vcs
-from .errors import CruxeError
+from .errors import BUSY_CODES, CruxeError
 from .index import JobReport, run_index
 from .project import Project, open_project
 from .store import branch_state
@@ -60,7 +60,7 @@ def watch(root: str | Path, home: Path | None = None, *, interval: float = WATCH
             stop.wait(debounce)
             report = run_index(project.root, home=home, **index_args)
         except CruxeError as e:
-            if e.code not in ("index_in_progress", "sync_in_progress"):
+            if e.code not in BUSY_CODES:
                 log.warning("watch: %s", e.message)
             continue
         log.info("watch: synced %d changed, %d removed file(s) in %d ms", report.changed_files,

@@ -100,7 +100,7 @@ class Signatures:
         return name in params
 
 
-def enclosing(g: Graph, sym: Sym | None, kinds: frozenset[str]) -> Sym | None:
+def enclosing_symbol(g: Graph, sym: Sym | None, kinds: frozenset[str]) -> Sym | None:
     """The nearest symbol of one of `kinds` at or above `sym` in its file."""
     hops = 0
     while sym is not None and hops < 64:

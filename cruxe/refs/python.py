@@ -20,7 +20,7 @@ import re
 
 from ..languages.python import module_path
 from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
-                     Resolution, Target, as_resolution, constructor_chain, enclosing, first,
+                     Resolution, Target, as_resolution, constructor_chain, enclosing_symbol, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
 
@@ -104,7 +104,7 @@ class PythonResolver(ScopedResolver):
         if parts:
             cls = self.chain(e.path, e.from_id, parts)[0]
             return cls if isinstance(cls, Sym) and cls.kind == "class" else None
-        return enclosing(self.g, owner, _CLASS)
+        return enclosing_symbol(self.g, owner, _CLASS)
 
     def _by_unique_method(self, name: str) -> Resolution:
         if name in _COMMON_METHODS:
@@ -171,7 +171,7 @@ class PythonResolver(ScopedResolver):
 
     def _root(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
         if name in ("self", "cls"):
-            return enclosing(self.g, self.g.get(from_id), _CLASS), RECEIVER
+            return enclosing_symbol(self.g, self.g.get(from_id), _CLASS), RECEIVER
         target, conf = self.bare(path, from_id, name)
         if target is None:
             return self._parameter_class(from_id, name), RECEIVER
@@ -179,17 +179,17 @@ class PythonResolver(ScopedResolver):
 
     def _parameter_class(self, from_id: str | None, name: str) -> Sym | None:
         """The class a parameter of an enclosing function is annotated with (`x: Foo`)."""
-        fn = enclosing(self.g, self.g.get(from_id), _SCOPES)
+        fn = enclosing_symbol(self.g, self.g.get(from_id), _SCOPES)
         while fn is not None:
             if name not in fn.signature:  # neither annotated nor a parameter here: no parse
-                fn = enclosing(self.g, self.g.get(fn.parent), _SCOPES)
+                fn = enclosing_symbol(self.g, self.g.get(fn.parent), _SCOPES)
                 continue
             declared = self.signatures.declared_type(fn.signature, name)
             if declared is not None:
                 return self.named_type(fn.path, fn.parent, declared, _CLASS)
             if self.signatures.has_parameter(fn.signature, name):
                 return None  # an unannotated parameter of this function
-            fn = enclosing(self.g, self.g.get(fn.parent), _SCOPES)
+            fn = enclosing_symbol(self.g, self.g.get(fn.parent), _SCOPES)
         return None
 
     def attribute_of(self, target: Target, name: str) -> Target:

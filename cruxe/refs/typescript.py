@@ -19,7 +19,7 @@ import posixpath
 import re
 
 from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
-                     Resolution, Target, as_resolution, constructor_chain, enclosing, first,
+                     Resolution, Target, as_resolution, constructor_chain, enclosing_symbol, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
 
@@ -133,7 +133,7 @@ class TypeScriptResolver(ScopedResolver):
     def attribute(self, e: Edge) -> Resolution:
         recv, name = e.receiver, e.to_name
         if recv == "super":
-            cls = enclosing(self.g, self.g.get(e.from_id), frozenset({"class"}))
+            cls = enclosing_symbol(self.g, self.g.get(e.from_id), frozenset({"class"}))
             hit = next((h for b in self.bases(cls) if (h := self.member(b, name)) is not None), None) \
                 if cls is not None else None
             return as_resolution(hit, RECEIVER)
@@ -205,7 +205,7 @@ class TypeScriptResolver(ScopedResolver):
         """`a.b.c` at a use site: its target, or None. The root may be `this` (the enclosing
         class) or a parameter declared with a class/interface type."""
         if parts[0] == "this":
-            target, conf = enclosing(self.g, self.g.get(from_id), frozenset({"class"})), RECEIVER
+            target, conf = enclosing_symbol(self.g, self.g.get(from_id), frozenset({"class"})), RECEIVER
         else:
             target, conf = self.bare(path, from_id, parts[0])
             if target is None:
@@ -219,12 +219,12 @@ class TypeScriptResolver(ScopedResolver):
         return target, conf
 
     def _parameter_type(self, from_id: str | None, name: str) -> Sym | None:
-        fn = enclosing(self.g, self.g.get(from_id), _FUNCTIONS)
+        fn = enclosing_symbol(self.g, self.g.get(from_id), _FUNCTIONS)
         while fn is not None:
             declared = self.signatures.declared_type(fn.signature, name)
             if declared is not None:
                 return self.named_type(fn.path, fn.parent, declared, _CONTAINERS)
-            fn = enclosing(self.g, self.g.get(fn.parent), _FUNCTIONS)
+            fn = enclosing_symbol(self.g, self.g.get(fn.parent), _FUNCTIONS)
         return None
 
     def attribute_of(self, target: Target, name: str) -> Target:

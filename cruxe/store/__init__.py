@@ -45,6 +45,7 @@ from typing import Any, Generator, Iterable, Iterator
 import tantivy
 
 from ..errors import CruxeError
+from ..jsonenc import to_json  # the one compact encoder; a name here for the store's callers
 from ..model import EdgeBlock
 
 log = logging.getLogger(__name__)
@@ -1430,7 +1431,3 @@ def tree_state(gen: Generation) -> dict[str, int] | None:
 def skipped_files(gen: Generation) -> list[str]:
     row = gen.db.execute("SELECT value FROM meta WHERE key='skipped_files'").fetchone()
     return json.loads(row[0]) if row else []
-
-
-def to_json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)

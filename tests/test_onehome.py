@@ -1,0 +1,54 @@
+"""One home per idea (issue 19, section 3): one compact JSON encoder, the CLI's choices and help
+taken from the vocabulary the tools accept, short functions in the shells."""
+from __future__ import annotations
+
+import ast
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from cruxe import __main__ as cli, jsonenc, jsonrpc, shape, store, tools
+from cruxe.model import KIND_ALIASES, KIND_VALUES
+
+CRUXE = Path(cli.__file__).parent
+MAX_FUNCTION_LINES = 60
+
+
+def test_every_json_writer_uses_the_one_encoder():
+    value = {"é": [1, 2.5, None], "b": "\u2028"}
+    assert shape.to_json is jsonenc.to_json and store.to_json is jsonenc.to_json
+    assert jsonrpc.encode(value) == jsonenc.to_json(value).encode()
+    with pytest.raises(ValueError):  # what the wire refuses, the store refuses too
+        store.to_json({"x": math.nan})
+
+
+def _choices(parser, command: str, option: str):
+    sub = next(a for a in parser._actions if a.dest == "command").choices[command]
+    return next(a for a in sub._actions if option in a.option_strings)
+
+
+@pytest.mark.parametrize("command, option, tool, prop", [
+    ("search", "--lang", "search_code", "language"), ("search", "--role", "search_code", "role"),
+    ("search", "--detail", "search_code", "detail_level"), ("search", "--explain", "search_code", "ranking_explain_level"),
+    ("search", "--freshness", "search_code", "freshness_policy"), ("outline", "--depth", "get_file_outline", "depth"),
+    ("refs", "--kind", "find_references", "kind"),
+])
+def test_cli_choices_are_the_tool_schema_enums(command, option, tool, prop):
+    action = _choices(cli.build_parser(), command, option)
+    assert list(action.choices) == tools.TOOLS[tool].input_schema["properties"][prop]["enum"]
+
+
+def test_locate_kind_help_names_every_kind_and_alias():
+    text = _choices(cli.build_parser(), "locate", "--kind").help
+    assert set(KIND_VALUES) | set(KIND_ALIASES) <= set(re.findall(r"\w+", text))
+
+
+@pytest.mark.parametrize("module", ["__main__.py", "tools.py", "shape.py", "jsonrpc.py", "http.py",
+                                    "procs.py", "config.py", "scan.py", "jsonenc.py"])
+def test_no_function_over_sixty_lines(module):
+    tree = ast.parse((CRUXE / module).read_text())
+    long = [f"{n.name}: {n.end_lineno - n.lineno + 1}" for n in ast.walk(tree)
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.end_lineno - n.lineno + 1 > MAX_FUNCTION_LINES]
+    assert not long, long
