@@ -134,7 +134,7 @@ class _SocketReader(io.RawIOBase):
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: SDK clients reuse the connection
     # Headers and body leave in two writes; with Nagle on, the second waits for the client's
-    # delayed ACK (~40 ms per keep-alive request).
+    # delayed ACK, a timer's pause on every keep-alive request.
     disable_nagle_algorithm = True
     server: "McpHttpServer"
     # Where this connection is: "head" (waiting for, or reading, a request line and headers),

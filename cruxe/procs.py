@@ -94,8 +94,8 @@ def _start(parent: int, initializer: Callable[..., None] | None, initargs: tuple
     _exit_with(parent)
     # A worker's last act is sending its result (synchronously: the executor's result queue
     # has no feeder thread); tearing down its heap after that is wasted work the job waits
-    # for in `shutdown(wait=True)`: a resolution worker's graph is a million objects, ~0.6 s
-    # to free on Django+Salt. Leave at the first exit handler instead.
+    # for in `shutdown(wait=True)`: a resolution worker's graph is a million objects, slow to
+    # free (docs/BENCHMARKS.md: the job waited for it). Leave at the first exit handler instead.
     atexit.register(os._exit, 0)
     if initializer is not None:
         initializer(*initargs)

@@ -34,10 +34,10 @@ MAX_RELATED = 5
 TRUNCATION_MARKER = "... truncated ..."
 MAX_NEXT_ACTIONS = 3  # every suggestion is paid for in the agent's tokens
 
-# Fields per detail level, each level adding to the one before. A hex id costs 11-15 o200k
+# Fields per detail level, each level adding to the one before. A hex id costs an agent many
 # tokens, so identity waits for `context`: with `result_id`, `symbol_id` and `symbol_stable_id`
-# on every result, `location` measured ~106 tokens per result (SC-101 wants <= 60, issue 4
-# <= 40) and `signature` ~137 (SC-102: <= 120, issue 4 <= 80). So (docs/DEPARTURES.md):
+# on every result, `location` and `signature` results were well over the token budgets of
+# SC-101 / SC-102 (the figures: docs/DEPARTURES.md, "Result shapes"). So:
 # - `location` is what FR-102 lists and nothing else: path, lines, kind, name; a result with no
 #   kind (snippet, file) says `result_type` instead, so the agent knows what it is;
 # - `signature` adds what FR-103 lists, each field only where it tells something the path and
@@ -101,7 +101,9 @@ def dedup(hits: Iterable[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], i
 # ---- one result ---------------------------------------------------------------------------
 
 def preview(text: str, max_lines: int = PREVIEW_LINES) -> str:
-    """The first `max_lines` lines, then a marker line when more followed; long lines cut."""
+    """The first `max_lines` lines, then a marker line when more followed; long lines cut.
+    The one preview rule: a body preview's source (`query.context.preview_source`) holds only
+    the lines shown and, when the body went on, this marker already."""
     lines = text_lines(text)
     out = [ln if len(ln) <= PREVIEW_LINE_CHARS else ln[:PREVIEW_LINE_CHARS] + " ..." for ln in lines[:max_lines]]
     if len(lines) > max_lines:
@@ -307,13 +309,14 @@ _FILTER_ARGS = ("kind", "role", "language")
 
 def suggested_next_actions(tool: str, args: Mapping[str, Any], results: list[Mapping[str, Any]],
                            truncated: bool, *, more: int = 0, meta: Mapping[str, Any] | None = None,
-                           intent: str | None = None) -> list[dict[str, Any]]:
+                           intent: str | None = None, definitions: bool = False) -> list[dict[str, Any]]:
     """Follow-ups only where the answer alone leaves the agent stuck (docs/TOOLS.md): cut by
     the safety limit; empty; from an index that is stale or being updated; a locate answer
     that lists fewer definitions than exist (`more` further candidates); a natural-language
     search, whose order is a guess from words, with `more` results not shown. An answer
     that is all there is to know gets none: each suggestion costs the agent tokens.
-    `args` are the request's (`compact` there drops the reasons)."""
+    `args` are the request's (`compact` there drops the reasons); `definitions`: the answer
+    lists the definitions of `args["name"]` (locate_symbol), not ranked matches."""
     actions: list[dict[str, Any]] = []
     if truncated:
         retry = _same_call(args, limit=max(1, len(results)), compact=True)
@@ -321,11 +324,11 @@ def suggested_next_actions(tool: str, args: Mapping[str, Any], results: list[Map
             retry["detail_level"] = "location"  # compact already: the next saving is fewer fields
         actions.append(_action(tool, retry, "payload safety limit reached; retry smaller", args))
     if not results:
-        actions.extend(_empty_actions(tool, args))
+        actions.extend(_empty_actions(tool, args, definitions))
     actions.extend(_index_actions(full_metadata(meta or {}), args))
     if results and more > 0 and not truncated:
-        limit = min(MAX_LIMIT, len(results) + more if tool == "locate_symbol" else 2 * len(results))
-        if tool == "locate_symbol":
+        limit = min(MAX_LIMIT, len(results) + more if definitions else 2 * len(results))
+        if definitions:
             actions.append(_action(tool, _same_call(args, limit=limit),
                                    f"{len(results)} of {len(results) + more} definitions shown", args))
         elif intent == "natural_language":
@@ -334,12 +337,12 @@ def suggested_next_actions(tool: str, args: Mapping[str, Any], results: list[Map
     return actions[:MAX_NEXT_ACTIONS]
 
 
-def _empty_actions(tool: str, args: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _empty_actions(tool: str, args: Mapping[str, Any], definitions: bool) -> list[dict[str, Any]]:
     actions: list[dict[str, Any]] = []
     filters = [k for k in _FILTER_ARGS if _present(args.get(k))]
     if filters:
         actions.append(_action(tool, _same_call(args, drop=filters), "nothing found; retry without filters", args))
-    if tool == "locate_symbol" and _present(args.get("name")):
+    if definitions and _present(args.get("name")):
         actions.append(_action("search_code", {"query": args["name"]}, "no definition; search text instead", args))
     return actions
 
@@ -425,7 +428,7 @@ def shape_response(tool: str, hits: list[Mapping[str, Any]], *, detail_level: st
                    compact: bool = False, explain_level: str = "off", max_bytes: int = 65536,
                    base_metadata: Mapping[str, Any], args: Mapping[str, Any] | None = None,
                    limit: int | None = None, total_candidates: int | None = None,
-                   extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                   extra: Mapping[str, Any] | None = None, definitions: bool = False) -> dict[str, Any]:
     """dedup -> limit -> shape -> safety limit -> reasons -> metadata -> payload.
 
     `hits` are ranked, best first, with the keys the query engine documents (`result_type`,
@@ -433,6 +436,7 @@ def shape_response(tool: str, hits: list[Mapping[str, Any]], *, detail_level: st
     `language`, `visibility`, `symbol_id`, `symbol_stable_id`, `score`, optional `snippet`,
     `body_preview`, `parent`, `related_symbols`, and `signals`). `total_candidates` defaults
     to the number of distinct hits. `extra` keys (e.g. `query_intent`) follow `results`.
+    `definitions`: the hits are the definitions of one name (see `suggested_next_actions`).
     """
     _check("detail_level", detail_level, DETAIL_LEVELS)
     _check("ranking_explain_level", explain_level, EXPLAIN_LEVELS)
@@ -451,7 +455,7 @@ def shape_response(tool: str, hits: list[Mapping[str, Any]], *, detail_level: st
     payload["total_candidates"] = total
     intent = ((extra or {}).get("query_intent") or {}).get("intent")
     actions = suggested_next_actions(tool, args, results, truncated, meta=meta, intent=intent,
-                                     more=max(0, distinct - len(results)))
+                                     more=max(0, distinct - len(results)), definitions=definitions)
     if actions:
         payload["suggested_next_actions"] = actions
     payload["metadata"] = meta

@@ -9,22 +9,18 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from . import __version__, freshness, health, outline, shape
+from . import __version__, freshness, health, jobs, outline, shape
 from .config import (DEFAULT_LIMIT, EXPLAIN_LEVELS, FRESHNESS_POLICIES, Config, load_config, resolve_explain_level,
                      resolve_freshness_policy)
-from .errors import CruxeError
+from .errors import BUSY_CODES, CruxeError
 from .model import (DETAIL_LEVELS, KIND_ALIASES, KIND_VALUES, LANGUAGES, OUTLINE_DEPTHS, REFERENCE_KINDS,
                     ROLE_VALUES)
-from .procs import child_env
 from .project import Project, checked_ref, is_working_tree_ref, open_project, require_project
 from .store import damaged, is_corruption, is_engine_panic
 
@@ -37,8 +33,6 @@ DEDUP_SLACK = 5  # extra hits fetched so that dedup in shape still fills a page 
 # for, so a shallower pool ranks its top differently (the default `limit` of 5 fetched as 5
 # lost concept answers from the top 5 that a pool of 10 puts there).
 MIN_FETCH = 10
-JOB_WAIT_SECONDS = 600  # a tools/call that asked for progress follows its job this long at most
-READ_TOOLS = frozenset({"search_code", "locate_symbol", "get_file_outline", "find_references"})
 
 _DETAIL = {"type": "string", "enum": list(DETAIL_LEVELS), "default": "signature"}
 _EXPLAIN = {"type": "string", "enum": list(EXPLAIN_LEVELS)}
@@ -61,6 +55,13 @@ class Tool:
     description: str
     input_schema: dict[str, Any]
     handler: Callable[["Server", dict[str, Any], Any], dict[str, Any]]
+    # Reads a published generation: run once more if a rebuild replaced it meanwhile (Server._read).
+    reads_index: bool = False
+    # `limit` left out means the config's `search.default_limit`, not the schema's default.
+    configured_limit: bool = False
+    # Accepted and checked because the contract lists them, then dropped: the handler has no use
+    # for them (get_file_outline's `language`: a file's language is the one it was indexed with).
+    ignored_args: tuple[str, ...] = ()
 
     def descriptor(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description, "inputSchema": self.input_schema}
@@ -145,11 +146,12 @@ class Server:
         tool = TOOLS[name]  # KeyError -> the dispatcher answers -32602
         try:
             arguments = arguments if arguments is not None else {}
-            if tool.name in ("search_code", "locate_symbol") and isinstance(arguments, dict) \
-                    and arguments.get("limit") is None:
+            if tool.configured_limit and isinstance(arguments, dict) and arguments.get("limit") is None:
                 arguments = {**arguments, "limit": self.config.search.default_limit}
             args = validate(tool.input_schema, arguments)
-            if tool.name in READ_TOOLS:
+            for key in tool.ignored_args:
+                args.pop(key, None)
+            if tool.reads_index:
                 return self._read(tool, args, progress), False
             return tool.handler(self, args, progress), False
         except CruxeError as e:
@@ -255,93 +257,25 @@ class Server:
                 return False
             self._bg_sync_for = key
         try:  # the same claim as sync_repo: never a second job beside a running one
-            _claim_and_spawn(self, project, state.ref, force=False)
+            jobs.claim_and_spawn(project, state.ref, self.home, force=False)
         except CruxeError as e:
-            if e.code not in ("index_in_progress", "sync_in_progress"):
+            if e.code not in BUSY_CODES:
                 raise
             return False
         return True
 
 
-# ---- index jobs as child processes -------------------------------------------------------------
-
-def cruxe_command() -> list[str]:
-    """How to start this same cruxe in a child process (installed package or .pyz)."""
-    argv0 = sys.argv[0] if sys.argv else ""
-    if argv0.endswith(".pyz") and os.path.isfile(argv0):
-        return [sys.executable, os.path.abspath(argv0)]
-    return [sys.executable, "-m", "cruxe"]
-
-
-def spawn_index_job(root: Path, home: Path, *, ref: str | None, force: bool, job_id: str) -> subprocess.Popen:
-    cmd = [*cruxe_command(), "index", "--path", str(root), "--job-id", job_id, "--quiet"]
-    if force:
-        cmd.append("--force")
-    if ref:
-        cmd.append(f"--ref={ref}")  # one word: a ref spelled like an option stays a ref
-    # never the caller's working directory (the repository, for a server an MCP host started
-    # there): the child's cwd is Cruxe's own, and its path is safe (see procs.isolate_children)
-    return subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env=child_env(str(home)), cwd=str(home),
-                            start_new_session=True)
-
-
-# Index children this process started whose job row has not appeared yet, per (project id, ref).
-# The check "is a job active?" and the spawn happen under one lock, and a child counts as active
-# from its spawn until it exits or its row appears (the row and the writer lock come only after
-# the interpreter has started; from then on the row and the lock say it): otherwise parallel
-# calls each see nothing running and each start a child. Per process rather than per Server:
-# two Server objects on one repository in one process must not both spawn.
-_SPAWN_LOCK = threading.Lock()
-_SPAWNED: dict[tuple[str, str], tuple[str, str, subprocess.Popen]] = {}  # -> (job_id, mode, proc)
-_ACTIVE_STATUSES = ("queued", "running", "validating")
-EXIT_BUSY = 3  # `cruxe index` found the ref's writer lock taken (__main__.EXIT_BUSY)
-
-
-def _busy(ref: str, job_id: str | None, mode: str | None) -> CruxeError:
-    code = "sync_in_progress" if mode == "incremental" else "index_in_progress"
-    return CruxeError(code, f"an index job is already running for ref {ref!r}", {"job_id": job_id, "ref": ref})
-
-
-def _writer_busy(project: Project, ref: str) -> CruxeError | None:
-    """The refusal to give when a job (or any writer) holds the ref now, else None."""
-    active = project.store.active_job(ref)
-    if active or project.store.writer_active(ref):
-        return _busy(ref, active.get("job_id") if active else None, active.get("mode") if active else None)
-    return None
-
-
-def _claim_and_spawn(server: Server, project: Project, ref: str, force: bool) -> tuple[str, str, subprocess.Popen]:
-    """Start one index child for (project, ref) unless one is running; returns (job_id, mode, proc)."""
-    key = (project.id, ref)
-    with _SPAWN_LOCK:
-        spawned = _SPAWNED.get(key)
-        if spawned is not None:
-            if spawned[2].poll() is None and not _job_row(project, spawned[0]):
-                raise _busy(ref, spawned[0], spawned[1])
-            del _SPAWNED[key]
-        busy = _writer_busy(project, ref)
-        if busy is not None:
-            raise busy
-        job_id = uuid.uuid4().hex[:16]
-        mode = "full" if force or project.store.current_generation_number(ref) is None else "incremental"
-        proc = spawn_index_job(project.root, server.home, ref=ref, force=force, job_id=job_id)
-        _SPAWNED[key] = (job_id, mode, proc)
-    return job_id, mode, proc
-
+# ---- index jobs (the child processes themselves: jobs.py) -------------------------------------
 
 def _start_job(server: Server, args: dict[str, Any], progress: Any, *, sync: bool) -> dict[str, Any]:
     from .project import init_project
 
     project, ref = server.resolve(args, registered=False)
     project, _ = init_project(project.root, server.home)
-    job_id, mode, proc = _claim_and_spawn(server, project, ref, bool(args.get("force")))
-    job = _wait_for_job(project, job_id, proc, progress)
-    if not job.get("job_id") and proc.returncode == EXIT_BUSY:  # lost to a writer started elsewhere
-        raise _writer_busy(project, ref) or _busy(ref, None, None)
-    payload: dict[str, Any] = {"job_id": job_id, "status": job.get("status", "queued"), "mode": mode,
-                               "progress_token": job_id}
-    if job.get("status") not in (None, "published", *_ACTIVE_STATUSES):
+    started, job = jobs.run_job(project, ref, server.home, bool(args.get("force")), progress)
+    payload: dict[str, Any] = {"job_id": started.job_id, "status": job.get("status", "queued"),
+                               "mode": started.mode, "progress_token": started.job_id}
+    if job.get("status") not in (None, "published", *jobs.ACTIVE_STATUSES):
         payload["reason"] = job.get("error") or "the job ended without recording why; run `cruxe doctor`"
     # Only counts the job knows by now: files to process once its scan is done, what it changed
     # once it published; null before, never a 0 that reads as "nothing changed".
@@ -356,44 +290,6 @@ def _start_job(server: Server, args: dict[str, Any], progress: Any, *, sync: boo
     return payload
 
 
-def _job_row(project: Project, job_id: str) -> dict[str, Any]:
-    rows = [j for j in project.store.jobs(None, limit=20) if j["job_id"] == job_id]
-    return rows[0] if rows else {}
-
-
-def _exit_reason(code: int | None) -> str:
-    """Why an index child ended before registering its job (its stderr is not kept)."""
-    if code is not None and code < 0:
-        return f"the index process was killed by signal {-code}; run `cruxe sync` to finish the index"
-    return (f"the index process exited with code {code} before starting the job; run `cruxe index` "
-            "in the repository to see the error")
-
-
-def _wait_for_job(project: Project, job_id: str, proc: subprocess.Popen, progress: Any) -> dict[str, Any]:
-    """Without a progress callback: wait until the child registered the job (quick), then
-    answer. With one: follow the job to its end, reporting files_done/files_total. A callback
-    carrying a set ``cancelled`` event (the client cancelled, or the server is stopping) ends
-    the wait at once with the job as it stands."""
-    deadline = time.monotonic() + (JOB_WAIT_SECONDS if progress else 5)
-    cancelled = getattr(progress, "cancelled", None)
-    job: dict[str, Any] = {}
-    while time.monotonic() < deadline:
-        done = proc.poll() is not None  # before the read: a row written before the exit is seen
-        job = _job_row(project, job_id)
-        if job and progress is not None:
-            progress(float(job.get("files_done") or 0), float(job.get("files_total") or 0) or None,
-                     job.get("status"))
-        if job and (progress is None or job["status"] not in _ACTIVE_STATUSES):
-            return job
-        if done and not job:
-            return {"status": "failed", "error": _exit_reason(proc.returncode)}
-        if cancelled is None:
-            time.sleep(0.05)
-        elif cancelled.wait(0.05):
-            return job
-    return job
-
-
 # ---- handlers: parse input, call one domain function, render -------------------------------
 
 def _query_context(server: Server, args: dict[str, Any]):
@@ -405,12 +301,13 @@ def _query_context(server: Server, args: dict[str, Any]):
     return project, ref, gen, state
 
 
-def _shape_query(server: Server, tool: str, args: dict[str, Any], state, hits, total, extra) -> dict[str, Any]:
+def _shape_query(server: Server, tool: str, args: dict[str, Any], state, hits, total, extra,
+                 definitions: bool = False) -> dict[str, Any]:
     return shape.shape_response(
         tool, hits, detail_level=args["detail_level"], compact=bool(args.get("compact")),
         explain_level=resolve_explain_level(args.get("ranking_explain_level"), server.config),
         max_bytes=server.config.search.max_response_bytes, base_metadata=state.base_metadata(),
-        total_candidates=total, args=args, extra=extra, limit=args["limit"])
+        total_candidates=total, args=args, extra=extra, limit=args["limit"], definitions=definitions)
 
 
 def _fetch(args: dict[str, Any]) -> int:
@@ -429,7 +326,7 @@ def _locate(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
     hits, total = query.locate_symbol(gen, project.id, ref, name, kind=kind, role=args.get("role"),
                                       language=args.get("language"), limit=_fetch(args),
                                       detail_level=args["detail_level"])
-    return _shape_query(server, "locate_symbol", args, state, hits, total, {})
+    return _shape_query(server, "locate_symbol", args, state, hits, total, {}, definitions=True)
 
 
 def _search(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
@@ -507,7 +404,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
                   "ref": _REF, "language": _LANG, "role": _ROLE, "limit": _LIMIT, "detail_level": _DETAIL,
                   "compact": {"type": "boolean", "default": False}, "freshness_policy": _FRESH,
                   "ranking_explain_level": _EXPLAIN}, ("query",)),
-         _search),
+         _search, reads_index=True, configured_limit=True),
     Tool("locate_symbol", "Find where a symbol is defined, by name or qualified name (a::b, A.b); all "
          "definitions, best first.",
          _schema({"name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS},
@@ -515,13 +412,13 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
                   "role": _ROLE, "language": _LANG, "ref": _REF, "limit": _LIMIT, "detail_level": _DETAIL,
                   "compact": {"type": "boolean", "default": False}, "freshness_policy": _FRESH,
                   "ranking_explain_level": _EXPLAIN}, ("name",)),
-         _locate),
+         _locate, reads_index=True, configured_limit=True),
     Tool("get_file_outline", "Nested symbol tree of one file (path relative to the repo root), without "
          "reading the file; a tree over the payload limit keeps its first symbols in line order.",
          _schema({"path": {"type": "string", "minLength": 1, "maxLength": 4096}, "ref": _REF,
                   "depth": {"type": "string", "enum": list(OUTLINE_DEPTHS), "default": "all"},
                   "language": _LANG}, ("path",)),
-         _outline),
+         _outline, reads_index=True, ignored_args=("language",)),
     Tool("find_references", "Who imports or calls a symbol: resolved references with file:line, then the "
          "name's unresolved uses (resolved: false); several definitions in `path` are answered grouped.",
          _schema({"symbol_name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS},
@@ -533,7 +430,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
                   "kind": {"type": "string", "enum": list(REFERENCE_KINDS)},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 20}, "ref": _REF},
                  ("symbol_name",)),
-         _refs),
+         _refs, reads_index=True),
     Tool("health_check", "Server and index health: index, grammars, active job, prewarm, compatibility.",
          _schema({}), _health),
     Tool("index_status", "Index state of the project: counts, freshness, active and recent jobs.",

@@ -25,7 +25,8 @@ log = logging.getLogger(__name__)
 
 WATCH_INTERVAL_S = 1.0
 WATCH_DEBOUNCE_S = 0.2
-# per check: with the directories, about 1% of a core on go-5k at the interval above
+# per check: with the directories, under the idle-CPU goal at the interval above (the
+# measurement and the rejected settings: docs/BENCHMARKS.md, Watch)
 WATCH_FILE_BUDGET_S = 0.003
 
 

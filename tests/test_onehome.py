@@ -3,6 +3,7 @@ taken from the vocabulary the tools accept, short functions in the shells."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import math
 import re
 from pathlib import Path
@@ -52,3 +53,33 @@ def test_no_function_over_sixty_lines(module):
     long = [f"{n.name}: {n.end_lineno - n.lineno + 1}" for n in ast.walk(tree)
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.end_lineno - n.lineno + 1 > MAX_FUNCTION_LINES]
     assert not long, long
+
+
+def _tool_name_checks(module: str) -> list[str]:
+    """Comparisons of a value with a tool's name (`tool == "locate_symbol"`, `name in (...)`)."""
+    names = set(tools.TOOLS)
+    found = []
+    for node in ast.walk(ast.parse((CRUXE / module).read_text())):
+        if not isinstance(node, ast.Compare):
+            continue
+        for side in (node.left, *node.comparators):
+            consts = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+            hits = [c.value for c in consts if isinstance(c, ast.Constant) and c.value in names]
+            found += [f"{module}:{node.lineno} {h}" for h in hits]
+    return found
+
+
+def test_tool_behaviour_is_a_field_of_the_tool_not_a_name_check():
+    found = [f for m in ("tools.py", "shape.py", "jsonrpc.py", "http.py", "jobs.py") for f in _tool_name_checks(m)]
+    assert not found, found
+
+
+def test_the_outline_handler_never_sees_the_contract_only_language(make_repo, monkeypatch):
+    seen: list[dict] = []
+    tool = tools.TOOLS["get_file_outline"]
+    monkeypatch.setitem(tools.TOOLS, tool.name, dataclasses.replace(tool, handler=lambda s, a, p: seen.append(a) or {}))
+    server = tools.Server(make_repo({"a.py": "x = 1\n"}))
+    payload, is_error = server.call_tool(tool.name, {"path": "a.py", "language": "python"})
+    assert not is_error and seen == [{"path": "a.py", "depth": "all"}]
+    payload, is_error = server.call_tool(tool.name, {"path": "a.py", "language": "cobol"})
+    assert is_error and payload["error"]["code"] == "invalid_input"  # still checked against the contract

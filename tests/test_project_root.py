@@ -68,7 +68,7 @@ def test_a_running_job_answers_null_counts_not_zero(make_repo, monkeypatch):
     """Issue 20, item 5: `changed_files: 0` while the job ran read as "nothing changed"."""
     import subprocess as sp
 
-    from cruxe import tools
+    from cruxe import jobs
 
     root = make_repo({"a.py": "def alpha():\n    pass\n"})
     run_index(root)
@@ -80,19 +80,19 @@ def test_a_running_job_answers_null_counts_not_zero(make_repo, monkeypatch):
         project.store.create_job(job_id, ref, "incremental", project.store.current_generation_number(ref))
         return sp.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
 
-    monkeypatch.setattr(tools, "spawn_index_job", spawn)
+    monkeypatch.setattr(jobs, "spawn_index_job", spawn)
     try:
         payload, is_error = server.call_tool("sync_repo", {})
         assert not is_error and payload["status"] == "running", payload
         assert payload["changed_files"] is None and payload["files_to_process"] is None, payload
         job = next(j for j in project.store.jobs(None) if j["job_id"] == payload["job_id"])
         project.store.update_job(job["job_id"], files_total=7)
-        assert tools._job_row(project, job["job_id"])["files_total"] == 7
+        assert jobs.job_row(project, job["job_id"])["files_total"] == 7
     finally:
-        for _, _, proc in list(tools._SPAWNED.values()):
-            proc.kill()
-            proc.wait()
-        tools._SPAWNED.clear()
+        for spawned in list(jobs._SPAWNED.values()):
+            spawned.proc.kill()
+            spawned.proc.wait()
+        jobs._SPAWNED.clear()
 
 
 def test_the_cli_json_is_the_tool_payload_with_the_same_default_limit(make_repo):

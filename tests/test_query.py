@@ -16,7 +16,7 @@ from cruxe.errors import CruxeError
 from cruxe.index import run_index
 from cruxe.project import open_project
 from cruxe.query import locate_symbol, plan, search_code
-from cruxe.query.context import PREVIEW_LINES, TRUNCATED_MARKER
+from cruxe.shape import PREVIEW_LINES, TRUNCATION_MARKER
 from cruxe.query.signals import EXACT_CASE_BOOST, EXACT_MATCH_BOOST, QUALIFIED_NAME_BOOST
 
 from conftest import STDLIB, require_corpus
@@ -316,7 +316,7 @@ def test_context_detail_adds_preview_parent_and_related(std):
     lines = (root / "json/decoder.py").read_text().splitlines()
     preview = h["body_preview"].split("\n")
     assert preview[:PREVIEW_LINES] == lines[h["line_start"] - 1:h["line_start"] - 1 + PREVIEW_LINES]
-    assert preview[PREVIEW_LINES:] == [TRUNCATED_MARKER]
+    assert preview[PREVIEW_LINES:] == [TRUNCATION_MARKER]
     assert h["parent"] == {"kind": "class", "name": "JSONDecoder", "path": "json/decoder.py",
                            "line": locate_symbol(gen, repo, ref, "JSONDecoder")[0][0]["line_start"]}
     related = h["related_symbols"]

@@ -487,7 +487,9 @@ NL = {"query_intent": {"intent": "natural_language", "confidence": 0.8}}
 
 
 def actions(tool, hits, args, base=BASE, **kw):
-    out = shape.shape_response(tool, hits, base_metadata=base, args=args, **kw)
+    # locate_symbol's handler says its hits are the definitions of one name
+    out = shape.shape_response(tool, hits, base_metadata=base, args=args,
+                               definitions=tool == "locate_symbol", **kw)
     return out.get("suggested_next_actions")
 
 
@@ -562,7 +564,7 @@ def test_payload_key_order_and_extra():
                                extra={"query_intent": {"intent": "symbol", "confidence": 0.95}})
     assert list(out) == ["results", "query_intent", "total_candidates", "metadata"]
     assert out["total_candidates"] == 42
-    out = shape.shape_response("locate_symbol", [], base_metadata=BASE, args={"name": "x"})
+    out = shape.shape_response("locate_symbol", [], base_metadata=BASE, args={"name": "x"}, definitions=True)
     assert list(out) == ["results", "total_candidates", "suggested_next_actions", "metadata"]
 
 

@@ -17,7 +17,7 @@ import time
 
 import pytest
 
-from cruxe import tools
+from cruxe import jobs, tools
 from cruxe.errors import CruxeError
 
 
@@ -27,14 +27,14 @@ def test_parallel_index_repo_calls_start_exactly_one_child(make_repo, monkeypatc
     root = make_repo({f"m{i}.py": f"def f{i}():\n    pass\n" for i in range(30)})
     server = tools.Server(root)
     spawned: list[tuple[str, subprocess.Popen]] = []
-    real_spawn = tools.spawn_index_job
+    real_spawn = jobs.spawn_index_job
 
     def counting_spawn(*args, **kwargs):
         proc = real_spawn(*args, **kwargs)
         spawned.append((kwargs["job_id"], proc))
         return proc
 
-    monkeypatch.setattr(tools, "spawn_index_job", counting_spawn)
+    monkeypatch.setattr(jobs, "spawn_index_job", counting_spawn)
     callers = 12
     gate = threading.Barrier(callers, timeout=10)
     answers: list[tuple[dict, bool]] = []
@@ -71,7 +71,7 @@ def test_a_background_sync_and_sync_repo_never_both_spawn(make_repo, monkeypatch
     run_index(root)
     server = tools.Server(root)
     project = open_project(root, server.home)
-    monkeypatch.setattr(tools, "spawn_index_job", lambda *a, **k: subprocess.Popen(
+    monkeypatch.setattr(jobs, "spawn_index_job", lambda *a, **k: subprocess.Popen(
         [sys.executable, "-c", "import time; time.sleep(30)"]))
     state = freshness.index_state(project, project.default_ref())
     assert server.maybe_background_sync(project, state)
@@ -79,10 +79,10 @@ def test_a_background_sync_and_sync_repo_never_both_spawn(make_repo, monkeypatch
         payload, is_error = server.call_tool("sync_repo", {})
         assert is_error and payload["error"]["code"] in ("sync_in_progress", "index_in_progress"), payload
     finally:
-        for _, _, proc in list(tools._SPAWNED.values()):
-            proc.kill()
-            proc.wait()
-        tools._SPAWNED.clear()
+        for spawned in list(jobs._SPAWNED.values()):
+            spawned.proc.kill()
+            spawned.proc.wait()
+        jobs._SPAWNED.clear()
 
 
 def _fake_spawn(exit_code: int):
@@ -99,9 +99,9 @@ def test_a_failed_job_answer_carries_a_reason(make_repo, monkeypatch, exit_code,
             proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
             proc.kill()
             return proc
-        monkeypatch.setattr(tools, "spawn_index_job", spawn)
+        monkeypatch.setattr(jobs, "spawn_index_job", spawn)
     else:
-        monkeypatch.setattr(tools, "spawn_index_job", _fake_spawn(exit_code))
+        monkeypatch.setattr(jobs, "spawn_index_job", _fake_spawn(exit_code))
     payload, is_error = tools.Server(root).call_tool("index_repo", {})
     assert not is_error and payload["status"] == "failed"
     assert words in payload["reason"]
@@ -109,7 +109,7 @@ def test_a_failed_job_answer_carries_a_reason(make_repo, monkeypatch, exit_code,
 
 def test_a_child_that_lost_the_writer_lock_to_another_process_means_index_in_progress(make_repo, monkeypatch):
     root = make_repo({"a.py": "def alpha():\n    pass\n"})
-    monkeypatch.setattr(tools, "spawn_index_job", _fake_spawn(3))  # what `cruxe index` exits with then
+    monkeypatch.setattr(jobs, "spawn_index_job", _fake_spawn(3))  # what `cruxe index` exits with then
     payload, is_error = tools.Server(root).call_tool("index_repo", {})
     assert is_error and payload["error"]["code"] == "index_in_progress"
 
@@ -126,7 +126,7 @@ def test_a_job_that_recorded_its_failure_answers_with_its_error(make_repo, monke
         store.update_job(job_id, status="failed", error="index validation failed: 3 files, 2 documents")
         return subprocess.Popen([sys.executable, "-c", "pass"])
 
-    monkeypatch.setattr(tools, "spawn_index_job", spawn)
+    monkeypatch.setattr(jobs, "spawn_index_job", spawn)
     payload, is_error = server.call_tool("index_repo", {}, lambda *a: None)
     assert not is_error and payload["status"] == "failed"
     assert payload["reason"] == "index validation failed: 3 files, 2 documents"
@@ -147,7 +147,7 @@ def test_a_cancelled_wait_for_a_job_returns_at_once(make_repo, monkeypatch):
         def __call__(self, *args):
             pass
 
-    monkeypatch.setattr(tools, "spawn_index_job", spawn)
+    monkeypatch.setattr(jobs, "spawn_index_job", spawn)
     progress = Progress()
     threading.Timer(0.3, progress.cancelled.set).start()
     started = time.monotonic()
@@ -542,3 +542,30 @@ def test_a_fifo_as_git_head_never_keeps_initialize_or_ping_from_being_answered(m
         assert time.monotonic() - started < 5
     finally:
         server.close()
+
+
+def test_the_wait_finds_its_own_job_among_many_newer_ones(make_repo, monkeypatch):
+    """The wait asks for its own job id: it used to scan the project's 20 newest jobs, so a job
+    with 20 newer rows (other refs, recovered runs) was never seen and answered `queued`."""
+    root = make_repo({"a.py": "def alpha():\n    pass\n"})
+    children: list[subprocess.Popen] = []
+
+    def spawn(root, home, *, ref, force, job_id):
+        from cruxe.project import open_project
+
+        store = open_project(root, home).store
+        store.create_job(job_id, ref, "full", 1)
+        for i in range(25):
+            store.create_job(f"other{i:02d}", f"other-ref-{i}", "full", 1)
+        children.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"]))
+        return children[-1]
+
+    monkeypatch.setattr(jobs, "spawn_index_job", spawn)
+    try:
+        payload, is_error = tools.Server(root).call_tool("index_repo", {})
+        assert not is_error and payload["status"] == "running", payload
+    finally:
+        for child in children:
+            child.kill()
+            child.wait()
+        jobs._SPAWNED.clear()

@@ -1,8 +1,9 @@
 """Language registry: file extension -> language, language -> extractor.
 
-Each language module exposes `extract(source: bytes, path: str) -> FileExtract`, built from
-tree-sitter queries (data) plus small hooks; `_common` holds the shared capture loop pieces.
-Modules are imported lazily so a missing grammar only disables its own language.
+Each language's extractor is the function `_EXTRACTORS` names in its module (`extract`, or one
+per dialect in `typescript`): `(source: bytes, path: str) -> FileExtract`, found by tree-sitter
+queries run by `_common`, with Python for what a query cannot say. Modules are imported lazily
+so a missing grammar only disables its own language.
 """
 from __future__ import annotations
 

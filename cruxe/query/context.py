@@ -8,11 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..shape import MAX_RELATED, PREVIEW_LINES, TRUNCATION_MARKER
 from .retrieve import chunks_covering, siblings, symbols_by_id
-
-PREVIEW_LINES = 10
-TRUNCATED_MARKER = "... truncated ..."
-MAX_RELATED = 5
 
 
 def enrich(gen, repo: str, ref: str, hits: list[dict[str, Any]]) -> None:
@@ -47,13 +44,14 @@ def _add_previews(gen, repo: str, ref: str, hits: list[dict[str, Any]]) -> None:
             continue  # a snippet hit already carries its matching lines
         start = h["line_start"]
         chunks = chunks_covering(gen, repo, ref, h["path"], start, min(h["line_end"], start + PREVIEW_LINES - 1))
-        text = preview(chunks, start, h["line_end"])
+        text = preview_source(chunks, start, h["line_end"])
         if text:
             h["body_preview"] = text
 
 
-def preview(chunks: list[dict[str, Any]], start: int, end: int) -> str:
-    """The first PREVIEW_LINES lines of [start, end], then the marker when there is more."""
+def preview_source(chunks: list[dict[str, Any]], start: int, end: int) -> str:
+    """What `shape.preview` shows of lines [start, end]: their first PREVIEW_LINES read from the
+    chunks, then shape's marker when the body goes on (shape cannot see the lines not read)."""
     last = min(end, start + PREVIEW_LINES - 1)
     lines: list[str] = []
     for c in chunks:
@@ -67,5 +65,5 @@ def preview(chunks: list[dict[str, Any]], start: int, end: int) -> str:
     if not lines:
         return ""
     if end > last:
-        lines.append(TRUNCATED_MARKER)
+        lines.append(TRUNCATION_MARKER)
     return "\n".join(lines)

@@ -927,6 +927,15 @@ class ProjectStore:
         except (sqlite3.DatabaseError, CruxeError):
             return []
 
+    def job(self, job_id: str) -> dict[str, Any] | None:
+        """One job's row by its id (None before it is registered, or when unreadable)."""
+        try:
+            row = self.state.execute("SELECT * FROM index_jobs WHERE repo=? AND job_id=?",
+                                     (self.project_id, job_id)).fetchone()
+        except (sqlite3.DatabaseError, CruxeError):
+            return None
+        return dict(row) if row else None
+
     def active_job(self, ref: str | None = None) -> dict[str, Any] | None:
         for job in self.jobs(ref, limit=20):
             if job["status"] in ("queued", "running", "validating") and self.writer_active(job["ref"]):
