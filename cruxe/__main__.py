@@ -371,22 +371,23 @@ def _add_refs(sub, common: argparse.ArgumentParser, query: argparse.ArgumentPars
     s.set_defaults(func=cmd_refs)
 
 
-def _add_status(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
-    s = sub.add_parser("status", parents=[common], help="index state, counts and jobs")
+def _ref_command(sub, common: argparse.ArgumentParser, name: str, helptext: str, func) -> None:
+    """A command whose only own option is `--ref`."""
+    s = sub.add_parser(name, parents=[common], help=helptext)
     s.add_argument("--ref")
-    s.set_defaults(func=cmd_status)
+    s.set_defaults(func=func)
+
+
+def _add_status(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
+    _ref_command(sub, common, "status", "index state, counts and jobs", cmd_status)
 
 
 def _add_doctor(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
-    s = sub.add_parser("doctor", parents=[common], help="check the index, grammars and ignore rules")
-    s.add_argument("--ref")
-    s.set_defaults(func=cmd_doctor)
+    _ref_command(sub, common, "doctor", "check the index, grammars and ignore rules", cmd_doctor)
 
 
 def _add_tags(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
-    s = sub.add_parser("tags", parents=[common], help="every indexed symbol (ctags-like; --json: JSON lines)")
-    s.add_argument("--ref")
-    s.set_defaults(func=cmd_tags)
+    _ref_command(sub, common, "tags", "every indexed symbol (ctags-like; --json: JSON lines)", cmd_tags)
 
 
 def _add_serve_mcp(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:

@@ -58,6 +58,8 @@ REPO_CONFIG_DIR = ".cruxe"
 
 
 def default_workers() -> int:
+    """The one worker-count rule: the job's processes when `--workers` / `index.workers` does
+    not say (reference resolution also never exceeds it: each of its workers holds a graph)."""
     # Parsing runs in processes; more than 4 rarely pays on a laptop and starves the server.
     return max(1, min(os.cpu_count() or 1, 4))
 

@@ -25,7 +25,7 @@ from typing import Any, Callable, ContextManager, Iterable
 
 from . import codetokens as ct
 from . import heap, literals, vcs
-from .config import cruxe_home
+from .config import cruxe_home, default_workers
 from .errors import CruxeError
 from .extract import extract
 from .model import (EMPTY_EDGES, EdgeBlock, FileExtract, Reference, content_hash, file_key, symbol_content_hash, symbol_id,
@@ -589,7 +589,7 @@ def _maybe_changed(f: ScanEntry, old: tuple[str, int, int] | None) -> bool:
 def _parser_pool(todo: list[WorkItem], workers: int | None) -> ContextManager[ProcessPoolExecutor | None]:
     """The job's worker processes (tree-sitter holds the GIL while parsing), or None when the
     change is small enough to parse in this process (no pool start-up)."""
-    n = workers or min(os.cpu_count() or 1, 4)
+    n = workers or default_workers()
     if len(todo) < INLINE_MAX_FILES or n <= 1:
         return nullcontext(None)
     return worker_pool(n, "parser or resolution", initializer=_parser_worker_start)

@@ -42,6 +42,9 @@ _ROLE = {"type": "string", "enum": list(ROLE_VALUES)}
 _REF = {"type": "string", "maxLength": 256, "description": "Branch/ref; default: current branch or 'live'."}
 _WS = {"type": "string", "maxLength": 4096, "description": "Absolute repo path; default: the server's."}
 _LIMIT = {"type": "integer", "minimum": 1, "maximum": 100, "default": DEFAULT_LIMIT}
+# the options of a ranked answer (search_code, locate_symbol), in their advertised order
+_RANKED = {"limit": _LIMIT, "detail_level": _DETAIL, "compact": {"type": "boolean", "default": False},
+           "freshness_policy": _FRESH, "ranking_explain_level": _EXPLAIN}
 
 
 def _schema(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -401,17 +404,13 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
     Tool("search_code", "Search code by symbol name, path, error message or natural language; ranked "
          "file:line results. Use role (not kind) to keep only symbols of one role.",
          _schema({"query": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS},
-                  "ref": _REF, "language": _LANG, "role": _ROLE, "limit": _LIMIT, "detail_level": _DETAIL,
-                  "compact": {"type": "boolean", "default": False}, "freshness_policy": _FRESH,
-                  "ranking_explain_level": _EXPLAIN}, ("query",)),
+                  "ref": _REF, "language": _LANG, "role": _ROLE, **_RANKED}, ("query",)),
          _search, reads_index=True, configured_limit=True),
     Tool("locate_symbol", "Find where a symbol is defined, by name or qualified name (a::b, A.b); all "
          "definitions, best first.",
          _schema({"name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS},
                   "kind": {"type": "string", "enum": sorted(set(KIND_VALUES) | set(KIND_ALIASES))},
-                  "role": _ROLE, "language": _LANG, "ref": _REF, "limit": _LIMIT, "detail_level": _DETAIL,
-                  "compact": {"type": "boolean", "default": False}, "freshness_policy": _FRESH,
-                  "ranking_explain_level": _EXPLAIN}, ("name",)),
+                  "role": _ROLE, "language": _LANG, "ref": _REF, **_RANKED}, ("name",)),
          _locate, reads_index=True, configured_limit=True),
     Tool("get_file_outline", "Nested symbol tree of one file (path relative to the repo root), without "
          "reading the file; a tree over the payload limit keeps its first symbols in line order.",

@@ -83,3 +83,14 @@ def test_the_outline_handler_never_sees_the_contract_only_language(make_repo, mo
     assert not is_error and seen == [{"path": "a.py", "depth": "all"}]
     payload, is_error = server.call_tool(tool.name, {"path": "a.py", "language": "cobol"})
     assert is_error and payload["error"]["code"] == "invalid_input"  # still checked against the contract
+
+
+@pytest.mark.parametrize("cpus, cap, want", [(16, None, 4), (16, 8, 4), (16, 2, 2), (2, None, 2), (1, 3, 1)])
+def test_one_worker_count_rule(monkeypatch, cpus, cap, want):
+    """Resolution takes the default worker count, never more; a smaller `--workers` wins."""
+    from cruxe import config
+    from cruxe.refs import resolve
+
+    monkeypatch.setattr(config.os, "cpu_count", lambda: cpus)
+    assert config.default_workers() == min(cpus, 4)
+    assert resolve._workers(resolve.PARALLEL_EDGES + 1, cap) == (want if want >= 2 else 1)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..errors import CruxeError
+from ..config import default_workers
 from ..procs import worker_pool
 from ..model import EdgeBlock
 from ..store import (CONFIDENCE_CODES, EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, RETRY_SQL, FileEdges, Generation,
@@ -142,7 +143,7 @@ def _workers(edges: int, cap: int | None) -> int:
     """How many worker processes a full resolution of `edges` uses (1: in this process).
     Each holds its own copy of the graph (~180 MB for 100k symbols), so `cruxe index
     --workers 1` is also the way to the least memory."""
-    n = min(cap or os.cpu_count() or 1, os.cpu_count() or 1, 4)
+    n = min(cap, default_workers()) if cap else default_workers()
     return n if n >= 2 and edges > PARALLEL_EDGES else 1
 
 
