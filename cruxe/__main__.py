@@ -16,11 +16,11 @@ from typing import Any
 
 from . import __version__
 from .config import EXPLAIN_LEVELS, FRESHNESS_POLICIES
-from .errors import BUSY_CODES, CruxeError
+from .errors import BUSY_CODES, EXIT_BUSY, CruxeError
 from .jsonenc import to_json
 from .model import DETAIL_LEVELS, KIND_ALIASES, KIND_VALUES, LANGUAGES, OUTLINE_DEPTHS, REFERENCE_KINDS, ROLE_VALUES
 
-EXIT_OK, EXIT_FAIL, EXIT_ERROR, EXIT_BUSY = 0, 1, 2, 3
+EXIT_OK, EXIT_FAIL, EXIT_ERROR = 0, 1, 2  # and errors.EXIT_BUSY (3)
 
 
 def _print_json(payload: Any) -> None:

@@ -30,8 +30,10 @@ REGISTRY: dict[str, str] = {
     "internal_error": "This is a bug in cruxe; the server log on stderr has the details.",
 }
 # The refusals that mean "another index job holds this ref now": retrying later succeeds (the
-# CLI exits with its own code for them; a background sync that meets one just yields).
+# CLI exits with EXIT_BUSY for them, which tells a tool that started `cruxe index` the same;
+# a background sync that meets one just yields).
 BUSY_CODES = frozenset({"index_in_progress", "sync_in_progress"})
+EXIT_BUSY = 3
 
 
 class CruxeError(Exception):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import CruxeError
+from .errors import EXIT_BUSY, CruxeError
 from .procs import child_env
 from .project import Project
 
@@ -27,7 +27,6 @@ JOB_WAIT_SECONDS = 600  # a tools/call that asked for progress follows its job t
 REGISTER_WAIT_SECONDS = 5  # without progress: how long to wait for the child to register its job
 _POLL_SECONDS = 0.05
 ACTIVE_STATUSES = ("queued", "running", "validating")
-EXIT_BUSY = 3  # `cruxe index` found the ref's writer lock taken (__main__.EXIT_BUSY)
 
 _SPAWN_LOCK = threading.Lock()
 _SPAWNED: dict[tuple[str, str], "Started"] = {}  # (project id, ref) -> a child not registered yet
