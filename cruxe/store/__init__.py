@@ -27,11 +27,15 @@ from ..model import EdgeBlock
 from .layout import (LOW_SPACE_BYTES, SQLITE_BUSY_TIMEOUT_MS, STORAGE_PROBLEMS, Generation, ProjectInfo,
                      ProjectStore, connect, is_corruption, is_engine_panic, now_iso, ref_slug, storage_error,
                      storage_kind, transaction)
-from .reads import (branch_state, damaged, disagreeing_files, document_counts, manifest, read_doc, skipped_files,
-                    tree_state)
+from .fulltext import COMMON_TERM_MIN_DOCS, MAX_TERM_DOC_SHARE, prune_common_terms, search_index, warm_indices
+from .reads import (Chunk, EdgeSite, FileDoc, OutlineRow, Symbol, all_symbols, branch_state, chunks, damaged,
+                    disagreeing_files, document_counts, edges_to, file_language, file_warnings, innermost_symbols,
+                    integrity_problem, manifest, outline_count, outline_rows, probe_index, probe_tables, read_doc,
+                    siblings, skipped_files, symbols_by_id, symbols_named, tree_state, unresolved_count,
+                    unresolved_edges, warm_tables)
 from .schema import (_EDGE_INDEX_NAMES, _EDGE_INDEXES, _INDEX_SCHEMA, _SYMBOL_INDEX_NAMES, _SYMBOL_INDEXES,
                      CONFIDENCE_CODES, EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, INDEX_NAMES,
-                     SCHEMA_VERSION, SCHEMAS, STORED_ONLY, id_blob)
+                     LINE_FIELDS, SCHEMA_VERSION, SCHEMAS, STORED_ONLY, Field, id_blob)
 # SQL fragments, re-exported only for the modules that still run SQL of their own (index.py,
 # refs/resolve.py, refs/graph.py: helper indexwing moves their SQL into the store)
 from .schema import RETRY_SQL, SYMBOL_VIEW_COLUMNS, confidence_sql, edge_type_sql, id_sql, name_lower_sql, tail_sql
@@ -40,7 +44,11 @@ __all__ = [
     "LOW_SPACE_BYTES", "SQLITE_BUSY_TIMEOUT_MS", "STORAGE_PROBLEMS", "Generation", "ProjectInfo", "ProjectStore",
     "connect", "is_corruption", "is_engine_panic", "now_iso", "ref_slug", "storage_error", "storage_kind",
     "transaction", "branch_state", "damaged", "disagreeing_files", "document_counts", "manifest", "read_doc",
-    "skipped_files", "tree_state", "CONFIDENCE_CODES", "EDGE_TYPE_CODES", "EDGES_DEFERRED_KEY",
+    "skipped_files", "tree_state", "COMMON_TERM_MIN_DOCS", "MAX_TERM_DOC_SHARE", "prune_common_terms",
+    "search_index", "warm_indices", "Chunk", "EdgeSite", "FileDoc", "OutlineRow", "Symbol", "all_symbols", "chunks",
+    "edges_to", "file_language", "file_warnings", "innermost_symbols", "integrity_problem", "outline_count",
+    "outline_rows", "probe_index", "probe_tables", "siblings", "symbols_by_id", "symbols_named", "unresolved_count",
+    "unresolved_edges", "warm_tables", "LINE_FIELDS", "Field", "CONFIDENCE_CODES", "EDGE_TYPE_CODES", "EDGES_DEFERRED_KEY",
     "EDGES_RESOLVER_KEY", "INDEX_NAMES", "SCHEMA_VERSION", "SCHEMAS", "STORED_ONLY", "id_blob", "_INDEX_SCHEMA",
     "RETRY_SQL", "SYMBOL_VIEW_COLUMNS", "confidence_sql", "edge_type_sql", "id_sql", "name_lower_sql", "tail_sql",
     "WRITER_HEAP_BYTES", "IDENT_PATTERN", "PARTS_PATTERN", "code_terms", "crash_point", "SYMBOL_NAME",

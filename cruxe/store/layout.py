@@ -671,6 +671,11 @@ class ProjectStore:
         except (sqlite3.DatabaseError, CruxeError):
             return []
 
+    def probe_state(self) -> None:
+        """Read one row of the jobs: raises when state.db is unreadable (sqlite3.DatabaseError)
+        or cannot be opened (CruxeError)."""
+        self.state.execute("SELECT 1 FROM index_jobs LIMIT 1").fetchall()
+
     def state_problem(self) -> str | None:
         """Why state.db is corrupt (unreadable, or failing quick_check), or None. A busy or
         locked database is not corrupt: only SQLite's corruption errors count."""

@@ -176,11 +176,34 @@ _STATE_SCHEMA_TX = f"BEGIN IMMEDIATE;{_STATE_SCHEMA}COMMIT;"
 
 # ---- Tantivy schemas ----------------------------------------------------------------------
 
+class Field:
+    """The searched Tantivy fields, by name: what a query plan (`query.planner`) names when it
+    says where its terms go. Every other field is the store's own business."""
+
+    SYMBOL_EXACT = "symbol_exact"  # symbols: the whole name, lower-cased
+    NAME_TOKENS = "name_tokens"  # symbols: the name's parts
+    QUALIFIED_TOKENS = "qualified_tokens"
+    SIGNATURE_TOKENS = "signature_tokens"
+    DOC_TOKENS = "doc_tokens"
+    PARENT_NAME = "parent_name"  # symbols: the enclosing definition's name
+    PATH = "path"  # every index: the whole path, raw
+    PATH_TOKENS = "path_tokens"  # every index: the path's words
+    CONTENT = "content"  # snippets: whole identifiers, with positions (phrases)
+    CONTENT_PARTS = "content_parts"  # snippets: identifier parts
+    ERROR_LITERALS = "error_literals"  # snippets: the messages the chunk emits (literals.py)
+    FILENAME = "filename"  # files: the base name, lower-cased
+    CONTENT_HEAD = "content_head"  # files: identifiers of the file's head
+
+
+# snippet fields whose terms are words of the chunk's lines (`error_literals`: its emitted messages)
+LINE_FIELDS = (Field.CONTENT, Field.CONTENT_PARTS, Field.ERROR_LITERALS)
+
+
 def _common_fields(sb: tantivy.SchemaBuilder, stored: bool = True) -> None:
     for name in ("repo", "ref", "file_key"):
         sb.add_text_field(name, stored=False, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("path", stored=stored, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("path_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    sb.add_text_field(Field.PATH, stored=stored, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field(Field.PATH_TOKENS, stored=False, tokenizer_name="cruxe_ws", index_option="freq")
     sb.add_text_field("language", stored=stored, tokenizer_name="raw", index_option="basic")
     if stored:
         sb.add_integer_field("line_start", stored=True, indexed=False)
@@ -191,7 +214,7 @@ def _common_fields(sb: tantivy.SchemaBuilder, stored: bool = True) -> None:
 # always indexed). The parser workers encode them (`index.build_documents`) and `read_doc`
 # decodes them.
 # A symbol document stores only its `symbol_id`: what a hit shows (path, lines, name,
-# signature...) is read from the `symbols` table by that id (`retrieve.run_channel`), so the
+# signature...) is read from the `symbols` table by that id (`fulltext.search_index`), so the
 # symbols index keeps no second copy of the table (go-5k: 29.5 -> 18.2 MB). A snippet
 # stores its text as `source`; what is searched is its `code_terms`.
 STORED_ONLY: dict[str, tuple[str, ...]] = {"symbols": ("symbol_id",), "snippets": ("source",), "files": ()}
@@ -202,13 +225,13 @@ def _symbols_schema() -> tantivy.Schema:
     _common_fields(sb, stored=False)
     for name in STORED_ONLY["symbols"]:
         sb.add_bytes_field(name, stored=True, indexed=False)
-    sb.add_text_field("symbol_exact", stored=False, tokenizer_name="raw", index_option="freq")
-    sb.add_text_field("name_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
-    sb.add_text_field("qualified_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
-    sb.add_text_field("signature_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
-    sb.add_text_field("doc_tokens", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    sb.add_text_field(Field.SYMBOL_EXACT, stored=False, tokenizer_name="raw", index_option="freq")
+    sb.add_text_field(Field.NAME_TOKENS, stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    sb.add_text_field(Field.QUALIFIED_TOKENS, stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    sb.add_text_field(Field.SIGNATURE_TOKENS, stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    sb.add_text_field(Field.DOC_TOKENS, stored=False, tokenizer_name="cruxe_ws", index_option="freq")
     sb.add_text_field("kind", stored=False, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("parent_name", stored=False, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field(Field.PARENT_NAME, stored=False, tokenizer_name="raw", index_option="basic")
     return sb.build()
 
 
@@ -217,10 +240,10 @@ def _snippets_schema() -> tantivy.Schema:
     _common_fields(sb)
     for name in STORED_ONLY["snippets"]:
         sb.add_bytes_field(name, stored=True, indexed=False)
-    sb.add_text_field("content", stored=False, tokenizer_name="cruxe_ws", index_option="position")
-    sb.add_text_field("content_parts", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    sb.add_text_field(Field.CONTENT, stored=False, tokenizer_name="cruxe_ws", index_option="position")
+    sb.add_text_field(Field.CONTENT_PARTS, stored=False, tokenizer_name="cruxe_ws", index_option="freq")
     # the constant segments of the messages the chunk's raise/panic/log calls emit (literals.py)
-    sb.add_text_field("error_literals", stored=False, tokenizer_name="cruxe_ws", index_option="position")
+    sb.add_text_field(Field.ERROR_LITERALS, stored=False, tokenizer_name="cruxe_ws", index_option="position")
     sb.add_text_field("chunk_kind", stored=True, tokenizer_name="raw", index_option="basic")
     return sb.build()
 
@@ -228,8 +251,8 @@ def _snippets_schema() -> tantivy.Schema:
 def _files_schema() -> tantivy.Schema:
     sb = tantivy.SchemaBuilder()
     _common_fields(sb)
-    sb.add_text_field("filename", stored=True, tokenizer_name="raw", index_option="basic")
-    sb.add_text_field("content_head", stored=False, tokenizer_name="cruxe_ws", index_option="freq")
+    sb.add_text_field(Field.FILENAME, stored=True, tokenizer_name="raw", index_option="basic")
+    sb.add_text_field(Field.CONTENT_HEAD, stored=False, tokenizer_name="cruxe_ws", index_option="freq")
     sb.add_integer_field("size", stored=True, indexed=False)
     return sb.build()
 
@@ -242,3 +265,18 @@ def _register_analyzers(index: tantivy.Index) -> None:
     ws = tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).filter(tantivy.Filter.lowercase()).build()
     index.register_tokenizer("cruxe_ws", ws)
 
+
+
+# The indexed fields of each index that health's probe looks one term up in and doctor reads
+# every posting list of (`reads.probe_indices`): the searched fields, then the filters.
+PROBED_FIELDS = {
+    "symbols": (Field.SYMBOL_EXACT, Field.NAME_TOKENS, Field.QUALIFIED_TOKENS, Field.SIGNATURE_TOKENS,
+                Field.DOC_TOKENS, Field.PATH_TOKENS, "repo", "ref", "file_key", Field.PATH, "language", "kind",
+                Field.PARENT_NAME),
+    "snippets": (Field.CONTENT, Field.CONTENT_PARTS, Field.PATH_TOKENS, "repo", "ref", "file_key", Field.PATH,
+                 "language", "chunk_kind"),
+    "files": (Field.FILENAME, Field.CONTENT_HEAD, Field.PATH_TOKENS, "repo", "ref", "file_key", Field.PATH,
+              "language"),
+}
+# The field of each index that serve's prewarm runs its warm-up terms through.
+WARM_FIELDS = {"symbols": Field.NAME_TOKENS, "snippets": Field.CONTENT, "files": Field.PATH_TOKENS}
