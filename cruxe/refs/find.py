@@ -8,8 +8,8 @@ unresolved" tells the agent to look before deleting anything. The unresolved one
 listed too, after the resolved ones, in their own list (`unresolved`, each entry with
 `resolved: false` and the reason the resolver gave), bounded by `limit` like the resolved.
 
-Targets: the name may be qualified (`a::b`, `A.b`, matched as a suffix of qualified
-names). Definitions that share a path and qualified name (conditional redefinitions,
+Targets: the name is read as locate_symbol reads one (`intent.parse_name`), so it may be
+qualified (`a::b`, `A.b`, `A->b`, `A#b`, matched as a suffix of qualified names). Definitions that share a path and qualified name (conditional redefinitions,
 overloads, property setters) are one target. `path` + `line` pick the definition at (or
 around) that line. Several targets in the `path` given are all answered, grouped by
 definition (`definitions`, each reference saying which one it reaches); several targets and
