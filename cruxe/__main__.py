@@ -125,20 +125,22 @@ def cmd_watch(a: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# the keys of a `tags --json` line, in order
+_TAG_KEYS = ("path", "name", "qualified_name", "kind", "language", "line_start", "line_end", "signature", "visibility",
+             "symbol_id", "symbol_stable_id", "parent_symbol_id")
+
+
 def cmd_tags(a: argparse.Namespace) -> int:
     from .freshness import require_queryable
     from .project import checked_ref, require_project
+    from .store import all_symbols
 
     project = require_project(a.path)
     ref = checked_ref(project, a.ref)
     gen, _ = require_queryable(project, ref)
-    rows = gen.db.execute(
-        'SELECT path, name, qualified_name, kind, language, line_start, line_end, signature, visibility, '
-        'symbol_id, symbol_stable_id, parent_symbol_id FROM symbol_relations WHERE repo=? AND "ref"=? '
-        "ORDER BY path, line_start, line_end DESC, name, symbol_id", (project.id, ref))
     out = sys.stdout
-    for r in rows:
-        d = dict(r)
+    for s in all_symbols(gen, project.id, ref):
+        d = {k: getattr(s, k) for k in _TAG_KEYS}
         if a.json:
             out.write(to_json(d) + "\n")
         else:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from . import vcs
 from .errors import CruxeError
 from .project import Project, is_working_tree_ref
-from .store import SCHEMA_VERSION, Generation, branch_state, manifest, tree_state
+from .store import SCHEMA_VERSION, Generation, branch_state, manifest, probe_tables, tree_state
 
 POLICIES = ("strict", "balanced", "best_effort")
 
@@ -45,26 +45,34 @@ class IndexState:
                 else "partial", "ref": self.ref, "schema_status": self.schema_status}
 
 
-def open_generation(project: Project, ref: str) -> tuple[Generation | None, str, str | None]:
-    """(generation or None, schema_status, message) — never raises for a broken index."""
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A ref's published generation as found: `gen` is None when there is none to read."""
+
+    gen: Generation | None
+    schema_status: str  # compatible | not_indexed | reindex_required | corrupt_manifest
+    message: str | None = None  # why it is not compatible
+
+
+def open_generation(project: Project, ref: str) -> Opened:
+    """The ref's published generation and whether it can be read; never raises for a broken index."""
     try:
         gen = project.store.current_generation(ref)
     except CruxeError as e:
-        return None, "corrupt_manifest", e.message
+        return Opened(None, "corrupt_manifest", e.message)
     if gen is None:
-        return None, "not_indexed", None
+        return Opened(None, "not_indexed")
     version = gen.schema_version()
     if version is None:
-        return None, "corrupt_manifest", "index.db has no readable schema version"
+        return Opened(None, "corrupt_manifest", "index.db has no readable schema version")
     if version != SCHEMA_VERSION:
-        return gen, "reindex_required", f"index schema {version}, this cruxe needs {SCHEMA_VERSION}"
-    return gen, "compatible", None
+        return Opened(gen, "reindex_required", f"index schema {version}, this cruxe needs {SCHEMA_VERSION}")
+    return Opened(gen, "compatible")
 
 
-def index_state(project: Project, ref: str, gen: Generation | None = None,
-                schema_status: str | None = None, message: str | None = None) -> IndexState:
-    if schema_status is None:
-        gen, schema_status, message = open_generation(project, ref)
+def index_state(project: Project, ref: str, opened: Opened | None = None) -> IndexState:
+    opened = opened or open_generation(project, ref)
+    gen, schema_status, message = opened.gen, opened.schema_status, opened.message
     active = project.store.writer_active(ref)
     if gen is None or schema_status != "compatible":
         return IndexState(ref, schema_status, "indexing" if active else
@@ -207,8 +215,9 @@ def _ref_commit(project: Project, ref: str) -> str | None:
 
 def require_queryable(project: Project, ref: str) -> tuple[Generation, IndexState]:
     """The generation to answer from, or the canonical error for why there is none."""
-    gen, schema_status, message = open_generation(project, ref)
-    state = index_state(project, ref, gen, schema_status, message)
+    opened = open_generation(project, ref)
+    gen, schema_status, message = opened.gen, opened.schema_status, opened.message
+    state = index_state(project, ref, opened)
     if schema_status in ("reindex_required", "corrupt_manifest"):
         raise CruxeError("index_incompatible", message or f"index is {schema_status}",
                          {"schema_status": schema_status,
@@ -221,7 +230,7 @@ def require_queryable(project: Project, ref: str) -> tuple[Generation, IndexStat
                              {"ref": ref})
         raise CruxeError("index_not_ready", f"ref {ref!r} has not been indexed yet", {"ref": ref})
     try:
-        gen.db.execute("SELECT 1 FROM symbol_relations LIMIT 1").fetchall()
+        probe_tables(gen)
     except sqlite3.DatabaseError as e:
         raise CruxeError("index_incompatible", f"index.db is unreadable: {e}",
                          {"schema_status": "corrupt_manifest", "remediation": "cruxe index --force"}) from e

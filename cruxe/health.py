@@ -1,18 +1,16 @@
 """`health_check`, `index_status` and `cruxe doctor`: what state the index is in, and why."""
 from __future__ import annotations
 
-import json
 import sqlite3
-
-import tantivy
 from typing import Any
 
 from . import __version__
-from .freshness import index_state, open_generation
+from .freshness import Opened, index_state, open_generation
 from .errors import CruxeError
 from .languages import grammar_status
 from .project import Project
-from .store import SCHEMA_VERSION, INDEX_NAMES, disagreeing_files, is_engine_panic, skipped_files
+from .store import (INDEX_NAMES, SCHEMA_VERSION, disagreeing_files, file_warnings, integrity_problem, is_engine_panic,
+                    probe_index, probe_tables, skipped_files)
 
 
 def _job_view(job: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -31,9 +29,9 @@ def recovery_report(project: Project) -> dict[str, Any] | None:
             "action": "the next sync re-indexes exactly the files whose manifest rows were not committed"}
 
 
-def index_status(project: Project, ref: str, opened=None) -> dict[str, Any]:
+def index_status(project: Project, ref: str, opened: Opened | None = None) -> dict[str, Any]:
     project.store.recover_interrupted(ref)
-    st = index_state(project, ref, *(opened or ()))
+    st = index_state(project, ref, opened)
     return {
         "project_id": project.id, "repo_root": str(project.root), "index_status": st.indexing_status,
         "ref": ref, "schema_status": st.schema_status,
@@ -46,36 +44,18 @@ def index_status(project: Project, ref: str, opened=None) -> dict[str, Any]:
     }, st
 
 
-# The searched fields of each index: doctor walks their term dictionaries and postings.
-SEARCHED_FIELDS = {"symbols": ("symbol_exact", "name_tokens", "qualified_tokens", "signature_tokens", "doc_tokens",
-                               "path_tokens"),
-                   "snippets": ("content", "content_parts", "path_tokens"),
-                   "files": ("filename", "content_head", "path_tokens")}
-# ... and the fields queries filter on, or delete and count by: walked and probed too
-FILTER_FIELDS = {"symbols": ("repo", "ref", "file_key", "path", "language", "kind", "parent_name"),
-                 "snippets": ("repo", "ref", "file_key", "path", "language", "chunk_kind"),
-                 "files": ("repo", "ref", "file_key", "path", "language")}
-PROBE_TERM = "main"  # any term: the lookup reads each field's dictionary whether or not it is there
-
-
-def _tantivy_ok(project: Project, ref: str, opened=None, thorough: bool = False) -> tuple[bool, str | None]:
-    """The three indices open and answer a term query on every field (`_probe`: cheap, and
-    it reads each term dictionary, which opening does not: a scribbled `.term` file passed
-    opening and counting while every search failed); `thorough` (doctor) also reads every
-    stored document and every term's postings of every field, which finds damaged store
-    blocks, dictionaries and postings that one query does not touch (seconds on 5k files)."""
-    gen, status, message = opened or open_generation(project, ref)
-    if gen is None:
-        return status == "not_indexed", message
+def _tantivy_ok(project: Project, ref: str, opened: Opened | None = None,
+                thorough: bool = False) -> tuple[bool, str | None]:
+    """The three indices open and answer a term query on every field (`store.probe_index`:
+    cheap); `thorough` (doctor) also reads every stored document and every term's postings of
+    every field (seconds on 5k files)."""
+    opened = opened or open_generation(project, ref)
+    if opened.gen is None:
+        return opened.schema_status == "not_indexed", opened.message
+    gen = opened.gen
     try:
         for name in INDEX_NAMES:
-            searcher = gen.searcher(name)
-            _probe(gen.tantivy[name].schema, searcher, name)
-            if thorough and searcher.num_docs:
-                for _, addr in searcher.search(tantivy.Query.all_query(), limit=searcher.num_docs).hits:
-                    searcher.doc(addr)
-                for field in SEARCHED_FIELDS[name] + FILTER_FIELDS[name]:  # a filter: every posting list read
-                    searcher.terms_with_prefix(field, "", filter_query=tantivy.Query.all_query())
+            probe_index(gen, name, thorough)
     except BaseException as e:  # noqa: BLE001 - any Tantivy failure (a panic too) is a health finding
         if not isinstance(e, Exception) and not is_engine_panic(e):
             raise
@@ -83,20 +63,11 @@ def _tantivy_ok(project: Project, ref: str, opened=None, thorough: bool = False)
     return True, None
 
 
-def _probe(schema: tantivy.Schema, searcher: tantivy.Searcher, name: str) -> None:
-    """One term query per field, and the first document's stored fields."""
-    for field in SEARCHED_FIELDS[name] + FILTER_FIELDS[name]:
-        searcher.doc_freq(field, PROBE_TERM)
-        searcher.search(tantivy.Query.term_query(schema, field, PROBE_TERM), 1)
-    hits = searcher.search(tantivy.Query.all_query(), 1).hits
-    if hits:
-        searcher.doc(hits[0][1])
-
-
 def _documents_ok(project: Project, ref: str) -> tuple[bool, Any]:
     """Each file's documents against its manifest row (`store.disagreeing_files`): what a job
     interrupted between its Tantivy and SQLite commits, or a lost delete, leaves behind."""
-    gen, status, _ = open_generation(project, ref)
+    opened = open_generation(project, ref)
+    gen, status = opened.gen, opened.schema_status
     if gen is None or status != "compatible":
         return True, {"compared": False}
     try:
@@ -110,19 +81,21 @@ def _documents_ok(project: Project, ref: str) -> tuple[bool, Any]:
     return not bad, {"compared": True, "count": len(bad), "files": files}
 
 
-def _sqlite_ok(project: Project, ref: str, thorough: bool = False, opened=None) -> tuple[bool, str | None]:
+def _sqlite_ok(project: Project, ref: str, thorough: bool = False,
+               opened: Opened | None = None) -> tuple[bool, str | None]:
     """Both databases answer; `thorough` (doctor) also runs integrity_check, which reads the
     whole file — too slow for health_check's budget, so health only probes the schema."""
     try:
-        project.store.state.execute("SELECT 1 FROM index_jobs LIMIT 1").fetchall()
-        gen, status, message = opened or open_generation(project, ref)
+        project.store.probe_state()
+        opened = opened or open_generation(project, ref)
+        gen, status, message = opened.gen, opened.schema_status, opened.message
         if gen is not None:
             if thorough:
-                res = gen.db.execute("PRAGMA integrity_check").fetchone()[0]
-                if res != "ok":
+                res = integrity_problem(gen)
+                if res is not None:
                     return False, f"index.db: {res}"
             else:
-                gen.db.execute("SELECT 1 FROM symbol_relations LIMIT 1").fetchall()
+                probe_tables(gen)
         elif status == "corrupt_manifest":
             return False, message
     except sqlite3.DatabaseError as e:
@@ -241,14 +214,13 @@ def _file_warnings(project: Project, ref: str) -> dict[str, Any]:
     """Warnings of indexed files (from their manifest rows), and the last job's problems with
     the files it left out (too large, binary, unreadable, links out of the tree, bad ignore
     lines). An unreadable index.db is the sqlite check's finding: none are listed then."""
-    gen, status, _ = open_generation(project, ref)
+    opened = open_generation(project, ref)
+    gen, status = opened.gen, opened.schema_status
     out: list[str] = []
     skipped: list[str] = []
     if gen is not None and status == "compatible":
         try:
-            for (w,) in gen.db.execute('SELECT warnings FROM file_manifest WHERE repo=? AND "ref"=? '
-                                       "AND warnings IS NOT NULL ORDER BY path", (project.id, ref)):
-                out.extend(json.loads(w))
+            out = file_warnings(gen, project.id, ref)
             skipped = skipped_files(gen)
         except (sqlite3.DatabaseError, ValueError):
             pass

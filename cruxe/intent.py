@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import re
 
+from .errors import CruxeError
+
 SYMBOL, PATH, ERROR, NATURAL_LANGUAGE = "symbol", "path", "error", "natural_language"
 INTENTS: tuple[str, ...] = (SYMBOL, PATH, ERROR, NATURAL_LANGUAGE)
 
@@ -322,6 +324,28 @@ def _normalise(query: str) -> str:
     return q
 
 
+# What separates the segments of a qualified name, in the supported languages and as agents
+# write one: `a.b`, `a::b`, `a->b`, `A#b`.
+NAME_SEPARATORS = re.compile(r"::|\.|->|#")
+
+
+def parse_name(text: str, field: str) -> list[str]:
+    """A symbol name as an agent writes it, as segments: `auth::jwt::validate_token` ->
+    [auth, jwt, validate_token]; `fn foo`, `foo()`, `Vec<T>`, `println!` -> [the name]. The
+    one parser of locate_symbol's `name` and find_references' `symbol_name` (`field`, named
+    in the invalid_input error when nothing of the text is a name)."""
+    raw = text.strip().strip("`").strip()
+    if not raw:
+        raise CruxeError("invalid_input", f"{field} must not be empty", {"field": field})
+    if " " in raw or "(" in raw or "<" in raw:
+        raw = symbol_name(raw) or raw
+    raw = raw.rstrip("!")
+    segments = [s for s in NAME_SEPARATORS.split(raw) if s]
+    if not segments:
+        raise CruxeError("invalid_input", f"not a symbol name: {text!r}", {"field": field})
+    return segments
+
+
 def symbol_name(query: str) -> str | None:
     """The identifier a symbol-intent query names (`fn foo` -> `foo`), or None."""
     if classify(query)[0] != SYMBOL:
@@ -350,7 +374,7 @@ def query_kind_intent(query: str) -> str | None:
         return "type"
     if form and form[0] in _CALLABLE_WORDS:
         return "callable"
-    return _convention(re.split(r"::|\.|->|#", name)[-1] or name)
+    return _convention(NAME_SEPARATORS.split(name)[-1] or name)
 
 
 def _convention(name: str) -> str | None:

@@ -5,7 +5,7 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from .errors import CruxeError
-from .store import Generation, to_json
+from .store import Generation, OutlineRow, file_language, outline_count, outline_rows, to_json
 
 MAX_PATH_CHARS = 4096  # longer than any real path; refuse instead of hashing megabytes
 
@@ -54,13 +54,13 @@ _NODE_FLOOR = _json_size({"kind": "", "name": "", "line_start": 1, "line_end": 1
 _SIGNATURE_FLOOR = _json_size({"signature": ""}) - 1
 
 
-def _node(r: Any) -> dict[str, Any]:
+def _node(r: OutlineRow) -> dict[str, Any]:
     """One outline node in the shape of spec 03 (no qualified name: the tree says it)."""
-    node = {"kind": r["kind"], "name": r["name"], "line_start": r["line_start"], "line_end": r["line_end"]}
-    if r["signature"]:
-        node["signature"] = r["signature"]
-    if r["visibility"]:
-        node["visibility"] = r["visibility"]
+    node = {"kind": r.kind, "name": r.name, "line_start": r.line_start, "line_end": r.line_end}
+    if r.signature:
+        node["signature"] = r.signature
+    if r.visibility:
+        node["visibility"] = r.visibility
     return node
 
 
@@ -72,7 +72,7 @@ def _node(r: Any) -> dict[str, Any]:
 MAX_OUTLINE_DEPTH = 64
 
 
-def _tree(rows: list[Any], max_bytes: int | None) -> tuple[list[dict[str, Any]], int, bool]:
+def _tree(rows: list[OutlineRow], max_bytes: int | None) -> tuple[list[dict[str, Any]], int, bool]:
     """The tree of the longest prefix of `rows` whose serialized nodes fit in `max_bytes`
     (all of them when it is None), how many rows it holds, and whether rows nested deeper
     than MAX_OUTLINE_DEPTH were left out. Built without recursion."""
@@ -81,11 +81,11 @@ def _tree(rows: list[Any], max_bytes: int | None) -> tuple[list[dict[str, Any]],
     roots: list[dict[str, Any]] = []
     size, kept = 2, 0
     for r in rows:
-        pid = r["parent_symbol_id"]
+        pid = r.parent_symbol_id
         parent = nodes.get(pid) if pid else None
         depth = parent[1] + 1 if parent else 1
         if depth > MAX_OUTLINE_DEPTH or pid in deep:
-            deep.add(r["symbol_id"])
+            deep.add(r.symbol_id)
             continue
         node = _node(r)
         if max_bytes is not None:
@@ -93,7 +93,7 @@ def _tree(rows: list[Any], max_bytes: int | None) -> tuple[list[dict[str, Any]],
             if size > max_bytes:
                 break
         kept += 1
-        nodes[r["symbol_id"]] = (node, depth)
+        nodes[r.symbol_id] = (node, depth)
         if parent is None:
             roots.append(node)
         else:
@@ -101,22 +101,21 @@ def _tree(rows: list[Any], max_bytes: int | None) -> tuple[list[dict[str, Any]],
     return roots, kept, bool(deep)
 
 
-def _indexed_file(gen: Generation, repo: str, ref: str, path: Any) -> tuple[str, Any]:
-    """(the indexed path, its manifest row) for a path argument, or file_not_found. The path
+def _indexed_file(gen: Generation, repo: str, ref: str, path: Any) -> tuple[str, str]:
+    """(the indexed path, its language) for a path argument, or file_not_found. The path
     exactly as given first (a name may hold a backslash or begin with a space), then as
     `normalize_repo_path` spells it (`./a.py`, `a\\b.py` typed on Windows). Looking a string
     up in the manifest reaches no file outside it, so the exact try needs no checks beyond
     the argument's type and length."""
-    sql = 'SELECT language FROM file_manifest WHERE repo=? AND "ref"=? AND path=?'
     if isinstance(path, str) and 0 < len(path) <= MAX_PATH_CHARS and "\x00" not in path:
-        row = gen.db.execute(sql, (repo, ref, path)).fetchone()
-        if row is not None:
-            return path, row
+        language = file_language(gen, repo, ref, path)
+        if language is not None:
+            return path, language
     rel = normalize_repo_path(path)
-    row = gen.db.execute(sql, (repo, ref, rel)).fetchone()
-    if row is None:
+    language = file_language(gen, repo, ref, rel)
+    if language is None:
         raise CruxeError("file_not_found", f"no indexed file at {rel!r} for ref {ref!r}", {"path": rel})
-    return rel, row
+    return rel, language
 
 
 def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "all",
@@ -126,19 +125,16 @@ def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "
     `symbols` fit: a parent always precedes its children in that order, so the prefix is a
     well-formed tree; `truncated` says that symbols were left out (a generated file with
     thousands of constants would otherwise be an answer of 100,000+ tokens)."""
-    rel, row = _indexed_file(gen, repo, ref, path)
-    sql = ('SELECT symbol_id, parent_symbol_id, name, kind, line_start, line_end, signature, visibility '
-           'FROM symbol_relations WHERE repo=? AND "ref"=? AND path=? '
-           + ("AND parent_symbol_id IS NULL " if depth == "top" else "")
-           + "ORDER BY line_start, line_end DESC, name, symbol_id")
+    rel, language = _indexed_file(gen, repo, ref, path)
     # Read lazily, and stop once even a lower bound of the size is over the limit: a cut tree
     # never needs the rest of a generated file. Sizing every node exactly costs as much as the
     # query, so that is done only when the whole tree does not fit.
-    rows, floor, over = [], 2, False
-    for r in gen.db.execute(sql, (repo, ref, rel)):
+    rows: list[OutlineRow] = []
+    floor, over = 2, False
+    for r in outline_rows(gen, repo, ref, rel, top_only=depth == "top"):
         rows.append(r)
-        sig = r["signature"]
-        floor += _NODE_FLOOR + len(r["kind"]) + len(r["name"]) + (_SIGNATURE_FLOOR + len(sig) if sig else 0)
+        sig = r.signature
+        floor += _NODE_FLOOR + len(r.kind) + len(r.name) + (_SIGNATURE_FLOOR + len(sig) if sig else 0)
         if max_bytes is not None and floor > max_bytes:
             over = True
             break
@@ -151,8 +147,6 @@ def file_outline(gen: Generation, repo: str, ref: str, path: str, depth: str = "
         roots, kept, _ = _tree(rows, max_bytes)
     total = kept
     if truncated:
-        total = gen.db.execute('SELECT COUNT(*) FROM symbol_relations WHERE repo=? AND "ref"=? AND path=?'
-                               + (" AND parent_symbol_id IS NULL" if depth == "top" else ""),
-                               (repo, ref, rel)).fetchone()[0]
-    return {"file_path": rel, "language": row["language"] or "", "symbols": roots, "symbol_count": total,
+        total = outline_count(gen, repo, ref, rel, top_only=depth == "top")
+    return {"file_path": rel, "language": language, "symbols": roots, "symbol_count": total,
             "returned_symbol_count": kept, "truncated": truncated}

@@ -13,7 +13,7 @@ from pathlib import Path
 from . import freshness
 from .config import Config
 from .jsonrpc import Dispatcher, serve_stdio
-from .store import INDEX_NAMES, is_engine_panic
+from .store import is_engine_panic, warm_indices, warm_tables
 from .tools import Server
 
 log = logging.getLogger(__name__)
@@ -23,24 +23,17 @@ WARMUP_TERMS = ("main", "new", "get", "error", "test", "init")  # common across 
 
 def prewarm(server: Server) -> None:
     """Touch every index and run warmup queries; status warming -> ready (or error)."""
-    import tantivy
-
     server.prewarm_status = "warming"
     try:
         project = server.project
         ref = project.default_ref()
-        gen, status, _ = freshness.open_generation(project, ref)
+        opened = freshness.open_generation(project, ref)
+        gen, status = opened.gen, opened.schema_status
         if gen is None or status != "compatible":
             server.prewarm_status = "skipped"
             return
-        gen.db.execute("SELECT COUNT(*) FROM symbol_relations").fetchone()
-        gen.db.execute("SELECT COUNT(*) FROM file_manifest").fetchone()
-        for name in INDEX_NAMES:
-            searcher = gen.searcher(name)
-            schema = gen.tantivy[name].schema
-            field = {"symbols": "name_tokens", "snippets": "content", "files": "path_tokens"}[name]
-            for term in WARMUP_TERMS:
-                searcher.search(tantivy.Query.term_query(schema, field, term), 10)
+        warm_tables(gen)
+        warm_indices(gen, WARMUP_TERMS)
         from . import query  # import the ranker too: the first real query pays nothing
         query.locate_symbol(gen, project.id, ref, "main", limit=5)
         server.prewarm_status = "complete"

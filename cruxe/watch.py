@@ -34,7 +34,8 @@ def changed(project: Project, budget_s: float = WATCH_FILE_BUDGET_S) -> bool:
     """Whether the working tree's ref is behind the files or HEAD (True when never indexed;
     False while a job runs: it is catching up)."""
     ref = project.default_ref()
-    gen, schema_status, _ = freshness.open_generation(project, ref)
+    opened = freshness.open_generation(project, ref)
+    gen, schema_status = opened.gen, opened.schema_status
     if gen is None or schema_status != "compatible":
         return schema_status == "not_indexed"
     if project.store.writer_active(ref):

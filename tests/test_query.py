@@ -382,7 +382,7 @@ def test_conditional_definitions_of_one_name_are_distinct_results(make_repo):
 
 def test_terms_too_common_to_rank_are_pruned_only_in_large_indices(make_repo):
     from cruxe.query.planner import Clause
-    from cruxe.query.retrieve import COMMON_TERM_MIN_DOCS, prune_common_terms
+    from cruxe.store import COMMON_TERM_MIN_DOCS, prune_common_terms
     n = COMMON_TERM_MIN_DOCS + 100
     # four-line functions: each is its own snippet chunk (shorter ones are merged)
     body = "".join(f"def fn_{i}():\n    x = {i}\n    y = x\n    return common_token + y\n\n\n" for i in range(n))
@@ -440,8 +440,9 @@ def test_related_symbols_of_a_top_level_function_are_its_nearest_top_level_neigh
 
 
 def test_chunk_cover_check():
-    from cruxe.query.retrieve import _covers
-    a, b, c = ({"line_start": 1, "line_end": 9}, {"line_start": 10, "line_end": 20}, {"line_start": 22, "line_end": 30})
+    from cruxe.store import Chunk
+    from cruxe.store.reads import _covers
+    a, b, c = (Chunk("a.py", s, e, "python", "", "") for s, e in ((1, 9), (10, 20), (22, 30)))
     assert _covers([a, b], 5, 15, at_file_end=False)
     assert not _covers([b], 5, 15, at_file_end=False)  # starts after the wanted line
     assert not _covers([a, c], 5, 25, at_file_end=False)  # a gap: the layout was not as assumed

@@ -3,7 +3,7 @@
 Pure functions of a store Generation (no transport, no printing). They produce ranked hits
 in the hit contract (see `search.py` / `locate.py`); `cruxe.shape` turns hits into payloads.
 
-Modules: `plan` (query -> plan, pure), `retrieve` (Tantivy channels, SQLite lookups),
+Modules: `plan` (query -> plan, pure; the store runs its channels: `store.search_index`),
 `search` (fusion and ranking), `locate` (definition lookup), `signals` (spec 04 numbers),
 `context` (detail_level=context extras).
 """

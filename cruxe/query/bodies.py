@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from typing import Any
-
-from .retrieve import chunks_covering
+from ..store import Chunk, Symbol, chunks
 
 CALLABLE_KINDS = frozenset({"function", "method"})
 # A stub is short; a longer span is a body whatever it says, and reading it would cost for nothing.
@@ -19,23 +17,23 @@ MAX_STUB_LINES = 40
 _BRACE_LANGUAGES = frozenset({"rust", "go", "typescript", "tsx", "javascript"})
 
 
-def declarations(gen, repo: str, ref: str, hits: list[dict[str, Any]]) -> set[str]:
-    """symbol_ids of the callable hits that are declarations without a working body."""
+def declarations(gen, repo: str, ref: str, rows: list[Symbol]) -> set[str]:
+    """symbol_ids of the callable definitions that are declarations without a working body."""
     out: set[str] = set()
-    for h in hits:
-        if h["kind"] not in CALLABLE_KINDS or h["line_end"] - h["line_start"] >= MAX_STUB_LINES:
+    for r in rows:
+        if r.kind not in CALLABLE_KINDS or r.line_end - r.line_start >= MAX_STUB_LINES:
             continue
-        chunks = chunks_covering(gen, repo, ref, h["path"], h["line_start"], h["line_end"])
-        if is_declaration(h["language"], h["signature"], _text(chunks, h["line_start"], h["line_end"])):
-            out.add(h["symbol_id"])
+        covering = chunks(gen, repo, ref, r.path, (r.line_start, r.line_end))
+        if is_declaration(r.language, r.signature, _text(covering, r.line_start, r.line_end)):
+            out.add(r.symbol_id)
     return out
 
 
-def _text(chunks: list[dict[str, Any]], start: int, end: int) -> str:
+def _text(covering: list[Chunk], start: int, end: int) -> str:
     lines: list[str] = []
-    for c in chunks:
-        body = c.get("source", "").split("\n")
-        a = int(c["line_start"])
+    for c in covering:
+        body = c.source.split("\n")
+        a = int(c.line_start)
         lines += body[max(start - a, 0): max(end - a + 1, 0)]
     return "\n".join(lines)
 

@@ -18,15 +18,14 @@ from typing import Any
 from .. import intent as intent_mod
 from ..errors import CruxeError
 from ..model import KIND_VALUES, ROLE_KINDS, is_test_path, normalize_kind
+from ..store import Symbol, symbols_named
 from . import signals as sig
 from .bodies import declarations
 from .context import enrich
 from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, validate_limit
-from .retrieve import symbols_by_name
 from .search import take
 
 MAX_BODY_CHECKS = 64  # definitions whose text is read to tell a body from a declaration
-_SEP = re.compile(r"::|\.|->|#")
 _PATH_PARTS = re.compile(r"[/\\.]")
 
 
@@ -37,39 +36,25 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     role, language = validate_filters(role, language)
     kinds = _allowed_kinds(kind, role)
     limit = validate_limit(limit)
-    segments = parse_name(name)
+    segments = intent_mod.parse_name(name, "name")
     target = segments[-1]
-    rows = symbols_by_name(gen, repo, ref, target.lower())
+    rows = symbols_named(gen, target.lower())
     qualified = len(segments) > 1
     if qualified:
         rows = _qualified(rows, segments)
     # filters before the case tier: `config` with kind=class must still find `class Config`
-    rows = [r for r in rows if (kinds is None or r["kind"] in kinds) and (not language or r["language"] == language)]
+    rows = [r for r in rows if (kinds is None or r.kind in kinds) and (not language or r.language == language)]
     rows = _case_tier(rows, target)
     kind_intent = intent_mod.query_kind_intent(name)
     query_path = ".".join(segments)
     # only when there is an order to decide, and not for a name defined hundreds of times
     stubs = declarations(gen, repo, ref, rows) if 1 < len(rows) <= MAX_BODY_CHECKS else set()
-    hits = [_hit(r, target, query_path, kind_intent, r["symbol_id"] in stubs) for r in rows]
+    hits = [_hit(r, target, query_path, kind_intent, r.symbol_id in stubs) for r in rows]
     hits.sort(key=_sort_key)
     hits = take(hits, limit)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
     return hits, len(rows)
-
-
-def parse_name(name: str) -> list[str]:
-    """`auth::jwt::validate_token` -> [auth, jwt, validate_token]; `fn foo` -> [foo]."""
-    raw = name.strip().strip("`").strip()
-    if not raw:
-        raise CruxeError("invalid_input", "name must not be empty", {"field": "name"})
-    if " " in raw or "(" in raw or "<" in raw:
-        raw = intent_mod.symbol_name(raw) or raw
-    raw = raw.rstrip("!")
-    segments = [s for s in _SEP.split(raw) if s]
-    if not segments:
-        raise CruxeError("invalid_input", f"not a symbol name: {name!r}", {"field": "name"})
-    return segments
 
 
 def _allowed_kinds(kind: str | None, role: str | None) -> frozenset[str] | None:
@@ -86,9 +71,9 @@ def _allowed_kinds(kind: str | None, role: str | None) -> frozenset[str] | None:
     return allowed
 
 
-def _qualified(rows: list[dict[str, Any]], segments: list[str]) -> list[dict[str, Any]]:
+def _qualified(rows: list[Symbol], segments: list[str]) -> list[Symbol]:
     want = [s.lower() for s in segments]
-    suffix = [r for r in rows if _seg(r["qualified_name"])[-len(want):] == want]
+    suffix = [r for r in rows if _seg(r.qualified_name)[-len(want):] == want]
     if suffix:
         return suffix
     qualifier = want[:-1]
@@ -96,13 +81,13 @@ def _qualified(rows: list[dict[str, Any]], segments: list[str]) -> list[dict[str
 
 
 def _seg(qualified_name: str) -> list[str]:
-    return [s for s in _SEP.split(qualified_name.lower()) if s]
+    return [s for s in intent_mod.NAME_SEPARATORS.split(qualified_name.lower()) if s]
 
 
-def _context_segments(row: dict[str, Any]) -> list[str]:
+def _context_segments(row: Symbol) -> list[str]:
     """Where a symbol lives, as segments: its path's components, then its qualifier."""
-    path = [p for p in _PATH_PARTS.split(row["path"].lower()) if p]
-    return path + _seg(row["qualified_name"])[:-1]
+    path = [p for p in _PATH_PARTS.split(row.path.lower()) if p]
+    return path + _seg(row.qualified_name)[:-1]
 
 
 def _in_order(needles: list[str], hay: list[str]) -> bool:
@@ -110,21 +95,21 @@ def _in_order(needles: list[str], hay: list[str]) -> bool:
     return all(any(n == h for h in it) for n in needles)
 
 
-def _case_tier(rows: list[dict[str, Any]], target: str) -> list[dict[str, Any]]:
-    exact = [r for r in rows if r["name"] == target]
+def _case_tier(rows: list[Symbol], target: str) -> list[Symbol]:
+    exact = [r for r in rows if r.name == target]
     return exact or rows
 
 
-def _hit(row: dict[str, Any], target: str, query_path: str, kind_intent: str | None,
+def _hit(row: Symbol, target: str, query_path: str, kind_intent: str | None,
          declaration: bool) -> dict[str, Any]:
-    hit = {"result_type": "symbol", **{k: row[k] for k in (
+    hit = {"result_type": "symbol", **{k: getattr(row, k) for k in (
         "path", "line_start", "line_end", "kind", "name", "qualified_name", "signature", "language",
         "visibility", "symbol_id", "symbol_stable_id")}}
     for k in ("signature", "visibility", "symbol_stable_id"):
         hit[k] = hit[k] or ""
     path_terms = (target.lower(),) if len(target) >= PATH_AFFINITY_MIN_LEN else ()
-    boosts = sig.symbol_boosts(name=row["name"], qualified_name=row["qualified_name"], kind=row["kind"],
-                               path=row["path"], target=target, query_path=query_path,
+    boosts = sig.symbol_boosts(name=row.name, qualified_name=row.qualified_name, kind=row.kind,
+                               path=row.path, target=target, query_path=query_path,
                                kind_intent=kind_intent, path_terms=path_terms, declaration=declaration,
                                wants_tests=asks_for_tests(target))
     hit["signals"] = sig.compose(0.0, **boosts)

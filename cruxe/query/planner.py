@@ -52,6 +52,7 @@ from .. import literals
 from ..errors import CruxeError
 from ..model import LANGUAGES, ROLE_KINDS, is_test_path
 from ..store import IDENT_PATTERN, PARTS_PATTERN
+from ..store import Field as F
 
 RRF_K = 60
 # Per-intent channels and RRF weights (CONTRACTS "Ranking").
@@ -76,9 +77,9 @@ CHANNEL_FETCH_MAX = 200
 MAX_QUERY_TERMS = 24  # bounds the query tree for very long inputs
 
 BOOST = {
-    "symbol_exact": 10.0, "qualified_tokens": 3.0, "signature_tokens": 1.5, "path_tokens": 1.0,
-    "content": 0.5, "name_tokens": 4.0, "content_parts": 0.25, "snippet_path_tokens": 0.25,
-    "filename": 5.0, "path": 10.0, "content_head": 0.5,
+    F.SYMBOL_EXACT: 10.0, F.QUALIFIED_TOKENS: 3.0, F.SIGNATURE_TOKENS: 1.5, F.PATH_TOKENS: 1.0,
+    F.CONTENT: 0.5, F.NAME_TOKENS: 4.0, F.CONTENT_PARTS: 0.25, "snippet_path_tokens": 0.25,
+    F.FILENAME: 5.0, F.PATH: 10.0, F.CONTENT_HEAD: 0.5,
 }
 DOC_BOOST = {"natural_language": 16.0, "symbol": 0.5, "error": 0.5, "path": 0.5}
 # name_tokens for a question in words, half a name query's: a described function is told by
@@ -293,18 +294,18 @@ def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]
     out: list[Clause] = []
     if intent == "symbol":
         name_terms = ct.identifier_terms(target)
-        out.append(Clause("symbol_exact", (target.lower(),), BOOST["symbol_exact"]))
-        out.append(Clause("name_tokens", tuple(name_terms), BOOST["name_tokens"]))
+        out.append(Clause(F.SYMBOL_EXACT, (target.lower(),), BOOST[F.SYMBOL_EXACT]))
+        out.append(Clause(F.NAME_TOKENS, tuple(name_terms), BOOST[F.NAME_TOKENS]))
         segments = [x for x in _QUAL_SPLIT.split(query_path) if x]
         if len(segments) > 1:
-            out.append(Clause("qualified_tokens", tuple(ct.dotted_terms(query_path)), BOOST["qualified_tokens"]))
+            out.append(Clause(F.QUALIFIED_TOKENS, tuple(ct.dotted_terms(query_path)), BOOST[F.QUALIFIED_TOKENS]))
             # `JSONDecoder.decode`: the enclosing name as written is as telling as the name.
-            out.append(Clause("parent_name", (segments[-2],), BOOST["symbol_exact"]))
+            out.append(Clause(F.PARENT_NAME, (segments[-2],), BOOST[F.SYMBOL_EXACT]))
         else:
-            out.append(Clause("qualified_tokens", tuple(name_terms), BOOST["qualified_tokens"]))
-        out.append(Clause("signature_tokens", tuple(name_terms), BOOST["signature_tokens"]))
-        out.append(Clause("doc_tokens", tuple(name_terms), DOC_BOOST[intent]))
-        out.append(Clause("path_tokens", tuple(name_terms), BOOST["path_tokens"]))
+            out.append(Clause(F.QUALIFIED_TOKENS, tuple(name_terms), BOOST[F.QUALIFIED_TOKENS]))
+        out.append(Clause(F.SIGNATURE_TOKENS, tuple(name_terms), BOOST[F.SIGNATURE_TOKENS]))
+        out.append(Clause(F.DOC_TOKENS, tuple(name_terms), DOC_BOOST[intent]))
+        out.append(Clause(F.PATH_TOKENS, tuple(name_terms), BOOST[F.PATH_TOKENS]))
         return out
     if not terms:
         return out
@@ -313,17 +314,17 @@ def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]
     idents = _dedup(w.lower() for w in (x.strip(_PUNCT) for x in words)
                     if _IDENT_RE.fullmatch(w) and _CODE_SHAPED.search(w))
     if idents:
-        out.append(Clause("symbol_exact", tuple(idents), BOOST["symbol_exact"]))
-    name_boost = NL_NAME_BOOST if intent == "natural_language" else BOOST["name_tokens"]
-    out += [Clause("name_tokens", tuple(terms), name_boost),
-            Clause("qualified_tokens", tuple(terms), BOOST["qualified_tokens"]),
-            Clause("signature_tokens", tuple(terms), BOOST["signature_tokens"]),
-            Clause("doc_tokens", tuple(terms), DOC_BOOST[intent]),
-            Clause("path_tokens", tuple(terms), BOOST["path_tokens"])]
+        out.append(Clause(F.SYMBOL_EXACT, tuple(idents), BOOST[F.SYMBOL_EXACT]))
+    name_boost = NL_NAME_BOOST if intent == "natural_language" else BOOST[F.NAME_TOKENS]
+    out += [Clause(F.NAME_TOKENS, tuple(terms), name_boost),
+            Clause(F.QUALIFIED_TOKENS, tuple(terms), BOOST[F.QUALIFIED_TOKENS]),
+            Clause(F.SIGNATURE_TOKENS, tuple(terms), BOOST[F.SIGNATURE_TOKENS]),
+            Clause(F.DOC_TOKENS, tuple(terms), DOC_BOOST[intent]),
+            Clause(F.PATH_TOKENS, tuple(terms), BOOST[F.PATH_TOKENS])]
     variants = word_variants(intent, terms)
     if variants:
-        out += [Clause("name_tokens", variants, name_boost * MORPH_FACTOR),
-                Clause("doc_tokens", variants, DOC_BOOST[intent] * MORPH_FACTOR)]
+        out += [Clause(F.NAME_TOKENS, variants, name_boost * MORPH_FACTOR),
+                Clause(F.DOC_TOKENS, variants, DOC_BOOST[intent] * MORPH_FACTOR)]
     return out
 
 
@@ -346,13 +347,13 @@ def _snippet_clauses(q, intent, words, terms, target, query_path) -> list[Clause
         idents, parts = _content_terms(words)
     out: list[Clause] = []
     if intent == "error":  # the message's segments as phrases anywhere in the code
-        out = [Clause("content", seg, PHRASE_BOOST, phrase=True) for seg in _message_phrases(q)]
+        out = [Clause(F.CONTENT, seg, PHRASE_BOOST, phrase=True) for seg in _message_phrases(q)]
     if idents:
-        out.append(Clause("content", tuple(idents), BOOST["content"]))
+        out.append(Clause(F.CONTENT, tuple(idents), BOOST[F.CONTENT]))
     if parts:
-        out.append(Clause("content_parts", tuple(parts), BOOST["content_parts"]))
+        out.append(Clause(F.CONTENT_PARTS, tuple(parts), BOOST[F.CONTENT_PARTS]))
     if intent != "error" and terms:
-        out.append(Clause("path_tokens", tuple(terms), BOOST["snippet_path_tokens"]))
+        out.append(Clause(F.PATH_TOKENS, tuple(terms), BOOST["snippet_path_tokens"]))
     return out
 
 
@@ -360,7 +361,7 @@ def _message_phrases(q: str) -> list[tuple[str, ...]]:
     """A pasted message's candidate constant segments of two words or more (the runtime's
     wrapper and the filled-in values taken off: literals.message_segments), MAX_QUERY_TERMS
     words in all; words that the searched field never holds are cut out at run time
-    (retrieve.split_phrases)."""
+    (store.fulltext.split_phrases)."""
     out, budget = [], MAX_QUERY_TERMS
     for seg in literals.message_segments(q):
         if budget < 2:
@@ -374,10 +375,10 @@ def _message_phrases(q: str) -> list[tuple[str, ...]]:
 def _literal_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
     """The `literals` channel: the pasted message among the messages that raise/panic/log
     calls emit, its segments as phrases (the longest match scores most), its words as a bag."""
-    out = [Clause("error_literals", seg, LITERAL_PHRASE_BOOST, phrase=True) for seg in _message_phrases(q)]
+    out = [Clause(F.ERROR_LITERALS, seg, LITERAL_PHRASE_BOOST, phrase=True) for seg in _message_phrases(q)]
     bag = _dedup(w for seg in literals.message_segments(q) for w in seg)[:MAX_QUERY_TERMS]
     if bag:
-        out.append(Clause("error_literals", tuple(bag), LITERAL_BOOST))
+        out.append(Clause(F.ERROR_LITERALS, tuple(bag), LITERAL_BOOST))
     return out
 
 
@@ -385,14 +386,14 @@ def _file_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
     if intent == "path":
         raw = q.strip("\"'`").strip()
         rel = raw.lstrip("./").replace("\\", "/")
-        out = [Clause("path", (rel,), BOOST["path"]),
-               Clause("filename", (rel.rsplit("/", 1)[-1].lower(),), BOOST["filename"]),
-               Clause("path_tokens", tuple(_dedup(ct.path_terms(rel)))[:MAX_QUERY_TERMS], BOOST["path_tokens"])]
+        out = [Clause(F.PATH, (rel,), BOOST[F.PATH]),
+               Clause(F.FILENAME, (rel.rsplit("/", 1)[-1].lower(),), BOOST[F.FILENAME]),
+               Clause(F.PATH_TOKENS, tuple(_dedup(ct.path_terms(rel)))[:MAX_QUERY_TERMS], BOOST[F.PATH_TOKENS])]
         return out
     idents, _ = _content_terms(words)
     out = []
     if terms:
-        out.append(Clause("path_tokens", tuple(terms), BOOST["path_tokens"]))
+        out.append(Clause(F.PATH_TOKENS, tuple(terms), BOOST[F.PATH_TOKENS]))
     if idents:
-        out.append(Clause("content_head", tuple(idents), BOOST["content_head"]))
+        out.append(Clause(F.CONTENT_HEAD, tuple(idents), BOOST[F.CONTENT_HEAD]))
     return out

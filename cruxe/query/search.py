@@ -21,15 +21,13 @@ import re
 from typing import Any
 
 from ..shape import dedup_key
+from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
 from . import signals as sig
 from .context import enrich
 from .planner import RRF_K, Clause, Plan, plan as build_plan
-from .retrieve import innermost_symbols, run_channel
 
 RRF_SCALE = 20.0 * RRF_K
 RESULT_TYPE_ORDER = {"symbol": 0, "snippet": 1, "file": 2}
-# snippet fields whose terms are words of the chunk's lines (`error_literals`: its emitted messages)
-_LINE_FIELDS = ("content", "content_parts", "error_literals")
 SNIPPET_LINES = 3  # matching lines shown in a snippet hit
 SNIPPET_LINE_CHARS = 160
 
@@ -48,7 +46,8 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
 def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[dict[str, Any]], int]:
     fused: dict[str, dict[str, Any]] = {}
     for channel in p.channels:
-        docs, clauses = run_channel(gen, channel, repo, ref, p.language, p.kinds)
+        docs, clauses = search_index(gen, channel.index, channel.clauses, channel.fetch, repo, ref, p.language,
+                                     p.kinds)
         cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p)
         _fuse(fused, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, p) for c in fused.values() if _allowed(c, p)]
@@ -81,7 +80,7 @@ def _allowed(c: dict[str, Any], p: Plan) -> bool:
 
 # ---- candidates per channel -----------------------------------------------------------------
 
-def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, dict]],
+def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, Any]],
                 clauses: tuple[Clause, ...], p: Plan) -> list[dict]:
     if index == "symbols":
         return [_symbol_hit(d) for _, d in docs]
@@ -90,43 +89,43 @@ def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, di
     return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses))
 
 
-def _symbol_hit(d: dict[str, Any]) -> dict[str, Any]:
-    return {"result_type": "symbol", "path": d["path"], "line_start": int(d["line_start"]),
-            "line_end": int(d["line_end"]), "kind": d.get("kind", ""), "name": d.get("name", ""),
-            "qualified_name": d.get("qualified_name", ""), "signature": d.get("signature", ""),
-            "language": d.get("language", ""), "visibility": d.get("visibility", ""),
-            "symbol_id": d.get("symbol_id", ""), "symbol_stable_id": d.get("symbol_stable_id", "")}
+def _symbol_hit(s: Symbol) -> dict[str, Any]:
+    return {"result_type": "symbol", "path": s.path, "line_start": int(s.line_start),
+            "line_end": int(s.line_end), "kind": s.kind, "name": s.name,
+            "qualified_name": s.qualified_name, "signature": s.signature,
+            "language": s.language, "visibility": s.visibility,
+            "symbol_id": s.symbol_id, "symbol_stable_id": s.symbol_stable_id}
 
 
 def _basename(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
-def _file_hit(d: dict[str, Any]) -> dict[str, Any]:
-    return {"result_type": "file", "path": d["path"], "line_start": int(d.get("line_start", 1)),
-            "line_end": int(d.get("line_end", 1)), "kind": "", "name": _basename(d["path"]),
-            "qualified_name": "", "signature": "", "language": d.get("language", ""), "visibility": "",
+def _file_hit(d: FileDoc | Chunk) -> dict[str, Any]:
+    return {"result_type": "file", "path": d.path, "line_start": int(d.line_start),
+            "line_end": int(d.line_end), "kind": "", "name": _basename(d.path),
+            "qualified_name": "", "signature": "", "language": d.language, "visibility": "",
             "symbol_id": "", "symbol_stable_id": ""}
 
 
-def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, dict]],
+def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]],
                   pattern: re.Pattern[str] | None) -> list[dict]:
     """Each chunk's best-matching lines; the innermost symbol holding the best line stands in
     for the chunk (a snippet inside a definition surfaces that definition)."""
     matched = [(_matching_lines(d, pattern), d) for _, d in docs]
-    points = [(d["path"], lines[0][0]) for lines, d in matched if lines]
+    points = [(d.path, lines[0][0]) for lines, d in matched if lines]
     owners = innermost_symbols(gen, repo, ref, points) if points else {}
     out = []
     for lines, d in matched:
-        owner = owners.get((d["path"], lines[0][0])) if lines else None
+        owner = owners.get((d.path, lines[0][0])) if lines else None
         if owner is not None:
             hit = _symbol_hit(owner)
         else:
             hit = _file_hit(d)
             hit["result_type"] = "snippet"
             shown = sorted(lines[:SNIPPET_LINES]) if lines else []
-            hit["line_start"] = shown[0][0] if shown else int(d["line_start"])
-            hit["line_end"] = shown[-1][0] if shown else int(d["line_end"])
+            hit["line_start"] = shown[0][0] if shown else int(d.line_start)
+            hit["line_end"] = shown[-1][0] if shown else int(d.line_end)
             hit["snippet"] = "\n".join(f"{n}: {t.strip()[:SNIPPET_LINE_CHARS]}" for n, t in shown)
         out.append(hit)
     return out
@@ -136,7 +135,7 @@ def _needle_pattern(p: Plan, clauses: tuple[Clause, ...]) -> re.Pattern[str] | N
     """One regex for the plan's line terms that were searched (terms pruned as too common
     are left out too): whole identifiers only between identifier boundaries, parts anywhere;
     longest first so a whole identifier wins over its own parts."""
-    searched = {t for c in clauses if c.field in _LINE_FIELDS for t in c.terms}
+    searched = {t for c in clauses if c.field in LINE_FIELDS for t in c.terms}
     idents = sorted((t for t in p.line_terms if t in searched), key=lambda t: (-len(t), t))
     # every part, whole identifiers included: the word `idle` also lies inside `reuse_idle`
     parts = sorted((t for t in p.line_parts if t in searched), key=lambda t: (-len(t), t))
@@ -152,14 +151,14 @@ def _text_len(found: set[tuple[str, bool]], whole_only: bool) -> int:
     return sum(len(t) for t in {t for t, whole in found if whole or not whole_only})
 
 
-def _matching_lines(d: dict[str, Any], pattern: re.Pattern[str] | None) -> list[tuple[int, str]]:
+def _matching_lines(d: Chunk, pattern: re.Pattern[str] | None) -> list[tuple[int, str]]:
     """(line number, text) of the chunk's lines holding query terms, best first: the most
     query text found as whole identifiers (a call `parse(data)` beats `parse` inside
     `parse_config`), then the most query text in all (summed length of the distinct terms
     found: `reuse_idle_connection` beats `reuse_idle`), then earliest. A scan of the
     lower-cased chunk, longest terms first: the chunk already matched the analysed terms, so
     this only has to find where."""
-    content = d.get("source", "")
+    content = d.source
     if not content or pattern is None:
         return []
     low = content.lower()
@@ -172,7 +171,7 @@ def _matching_lines(d: dict[str, Any], pattern: re.Pattern[str] | None) -> list[
     if not per_line:
         return []
     lines = content.split("\n")
-    first = int(d["line_start"])
+    first = int(d.line_start)
     ranked = sorted(per_line, key=lambda i: (-_text_len(per_line[i], True), -_text_len(per_line[i], False), i))
     return [(first + i, lines[i]) for i in ranked]
 

@@ -8,8 +8,8 @@ unresolved" tells the agent to look before deleting anything. The unresolved one
 listed too, after the resolved ones, in their own list (`unresolved`, each entry with
 `resolved: false` and the reason the resolver gave), bounded by `limit` like the resolved.
 
-Targets: the name may be qualified (`a::b`, `A.b`, matched as a suffix of qualified
-names). Definitions that share a path and qualified name (conditional redefinitions,
+Targets: the name is read as locate_symbol reads one (`intent.parse_name`), so it may be
+qualified (`a::b`, `A.b`, `A->b`, `A#b`, matched as a suffix of qualified names). Definitions that share a path and qualified name (conditional redefinitions,
 overloads, property setters) are one target. `path` + `line` pick the definition at (or
 around) that line. Several targets in the `path` given are all answered, grouped by
 definition (`definitions`, each reference saying which one it reaches); several targets and
@@ -17,16 +17,16 @@ no `path` raise `ambiguous_symbol` listing them, each with the arguments that pi
 """
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ..errors import CruxeError
+from ..intent import NAME_SEPARATORS, parse_name
 from ..outline import normalize_repo_path
 from ..shape import apply_safety_limit
-from ..store import (CONFIDENCE_CODES, EDGE_TYPE_CODES, RETRY_SQL, Generation, edge_type_sql, id_blob, id_sql,
-                     name_lower_sql, tail_sql)
+from ..store import (Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
+                     unresolved_edges)
 from .resolve import resolver_version
-from .text import file_chunks, line_of
+from .text import line_of
 
 EDGE_KINDS = ("calls", "imports", "references")
 # several edges on one line (a call and a type use, say) show once, as the strongest
@@ -35,8 +35,6 @@ MAX_CONTEXT_CHARS = 160  # one source line for orientation, not a code dump
 MAX_LISTED_DEFINITIONS = 20  # in an ambiguous_symbol error: enough to pick from
 MAX_NEXT_ACTIONS = 3  # every suggestion is paid for in the agent's tokens
 MAX_LIMIT = 500  # the tool schema's maximum `limit`
-_SEP = re.compile(r"::|\.")
-_CONFIDENCE_LABELS = {code: label for label, code in CONFIDENCE_CODES.items()}
 
 
 def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path: str | None = None,
@@ -51,7 +49,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
         raise CruxeError("no_edges_available", "the reference graph of this index is not built yet "
                          "(first index still running, or interrupted before resolving references)",
                          {"remedy": "Wait for the index job, or run `cruxe sync` (sync_repo) to finish it."})
-    segments = parse_name(symbol_name)
+    segments = parse_name(symbol_name, "symbol_name")
     name = segments[-1]
     targets = _targets(gen, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
     refs = _grouped_references(gen, targets, kind)
@@ -126,17 +124,6 @@ def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, An
 
 # ---- the target ------------------------------------------------------------------------------
 
-def parse_name(symbol_name: str) -> list[str]:
-    """`auth::jwt::validate` / `Order.total` / `fn helper` -> name segments."""
-    raw = symbol_name.strip().strip("`").strip()
-    raw = raw.split()[-1] if raw.split() else ""
-    raw = raw.split("(", 1)[0].rstrip("!")
-    segments = [s for s in _SEP.split(raw) if s]
-    if not segments:
-        raise CruxeError("invalid_input", f"not a symbol name: {symbol_name!r}", {"field": "symbol_name"})
-    return segments
-
-
 def _targets(gen: Generation, symbol_name: str, segments: list[str], path: str | None, line: int | None,
              kind: str | None) -> list[list[dict[str, Any]]]:
     """The definitions asked for, grouped into targets (rows of one path and qualified
@@ -144,7 +131,7 @@ def _targets(gen: Generation, symbol_name: str, segments: list[str], path: str |
     name = segments[-1]
     rows = _definitions(gen, name)
     if len(segments) > 1:
-        rows = [r for r in rows if _SEP.split(r["qualified_name"])[-len(segments):] == segments]
+        rows = [r for r in rows if NAME_SEPARATORS.split(r["qualified_name"])[-len(segments):] == segments]
     if path is not None:
         rows = [r for r in rows if r["path"] == path]
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -196,13 +183,14 @@ def _at_line(targets: list[list[dict[str, Any]]], line: int, symbol_name: str,
 
 def _definitions(gen: Generation, name: str) -> list[dict[str, Any]]:
     """Definitions named exactly `name`; when there are none, a case-insensitive match."""
-    rows = [dict(r) for r in gen.db.execute(
-        f"SELECT {id_sql('s.symbol_id')} AS symbol_id, s.name, s.qualified_name, s.kind, f.path, s.line_start, "
-        "s.line_end FROM symbols s INDEXED BY sr_name "
-        f"JOIN paths f ON f.id = s.file_id WHERE {name_lower_sql('s')}=? ORDER BY f.path, s.line_start, s.symbol_id",
-        (name.lower(),))]
+    rows = [_row(s) for s in symbols_named(gen, name.lower())]
     exact = [r for r in rows if r["name"] == name]
     return exact or rows
+
+
+def _row(s: Symbol) -> dict[str, Any]:
+    return {"symbol_id": s.symbol_id, "name": s.name, "qualified_name": s.qualified_name, "kind": s.kind,
+            "path": s.path, "line_start": s.line_start, "line_end": s.line_end}
 
 
 def _public(row: dict[str, Any]) -> dict[str, Any]:
@@ -212,15 +200,9 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
 # ---- references ------------------------------------------------------------------------------
 
 def _references(gen: Generation, ids: list[str], kind: str | None) -> list[dict[str, Any]]:
-    marks = ",".join("?" * len(ids))
-    sql = (f"SELECT f.path, e.source_line, {edge_type_sql('e')}, {id_sql('e.from_symbol_id')} "
-           f"FROM symbol_edges e JOIN paths f ON f.id = e.file_id WHERE e.to_symbol_id IN ({marks})")
-    args: list[Any] = [id_blob(i) for i in ids]
-    if kind is not None:
-        sql += " AND e.edge_type=?"
-        args.append(EDGE_TYPE_CODES[kind])
     best: dict[tuple[str, int], dict[str, Any]] = {}
-    for path, line, edge_type, from_id in gen.db.execute(sql, args):
+    for e in edges_to(gen, ids, kind):
+        path, line, edge_type, from_id = e.path, e.line, e.edge_type, e.from_symbol_id
         cur = best.get((path, line))
         cand = {"path": path, "line_start": line, "edge_type": edge_type, "from_symbol": from_id}
         if cur is None or (_KIND_ORDER.get(edge_type, 9), from_id or "") < (_KIND_ORDER.get(cur["edge_type"], 9),
@@ -247,16 +229,11 @@ def _grouped_references(gen: Generation, targets: list[list[dict[str, Any]]],
 def _decorate(gen: Generation, repo: str, ref: str, refs: list[dict[str, Any]]) -> None:
     """Enclosing symbols' qualified names and the source line of each reference, in place."""
     ids = sorted({r["from_symbol"] for r in refs if r["from_symbol"]})
-    names: dict[str, str] = {}
-    if ids:
-        marks = ",".join("?" * len(ids))
-        names = {row[0]: row[1] for row in gen.db.execute(
-            f"SELECT {id_sql('symbol_id')}, qualified_name FROM symbols WHERE symbol_id IN ({marks})",
-            [id_blob(i) for i in ids])}
-    chunks = {p: file_chunks(gen, repo, ref, p) for p in sorted({r["path"] for r in refs})}
+    names = {i: s.qualified_name for i, s in symbols_by_id(gen, ids).items()}
+    texts = {p: chunks(gen, repo, ref, p) for p in sorted({r["path"] for r in refs})}
     for r in refs:
         r["from_symbol"] = names.get(r["from_symbol"]) if r["from_symbol"] else None
-        line = line_of(chunks[r["path"]], r["line_start"])
+        line = line_of(texts[r["path"]], r["line_start"])
         if line is not None:
             line = line.strip()
             r["context"] = line if len(line) <= MAX_CONTEXT_CHARS else line[:MAX_CONTEXT_CHARS - 1] + "…"
@@ -264,44 +241,17 @@ def _decorate(gen: Generation, repo: str, ref: str, refs: list[dict[str, Any]]) 
 
 # ---- unresolved ------------------------------------------------------------------------------
 
-def _like_escape(s: str) -> str:
-    return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
-def _unresolved_where(name: str, kind: str | None) -> tuple[str, list[Any]]:
-    """Edges naming `name` (as written, or as the last segment of `a.name` / `a::name`) that
-    no definition was tied to, restricted to one edge type when asked. The `to_tail` term is
-    the same condition in indexed and case-sensitive form (LIKE folds ASCII case): it keeps
-    the match exact and off a full scan of the edge table."""
-    sql = (f"{RETRY_SQL} AND e.to_symbol_id IS NULL AND {tail_sql('e')} = ? "
-           "AND (e.to_name = ? OR e.to_name LIKE ? ESCAPE '\\' OR e.to_name LIKE ? ESCAPE '\\')")
-    args: list[Any] = [name, name, "%." + _like_escape(name), "%::" + _like_escape(name)]
-    if kind is not None:
-        sql += " AND e.edge_type = ?"
-        args.append(EDGE_TYPE_CODES[kind])
-    return sql, args
-
-
-def unresolved_count(gen: Generation, name: str, kind: str | None = None) -> int:
-    """Spec 04's count of the unresolved edges naming `name` (see _unresolved_where)."""
-    where, args = _unresolved_where(name, kind)
-    return int(gen.db.execute(f"SELECT COUNT(*) FROM symbol_edges e WHERE {where}", args).fetchone()[0])
-
-
 def unresolved_sites(gen: Generation, name: str, kind: str | None, n: int) -> list[dict[str, Any]]:
     """The first `n` source lines, in (path, line) order, of the edges `unresolved_count`
     counts: one entry per line (its strongest edge, as for resolved references), with the
     reason the resolver left it (ambiguous, external, module, opaque, unknown)."""
-    where, args = _unresolved_where(name, kind)
-    sql = (f"SELECT f.path, e.source_line, {edge_type_sql('e')}, {id_sql('e.from_symbol_id')}, e.confidence "
-           f"FROM symbol_edges e JOIN paths f ON f.id = e.file_id WHERE {where} ORDER BY f.path, e.source_line")
     best: dict[tuple[str, int], dict[str, Any]] = {}
-    for path, line, edge_type, from_id, confidence in gen.db.execute(sql, args):
-        key = (path, line)
+    for e in unresolved_edges(gen, name, kind):
+        key = (e.path, e.line)
         if key not in best and len(best) == n:
             break
         cur = best.get(key)
-        if cur is None or _KIND_ORDER.get(edge_type, 9) < _KIND_ORDER.get(cur["edge_type"], 9):
-            best[key] = {"path": path, "line_start": line, "edge_type": edge_type, "from_symbol": from_id,
-                         "resolved": False, "reason": _CONFIDENCE_LABELS.get(confidence) or "pending"}
+        if cur is None or _KIND_ORDER.get(e.edge_type, 9) < _KIND_ORDER.get(cur["edge_type"], 9):
+            best[key] = {"path": e.path, "line_start": e.line, "edge_type": e.edge_type,
+                         "from_symbol": e.from_symbol_id, "resolved": False, "reason": e.confidence or "pending"}
     return list(best.values())
