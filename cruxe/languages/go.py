@@ -23,15 +23,11 @@ import os
 import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Symbol
-from ._common import collapse, end_line, error_count, matches, parse, query, start_line, text
-# Shared reference plumbing; belongs in _common (see the extraction report).
-from .python import PendingRef, cap, first_line, receiver_text, resolve_references
+from ._common import (MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, MAX_VALUE_SIGNATURE_CHARS, PendingRef, attach_enclosing,
+                      cap, collapse, end_line, error_count, first_line, matches, parse, query, receiver_text,
+                      start_line, text)
 
 LANG = "go"
-
-MAX_DOC_CHARS = 4000  # see python.MAX_DOC_CHARS
-MAX_VALUE_SIGNATURE_CHARS = 120  # const/var/named-type signatures: first line, cut
-MAX_SIGNATURE_CHARS = 300  # func headers (see python.MAX_SIGNATURE_CHARS)
 
 CALL_QUERY = """
 (call_expression function: (identifier) @callee)
@@ -85,7 +81,7 @@ def extract(source: bytes, path: str) -> FileExtract:
             packages[caps["tqual"][0].start_byte] = caps["tpkg"][0]
     pending += type_references(types, {p[0] for p in pending}, declared, packages, source)
     symbols = out.symbols(path)
-    return FileExtract(path, LANG, symbols=symbols, references=resolve_references(pending, out.ranges),
+    return FileExtract(path, LANG, symbols=symbols, references=attach_enclosing(pending, out.ranges),
                        parse_errors=error_count(tree))
 
 

@@ -28,21 +28,12 @@ from operator import attrgetter, itemgetter
 
 import tree_sitter as ts
 
-from ..model import FileExtract, Kind, Reference, Symbol
-from ._common import (Candidate, captures, collapse, end_line, error_count, nest, parse, query,
-                      start_line, text)
+from ..model import FileExtract, Kind, Symbol
+from ._common import (MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, MAX_VALUE_SIGNATURE_CHARS, Candidate, PendingRef,
+                      attach_enclosing, cap, captures, collapse, end_line, enclosing, error_count, first_line,
+                      nest, parse, query, receiver_text, spans, start_line, text)
 
 LANG = "python"
-
-# The doc text feeds full-text search: its head carries the meaning, and a cap keeps
-# generated files (huge docstrings) from bloating the index.
-MAX_DOC_CHARS = 4000
-# Variable signatures show the assignment's first line; values can be enormous tables.
-MAX_VALUE_SIGNATURE_CHARS = 120
-# A def with dozens of parameters is still one line of a result: cut like the other languages.
-MAX_SIGNATURE_CHARS = 300
-# Receiver text of a call is for display; long expressions are cut.
-MAX_RECEIVER_CHARS = 80
 
 # What an identifier is, by its parent: a name being defined/imported/keyword ("name"),
 # a function-local binding ("local"), a `global` declaration, or else a use.
@@ -176,7 +167,7 @@ def extract(source: bytes, path: str) -> FileExtract:
     symbols = _symbols(ordered, parents, module_path(path))
     defined = {c.name for c in cands}
     name_uses(caps, defined, defs, pending, source, plain - other - defined, decorators)
-    refs = resolve_references(pending, [(c.node.start_byte, c.node.end_byte) for c in ordered])
+    refs = attach_enclosing(pending, spans(ordered))
     return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree),
                        source=source)
 
@@ -385,14 +376,6 @@ def _value_signature(stmt: ts.Node, source: bytes) -> str:
     return first_line(stmt, source, MAX_VALUE_SIGNATURE_CHARS)
 
 
-def first_line(node: ts.Node, source: bytes, limit: int) -> str:
-    """The node's first line, whitespace collapsed, cut at `limit` chars (reads only the
-    head of the node: values can be megabyte tables)."""
-    head = source[node.start_byte:min(node.end_byte, node.start_byte + 4 * limit)]
-    nl = head.find(b"\n")
-    return cap(collapse((head if nl < 0 else head[:nl]).decode("utf-8", "replace")), limit)
-
-
 def _symbols(cands: list[Candidate], parents: list[int | None], module: str) -> list[Symbol]:
     out: list[Symbol] = []
     for c, p in zip(cands, parents):
@@ -411,21 +394,6 @@ def _symbols(cands: list[Candidate], parents: list[int | None], module: str) -> 
 
 
 # ---- references -------------------------------------------------------------------------
-
-# (byte position, edge_type, to_name, line, module, alias, receiver): a Reference before its
-# enclosing symbol is known; built once, at the end, so nothing is copied twice.
-PendingRef = tuple[int, str, str, int, str, str, str]
-
-
-def resolve_references(pending: list[PendingRef], ranges: list[tuple[int, int]]) -> list[Reference]:
-    """References in source order, each with its innermost enclosing symbol (`ranges`:
-    the symbols' byte spans, in symbol order)."""
-    pending.sort(key=_FIRST)
-    owners = enclosing(ranges, [t[0] for t in pending])
-    new = tuple.__new__  # Reference's constructor without its Python frame (578k on Django+Salt: ~0.06 s)
-    return [new(Reference, (edge, to, line, owner, module, alias, recv))
-            for (_, edge, to, line, module, alias, recv), owner in zip(pending, owners)]
-
 
 def _imports(node: ts.Node, source: bytes) -> list[PendingRef]:
     """`import a.b as c` -> to_name a.b, module a.b, alias c; `from .m import x as y` ->
@@ -616,45 +584,3 @@ def _without_locals(refs: list[PendingRef], bindings: list[tuple[int, str, bool]
     positions = sorted({r[0] for r in refs if r[1] != "imports" and not r[6] and r[2] in names})
     owner = dict(zip(positions, enclosing(funcs, positions)))
     return [r for r in refs if r[1] == "imports" or r[6] or r[2] not in names or (owner[r[0]], r[2]) not in local]
-
-
-def receiver_text(node: ts.Node | None, source: bytes) -> str:
-    """The receiver expression as written, whitespace collapsed, cut for display."""
-    if node is None:
-        return ""
-    start, end = node.start_byte, node.end_byte
-    if end - start > 4 * MAX_RECEIVER_CHARS:
-        raw = source[start:start + 4 * MAX_RECEIVER_CHARS].decode("utf-8", "replace")
-        lines = node.start_point[0] != node.end_point[0]
-    else:  # whole, the text tells whether it spans lines (tree-sitter counts rows by "\n")
-        raw = source[start:end].decode("utf-8", "replace")
-        lines = "\n" in raw
-    if lines or "  " in raw:
-        raw = collapse(raw)
-    return cap(raw, MAX_RECEIVER_CHARS)
-
-
-def cap(s: str, limit: int) -> str:
-    """`s` cut to `limit` chars, the cut marked with `...` (as the other languages do)."""
-    return s if len(s) <= limit else s[:limit - 3] + "..."
-
-
-def enclosing(ranges: list[tuple[int, int]], positions: list[int]) -> list[int | None]:
-    """For sorted `positions`, the index of the innermost range holding each one.
-
-    `ranges` are (start, end) byte spans sorted by (start, -end) and properly nested or
-    disjoint (definition nodes of one tree are). One sweep with a stack: O(n + m).
-    """
-    out: list[int | None] = []
-    stack: list[int] = []
-    i = 0
-    for pos in positions:
-        while i < len(ranges) and ranges[i][0] <= pos:
-            while stack and ranges[stack[-1]][1] <= ranges[i][0]:
-                stack.pop()
-            stack.append(i)
-            i += 1
-        while stack and ranges[stack[-1]][1] <= pos:
-            stack.pop()
-        out.append(stack[-1] if stack else None)
-    return out

@@ -39,12 +39,11 @@ from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from ..model import FileExtract, Kind, Reference, Symbol, text_lines
-from ._common import (Candidate, Captures, by_reader, collapse, end_line, error_count, matches, nest, parse, query,
-                      start_line, text)
-from .rust import RawRef, attach_enclosing, owner_of, short
+from ..model import FileExtract, Kind, Reference, Symbol
+from ._common import (MAX_SIGNATURE_CHARS, Candidate, Captures, PendingRef, attach_enclosing, block_doc, by_reader,
+                      cap, collapse, end_line, error_count, matches, nest, owner_of, parse, query, short_receiver,
+                      spans, start_line, text)
 
-MAX_SIGNATURE = 300  # chars; a long type alias or initialiser is not a signature
 MAX_SCANNED_LINE = 2000  # bytes; longer lines are scanned byte by byte in Python: too slow
 
 _TS_DEFS = """
@@ -412,8 +411,8 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     raw = _references(groups["refs"], source)
     raw += use_references(groups, {c.name for c in cands}, raw, source)
     raw = _callback_receivers(raw, groups["callbacks"], bindings, source)
-    out.references = _typed_receivers(attach_enclosing(raw, cands, owners), groups["typed"], bindings, cands,
-                                      owners, source)
+    out.references = _typed_receivers(attach_enclosing(raw, spans(cands), owners), groups["typed"], bindings,
+                                      cands, owners, source)
     return out
 
 
@@ -477,11 +476,11 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
             typed[node.start_byte] = (text(node, source), recv, rank)
     if not typed:
         return refs
-    marks: list[RawRef] = [(pos, "typed", name, 0, "", "", recv) for pos, (name, recv, _) in typed.items()]
+    marks: list[PendingRef] = [(pos, "typed", name, 0, "", "", recv) for pos, (name, recv, _) in typed.items()]
     marks += [(node.start_byte, "binding", text(node, source), 0, "", "", "") for node in bindings]
     types: dict[tuple[int | None, str], set[str]] = {}
     bindings: dict[tuple[int | None, str], int] = {}
-    for m in attach_enclosing(marks, cands, owners):
+    for m in attach_enclosing(marks, spans(cands), owners):
         key = (m.from_symbol, m.to_name)
         if m.edge_type == "typed":
             types.setdefault(key, set()).add(m.receiver)
@@ -498,8 +497,8 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
     return out
 
 
-def _callback_receivers(raw: list[RawRef], callback_caps: list[Captures], bindings: list[ts.Node],
-                        source: bytes) -> list[RawRef]:
+def _callback_receivers(raw: list[PendingRef], callback_caps: list[Captures], bindings: list[ts.Node],
+                        source: bytes) -> list[PendingRef]:
     """Untyped parameters of a function passed to a call or `new` (`operate((source,
     subscriber) => ...)`, `new Observable((subscriber) => ...)`) have the type the callee's
     signature gives that parameter of that argument. A call on one, inside that function,
@@ -828,8 +827,7 @@ def _head_text(node: ts.Node, value: ts.Node | None, source: bytes) -> str:
 
 
 def _cap(sig: str) -> str:
-    sig = sig.rstrip("=: ").rstrip()
-    return sig if len(sig) <= MAX_SIGNATURE else sig[:MAX_SIGNATURE - 3] + "..."
+    return cap(sig.rstrip("=: ").rstrip(), MAX_SIGNATURE_CHARS)
 
 
 def _doc(node: ts.Node, ctx: _Ctx) -> str:
@@ -841,14 +839,13 @@ def _doc(node: ts.Node, ctx: _Ctx) -> str:
     raw = text(prev, ctx.source)
     if not raw.startswith("/**"):
         return ""
-    lines = [ln.strip().lstrip("*").strip() for ln in text_lines(raw[3:-2])]
-    return "\n".join(ln for ln in lines if ln)
+    return block_doc(raw[3:-2])
 
 
 # ---- references -------------------------------------------------------------------------
 
-def _references(ref_caps: list[Captures], source: bytes) -> list[RawRef]:
-    refs: list[RawRef] = []
+def _references(ref_caps: list[Captures], source: bytes) -> list[PendingRef]:
+    refs: list[PendingRef] = []
     for caps in ref_caps:
         if "cname" in caps:  # calls and `new`, the bulk: keep this path short
             node = caps["cname"][0]
@@ -857,14 +854,14 @@ def _references(ref_caps: list[Captures], source: bytes) -> list[RawRef]:
                 refs.extend(_require(caps["call"][0], source))
                 continue
             recv = caps.get("crecv")
-            receiver = short(text(recv[0], source)) if recv else ""
+            receiver = short_receiver(text(recv[0], source)) if recv else ""
             refs.append((node.start_byte, "calls", name, node.start_point[0] + 1, "", "", receiver))
         elif "jsxname" in caps:
             node = caps["jsxname"][0]
             name = text(node, source)
             recv = caps.get("crecv")
             if recv or name[:1].isupper():  # lower-case tags are HTML elements
-                receiver = short(text(recv[0], source)) if recv else ""
+                receiver = short_receiver(text(recv[0], source)) if recv else ""
                 refs.append((node.start_byte, "calls", name, node.start_point[0] + 1, "", "", receiver))
         elif "dynimport" in caps:
             refs.extend(_require(caps["call"][0], source))
@@ -887,8 +884,8 @@ _LIB_TYPES = frozenset(
     b"AsyncIterable AsyncIterator Generator AsyncGenerator ArrayLike Uint8Array ArrayBuffer JSX".split())
 
 
-def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: list[RawRef],
-                   source: bytes) -> list[RawRef]:
+def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: list[PendingRef],
+                   source: bytes) -> list[PendingRef]:
     """`references` edges for type uses and for value uses of names this file defines or
     imports; also gives every import its bound alias as receiver, in place (symbol_edges
     keeps no alias column). One edge per name, qualifier and line."""
@@ -903,7 +900,7 @@ def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: li
     type_params = {text(c["tparam"][0], source).encode() for c in groups["declared"] if "tparam" in c}
     declared = {nodes[0].start_byte for c in groups["declared"] for nodes in c.values()}
     qualifiers = {c["tnested"][0].start_byte: c["tmodule"][0] for c in groups["qualified"]}
-    out: list[RawRef] = []
+    out: list[PendingRef] = []
     seen: set[tuple[bytes, int]] = set()
     for caps in groups["uses"]:
         for kind in caps:  # the one of tref, vref, pref, mref (beside mobj)
@@ -926,7 +923,7 @@ def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: li
         elif kind == "tref" and (word in _LIB_TYPES or word in type_params):
             continue
         module = qualifiers.get(start)
-        recv = "this" if kind == "pref" else short(text(module, source)) if module is not None else ""
+        recv = "this" if kind == "pref" else short_receiver(text(module, source)) if module is not None else ""
         line = node.start_point[0] + 1
         key = (word + b"." + recv.encode(), line)
         if key in seen:
@@ -940,7 +937,7 @@ def _unquote(s: str) -> str:
     return s[1:-1] if len(s) >= 2 and s[0] in "'\"`" and s[-1] == s[0] else s
 
 
-def _require(call: ts.Node, source: bytes) -> list[RawRef]:
+def _require(call: ts.Node, source: bytes) -> list[PendingRef]:
     """`require("x")` / `import("x")` with a literal argument: an import of module x."""
     args = call.child_by_field_name("arguments")
     first = args.named_children[0] if args is not None and args.named_children else None
@@ -955,11 +952,11 @@ def _require(call: ts.Node, source: bytes) -> list[RawRef]:
     return [(call.start_byte, "imports", module, start_line(call), module, alias, "")]
 
 
-def _import_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[RawRef]:
+def _import_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[PendingRef]:
     """One import per bound name: default, `* as ns`, `{a as b}`; a bare import names the module."""
     module = _unquote(text(src, source))
     line = start_line(stmt)
-    out: list[RawRef] = []
+    out: list[PendingRef] = []
     clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
     for c in clause.named_children if clause is not None else ():
         if c.type == "identifier":
@@ -980,7 +977,7 @@ def _import_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[RawRef]:
     return out
 
 
-def _reexport_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[RawRef]:
+def _reexport_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[PendingRef]:
     """`export {a as b} from "m"`, `export * from "m"` and `export * as ns from "m"` import
     from m too."""
     module = _unquote(text(src, source))
@@ -988,7 +985,7 @@ def _reexport_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[RawRef]:
     if clause is None or clause.type == "namespace_export":
         alias = text(clause.named_children[-1], source) if clause is not None and clause.named_children else ""
         return [(stmt.start_byte, "imports", "*", start_line(stmt), module, alias, "")]
-    out: list[RawRef] = []
+    out: list[PendingRef] = []
     for spec in clause.named_children:
         name = spec.child_by_field_name("name")
         if spec.type == "export_specifier" and name is not None:
