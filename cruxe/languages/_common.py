@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import resources
 from operator import itemgetter
 from typing import Iterator
 
@@ -53,6 +54,30 @@ def parser(name: str) -> ts.Parser:
 @lru_cache(maxsize=None)
 def query(lang_name: str, source: str) -> ts.Query:
     return ts.Query(language(lang_name), source)
+
+
+def query_text(name: str) -> str:
+    """The text of `queries/<name>.scm` (package data). Its capture names are the contract
+    with the language module that reads the matches; Python hooks do what a query cannot."""
+    return (resources.files(__package__) / "queries" / f"{name}.scm").read_text(encoding="utf-8")
+
+
+_SECTION = ";; section: "
+
+
+def query_sections(name: str) -> dict[str, str]:
+    """The sections of `queries/<name>.scm` by name, for grammars that share most of their
+    patterns (TypeScript, TSX and JavaScript): each starts at a line `;; section: NAME`, and a
+    grammar's query is the concatenation of the sections it lists."""
+    out: dict[str, str] = {}
+    current = None
+    for line in query_text(name).splitlines(keepends=True):
+        if line.startswith(_SECTION):
+            current = line[len(_SECTION):].strip()
+            out[current] = ""
+        elif current is not None:
+            out[current] += line
+    return out
 
 
 def parse(lang_name: str, source: bytes) -> ts.Tree:

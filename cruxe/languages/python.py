@@ -31,105 +31,14 @@ import tree_sitter as ts
 from ..model import FileExtract, Kind, Symbol
 from ._common import (MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, MAX_VALUE_SIGNATURE_CHARS, Candidate, PendingRef,
                       attach_enclosing, cap, captures, collapse, end_line, enclosing, error_count, first_line,
-                      nest, parse, query, receiver_text, spans, start_line, text)
+                      nest, parse, query, query_text, receiver_text, spans, start_line, text)
 
 LANG = "python"
 
-# What an identifier is, by its parent: a name being defined/imported/keyword ("name"),
-# a function-local binding ("local"), a `global` declaration, or else a use.
-_PARENT_ROLES = {
-    **dict.fromkeys(("function_definition", "class_definition", "dotted_name", "aliased_import",
-                     "import_statement", "import_from_statement", "keyword_separator"), "name"),
-    **dict.fromkeys(("parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern",
-                     "dictionary_splat_pattern", "pattern_list", "tuple_pattern", "list_pattern",
-                     "as_pattern_target", "nonlocal_statement"), "local"),
-    "global_statement": "global"}
-# parent type -> (its field that is not a use, what the identifier is there)
-_FIELD_ROLES = {"default_parameter": ("name", "local"), "typed_default_parameter": ("name", "local"),
-                "assignment": ("left", "local"), "augmented_assignment": ("left", "local"),
-                "for_statement": ("left", "local"), "for_in_clause": ("left", "local"),
-                "keyword_argument": ("name", "name"), "attribute": ("attribute", "name"),
-                "call": ("function", "name")}
-# the other field of those with a binding one, where an identifier is a use
-_USE_FIELDS = {"default_parameter": "value", "typed_default_parameter": "value", "assignment": "right",
-               "augmented_assignment": "right", "for_statement": "right", "for_in_clause": "right"}
-
-# Node types with identifier children that can be uses or bindings of a name (tree-sitter-python
-# 0.25's node-types.json, `as_pattern_target` an alias it leaves out, ERROR for broken code).
-# Left out on purpose, each never a use and together 40% of all identifiers: attribute names
-# (`x.attr`), callees (`@callee`), definition names, dotted names in imports and keyword
-# argument names. The patterns cost tree-sitter a little more than `(identifier) @name` did
-# (Django+Salt: 2.12 against 2.06 CPU-s) and save the Python loop 900k of its 2M identifiers
-# (extraction -1.7%, -4.0% with the role names below); tests/test_extract_python.py checks them
-# against every identifier.
-# Each capture is named by what the identifier is there, so that name_uses never asks a node
-# for its parent (`Node.parent` searches down from the root: ~0.9 us a call): `@local`,
-# `@global`, `@obj` (the object of an attribute: a use whose attribute may be read too) and
-# `@name` (any other use).
-_NAME_PARENTS = (
-    "argument_list", "as_pattern_target", "as_pattern", "assert_statement", "assignment",
-    "augmented_assignment", "await", "binary_operator", "boolean_operator", "chevron",
-    "comparison_operator", "conditional_expression", "decorator", "default_parameter",
-    "delete_statement", "dictionary_splat", "dictionary_splat_pattern", "elif_clause",
-    "except_clause", "exec_statement", "expression_list", "expression_statement", "for_in_clause",
-    "for_statement", "format_expression", "generator_expression", "generic_type",
-    "global_statement", "if_clause", "if_statement", "interpolation", "keyword_pattern", "lambda",
-    "lambda_parameters", "list", "list_comprehension", "list_pattern", "list_splat",
-    "list_splat_pattern", "match_statement", "member_type", "named_expression",
-    "nonlocal_statement", "not_operator", "pair", "parameters", "parenthesized_expression",
-    "pattern_list", "print_statement", "raise_statement", "return_statement", "set",
-    "set_comprehension", "slice", "splat_pattern", "splat_type", "subscript", "tuple",
-    "tuple_pattern", "type", "typed_default_parameter", "typed_parameter", "unary_operator",
-    "while_statement", "with_item", "yield", "ERROR")
-
-
-# `obj.attr` bound, not read (`self.x = 1`, `for a.b in`...): the attribute's role by its parent
-# (_PARENT_ROLES, _FIELD_ROLES), told by the query of its object (`@objset`, besides its `@obj`): name_uses asks
-# no node for its parent. The other non-use places of an attribute node are impossible patterns
-# to tree-sitter (never in a tree) or a call's callee (name_uses knows those already).
-_BOUND_ATTRIBUTES = (
-    [f"({t} (attribute object: (identifier) @objset))"
-     for t in ("list_splat_pattern", "dictionary_splat_pattern", "pattern_list", "tuple_pattern", "list_pattern",
-               "as_pattern_target")]
-    + [f"({t} left: (attribute object: (identifier) @objset))"
-       for t in ("assignment", "augmented_assignment", "for_statement", "for_in_clause")])
-
-
-def _name_patterns() -> str:
-    out = ["(attribute object: (identifier) @obj)", *_BOUND_ATTRIBUTES,
-           "(keyword_argument value: (identifier) @name)"]
-    for t in _NAME_PARENTS:
-        role = _PARENT_ROLES.get(t)
-        if role is not None:
-            out.append(f"({t} (identifier) @{role})")
-        elif t in _FIELD_ROLES:
-            binding, role = _FIELD_ROLES[t]
-            out += [f"({t} {binding}: (identifier) @{role})", f"({t} {_USE_FIELDS[t]}: (identifier) @name)"]
-        else:
-            out.append(f"({t} (identifier) @name)")
-    return "\n".join(out)
-
-
 # One pass over the tree, read with `captures()` (a list per capture name; `matches()` would
-# build a dict per match, and most identifiers are captured): definitions, calls (`@callattr`:
-# the callee's attribute, for its receiver), imports, then the other uses of names (see
-# name_uses). One pass, not a second query for the uses: the walk is most of a query's cost
-# (Django+Salt: 3.7 -> 2.5 CPU-s in tree-sitter). The list order is not the source order.
-QUERY = f"""
-(function_definition name: (identifier)) @def
-(class_definition name: (identifier)) @def
-(call function: (identifier) @callee)
-(call function: (attribute object: (_) attribute: (identifier) @callee) @callattr)
-(import_statement) @import
-(import_from_statement) @import
-(future_import_statement) @import
-{_name_patterns()}
-(attribute object: (call function: (identifier) @sup arguments: (argument_list . ")"))
-           attribute: (identifier) @sattr) @sattribute
-"""
-# The first lines of QUERY, one pattern each, find the definitions (bench/refs/edge_cost.py
-# keeps only these for its variant without references).
-_CALL_PATTERNS = 2
+# build a dict per match, and most identifiers are captured): definitions, calls, imports, then
+# the other uses of names (see name_uses). The capture names are those queries/python.scm lists.
+QUERY = query_text(LANG)
 
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _CONST_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")

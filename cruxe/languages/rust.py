@@ -35,36 +35,13 @@ import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Symbol
 from ._common import (MAX_SIGNATURE_CHARS, Candidate, Captures, PendingRef, attach_enclosing, block_doc, by_reader,
-                      cap, collapse, end_line, error_count, matches, nest, owner_of, parse, query, short_receiver,
-                      spans, start_line, text)
+                      cap, collapse, end_line, error_count, matches, nest, owner_of, parse, query, query_text,
+                      short_receiver, spans, start_line, text)
 
 LANG = "rust"
 
-# One query for definitions and references: each query pass walks the whole tree in C, and
-# that walk, not the matching, is most of its cost.
-_QUERY = """
-[(function_item) (function_signature_item) (struct_item) (union_item) (enum_item)
- (trait_item) (type_item) (associated_type) (const_item) (static_item) (mod_item)
- (macro_definition) (impl_item)] @def
-(use_declaration argument: (_) @use)
-(extern_crate_declaration name: (_) @crate)
-(call_expression function: [
-  (identifier) @cname
-  (field_expression value: (_) @crecv field: (field_identifier) @cname)
-  (scoped_identifier path: (_)? @crecv name: (identifier) @cname)
-  (generic_function function: [
-    (identifier) @cname
-    (field_expression value: (_) @crecv field: (field_identifier) @cname)
-    (scoped_identifier path: (_)? @crecv name: (identifier) @cname)])])
-(macro_invocation macro: [
-  (identifier) @cname
-  (scoped_identifier path: (_)? @crecv name: (identifier) @cname)])
-(type_identifier) @tref
-(scoped_type_identifier path: (_) @tpath name: (type_identifier) @tscoped)
-(type_parameter name: (type_identifier) @tparam)
-[(struct_item name: (_) @tdecl) (union_item name: (_) @tdecl) (enum_item name: (_) @tdecl)
- (trait_item name: (_) @tdecl) (type_item name: (_) @tdecl) (associated_type name: (_) @tdecl)]
-"""
+# Definitions and references, one query pass; the capture names are those queries/rust.scm lists.
+_QUERY = query_text(LANG)
 
 # The reader of each capture name (see _common.by_reader).
 _READERS = {"def": "definitions", "use": "refs", "crate": "refs", "cname": "refs", "crecv": "refs",

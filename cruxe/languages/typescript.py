@@ -35,123 +35,33 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Reference, Symbol
 from ._common import (MAX_SIGNATURE_CHARS, Candidate, Captures, PendingRef, attach_enclosing, block_doc, by_reader,
-                      cap, collapse, end_line, error_count, matches, nest, owner_of, parse, query, short_receiver,
-                      spans, start_line, text)
+                      cap, collapse, end_line, error_count, matches, nest, owner_of, parse, query, query_sections,
+                      short_receiver, spans, start_line, text)
 
 MAX_SCANNED_LINE = 2000  # bytes; longer lines are scanned byte by byte in Python: too slow
 
-_TS_DEFS = """
-[(function_declaration) (generator_function_declaration) (function_signature)
- (class_declaration) (abstract_class_declaration) (interface_declaration)
- (type_alias_declaration) (enum_declaration) (internal_module) (module)
- (method_definition) (method_signature) (abstract_method_signature)
- (public_field_definition) (property_signature) (enum_assignment)] @def
-(enum_body name: (_) @member)
-(ambient_declaration "global" (statement_block)) @global
-"""
-_JS_DEFS = """
-[(function_declaration) (generator_function_declaration) (class_declaration)
- (method_definition) (field_definition)] @def
-(program (expression_statement (assignment_expression
-   left: (member_expression) @lhs right: (_) @rhs)) @cjs)
-"""
-# Context for the handlers, so that none asks a node for its parent or previous sibling:
-# tree-sitter answers those by walking down from the root, which makes deeply nested input
-# (a 2,000-member union type) quadratic.
-_CONTEXT = """
-(export_statement declaration: (_) @wrapped) @wrapper
-((comment) @before . (_) @after)
-((decorator) @before . (_) @after)
-"""
-_TS_CONTEXT = """
-(ambient_declaration (_) @wrapped) @wrapper
-(expression_statement (internal_module) @wrapped) @wrapper
-"""
-_VAR_DECLS = "[(lexical_declaration) (variable_declaration)]"
-# Module-level variables only: the file, and namespace/module bodies (as the compiler's
-# VariableStatement-in-SourceFile-or-ModuleBlock), directly or behind `export`/`declare`.
-_TS_VARS = "\n".join(
-    container.format(wrapper.format(v=_VAR_DECLS + " @vars"))
-    for container in ("(program {})", "(internal_module body: (statement_block {}))",
-                      "(module body: (statement_block {}))", "(ambient_declaration (statement_block {}))")
-    for wrapper in ("{v}", "(export_statement declaration: {v})", "(ambient_declaration {v})",
-                    "(export_statement declaration: (ambient_declaration {v}))"))
-_JS_VARS = """
-(program {v} @vars)
-(program (export_statement declaration: {v} @vars))
-""".format(v=_VAR_DECLS)
-_REFS = """
-(import_statement source: (_) @isrc) @import
-(export_statement source: (_) @esrc) @reexport
-(export_statement (export_clause (export_specifier name: (_) @exported)))
-(export_statement value: (identifier) @exported)
-(call_expression function: [
-  (identifier) @cname
-  (member_expression object: (_) @crecv property: (_) @cname)
-  (import) @dynimport]) @call
-(new_expression constructor: [
-  (identifier) @cname
-  (member_expression object: (_) @crecv property: (_) @cname)]) @new
-"""
-_TS_REFS = """(import_statement (import_require_clause (identifier) @rname source: (_) @rsrc))
-(type_identifier) @tref
-(type_parameter name: (type_identifier) @tparam)
-[(class_declaration name: (_) @tdecl) (abstract_class_declaration name: (_) @tdecl)
- (interface_declaration name: (_) @tdecl) (type_alias_declaration name: (_) @tdecl)]
-(nested_type_identifier module: (_) @tmodule name: (type_identifier) @tnested)
-(variable_declarator name: (identifier) @lvname type: (type_annotation) @lvtype)
-(variable_declarator name: (identifier) @lvname value: (new_expression constructor: (_) @lvnew))
-(variable_declarator name: (identifier) @lvname value: (call_expression function: (_) @lvcall))
-(variable_declarator name: (identifier) @lvname value: (member_expression) @lvread)
-(call_expression function: (_) @cbfn arguments: (arguments [(arrow_function) (function_expression)] @cbarrow))
-(new_expression constructor: (_) @cbnew arguments: (arguments [(arrow_function) (function_expression)] @cbarrow))
-"""
-# Names used as values (callbacks, `Foo.bar`, `x = fn`, `extends Base`, `{ helper }`): every
-# identifier, kept only when the file defines or imports it and it is not being declared
-# there (@vdecl); and `this.member` read without a call (bound methods, getters, fields;
-# @pwrite: assignments to it). Roles come from captures: `node.parent` is quadratic.
-_VALUE_REFS = """
-(identifier) @vref
-(shorthand_property_identifier) @vref
-(member_expression object: (this) property: (property_identifier) @pref)
-(member_expression object: (identifier) @mobj property: (property_identifier) @mref)
-(assignment_expression left: (member_expression object: (this) property: (property_identifier) @pwrite))
-[(variable_declarator name: (identifier) @vdecl) (generator_function_declaration name: (identifier) @vdecl)
- (arrow_function parameter: (identifier) @vdecl) (function_declaration name: (identifier) @vdecl)
- (function_expression name: (identifier) @vdecl) (catch_clause parameter: (identifier) @vdecl)
- (import_specifier alias: (identifier) @vdecl) (namespace_import (identifier) @vdecl)
- (import_clause (identifier) @vdecl) (for_in_statement left: (identifier) @vdecl)
- (assignment_pattern left: (identifier) @vdecl)]
-"""
-_TS_VALUE_DECLS = """
-[(import_require_clause (identifier) @vdecl) (enum_declaration name: (identifier) @vdecl)
- (function_signature name: (identifier) @vdecl)
- (internal_module name: (identifier) @vdecl) (required_parameter pattern: (identifier) @vdecl)
- (optional_parameter pattern: (identifier) @vdecl)]
-"""
-_JS_VALUE_DECLS = "[(class_declaration name: (identifier) @vdecl) (formal_parameters (identifier) @vdecl)]\n"
-# A JSX element whose tag is a component (`<Button/>`, `<ui.Card>`) uses it like a call.
-_JSX_REFS = """
-[(jsx_opening_element name: [(identifier) @jsxname
-                             (member_expression object: (_) @crecv property: (_) @jsxname)])
- (jsx_self_closing_element name: [(identifier) @jsxname
-                                  (member_expression object: (_) @crecv property: (_) @jsxname)])]
-"""
+# The query of each grammar: the sections of queries/typescript.scm, in this order. The
+# capture names are those the .scm lists.
+_SECTIONS = {
+    "typescript": ("ts-defs", "context", "ts-context", "ts-vars", "refs", "ts-refs", "value-refs",
+                   "ts-value-decls"),
+    "tsx": ("ts-defs", "context", "ts-context", "ts-vars", "refs", "ts-refs", "jsx-refs", "value-refs",
+            "ts-value-decls"),
+    "javascript": ("js-defs", "context", "js-vars", "refs", "jsx-refs", "value-refs", "js-value-decls"),
+}
 
 
+@lru_cache(maxsize=None)
 def _query_text(lang: str) -> str:
-    if lang == "javascript":
-        return _JS_DEFS + _CONTEXT + _JS_VARS + _REFS + _JSX_REFS + _VALUE_REFS + _JS_VALUE_DECLS
-    if lang == "tsx":
-        return (_TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _JSX_REFS + _VALUE_REFS
-                + _TS_VALUE_DECLS)
-    return _TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _VALUE_REFS + _TS_VALUE_DECLS
+    sections = query_sections("typescript")
+    return "".join(sections[name] for name in _SECTIONS[lang])
 
 
 _FIXED_KINDS = {
