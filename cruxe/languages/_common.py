@@ -3,8 +3,8 @@ range nesting (parents and qualified names without recursion), the one rule that
 reference its enclosing symbol, and small text helpers. No language module imports another.
 
 Extraction never walks every node in Python: tree-sitter queries find definitions in C,
-and only the matched nodes are handled here. That keeps a 5k-file corpus within a small
-multiple of the parse time, and nothing recurses, so deeply nested input cannot overflow.
+and only the matched nodes are handled here. That keeps extraction within a small multiple
+of the parse time, and nothing recurses, so deeply nested input cannot overflow.
 """
 from __future__ import annotations
 
@@ -334,6 +334,15 @@ def short_receiver(expr: str, limit: int = MAX_RECEIVER_CHARS) -> str:
     if "\n" in expr or "  " in expr or "\t" in expr:
         expr = collapse(expr)
     return cap(expr, limit)
+
+
+def path_after_src(path: str) -> tuple[list[str], bool]:
+    """The components of a repository path after its last `src/` directory (all of them when
+    there is none), and whether there was one: where Rust and TypeScript module paths start."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
+    if "src" not in parts[:-1]:
+        return parts, False
+    return parts[len(parts) - 1 - parts[:-1][::-1].index("src"):], True
 
 
 def block_doc(body: str) -> str:

@@ -30,8 +30,8 @@ import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Symbol
 from ._common import (MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, MAX_VALUE_SIGNATURE_CHARS, Candidate, PendingRef,
-                      attach_enclosing, cap, captures, collapse, end_line, enclosing, error_count, first_line,
-                      nest, parse, query, query_text, receiver_text, spans, start_line, text)
+                      attach_enclosing, cap, captures, collapse, end_line, enclosing, error_count, first_line, nest,
+                      parse, query, query_text, receiver_text, spans, start_line, text)
 
 LANG = "python"
 
@@ -369,17 +369,38 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
     `modules`: names the file binds only by plain imports (`import os`, `import a.b as c`).
     A bare use of one is a use of that module, and a module is no symbol: no find_references
     answer can list it, and counted in `unresolved_count` it would only add noise to every
-    symbol that happens to share the name (Django+Salt: ~70k such uses, `salt`, `pytest`,
-    `os`...). Its attribute reads (`os.path`, `salt.utils`) are kept like any others.
+    symbol that happens to share the name (`salt`, `pytest`, `os`...). Its attribute reads
+    (`os.path`, `salt.utils`) are kept like any others.
 
     `decorators`: (decorator start, definition start) of each decorated definition, sorted
     (a use inside a decorator is evaluated in the scope around the definition)."""
     known, callees, star = _file_names(defined, pending)
     module_only = {n.encode() for n in modules} if not star else ()
+    found = _attribute_uses(uses, source, known, callees, star, module_only)
+    found += _plain_uses(uses.get("name", ()), source, known, star, module_only)
+    found += _super_uses(uses, source, callees)
+    out = _one_per_line(found, decorators)
+    if not star:  # `len(x)` here can only be the builtin: no edge can ever resolve it
+        names = {n.decode("utf-8", "replace") for n in known}
+        pending[:] = [r for r in pending if r[1] != "calls" or r[6] or r[2] in names or r[2] not in _BUILTINS]
+    pending += out
+    bindings = _local_bindings(uses, source, known, star)
+    if bindings:
+        funcs = sorted(((d.start_byte, d.end_byte) for d in defs if d.type == "function_definition"),
+                       key=lambda r: (r[0], -r[1]))
+        pending[:] = _without_locals(pending, bindings, funcs)
+
+
+# A use found, before its line is known: (position, name, receiver text, node on its line).
+_Use = tuple[int, bytes, bytes, ts.Node]
+
+
+def _attribute_uses(uses: dict[str, list[ts.Node]], source: bytes, known: set[bytes], callees: set[int],
+                    star: bool, module_only: AbstractSet[bytes]) -> list[_Use]:
+    """`obj.attr` (QUERY's `obj`): obj is a use, and attr one when read through a known object."""
     bound = {n.start_byte for n in uses.get("objset", ())}  # objects of `obj.attr = ...` and the like
-    found: list[tuple[int, bytes, bytes, ts.Node]] = []  # (position, name, receiver text, node on its line)
-    bindings: list[tuple[int, str, bool]] = []
-    for pos in uses.get("obj", ()):  # `obj.attr`: obj is a use, and attr may be one
+    found: list[_Use] = []
+    for pos in uses.get("obj", ()):
         start = pos.start_byte
         word = source[start:pos.end_byte]
         own = word in known
@@ -388,7 +409,7 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
             # `obj.attr` read through a known object: an edge to attr, receiver obj (besides
             # obj's own use below). Found from the object's identifier, not by a query pattern
             # of its own: that pattern captured three nodes per attribute in the file, most
-            # of them on objects no rule can follow (Django+Salt: 1.1M captures, ~0.6 CPU-s)
+            # of them on objects no rule can follow
             m = _ATTRIBUTE_NAME.match(source, pos.end_byte)
             if m is not None:  # the name from the text, on the object's line
                 name, a, line_node = m.group(1), m.start(1), pos
@@ -399,29 +420,41 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
                 else:
                     a, line_node = attr.start_byte, attr
                     name = source[a:attr.end_byte]
-            # `self.x` with no x defined here: no edge (Django+Salt: 95k of 119k self/cls reads)
+            # `self.x` with no x defined here: no edge (most self/cls reads are of instance attributes)
             if (name is not None and not (selfish and name not in known)
                     and a not in callees and start not in bound):
                 found.append((a, name, word, line_node))
         if (own or star and not selfish) and word not in module_only:
             found.append((start, word, b"", pos))
-    for pos in uses.get("name", ()):  # any other use (never a callee: those are `call` children)
+    return found
+
+
+def _plain_uses(nodes: list[ts.Node], source: bytes, known: set[bytes], star: bool,
+                module_only: AbstractSet[bytes]) -> list[_Use]:
+    """Any other use (QUERY's `name`; never a callee: those are `call` children) of a name the
+    file defines or imports."""
+    found: list[_Use] = []
+    for pos in nodes:
         start = pos.start_byte
         word = source[start:pos.end_byte]
         if (word in known or star and word not in _SELF_NAMES) and word not in module_only:
             found.append((start, word, b"", pos))
-    for role in ("local", "global"):
-        for pos in uses.get(role, ()):
-            start = pos.start_byte
-            word = source[start:pos.end_byte]
-            if word in known or star and word not in _SELF_NAMES:
-                bindings.append((start, word.decode("utf-8", "replace"), role == "global"))
-    for _, sup, pos in _attributes(uses, "sattribute", "sup", "sattr"):  # `super().method` as a value
+    return found
+
+
+def _super_uses(uses: dict[str, list[ts.Node]], source: bytes, callees: set[int]) -> list[_Use]:
+    """`super().method` used as a value, not called."""
+    found: list[_Use] = []
+    for _, sup, pos in _attributes(uses, "sattribute", "sup", "sattr"):
         start = pos.start_byte
         if source[sup.start_byte:sup.end_byte] == b"super" and start not in callees:
             found.append((start, source[start:pos.end_byte], b"super()", pos))
-    # in source order (captures() lists are not): of a name's uses on one line the first is
-    # kept, the same one every run
+    return found
+
+
+def _one_per_line(found: list[_Use], decorators: Sequence[tuple[int, int]]) -> list[PendingRef]:
+    """`references` edges in source order (captures() lists are not), one per name, receiver
+    and line: of a name's uses on one line the first is kept, the same one every run."""
     found.sort(key=_FIRST)
     out: list[PendingRef] = []
     seen: set[tuple[bytes, bytes, int]] = set()
@@ -432,14 +465,21 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
             seen.add(key)
             out.append((_outside_decorators(start, decorators) if decorators else start, "references",
                         word.decode("utf-8", "replace"), line, "", "", recv.decode("utf-8", "replace")))
-    if not star:  # `len(x)` here can only be the builtin: no edge can ever resolve it
-        names = {n.decode("utf-8", "replace") for n in known}
-        pending[:] = [r for r in pending if r[1] != "calls" or r[6] or r[2] in names or r[2] not in _BUILTINS]
-    pending += out
-    if bindings:
-        funcs = sorted(((d.start_byte, d.end_byte) for d in defs if d.type == "function_definition"),
-                       key=lambda r: (r[0], -r[1]))
-        pending[:] = _without_locals(pending, bindings, funcs)
+    return out
+
+
+def _local_bindings(uses: dict[str, list[ts.Node]], source: bytes, known: set[bytes],
+                    star: bool) -> list[tuple[int, str, bool]]:
+    """(position, name, is `global`) of each binding (QUERY's `local` and `global`) of a name
+    the file defines or imports."""
+    bindings: list[tuple[int, str, bool]] = []
+    for role in ("local", "global"):
+        for pos in uses.get(role, ()):
+            start = pos.start_byte
+            word = source[start:pos.end_byte]
+            if word in known or star and word not in _SELF_NAMES:
+                bindings.append((start, word.decode("utf-8", "replace"), role == "global"))
+    return bindings
 
 
 def _attributes(uses: dict[str, list[ts.Node]], whole: str, obj: str, attr: str):

@@ -35,8 +35,8 @@ import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Symbol
 from ._common import (MAX_SIGNATURE_CHARS, Candidate, Captures, PendingRef, attach_enclosing, block_doc, by_reader,
-                      cap, collapse, end_line, error_count, matches, nest, owner_of, parse, query, query_text,
-                      short_receiver, spans, start_line, text)
+                      cap, collapse, end_line, error_count, matches, nest, owner_of, parse, path_after_src, query,
+                      query_text, short_receiver, spans, start_line, text)
 
 LANG = "rust"
 
@@ -80,13 +80,8 @@ def extract(source: bytes, path: str) -> FileExtract:
 
 def module_path(path: str) -> str:
     """`src/auth/jwt.rs` -> `auth::jwt`; `src/lib.rs` -> ``; `src/auth/mod.rs` -> `auth`."""
-    parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
-    if "src" in parts[:-1]:
-        after_src = len(parts) - 1 - parts[:-1][::-1].index("src")
-        parts = parts[after_src:]
-        at_root = len(parts) == 1
-    else:
-        at_root = False
+    parts, under_src = path_after_src(path)
+    at_root = under_src and len(parts) == 1
     if not parts:
         return ""
     stem = parts[-1][:-3] if parts[-1].endswith(".rs") else parts[-1]
