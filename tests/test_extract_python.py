@@ -176,24 +176,40 @@ def test_syntax_errors_recover_the_rest():
     assert got["m.Fine.m"] == ("method", 8)
 
 
+# What an identifier is, by its parent: a name being defined/imported/keyword ("name"),
+# a function-local binding ("local"), a `global` declaration, or else a use.
+_PARENT_ROLES = {
+    **dict.fromkeys(("function_definition", "class_definition", "dotted_name", "aliased_import",
+                     "import_statement", "import_from_statement", "keyword_separator"), "name"),
+    **dict.fromkeys(("parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern",
+                     "dictionary_splat_pattern", "pattern_list", "tuple_pattern", "list_pattern",
+                     "as_pattern_target", "nonlocal_statement"), "local"),
+    "global_statement": "global"}
+# parent type -> (its field that is not a use, what the identifier is there)
+_FIELD_ROLES = {"default_parameter": ("name", "local"), "typed_default_parameter": ("name", "local"),
+                "assignment": ("left", "local"), "augmented_assignment": ("left", "local"),
+                "for_statement": ("left", "local"), "for_in_clause": ("left", "local"),
+                "keyword_argument": ("name", "name"), "attribute": ("attribute", "name"),
+                "call": ("function", "name")}
+
+
 def _role(node) -> str:
-    """What `node` is at its place, from its parent (the spelled-out rule the query's capture
-    names must agree with): "use", or a role of python._PARENT_ROLES / _FIELD_ROLES."""
-    from cruxe.languages import python as py
+    """What `node` is at its place, from its parent (the spelled-out rule the capture names of
+    queries/python.scm must agree with): "use", or a role of _PARENT_ROLES / _FIELD_ROLES."""
     parent = node.parent
     if parent is None:
         return "name"
-    role = py._PARENT_ROLES.get(parent.type)
+    role = _PARENT_ROLES.get(parent.type)
     if role is not None:
         return role
-    field = py._FIELD_ROLES.get(parent.type)
+    field = _FIELD_ROLES.get(parent.type)
     if field is not None and parent.child_by_field_name(field[0]) == node:
         return field[1]
     return "use"
 
 
 def _never_a_use(node) -> bool:
-    """The identifier places QUERY's @name patterns leave out (see _NAME_PARENTS)."""
+    """The identifier places the name patterns of queries/python.scm leave out."""
     parent = node.parent
     if parent.type in ("function_definition", "class_definition", "dotted_name", "aliased_import", "call"):
         return parent.type != "call" or parent.child_by_field_name("function") == node

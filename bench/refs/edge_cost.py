@@ -59,7 +59,7 @@ import os
 if os.environ.get("CRUXE_BENCH_NO_EDGES"):
     import cruxe.index as ix
     import cruxe.languages.python as py
-    py.QUERY = "\\n".join(py.QUERY.strip().splitlines()[:py._CALL_PATTERNS])  # definition patterns only
+    py.QUERY = "\\n".join(ln for ln in py.QUERY.splitlines() if ln.endswith("@def"))  # definition patterns only
     py.name_uses = lambda *a, **k: None
     index_into = ix._index_into
 

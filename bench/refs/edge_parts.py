@@ -63,7 +63,7 @@ def extraction(repo: Path, passes: int) -> dict:
     def switch(edges: bool) -> None:
         py.QUERY, py.name_uses = full_query, uses
         if not edges:
-            py.QUERY = "\n".join(full_query.strip().splitlines()[:py._CALL_PATTERNS])
+            py.QUERY = "\n".join(ln for ln in full_query.splitlines() if ln.endswith("@def"))  # definitions only
             py.name_uses = lambda *a, **k: None
 
     totals = {"with": 0.0, "without": 0.0}

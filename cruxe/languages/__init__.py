@@ -1,9 +1,11 @@
 """Language registry: file extension -> language, language -> extractor.
 
-Each language's extractor is the function `_EXTRACTORS` names in its module (`extract`, or one
-per dialect in `typescript`): `(source: bytes, path: str) -> FileExtract`, found by tree-sitter
-queries run by `_common`, with Python for what a query cannot say. Modules are imported lazily
-so a missing grammar only disables its own language.
+Each language module exposes an extractor `(source: bytes, path: str) -> FileExtract`
+(`extract`; `typescript` has one per grammar), built from the tree-sitter query in
+`queries/<lang>.scm` (data, its capture names the contract) plus Python hooks for what a query
+cannot say; `_common` holds the pieces they share, and no language module imports another.
+Modules and grammars are imported lazily, and a language whose grammar or module is missing
+has no extractor (its files are indexed as text only): it disables only itself.
 """
 from __future__ import annotations
 
@@ -56,6 +58,8 @@ def get_extractor(language: str) -> Extractor | None:
         fn: Extractor | None = None
         if spec is not None:
             try:
+                # the grammar first: a module loads its grammar only when it first parses
+                importlib.import_module(GRAMMAR_PACKAGES[language])
                 mod = importlib.import_module(f"{__name__}.{spec[0]}")
                 fn = getattr(mod, spec[1])
             except (ImportError, AttributeError):

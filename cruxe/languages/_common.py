@@ -1,21 +1,36 @@
 """Shared pieces of the per-language extractors: grammar loading, the query runner,
-range nesting (parents and qualified names without recursion) and small text helpers.
+range nesting (parents and qualified names without recursion), the one rule that gives each
+reference its enclosing symbol, and small text helpers. No language module imports another.
 
 Extraction never walks every node in Python: tree-sitter queries find definitions in C,
-and only the matched nodes are handled here. That keeps a 5k-file corpus within a small
-multiple of the parse time, and nothing recurses, so deeply nested input cannot overflow.
+and only the matched nodes are handled here. That keeps extraction within a small multiple
+of the parse time, and nothing recurses, so deeply nested input cannot overflow.
 """
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import resources
+from operator import itemgetter
 from typing import Iterator
 
 import tree_sitter as ts
 
+from ..model import Reference, text_lines
 # whitespace runs as one space, stripped; the language modules import it from here
 from ..model import normalize_signature as collapse  # noqa: F401
+
+# The doc text feeds full-text search: its head carries the meaning, and a cap keeps
+# generated files (huge docstrings) from bloating the index.
+MAX_DOC_CHARS = 4000
+# A header with dozens of parameters, a huge `where` clause or initialiser is still one line
+# of a result: cut, the same in every language.
+MAX_SIGNATURE_CHARS = 300
+# Variable, constant and named-type signatures show the first line; values can be enormous tables.
+MAX_VALUE_SIGNATURE_CHARS = 120
+# Receiver text of a call is for display; long expressions are cut.
+MAX_RECEIVER_CHARS = 80
 
 
 @lru_cache(maxsize=None)
@@ -39,6 +54,30 @@ def parser(name: str) -> ts.Parser:
 @lru_cache(maxsize=None)
 def query(lang_name: str, source: str) -> ts.Query:
     return ts.Query(language(lang_name), source)
+
+
+def query_text(name: str) -> str:
+    """The text of `queries/<name>.scm` (package data). Its capture names are the contract
+    with the language module that reads the matches; Python hooks do what a query cannot."""
+    return (resources.files(__package__) / "queries" / f"{name}.scm").read_text(encoding="utf-8")
+
+
+_SECTION = ";; section: "
+
+
+def query_sections(name: str) -> dict[str, str]:
+    """The sections of `queries/<name>.scm` by name, for grammars that share most of their
+    patterns (TypeScript, TSX and JavaScript): each starts at a line `;; section: NAME`, and a
+    grammar's query is the concatenation of the sections it lists."""
+    out: dict[str, str] = {}
+    current = None
+    for line in query_text(name).splitlines(keepends=True):
+        if line.startswith(_SECTION):
+            current = line[len(_SECTION):].strip()
+            out[current] = ""
+        elif current is not None:
+            out[current] += line
+    return out
 
 
 def parse(lang_name: str, source: bytes) -> ts.Tree:
@@ -253,3 +292,118 @@ def nest(cands: list[Candidate]) -> tuple[list[Candidate], list[int | None]]:
         parents.append(parent)
         stack.append(i)
     return uniq, parents
+
+
+# ---- text helpers shared by the hooks ------------------------------------------------------
+
+def cap(s: str, limit: int) -> str:
+    """`s` cut to `limit` chars, the cut marked with `...`."""
+    return s if len(s) <= limit else s[:limit - 3] + "..."
+
+
+def first_line(node: ts.Node, source: bytes, limit: int) -> str:
+    """The node's first line, whitespace collapsed, cut at `limit` chars (reads only the
+    head of the node: values can be megabyte tables)."""
+    head = source[node.start_byte:min(node.end_byte, node.start_byte + 4 * limit)]
+    nl = head.find(b"\n")
+    return cap(collapse((head if nl < 0 else head[:nl]).decode("utf-8", "replace")), limit)
+
+
+def receiver_text(node: ts.Node | None, source: bytes) -> str:
+    """The receiver expression under `node` as written, whitespace collapsed where it spans
+    lines or holds a run of spaces, cut for display (the Python and Go receivers)."""
+    if node is None:
+        return ""
+    start, end = node.start_byte, node.end_byte
+    if end - start > 4 * MAX_RECEIVER_CHARS:
+        raw = source[start:start + 4 * MAX_RECEIVER_CHARS].decode("utf-8", "replace")
+        lines = node.start_point[0] != node.end_point[0]
+    else:  # whole, the text tells whether it spans lines (tree-sitter counts rows by "\n")
+        raw = source[start:end].decode("utf-8", "replace")
+        lines = "\n" in raw
+    if lines or "  " in raw:
+        raw = collapse(raw)
+    return cap(raw, MAX_RECEIVER_CHARS)
+
+
+def short_receiver(expr: str, limit: int = MAX_RECEIVER_CHARS) -> str:
+    """Receiver text already read (the Rust and TypeScript receivers): collapsed where it
+    holds a line break, a run of spaces or a tab, at most `limit` chars."""
+    if len(expr) > limit:
+        expr = expr[:limit * 2]  # bound the regex work on huge receivers
+    if "\n" in expr or "  " in expr or "\t" in expr:
+        expr = collapse(expr)
+    return cap(expr, limit)
+
+
+def path_after_src(path: str) -> tuple[list[str], bool]:
+    """The components of a repository path after its last `src/` directory (all of them when
+    there is none), and whether there was one: where Rust and TypeScript module paths start."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
+    if "src" not in parts[:-1]:
+        return parts, False
+    return parts[len(parts) - 1 - parts[:-1][::-1].index("src"):], True
+
+
+def block_doc(body: str) -> str:
+    """The text of a `/** ... */`-style doc comment's body: each line stripped of its
+    indentation and leading `*`, empty lines dropped."""
+    lines = (ln.strip().lstrip("*").strip() for ln in text_lines(body))
+    return "\n".join(ln for ln in lines if ln)
+
+
+# ---- references and their enclosing symbols -------------------------------------------------
+
+# (byte position, edge_type, to_name, line, module, alias, receiver): a Reference before its
+# enclosing symbol is known; built once, at the end, so nothing is copied twice.
+PendingRef = tuple[int, str, str, int, str, str, str]
+_FIRST = itemgetter(0)
+
+
+def enclosing(ranges: list[tuple[int, int]], positions: list[int]) -> list[int | None]:
+    """For sorted `positions`, the index of the innermost range holding each one.
+
+    `ranges` are (start, end) byte spans sorted by (start, -end) and properly nested or
+    disjoint (definition nodes of one tree are). One sweep with a stack: O(n + m).
+    """
+    out: list[int | None] = []
+    stack: list[int] = []
+    i = 0
+    for pos in positions:
+        while i < len(ranges) and ranges[i][0] <= pos:
+            while stack and ranges[stack[-1]][1] <= ranges[i][0]:
+                stack.pop()
+            stack.append(i)
+            i += 1
+        while stack and ranges[stack[-1]][1] <= pos:
+            stack.pop()
+        out.append(stack[-1] if stack else None)
+    return out
+
+
+def attach_enclosing(pending: list[PendingRef], ranges: list[tuple[int, int]],
+                     owners: list[int | None] | None = None) -> list[Reference]:
+    """References in source order (`pending` is sorted in place), each with `from_symbol` =
+    its innermost enclosing range's symbol: the range's index itself, or `owners[index]`
+    where ranges are not all symbols (an `impl` block stands for its nearest symbol)."""
+    pending.sort(key=_FIRST)
+    found = enclosing(ranges, [t[0] for t in pending])
+    if owners is not None:
+        found = [owners[i] if i is not None else None for i in found]
+    new = tuple.__new__  # Reference's constructor without its Python frame: the bulk of a file's objects
+    return [new(Reference, (edge, to, line, owner, module, alias, recv))
+            for (_, edge, to, line, module, alias, recv), owner in zip(pending, found)]
+
+
+def spans(cands: list[Candidate]) -> list[tuple[int, int]]:
+    """The byte span of each candidate, for attach_enclosing."""
+    return [(c.node.start_byte, c.node.end_byte) for c in cands]
+
+
+def owner_of(cands: list[Candidate], parents: list[int | None], index: list[int | None]) -> list[int | None]:
+    """Candidate index -> symbol index of itself, or of its nearest ancestor that is a symbol."""
+    owners: list[int | None] = []
+    for i, sym in enumerate(index):
+        p = parents[i]
+        owners.append(sym if sym is not None else (owners[p] if p is not None else None))
+    return owners

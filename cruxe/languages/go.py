@@ -23,29 +23,15 @@ import os
 import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Symbol
-from ._common import collapse, end_line, error_count, matches, parse, query, start_line, text
-# Shared reference plumbing; belongs in _common (see the extraction report).
-from .python import PendingRef, cap, first_line, receiver_text, resolve_references
+from ._common import (MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, MAX_VALUE_SIGNATURE_CHARS, PendingRef, attach_enclosing,
+                      cap, collapse, end_line, error_count, first_line, matches, parse, query, query_text,
+                      receiver_text, start_line, text)
 
 LANG = "go"
 
-MAX_DOC_CHARS = 4000  # see python.MAX_DOC_CHARS
-MAX_VALUE_SIGNATURE_CHARS = 120  # const/var/named-type signatures: first line, cut
-MAX_SIGNATURE_CHARS = 300  # func headers (see python.MAX_SIGNATURE_CHARS)
+# Calls and uses of named types, one query pass; the capture names are those queries/go.scm lists.
+QUERY = query_text(LANG)
 
-CALL_QUERY = """
-(call_expression function: (identifier) @callee)
-(call_expression function: (selector_expression operand: (_) @recv field: (field_identifier) @callee))
-(call_expression function: (index_expression operand: (identifier) @callee))
-(call_expression function: (index_expression
-  operand: (selector_expression operand: (_) @recv field: (field_identifier) @callee)))
-(call_expression function: (parenthesized_expression (identifier) @callee))
-(type_conversion_expression type: (generic_type type: (type_identifier) @callee))
-(type_conversion_expression type: (generic_type
-  type: (qualified_type package: (package_identifier) @recv name: (type_identifier) @callee)))
-"""
-# The grammar reads an explicitly instantiated generic call `F[int](x)` as a conversion to a
-# generic type; it is far more often a call, so the last two patterns count it as one.
 
 def extract(source: bytes, path: str) -> FileExtract:
     tree = parse(LANG, source)
@@ -85,7 +71,7 @@ def extract(source: bytes, path: str) -> FileExtract:
             packages[caps["tqual"][0].start_byte] = caps["tpkg"][0]
     pending += type_references(types, {p[0] for p in pending}, declared, packages, source)
     symbols = out.symbols(path)
-    return FileExtract(path, LANG, symbols=symbols, references=resolve_references(pending, out.ranges),
+    return FileExtract(path, LANG, symbols=symbols, references=attach_enclosing(pending, out.ranges),
                        parse_errors=error_count(tree))
 
 
@@ -231,17 +217,8 @@ def receiver_type(receiver: ts.Node | None, source: bytes) -> str:
     return text(t, source) if t is not None else ""
 
 
-# Uses of named types (`var s Server`, `[]*pkg.Item`, `Point{1, 2}`, receivers, generics) as
-# `references` edges; the predeclared types are dropped before anything else is looked at.
-# The names type specs define and the package of a qualified type come from captures, not
-# from `node.parent` (tree-sitter finds a parent by walking down from the root).
-TYPE_REF_QUERY = """
-(type_identifier) @tref
-(type_spec name: (type_identifier) @tdecl)
-(type_alias name: (type_identifier) @tdecl)
-(qualified_type package: (_) @tpkg name: (type_identifier) @tqual)
-"""
-QUERY = CALL_QUERY + TYPE_REF_QUERY
+# Uses of named types (QUERY's `tref`) become `references` edges; the predeclared types are
+# dropped before anything else is looked at.
 _PREDECLARED_TYPES = frozenset(
     b"any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64 "
     b"rune string uint uint8 uint16 uint32 uint64 uintptr".split())

@@ -28,117 +28,17 @@ from operator import attrgetter, itemgetter
 
 import tree_sitter as ts
 
-from ..model import FileExtract, Kind, Reference, Symbol
-from ._common import (Candidate, captures, collapse, end_line, error_count, nest, parse, query,
-                      start_line, text)
+from ..model import FileExtract, Kind, Symbol
+from ._common import (MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, MAX_VALUE_SIGNATURE_CHARS, Candidate, PendingRef,
+                      attach_enclosing, cap, captures, collapse, end_line, enclosing, error_count, first_line, nest,
+                      parse, query, query_text, receiver_text, spans, start_line, text)
 
 LANG = "python"
 
-# The doc text feeds full-text search: its head carries the meaning, and a cap keeps
-# generated files (huge docstrings) from bloating the index.
-MAX_DOC_CHARS = 4000
-# Variable signatures show the assignment's first line; values can be enormous tables.
-MAX_VALUE_SIGNATURE_CHARS = 120
-# A def with dozens of parameters is still one line of a result: cut like the other languages.
-MAX_SIGNATURE_CHARS = 300
-# Receiver text of a call is for display; long expressions are cut.
-MAX_RECEIVER_CHARS = 80
-
-# What an identifier is, by its parent: a name being defined/imported/keyword ("name"),
-# a function-local binding ("local"), a `global` declaration, or else a use.
-_PARENT_ROLES = {
-    **dict.fromkeys(("function_definition", "class_definition", "dotted_name", "aliased_import",
-                     "import_statement", "import_from_statement", "keyword_separator"), "name"),
-    **dict.fromkeys(("parameters", "lambda_parameters", "typed_parameter", "list_splat_pattern",
-                     "dictionary_splat_pattern", "pattern_list", "tuple_pattern", "list_pattern",
-                     "as_pattern_target", "nonlocal_statement"), "local"),
-    "global_statement": "global"}
-# parent type -> (its field that is not a use, what the identifier is there)
-_FIELD_ROLES = {"default_parameter": ("name", "local"), "typed_default_parameter": ("name", "local"),
-                "assignment": ("left", "local"), "augmented_assignment": ("left", "local"),
-                "for_statement": ("left", "local"), "for_in_clause": ("left", "local"),
-                "keyword_argument": ("name", "name"), "attribute": ("attribute", "name"),
-                "call": ("function", "name")}
-# the other field of those with a binding one, where an identifier is a use
-_USE_FIELDS = {"default_parameter": "value", "typed_default_parameter": "value", "assignment": "right",
-               "augmented_assignment": "right", "for_statement": "right", "for_in_clause": "right"}
-
-# Node types with identifier children that can be uses or bindings of a name (tree-sitter-python
-# 0.25's node-types.json, `as_pattern_target` an alias it leaves out, ERROR for broken code).
-# Left out on purpose, each never a use and together 40% of all identifiers: attribute names
-# (`x.attr`), callees (`@callee`), definition names, dotted names in imports and keyword
-# argument names. The patterns cost tree-sitter a little more than `(identifier) @name` did
-# (Django+Salt: 2.12 against 2.06 CPU-s) and save the Python loop 900k of its 2M identifiers
-# (extraction -1.7%, -4.0% with the role names below); tests/test_extract_python.py checks them
-# against every identifier.
-# Each capture is named by what the identifier is there, so that name_uses never asks a node
-# for its parent (`Node.parent` searches down from the root: ~0.9 us a call): `@local`,
-# `@global`, `@obj` (the object of an attribute: a use whose attribute may be read too) and
-# `@name` (any other use).
-_NAME_PARENTS = (
-    "argument_list", "as_pattern_target", "as_pattern", "assert_statement", "assignment",
-    "augmented_assignment", "await", "binary_operator", "boolean_operator", "chevron",
-    "comparison_operator", "conditional_expression", "decorator", "default_parameter",
-    "delete_statement", "dictionary_splat", "dictionary_splat_pattern", "elif_clause",
-    "except_clause", "exec_statement", "expression_list", "expression_statement", "for_in_clause",
-    "for_statement", "format_expression", "generator_expression", "generic_type",
-    "global_statement", "if_clause", "if_statement", "interpolation", "keyword_pattern", "lambda",
-    "lambda_parameters", "list", "list_comprehension", "list_pattern", "list_splat",
-    "list_splat_pattern", "match_statement", "member_type", "named_expression",
-    "nonlocal_statement", "not_operator", "pair", "parameters", "parenthesized_expression",
-    "pattern_list", "print_statement", "raise_statement", "return_statement", "set",
-    "set_comprehension", "slice", "splat_pattern", "splat_type", "subscript", "tuple",
-    "tuple_pattern", "type", "typed_default_parameter", "typed_parameter", "unary_operator",
-    "while_statement", "with_item", "yield", "ERROR")
-
-
-# `obj.attr` bound, not read (`self.x = 1`, `for a.b in`...): the attribute's role by its parent
-# (_PARENT_ROLES, _FIELD_ROLES), told by the query of its object (`@objset`, besides its `@obj`): name_uses asks
-# no node for its parent. The other non-use places of an attribute node are impossible patterns
-# to tree-sitter (never in a tree) or a call's callee (name_uses knows those already).
-_BOUND_ATTRIBUTES = (
-    [f"({t} (attribute object: (identifier) @objset))"
-     for t in ("list_splat_pattern", "dictionary_splat_pattern", "pattern_list", "tuple_pattern", "list_pattern",
-               "as_pattern_target")]
-    + [f"({t} left: (attribute object: (identifier) @objset))"
-       for t in ("assignment", "augmented_assignment", "for_statement", "for_in_clause")])
-
-
-def _name_patterns() -> str:
-    out = ["(attribute object: (identifier) @obj)", *_BOUND_ATTRIBUTES,
-           "(keyword_argument value: (identifier) @name)"]
-    for t in _NAME_PARENTS:
-        role = _PARENT_ROLES.get(t)
-        if role is not None:
-            out.append(f"({t} (identifier) @{role})")
-        elif t in _FIELD_ROLES:
-            binding, role = _FIELD_ROLES[t]
-            out += [f"({t} {binding}: (identifier) @{role})", f"({t} {_USE_FIELDS[t]}: (identifier) @name)"]
-        else:
-            out.append(f"({t} (identifier) @name)")
-    return "\n".join(out)
-
-
 # One pass over the tree, read with `captures()` (a list per capture name; `matches()` would
-# build a dict per match, and most identifiers are captured): definitions, calls (`@callattr`:
-# the callee's attribute, for its receiver), imports, then the other uses of names (see
-# name_uses). One pass, not a second query for the uses: the walk is most of a query's cost
-# (Django+Salt: 3.7 -> 2.5 CPU-s in tree-sitter). The list order is not the source order.
-QUERY = f"""
-(function_definition name: (identifier)) @def
-(class_definition name: (identifier)) @def
-(call function: (identifier) @callee)
-(call function: (attribute object: (_) attribute: (identifier) @callee) @callattr)
-(import_statement) @import
-(import_from_statement) @import
-(future_import_statement) @import
-{_name_patterns()}
-(attribute object: (call function: (identifier) @sup arguments: (argument_list . ")"))
-           attribute: (identifier) @sattr) @sattribute
-"""
-# The first lines of QUERY, one pattern each, find the definitions (bench/refs/edge_cost.py
-# keeps only these for its variant without references).
-_CALL_PATTERNS = 2
+# build a dict per match, and most identifiers are captured): definitions, calls, imports, then
+# the other uses of names (see name_uses). The capture names are those queries/python.scm lists.
+QUERY = query_text(LANG)
 
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _CONST_NAME = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
@@ -176,7 +76,7 @@ def extract(source: bytes, path: str) -> FileExtract:
     symbols = _symbols(ordered, parents, module_path(path))
     defined = {c.name for c in cands}
     name_uses(caps, defined, defs, pending, source, plain - other - defined, decorators)
-    refs = resolve_references(pending, [(c.node.start_byte, c.node.end_byte) for c in ordered])
+    refs = attach_enclosing(pending, spans(ordered))
     return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree),
                        source=source)
 
@@ -385,14 +285,6 @@ def _value_signature(stmt: ts.Node, source: bytes) -> str:
     return first_line(stmt, source, MAX_VALUE_SIGNATURE_CHARS)
 
 
-def first_line(node: ts.Node, source: bytes, limit: int) -> str:
-    """The node's first line, whitespace collapsed, cut at `limit` chars (reads only the
-    head of the node: values can be megabyte tables)."""
-    head = source[node.start_byte:min(node.end_byte, node.start_byte + 4 * limit)]
-    nl = head.find(b"\n")
-    return cap(collapse((head if nl < 0 else head[:nl]).decode("utf-8", "replace")), limit)
-
-
 def _symbols(cands: list[Candidate], parents: list[int | None], module: str) -> list[Symbol]:
     out: list[Symbol] = []
     for c, p in zip(cands, parents):
@@ -411,21 +303,6 @@ def _symbols(cands: list[Candidate], parents: list[int | None], module: str) -> 
 
 
 # ---- references -------------------------------------------------------------------------
-
-# (byte position, edge_type, to_name, line, module, alias, receiver): a Reference before its
-# enclosing symbol is known; built once, at the end, so nothing is copied twice.
-PendingRef = tuple[int, str, str, int, str, str, str]
-
-
-def resolve_references(pending: list[PendingRef], ranges: list[tuple[int, int]]) -> list[Reference]:
-    """References in source order, each with its innermost enclosing symbol (`ranges`:
-    the symbols' byte spans, in symbol order)."""
-    pending.sort(key=_FIRST)
-    owners = enclosing(ranges, [t[0] for t in pending])
-    new = tuple.__new__  # Reference's constructor without its Python frame (578k on Django+Salt: ~0.06 s)
-    return [new(Reference, (edge, to, line, owner, module, alias, recv))
-            for (_, edge, to, line, module, alias, recv), owner in zip(pending, owners)]
-
 
 def _imports(node: ts.Node, source: bytes) -> list[PendingRef]:
     """`import a.b as c` -> to_name a.b, module a.b, alias c; `from .m import x as y` ->
@@ -492,17 +369,38 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
     `modules`: names the file binds only by plain imports (`import os`, `import a.b as c`).
     A bare use of one is a use of that module, and a module is no symbol: no find_references
     answer can list it, and counted in `unresolved_count` it would only add noise to every
-    symbol that happens to share the name (Django+Salt: ~70k such uses, `salt`, `pytest`,
-    `os`...). Its attribute reads (`os.path`, `salt.utils`) are kept like any others.
+    symbol that happens to share the name (`salt`, `pytest`, `os`...). Its attribute reads
+    (`os.path`, `salt.utils`) are kept like any others.
 
     `decorators`: (decorator start, definition start) of each decorated definition, sorted
     (a use inside a decorator is evaluated in the scope around the definition)."""
     known, callees, star = _file_names(defined, pending)
     module_only = {n.encode() for n in modules} if not star else ()
+    found = _attribute_uses(uses, source, known, callees, star, module_only)
+    found += _plain_uses(uses.get("name", ()), source, known, star, module_only)
+    found += _super_uses(uses, source, callees)
+    out = _one_per_line(found, decorators)
+    if not star:  # `len(x)` here can only be the builtin: no edge can ever resolve it
+        names = {n.decode("utf-8", "replace") for n in known}
+        pending[:] = [r for r in pending if r[1] != "calls" or r[6] or r[2] in names or r[2] not in _BUILTINS]
+    pending += out
+    bindings = _local_bindings(uses, source, known, star)
+    if bindings:
+        funcs = sorted(((d.start_byte, d.end_byte) for d in defs if d.type == "function_definition"),
+                       key=lambda r: (r[0], -r[1]))
+        pending[:] = _without_locals(pending, bindings, funcs)
+
+
+# A use found, before its line is known: (position, name, receiver text, node on its line).
+_Use = tuple[int, bytes, bytes, ts.Node]
+
+
+def _attribute_uses(uses: dict[str, list[ts.Node]], source: bytes, known: set[bytes], callees: set[int],
+                    star: bool, module_only: AbstractSet[bytes]) -> list[_Use]:
+    """`obj.attr` (QUERY's `obj`): obj is a use, and attr one when read through a known object."""
     bound = {n.start_byte for n in uses.get("objset", ())}  # objects of `obj.attr = ...` and the like
-    found: list[tuple[int, bytes, bytes, ts.Node]] = []  # (position, name, receiver text, node on its line)
-    bindings: list[tuple[int, str, bool]] = []
-    for pos in uses.get("obj", ()):  # `obj.attr`: obj is a use, and attr may be one
+    found: list[_Use] = []
+    for pos in uses.get("obj", ()):
         start = pos.start_byte
         word = source[start:pos.end_byte]
         own = word in known
@@ -511,7 +409,7 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
             # `obj.attr` read through a known object: an edge to attr, receiver obj (besides
             # obj's own use below). Found from the object's identifier, not by a query pattern
             # of its own: that pattern captured three nodes per attribute in the file, most
-            # of them on objects no rule can follow (Django+Salt: 1.1M captures, ~0.6 CPU-s)
+            # of them on objects no rule can follow
             m = _ATTRIBUTE_NAME.match(source, pos.end_byte)
             if m is not None:  # the name from the text, on the object's line
                 name, a, line_node = m.group(1), m.start(1), pos
@@ -522,29 +420,41 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
                 else:
                     a, line_node = attr.start_byte, attr
                     name = source[a:attr.end_byte]
-            # `self.x` with no x defined here: no edge (Django+Salt: 95k of 119k self/cls reads)
+            # `self.x` with no x defined here: no edge (most self/cls reads are of instance attributes)
             if (name is not None and not (selfish and name not in known)
                     and a not in callees and start not in bound):
                 found.append((a, name, word, line_node))
         if (own or star and not selfish) and word not in module_only:
             found.append((start, word, b"", pos))
-    for pos in uses.get("name", ()):  # any other use (never a callee: those are `call` children)
+    return found
+
+
+def _plain_uses(nodes: list[ts.Node], source: bytes, known: set[bytes], star: bool,
+                module_only: AbstractSet[bytes]) -> list[_Use]:
+    """Any other use (QUERY's `name`; never a callee: those are `call` children) of a name the
+    file defines or imports."""
+    found: list[_Use] = []
+    for pos in nodes:
         start = pos.start_byte
         word = source[start:pos.end_byte]
         if (word in known or star and word not in _SELF_NAMES) and word not in module_only:
             found.append((start, word, b"", pos))
-    for role in ("local", "global"):
-        for pos in uses.get(role, ()):
-            start = pos.start_byte
-            word = source[start:pos.end_byte]
-            if word in known or star and word not in _SELF_NAMES:
-                bindings.append((start, word.decode("utf-8", "replace"), role == "global"))
-    for _, sup, pos in _attributes(uses, "sattribute", "sup", "sattr"):  # `super().method` as a value
+    return found
+
+
+def _super_uses(uses: dict[str, list[ts.Node]], source: bytes, callees: set[int]) -> list[_Use]:
+    """`super().method` used as a value, not called."""
+    found: list[_Use] = []
+    for _, sup, pos in _attributes(uses, "sattribute", "sup", "sattr"):
         start = pos.start_byte
         if source[sup.start_byte:sup.end_byte] == b"super" and start not in callees:
             found.append((start, source[start:pos.end_byte], b"super()", pos))
-    # in source order (captures() lists are not): of a name's uses on one line the first is
-    # kept, the same one every run
+    return found
+
+
+def _one_per_line(found: list[_Use], decorators: Sequence[tuple[int, int]]) -> list[PendingRef]:
+    """`references` edges in source order (captures() lists are not), one per name, receiver
+    and line: of a name's uses on one line the first is kept, the same one every run."""
     found.sort(key=_FIRST)
     out: list[PendingRef] = []
     seen: set[tuple[bytes, bytes, int]] = set()
@@ -555,14 +465,21 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
             seen.add(key)
             out.append((_outside_decorators(start, decorators) if decorators else start, "references",
                         word.decode("utf-8", "replace"), line, "", "", recv.decode("utf-8", "replace")))
-    if not star:  # `len(x)` here can only be the builtin: no edge can ever resolve it
-        names = {n.decode("utf-8", "replace") for n in known}
-        pending[:] = [r for r in pending if r[1] != "calls" or r[6] or r[2] in names or r[2] not in _BUILTINS]
-    pending += out
-    if bindings:
-        funcs = sorted(((d.start_byte, d.end_byte) for d in defs if d.type == "function_definition"),
-                       key=lambda r: (r[0], -r[1]))
-        pending[:] = _without_locals(pending, bindings, funcs)
+    return out
+
+
+def _local_bindings(uses: dict[str, list[ts.Node]], source: bytes, known: set[bytes],
+                    star: bool) -> list[tuple[int, str, bool]]:
+    """(position, name, is `global`) of each binding (QUERY's `local` and `global`) of a name
+    the file defines or imports."""
+    bindings: list[tuple[int, str, bool]] = []
+    for role in ("local", "global"):
+        for pos in uses.get(role, ()):
+            start = pos.start_byte
+            word = source[start:pos.end_byte]
+            if word in known or star and word not in _SELF_NAMES:
+                bindings.append((start, word.decode("utf-8", "replace"), role == "global"))
+    return bindings
 
 
 def _attributes(uses: dict[str, list[ts.Node]], whole: str, obj: str, attr: str):
@@ -616,45 +533,3 @@ def _without_locals(refs: list[PendingRef], bindings: list[tuple[int, str, bool]
     positions = sorted({r[0] for r in refs if r[1] != "imports" and not r[6] and r[2] in names})
     owner = dict(zip(positions, enclosing(funcs, positions)))
     return [r for r in refs if r[1] == "imports" or r[6] or r[2] not in names or (owner[r[0]], r[2]) not in local]
-
-
-def receiver_text(node: ts.Node | None, source: bytes) -> str:
-    """The receiver expression as written, whitespace collapsed, cut for display."""
-    if node is None:
-        return ""
-    start, end = node.start_byte, node.end_byte
-    if end - start > 4 * MAX_RECEIVER_CHARS:
-        raw = source[start:start + 4 * MAX_RECEIVER_CHARS].decode("utf-8", "replace")
-        lines = node.start_point[0] != node.end_point[0]
-    else:  # whole, the text tells whether it spans lines (tree-sitter counts rows by "\n")
-        raw = source[start:end].decode("utf-8", "replace")
-        lines = "\n" in raw
-    if lines or "  " in raw:
-        raw = collapse(raw)
-    return cap(raw, MAX_RECEIVER_CHARS)
-
-
-def cap(s: str, limit: int) -> str:
-    """`s` cut to `limit` chars, the cut marked with `...` (as the other languages do)."""
-    return s if len(s) <= limit else s[:limit - 3] + "..."
-
-
-def enclosing(ranges: list[tuple[int, int]], positions: list[int]) -> list[int | None]:
-    """For sorted `positions`, the index of the innermost range holding each one.
-
-    `ranges` are (start, end) byte spans sorted by (start, -end) and properly nested or
-    disjoint (definition nodes of one tree are). One sweep with a stack: O(n + m).
-    """
-    out: list[int | None] = []
-    stack: list[int] = []
-    i = 0
-    for pos in positions:
-        while i < len(ranges) and ranges[i][0] <= pos:
-            while stack and ranges[stack[-1]][1] <= ranges[i][0]:
-                stack.pop()
-            stack.append(i)
-            i += 1
-        while stack and ranges[stack[-1]][1] <= pos:
-            stack.pop()
-        out.append(stack[-1] if stack else None)
-    return out

@@ -33,38 +33,15 @@ from __future__ import annotations
 
 import tree_sitter as ts
 
-from ..model import FileExtract, Kind, Reference, Symbol, text_lines
-from ._common import (Candidate, Captures, by_reader, collapse, end_line, error_count, matches, nest, parse, query,
-                      start_line, text)
+from ..model import FileExtract, Kind, Symbol
+from ._common import (MAX_SIGNATURE_CHARS, Candidate, Captures, PendingRef, attach_enclosing, block_doc, by_reader,
+                      cap, collapse, end_line, error_count, matches, nest, owner_of, parse, path_after_src, query,
+                      query_text, short_receiver, spans, start_line, text)
 
 LANG = "rust"
-MAX_SIGNATURE = 300  # chars; a huge `where` clause or const value is not a signature
 
-# One query for definitions and references: each query pass walks the whole tree in C, and
-# that walk, not the matching, is most of its cost.
-_QUERY = """
-[(function_item) (function_signature_item) (struct_item) (union_item) (enum_item)
- (trait_item) (type_item) (associated_type) (const_item) (static_item) (mod_item)
- (macro_definition) (impl_item)] @def
-(use_declaration argument: (_) @use)
-(extern_crate_declaration name: (_) @crate)
-(call_expression function: [
-  (identifier) @cname
-  (field_expression value: (_) @crecv field: (field_identifier) @cname)
-  (scoped_identifier path: (_)? @crecv name: (identifier) @cname)
-  (generic_function function: [
-    (identifier) @cname
-    (field_expression value: (_) @crecv field: (field_identifier) @cname)
-    (scoped_identifier path: (_)? @crecv name: (identifier) @cname)])])
-(macro_invocation macro: [
-  (identifier) @cname
-  (scoped_identifier path: (_)? @crecv name: (identifier) @cname)])
-(type_identifier) @tref
-(scoped_type_identifier path: (_) @tpath name: (type_identifier) @tscoped)
-(type_parameter name: (type_identifier) @tparam)
-[(struct_item name: (_) @tdecl) (union_item name: (_) @tdecl) (enum_item name: (_) @tdecl)
- (trait_item name: (_) @tdecl) (type_item name: (_) @tdecl) (associated_type name: (_) @tdecl)]
-"""
+# Definitions and references, one query pass; the capture names are those queries/rust.scm lists.
+_QUERY = query_text(LANG)
 
 # The reader of each capture name (see _common.by_reader).
 _READERS = {"def": "definitions", "use": "refs", "crate": "refs", "cname": "refs", "crecv": "refs",
@@ -97,19 +74,14 @@ def extract(source: bytes, path: str) -> FileExtract:
     index = _build_symbols(cands, parents, module_path(path), out.symbols)
     owners = owner_of(cands, parents, index)
     out.references = attach_enclosing(_references(groups["refs"], source) + type_references(groups, source),
-                                      cands, owners)
+                                      spans(cands), owners)
     return out
 
 
 def module_path(path: str) -> str:
     """`src/auth/jwt.rs` -> `auth::jwt`; `src/lib.rs` -> ``; `src/auth/mod.rs` -> `auth`."""
-    parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
-    if "src" in parts[:-1]:
-        after_src = len(parts) - 1 - parts[:-1][::-1].index("src")
-        parts = parts[after_src:]
-        at_root = len(parts) == 1
-    else:
-        at_root = False
+    parts, under_src = path_after_src(path)
+    at_root = under_src and len(parts) == 1
     if not parts:
         return ""
     stem = parts[-1][:-3] if parts[-1].endswith(".rs") else parts[-1]
@@ -212,13 +184,8 @@ def _inner_doc(body: ts.Node | None, source: bytes) -> str:
         if raw.startswith(b"//!"):
             docs.append(raw[3:].decode("utf-8", "replace").strip())
         elif raw.startswith(b"/*!"):
-            docs.append(_block_text(raw))
+            docs.append(block_doc(raw[3:-2].decode("utf-8", "replace")))
     return "\n".join(d for d in docs if d)
-
-
-def _block_text(comment: bytes) -> str:
-    lines = (ln.strip().lstrip("*").strip() for ln in text_lines(comment[3:-2].decode("utf-8", "replace")))
-    return "\n".join(ln for ln in lines if ln)
 
 
 def _outer_doc(comment: bytes) -> str | None:
@@ -227,7 +194,7 @@ def _outer_doc(comment: bytes) -> str | None:
     if comment.startswith(b"///") and not comment.startswith(b"////"):
         return comment[3:].decode("utf-8", "replace").strip()
     if comment.startswith(b"/**") and not comment.startswith((b"/***", b"/**/")):
-        return _block_text(comment)
+        return block_doc(comment[3:-2].decode("utf-8", "replace"))
     return None
 
 
@@ -241,7 +208,7 @@ def _signature(node: ts.Node, source: bytes) -> str:
         if stop is not None and (field == "value" or stop.type in _BODY_TYPES):
             end = stop.start_byte
     sig = collapse(source[node.start_byte:end].decode("utf-8", "replace")).rstrip(";=, ").rstrip()
-    return sig if len(sig) <= MAX_SIGNATURE else sig[:MAX_SIGNATURE - 3] + "..."
+    return cap(sig, MAX_SIGNATURE_CHARS)
 
 
 def _visibility(node: ts.Node, source: bytes) -> str:
@@ -298,20 +265,15 @@ def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: s
 
 # ---- references -------------------------------------------------------------------------
 
-# A reference before its enclosing symbol is known:
-# (start byte, edge_type, to_name, line, module, alias, receiver).
-RawRef = tuple[int, str, str, int, str, str, str]
-
-
-def _references(ref_caps: list[Captures], source: bytes) -> list[RawRef]:
-    refs: list[RawRef] = []
+def _references(ref_caps: list[Captures], source: bytes) -> list[PendingRef]:
+    refs: list[PendingRef] = []
     for caps in ref_caps:
         cname = caps.get("cname")
         if cname is not None:  # calls, the bulk: keep this path short
             node = cname[0]
             start = node.start_byte
             recv = caps.get("crecv")
-            receiver = short(text(recv[0], source)) if recv else ""
+            receiver = short_receiver(text(recv[0], source)) if recv else ""
             refs.append((start, "calls", source[start:node.end_byte].decode("utf-8", "replace"),
                          node.start_point[0] + 1, "", "", receiver))
         elif "use" in caps:
@@ -329,14 +291,14 @@ _STD_TYPES = frozenset(b"Self String Vec Option Result Box Rc Arc RefCell Cell H
                        b"VecDeque Cow PhantomData Mutex RwLock Duration Path PathBuf".split())
 
 
-def type_references(groups: dict[str, list[Captures]], source: bytes) -> list[RawRef]:
+def type_references(groups: dict[str, list[Captures]], source: bytes) -> list[PendingRef]:
     """`references` edges for uses of named types (fields, signatures, `impl X`, `X { .. }`,
     `path::X`); declarations and generic parameters (file-wide) are not uses. Roles come
     from captures, never `node.parent` (quadratic on deep nesting). One per name and line."""
     declared = {nodes[0].start_byte for c in groups["declared"] for nodes in c.values()}
     params = {source[c["tparam"][0].start_byte:c["tparam"][0].end_byte] for c in groups["declared"] if "tparam" in c}
     paths = {c["tscoped"][0].start_byte: c["tpath"][0] for c in groups["paths"]}
-    out: list[RawRef] = []
+    out: list[PendingRef] = []
     seen: set[tuple[bytes, str, int]] = set()
     for caps in groups["types"]:
         node = caps["tref"][0]
@@ -347,7 +309,7 @@ def type_references(groups: dict[str, list[Captures]], source: bytes) -> list[Ra
         if word in _STD_TYPES or word in params or len(word) == 1:  # `T`: a generic parameter
             continue
         path = paths.get(start)
-        recv = short(text(path, source)) if path is not None else ""
+        recv = short_receiver(text(path, source)) if path is not None else ""
         line = node.start_point[0] + 1
         key = (word, recv, line)
         if key not in seen:
@@ -356,9 +318,9 @@ def type_references(groups: dict[str, list[Captures]], source: bytes) -> list[Ra
     return out
 
 
-def _use_refs(arg: ts.Node, source: bytes) -> list[RawRef]:
+def _use_refs(arg: ts.Node, source: bytes) -> list[PendingRef]:
     """Flatten one `use` tree (groups, renames, globs, `self`) into one import per leaf."""
-    out: list[RawRef] = []
+    out: list[PendingRef] = []
     stack: list[tuple[ts.Node, str]] = [(arg, "")]
     while stack:
         node, prefix = stack.pop()
@@ -385,7 +347,7 @@ def _use_refs(arg: ts.Node, source: bytes) -> list[RawRef]:
     return out
 
 
-def _import(full: str, node: ts.Node, alias: str = "") -> RawRef:
+def _import(full: str, node: ts.Node, alias: str = "") -> PendingRef:
     full = collapse(full)
     module = full.rsplit("::", 1)[0] if "::" in full else ""
     # receiver of an import = the alias it binds (symbol_edges keeps no alias column)
@@ -394,46 +356,3 @@ def _import(full: str, node: ts.Node, alias: str = "") -> RawRef:
 
 def _join(prefix: str, tail: str) -> str:
     return f"{prefix}::{tail}" if prefix and tail else prefix or tail
-
-
-def short(expr: str, limit: int = 80) -> str:
-    """Receiver text for a reference: whitespace collapsed, at most `limit` chars."""
-    if len(expr) > limit:
-        expr = expr[:limit * 2]  # bound the regex work on huge receivers
-    if "\n" in expr or "  " in expr or "\t" in expr:
-        expr = collapse(expr)
-    return expr if len(expr) <= limit else expr[:limit - 3] + "..."
-
-
-def owner_of(cands: list[Candidate], parents: list[int | None], index: list[int | None]) -> list[int | None]:
-    """Candidate index -> symbol index of itself, or of its nearest ancestor that is a symbol."""
-    owners: list[int | None] = []
-    for i, sym in enumerate(index):
-        p = parents[i]
-        owners.append(sym if sym is not None else (owners[p] if p is not None else None))
-    return owners
-
-
-def attach_enclosing(refs: list[RawRef], cands: list[Candidate], owners: list[int | None]) -> list[Reference]:
-    """References in source order, each with `from_symbol` = its innermost enclosing symbol.
-
-    One sweep over refs and candidates (both sorted by start byte) with a stack of open
-    ranges: no recursion, linear in their number.
-    """
-    refs.sort(key=lambda r: r[0])
-    starts = [c.node.start_byte for c in cands]
-    ends = [c.node.end_byte for c in cands]
-    out: list[Reference] = []
-    stack: list[int] = []  # open candidates, innermost last
-    ci, n = 0, len(cands)
-    for pos, edge, to_name, line, module, alias, receiver in refs:
-        while ci < n and starts[ci] <= pos:
-            while stack and ends[stack[-1]] <= starts[ci]:
-                stack.pop()
-            stack.append(ci)
-            ci += 1
-        while stack and ends[stack[-1]] <= pos:
-            stack.pop()
-        owner = owners[stack[-1]] if stack else None
-        out.append(Reference(edge, to_name, line, owner, module, alias, receiver))
-    return out

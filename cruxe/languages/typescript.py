@@ -35,124 +35,33 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 import tree_sitter as ts
 
-from ..model import FileExtract, Kind, Reference, Symbol, text_lines
-from ._common import (Candidate, Captures, by_reader, collapse, end_line, error_count, matches, nest, parse, query,
-                      start_line, text)
-from .rust import RawRef, attach_enclosing, owner_of, short
+from ..model import FileExtract, Kind, Reference, Symbol
+from ._common import (MAX_SIGNATURE_CHARS, Candidate, Captures, PendingRef, attach_enclosing, block_doc, by_reader,
+                      cap, collapse, end_line, error_count, matches, nest, owner_of, parse, path_after_src, query,
+                      query_sections, short_receiver, spans, start_line, text)
 
-MAX_SIGNATURE = 300  # chars; a long type alias or initialiser is not a signature
 MAX_SCANNED_LINE = 2000  # bytes; longer lines are scanned byte by byte in Python: too slow
 
-_TS_DEFS = """
-[(function_declaration) (generator_function_declaration) (function_signature)
- (class_declaration) (abstract_class_declaration) (interface_declaration)
- (type_alias_declaration) (enum_declaration) (internal_module) (module)
- (method_definition) (method_signature) (abstract_method_signature)
- (public_field_definition) (property_signature) (enum_assignment)] @def
-(enum_body name: (_) @member)
-(ambient_declaration "global" (statement_block)) @global
-"""
-_JS_DEFS = """
-[(function_declaration) (generator_function_declaration) (class_declaration)
- (method_definition) (field_definition)] @def
-(program (expression_statement (assignment_expression
-   left: (member_expression) @lhs right: (_) @rhs)) @cjs)
-"""
-# Context for the handlers, so that none asks a node for its parent or previous sibling:
-# tree-sitter answers those by walking down from the root, which makes deeply nested input
-# (a 2,000-member union type) quadratic.
-_CONTEXT = """
-(export_statement declaration: (_) @wrapped) @wrapper
-((comment) @before . (_) @after)
-((decorator) @before . (_) @after)
-"""
-_TS_CONTEXT = """
-(ambient_declaration (_) @wrapped) @wrapper
-(expression_statement (internal_module) @wrapped) @wrapper
-"""
-_VAR_DECLS = "[(lexical_declaration) (variable_declaration)]"
-# Module-level variables only: the file, and namespace/module bodies (as the compiler's
-# VariableStatement-in-SourceFile-or-ModuleBlock), directly or behind `export`/`declare`.
-_TS_VARS = "\n".join(
-    container.format(wrapper.format(v=_VAR_DECLS + " @vars"))
-    for container in ("(program {})", "(internal_module body: (statement_block {}))",
-                      "(module body: (statement_block {}))", "(ambient_declaration (statement_block {}))")
-    for wrapper in ("{v}", "(export_statement declaration: {v})", "(ambient_declaration {v})",
-                    "(export_statement declaration: (ambient_declaration {v}))"))
-_JS_VARS = """
-(program {v} @vars)
-(program (export_statement declaration: {v} @vars))
-""".format(v=_VAR_DECLS)
-_REFS = """
-(import_statement source: (_) @isrc) @import
-(export_statement source: (_) @esrc) @reexport
-(export_statement (export_clause (export_specifier name: (_) @exported)))
-(export_statement value: (identifier) @exported)
-(call_expression function: [
-  (identifier) @cname
-  (member_expression object: (_) @crecv property: (_) @cname)
-  (import) @dynimport]) @call
-(new_expression constructor: [
-  (identifier) @cname
-  (member_expression object: (_) @crecv property: (_) @cname)]) @new
-"""
-_TS_REFS = """(import_statement (import_require_clause (identifier) @rname source: (_) @rsrc))
-(type_identifier) @tref
-(type_parameter name: (type_identifier) @tparam)
-[(class_declaration name: (_) @tdecl) (abstract_class_declaration name: (_) @tdecl)
- (interface_declaration name: (_) @tdecl) (type_alias_declaration name: (_) @tdecl)]
-(nested_type_identifier module: (_) @tmodule name: (type_identifier) @tnested)
-(variable_declarator name: (identifier) @lvname type: (type_annotation) @lvtype)
-(variable_declarator name: (identifier) @lvname value: (new_expression constructor: (_) @lvnew))
-(variable_declarator name: (identifier) @lvname value: (call_expression function: (_) @lvcall))
-(variable_declarator name: (identifier) @lvname value: (member_expression) @lvread)
-(call_expression function: (_) @cbfn arguments: (arguments [(arrow_function) (function_expression)] @cbarrow))
-(new_expression constructor: (_) @cbnew arguments: (arguments [(arrow_function) (function_expression)] @cbarrow))
-"""
-# Names used as values (callbacks, `Foo.bar`, `x = fn`, `extends Base`, `{ helper }`): every
-# identifier, kept only when the file defines or imports it and it is not being declared
-# there (@vdecl); and `this.member` read without a call (bound methods, getters, fields;
-# @pwrite: assignments to it). Roles come from captures: `node.parent` is quadratic.
-_VALUE_REFS = """
-(identifier) @vref
-(shorthand_property_identifier) @vref
-(member_expression object: (this) property: (property_identifier) @pref)
-(member_expression object: (identifier) @mobj property: (property_identifier) @mref)
-(assignment_expression left: (member_expression object: (this) property: (property_identifier) @pwrite))
-[(variable_declarator name: (identifier) @vdecl) (generator_function_declaration name: (identifier) @vdecl)
- (arrow_function parameter: (identifier) @vdecl) (function_declaration name: (identifier) @vdecl)
- (function_expression name: (identifier) @vdecl) (catch_clause parameter: (identifier) @vdecl)
- (import_specifier alias: (identifier) @vdecl) (namespace_import (identifier) @vdecl)
- (import_clause (identifier) @vdecl) (for_in_statement left: (identifier) @vdecl)
- (assignment_pattern left: (identifier) @vdecl)]
-"""
-_TS_VALUE_DECLS = """
-[(import_require_clause (identifier) @vdecl) (enum_declaration name: (identifier) @vdecl)
- (function_signature name: (identifier) @vdecl)
- (internal_module name: (identifier) @vdecl) (required_parameter pattern: (identifier) @vdecl)
- (optional_parameter pattern: (identifier) @vdecl)]
-"""
-_JS_VALUE_DECLS = "[(class_declaration name: (identifier) @vdecl) (formal_parameters (identifier) @vdecl)]\n"
-# A JSX element whose tag is a component (`<Button/>`, `<ui.Card>`) uses it like a call.
-_JSX_REFS = """
-[(jsx_opening_element name: [(identifier) @jsxname
-                             (member_expression object: (_) @crecv property: (_) @jsxname)])
- (jsx_self_closing_element name: [(identifier) @jsxname
-                                  (member_expression object: (_) @crecv property: (_) @jsxname)])]
-"""
+# The query of each grammar: the sections of queries/typescript.scm, in this order. The
+# capture names are those the .scm lists.
+_SECTIONS = {
+    "typescript": ("ts-defs", "context", "ts-context", "ts-vars", "refs", "ts-refs", "value-refs",
+                   "ts-value-decls"),
+    "tsx": ("ts-defs", "context", "ts-context", "ts-vars", "refs", "ts-refs", "jsx-refs", "value-refs",
+            "ts-value-decls"),
+    "javascript": ("js-defs", "context", "js-vars", "refs", "jsx-refs", "value-refs", "js-value-decls"),
+}
 
 
+@lru_cache(maxsize=None)
 def _query_text(lang: str) -> str:
-    if lang == "javascript":
-        return _JS_DEFS + _CONTEXT + _JS_VARS + _REFS + _JSX_REFS + _VALUE_REFS + _JS_VALUE_DECLS
-    if lang == "tsx":
-        return (_TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _JSX_REFS + _VALUE_REFS
-                + _TS_VALUE_DECLS)
-    return _TS_DEFS + _CONTEXT + _TS_CONTEXT + _TS_VARS + _REFS + _TS_REFS + _VALUE_REFS + _TS_VALUE_DECLS
+    sections = query_sections("typescript")
+    return "".join(sections[name] for name in _SECTIONS[lang])
 
 
 _FIXED_KINDS = {
@@ -187,9 +96,7 @@ def extract_javascript(source: bytes, path: str) -> FileExtract:
 
 def module_path(path: str) -> str:
     """`src/auth/jwt.ts` -> `auth.jwt`; `src/index.ts` -> ``; `lib/a/index.d.ts` -> `lib.a`."""
-    parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
-    if "src" in parts[:-1]:
-        parts = parts[len(parts) - 1 - parts[:-1][::-1].index("src"):]
+    parts, _ = path_after_src(path)
     if not parts:
         return ""
     stem = parts[-1]
@@ -227,7 +134,7 @@ _SIGNATURE_LINE = {
     "tsx": re.compile(rb"\n[ \t]*[ \t](?=\(|<\s*[A-Za-z_$][^;{}()]*>\s*\(" + _KEYWORD_MEMBER + rb")"),
 }
 # (`export` must start a word: checked in `_patched`, as a regex that starts with a literal is
-# searched for 7x faster than one that starts with `\b`.)
+# searched for far faster than one that starts with `\b`.)
 _EXPORT_TYPE_STAR = re.compile(rb"export\s+(type)\s+\*")
 _ACCESSOR = re.compile(rb"\b(?:static|abstract|override|declare|readonly)\s+(accessor)\s+(?=[#\w$\[])")
 _RESERVED_EXPORT_NAME = re.compile(
@@ -412,8 +319,8 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     raw = _references(groups["refs"], source)
     raw += use_references(groups, {c.name for c in cands}, raw, source)
     raw = _callback_receivers(raw, groups["callbacks"], bindings, source)
-    out.references = _typed_receivers(attach_enclosing(raw, cands, owners), groups["typed"], bindings, cands,
-                                      owners, source)
+    out.references = _typed_receivers(attach_enclosing(raw, spans(cands), owners), groups["typed"], bindings,
+                                      cands, owners, source)
     return out
 
 
@@ -477,11 +384,11 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
             typed[node.start_byte] = (text(node, source), recv, rank)
     if not typed:
         return refs
-    marks: list[RawRef] = [(pos, "typed", name, 0, "", "", recv) for pos, (name, recv, _) in typed.items()]
+    marks: list[PendingRef] = [(pos, "typed", name, 0, "", "", recv) for pos, (name, recv, _) in typed.items()]
     marks += [(node.start_byte, "binding", text(node, source), 0, "", "", "") for node in bindings]
     types: dict[tuple[int | None, str], set[str]] = {}
     bindings: dict[tuple[int | None, str], int] = {}
-    for m in attach_enclosing(marks, cands, owners):
+    for m in attach_enclosing(marks, spans(cands), owners):
         key = (m.from_symbol, m.to_name)
         if m.edge_type == "typed":
             types.setdefault(key, set()).add(m.receiver)
@@ -498,8 +405,8 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
     return out
 
 
-def _callback_receivers(raw: list[RawRef], callback_caps: list[Captures], bindings: list[ts.Node],
-                        source: bytes) -> list[RawRef]:
+def _callback_receivers(raw: list[PendingRef], callback_caps: list[Captures], bindings: list[ts.Node],
+                        source: bytes) -> list[PendingRef]:
     """Untyped parameters of a function passed to a call or `new` (`operate((source,
     subscriber) => ...)`, `new Observable((subscriber) => ...)`) have the type the callee's
     signature gives that parameter of that argument. A call on one, inside that function,
@@ -828,8 +735,7 @@ def _head_text(node: ts.Node, value: ts.Node | None, source: bytes) -> str:
 
 
 def _cap(sig: str) -> str:
-    sig = sig.rstrip("=: ").rstrip()
-    return sig if len(sig) <= MAX_SIGNATURE else sig[:MAX_SIGNATURE - 3] + "..."
+    return cap(sig.rstrip("=: ").rstrip(), MAX_SIGNATURE_CHARS)
 
 
 def _doc(node: ts.Node, ctx: _Ctx) -> str:
@@ -841,14 +747,13 @@ def _doc(node: ts.Node, ctx: _Ctx) -> str:
     raw = text(prev, ctx.source)
     if not raw.startswith("/**"):
         return ""
-    lines = [ln.strip().lstrip("*").strip() for ln in text_lines(raw[3:-2])]
-    return "\n".join(ln for ln in lines if ln)
+    return block_doc(raw[3:-2])
 
 
 # ---- references -------------------------------------------------------------------------
 
-def _references(ref_caps: list[Captures], source: bytes) -> list[RawRef]:
-    refs: list[RawRef] = []
+def _references(ref_caps: list[Captures], source: bytes) -> list[PendingRef]:
+    refs: list[PendingRef] = []
     for caps in ref_caps:
         if "cname" in caps:  # calls and `new`, the bulk: keep this path short
             node = caps["cname"][0]
@@ -857,14 +762,14 @@ def _references(ref_caps: list[Captures], source: bytes) -> list[RawRef]:
                 refs.extend(_require(caps["call"][0], source))
                 continue
             recv = caps.get("crecv")
-            receiver = short(text(recv[0], source)) if recv else ""
+            receiver = short_receiver(text(recv[0], source)) if recv else ""
             refs.append((node.start_byte, "calls", name, node.start_point[0] + 1, "", "", receiver))
         elif "jsxname" in caps:
             node = caps["jsxname"][0]
             name = text(node, source)
             recv = caps.get("crecv")
             if recv or name[:1].isupper():  # lower-case tags are HTML elements
-                receiver = short(text(recv[0], source)) if recv else ""
+                receiver = short_receiver(text(recv[0], source)) if recv else ""
                 refs.append((node.start_byte, "calls", name, node.start_point[0] + 1, "", "", receiver))
         elif "dynimport" in caps:
             refs.extend(_require(caps["call"][0], source))
@@ -887,8 +792,8 @@ _LIB_TYPES = frozenset(
     b"AsyncIterable AsyncIterator Generator AsyncGenerator ArrayLike Uint8Array ArrayBuffer JSX".split())
 
 
-def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: list[RawRef],
-                   source: bytes) -> list[RawRef]:
+def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: list[PendingRef],
+                   source: bytes) -> list[PendingRef]:
     """`references` edges for type uses and for value uses of names this file defines or
     imports; also gives every import its bound alias as receiver, in place (symbol_edges
     keeps no alias column). One edge per name, qualifier and line."""
@@ -903,7 +808,7 @@ def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: li
     type_params = {text(c["tparam"][0], source).encode() for c in groups["declared"] if "tparam" in c}
     declared = {nodes[0].start_byte for c in groups["declared"] for nodes in c.values()}
     qualifiers = {c["tnested"][0].start_byte: c["tmodule"][0] for c in groups["qualified"]}
-    out: list[RawRef] = []
+    out: list[PendingRef] = []
     seen: set[tuple[bytes, int]] = set()
     for caps in groups["uses"]:
         for kind in caps:  # the one of tref, vref, pref, mref (beside mobj)
@@ -926,7 +831,7 @@ def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: li
         elif kind == "tref" and (word in _LIB_TYPES or word in type_params):
             continue
         module = qualifiers.get(start)
-        recv = "this" if kind == "pref" else short(text(module, source)) if module is not None else ""
+        recv = "this" if kind == "pref" else short_receiver(text(module, source)) if module is not None else ""
         line = node.start_point[0] + 1
         key = (word + b"." + recv.encode(), line)
         if key in seen:
@@ -940,7 +845,7 @@ def _unquote(s: str) -> str:
     return s[1:-1] if len(s) >= 2 and s[0] in "'\"`" and s[-1] == s[0] else s
 
 
-def _require(call: ts.Node, source: bytes) -> list[RawRef]:
+def _require(call: ts.Node, source: bytes) -> list[PendingRef]:
     """`require("x")` / `import("x")` with a literal argument: an import of module x."""
     args = call.child_by_field_name("arguments")
     first = args.named_children[0] if args is not None and args.named_children else None
@@ -955,11 +860,11 @@ def _require(call: ts.Node, source: bytes) -> list[RawRef]:
     return [(call.start_byte, "imports", module, start_line(call), module, alias, "")]
 
 
-def _import_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[RawRef]:
+def _import_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[PendingRef]:
     """One import per bound name: default, `* as ns`, `{a as b}`; a bare import names the module."""
     module = _unquote(text(src, source))
     line = start_line(stmt)
-    out: list[RawRef] = []
+    out: list[PendingRef] = []
     clause = next((c for c in stmt.named_children if c.type == "import_clause"), None)
     for c in clause.named_children if clause is not None else ():
         if c.type == "identifier":
@@ -980,7 +885,7 @@ def _import_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[RawRef]:
     return out
 
 
-def _reexport_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[RawRef]:
+def _reexport_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[PendingRef]:
     """`export {a as b} from "m"`, `export * from "m"` and `export * as ns from "m"` import
     from m too."""
     module = _unquote(text(src, source))
@@ -988,7 +893,7 @@ def _reexport_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[RawRef]:
     if clause is None or clause.type == "namespace_export":
         alias = text(clause.named_children[-1], source) if clause is not None and clause.named_children else ""
         return [(stmt.start_byte, "imports", "*", start_line(stmt), module, alias, "")]
-    out: list[RawRef] = []
+    out: list[PendingRef] = []
     for spec in clause.named_children:
         name = spec.child_by_field_name("name")
         if spec.type == "export_specifier" and name is not None:

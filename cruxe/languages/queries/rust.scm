@@ -1,0 +1,39 @@
+; Rust: definitions and references, one pass over the tree (each pass walks the whole tree in
+; C, and that walk, not the matching, is most of its cost). rust.py routes each match by its
+; first capture (rust._READERS, `_common.by_reader`): every capture of one pattern must go to
+; the same reader. Capture names are the contract with rust.py:
+;   def        an item that is a definition, or an `impl` block (a scope, never a symbol)
+;   use        the argument of a `use` declaration (rust.py flattens the tree into imports)
+;   crate      the name of an `extern crate`
+;   cname      the called name of a call or macro; crecv its receiver or path
+;   tref       a use of a named type; tpath, tscoped the path and name of `path::Type`
+;   tparam     a generic type parameter; tdecl a name a type definition declares (not uses)
+
+; ---- definitions
+[(function_item) (function_signature_item) (struct_item) (union_item) (enum_item)
+ (trait_item) (type_item) (associated_type) (const_item) (static_item) (mod_item)
+ (macro_definition) (impl_item)] @def
+
+; ---- imports
+(use_declaration argument: (_) @use)
+(extern_crate_declaration name: (_) @crate)
+
+; ---- calls: functions, methods, paths (`Foo::new`), turbofish calls and macros
+(call_expression function: [
+  (identifier) @cname
+  (field_expression value: (_) @crecv field: (field_identifier) @cname)
+  (scoped_identifier path: (_)? @crecv name: (identifier) @cname)
+  (generic_function function: [
+    (identifier) @cname
+    (field_expression value: (_) @crecv field: (field_identifier) @cname)
+    (scoped_identifier path: (_)? @crecv name: (identifier) @cname)])])
+(macro_invocation macro: [
+  (identifier) @cname
+  (scoped_identifier path: (_)? @crecv name: (identifier) @cname)])
+
+; ---- uses of named types, and the names that are not uses
+(type_identifier) @tref
+(scoped_type_identifier path: (_) @tpath name: (type_identifier) @tscoped)
+(type_parameter name: (type_identifier) @tparam)
+[(struct_item name: (_) @tdecl) (union_item name: (_) @tdecl) (enum_item name: (_) @tdecl)
+ (trait_item name: (_) @tdecl) (type_item name: (_) @tdecl) (associated_type name: (_) @tdecl)]
