@@ -1,0 +1,193 @@
+"""The bad-input list of issue 20: each case gets a clear CruxeError with a remedy that works, or
+a correct answer; never a wrong answer marked fresh. Real git repositories, built here."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cruxe.errors import CruxeError
+from cruxe.index import run_index
+from cruxe.shape import full_metadata
+from cruxe.tools import Server
+
+
+def _git(root: Path, *args: str, check: bool = True) -> str:
+    done = subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "protocol.file.allow=always",
+                           "-c", "init.defaultBranch=main", *args], cwd=root, check=check, capture_output=True,
+                          text=True)
+    return done.stdout.strip()
+
+
+def _repo(make_repo, name: str = "repo", files: dict[str, str] | None = None) -> Path:
+    root = make_repo(files or {"a.py": "def alpha():\n    pass\n"}, name)
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "add", ".")
+    _git(root, "commit", "-qm", "one")
+    return root
+
+
+def _commit(root: Path, rel: str, text: str, message: str = "change") -> None:
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_text(text)
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", message)
+
+
+def _ask(root: Path, name: str, **args) -> tuple[list[str], str]:
+    """(paths locate_symbol lists, freshness) — or raises the tool's error as a CruxeError."""
+    payload, is_error = Server(root).call_tool("locate_symbol", {"name": name, **args})
+    if is_error:
+        err = payload["error"]
+        raise CruxeError(err["code"], err["message"], err.get("data") or {})
+    return sorted(r["path"] for r in payload["results"]), full_metadata(payload["metadata"])["freshness_status"]
+
+
+def _fn(name: str) -> str:
+    return f"def {name}():\n    pass\n"
+
+
+# ---- detached HEAD, mid-rebase, mid-merge -----------------------------------------------------
+
+def test_a_detached_head_is_indexed_as_head_and_never_written_into_the_branch(make_repo):
+    root = _repo(make_repo)
+    _commit(root, "b.py", _fn("beta"))
+    run_index(root)
+    _git(root, "checkout", "-q", "HEAD~1")  # beta is not on disk any more, but main still has it
+    report = run_index(root)
+    assert report.ref == "HEAD"
+    assert _ask(root, "beta") == ([], "fresh")
+    assert _ask(root, "beta", ref="HEAD") == ([], "fresh")
+    # main's own index is untouched and still answers for main's commit
+    assert _ask(root, "beta", ref="main") == (["b.py"], "fresh")
+    _git(root, "checkout", "-q", "main")  # rewrites b.py: main's index may be stale until synced
+    assert _ask(root, "beta", freshness_policy="best_effort")[0] == ["b.py"]
+    run_index(root)
+    assert _ask(root, "beta") == (["b.py"], "fresh")
+    assert _ask(root, "beta", ref="HEAD") == (["b.py"], "fresh")  # HEAD is main again
+
+
+def test_a_detached_head_that_moves_makes_its_index_stale(make_repo):
+    root = _repo(make_repo)
+    _commit(root, "b.py", _fn("beta"))
+    _git(root, "checkout", "-q", "HEAD~1")
+    run_index(root)
+    _git(root, "checkout", "-q", "main~0")  # detached again, at main's commit
+    with pytest.raises(CruxeError) as e:
+        _ask(root, "beta", freshness_policy="strict")
+    assert e.value.code == "index_stale"
+    run_index(root)
+    assert _ask(root, "beta", freshness_policy="strict") == (["b.py"], "fresh")
+
+
+def test_mid_rebase_the_branch_being_rebased_keeps_its_own_index(make_repo):
+    root = _repo(make_repo)
+    _git(root, "switch", "-q", "-c", "feature")
+    _commit(root, "a.py", _fn("alpha_feature"))
+    run_index(root)
+    _git(root, "switch", "-q", "main")
+    _commit(root, "a.py", _fn("alpha_main"))
+    run_index(root)
+    _git(root, "switch", "-q", "feature")
+    _git(root, "rebase", "main", check=False)  # stops on the conflict in a.py, HEAD detached
+    assert (root / ".git" / "rebase-merge").is_dir() or (root / ".git" / "rebase-apply").is_dir()
+    run_index(root)  # what is on disk, conflict markers and all, under HEAD
+    assert _ask(root, "alpha_main", ref="HEAD") == (["a.py"], "fresh")
+    assert _ask(root, "alpha_feature", ref="main") == ([], "fresh")
+    assert _ask(root, "alpha_main", ref="main") == (["a.py"], "fresh")
+    assert _ask(root, "alpha_feature", ref="feature") == (["a.py"], "fresh")
+    assert _ask(root, "alpha_main", ref="feature") == ([], "fresh")
+
+
+def test_mid_merge_the_checked_out_branch_answers_for_the_files_on_disk(make_repo):
+    root = _repo(make_repo)
+    _git(root, "switch", "-q", "-c", "other")
+    _commit(root, "a.py", _fn("alpha_other"))
+    _git(root, "switch", "-q", "main")
+    _commit(root, "a.py", _fn("alpha_main"))
+    run_index(root)
+    _git(root, "merge", "other", check=False)  # conflict: a.py holds both sides and markers
+    assert (root / ".git" / "MERGE_HEAD").is_file()
+    paths, status = _ask(root, "alpha_other", freshness_policy="best_effort")
+    assert (paths, status) == ([], "stale")  # not in the index yet, and it says so
+    with pytest.raises(CruxeError) as e:
+        _ask(root, "alpha_other", freshness_policy="strict")
+    assert e.value.code == "index_stale"
+    run_index(root)
+    assert _ask(root, "alpha_other") == (["a.py"], "fresh")
+    assert _ask(root, "alpha_main") == (["a.py"], "fresh")
+
+
+# ---- repositories of unusual shape -------------------------------------------------------------
+
+def test_a_bare_repository_is_refused_with_a_remedy_that_works(make_repo, tmp_path):
+    root = _repo(make_repo)
+    bare = tmp_path / "bare.git"
+    _git(tmp_path, "clone", "-q", "--bare", str(root), str(bare))
+    for path in (bare, bare / "refs"):
+        with pytest.raises(CruxeError) as e:
+            run_index(path)
+        assert e.value.code == "invalid_input" and "bare" in e.value.message
+        assert "git worktree add" in e.value.data["remedy"]
+    payload, is_error = Server(bare).call_tool("index_repo", {})
+    assert is_error and payload["error"]["code"] == "invalid_input", payload
+    _git(bare, "worktree", "add", "-q", str(tmp_path / "checkout"), "main")  # the remedy
+    run_index(tmp_path / "checkout")
+    assert _ask(tmp_path / "checkout", "alpha") == (["a.py"], "fresh")
+
+
+def test_a_command_inside_dot_git_answers_for_the_repository_around_it(make_repo):
+    root = _repo(make_repo)
+    run_index(root / ".git" / "refs")
+    assert _ask(root, "alpha") == (["a.py"], "fresh")
+
+
+def test_a_worktree_with_a_dot_git_file_is_its_own_project_on_its_own_branch(make_repo, tmp_path):
+    root = _repo(make_repo)
+    _git(root, "branch", "feature")
+    wt = tmp_path / "wt"
+    _git(root, "worktree", "add", "-q", str(wt), "feature")
+    assert (wt / ".git").is_file()
+    _commit(wt, "feat.py", _fn("feat"))
+    assert run_index(wt).ref == "feature"
+    run_index(root)
+    assert _ask(wt, "feat") == (["feat.py"], "fresh")
+    assert _ask(root, "feat") == ([], "fresh")
+    _commit(root, "m.py", _fn("on_main"))  # main moves in the other tree: the worktree's index is not stale
+    assert _ask(wt, "feat", freshness_policy="strict") == (["feat.py"], "fresh")
+
+
+def test_a_shallow_clone_is_indexed_and_its_refs_resolve(make_repo, tmp_path):
+    root = _repo(make_repo)
+    for i in range(3):
+        _commit(root, f"s{i}.py", _fn(f"shallow_{i}"))
+    clone = tmp_path / "clone"
+    _git(tmp_path, "clone", "-q", "--depth", "1", f"file://{root}", str(clone))
+    assert (clone / ".git" / "shallow").is_file()
+    run_index(clone)
+    assert _ask(clone, "shallow_2") == (["s2.py"], "fresh")
+    with pytest.raises(CruxeError) as e:  # origin/main exists, but nothing indexed it
+        _ask(clone, "alpha", ref="origin/main")
+    assert e.value.code == "index_not_ready"
+
+
+def test_a_submodule_is_its_own_project_and_not_part_of_the_outer_one(make_repo):
+    outer = _repo(make_repo)
+    sub = _repo(make_repo, "subsrc", {"inner.py": _fn("sub_only")})
+    _git(outer, "submodule", "add", "-q", str(sub), "vendor/sub")
+    _git(outer, "commit", "-qm", "add the submodule")
+    inner = outer / "vendor" / "sub"
+    assert (inner / ".git").is_file()
+    run_index(outer)
+    run_index(inner)
+    assert _ask(outer, "sub_only") == ([], "fresh")
+    assert _ask(inner, "sub_only") == (["inner.py"], "fresh")
+    _commit(inner, "inner.py", _fn("sub_two"))
+    with pytest.raises(CruxeError) as e:
+        _ask(inner, "sub_two", freshness_policy="strict")
+    assert e.value.code == "index_stale"
+    assert _ask(outer, "sub_two", freshness_policy="strict") == ([], "fresh")  # the outer never held it
