@@ -191,3 +191,73 @@ def test_a_submodule_is_its_own_project_and_not_part_of_the_outer_one(make_repo)
         _ask(inner, "sub_two", freshness_policy="strict")
     assert e.value.code == "index_stale"
     assert _ask(outer, "sub_two", freshness_policy="strict") == ([], "fresh")  # the outer never held it
+
+
+# ---- names and refs ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("branch", ["feat/deep/x", "fix#12", "ünïcode-分支"])
+def test_branch_names_with_slash_hash_and_unicode_keep_their_own_index(make_repo, branch):
+    root = _repo(make_repo)
+    _git(root, "switch", "-q", "-c", branch)
+    _commit(root, "f.py", _fn("on_branch"))
+    assert run_index(root).ref == branch
+    _git(root, "switch", "-q", "main")
+    run_index(root)
+    assert _ask(root, "on_branch") == ([], "fresh")
+    assert _ask(root, "on_branch", ref=branch) == (["f.py"], "fresh")
+    _git(root, "update-ref", f"refs/heads/{branch}", "main")  # the branch moves (a force-push, say)
+    paths, status = _ask(root, "on_branch", ref=branch)
+    assert status == "stale" and paths == ["f.py"]  # the old answer, and it says so
+    payload, is_error = Server(root).call_tool("sync_repo", {"ref": branch})
+    assert is_error and f"git switch {branch}" in payload["error"]["data"]["remedy"]
+
+
+@pytest.mark.parametrize("ref", ["nope", "has space", "a..b", "-x", "HEAD~1", "refs/heads/missing"])
+def test_a_ref_that_does_not_exist_is_invalid_input_with_a_remedy(make_repo, ref):
+    root = _repo(make_repo)
+    run_index(root)
+    with pytest.raises(CruxeError) as e:
+        _ask(root, "alpha", ref=ref)
+    assert e.value.code == "invalid_input" and e.value.data["field"] == "ref"
+    assert "leave ref out" in e.value.data["remedy"]
+
+
+def test_without_git_on_path_answers_come_from_dot_git_alone(make_repo):
+    root = _repo(make_repo)
+    env = dict(os.environ, PATH=str(Path(sys.executable).parent), PYTHONPATH=os.getcwd())
+    assert shutil.which("git", path=env["PATH"]) is None
+    run = subprocess.run([sys.executable, "-m", "cruxe", "index"], cwd=root, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    _commit(root, "b.py", _fn("beta"))  # git for the test only: HEAD moves
+    run = subprocess.run([sys.executable, "-m", "cruxe", "search", "beta", "--freshness", "strict"], cwd=root,
+                         env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0 and "index_stale" in run.stdout + run.stderr
+    run = subprocess.run([sys.executable, "-m", "cruxe", "sync"], cwd=root, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert _ask(root, "beta") == (["b.py"], "fresh")
+
+
+# ---- the tree changes shape ---------------------------------------------------------------------
+
+def test_a_file_replaced_by_a_directory_between_scans(make_repo):
+    root = _repo(make_repo, files={"a.py": _fn("alpha"), "m.py": _fn("em")})
+    run_index(root)
+    (root / "m.py").unlink()
+    (root / "m.py").mkdir()
+    (root / "m.py" / "inner.py").write_text(_fn("inner_fn"))
+    with pytest.raises(CruxeError) as e:
+        _ask(root, "em", freshness_policy="strict")
+    assert e.value.code == "index_stale"
+    run_index(root)
+    assert _ask(root, "em") == ([], "fresh")
+    assert _ask(root, "inner_fn") == (["m.py/inner.py"], "fresh")
+    shutil.rmtree(root / "m.py")
+    (root / "m.py").write_text(_fn("em_again"))
+    with pytest.raises(CruxeError) as e:
+        _ask(root, "inner_fn", freshness_policy="strict")
+    assert e.value.code == "index_stale"
+    run_index(root)
+    assert _ask(root, "inner_fn") == ([], "fresh")
+    assert _ask(root, "em_again") == (["m.py"], "fresh")
