@@ -131,7 +131,7 @@ class Server:
         self.server_version = __version__
         self.started = time.monotonic()
         self.prewarm_status = "pending"
-        self._bg_sync_for: str | None = None  # HEAD we already started a background sync for
+        self._bg_sync_for: str | None = None  # the stale state we already started a background sync for
         self._lock = threading.Lock()
         self.prewarm_hook: Callable[[], None] | None = None  # set by serve-mcp; runs once
 
@@ -244,10 +244,12 @@ class Server:
         return project, checked_ref(project, args.get("ref"), write=not registered)
 
     def maybe_background_sync(self, project: Project, state: freshness.IndexState) -> bool:
-        """balanced policy: one background sync per stale HEAD, never one per query."""
+        """balanced policy: one background sync per stale state (HEAD and the last published
+        job), never one per query. Per HEAD alone, edits made after the first sync were never
+        synced by a server that stays up."""
         if not is_working_tree_ref(project, state.ref):
             return False  # a sync indexes the working tree: never into another ref's index
-        key = f"{project.id}:{state.ref}:{state.current_head}"
+        key = f"{project.id}:{state.ref}:{state.current_head}:{state.last_indexed_at}:{state.last_indexed_commit}"
         with self._lock:
             if self._bg_sync_for == key:
                 return False

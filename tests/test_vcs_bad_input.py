@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -278,3 +279,22 @@ def test_uncommitted_edits_indexed_on_a_branch_are_not_that_branch_once_it_is_le
     _git(root, "switch", "-q", "main")  # git carries the edit to main's working tree
     paths, status = _ask(root, "carried_edit", ref="feature", freshness_policy="best_effort")
     assert paths == [] or status != "fresh"
+
+
+def test_a_long_lived_server_syncs_each_new_edit_under_balanced(make_repo):
+    """One background sync per stale state, not per HEAD: edits without a commit came after the
+    first sync and were never synced (stale for ever) in a server that stays up."""
+    root = _repo(make_repo)
+    run_index(root)
+    server = Server(root)
+    for k in range(2):
+        (root / f"e{k}.py").write_text(_fn(f"edit_{k}"))
+        payload, _ = server.call_tool("locate_symbol", {"name": f"edit_{k}"})  # balanced: starts a sync
+        assert full_metadata(payload["metadata"])["freshness_status"] == "stale"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            time.sleep(0.3)
+            payload, _ = server.call_tool("locate_symbol", {"name": f"edit_{k}", "freshness_policy": "best_effort"})
+            if payload["results"]:
+                break
+        assert [r["path"] for r in payload["results"]] == [f"e{k}.py"], k
