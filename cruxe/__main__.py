@@ -288,7 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--config", help="an extra config.toml layered over the others")
     common.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr")
     query = argparse.ArgumentParser(add_help=False)
-    query.add_argument("--ref", help="branch/ref (default: current branch, or 'live')")
+    query.add_argument("--ref", help="branch/ref (default: current branch, HEAD when detached, or 'live')")
     query.add_argument("--lang", choices=["python", "rust", "go", "typescript", "tsx", "javascript"])
     query.add_argument("--role", choices=["type", "callable", "value", "namespace", "alias"])
     query.add_argument("--limit", type=int, help="results (default: search.default_limit, as for the MCP tools)")
@@ -309,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
         s = sub.add_parser(name, parents=[common], help=helptext)
         if name == "index":
             s.add_argument("--force", action="store_true", help="rebuild from scratch beside the live index")
-        s.add_argument("--ref", help="branch/ref to index (default: current branch, or 'live')")
+        s.add_argument("--ref", help="branch/ref to index (default: current branch, HEAD when detached, or 'live')")
         s.add_argument("--workers", type=int, help="parser and reference-resolution processes "
                        "(default: CPU count, at most 4; 1 uses the least memory)")
         s.add_argument("--quiet", action="store_true", help="no progress or summary")

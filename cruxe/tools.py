@@ -43,7 +43,7 @@ _EXPLAIN = {"type": "string", "enum": ["off", "basic", "full"]}
 _FRESH = {"type": "string", "enum": ["strict", "balanced", "best_effort"]}
 _LANG = {"type": "string", "enum": list(LANGUAGES)}
 _ROLE = {"type": "string", "enum": list(ROLE_VALUES)}
-_REF = {"type": "string", "maxLength": 256, "description": "Branch/ref; default: current branch or 'live'."}
+_REF = {"type": "string", "maxLength": 256, "description": "Branch/ref; default: current branch (HEAD when detached) or 'live'."}
 _WS = {"type": "string", "maxLength": 4096, "description": "Absolute repo path; default: the server's."}
 _LIMIT = {"type": "integer", "minimum": 1, "maximum": 100, "default": DEFAULT_LIMIT}
 
