@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cross-ref leakage and stale answers marked fresh over random git operations (issue 20, goal 1).
 
-usage: python3 bench/branch_ops_bench.py [--src DIR] [--work DIR] [--ops 200] [--seed 20]
+usage: python3 bench/branch_ops_bench.py [--src DIR] [--work DIR] [--ops 200] [--seed 20] [--switch-clean]
                                          [--pause 0.1] [--details]
 
 Copies SRC (default: the standard library's `email` package, about 30 Python files) into a fresh
@@ -69,6 +69,7 @@ class Session:
         self.counts: Counter = Counter()
         self.seen: defaultdict = defaultdict(set)  # (ref, name) -> every hit its oracle gave so far
         self.corpus_names: list[str] = []
+        self.switch_clean = False  # commit before every switch: no uncommitted edit is carried away
         self.op_index = 0
 
     def branch(self) -> str:
@@ -138,6 +139,8 @@ class Session:
     # git operations
     def switch(self) -> None:
         target = self.other()
+        if self.switch_clean:
+            self.commit()
         if git(self.repo, "switch", "-q", target, check=False).returncode != 0:
             self.counts["switch_committed_first"] += 1  # the carried edits would conflict
             self.commit()
@@ -284,6 +287,7 @@ def main() -> None:
     ap.add_argument("--ops", type=int, default=200)
     ap.add_argument("--seed", type=int, default=20)
     ap.add_argument("--pause", type=float, default=0.1, help="seconds between operations (an agent's think time)")
+    ap.add_argument("--switch-clean", action="store_true", help="commit before each switch (no edit carried across)")
     ap.add_argument("--details", action="store_true")
     a = ap.parse_args()
     repo = setup(a.src, a.work)
@@ -293,6 +297,7 @@ def main() -> None:
     run_index(repo, workers=1)
     rng = random.Random(a.seed)
     session = Session(repo, rng)
+    session.switch_clean = a.switch_clean
     session.corpus_names = sorted({n for p in session.files() for n in DEF.findall(p.read_text())})
     server, oracle = Server(repo), Oracle(a.work / "oracle")
     results, failures, ops, trace = Counter(), [], Counter(), []
@@ -310,6 +315,7 @@ def main() -> None:
             getattr(session, op)()
         time.sleep(a.pause)
     out = {"src": str(a.src), "files": len(session.files()), "ops": dict(ops), "seed": a.seed,
+           "switch_clean": a.switch_clean,
            "answers": sum(v for k, v in results.items() if ":" in k and k.startswith(("checked_out", "other"))),
            "results": dict(sorted(results.items())), "events": dict(session.counts),
            "oracle_indexes": oracle.builds, "seconds": round(time.perf_counter() - t0, 1),
