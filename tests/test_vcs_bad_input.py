@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -298,3 +299,49 @@ def test_a_long_lived_server_syncs_each_new_edit_under_balanced(make_repo):
             if payload["results"]:
                 break
         assert [r["path"] for r in payload["results"]] == [f"e{k}.py"], k
+
+
+# ---- a watch on a tree too large to poll at its interval -------------------------------------
+
+def test_pace_waits_longer_when_checks_cost_too_much_and_warns_once(caplog):
+    from cruxe import watch as watch_mod
+    pace = watch_mod.Pace(1.0)
+    pace.record(2.0)  # the check that reads a new manifest: one spike changes nothing
+    for _ in range(4):
+        pace.record(0.001)
+    assert pace.wait == 1.0 and not caplog.records
+    for _ in range(5):
+        pace.record(watch_mod.WATCH_MAX_CPU_SHARE * 5.0)  # each check: 5 s of waiting's worth of CPU
+    assert pace.wait == pytest.approx(5.0)
+    for _ in range(5):
+        pace.record(100.0)
+    assert pace.wait == watch_mod.WATCH_MAX_WAIT_S
+    assert len([r for r in caplog.records if "instead of every 1.0 s" in r.getMessage()]) == 1
+    for _ in range(5):
+        pace.record(0.0)
+    assert pace.wait == 1.0
+
+
+def test_a_watch_whose_checks_are_over_budget_slows_down_instead_of_spinning(make_repo, monkeypatch, caplog):
+    from cruxe import watch as watch_mod
+    root = _repo(make_repo)
+    run_index(root)
+    checks = []
+    real = watch_mod.changed
+
+    def counted(project, budget_s):
+        checks.append(time.monotonic())
+        return real(project, budget_s)
+
+    monkeypatch.setattr(watch_mod, "changed", counted)
+    monkeypatch.setattr(watch_mod, "WATCH_MAX_CPU_SHARE", 1e-9)  # every check is over budget
+    monkeypatch.setattr(watch_mod, "WATCH_MAX_WAIT_S", 0.5)
+    stop = threading.Event()
+    t = threading.Thread(target=watch_mod.watch, args=(root,), kwargs={"interval": 0.01, "stop": stop})
+    t.start()
+    time.sleep(2.0)
+    stop.set()
+    t.join(30)
+    # at its interval it would have checked ~200 times; paced, 5 then one per 0.5 s
+    assert 5 <= len(checks) <= 12, len(checks)
+    assert any("instead of every" in r.getMessage() for r in caplog.records)
