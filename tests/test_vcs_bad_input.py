@@ -282,6 +282,37 @@ def test_uncommitted_edits_indexed_on_a_branch_are_not_that_branch_once_it_is_le
     assert paths == [] or status != "fresh"
 
 
+@pytest.mark.xfail(strict=True, reason="a job reads HEAD once, after its scan: when a checkout happens during the "
+                   "job, the files of one checkout are recorded under the other's commit (here feature's index lacks "
+                   "f.py, fresh). Needs index.py to read branch and commit before the scan and again before "
+                   "publishing, and record no commit when they moved")
+def test_a_checkout_during_a_job_never_leaves_another_branchs_files_marked_fresh(make_repo, monkeypatch):
+    import cruxe.index as index_mod
+    root = _repo(make_repo)
+    _git(root, "switch", "-q", "-c", "feature")
+    _commit(root, "f.py", _fn("only_on_feature"))
+    _git(root, "switch", "-q", "main")
+    _commit(root, "m.py", _fn("only_on_main"))
+    _git(root, "switch", "-q", "feature")
+    real_scan = index_mod.scan
+
+    def scan_across_checkouts(*args, **kwargs):  # an agent switching back and forth while a sync runs
+        _git(root, "switch", "-q", "main")
+        try:
+            return real_scan(*args, **kwargs)
+        finally:
+            _git(root, "switch", "-q", "feature")
+
+    monkeypatch.setattr(index_mod, "scan", scan_across_checkouts)
+    run_index(root)
+    monkeypatch.setattr(index_mod, "scan", real_scan)
+    _git(root, "switch", "-q", "main")
+    answers = [_ask(root, name, ref="feature", freshness_policy="best_effort")
+               for name in ("only_on_main", "only_on_feature")]
+    assert answers[0][0] == [] or answers[0][1] != "fresh"
+    assert answers[1][0] == ["f.py"] or answers[1][1] != "fresh", answers
+
+
 def test_a_long_lived_server_syncs_each_new_edit_under_balanced(make_repo):
     """One background sync per stale state, not per HEAD: edits without a commit came after the
     first sync and were never synced (stale for ever) in a server that stays up."""
