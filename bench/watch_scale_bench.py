@@ -8,12 +8,14 @@ Generates FILES tiny Go files (PER_DIR to a directory; kept between runs), index
 what the watch loop costs there: the time of one check (`watch.changed`, p50/p95 over 30), the first
 check after a publish (it reads the manifest), the process's resident memory before and after the
 watch starts, its CPU over IDLE_SECONDS with nothing changing, and how long an added file and an edit
-in place take to show in `locate_symbol` (at most 180 s each). One JSON object on stdout.
+in place take to show in `locate_symbol` (at most 180 s each), and what the watch warned (it checks
+less often when a check costs too much: `watch.Pace`). One JSON object on stdout.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import threading
 import time
@@ -91,6 +93,10 @@ def main() -> None:
     rss0 = rss_mb()
     out["check"] = check_times(project)
     out["rss_mb"] = {"before_watch": round(rss0, 1), "after_checks": round(rss_mb(), 1)}
+    warnings: list[str] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: warnings.append(record.getMessage())
+    logging.getLogger("cruxe.watch").addHandler(handler)
     stop = threading.Event()
     thread = threading.Thread(target=watch, args=(tree,), kwargs={"stop": stop}, daemon=True)
     thread.start()
@@ -113,6 +119,7 @@ def main() -> None:
         edited.append(time_to_answer(server, name))
     stop.set()
     out["add_to_answer_s"], out["edit_in_place_to_answer_s"] = added, edited
+    out["watch_warnings"] = warnings
     out["load"] = round(os.getloadavg()[0], 2)
     out["date"] = time.strftime("%Y-%m-%d %H:%M")
     print(json.dumps(out))

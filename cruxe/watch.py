@@ -33,7 +33,7 @@ WATCH_FILE_BUDGET_S = 0.003
 # The idle goal (issue 20): checks may use this share of a core; past it the watch checks less often.
 WATCH_MAX_CPU_SHARE = 0.01
 WATCH_MAX_WAIT_S = 30.0  # and never less often than this
-_PACE_WINDOW = 5
+_PACE_WINDOW = 3  # the median of three leaves out one costly check
 
 
 class Pace:
@@ -55,8 +55,8 @@ class Pace:
         self.wait = min(max(self.interval, median / WATCH_MAX_CPU_SHARE), max(self.interval, WATCH_MAX_WAIT_S))
         if self.wait > self.interval and not self.warned:
             self.warned = True
-            log.warning("watch: a check of the tree costs %.0f ms of CPU; checking every %.1f s instead of "
-                        "every %.1f s (an edit shows later; `.cruxeignore` what need not be indexed)",
+            log.warning("watch: a check of the tree costs %.0f ms of CPU; checking every %.2f s instead of "
+                        "every %.2f s (an edit shows later; `.cruxeignore` what need not be indexed)",
                         median * 1000, self.wait, self.interval)
 
 

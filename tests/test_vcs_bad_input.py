@@ -337,18 +337,20 @@ def test_a_long_lived_server_syncs_each_new_edit_under_balanced(make_repo):
 def test_pace_waits_longer_when_checks_cost_too_much_and_warns_once(caplog):
     from cruxe import watch as watch_mod
     pace = watch_mod.Pace(1.0)
+    window = watch_mod._PACE_WINDOW
     pace.record(2.0)  # the check that reads a new manifest: one spike changes nothing
-    for _ in range(4):
+    for _ in range(window):
         pace.record(0.001)
-    assert pace.wait == 1.0 and not caplog.records
-    for _ in range(5):
+        assert pace.wait == 1.0
+    assert not caplog.records
+    for _ in range(window):
         pace.record(watch_mod.WATCH_MAX_CPU_SHARE * 5.0)  # each check: 5 s of waiting's worth of CPU
     assert pace.wait == pytest.approx(5.0)
-    for _ in range(5):
+    for _ in range(window):
         pace.record(100.0)
     assert pace.wait == watch_mod.WATCH_MAX_WAIT_S
-    assert len([r for r in caplog.records if "instead of every 1.0 s" in r.getMessage()]) == 1
-    for _ in range(5):
+    assert len([r for r in caplog.records if "instead of every 1.00 s" in r.getMessage()]) == 1
+    for _ in range(window):
         pace.record(0.0)
     assert pace.wait == 1.0
 
@@ -373,6 +375,6 @@ def test_a_watch_whose_checks_are_over_budget_slows_down_instead_of_spinning(mak
     time.sleep(2.0)
     stop.set()
     t.join(30)
-    # at its interval it would have checked ~200 times; paced, 5 then one per 0.5 s
-    assert 5 <= len(checks) <= 12, len(checks)
+    # at its interval it would have checked ~200 times; paced, a window's worth then one per 0.5 s
+    assert watch_mod._PACE_WINDOW <= len(checks) <= 12, len(checks)
     assert any("instead of every" in r.getMessage() for r in caplog.records)
