@@ -124,6 +124,29 @@ def test_mid_merge_the_checked_out_branch_answers_for_the_files_on_disk(make_rep
     assert _ask(root, "alpha_main") == (["a.py"], "fresh")
 
 
+def test_an_unborn_branch_and_an_orphan_branch(make_repo):
+    root = make_repo({"a.py": _fn("alpha")})
+    _git(root, "init", "-q", "-b", "main")  # no commit yet: HEAD names a branch that does not exist
+    assert run_index(root).ref == "main"
+    assert _ask(root, "alpha") == (["a.py"], "fresh")
+    _git(root, "add", ".")
+    _git(root, "commit", "-qm", "first")  # the branch is born: indexed before any commit, so stale
+    with pytest.raises(CruxeError) as e:
+        _ask(root, "alpha", freshness_policy="strict")
+    assert e.value.code == "index_stale"
+    run_index(root)
+    _git(root, "checkout", "-q", "--orphan", "fresh")
+    _git(root, "rm", "-q", "-rf", ".")
+    (root / "o.py").write_text(_fn("orphan_fn"))
+    with pytest.raises(CruxeError) as e:
+        _ask(root, "orphan_fn")
+    assert e.value.code == "index_not_ready"
+    assert run_index(root).ref == "fresh"
+    assert _ask(root, "orphan_fn") == (["o.py"], "fresh")
+    assert _ask(root, "alpha", ref="main") == (["a.py"], "fresh")
+    assert _ask(root, "orphan_fn", ref="main") == ([], "fresh")
+
+
 # ---- repositories of unusual shape -------------------------------------------------------------
 
 def test_a_bare_repository_is_refused_with_a_remedy_that_works(make_repo, tmp_path):
