@@ -8,7 +8,8 @@ Copies SRC (default: the standard library's `email` package, about 30 Python fil
 git repository under WORK with two branches, `main` and `feature`, then runs OPS seeded random
 operations on it: edits (a function added, removed or renamed, a file added, deleted or renamed),
 commits, branch switches (uncommitted edits carried across, as git does), rebases of `feature` onto
-`main`, a force-push simulated by moving the branch not checked out back one commit, syncs
+`main`, HEAD detached at the commit checked out (until the next switch), a force-push simulated by
+moving a branch not checked out back one commit, syncs
 (`run_index`, as `cruxe sync` or watch mode would), and queries. A query asks `locate_symbol` for
 one name, once on the ref checked out (ref left out, as an agent asks) and once on the other branch
 (`ref` given), through one long-lived in-process `Server` with the default policy (`balanced`),
@@ -52,7 +53,7 @@ BRANCHES = ("main", "feature")
 DEF = re.compile(r"^\s*(?:def|class) (\w+)", re.M)
 # op -> weight: queries dominate, as in an agent's session; syncs as often as an agent or watch would
 OPS = {"add_fn": 16, "drop_fn": 5, "rename_fn": 5, "add_file": 4, "delete_file": 4, "rename_file": 4,
-       "commit": 12, "switch": 10, "rebase": 4, "reset_other": 3, "sync": 8, "query": 25}
+       "commit": 12, "switch": 10, "detach": 2, "rebase": 4, "reset_other": 3, "sync": 8, "query": 25}
 
 
 def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -73,7 +74,8 @@ class Session:
         self.op_index = 0
 
     def branch(self) -> str:
-        return git(self.repo, "branch", "--show-current").stdout.decode().strip()
+        """The branch checked out, or `HEAD` when detached (Cruxe's name for that ref)."""
+        return git(self.repo, "branch", "--show-current").stdout.decode().strip() or "HEAD"
 
     def other(self) -> str:
         return BRANCHES[1] if self.branch() == BRANCHES[0] else BRANCHES[0]
@@ -145,6 +147,10 @@ class Session:
             self.counts["switch_committed_first"] += 1  # the carried edits would conflict
             self.commit()
             git(self.repo, "switch", "-q", target)
+
+    def detach(self) -> None:
+        """HEAD detached at the commit checked out (edits carried), as a stopped rebase leaves it."""
+        git(self.repo, "checkout", "-q", "--detach")
 
     def rebase(self) -> None:
         if self.branch() != "feature":
