@@ -73,12 +73,7 @@ def open_project(path: str | Path, home: Path | None = None) -> Project:
 def init_project(path: str | Path, home: Path | None = None) -> tuple[Project, bool]:
     """Register the project (idempotent). Returns (project, created)."""
     project = open_project(path, home)
-    if vcs.is_bare(project.root):
-        # its files live only in git's objects, which Cruxe does not read: indexing the directory
-        # would store git's internals as the code, and answer "nothing found" marked fresh
-        raise invalid_input(f"{project.root} is a bare git repository (no working tree to index)", field="path",
-                            remedy=f"Check out a working tree (`git -C {project.root} worktree add <dir> <branch>`, "
-                                   "or `git clone`) and run cruxe there.")
+    _refuse_bare(project.root)
     created = project.info is None
     project.store.ensure_schema()
     is_git = vcs.git_dir(project.root) is not None
@@ -88,9 +83,19 @@ def init_project(path: str | Path, home: Path | None = None) -> tuple[Project, b
     return Project(project.root, project.store, project.store.project()), created
 
 
+def _refuse_bare(root: Path) -> None:
+    if vcs.is_bare(root):
+        # its files live only in git's objects, which Cruxe does not read: indexing the directory
+        # would store git's internals as the code, and answer "nothing found" marked fresh
+        raise invalid_input(f"{root} is a bare git repository (no working tree to index)", field="path",
+                            remedy=f"Check out a working tree (`git -C {root} worktree add <dir> <branch>`, "
+                                   "or `git clone`) and run cruxe there.")
+
+
 def require_project(path: str | Path, home: Path | None = None) -> Project:
     project = open_project(path, home)
     if project.info is None:
+        _refuse_bare(project.root)
         raise CruxeError("project_not_found", f"{project.root} is not registered with cruxe",
                          {"repo_root": str(project.root)})
     return project

@@ -158,8 +158,10 @@ def test_a_bare_repository_is_refused_with_a_remedy_that_works(make_repo, tmp_pa
             run_index(path)
         assert e.value.code == "invalid_input" and "bare" in e.value.message
         assert "git worktree add" in e.value.data["remedy"]
-    payload, is_error = Server(bare).call_tool("index_repo", {})
-    assert is_error and payload["error"]["code"] == "invalid_input", payload
+    for tool in ("index_repo", "search_code"):
+        payload, is_error = Server(bare).call_tool(tool, {"query": "alpha"} if tool == "search_code" else {})
+        assert is_error and payload["error"]["code"] == "invalid_input", payload
+        assert "git worktree add" in payload["error"]["data"]["remedy"]
     _git(bare, "worktree", "add", "-q", str(tmp_path / "checkout"), "main")  # the remedy
     run_index(tmp_path / "checkout")
     assert _ask(tmp_path / "checkout", "alpha") == (["a.py"], "fresh")
