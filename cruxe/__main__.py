@@ -294,7 +294,7 @@ def _common_options() -> argparse.ArgumentParser:
 def _query_options() -> argparse.ArgumentParser:
     """The options search and locate share, with the choices their tools' schemas accept."""
     query = argparse.ArgumentParser(add_help=False)
-    query.add_argument("--ref", help="branch/ref (default: current branch, or 'live')")
+    query.add_argument("--ref", help="branch/ref (default: current branch, HEAD when detached, or 'live')")
     query.add_argument("--lang", choices=LANGUAGES)
     query.add_argument("--role", choices=ROLE_VALUES)
     query.add_argument("--limit", type=int, help="results (default: search.default_limit, as for the MCP tools)")
@@ -312,7 +312,7 @@ def _add_init(sub, common: argparse.ArgumentParser, query: argparse.ArgumentPars
 
 
 def _index_options(s: argparse.ArgumentParser) -> None:
-    s.add_argument("--ref", help="branch/ref to index (default: current branch, or 'live')")
+    s.add_argument("--ref", help="branch/ref to index (default: current branch, HEAD when detached, or 'live')")
     s.add_argument("--workers", type=int, help="parser and reference-resolution processes "
                    "(default: CPU count, at most 4; 1 uses the least memory)")
     s.add_argument("--quiet", action="store_true", help="no progress or summary")

@@ -11,6 +11,10 @@ from .model import project_id as compute_project_id
 from .store import ProjectInfo, ProjectStore
 
 LIVE_REF = "live"
+# The working tree's ref when HEAD is detached (a tag or commit checked out, a rebase or bisect
+# under way): git's own name for what is checked out. Indexing a detached tree under the branch
+# last registered would store other code as that branch's, then call it fresh.
+DETACHED_REF = "HEAD"
 _REF_REMEDY = ("Name an existing branch, tag or full commit id (`git branch --list`, `git tag --list`), "
                "or leave ref out to use the branch checked out now.")
 
@@ -35,10 +39,13 @@ class Project:
         return self.store.project_id
 
     def default_ref(self) -> str:
-        """The branch checked out now (VCS mode) or `live`; falls back to the registered ref."""
+        """The branch checked out now (VCS mode), `HEAD` when detached, or `live`; falls back to
+        the registered ref when HEAD is unreadable."""
         branch = vcs.head_branch(self.root)
         if branch:
             return branch
+        if vcs.head_detached(self.root):
+            return DETACHED_REF
         if self.info is not None and not self.info.vcs_mode:
             return LIVE_REF
         return self.info.default_ref if self.info else LIVE_REF
@@ -50,7 +57,7 @@ def project_root(path: Path, home: Path) -> Path:
     command and the server work from any subdirectory, and `init` below a git repository's
     root registers the repository, not a second project for the subdirectory."""
     for d in (path, *path.parents):
-        if ProjectStore(home, compute_project_id(str(d))).exists() or vcs.git_dir(d) is not None:
+        if ProjectStore(home, compute_project_id(str(d))).exists() or vcs.git_dir(d) is not None or vcs.is_bare(d):
             return d
     return path
 
@@ -66,17 +73,29 @@ def open_project(path: str | Path, home: Path | None = None) -> Project:
 def init_project(path: str | Path, home: Path | None = None) -> tuple[Project, bool]:
     """Register the project (idempotent). Returns (project, created)."""
     project = open_project(path, home)
+    _refuse_bare(project.root)
     created = project.info is None
     project.store.ensure_schema()
     is_git = vcs.git_dir(project.root) is not None
-    ref = vcs.head_branch(project.root) or (project.info.default_ref if project.info and is_git else None) or LIVE_REF
+    ref = vcs.head_branch(project.root) or (project.info.default_ref if project.info and is_git else None) or (
+        DETACHED_REF if is_git else LIVE_REF)
     project.store.upsert_project(str(project.root), is_git, ref, __version__)
     return Project(project.root, project.store, project.store.project()), created
+
+
+def _refuse_bare(root: Path) -> None:
+    if vcs.is_bare(root):
+        # its files live only in git's objects, which Cruxe does not read: indexing the directory
+        # would store git's internals as the code, and answer "nothing found" marked fresh
+        raise invalid_input(f"{root} is a bare git repository (no working tree to index)", field="path",
+                            remedy=f"Check out a working tree (`git -C {root} worktree add <dir> <branch>`, "
+                                   "or `git clone`) and run cruxe there.")
 
 
 def require_project(path: str | Path, home: Path | None = None) -> Project:
     project = open_project(path, home)
     if project.info is None:
+        _refuse_bare(project.root)
         raise CruxeError("project_not_found", f"{project.root} is not registered with cruxe",
                          {"repo_root": str(project.root)})
     return project
@@ -92,7 +111,7 @@ def checked_ref(project: Project, ref: str | None, *, write: bool = False) -> st
     only ref. A read may also name a ref already in the index (a deleted branch stays
     queryable); a write (`index`, `sync`) may not, since it indexes the working tree under
     that name."""
-    if not ref:
+    if not ref or ref == DETACHED_REF:  # `HEAD` is whatever is checked out, as in git
         return project.default_ref()
     if ref == LIVE_REF or ref == project.default_ref():
         return ref

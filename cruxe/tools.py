@@ -39,7 +39,7 @@ _EXPLAIN = {"type": "string", "enum": list(EXPLAIN_LEVELS)}
 _FRESH = {"type": "string", "enum": list(FRESHNESS_POLICIES)}
 _LANG = {"type": "string", "enum": list(LANGUAGES)}
 _ROLE = {"type": "string", "enum": list(ROLE_VALUES)}
-_REF = {"type": "string", "maxLength": 256, "description": "Branch/ref; default: current branch or 'live'."}
+_REF = {"type": "string", "maxLength": 256, "description": "Branch/ref; default: current branch (HEAD when detached) or 'live'."}
 _WS = {"type": "string", "maxLength": 4096, "description": "Absolute repo path; default: the server's."}
 _LIMIT = {"type": "integer", "minimum": 1, "maximum": 100, "default": DEFAULT_LIMIT}
 # the options of a ranked answer (search_code, locate_symbol), in their advertised order
@@ -137,7 +137,7 @@ class Server:
         self.server_version = __version__
         self.started = time.monotonic()
         self.prewarm_status = "pending"
-        self._bg_sync_for: str | None = None  # HEAD we already started a background sync for
+        self._bg_sync_for: str | None = None  # the stale state we already started a background sync for
         self._lock = threading.Lock()
         self.prewarm_hook: Callable[[], None] | None = None  # set by serve-mcp; runs once
 
@@ -251,10 +251,12 @@ class Server:
         return project, checked_ref(project, args.get("ref"), write=not registered)
 
     def maybe_background_sync(self, project: Project, state: freshness.IndexState) -> bool:
-        """balanced policy: one background sync per stale HEAD, never one per query."""
+        """balanced policy: one background sync per stale state (HEAD and the last published
+        job), never one per query. Per HEAD alone, edits made after the first sync were never
+        synced by a server that stays up."""
         if not is_working_tree_ref(project, state.ref):
             return False  # a sync indexes the working tree: never into another ref's index
-        key = f"{project.id}:{state.ref}:{state.current_head}"
+        key = f"{project.id}:{state.ref}:{state.current_head}:{state.last_indexed_at}:{state.last_indexed_commit}"
         with self._lock:
             if self._bg_sync_for == key:
                 return False

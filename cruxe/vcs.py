@@ -79,6 +79,19 @@ def _git_dir(root: Path) -> Path | None:
     return target if _linked_git_dir_ok(root, target) else _refused(root, target)
 
 
+def is_bare(root: Path) -> bool:
+    """Whether `root` is a bare repository: a git directory with no working tree, known as git
+    knows one (a HEAD it would accept beside `objects/` and `refs/`). A directory inside a `.git`
+    is not one: the repository around it is the project."""
+    if ".git" in root.parts:
+        return False
+    try:
+        return (not os.path.lexists(root / ".git") and (root / "objects").is_dir()
+                and (root / "refs").is_dir() and _head(root) is not None)
+    except (OSError, ValueError):  # a NUL, an overlong name
+        return False
+
+
 def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
@@ -178,6 +191,14 @@ def head_branch(root: Path) -> str | None:
     branch = head[len("ref: refs/heads/"):] if head and head.startswith("ref: refs/heads/") else None
     # git refuses a branch named `-x` (it reads as an option); a hand-written HEAD may still say so
     return branch if branch and check_ref_format(branch) else None
+
+
+def head_detached(root: Path) -> bool:
+    """Whether HEAD names a commit rather than a branch (a checkout of a tag or commit, and git
+    itself during a rebase or bisect)."""
+    gd = git_dir(root)
+    head = _head(gd) if gd else None
+    return bool(head) and not head.startswith("ref: ")
 
 
 def head_commit(root: Path) -> str | None:

@@ -370,7 +370,7 @@ def test_freshness_policies_on_a_git_repository(make_repo):
     started_for = server._bg_sync_for
     assert started_for is not None
     server.call_tool("locate_symbol", {"name": "alpha", "freshness_policy": "balanced"})
-    assert server._bg_sync_for == started_for  # one background sync per stale HEAD, not one per query
+    assert server._bg_sync_for == started_for  # one background sync per stale state, not one per query
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         p, _ = server.call_tool("locate_symbol", {"name": "beta", "freshness_policy": "best_effort"})
