@@ -13,6 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from . import vcs
 from .errors import CruxeError
@@ -228,7 +229,11 @@ def require_queryable(project: Project, ref: str) -> tuple[Generation, IndexStat
         if state.indexing_status == "indexing":
             raise CruxeError("index_not_ready", "the first index of this ref is starting; retry shortly",
                              {"ref": ref})
-        raise CruxeError("index_not_ready", f"ref {ref!r} has not been indexed yet", {"ref": ref})
+        data: dict[str, Any] = {"ref": ref}
+        if not is_working_tree_ref(project, ref):  # `cruxe index` would index the checked-out ref
+            data["remedy"] = (f"check {ref!r} out (`git switch {ref}`) and run `cruxe index`, or index a "
+                              f"worktree of it (`git worktree add ../{ref.replace('/', '-')} {ref}`)")
+        raise CruxeError("index_not_ready", f"ref {ref!r} has not been indexed yet", data)
     try:
         probe_tables(gen)
     except sqlite3.DatabaseError as e:

@@ -403,3 +403,17 @@ def test_a_watch_whose_checks_are_over_budget_slows_down_instead_of_spinning(mak
     # at its interval it would have checked ~200 times; paced, a window's worth then one per 0.5 s
     assert watch_mod._PACE_WINDOW <= len(checks) <= 12, len(checks)
     assert any("instead of every" in r.getMessage() for r in caplog.records)
+
+
+def test_an_unindexed_branch_that_is_not_checked_out_gets_a_remedy_that_indexes_it(make_repo):
+    # `cruxe index` would index the checked-out ref, so the remedy must say how to reach the other one
+    root = _repo(make_repo)
+    _git(root, "branch", "feature")
+    run_index(root)
+    with pytest.raises(CruxeError) as e:
+        _ask(root, "alpha", ref="feature")
+    assert e.value.code == "index_not_ready"
+    assert "git switch feature" in e.value.remedy and "git worktree add" in e.value.remedy
+    _git(root, "switch", "-q", "feature")  # following the remedy answers for that ref
+    run_index(root)
+    assert _ask(root, "alpha", ref="feature") == (["a.py"], "fresh")
