@@ -20,8 +20,9 @@ Rows drop rowids; integer file ids become paths; symbol ids become `<stable id>@
 hex. Answers mask the fields in MASKED (their values vary from run to run) and nothing else.
 
 `compare A B` checks every file of either dump: identical, or the count of differing lines and
-the first 5 on each side. Table rows are compared on the columns both dumps have (a column added
-or removed is listed, not counted as a difference). Exit status 1 if anything differs.
+the first 5 on each side (answers: by call id, each from just before its first difference).
+Table rows are compared on the columns both dumps have (a column added or removed is listed,
+not counted as a difference). Exit status 1 if anything differs.
 """
 from __future__ import annotations
 
@@ -43,9 +44,10 @@ sys.path.insert(0, str(HERE / "agent_tasks"))
 from corpora import CORPORA, materialize  # noqa: E402
 
 TASKS = HERE / "agent_tasks" / "tasks.jsonl"
-# The answer fields whose values vary from run to run (clock readings, durations, job ids);
-# masked wherever they occur in an answer. Nothing else is.
-MASKED = ("uptime_seconds", "last_indexed_at", "started_at", "finished_at", "duration_ms", "job_id")
+# The answer fields whose values vary from run to run, masked wherever they occur in an answer:
+# health_check's server uptime and the index's build time. Nothing else is (no other clock
+# reading, duration or job id occurs in these answers: the index is built before the calls).
+MASKED = ("uptime_seconds", "last_indexed_at")
 MASK = "<masked>"
 TABLES = {"symbols": "symbols", "edges": "symbol_edges"}
 KINDS = ("symbols", "edges", "answers")
@@ -192,29 +194,51 @@ def _table_lines(rows: list[dict], columns: list[str]) -> list[str]:
     return sorted(compact({c: r.get(c) for c in columns}) for r in rows)
 
 
+def _excerpt(line: str, other: str) -> str:
+    """The line from a little before its first difference with `other`."""
+    at = next((i for i, (x, y) in enumerate(zip(line, other)) if x != y), min(len(line), len(other)))
+    start = max(0, at - 80)
+    return ("..." if start else "") + line[start:start + 300]
+
+
+def compare_answers(rows_a: list[dict], rows_b: list[dict]) -> tuple[bool, list[str]]:
+    """Answers by call id: the ids missing on either side and those answered differently."""
+    a, b = ({r["id"]: compact(r) for r in rows} for rows in (rows_a, rows_b))
+    differ = [i for i in a if i in b and a[i] != b[i]]
+    missing = [i for i in a if i not in b] + [i for i in b if i not in a]
+    if not differ and not missing:
+        return True, []
+    report = [f"  {len(differ)} of {len(a)} calls answered differently, {len(missing)} calls on one side only"]
+    report += [f"  only on one side: {i}" for i in missing[:DIFF_SHOWN]]
+    for i in differ[:DIFF_SHOWN]:
+        report += [f"  {i}", f"    A: {_excerpt(a[i], b[i])}", f"    B: {_excerpt(b[i], a[i])}"]
+    return False, report
+
+
 def compare_file(a: Path, b: Path, kind: str) -> tuple[bool, list[str]]:
     """(identical, report lines) of one dump file against the other."""
     if not a.exists() or not b.exists():
         return False, [f"  missing in {'A' if not a.exists() else 'B'}"]
-    report = []
     rows_a, rows_b = _rows(a), _rows(b)
     if kind == "answers":
-        lines_a, lines_b = [compact(r) for r in rows_a], [compact(r) for r in rows_b]
-    else:
-        cols_a = list(rows_a[0]) if rows_a else []
-        cols_b = list(rows_b[0]) if rows_b else []
-        common = [c for c in cols_a if c in cols_b]
-        if set(cols_a) != set(cols_b):
-            report.append(f"  columns only in A: {sorted(set(cols_a) - set(cols_b))}, "
-                          f"only in B: {sorted(set(cols_b) - set(cols_a))} (compared on the {len(common)} shared)")
-        lines_a, lines_b = _table_lines(rows_a, common), _table_lines(rows_b, common)
+        return compare_answers(rows_a, rows_b)
+    report = []
+    cols_a = list(rows_a[0]) if rows_a else []
+    cols_b = list(rows_b[0]) if rows_b else []
+    common = [c for c in cols_a if c in cols_b]
+    if set(cols_a) != set(cols_b):
+        report.append(f"  columns only in A: {sorted(set(cols_a) - set(cols_b))}, "
+                      f"only in B: {sorted(set(cols_b) - set(cols_a))} (compared on the {len(common)} shared)")
+    lines_a, lines_b = _table_lines(rows_a, common), _table_lines(rows_b, common)
     only_a = sorted((Counter(lines_a) - Counter(lines_b)).elements())
     only_b = sorted((Counter(lines_b) - Counter(lines_a)).elements())
     if not only_a and not only_b:
         return True, report
     report.append(f"  {len(only_a)} lines only in A, {len(only_b)} only in B (of {len(lines_a)} / {len(lines_b)})")
-    report += [f"  A: {line[:400]}" for line in only_a[:DIFF_SHOWN]]
-    report += [f"  B: {line[:400]}" for line in only_b[:DIFF_SHOWN]]
+    for i in range(min(DIFF_SHOWN, max(len(only_a), len(only_b)))):
+        line_a, line_b = (only_a[i] if i < len(only_a) else ""), (only_b[i] if i < len(only_b) else "")
+        report += [f"  A: {_excerpt(line_a, line_b) if line_a else '-'}",
+                   f"  B: {_excerpt(line_b, line_a) if line_b else '-'}"]
     return False, report
 
 
