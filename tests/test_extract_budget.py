@@ -21,7 +21,7 @@ from cruxe.outline import MAX_OUTLINE_DEPTH
 from cruxe.project import open_project
 from cruxe.tools import Server
 
-from conftest import FIXTURES, GO_STRINGS, RUST_SERDE, STDLIB, require_corpus
+from support.locations import FIXTURES, GO_STRINGS, RUST_SERDE, STDLIB, require_corpus
 
 HANG_GUARD_S = 20.0
 

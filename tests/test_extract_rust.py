@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import RUST_SERDE, require_corpus
+from support.locations import RUST_SERDE, require_corpus
 from cruxe.extract import extract as extract_any
 from cruxe.languages.rust import extract, module_path
-from extract_support import assert_one_reader_per_pattern, by_qname, rows
+from support.extract import assert_one_reader_per_pattern, by_qname, rows
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
 SAMPLE = (FIXTURES / "items.rs").read_bytes()

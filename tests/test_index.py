@@ -19,7 +19,7 @@ from cruxe.index import WorkItem, process_file, run_index
 from cruxe.project import open_project
 from cruxe.store import IDENT_PATTERN, PARTS_PATTERN, code_terms
 
-from conftest import STDLIB
+from support.locations import STDLIB
 
 
 def symbol_table(root, ref="live") -> list[tuple]:

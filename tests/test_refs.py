@@ -25,7 +25,8 @@ from cruxe.refs import resolve as resolve_mod
 from cruxe.refs.find import MAX_CONTEXT_CHARS
 from cruxe.store import EDGES_RESOLVER_KEY, edges_deferred
 
-from conftest import FIXTURES, GO_STRINGS, RUST_REGEX, STDLIB
+from support.locations import FIXTURES, GO_STRINGS, RUST_REGEX, STDLIB
+from support.repos import POOL_REPO
 
 REFS = FIXTURES / "refs"
 
@@ -171,17 +172,6 @@ def test_python_star_imports_and_package_reexports_resolve(make_repo):
 
 
 # ---- spec 04: unresolved_count -----------------------------------------------------------------
-
-POOL_REPO = {
-    "pool.py": "def createPool(size):\n    return [None] * size\n",
-    "app.py": ("from pool import createPool\n\n\ndef a():\n    return createPool(1)\n\n\n"
-               "def b():\n    return createPool(2)\n"),
-    "dyn.py": "def c(factory):\n    factory.createPool(3)\n    return factory.other.createPool(4)\n",
-    "ext1.py": "from vendor.pools import createPool\n",
-    "ext2.py": "from vendor.pools import createPool\n",
-    "ext3.py": "from othervendor import createPool as make\n",
-}
-
 
 def test_unresolved_count_reported_beside_resolved_references(make_repo):
     root = make_repo(POOL_REPO)

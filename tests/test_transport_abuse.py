@@ -162,7 +162,7 @@ def test_a_cancelled_wait_for_a_job_returns_at_once(make_repo, monkeypatch):
 
 # ---------------------------------------------------------------------------- HTTP: slow clients
 
-from _transport_helpers import ToyHost, assert_ping_answered, dumps, http_request, rpc  # noqa: E402
+from support.transport import ToyHost, assert_ping_answered, dumps, http_request, rpc  # noqa: E402
 from cruxe.http import McpHttpServer, serve_http  # noqa: E402
 from cruxe.jsonrpc import Dispatcher  # noqa: E402
 
@@ -440,7 +440,7 @@ import io  # noqa: E402
 import os  # noqa: E402
 import queue  # noqa: E402
 
-from _transport_helpers import StdioProcess, server_env  # noqa: E402
+from support.transport import StdioProcess, server_env  # noqa: E402
 from cruxe.jsonrpc import serve_stdio  # noqa: E402
 
 
