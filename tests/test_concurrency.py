@@ -22,6 +22,8 @@ import pytest
 from support.concurrency import FIRST_INDEX_ERRORS, Fleet, Tally, build_repo, cruxe_env, rpc, start_job
 from support.locations import STDLIB, require_corpus
 
+pytestmark = pytest.mark.slow  # servers and index jobs in real processes, racing
+
 
 @pytest.fixture(scope="module")
 def fleet(tmp_path_factory):

@@ -33,6 +33,8 @@ from support.crash import (answer_items, assert_same, build_tree, cruxe, damage,
 from support.locations import STDLIB, require_corpus
 from support.stdio import StdioServer
 
+pytestmark = pytest.mark.slow  # every test here kills or damages a real index
+
 
 @pytest.fixture(scope="module")
 def arena(tmp_path_factory):

@@ -198,6 +198,7 @@ def _never_a_use(node) -> bool:
     return field is not None and parent.child_by_field_name(field) == node
 
 
+@pytest.mark.slow
 def test_name_patterns_capture_every_identifier_but_those_never_a_use():
     # against the one pattern they replace, over real code of every kind (the stdlib's
     # asyncio, email, json, tomllib and unittest packages) and broken code
@@ -232,6 +233,7 @@ def test_name_patterns_capture_every_identifier_but_those_never_a_use():
     assert min(seen.values()) >= 10 and sum(seen.values()) > 50_000
 
 
+@pytest.mark.slow
 def test_bound_attributes_are_those_the_parent_based_role_says():
     # @objset marks the objects of attributes that are bound, not read (`self.x = 1`): what
     # _role says of the attribute node from its parent, for every attribute that is no callee
@@ -258,6 +260,7 @@ def test_bound_attributes_are_those_the_parent_based_role_says():
     assert bound > 1_000 and reads > 5_000
 
 
+@pytest.mark.slow
 def test_attribute_names_read_from_the_text_are_those_of_the_tree():
     # name_uses skips `self.x` reads of names the file does not define by the text after the
     # object; where that text gives a name, it must be the attribute's own

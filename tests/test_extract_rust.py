@@ -180,6 +180,7 @@ def test_syntax_errors_recover_the_rest():
     assert got["good"] == "function" and got["After"] == "struct" and got["After::m"] == "method"
 
 
+@pytest.mark.slow
 def test_deeply_nested_expression_does_not_crash():
     expr = b"+".join([b"1"] * 50_000)
     src = b"fn before() {}\nconst X: u32 = " + expr + b";\nfn after() -> u32 {\n    " + expr + b"\n}\n"

@@ -249,6 +249,7 @@ def test_syntax_errors_recover_the_rest():
     assert got == {"x.good": "function", "x.broken": "function", "x.After": "class", "x.After.m": "method"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extractor", [extract_typescript, extract_tsx, extract_javascript])
 def test_deeply_nested_expression_does_not_crash(extractor):
     expr = b"+".join([b"1"] * 50_000)

@@ -359,6 +359,7 @@ def test_mcp_refuses_a_ref_the_repository_does_not_have(git_repo, ref):
     assert not refs.exists() or not any(refs.iterdir())
 
 
+@pytest.mark.slow
 def test_existing_branches_tags_and_commits_are_accepted(git_repo, cruxe_home):
     sha = git(git_repo, "rev-parse", "HEAD")
     git(git_repo, "tag", "v1")

@@ -364,6 +364,7 @@ def test_unknown_method_is_answered_at_once_over_http(server):
 
 # ---------------------------------------------------------------------------- official MCP SDK client
 
+@pytest.mark.slow
 def test_official_sdk_client_over_http(server):
     from mcp import Client
 

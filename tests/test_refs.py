@@ -335,6 +335,7 @@ def edge_ranges_are_exact(root: Path) -> None:
     assert (outside, foreign) == (0, 0)
 
 
+@pytest.mark.slow
 def test_edge_ranges_stay_exact_through_random_edits_and_syncs(copy_corpus, tmp_path, monkeypatch):
     root = copy_corpus(STDLIB / "email", "email")
     indexed(root)
@@ -434,6 +435,7 @@ def edge_indexes(root: Path) -> list[str]:
                                          "AND tbl_name='symbol_edges' ORDER BY name")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bulk", [False, True], ids=["indexes-kept", "indexes-deferred"])
 def test_sigkill_at_a_random_moment_then_sync_gives_the_edges_of_a_clean_index(copy_corpus, tmp_path, bulk):
     # A first build of many files drops the edge indexes and builds them at its end: a kill
@@ -452,6 +454,7 @@ def test_sigkill_at_a_random_moment_then_sync_gives_the_edges_of_a_clean_index(c
     assert edge_table(root) == _clean_edges(root, tmp_path / "clean_home")
 
 
+@pytest.mark.slow
 def test_bulk_build_that_dies_holding_its_edges_is_started_over(copy_corpus, tmp_path, monkeypatch):
     # A bulk build keeps its edges in memory until its resolution inserts them: dying before
     # that leaves indexed files without edges, marked; the next job must start over.
@@ -521,6 +524,7 @@ def test_bulk_build_into_a_generation_first_indexed_empty(tmp_path, monkeypatch)
     assert ref_sites(root, "helper", "a.py")[0] == [("b.py", 1), ("b.py", 2)]
 
 
+@pytest.mark.slow
 def test_bulk_build_with_parallel_resolution_gives_the_edges_of_the_plain_one(copy_corpus, tmp_path, monkeypatch):
     # The first build of a large repository defers the edge indexes and resolves in worker
     # processes: the same edges, resolutions and indexes as the in-process path.
@@ -580,6 +584,7 @@ def test_stdlib_json_references_are_consistent(copy_corpus):
     assert json.dumps(again, sort_keys=True) == json.dumps(got, sort_keys=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("corpus", [GO_STRINGS, RUST_REGEX], ids=["go-strings", "rust-regex"])
 def test_real_corpora_resolve_to_symbols_of_the_same_name(copy_corpus, corpus):
     root = copy_corpus(corpus)

@@ -26,6 +26,8 @@ import pytest
 
 from support.jobs import wait_jobs
 
+pytestmark = pytest.mark.slow  # every test starts the installed console script
+
 ROOT = Path(__file__).resolve().parents[1]
 PLANTED = ("cruxe_py", "cruxe_pkg", "cruxe_main", "multiprocessing", "json", "encodings")
 

@@ -224,6 +224,7 @@ class Drippers:
             t.join(5)
 
 
+@pytest.mark.slow
 def test_slow_header_clients_cannot_starve_a_real_request():
     srv = start(max_connections=4)
     drippers = Drippers(srv.port, 4)
@@ -315,6 +316,7 @@ def test_reset_connections_are_debug_events_without_traceback(caplog):
     assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
 
 
+@pytest.mark.slow
 def test_the_connection_limit_warning_is_rate_limited_with_a_count(caplog):
     caplog.set_level(logging.WARNING, logger="cruxe.http")
     srv = start(max_connections=1, busy_warning_interval=0.5)
