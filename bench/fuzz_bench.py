@@ -37,7 +37,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from support import fuzz as tf  # noqa: E402  (the strategies and the oracle)
-from support.stdio import StdioServer  # noqa: E402
+from support.stdio import StdioServer, handshake  # noqa: E402
 from cruxe.jsonrpc import Dispatcher  # noqa: E402
 from cruxe.tools import Server  # noqa: E402
 
@@ -131,9 +131,7 @@ def in_process(repo: Path, home: Path, n: int) -> dict:
 
 def over_stdio(repo: Path, home: Path, n: int) -> dict:
     server = StdioServer(repo, home)
-    server.send(json.dumps({"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "0"}}}).encode())
-    server.read_reply()
+    handshake(server, "fuzz")
 
     def send(body: bytes):
         server.send(body)

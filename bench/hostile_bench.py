@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from support.jobs import wait_jobs  # noqa: E402
+from support.stdio import opening  # noqa: E402
 
 CHECKS: dict[str, Callable[["Box"], "Outcome"]] = {}
 
@@ -131,9 +132,7 @@ def planted_modules_cli(box: Box) -> Outcome:
 
 
 def _mcp_session(box: Box, cwd: Path, calls: list[dict], timeout: float) -> list[dict] | None:
-    msgs = [{"jsonrpc": "2.0", "id": 0, "method": "initialize",
-             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "b", "version": "0"}}},
-            {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    msgs = opening("b", msg_id=0)
     msgs += [dict(c, jsonrpc="2.0") for c in calls]
     r = box.run(["serve-mcp"], timeout, cwd=cwd, console=True, stdin="".join(json.dumps(m) + "\n" for m in msgs))
     if r is None:

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from support.jobs import wait_jobs
+from support.stdio import opening
 
 pytestmark = pytest.mark.slow  # every test starts the installed console script
 
@@ -107,10 +108,7 @@ def test_cli_index_in_the_repository(hostile):
 
 
 def _stdio(cmd: list[str], repo: Path, env: dict[str, str], calls: list[dict]) -> list[dict]:
-    msgs = [{"jsonrpc": "2.0", "id": 0, "method": "initialize",
-             "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                        "clientInfo": {"name": "t", "version": "0"}}},
-            {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    msgs = opening("t", msg_id=0)
     msgs += [{"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": c} for i, c in enumerate(calls)]
     proc = subprocess.Popen([*cmd, "serve-mcp"], cwd=repo, env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

@@ -45,9 +45,16 @@ class StdioServer:
         return self._buf + rest
 
 
+def opening(client: str = "test", msg_id: int | str = "init") -> list[dict]:
+    """The two messages an MCP session opens with: initialize, then notifications/initialized."""
+    return [{"jsonrpc": "2.0", "id": msg_id, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": client, "version": "0"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+
+
 def handshake(server: StdioServer, client: str = "test") -> None:
-    """initialize, check the server says it is Cruxe, then notifications/initialized."""
-    server.send(json.dumps({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": client, "version": "0"}}}).encode())
+    """Open the session, checking that the server says it is Cruxe."""
+    initialize, initialized = opening(client)
+    server.send(json.dumps(initialize).encode())
     assert server.read_reply()["result"]["serverInfo"]["name"] == "cruxe"
-    server.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    server.send(json.dumps(initialized).encode())
