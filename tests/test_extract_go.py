@@ -200,7 +200,7 @@ def test_strings_package_against_go_parser_oracle(tmp_path):
     assert got["extraction_failures"] == 0
 
 
-# Hand-verified against /usr/share/go-1.19/src/strings (line of `func`/`type`, closing brace).
+# Hand-verified against Go 1.19's src/strings (line of `func`/`type`, closing brace).
 HAND_VERIFIED = [
     ("builder.go", "strings.Builder", "struct", 15, 18),
     ("builder.go", "strings.Builder.String", "method", 47, 49),

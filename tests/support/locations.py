@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import sysconfig
 from pathlib import Path
+from typing import Mapping
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = REPO_ROOT / "tests" / "fixtures"
@@ -27,17 +28,16 @@ CORPORA_ROOT = Path(os.environ.get("CORPORA", "/tmp/corpora"))
 TS_MODULES = CORPORA_ROOT / "npm/tscorp/node_modules"
 
 
-def _kit_beside_checkout() -> Path:
-    """`shared/` beside the checkout, or beside the nearest parent that has one (a git worktree
-    sits a level or two below the main checkout it shares the kit with)."""
-    for parent in REPO_ROOT.parents:
-        if (parent / "shared" / "bench").is_dir():
-            return parent / "shared"
-    return REPO_ROOT.parent / "shared"
+def kit_locations(environ: Mapping[str, str], checkout: Path = REPO_ROOT) -> tuple[Path, Path]:
+    """(the kit's `shared/`, its oracle directory) under `environ`: CRUXE_ORACLES names the
+    oracles; CRUXE_SHARED the kit; else the `shared/` beside the checkout or beside its nearest
+    parent that has one (a git worktree sits a level or two below the checkout it shares it with)."""
+    shared = Path(environ["CRUXE_SHARED"]) if environ.get("CRUXE_SHARED") else next(
+        (p / "shared" for p in checkout.parents if (p / "shared" / "bench").is_dir()), checkout.parent / "shared")
+    return shared, Path(environ.get("CRUXE_ORACLES") or shared / "bench" / "oracles")
 
 
-SHARED = Path(os.environ.get("CRUXE_SHARED") or _kit_beside_checkout())
-ORACLES = Path(os.environ.get("CRUXE_ORACLES") or SHARED / "bench" / "oracles")
+SHARED, ORACLES = kit_locations(os.environ)
 SETUP_SMALL = f"run {SHARED / 'bench' / 'setup_corpora.sh'} --small"
 
 
