@@ -200,7 +200,6 @@ def check_reply(reply: Any, msg_id: Any, tool: str, args: Any) -> str:
     return "ok"
 
 
-
 # ---- the world ------------------------------------------------------------------------------
 
 def build_world(base: Path) -> tuple[Path, Path]:
