@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Queries from several MCP clients while the index changes under them, at a larger scale
-than tests/test_concurrency.py (whose harness this reuses).
+than tests/test_concurrency.py (whose harness, tests/support/concurrency.py, this reuses).
 
 usage: python3 bench/concurrency_bench.py [--corpus stdlib|go-strings|DIR...] [--syncs 5]
 
@@ -29,8 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-import test_concurrency as tcc  # noqa: E402
-from conftest import STDLIB  # noqa: E402
+from support import concurrency as tcc  # noqa: E402
+from support.locations import STDLIB  # noqa: E402
 
 CORPORA = {"stdlib": [STDLIB / n for n in ("email", "json", "asyncio", "http", "xml", "unittest")]}
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Crash safety at volume (the CI cases are tests/test_crash.py, whose helpers this reuses).
+"""Crash safety at volume (the CI cases are tests/test_crash.py; both use tests/support/crash.py).
 
 usage: python3 bench/crash_bench.py [--kills 60] [--seconds 1800] [--no-damage] [--sync-kills N]
 
@@ -44,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-import test_crash as tc  # noqa: E402
+from support import crash as tc  # noqa: E402
 from cruxe.health import doctor  # noqa: E402
 from cruxe.index import run_index  # noqa: E402
 from cruxe.project import open_project  # noqa: E402

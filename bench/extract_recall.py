@@ -6,7 +6,7 @@ usage: python bench/extract_recall.py --lang python|go|rust|typescript DIR... [-
 
 Runs our extractor directly (cruxe.languages.detect_language + cruxe.extract.extract over the
 files of DIR, in a multiprocessing Pool of 2), writes our tags as JSON lines, runs the
-language's oracle from the benchmark kit (/work/shared/bench/oracles, or $CRUXE_ORACLES) unless
+language's oracle from the benchmark kit (tests/support/locations.py: $CRUXE_ORACLES, else the kit's) unless
 `--gt` gives its output, and prints:
 
 - recall: oracle symbols found by us with the same path, name and line. Which line is
@@ -47,11 +47,12 @@ from multiprocessing import Pool
 from typing import Callable
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 from cruxe.extract import extract  # noqa: E402
 from cruxe.languages import detect_language  # noqa: E402
+from support.locations import ORACLES  # noqa: E402
 
-ORACLES = os.environ.get("CRUXE_ORACLES", "/work/shared/bench/oracles")
 WORKERS = 2
 
 

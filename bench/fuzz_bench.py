@@ -9,7 +9,7 @@ huge, deep, unknown fields; batches; invalid UTF-8) to:
   in-process  Dispatcher(Server(repo)) (volume),
   stdio       one real `cruxe serve-mcp` subprocess (every stdout line must be protocol),
   http        one real `cruxe serve-mcp --transport http` subprocess.
-Each reply is checked by the oracle of tests/test_fuzz.py (JSON-RPC error only for non-object
+Each reply is checked by the oracle of tests/support/fuzz.py (JSON-RPC error only for non-object
 arguments, registered tool error codes, never internal_error, schema violations are
 invalid_input, results within limits). Prints one JSON object: counts per outcome, failures
 (with the first examples), throughput, and whether each server survived with clean stdout.
@@ -36,7 +36,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-import test_fuzz as tf  # noqa: E402  (the strategies and the oracle)
+from support import fuzz as tf  # noqa: E402  (the strategies and the oracle)
+from support.stdio import StdioServer, handshake  # noqa: E402
 from cruxe.jsonrpc import Dispatcher  # noqa: E402
 from cruxe.tools import Server  # noqa: E402
 
@@ -129,10 +130,8 @@ def in_process(repo: Path, home: Path, n: int) -> dict:
 
 
 def over_stdio(repo: Path, home: Path, n: int) -> dict:
-    server = tf.StdioServer(repo, home)
-    server.send(json.dumps({"jsonrpc": "2.0", "id": "i", "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "fuzz", "version": "0"}}}).encode())
-    server.read_reply()
+    server = StdioServer(repo, home)
+    handshake(server, "fuzz")
 
     def send(body: bytes):
         server.send(body)

@@ -36,6 +36,11 @@ from pathlib import Path
 from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support.jobs import wait_jobs  # noqa: E402
+from support.stdio import opening  # noqa: E402
+
 CHECKS: dict[str, Callable[["Box"], "Outcome"]] = {}
 
 
@@ -127,30 +132,12 @@ def planted_modules_cli(box: Box) -> Outcome:
 
 
 def _mcp_session(box: Box, cwd: Path, calls: list[dict], timeout: float) -> list[dict] | None:
-    msgs = [{"jsonrpc": "2.0", "id": 0, "method": "initialize",
-             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "b", "version": "0"}}},
-            {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    msgs = opening("b", msg_id=0)
     msgs += [dict(c, jsonrpc="2.0") for c in calls]
     r = box.run(["serve-mcp"], timeout, cwd=cwd, console=True, stdin="".join(json.dumps(m) + "\n" for m in msgs))
     if r is None:
         return None
     return [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
-
-
-def _wait_jobs(home: Path, count: int, timeout: float) -> bool:
-    import sqlite3
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        seen = busy = 0
-        for db in home.glob("data/*/state.db"):
-            with sqlite3.connect(db) as c:
-                seen += c.execute("SELECT count(*) FROM index_jobs").fetchone()[0]
-                busy += c.execute("SELECT count(*) FROM index_jobs WHERE status IN ('queued','running','validating')").fetchone()[0]
-        if seen >= count and not busy:
-            return True
-        time.sleep(0.2)
-    return False
 
 
 @check
@@ -159,7 +146,7 @@ def planted_modules_mcp(box: Box) -> Outcome:
     replies = _mcp_session(box, repo, [{"id": 1, "method": "tools/call", "params": {"name": "index_repo", "arguments": {}}}], 120)
     if replies is None:
         return Outcome(False, "serve-mcp did not answer in 120 s")
-    if not _wait_jobs(box.home, 1, 300):
+    if not wait_jobs(box.home, 1, 300):
         return Outcome(False, "the index job never registered or never finished")
     ran = sorted(p.name for p in out.iterdir())
     return Outcome(not ran, f"planted modules ran: {ran}" if ran else "no planted module ran")
@@ -470,7 +457,7 @@ def http_parallel_force_index(box: Box) -> Outcome:
         failed = codes.count("failed")
         return Outcome(started <= 1 and failed == 0, f"{started} jobs started, {failed} 'failed', answers {sorted(set(codes))}")
     finally:
-        _wait_jobs(box.home, 1, 120)
+        wait_jobs(box.home, 1, 120)
         srv.close()
 
 

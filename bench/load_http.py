@@ -35,7 +35,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from support.locations import GO_SRC  # noqa: E402
 
 NL_QUERIES = ["read a file", "parse the header", "http request handler", "compress data", "sort a slice",
               "format a number", "open a network connection", "decode json", "error when closing",
@@ -192,7 +194,7 @@ def main() -> None:
         client_main(host, port, conns, deadline, [tuple(x) for x in json.load(sys.stdin)])
         return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--repo", default="/usr/share/go-1.19/src")
+    ap.add_argument("--repo", default=str(GO_SRC))
     ap.add_argument("--home", help="CRUXE_HOME holding an index of REPO already (default: a temp one)")
     ap.add_argument("--requests", type=int, default=12_000)
     ap.add_argument("--seconds", type=float, default=60)

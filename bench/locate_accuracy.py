@@ -33,12 +33,13 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 from nl_search import open_index  # noqa: E402
 
 from cruxe.query import locate_symbol  # noqa: E402
+from support.locations import ORACLES  # noqa: E402
 
-ORACLES = os.environ.get("CRUXE_ORACLES", "/work/shared/bench/oracles")
 
 
 def oracle_command(lang: str, directory: str) -> list[str]:

@@ -38,12 +38,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench" / "refs"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 import scip  # noqa: E402
+from support.locations import CORPORA_ROOT  # noqa: E402
 
 SCIP_PYTHON = "@sourcegraph/scip-python@0.6.6"
 SCIP_TYPESCRIPT = "@sourcegraph/scip-typescript@0.4.0"
-DJANGO_SDIST = Path("/tmp/corpora/sdist/django-5.2.19/django")
+DJANGO_SDIST = CORPORA_ROOT / "sdist/django-5.2.19/django"
 # Django sub-packages: real classes, inheritance and cross-module imports, a few hundred
 # files, and (unlike a copy of stdlib packages) no clash with the interpreter's own modules,
 # which would send pyright's resolution to typeshed instead of the corpus.

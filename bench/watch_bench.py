@@ -22,12 +22,14 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[1] / "tests")]
+
+from support.locations import GO_SRC  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--src", default="/usr/share/go-1.19/src")
+    ap.add_argument("--src", default=str(GO_SRC))
     ap.add_argument("--work", default="/tmp/cruxe_watch_bench")
     ap.add_argument("--edits", type=int, default=20)
     ap.add_argument("--idle-seconds", type=float, default=20)

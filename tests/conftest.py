@@ -1,27 +1,13 @@
-"""Shared fixtures: a private CRUXE_HOME per test, tmp repositories, the small real corpora."""
+"""Shared fixtures: a private CRUXE_HOME per test, tmp repositories, the small real corpora.
+Shared code and locations are in `support/` (tests import it, never each other)."""
 from __future__ import annotations
 
-import os
 import shutil
-import sysconfig
 from pathlib import Path
 
 import pytest
 
-STDLIB = Path(sysconfig.get_paths()["stdlib"])
-GO_STRINGS = Path("/usr/share/go-1.19/src/strings")
-RUST_SERDE = Path("/usr/share/cargo/registry/serde-1.0.152")
-RUST_REGEX = Path("/usr/share/cargo/registry/regex-1.7.1")
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def require_corpus(path: Path) -> Path:
-    """A small real corpus: skipped locally when absent, a failure in CI (never a silent skip)."""
-    if path.exists():
-        return path
-    if os.environ.get("CI"):
-        pytest.fail(f"corpus {path} is missing: run ../shared/bench/setup_corpora.sh --small")
-    pytest.skip(f"corpus {path} not installed")
+from support.locations import require_corpus
 
 
 @pytest.fixture(autouse=True)

@@ -7,17 +7,14 @@ import collections
 import copy
 import json
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "bench" / "agent_tasks"
-sys.path.insert(0, str(BENCH))
+from support.benches import AGENT_TASKS as BENCH, agent_tasks
 
-from common import KINDS, assign_splits  # noqa: E402
-from corpora import CORPORA, is_test_path  # noqa: E402
-from run import matches, score  # noqa: E402
+common, corpora, run = (agent_tasks(name) for name in ("common", "corpora", "run"))
+KINDS, CORPORA = common.KINDS, corpora.CORPORA
+assign_splits, is_test_path, matches, score = common.assign_splits, corpora.is_test_path, run.matches, run.score
 
 TOOL = {"definition": "locate_symbol", "concept": "search_code", "error": "search_code",
         "callers": "find_references"}

@@ -5,8 +5,8 @@ the recovery report must name the killed job. Damaged `state.db`, `index.db`, `C
 Tantivy files: `doctor` names the problem (exit 1), query tools answer `index_incompatible`
 with the remedy, and `cruxe index --force` repairs it.
 
-CRUXE_INDEX_BATCH_FILES=5 gives many commit points on a small corpus. `bench/crash_bench.py`
-runs many more kill moments than the CI cases here.
+CRUXE_INDEX_BATCH_FILES=5 gives many commit points on a small corpus. The harness is in
+`support/crash.py`; `bench/crash_bench.py` runs many more kill moments than the CI cases here.
 """
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ import os
 import random
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -23,130 +22,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import tantivy
 
 from cruxe.health import doctor
 from cruxe.index import run_index
 from cruxe.project import open_project
-from cruxe.store import INDEX_NAMES
 from cruxe.tools import Server
 
-from conftest import STDLIB, require_corpus
-from test_fuzz import StdioServer
+from support.crash import (answer_items, assert_same, build_tree, cruxe, damage, kill_at_random, phantom_hits, prepare,
+                           snapshot, target_file)
+from support.locations import STDLIB, require_corpus
+from support.stdio import StdioServer
 
-BATCH_ENV = {"CRUXE_INDEX_BATCH_FILES": "5"}
-# Answers that must equal a clean index's exactly: definitions, references, and the top of
-# identifier searches. Broad BM25 queries are checked for phantom hits only: Tantivy counts
-# documents a sync deleted until it merges their segments, so after ANY incremental update
-# (crash or not) the tail of a broad query can differ from a clean index's (measured in
-# bench/crash_bench.py, beside an uninterrupted sync).
-EXACT = [("locate_symbol", {"name": "Message"}), ("locate_symbol", {"name": "get_payload"}),
-         ("locate_symbol", {"name": "BrandNew"}), ("locate_symbol", {"name": "added_in_utils"}),
-         ("locate_symbol", {"name": "encode_7or8bit"}), ("find_references", {"symbol_name": "Message"}),
-         ("find_references", {"symbol_name": "decode_header"})]
-TOP = [("search_code", {"query": q}) for q in ("quoprimime_helper", "BrandNew", "added_in_header", "decode_header",
-                                              "encode_base64", "message_from_string")]
-BROAD = [("search_code", {"query": q, "limit": 100, "detail_level": "location"})
-         for q in ("parse email header", "Message", "def encode", "brand new go")]
-TOP_N = 1  # rank 2+ of a broad identifier search can move with the deleted-document counts
-
-
-# ---- the tree: a real corpus, and the edits a later sync must pick up ------------------------
-
-def build_tree(root: Path, final: bool) -> None:
-    """email/ from the stdlib (29 files); with `final`, three edits, two deletions, two new files."""
-    if root.exists():
-        shutil.rmtree(root)
-    shutil.copytree(STDLIB / "email", root, ignore=shutil.ignore_patterns("__pycache__"))
-    if final:
-        apply_edits(root)
-
-
-EDITED = ("utils.py", "header.py", "message.py", "charset.py", "encoders.py", "errors.py", "feedparser.py",
-          "generator.py", "iterators.py", "parser.py", "policy.py", "quoprimime.py")
-
-
-def apply_edits(root: Path) -> None:
-    """Twelve edits (three batches of a sync), two deletions, two new files."""
-    for name in EDITED:
-        p = root / name
-        p.write_text(p.read_text() + f"\n\ndef added_in_{name[:-3]}(x):\n    return quoprimime_helper(x)\n")
-    (root / "base64mime.py").unlink()
-    (root / "mime" / "audio.py").unlink()
-    (root / "brand_new.py").write_text("class BrandNew:\n    def go(self):\n        return Message()\n")
-    (root / "mime" / "extra.py").write_text("from email.message import Message\n\ndef extra():\n    return 1\n")
-
-
-# ---- what "equal to a clean index" means --------------------------------------------------------
-
-def snapshot(root: Path, home: Path, ref: str = "live") -> dict[str, Any]:
-    """Everything a crash could leave wrong, in a comparable form."""
-    project = open_project(root, home)
-    gen = project.store.current_generation(ref)
-    db = gen.db
-    key = (project.id, ref)
-    snap = {
-        "symbols": rows(db, 'SELECT * FROM symbol_relations WHERE repo=? AND "ref"=?', key),
-        # paths, not file ids or rowids: those follow insertion order
-        "edges": rows(db, "SELECT from_symbol_id, to_symbol_id, to_name, edge_type, source_file, source_line, "
-                          "confidence, module, receiver FROM edges", ()),
-        "manifest": rows(db, 'SELECT path, content_hash, size, language, symbol_count, warnings FROM file_manifest '
-                             'WHERE repo=? AND "ref"=?', key),
-        "branch": tuple(db.execute('SELECT file_count, symbol_count, complete FROM branch_state '
-                                   'WHERE repo=? AND "ref"=?', key).fetchone()),
-        "tantivy": {name: tantivy_docs(gen.searcher(name)) for name in INDEX_NAMES},
-    }
-    server = Server(root, home=home)
-    snap["answers"] = [_answer(server.call_tool(tool, args)) for tool, args in EXACT]
-    snap["search_top"] = [_answer(server.call_tool(tool, args))[:TOP_N] for tool, args in TOP]
-    project.store.close()
-    return snap
-
-
-def phantom_hits(root: Path, home: Path, reference: dict[str, Any]) -> list[tuple]:
-    """Hits of broad queries that point outside every file of the clean index (a file that
-    is gone, or lines past its end): what stale documents left by a crash would produce."""
-    extent = {dict(d)["path"][0]: dict(d)["line_end"][0] for d in reference["tantivy"]["files"]}
-    server = Server(root, home=home)
-    out = []
-    for tool, args in BROAD:
-        payload, is_error = server.call_tool(tool, args)
-        assert not is_error and payload["results"], payload
-        out += [(r["path"], r["line_start"]) for r in payload["results"]
-                if r["line_start"] > extent.get(r["path"], 0)]
-    return out
-
-
-def rows(db, sql: str, args: tuple) -> list[tuple]:
-    return sorted((tuple(r) for r in db.execute(sql, args)), key=repr)  # NULLs sort too
-
-
-def tantivy_docs(searcher: tantivy.Searcher) -> list[tuple]:
-    """Every live document (stored fields), sorted: duplicates or leftovers would show."""
-    if not searcher.num_docs:
-        return []
-    hits = searcher.search(tantivy.Query.all_query(), limit=searcher.num_docs).hits
-    docs = [tuple(sorted((k, tuple(v)) for k, v in searcher.doc(addr).to_dict().items())) for _, addr in hits]
-    return sorted(docs)
-
-
-def _answer(reply: tuple[dict, bool]) -> Any:
-    payload, is_error = reply
-    if is_error:
-        return [("error", payload["error"]["code"])]
-    items = payload.get("results", payload.get("references", []))
-    return [(r.get("path"), r.get("line_start"), r.get("name") or r.get("from_symbol") or "") for r in items]
-
-
-def assert_same(got: dict[str, Any], want: dict[str, Any]) -> None:
-    for part in want:
-        assert got[part] == want[part], f"{part} differs from a clean index"
-
-
-def cruxe(*args: str, home: Path, **kw) -> subprocess.CompletedProcess:
-    env = {**os.environ, **BATCH_ENV, "CRUXE_HOME": str(home)}
-    return subprocess.run([sys.executable, "-m", "cruxe", *args], env=env, capture_output=True, text=True,
-                          timeout=180, **kw)
+pytestmark = pytest.mark.slow  # every test here kills or damages a real index
 
 
 @pytest.fixture(scope="module")
@@ -172,48 +59,6 @@ def arena(tmp_path_factory):
 
 
 # ---- SIGKILL at random moments ---------------------------------------------------------------------
-
-def kill_at_random(cmd: list[str], home: Path, delay: float, after_files: int = 0) -> int | None:
-    """Start `cruxe <cmd>`; once its job reports `after_files` files done (0: at once), wait
-    `delay` seconds and SIGKILL it. Returns its exit code if it finished first."""
-    env = {**os.environ, **BATCH_ENV, "CRUXE_HOME": str(home)}
-    proc = subprocess.Popen([sys.executable, "-m", "cruxe", *cmd], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    job_id = cmd[cmd.index("--job-id") + 1] if "--job-id" in cmd else None
-    deadline = time.monotonic() + 120
-    while after_files and proc.poll() is None and time.monotonic() < deadline:
-        if job_id and _files_done(home, job_id) >= after_files:
-            break
-        time.sleep(0.005)
-    try:
-        proc.wait(timeout=delay)
-        return proc.returncode
-    except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        return None
-
-
-def _files_done(home: Path, job_id: str) -> int:
-    for db in (home / "data").glob("*/state.db"):
-        try:
-            with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
-                row = conn.execute("SELECT files_done FROM index_jobs WHERE job_id=?", (job_id,)).fetchone()
-        except sqlite3.Error:
-            continue
-        if row:
-            return row[0] or 0
-    return 0
-
-
-def prepare(scenario: str, root: Path, home: Path) -> list[str]:
-    """The tree and index state before the kill; returns the command to kill."""
-    build_tree(root, final=scenario == "index")
-    if scenario != "index":
-        run_index(root, home=home, workers=1)
-        apply_edits(root)
-    return {"index": ["index"], "force": ["index", "--force"], "sync": ["sync"]}[scenario]
-
 
 def kill_then_sync(arena, scenario: str, home: Path, delay: float, after_files: int = 0) -> dict[str, Any]:
     root = arena["root"]
@@ -288,7 +133,7 @@ def test_queries_keep_answering_from_the_old_generation_while_force_is_killed(ar
     kill_at_random(["index", "--force", "--path", str(root), "--quiet", "--workers", "1"], home,
                    0.6 * arena["index_seconds"])
     after = Server(root, home=home).call_tool("locate_symbol", quiet)
-    assert not after[1] and _answer(after) == _answer(before)  # the live generation was never touched
+    assert not after[1] and answer_items(after) == answer_items(before)  # the live generation was never touched
     gens = sorted(p.name for p in open_project(root, home).store.ref_dir("live").glob("gen-*"))
     cruxe("sync", "--path", str(root), "--quiet", home=home)
     assert_same(snapshot(root, home), arena["reference"])
@@ -296,50 +141,6 @@ def test_queries_keep_answering_from_the_old_generation_while_force_is_killed(ar
 
 
 # ---- damaged files --------------------------------------------------------------------------------
-
-def damage(path: Path, how: str) -> None:
-    data = path.read_bytes()
-    if how == "truncate":
-        data = data[: len(data) // 2]
-    elif how == "garbage":
-        data = bytes((i * 37 + 11) % 256 for i in range(max(len(data), 100)))
-    elif how == "flip":  # 64 bytes inverted inside data: a damaged block, not a missing file
-        mid = _live_bytes(path) if path.name == "index.db" else len(data) // 2
-        data = data[:mid] + bytes(b ^ 0xFF for b in data[mid:mid + 64]) + data[mid + 64:]
-    elif how == "empty":
-        data = b""
-    path.write_bytes(data)
-
-
-def _live_bytes(db: Path) -> int:
-    """An offset into rows of a SQLite file, not into a page's free space (which SQLite never
-    reads, so nothing could notice damage there): near the end of the middle leaf page of the
-    largest table, where a leaf's cells are stored."""
-    conn = sqlite3.connect(db)
-    try:
-        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
-        table = conn.execute("SELECT name FROM dbstat WHERE name IN (SELECT name FROM sqlite_master "
-                             "WHERE type='table') GROUP BY name ORDER BY sum(pgsize) DESC LIMIT 1").fetchone()[0]
-        leaves = [r[0] for r in conn.execute("SELECT pageno FROM dbstat WHERE name=? AND pagetype='leaf' "
-                                             "ORDER BY pageno", (table,))]
-    finally:
-        conn.close()
-    return leaves[len(leaves) // 2] * page_size - 200  # pageno counts from 1
-
-
-def target_file(root: Path, home: Path, target: str) -> Path:
-    store = open_project(root, home).store
-    store.close()
-    if target == "state.db":
-        return store.dir / "state.db"
-    gen_dir = store.ref_dir("live") / f"gen-{store.current_generation_number('live')}"
-    if target == "CURRENT":
-        return store.ref_dir("live") / "CURRENT"
-    if target == "index.db":
-        return gen_dir / "index.db"
-    index, ext = target.split(".")  # e.g. symbols.store: the segment file with that extension
-    return max((gen_dir / index).glob(f"*.{ext}"), key=lambda p: p.stat().st_size)
-
 
 # (target, how, doctor check that must fail, whether queries must refuse)
 DAMAGE = [

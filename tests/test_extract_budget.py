@@ -21,7 +21,7 @@ from cruxe.outline import MAX_OUTLINE_DEPTH
 from cruxe.project import open_project
 from cruxe.tools import Server
 
-from conftest import FIXTURES, GO_STRINGS, RUST_SERDE, STDLIB, require_corpus
+from support.locations import FIXTURES, GO_STRINGS, RUST_SERDE, STDLIB, require_corpus
 
 HANG_GUARD_S = 20.0
 
@@ -40,6 +40,7 @@ def _call(root: Path, tool: str, args: dict) -> dict:
 
 # ---- item 6: deep nesting and wide error regions --------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang, source, calls", [
     ("python", "x = " + "f(" * 64_000 + "1" + ")" * 64_000 + "\n", 64_000),
     ("typescript", "let x = " + "f(" * 16_000 + "1" + ")" * 16_000 + ";\n", 16_000),
@@ -58,6 +59,7 @@ def _sample_files() -> list[Path]:
     return [f for f in files if detect_language(str(f))]
 
 
+@pytest.mark.slow
 def test_layered_queries_give_exactly_what_one_unlimited_run_gives(monkeypatch):
     """With layers one or two levels deep every file is queried in many layers: its symbols
     and references (their order too) must equal those of one unlimited run."""
@@ -113,6 +115,7 @@ def _minified(size: int) -> bytes:
     return "".join(parts).encode()
 
 
+@pytest.mark.slow
 def test_a_one_line_mebibyte_file_builds_its_documents_in_bounded_time():
     data = _minified(1 << 20)
     fx = extract("min.js", data, "javascript")
@@ -204,6 +207,7 @@ def test_outline_finds_a_file_by_its_exact_name(make_repo, name):
     assert [s["name"] for s in _call(root, "get_file_outline", {"path": "./plain.py"})["symbols"]] == ["plain"]
 
 
+@pytest.mark.slow
 def test_control_characters_in_names_are_escaped_in_human_output_only(make_repo, cruxe_home):
     name = "esc\x1b[31m.py"
     root = make_repo({name: "def painted():\n    pass\n"})

@@ -3,11 +3,9 @@ inputs, and the standard library's `strings` package scored against go/parser (t
 oracle) when a Go toolchain is installed, else against hand-verified lines."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,13 +14,14 @@ from hypothesis import strategies as st
 
 from cruxe.extract import extract as extract_any
 from cruxe.languages.go import extract
-from extract_support import by_qname, rows
+from support import benches
+from support.extract import by_qname, rows
+from support.locations import GO_STRINGS, require_oracle
 
 FIXTURES = Path(__file__).parent / "fixtures" / "go"
-ROOT = Path(__file__).parent.parent
 SAMPLE = (FIXTURES / "sample.go").read_bytes()
 EXPECTED = json.loads((FIXTURES / "sample.expected.json").read_text())
-STRINGS = "/usr/share/go-1.19/src/strings"
+STRINGS = str(GO_STRINGS)
 
 
 
@@ -182,21 +181,16 @@ def test_never_raises_on_mangled_input(data):
 # ---- a small real corpus -------------------------------------------------------------------
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("extract_recall", ROOT / "bench" / "extract_recall.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # its dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
+    return benches.load(benches.BENCH / "extract_recall.py")
 
 
 needs_strings = pytest.mark.skipif(not os.path.isdir(STRINGS), reason="Go 1.19 sources not installed")
 
 
 @needs_strings
-@pytest.mark.skipif(shutil.which("go") is None
-                    or not os.path.isdir(os.environ.get("CRUXE_ORACLES", "/work/shared/bench/oracles")),
-                    reason="no Go toolchain or oracles to build go/parser ground truth")
+@pytest.mark.skipif(shutil.which("go") is None, reason="no Go toolchain to build go/parser ground truth")
 def test_strings_package_against_go_parser_oracle(tmp_path):
+    require_oracle("gogt")
     summary = tmp_path / "summary.json"
     assert _bench().main(["--lang", "go", STRINGS, "--out", str(tmp_path), "--json", str(summary)]) == 0
     got = json.loads(summary.read_text())
@@ -206,7 +200,7 @@ def test_strings_package_against_go_parser_oracle(tmp_path):
     assert got["extraction_failures"] == 0
 
 
-# Hand-verified against /usr/share/go-1.19/src/strings (line of `func`/`type`, closing brace).
+# Hand-verified against Go 1.19's src/strings (line of `func`/`type`, closing brace).
 HAND_VERIFIED = [
     ("builder.go", "strings.Builder", "struct", 15, 18),
     ("builder.go", "strings.Builder.String", "method", 47, 49),

@@ -2,11 +2,7 @@
 inputs, and the stdlib `json/` package scored against Python's own `ast` (the bench oracle)."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
-import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
@@ -15,10 +11,11 @@ from hypothesis import strategies as st
 
 from cruxe.extract import extract as extract_any
 from cruxe.languages.python import extract, module_path
-from extract_support import by_qname, rows
+from support import benches
+from support.extract import by_qname, rows
+from support.locations import STDLIB, require_oracle
 
 FIXTURES = Path(__file__).parent / "fixtures" / "python"
-ROOT = Path(__file__).parent.parent
 SAMPLE = (FIXTURES / "sample.py").read_bytes()
 EXPECTED = json.loads((FIXTURES / "sample.expected.json").read_text())
 
@@ -217,13 +214,14 @@ def _never_a_use(node) -> bool:
     return field is not None and parent.child_by_field_name(field) == node
 
 
+@pytest.mark.slow
 def test_name_patterns_capture_every_identifier_but_those_never_a_use():
     # against the one pattern they replace, over real code of every kind (the stdlib's
     # asyncio, email, json, tomllib and unittest packages) and broken code
     import tree_sitter as ts
     from cruxe.languages import python as py
     from cruxe.languages._common import language, parse, query
-    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    stdlib = STDLIB
     sources = [p.read_bytes() for pkg in ("asyncio", "email", "json", "tomllib", "unittest")
                for p in sorted((stdlib / pkg).rglob("*.py"))]
     sources += [SAMPLE, b"def broken(:\n    return x)(\nclass A(B, metaclass=M):\n    y = [z for z in w if q]\n",
@@ -251,13 +249,14 @@ def test_name_patterns_capture_every_identifier_but_those_never_a_use():
     assert min(seen.values()) >= 10 and sum(seen.values()) > 50_000
 
 
+@pytest.mark.slow
 def test_bound_attributes_are_those_the_parent_based_role_says():
     # @objset marks the objects of attributes that are bound, not read (`self.x = 1`): what
     # _role says of the attribute node from its parent, for every attribute that is no callee
     import tree_sitter as ts
     from cruxe.languages import python as py
     from cruxe.languages._common import parse, query
-    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    stdlib = STDLIB
     sources = [p.read_bytes() for pkg in ("asyncio", "email", "unittest") for p in sorted((stdlib / pkg).rglob("*.py"))]
     sources.append(b"a.b, c.d = 1, 2\nfor e.f in g: pass\n[h.i for j.k in l]\nm.n += 1\n(o.p, *q.r) = s\n"
                    b"with t as u.v: pass\nw.x = y.z = 0\ndef broken(:\n    aa.bb = )(\n")
@@ -277,13 +276,14 @@ def test_bound_attributes_are_those_the_parent_based_role_says():
     assert bound > 1_000 and reads > 5_000
 
 
+@pytest.mark.slow
 def test_attribute_names_read_from_the_text_are_those_of_the_tree():
     # name_uses skips `self.x` reads of names the file does not define by the text after the
     # object; where that text gives a name, it must be the attribute's own
     import tree_sitter as ts
     from cruxe.languages import python as py
     from cruxe.languages._common import parse, query
-    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    stdlib = STDLIB
     sources = [p.read_bytes() for pkg in ("asyncio", "email", "unittest") for p in sorted((stdlib / pkg).rglob("*.py"))]
     sources.append("x = self .  foo\ny = self.\\\n  bar\nz = cls.d\u00eda + cls.d\n".encode())
     matched = 0
@@ -341,17 +341,12 @@ def test_never_raises_on_mangled_input(data):
 # ---- a small real corpus, against the oracle -----------------------------------------------
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("extract_recall", ROOT / "bench" / "extract_recall.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # its dataclasses look their module up
-    spec.loader.exec_module(mod)
-    return mod
+    return benches.load(benches.BENCH / "extract_recall.py")
 
 
-@pytest.mark.skipif(not os.path.exists("/work/shared/bench/oracles/py_gt.py")
-                    and not os.environ.get("CRUXE_ORACLES"), reason="benchmark oracles not present")
 def test_stdlib_json_against_ast_oracle(tmp_path):
-    corpus = os.path.join(sysconfig.get_paths()["stdlib"], "json")
+    require_oracle("py_gt.py")
+    corpus = str(STDLIB / "json")
     summary = tmp_path / "summary.json"
     assert _bench().main(["--lang", "python", corpus, "--out", str(tmp_path), "--json", str(summary)]) == 0
     got = json.loads(summary.read_text())

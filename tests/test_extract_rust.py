@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import RUST_SERDE, require_corpus
+from support.locations import RUST_SERDE, require_corpus
 from cruxe.extract import extract as extract_any
 from cruxe.languages.rust import extract, module_path
-from extract_support import assert_one_reader_per_pattern, by_qname, rows
+from support.extract import assert_one_reader_per_pattern, by_qname, rows
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
 SAMPLE = (FIXTURES / "items.rs").read_bytes()
@@ -180,6 +180,7 @@ def test_syntax_errors_recover_the_rest():
     assert got["good"] == "function" and got["After"] == "struct" and got["After::m"] == "method"
 
 
+@pytest.mark.slow
 def test_deeply_nested_expression_does_not_crash():
     expr = b"+".join([b"1"] * 50_000)
     src = b"fn before() {}\nconst X: u32 = " + expr + b";\nfn after() -> u32 {\n    " + expr + b"\n}\n"

@@ -14,11 +14,12 @@ from hypothesis import strategies as st
 from cruxe.extract import extract as extract_any
 from cruxe.languages.typescript import extract_javascript, extract_tsx, extract_typescript, module_path
 from cruxe.model import FileExtract
-from extract_support import assert_one_reader_per_pattern, by_qname, rows
+from support.extract import assert_one_reader_per_pattern, by_qname, rows
+from support.locations import TS_MODULES
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXTRACTORS = {"typescript": extract_typescript, "tsx": extract_tsx, "javascript": extract_javascript}
-QUERY_CORE = Path("/tmp/corpora/npm/tscorp/node_modules/@tanstack/query-core")
+QUERY_CORE = TS_MODULES / "@tanstack/query-core"
 CASES = ["typescript/classes.ts", "typescript/module.ts", "typescript/component.tsx", "javascript/commonjs.js"]
 
 
@@ -248,6 +249,7 @@ def test_syntax_errors_recover_the_rest():
     assert got == {"x.good": "function", "x.broken": "function", "x.After": "class", "x.After.m": "method"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("extractor", [extract_typescript, extract_tsx, extract_javascript])
 def test_deeply_nested_expression_does_not_crash(extractor):
     expr = b"+".join([b"1"] * 50_000)

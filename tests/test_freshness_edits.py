@@ -5,6 +5,8 @@ import os
 import subprocess
 import time
 
+import pytest
+
 from cruxe.index import run_index
 from cruxe.shape import full_metadata
 from cruxe.tools import Server
@@ -77,6 +79,7 @@ def test_balanced_syncs_the_edit_and_answers_fresh_after(make_repo):
     assert found.get("results"), found
 
 
+@pytest.mark.slow
 def test_a_file_indexed_right_after_its_write_reads_fresh_and_its_next_edit_is_seen(make_repo):
     """A file read within 2 s of its last write is stored without its mtime; it must neither
     read as changed at once nor hide a later edit for good."""

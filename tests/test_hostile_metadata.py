@@ -22,6 +22,7 @@ from cruxe.config import load_config
 from cruxe.project import init_project, open_project
 from cruxe.safeio import FileTooLarge, NotRegularFile, read_prefix
 from cruxe.tools import Server
+from support.locations import REPO_ROOT
 
 FAKE_SHA = "ab" * 20  # what a secret outside the repository holds: hex, so only the path rule stops it
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
@@ -66,9 +67,9 @@ CHILD_MEMORY = 2 << 30
 
 
 def child(*argv: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    """A Python child with this test's imports, bounded in memory and time: a hang raises
+    """A Python child importing the Cruxe under test, bounded in memory and time: a hang raises
     TimeoutExpired and a runaway read MemoryError in the child (the test fails either way)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
     return subprocess.run([sys.executable, *argv], capture_output=True, text=True, timeout=timeout,
                           env=env, stdin=subprocess.DEVNULL, preexec_fn=_bounded_memory)
 
@@ -359,6 +360,7 @@ def test_mcp_refuses_a_ref_the_repository_does_not_have(git_repo, ref):
     assert not refs.exists() or not any(refs.iterdir())
 
 
+@pytest.mark.slow
 def test_existing_branches_tags_and_commits_are_accepted(git_repo, cruxe_home):
     sha = git(git_repo, "rev-parse", "HEAD")
     git(git_repo, "tag", "v1")

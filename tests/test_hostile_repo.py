@@ -78,6 +78,7 @@ def hostile(tmp_path_factory):
     return {"repo": repo, "home": home, "report": report}
 
 
+@pytest.mark.slow
 def test_indexing_completes_and_every_indexable_file_answers(hostile):
     assert hostile["report"].status == "published"
     server = Server(hostile["repo"], home=hostile["home"])
@@ -180,6 +181,7 @@ def _mutate(repo: Path, outside: Path, stop: threading.Event, seed: int) -> int:
     return n
 
 
+@pytest.mark.slow
 def test_files_changing_or_disappearing_while_indexed_then_a_sync_converges(tmp_path, monkeypatch):
     monkeypatch.setattr(cruxe.index, "BATCH_FILES", 5)  # many commit points
     repo, home, clean_home = tmp_path / "repo", tmp_path / "home", tmp_path / "clean_home"

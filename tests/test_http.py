@@ -9,7 +9,7 @@ import time
 import anyio
 import pytest
 
-from _transport_helpers import (TOY_INSTRUCTIONS, TOY_VERSION, ToyHost, assert_ping_answered, dumps,
+from support.transport import (TOY_INSTRUCTIONS, TOY_VERSION, ToyHost, assert_ping_answered, dumps,
                                 http_request, rpc)
 from cruxe.http import McpHttpServer, is_loopback_host, is_loopback_origin, serve_http
 from cruxe.jsonrpc import INVALID_REQUEST, METHOD_NOT_FOUND, SUPPORTED_PROTOCOL_VERSIONS, Dispatcher
@@ -364,6 +364,7 @@ def test_unknown_method_is_answered_at_once_over_http(server):
 
 # ---------------------------------------------------------------------------- official MCP SDK client
 
+@pytest.mark.slow
 def test_official_sdk_client_over_http(server):
     from mcp import Client
 

@@ -118,6 +118,7 @@ def _tree(draw) -> tuple[list[str], dict[str, list[str]]]:
     return files, ignores
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # 1,500 pass too
 @given(_tree())
 def test_the_scanner_keeps_exactly_what_git_keeps(tree):
@@ -138,6 +139,7 @@ NAME_ALPHABET = "ab]-[!^*?\\ :é"
 PATTERN_PIECES = list(NAME_ALPHABET) + ["[:alpha:]", "[:digit:]", "[:punct:]", "[:space:]", "**", "\\", "a-b"]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)  # 1,500 pass too; each example runs git twice
 @given(st.lists(st.lists(st.sampled_from(PATTERN_PIECES), min_size=1, max_size=8).map("".join),
                 min_size=1, max_size=6),

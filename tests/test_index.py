@@ -19,7 +19,7 @@ from cruxe.index import WorkItem, process_file, run_index
 from cruxe.project import open_project
 from cruxe.store import IDENT_PATTERN, PARTS_PATTERN, code_terms
 
-from conftest import STDLIB
+from support.locations import STDLIB
 
 
 def symbol_table(root, ref="live") -> list[tuple]:
@@ -146,6 +146,7 @@ def test_dead_running_job_is_marked_interrupted(make_repo):
     assert project.store.interrupted_jobs()[0]["job_id"] == "deadbeef"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_sigkill_during_index_then_sync_equals_a_clean_index(copy_corpus, tmp_path, seed):
     """Kill `cruxe index` at a random moment; the next sync must give exactly the symbol
@@ -226,6 +227,7 @@ def test_definitions_sharing_path_kind_line_and_name_get_distinct_ids(make_repo)
     assert [(x["path"], x["line_start"]) for x in answer["references"]] == [("tool.ts", 4)]
 
 
+@pytest.mark.slow
 def test_cli_output_cut_short_by_its_reader_is_not_an_error(make_repo):
     """`cruxe tags | head -1`: the closed pipe ends the command quietly (it used to report
     internal_error: BrokenPipeError)."""

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from _transport_helpers import (
+from support.transport import (
     REPO_ROOT, TOY_INSTRUCTIONS, TOY_VERSION, StdioProcess, ToyHost, dumps, http_exchange_raw, rpc, server_env,
 )
 from cruxe.http import McpHttpServer
@@ -655,7 +655,7 @@ def test_official_sdk_client_over_stdio():
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
-    params = StdioServerParameters(command=sys.executable, args=[str(REPO_ROOT / "tests" / "_transport_helpers.py"),
+    params = StdioServerParameters(command=sys.executable, args=[str(REPO_ROOT / "tests" / "support" / "transport.py"),
                                                                  "stdio"], env=server_env(), cwd=str(REPO_ROOT))
     progress: list[tuple] = []
 

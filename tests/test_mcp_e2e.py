@@ -14,7 +14,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from conftest import FIXTURES, STDLIB, require_corpus
+from support.locations import FIXTURES, STDLIB, require_corpus
 from cruxe.shape import full_metadata
 
 from cruxe.query import signals as sig

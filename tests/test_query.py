@@ -19,7 +19,7 @@ from cruxe.query import locate_symbol, plan, search_code
 from cruxe.shape import PREVIEW_LINES, TRUNCATION_MARKER
 from cruxe.query.signals import EXACT_CASE_BOOST, EXACT_MATCH_BOOST, QUALIFIED_NAME_BOOST
 
-from conftest import STDLIB, require_corpus
+from support.locations import STDLIB, require_corpus
 
 
 def open_gen(root, home=None):

@@ -25,7 +25,8 @@ from cruxe.refs import resolve as resolve_mod
 from cruxe.refs.find import MAX_CONTEXT_CHARS
 from cruxe.store import EDGES_RESOLVER_KEY, edges_deferred
 
-from conftest import FIXTURES, GO_STRINGS, RUST_REGEX, STDLIB
+from support.locations import FIXTURES, GO_STRINGS, RUST_REGEX, STDLIB
+from support.repos import POOL_REPO
 
 REFS = FIXTURES / "refs"
 
@@ -171,17 +172,6 @@ def test_python_star_imports_and_package_reexports_resolve(make_repo):
 
 
 # ---- spec 04: unresolved_count -----------------------------------------------------------------
-
-POOL_REPO = {
-    "pool.py": "def createPool(size):\n    return [None] * size\n",
-    "app.py": ("from pool import createPool\n\n\ndef a():\n    return createPool(1)\n\n\n"
-               "def b():\n    return createPool(2)\n"),
-    "dyn.py": "def c(factory):\n    factory.createPool(3)\n    return factory.other.createPool(4)\n",
-    "ext1.py": "from vendor.pools import createPool\n",
-    "ext2.py": "from vendor.pools import createPool\n",
-    "ext3.py": "from othervendor import createPool as make\n",
-}
-
 
 def test_unresolved_count_reported_beside_resolved_references(make_repo):
     root = make_repo(POOL_REPO)
@@ -345,6 +335,7 @@ def edge_ranges_are_exact(root: Path) -> None:
     assert (outside, foreign) == (0, 0)
 
 
+@pytest.mark.slow
 def test_edge_ranges_stay_exact_through_random_edits_and_syncs(copy_corpus, tmp_path, monkeypatch):
     root = copy_corpus(STDLIB / "email", "email")
     indexed(root)
@@ -444,6 +435,7 @@ def edge_indexes(root: Path) -> list[str]:
                                          "AND tbl_name='symbol_edges' ORDER BY name")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bulk", [False, True], ids=["indexes-kept", "indexes-deferred"])
 def test_sigkill_at_a_random_moment_then_sync_gives_the_edges_of_a_clean_index(copy_corpus, tmp_path, bulk):
     # A first build of many files drops the edge indexes and builds them at its end: a kill
@@ -462,6 +454,7 @@ def test_sigkill_at_a_random_moment_then_sync_gives_the_edges_of_a_clean_index(c
     assert edge_table(root) == _clean_edges(root, tmp_path / "clean_home")
 
 
+@pytest.mark.slow
 def test_bulk_build_that_dies_holding_its_edges_is_started_over(copy_corpus, tmp_path, monkeypatch):
     # A bulk build keeps its edges in memory until its resolution inserts them: dying before
     # that leaves indexed files without edges, marked; the next job must start over.
@@ -531,6 +524,7 @@ def test_bulk_build_into_a_generation_first_indexed_empty(tmp_path, monkeypatch)
     assert ref_sites(root, "helper", "a.py")[0] == [("b.py", 1), ("b.py", 2)]
 
 
+@pytest.mark.slow
 def test_bulk_build_with_parallel_resolution_gives_the_edges_of_the_plain_one(copy_corpus, tmp_path, monkeypatch):
     # The first build of a large repository defers the edge indexes and resolves in worker
     # processes: the same edges, resolutions and indexes as the in-process path.
@@ -590,6 +584,7 @@ def test_stdlib_json_references_are_consistent(copy_corpus):
     assert json.dumps(again, sort_keys=True) == json.dumps(got, sort_keys=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("corpus", [GO_STRINGS, RUST_REGEX], ids=["go-strings", "rust-regex"])
 def test_real_corpora_resolve_to_symbols_of_the_same_name(copy_corpus, corpus):
     root = copy_corpus(corpus)

@@ -20,8 +20,8 @@ from cruxe.refs import find_references
 from cruxe.shape import full_metadata
 from cruxe.tools import Server
 
-from conftest import FIXTURES
-from test_refs import POOL_REPO
+from support.locations import FIXTURES
+from support.repos import POOL_REPO
 
 REFS = FIXTURES / "refs"
 

@@ -24,6 +24,11 @@ from pathlib import Path
 
 import pytest
 
+from support.jobs import wait_jobs
+from support.stdio import opening
+
+pytestmark = pytest.mark.slow  # every test starts the installed console script
+
 ROOT = Path(__file__).resolve().parents[1]
 PLANTED = ("cruxe_py", "cruxe_pkg", "cruxe_main", "multiprocessing", "json", "encodings")
 
@@ -76,23 +81,8 @@ def _markers(out: Path) -> list[str]:
     return sorted(p.name for p in out.iterdir())
 
 
-def _wait_jobs(home: Path, count: int, timeout: float = 120) -> None:
-    """Until `count` index jobs have been registered and none is running (jobs spawned by a
-    server run on their own; a child that ran planted code instead registers none)."""
-    import sqlite3
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        seen = busy = 0
-        for state in home.glob("data/*/state.db"):
-            with sqlite3.connect(state) as c:
-                seen += c.execute("SELECT count(*) FROM index_jobs").fetchone()[0]
-                busy += c.execute("SELECT count(*) FROM index_jobs WHERE status IN "
-                                  "('queued','running','validating')").fetchone()[0]
-        if seen >= count and not busy:
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"expected {count} finished index jobs")
+def _wait_jobs(home: Path, count: int) -> None:
+    assert wait_jobs(home, count, timeout=120), f"expected {count} finished index jobs"
 
 
 @pytest.fixture(params=[False, True], ids=["cruxe.py", "cruxe-package"])
@@ -118,10 +108,7 @@ def test_cli_index_in_the_repository(hostile):
 
 
 def _stdio(cmd: list[str], repo: Path, env: dict[str, str], calls: list[dict]) -> list[dict]:
-    msgs = [{"jsonrpc": "2.0", "id": 0, "method": "initialize",
-             "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                        "clientInfo": {"name": "t", "version": "0"}}},
-            {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    msgs = opening("t", msg_id=0)
     msgs += [{"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": c} for i, c in enumerate(calls)]
     proc = subprocess.Popen([*cmd, "serve-mcp"], cwd=repo, env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)

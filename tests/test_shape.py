@@ -9,9 +9,7 @@ from __future__ import annotations
 import ast
 import json
 import statistics
-import sysconfig
 from functools import lru_cache
-from pathlib import Path
 
 import bpe_openai
 import pytest
@@ -22,8 +20,8 @@ from cruxe import shape
 from cruxe.config import load_config, resolve_explain_level
 from cruxe.errors import CruxeError
 from cruxe.model import symbol_id, symbol_stable_id
+from support.locations import STDLIB
 
-STDLIB = Path(sysconfig.get_paths()["stdlib"])
 BASE = {"freshness_status": "fresh", "indexing_status": "ready", "result_completeness": "complete",
         "ref": "main", "schema_status": "compatible"}
 SIGNAL_NAMES = ("bm25_score", "exact_match_boost", "qualified_name_boost", "kind_weight", "query_intent_boost",

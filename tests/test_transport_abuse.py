@@ -162,7 +162,7 @@ def test_a_cancelled_wait_for_a_job_returns_at_once(make_repo, monkeypatch):
 
 # ---------------------------------------------------------------------------- HTTP: slow clients
 
-from _transport_helpers import ToyHost, assert_ping_answered, dumps, http_request, rpc  # noqa: E402
+from support.transport import ToyHost, assert_ping_answered, dumps, http_request, rpc  # noqa: E402
 from cruxe.http import McpHttpServer, serve_http  # noqa: E402
 from cruxe.jsonrpc import Dispatcher  # noqa: E402
 
@@ -224,6 +224,7 @@ class Drippers:
             t.join(5)
 
 
+@pytest.mark.slow
 def test_slow_header_clients_cannot_starve_a_real_request():
     srv = start(max_connections=4)
     drippers = Drippers(srv.port, 4)
@@ -315,6 +316,7 @@ def test_reset_connections_are_debug_events_without_traceback(caplog):
     assert [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info] == []
 
 
+@pytest.mark.slow
 def test_the_connection_limit_warning_is_rate_limited_with_a_count(caplog):
     caplog.set_level(logging.WARNING, logger="cruxe.http")
     srv = start(max_connections=1, busy_warning_interval=0.5)
@@ -440,7 +442,7 @@ import io  # noqa: E402
 import os  # noqa: E402
 import queue  # noqa: E402
 
-from _transport_helpers import StdioProcess, server_env  # noqa: E402
+from support.transport import StdioProcess, server_env  # noqa: E402
 from cruxe.jsonrpc import serve_stdio  # noqa: E402
 
 

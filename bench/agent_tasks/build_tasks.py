@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(HERE.parents[1] / "tests")]
 
 import build_callers  # noqa: E402
 import build_definitions  # noqa: E402
@@ -25,8 +25,8 @@ import build_errors  # noqa: E402
 from common import assign_splits, body_span, load_oracle  # noqa: E402
 from concepts import CONCEPTS  # noqa: E402
 from corpora import CORPORA, materialize  # noqa: E402
+from support.locations import ORACLES  # noqa: E402
 
-ORACLES = Path("/work/shared/bench/oracles")
 PER_CORPUS = {"definition": 5, "error": 15, "callers": 15}  # definition: per subkind (3 subkinds)
 
 

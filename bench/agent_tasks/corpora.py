@@ -7,14 +7,13 @@ code bases of a thousand files or more.
 """
 from __future__ import annotations
 
-import os
 import shutil
+import sys
 from pathlib import Path
 
-CORPORA_ROOT = Path(os.environ.get("CORPORA", "/tmp/corpora"))
-GO_SRC = Path("/usr/share/go-1.19/src")
-RUST_LIBRARY = Path("/usr/src/rustc-1.63.0/library")
-TS_MODULES = CORPORA_ROOT / "npm/tscorp/node_modules"
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
+
+from support.locations import CORPORA_ROOT, GO_SRC, RUST_LIBRARY, SHARED, TS_MODULES  # noqa: E402
 
 GO_PACKAGES = ("archive", "bufio", "bytes", "compress", "context", "database", "encoding", "errors",
                "flag", "fmt", "go", "html", "io", "mime", "net", "os", "path", "regexp", "sort",
@@ -48,7 +47,7 @@ def materialize(work: Path, corpus: str) -> Path:
         shutil.rmtree(root)
     for dest, src in CORPORA[corpus][1]:
         if not src.is_dir():
-            raise SystemExit(f"{corpus}: {src} is missing (run /work/shared/bench/setup_corpora.sh)")
+            raise SystemExit(f"{corpus}: {src} is missing (run {SHARED}/bench/setup_corpora.sh)")
         shutil.copytree(src, root / dest, symlinks=True,
                         ignore=shutil.ignore_patterns("__pycache__", ".git"))
     mark.write_text("ok\n")

@@ -1,7 +1,7 @@
 """A toy ToolHost and clients for the transport tests (no domain code involved).
 
-Run as a script it serves the toy host: ``python _transport_helpers.py stdio`` or
-``python _transport_helpers.py http`` (prints ``PORT <n>`` on stderr once listening).
+Run as a script it serves the toy host: ``python transport.py stdio`` or
+``python transport.py http`` (prints ``PORT <n>`` on stderr once listening).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 

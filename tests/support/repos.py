@@ -1,0 +1,14 @@
+"""Small repositories more than one test module builds (`make_repo(POOL_REPO)`)."""
+from __future__ import annotations
+
+# one definition, two resolved calls and an import of it, two calls on unknown receivers, and
+# three imports of same-named definitions from outside the repository (unresolved)
+POOL_REPO = {
+    "pool.py": "def createPool(size):\n    return [None] * size\n",
+    "app.py": ("from pool import createPool\n\n\ndef a():\n    return createPool(1)\n\n\n"
+               "def b():\n    return createPool(2)\n"),
+    "dyn.py": "def c(factory):\n    factory.createPool(3)\n    return factory.other.createPool(4)\n",
+    "ext1.py": "from vendor.pools import createPool\n",
+    "ext2.py": "from vendor.pools import createPool\n",
+    "ext3.py": "from othervendor import createPool as make\n",
+}
