@@ -10,7 +10,7 @@ from cruxe.project import open_project
 from cruxe.query import locate_symbol
 from cruxe.refs import find_references
 
-from test_refs_callers import fixture_repo
+from support.repos import fixture_repo
 
 
 @pytest.mark.parametrize("written, segments", [

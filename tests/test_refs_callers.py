@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -21,16 +20,9 @@ from cruxe.shape import full_metadata
 from cruxe.tools import Server
 
 from support.locations import FIXTURES
-from support.repos import POOL_REPO
+from support.repos import POOL_REPO, fixture_repo
 
 REFS = FIXTURES / "refs"
-
-
-def fixture_repo(tmp_path: Path, name: str) -> Path:
-    root = tmp_path / name
-    shutil.copytree(REFS / name, root)
-    run_index(root)
-    return root
 
 
 def refs(root: Path, name: str, **kw) -> dict:

@@ -1,6 +1,13 @@
 """Small repositories more than one test module builds (`make_repo(POOL_REPO)`)."""
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
+from cruxe.index import run_index
+
+from .locations import FIXTURES
+
 # one definition, two resolved calls and an import of it, two calls on unknown receivers, and
 # three imports of same-named definitions from outside the repository (unresolved)
 POOL_REPO = {
@@ -12,3 +19,11 @@ POOL_REPO = {
     "ext2.py": "from vendor.pools import createPool\n",
     "ext3.py": "from othervendor import createPool as make\n",
 }
+
+
+def fixture_repo(tmp_path: Path, name: str) -> Path:
+    """An indexed copy of `tests/fixtures/refs/<name>`."""
+    root = tmp_path / name
+    shutil.copytree(FIXTURES / "refs" / name, root)
+    run_index(root)
+    return root
