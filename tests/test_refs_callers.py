@@ -22,7 +22,6 @@ from cruxe.tools import Server
 from support.locations import FIXTURES
 from support.repos import POOL_REPO, fixture_repo
 
-REFS = FIXTURES / "refs"
 
 
 def refs(root: Path, name: str, **kw) -> dict:
