@@ -19,7 +19,6 @@ from cruxe.refs import find_references
 from cruxe.shape import full_metadata
 from cruxe.tools import Server
 
-from support.locations import FIXTURES
 from support.repos import POOL_REPO, fixture_repo
 
 
