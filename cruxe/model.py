@@ -11,7 +11,7 @@ import re
 from array import array
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import blake3
 
@@ -150,6 +150,50 @@ def _joined(texts: tuple[str, ...]) -> str:
     if joined.count(_SEP) != len(texts) - 1:
         joined = _SEP.join(t.replace(_SEP, "\ufffd") for t in texts)
     return joined
+
+
+# ---- one file's outcome, from a parser worker to the indexer (`index.process_file`) ----------
+
+class Documents(NamedTuple):
+    """Every Tantivy document and SQLite row of one parsed file (`store.writer.build_documents`)."""
+
+    symbols: list[dict[str, Any]]  # symbols index documents
+    symbol_rows: list[tuple]  # `symbols` table rows, the file's path where the table has its id
+    snippets: list[dict[str, Any]]  # snippets index documents
+    file: dict[str, Any]  # the files index document
+    edges: EdgeBlock
+    warnings: list[str]
+    symbol_count: int
+
+
+class Skipped(NamedTuple):
+    """A file left out (unreadable, binary, no longer a regular file inside the repository):
+    its documents and rows go, and `warning` says why."""
+
+    path: str
+    warning: str
+
+
+class Unchanged(NamedTuple):
+    """A file whose content hash is the manifest's: only its size or mtime moved."""
+
+    path: str
+    size: int
+    mtime_ns: int  # -1: too recent to trust (see index.RACY_NS)
+
+
+class Parsed(NamedTuple):
+    """A new or changed file, read, hashed and extracted."""
+
+    path: str
+    content_hash: str
+    size: int
+    mtime_ns: int  # -1: too recent to trust (see index.RACY_NS)
+    language: str | None
+    docs: Documents
+
+
+FileResult = Skipped | Unchanged | Parsed
 
 
 @dataclass(slots=True)

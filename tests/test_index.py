@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from cruxe.errors import CruxeError
 from cruxe.index import WorkItem, process_file, run_index
+from cruxe.model import Skipped
 from cruxe.project import open_project
 from cruxe.store import IDENT_PATTERN, PARTS_PATTERN, code_terms
 
@@ -121,7 +122,7 @@ def test_hostile_encodings_and_binary_files_do_not_stop_a_run(make_repo):
 
 def test_file_vanishing_between_scan_and_read_is_a_warning(tmp_path):
     out = process_file(WorkItem("r", "live", "gone.py", str(tmp_path / "gone.py"), 10, 0, "python", None))
-    assert out["gone"] and "gone.py" in out["warning"]
+    assert isinstance(out, Skipped) and "gone.py" in out.warning
 
 
 def test_force_rebuilds_beside_the_live_generation_and_swaps(make_repo):
@@ -245,7 +246,7 @@ def test_snippet_chunks_skip_blank_gaps_and_merge_small_neighbours():
     become one chunk of at most CHUNK_MERGE_LINES; a long symbol stays its own chunk; the
     chunks stay in line order without overlap and cover every non-blank line."""
     from cruxe.extract import extract
-    from cruxe.index import CHUNK_MERGE_LINES, chunk_ranges
+    from cruxe.store.writer import CHUNK_MERGE_LINES, chunk_ranges
     consts = "".join(f"C_{i} = {i}\n\n" for i in range(30))  # 30 one-line symbols, blank lines between
     long_fn = "def long_one():\n" + "".join(f"    v{i} = {i}\n" for i in range(8)) + "    return v0\n"
     text = "# header comment\n\n\n" + consts + "\n\n" + long_fn + "\n\n# trailing comment\n"
@@ -324,7 +325,8 @@ def test_insert_edges_writes_every_row_in_order_across_statement_and_buffer_boun
     import sqlite3
     from cruxe import store
     from cruxe.model import EdgeBlock
-    monkeypatch.setattr(store, "_FLAT_MAX", 2 * store.EDGE_ROWS * 9)
+    from cruxe.store import writer
+    monkeypatch.setattr(writer, "_FLAT_MAX", 2 * store.EDGE_ROWS * 9)
     db = sqlite3.connect(":memory:", isolation_level=None)
     db.executescript(store._INDEX_SCHEMA)
     sizes = [0, 1, store.EDGE_ROWS - 1, store.EDGE_ROWS, store.EDGE_ROWS + 1, 3 * store.EDGE_ROWS + 5, 7, 0, 130]

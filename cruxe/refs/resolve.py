@@ -27,17 +27,21 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
+from ..config import default_workers
 from ..errors import CruxeError
 from ..procs import worker_pool
 from ..model import EdgeBlock
-from ..store import (CONFIDENCE_CODES, EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, RETRY_SQL, FileEdges, Generation,
-                     build_edge_indexes, build_symbol_indexes, file_ids, id_blob, insert_edges, tail_sql, transaction)
+from ..store import CONFIDENCE_CODES, EDGE_TYPE_CODES, Generation, id_blob, transaction
+from ..store.edges import (dirty_name_edges, edge_count, edge_rowid_range, finish_resolution, label_pending,
+                           next_edge_rowid, pending_edges, resolver_version, stored_edges_after, stored_edges_between,
+                           write_resolutions)
+from ..store.writer import FileEdges, build_symbol_indexes, file_ids, insert_edges
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
 from .golang import GoResolver
-from .graph import EDGE_TABLE_COLS, Edge, Graph, rows
+from .graph import Edge, Graph
 from .python import PythonResolver
 from .rust import RustResolver
 from .text import file_text
@@ -71,66 +75,71 @@ _RESOLVERS: dict[str, type[LanguageResolver]] = {
 }
 
 
-def resolver_version(db: sqlite3.Connection) -> str | None:
-    row = db.execute("SELECT value FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,)).fetchone()
-    return row[0] if row else None
-
-
-def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = None,
-                  build_indexes: bool = False, workers: int | None = None,
-                  spool: list[FileEdges] | None = None, pool: ProcessPoolExecutor | None = None) -> dict[str, Any]:
-    """Resolve what the last index job left pending; returns counts for the job report.
-
-    `changed_paths` is informational: the work list is read from the index (see module
-    docstring), so a resolution that follows a crashed job still sees everything.
-    `build_indexes`: a bulk build left the edge indexes out; create them in the same
-    transaction, after the rows are final. `workers`: at most this many resolution processes
-    (default: the CPU count, at most 4; 1 resolves in this process, with the least memory).
-    `spool`: a bulk build's edges, kept out of the table until now (`store.defer_edge_indexes`):
-    they are resolved here and inserted resolved, in the order the batches would have
-    inserted them, by the processes of `pool` (the job's parser workers) when it is given
-    and resolution is parallel (`workers`), else by new ones.
-    """
+def resolve_edges(gen: Generation, repo: str, ref: str, build_indexes: bool = False, workers: int | None = None) -> None:
+    """Resolve what the last index job left pending in the table (see the module docstring):
+    every edge when the rules' version is missing or older, else the pending edges and those
+    of the dirty names. `build_indexes`: a bulk build left the edge indexes out; create them
+    in the same transaction, after the rows are final. `workers`: at most this many
+    resolution processes (`config.default_workers`; 1 resolves in this process, with the
+    least memory)."""
     t0 = time.monotonic()
-    db = gen.db
     try:
-        full = resolver_version(db) != RESOLVER_VERSION
-        g = Graph(db, repo, ref, lambda path: file_text(gen, repo, ref, path))
-        if spool is not None:
-            edges, resolved = _resolve_spool(gen, g, spool, workers, build_indexes, pool)
-        elif full:
-            workers = _workers(db.execute("SELECT count(*) FROM symbol_edges").fetchone()[0], workers)
-            if workers < 2:
-                g.preload()  # before the transaction: reads see the edges as extraction left them
-            with transaction(db):
-                chunks = _chunks_in_process(db, g) if workers < 2 else _chunks_in_workers(gen, repo, ref, workers)
-                edges, resolved = _resolve_streaming(db, chunks)
-                _finish(db, repo, ref, build_indexes)
+        g = Graph(gen.db, repo, ref, lambda path: file_text(gen, repo, ref, path))
+        if resolver_version(gen.db) != RESOLVER_VERSION:
+            mode, (edges, resolved) = "full", _resolve_full(gen, g, build_indexes, workers)
         else:
-            edges_todo = _work(db, repo, ref)
-            if len(edges_todo) > PRELOAD_EDGES:
-                g.preload()
-            else:
-                g.warm([e.path for e in edges_todo])
-            results = _resolve_all(g, edges_todo)
-            with transaction(db):
-                _write(db, results)
-                _finish(db, repo, ref, build_indexes)
-            edges, resolved = len(results), sum(1 for r in results if r[3] in RESOLVED)
+            mode, (edges, resolved) = "incremental", _resolve_incremental(gen.db, g, build_indexes)
     except sqlite3.DatabaseError as e:
         raise CruxeError("internal_error", f"edge resolution failed: {e}") from e
-    stats = {"mode": "full" if full else "incremental", "edges": edges, "resolved": resolved,
-             "changed_files": len(changed_paths or ()), "duration_ms": int((time.monotonic() - t0) * 1000)}
-    log.debug("edges resolved: %s", stats)
-    return stats
+    log.debug("edges resolved (%s): %d, %d of them to a symbol, in %d ms", mode, edges, resolved,
+              int((time.monotonic() - t0) * 1000))
+
+
+def resolve_spool(gen: Generation, repo: str, ref: str, spool: list[FileEdges], workers: int | None = None,
+                  pool: ProcessPoolExecutor | None = None) -> None:
+    """Resolve a bulk build's edges, kept out of the table until now (`store.defer_edge_indexes`),
+    and insert them resolved, in the order the batches would have inserted them, then build
+    the edge indexes. The processes of `pool` (the job's parser workers) resolve them when it
+    is given and resolution is parallel (`workers`), else new ones do."""
+    t0 = time.monotonic()
+    try:
+        g = Graph(gen.db, repo, ref, lambda path: file_text(gen, repo, ref, path))
+        edges, resolved = _resolve_spool(gen, g, spool, workers, True, pool)
+    except sqlite3.DatabaseError as e:
+        raise CruxeError("internal_error", f"edge resolution failed: {e}") from e
+    log.debug("edges resolved (spool): %d, %d of them to a symbol, in %d ms", edges, resolved,
+              int((time.monotonic() - t0) * 1000))
+
+
+def _resolve_full(gen: Generation, g: Graph, build_indexes: bool, workers: int | None) -> tuple[int, int]:
+    """Every edge of the table, chunk by chunk, here or in `_workers` processes."""
+    db = gen.db
+    workers = _workers(edge_count(db), workers)
+    if workers < 2:
+        g.preload()  # before the transaction: reads see the edges as extraction left them
+    with transaction(db):
+        chunks = _chunks_in_process(g) if workers < 2 else _chunks_in_workers(gen, *g.key, workers)
+        counts = _resolve_streaming(db, chunks)
+        _finish(db, *g.key, build_indexes)
+    return counts
+
+
+def _resolve_incremental(db: sqlite3.Connection, g: Graph, build_indexes: bool) -> tuple[int, int]:
+    """The pending edges and those a dirty name can change (`_work`)."""
+    edges_todo = _work(db, *g.key)
+    if len(edges_todo) > PRELOAD_EDGES:
+        g.preload()
+    else:
+        g.warm([e.path for e in edges_todo])
+    results = _resolve_all(g, edges_todo)
+    with transaction(db):
+        _write(db, results)
+        _finish(db, *g.key, build_indexes)
+    return len(results), sum(1 for r in results if r[3] in RESOLVED)
 
 
 def _finish(db: sqlite3.Connection, repo: str, ref: str, build_indexes: bool) -> None:
-    db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
-    db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, RESOLVER_VERSION))
-    db.execute("DELETE FROM meta WHERE key=?", (EDGES_DEFERRED_KEY,))  # the edges are in the table
-    if build_indexes:
-        build_edge_indexes(db)
+    finish_resolution(db, repo, ref, RESOLVER_VERSION, build_indexes)
 
 
 # What resolution decided for one edge: (current to_symbol_id, current confidence,
@@ -140,9 +149,9 @@ Outcome = tuple[str | None, str | None, str | None, str, int]
 
 def _workers(edges: int, cap: int | None) -> int:
     """How many worker processes a full resolution of `edges` uses (1: in this process).
-    Each holds its own copy of the graph (~180 MB for 100k symbols), so `cruxe index
-    --workers 1` is also the way to the least memory."""
-    n = min(cap or os.cpu_count() or 1, os.cpu_count() or 1, 4)
+    Each holds its own copy of the graph (docs/BENCHMARKS.md), so `cruxe index --workers 1`
+    is also the way to the least memory."""
+    n = default_workers(cap)
     return n if n >= 2 and edges > PARALLEL_EDGES else 1
 
 
@@ -160,19 +169,15 @@ def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]]) 
         total += len(outcomes)
         resolved += sum(1 for o in outcomes if o[3] in RESOLVED)
     if bulk is not None:
-        db.execute("UPDATE symbol_edges SET confidence=? WHERE confidence IS NULL", (CONFIDENCE_CODES[bulk],))
+        label_pending(db, CONFIDENCE_CODES[bulk])
     return total, resolved
 
 
-_CHUNK_WHERE = f"WHERE rowid > ? ORDER BY rowid LIMIT {STREAM_EDGES}"
-_RANGE_WHERE = "WHERE rowid >= ? AND rowid < ? ORDER BY rowid"
-
-
-def _chunks_in_process(db: sqlite3.Connection, g: Graph) -> Iterator[list[Outcome]]:
+def _chunks_in_process(g: Graph) -> Iterator[list[Outcome]]:
     last = -1
     resolvers: dict[type, LanguageResolver] = {}
     while True:
-        chunk = g.stored_edges(_CHUNK_WHERE, (last,))
+        chunk = g.edges(stored_edges_after(g.db, last, STREAM_EDGES))
         if not chunk:
             return
         last = chunk[-1].rowid
@@ -184,7 +189,7 @@ def _chunks_in_workers(gen: Generation, repo: str, ref: str, workers: int) -> It
     read the last committed state (WAL), which is what extraction left: the caller's
     transaction writes nothing they read before its commit. Yielded in rowid order, so the
     writes, and the bulk label, are those of the in-process path."""
-    lo, hi = gen.db.execute("SELECT min(rowid), max(rowid) FROM symbol_edges").fetchone()
+    lo, hi = edge_rowid_range(gen.db)
     if lo is None:
         return
     tasks = [(str(gen.path), gen.number, repo, ref, a, min(a + STREAM_EDGES, hi + 1))
@@ -201,7 +206,7 @@ def _resolve_range(task: tuple[str, int, str, str, int, int]) -> list[Outcome]:
     """Worker side of `_chunks_in_workers`: resolve the edges with lo <= rowid < hi."""
     path, number, repo, ref, lo, hi = task
     g, resolvers = _worker_graph(path, number, repo, ref)
-    chunk = g.stored_edges(_RANGE_WHERE, (lo, hi))
+    chunk = g.edges(stored_edges_between(g.db, lo, hi))
     return _resolve_all(g, chunk, resolvers)
 
 
@@ -287,7 +292,7 @@ def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: i
     db = gen.db
     parallel = _workers(sum(len(b.types) for _, b in spool), workers)
     chunks: list[SpoolChunk] = [[]]
-    size, rowid = 0, db.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0] + 1
+    size, rowid = 0, next_edge_rowid(db)
     for path, block in spool:
         if size >= (STREAM_EDGES if len(chunks) > parallel else FIRST_EDGES):
             chunks.append([])
@@ -396,27 +401,18 @@ def _write(db: sqlite3.Connection, outcomes: list[Outcome], bulk: str | None = N
     codes = CONFIDENCE_CODES
     changed = [(id_blob(o[2]), codes[o[3]], o[4]) for o in outcomes if (o[0], o[1]) != (o[2], o[3])
                and not (bulk is not None and o[2] is None and o[3] == bulk and o[1] is None)]
-    db.executemany("UPDATE symbol_edges SET to_symbol_id=?, confidence=? WHERE rowid=?", changed)
+    write_resolutions(db, changed)
 
 
 def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     """Edges an incremental resolution must (re)consider: the pending ones and those a dirty
     name can change."""
-    cols = EDGE_TABLE_COLS
-    found = {e.rowid: e for e in map(Edge._make, rows(
-        db, f"SELECT {cols} FROM symbol_edges e INDEXED BY se_pending CROSS JOIN paths f ON f.id = e.file_id "
-        "WHERE e.confidence IS NULL", ()))}
+    found = {e.rowid: e for e in map(Edge._make, pending_edges(db))}
     # A changed definition can change what an edge by that name resolves to only when the
     # edge is unresolved (a definition may now fit) or resolved by unique name (it may now
     # be ambiguous); scope/import/receiver resolutions follow explicit paths and edges into
-    # the changed files were sent back to pending already. CROSS JOIN fixes the loop order:
-    # each dirty name, then its edges through se_tail (`+d.name`: without the column's text
-    # affinity, which the index expression lacks, so the comparison can search the index).
-    for e in map(Edge._make, rows(
-            db, f"SELECT {cols} FROM edge_dirty_names d CROSS JOIN symbol_edges e ON {tail_sql('e')} = +d.name "
-            'CROSS JOIN paths f ON f.id = e.file_id WHERE d.repo=? AND d."ref"=? '
-            f"AND {RETRY_SQL} AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)",
-            (repo, ref, CONFIDENCE_CODES[OPAQUE], CONFIDENCE_CODES[UNIQUE]))):
+    # the changed files were sent back to pending already.
+    for e in map(Edge._make, dirty_name_edges(db, repo, ref, CONFIDENCE_CODES[OPAQUE], CONFIDENCE_CODES[UNIQUE])):
         found.setdefault(e.rowid, e)
     return [found[k] for k in sorted(found)]
 
