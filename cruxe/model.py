@@ -95,7 +95,7 @@ class Reference(NamedTuple):
     from_symbol: int | None = None  # index into FileExtract.symbols of the enclosing symbol
     module: str = ""  # imports: the module path as written (e.g. "os.path", "./util")
     alias: str = ""  # imports: local name bound, when renamed
-    receiver: str = ""  # calls: receiver expression text when syntactic (self, this, x)
+    receiver: str = ""  # calls/references: receiver expression text when syntactic (self, this, x)
 
 
 _SEP = "\0"  # between the texts of an EdgeBlock column: no identifier holds it
@@ -116,28 +116,30 @@ class EdgeBlock(NamedTuple):
     names: str  # to_name of each reference, joined by NUL
     modules: str  # ... module ("" when none)
     receivers: str  # ... receiver ("" when none)
-    # The import references again, each (its index, line, from, name, module, receiver): a
+    aliases: str  # ... alias ("" when none)
+    # The import references again, each (its index, line, from, name, module, alias): a
     # bulk build's resolution needs them first and alone (`refs.resolve._block_imports`), and
     # picked out here, in the parser workers, they cost the indexer no pass over the columns.
     imports: tuple[tuple[int, int, int, str, str, str], ...] = ()
 
     @staticmethod
     def of(types: bytes, lines: list[int], froms: list[int], symbol_ids: list[bytes], names: tuple[str, ...],
-           modules: tuple[str, ...], receivers: tuple[str, ...], import_type: int | None = None) -> EdgeBlock:
+           modules: tuple[str, ...], receivers: tuple[str, ...], aliases: tuple[str, ...],
+           import_type: int | None = None) -> EdgeBlock:
         """`import_type`: the code in `types` of import references, to fill `imports`."""
         imports: tuple = ()
         if import_type is not None and import_type in types:
-            imports = tuple((i, lines[i], froms[i], *(_clean(t) for t in (names[i], modules[i], receivers[i])))
+            imports = tuple((i, lines[i], froms[i], *(_clean(t) for t in (names[i], modules[i], aliases[i])))
                             for i, code in enumerate(types) if code == import_type)
         return EdgeBlock(types, array("I", lines), array("i", froms), symbol_ids,
-                         *(_joined(column) for column in (names, modules, receivers)), imports)
+                         *(_joined(column) for column in (names, modules, receivers, aliases)), imports)
 
     def column(self, texts: str) -> list[str]:
-        """One of the text columns (names, modules, receivers) as a list."""
+        """One of the text columns (names, modules, receivers, aliases) as a list."""
         return texts.split(_SEP) if self.types else []
 
 
-EMPTY_EDGES = EdgeBlock(b"", array("I"), array("i"), [], "", "", "")
+EMPTY_EDGES = EdgeBlock(b"", array("I"), array("i"), [], "", "", "", "")
 
 
 def _clean(text: str) -> str:

@@ -104,3 +104,21 @@ def test_the_indexing_wing_leaves_sql_to_the_store(module):
     text = (Path(index_mod.__file__).parent / module).read_text()
     assert not re.search(r"\.execute(many|script)?\(", text)
     assert not re.search(r"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE (TABLE|INDEX))\b", text)
+
+
+def test_an_import_alias_is_stored_in_the_alias_column_and_resolves_through_it(make_repo):
+    # Before: the extractors put the alias into `receiver` (the table had no alias column) and
+    # edge_block dropped Reference.alias.
+    from cruxe.index import run_index
+    from cruxe.project import open_project
+    root = make_repo({"m.py": "def target():\n    return 1\n",
+                      "use.py": "from m import target as t\nimport os.path as osp\n\ndef f():\n    return t()\n",
+                      "g.go": 'package main\n\nimport h "net/http"\n\nfunc main() { h.Get("x") }\n'})
+    run_index(root)
+    project = open_project(root)
+    db = project.store.current_generation("live").db
+    imports = db.execute("SELECT to_name, receiver, alias FROM symbol_edges WHERE edge_type = 2 ORDER BY to_name")
+    assert imports.fetchall() == [("net/http", None, "h"), ("os.path", None, "osp"), ("target", None, "t")]
+    call = db.execute("SELECT e.confidence, s.name FROM symbol_edges e JOIN symbols s ON s.symbol_id = e.to_symbol_id "
+                      "WHERE e.to_name = 't'").fetchall()
+    assert [name for _, name in call] == ["target"]

@@ -44,7 +44,8 @@ class Edge(NamedTuple):
     to_name: str
     edge_type: str
     module: str  # imports: the module as written
-    receiver: str  # calls/references: receiver text; imports: the local alias bound
+    receiver: str  # calls/references: receiver text
+    alias: str  # imports: the local name bound, when renamed
     to_id: str | None = None  # the resolution it has now (None, None: pending)
     confidence: str | None = None
 
@@ -201,8 +202,8 @@ class Graph:
         paths, types, labels, new = self._paths, _TYPE_LABELS, _CONFIDENCE_LABELS, tuple.__new__
         # `x.hex() if x else None`: the view's nullif(lower(hex(x)), '') (NULL and empty blobs: None)
         return [new(Edge, (rowid, paths[file_id], line, src.hex() if src else None, name, types[kind],
-                           module or "", receiver or "", to.hex() if to else None, labels[conf]))
-                for rowid, file_id, line, src, name, kind, module, receiver, to, conf
+                           module or "", receiver or "", alias or "", to.hex() if to else None, labels[conf]))
+                for rowid, file_id, line, src, name, kind, module, receiver, alias, to, conf
                 in stored]
 
     def warm(self, paths: list[str]) -> None:

@@ -344,10 +344,10 @@ def _block_edges(path: str, first_rowid: int, b: EdgeBlock) -> list[Edge]:
     # the trailing None is what a `froms` of -1 (no enclosing symbol) indexes: no test per edge
     ids = [i.hex() for i in b.symbol_ids]
     ids.append(None)
-    return [new(Edge, (rowid, path, line, ids[src], name, types[kind], module, receiver, None, None))
-            for rowid, kind, line, src, name, module, receiver
+    return [new(Edge, (rowid, path, line, ids[src], name, types[kind], module, receiver, alias, None, None))
+            for rowid, kind, line, src, name, module, receiver, alias
             in zip(range(first_rowid, first_rowid + len(b.types)), b.types, b.lines, b.froms,
-                   b.column(b.names), b.column(b.modules), b.column(b.receivers))]
+                   b.column(b.names), b.column(b.modules), b.column(b.receivers), b.column(b.aliases))]
 
 
 _IMPORT_CODE = EDGE_TYPE_CODES["imports"]
@@ -362,8 +362,8 @@ def _block_imports(path: str, first_rowid: int, b: EdgeBlock) -> list[tuple]:
     if not b.imports:
         return []
     ids, label = b.symbol_ids, _TYPE_LABELS[_IMPORT_CODE]
-    return [(first_rowid + i, path, line, ids[src].hex() if src >= 0 else None, name, label, module, receiver,
-             None, None) for i, line, src, name, module, receiver in b.imports]
+    return [(first_rowid + i, path, line, ids[src].hex() if src >= 0 else None, name, label, module, "", alias,
+             None, None) for i, line, src, name, module, alias in b.imports]
 
 
 def _as_edges(rows: list[tuple]) -> list[Edge]:
@@ -447,7 +447,7 @@ def _resolutions(g: Graph, edges: list[Edge], resolvers: dict[type, LanguageReso
             if r is None:
                 r = resolvers[cls] = cls(g)
             resolve = r.resolve
-        key = e[3:8]  # from_id, to_name, edge_type, module, receiver
+        key = e[3:9]  # from_id, to_name, edge_type, module, receiver, alias
         res = memo.get(key)
         if res is None:
             # the try block is inline (it costs nothing until it catches), not a wrapper

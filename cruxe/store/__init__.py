@@ -46,7 +46,7 @@ from ..codetokens import IDENT_PATTERN, PARTS_PATTERN, code_terms  # noqa: F401 
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 20  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 21  # bump when any table or Tantivy field changes meaning; forces reindex
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
 # snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
 # each measured 192 MB of the indexer's peak for no speed gained on go-5k.
@@ -199,7 +199,8 @@ CREATE VIEW IF NOT EXISTS symbol_relations AS SELECT k.repo AS repo, k."ref" AS 
   FROM branch_state k CROSS JOIN symbols s JOIN paths f ON f.id = s.file_id;
 CREATE TABLE IF NOT EXISTS symbol_edges (
   from_symbol_id BLOB, to_symbol_id BLOB, to_name TEXT NOT NULL, edge_type INTEGER NOT NULL,
-  file_id INTEGER NOT NULL, source_line INTEGER NOT NULL, confidence INTEGER, module TEXT, receiver TEXT);
+  file_id INTEGER NOT NULL, source_line INTEGER NOT NULL, confidence INTEGER, module TEXT, receiver TEXT,
+  alias TEXT);
 CREATE VIEW IF NOT EXISTS edges AS SELECT e.rowid AS rowid, {id_sql("e.from_symbol_id")} AS from_symbol_id,
   {id_sql("e.to_symbol_id")} AS to_symbol_id, e.to_name,
   {edge_type_sql("e")} AS edge_type, f.path AS source_file, e.source_line,

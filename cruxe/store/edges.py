@@ -83,7 +83,8 @@ def write_resolutions(db: sqlite3.Connection, changed: list[tuple[bytes | None, 
 # An Edge's columns read from the tables (`e` symbol_edges, `f` paths) in SQL, for queries
 # that read few rows with an index hint, or a file's edges by its rowid range
 EDGE_TABLE_COLS = (f"e.rowid, f.path, e.source_line, {id_sql('e.from_symbol_id')}, e.to_name, {edge_type_sql('e')}, "
-                   f"coalesce(e.module, ''), coalesce(e.receiver, ''), {id_sql('e.to_symbol_id')}, "
+                   f"coalesce(e.module, ''), coalesce(e.receiver, ''), coalesce(e.alias, ''), "
+                   f"{id_sql('e.to_symbol_id')}, "
                    f"{confidence_sql('e')}")
 
 
@@ -106,7 +107,7 @@ def dirty_name_edges(db: sqlite3.Connection, repo: str, ref: str, opaque: int, u
 
 
 # The edge table's columns as stored, which `Graph.edges` turns into Edge values in Python
-_STORED_EDGE_COLS = ("rowid, file_id, source_line, from_symbol_id, to_name, edge_type, module, receiver, "
+_STORED_EDGE_COLS = ("rowid, file_id, source_line, from_symbol_id, to_name, edge_type, module, receiver, alias, "
                      "to_symbol_id, confidence")
 
 

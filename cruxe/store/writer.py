@@ -114,9 +114,9 @@ def edge_block(refs: list[Reference], blobs: list[bytes]) -> EdgeBlock:
     """A file's references by column (`EdgeBlock`); `blobs`: its symbols' stored ids."""
     if not refs:
         return EMPTY_EDGES
-    types, names, lines, froms, modules, _, receivers = zip(*refs)
+    types, names, lines, froms, modules, aliases, receivers = zip(*refs)
     return EdgeBlock.of(bytes(map(EDGE_TYPE_CODES.__getitem__, types)), lines,
-                        [-1 if i is None else i for i in froms], blobs, names, modules, receivers,
+                        [-1 if i is None else i for i in froms], blobs, names, modules, receivers, aliases,
                         EDGE_TYPE_CODES["imports"])
 
 
@@ -305,11 +305,11 @@ def build_symbol_indexes(db: sqlite3.Connection) -> None:
 FileEdges = tuple[str, EdgeBlock]  # a file's path and its references
 
 
-EDGE_ROWS = 64  # x 9 columns: within SQLite's 999 variables of before 3.32
-_EDGE_VALUES = "(?,?,?,?,?,?,?,nullif(?,''),nullif(?,''))"
+EDGE_ROWS = 64  # x 10 columns: within SQLite's 999 variables of before 3.32
+_EDGE_VALUES = "(?,?,?,?,?,?,?,nullif(?,''),nullif(?,''),nullif(?,''))"
 _INSERT_EDGES_ONE = f"INSERT INTO symbol_edges VALUES {_EDGE_VALUES}"
 _INSERT_EDGES_MANY = f"INSERT INTO symbol_edges VALUES {','.join([_EDGE_VALUES] * EDGE_ROWS)}"
-_EDGE_COLS = 9
+_EDGE_COLS = 10
 _FLAT_MAX = 64 * EDGE_ROWS * _EDGE_COLS  # parameters laid out (64 statements' worth) before they run
 
 
@@ -357,6 +357,7 @@ def insert_edges(c: sqlite3.Connection, edges: list[FileEdges], ids: dict[str, i
             part[5::_EDGE_COLS] = b.lines
             part[7::_EDGE_COLS] = b.column(b.modules)
             part[8::_EDGE_COLS] = b.column(b.receivers)
+            part[9::_EDGE_COLS] = b.column(b.aliases)
             flat += part
             if len(flat) >= _FLAT_MAX:
                 flat = yield from _statements(flat, per)
@@ -497,14 +498,14 @@ def _requeue_edges(c: sqlite3.Connection, repo: str, ref: str, paths: list[str],
                   "(SELECT symbol_id FROM symbols WHERE file_id=?)", file_id)
         old_defs.update((path, q, n) for q, n in c.execute(
             "SELECT qualified_name, name FROM symbols WHERE file_id=?", file_id))
-        old_imports.update((path, t, m or "", r or "") for t, m, r in c.execute(
-            "SELECT to_name, module, receiver FROM symbol_edges WHERE rowid BETWEEN ? AND ? AND edge_type=?",
+        old_imports.update((path, t, m or "", a or "") for t, m, a in c.execute(
+            "SELECT to_name, module, alias FROM symbol_edges WHERE rowid BETWEEN ? AND ? AND edge_type=?",
             (*edge_range, EDGE_TYPE_CODES["imports"])))
     new_defs = {(row[SYMBOL_FILE], row[SYMBOL_QUALIFIED], row[SYMBOL_NAME]) for row in symbols}
     imports = EDGE_TYPE_CODES["imports"]
-    new_imports = {(path, name, module, receiver)  # receiver of an import: the alias it binds
+    new_imports = {(path, name, module, alias)
                    for path, b in edges
-                   for t, name, module, receiver in zip(b.types, b.column(b.names), b.column(b.modules),
-                                                        b.column(b.receivers)) if t == imports}
+                   for t, name, module, alias in zip(b.types, b.column(b.names), b.column(b.modules),
+                                                     b.column(b.aliases)) if t == imports}
     names = rule(old_defs, new_defs, old_imports, new_imports)
     c.executemany("INSERT OR IGNORE INTO edge_dirty_names VALUES (?,?,?)", [(repo, ref, n) for n in sorted(names)])
