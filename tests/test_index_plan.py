@@ -118,7 +118,7 @@ def test_an_import_alias_is_stored_in_the_alias_column_and_resolves_through_it(m
     project = open_project(root)
     db = project.store.current_generation("live").db
     imports = db.execute("SELECT to_name, receiver, alias FROM symbol_edges WHERE edge_type = 2 ORDER BY to_name")
-    assert imports.fetchall() == [("net/http", None, "h"), ("os.path", None, "osp"), ("target", None, "t")]
+    assert [tuple(r) for r in imports] == [("net/http", None, "h"), ("os.path", None, "osp"), ("target", None, "t")]
     call = db.execute("SELECT e.confidence, s.name FROM symbol_edges e JOIN symbols s ON s.symbol_id = e.to_symbol_id "
                       "WHERE e.to_name = 't'").fetchall()
-    assert [name for _, name in call] == ["target"]
+    assert [r[1] for r in call] == ["target"]
