@@ -46,20 +46,19 @@ log = logging.getLogger(__name__)
 BATCH_FILES = 500
 BATCH_BYTES = 12 << 20  # ... or this many source bytes, whichever comes first
 # batches handed to the parser workers before the one being written: with one, a worker that
-# finished its share of the next batch waited for the writer to collect it (Django+Salt with
-# references: 15.5 -> 15.1 s to the last batch, none without them, where the writer is the slower)
+# finished its share of the next batch waited for the writer to collect it (docs/BENCHMARKS.md)
 AHEAD = 2
 INLINE_MAX_FILES = 150  # fewer changed files than this are parsed in-process (no pool start-up)
 # The parser workers' first garbage-collector threshold (CPython's default: 700). Extraction
 # allocates millions of short-lived containers (tree-sitter nodes, reference tuples) that
-# reference counting frees; at 700 the collector runs ~1,000 times over Django+Salt, 0.30 of
-# 11.9 CPU-s of the workers (0.02 s without references), at 10,000 ~0: 11.86 -> 11.40 CPU-s,
-# interleaved A/B. Cycles are still collected, only in larger steps.
+# reference counting frees, and at 700 the collector's passes over them were a measurable
+# share of the workers' time (docs/BENCHMARKS.md). Cycles are still collected, only in
+# larger steps.
 WORKER_GC_THRESHOLD = 10_000
 # a first build of at least this many files builds its edge indexes at the end
 # (CRUXE_INDEX_BULK_MIN_FILES changes it, e.g. for tests of a bulk build on a few files)
 BULK_MIN_FILES = 1000
-# ... and keeps up to this many edges in memory until they are resolved (~100 bytes each)
+# ... and keeps up to this many edges in memory until they are resolved (bounds the memory)
 SPOOL_MAX_EDGES = 2_000_000
 # A file modified this recently may be modified again within the same mtime tick (coarse
 # kernel clocks, 2 s on FAT), with the same size: the size+mtime fast path would then miss
@@ -398,7 +397,7 @@ def _writer(gen: Generation, repo: str, ref: str) -> GenerationWriter:
 
 def _validate(project: Project, gen: Generation, ref: str, report: JobReport, rebuild: bool) -> None:
     """Before a job publishes: every file's documents must agree with its manifest row
-    (`store.disagreeing_files`, ~20 ms on 4k files), and the totals of SQLite and Tantivy
+    (`store.disagreeing_files`, cheap beside the job), and the totals of SQLite and Tantivy
     must agree. Files that disagree are indexed again (`_reindex`); a disagreement that
     survives that fails the job with the files named and the remedy."""
     bad = disagreeing_files(gen, project.id, ref)

@@ -68,7 +68,8 @@ LANGUAGES: tuple[str, ...] = ("python", "rust", "go", "typescript", "tsx", "java
 
 
 # Symbol and Reference are named tuples, not frozen dataclasses: extraction makes one per
-# definition and per reference (700k references on go-5k), and a tuple is built 3x faster.
+# definition and per reference (hundreds of thousands in a large repository), and a tuple is
+# built several times faster (docs/BENCHMARKS.md).
 class Symbol(NamedTuple):
     """One definition found in one file (output of extraction: no repo/ref yet)."""
 
@@ -103,8 +104,8 @@ _SEP = "\0"  # between the texts of an EdgeBlock column: no identifier holds it
 
 class EdgeBlock(NamedTuple):
     """One file's references on their way from a parser worker to the edge table, by column.
-    A full build moves ~650k references from parser workers to the indexer and on to the
-    resolution workers (Django+Salt); a tuple per reference, or even a list of strings per
+    A full build moves every reference from parser workers to the indexer and on to the
+    resolution workers; a tuple per reference, or even a list of strings per
     column, is an object per field to pickle and unpickle at every hop, where a column of
     texts joined by NUL is one (`edge_block`; a NUL in a text, which no name holds, becomes
     U+FFFD). `froms` index the file's symbols, whose stored ids are `symbol_ids`."""

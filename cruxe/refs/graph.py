@@ -83,7 +83,7 @@ class _SymbolLoad:
     Every list must come out in (path, line, id) order. A bulk build inserts files in path order, so
     the table's own order is that but for definitions that share a line (`a = b = 1`); a
     sync appends a file's rows at the end. So the rows are read in the table's order, which
-    costs no sort (ORDER BY in SQL: 0.16 against 0.10 CPU-s for Django+Salt's 102k symbols),
+    costs no sort (ORDER BY in SQL costs more: docs/BENCHMARKS.md),
     and only what is out of order is sorted in Python (`finish`): a file read in two runs or
     out of line order, and the names of files read after the first one out of path order
     (and of files with ties)."""
@@ -101,7 +101,7 @@ class _SymbolLoad:
 
     def read(self, db: sqlite3.Connection) -> None:
         """Read the rows after those read so far."""
-        intern = sys.intern  # kind, language and path repeat on every row: ~20% of the graph's memory
+        intern = sys.intern  # kind, language and path repeat on every row: a large share of the graph's memory
         new = tuple.__new__  # Sym's constructor without its Python frame
         by_path, by_name, by_id, seen, unsorted, names = (self.by_path, self.by_name, self.by_id, self.seen,
                                                           self.unsorted, self.names)
@@ -309,8 +309,8 @@ class Graph:
 
     def firsts_of(self, path: str, parent: str | None) -> dict[str, Sym]:
         """name -> the first definition (by line, then id: `common.first`) of that name directly
-        inside `parent`: what a class member lookup asks (55k times in a full resolution of
-        Django+Salt), without a min() per question."""
+        inside `parent`: what a class member lookup asks (tens of thousands of times in a full
+        resolution), without a min() per question."""
         tree = self._firsts.get(path)
         if tree is None:
             tree = self._firsts[path] = {}
@@ -325,8 +325,8 @@ class Graph:
         """(names, ids) of the symbols of `path` when the file is closed (every parent link
         of its symbols points inside it, so a walk up the scopes from one of its symbols
         sees only its names; ids are unique, so an id of the file is a symbol of the file),
-        else None. Most bare names a file uses are defined nowhere in it (Django+Salt: 240k
-        of 291k scope questions): this answers them at once."""
+        else None. Most bare names a file uses are defined nowhere in it (docs/BENCHMARKS.md):
+        this answers them at once."""
         if path in self._local:
             return self._local[path]
         syms = self.in_file(path)

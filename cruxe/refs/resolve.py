@@ -59,7 +59,7 @@ STREAM_EDGES = 50_000
 # ... except a bulk build's first chunk per worker: the inserts wait for the first one back
 FIRST_EDGES = 10_000
 # A full resolution of more edges than this runs in worker processes when there are cores
-# for them (resolution is Python rules: one core does ~80k edges/s).
+# for them (resolution is Python rules: below this, starting workers costs more than it saves).
 PARALLEL_EDGES = 150_000
 # How much lower than the job's the resolution workers' scheduling priority is (`os.nice`).
 RESOLVER_NICENESS = 10
@@ -227,16 +227,15 @@ def _worker_graph(path: str, number: int, repo: str, ref: str, imports: Callable
 
 def _resolution_worker_graph(path: str, number: int, repo: str, ref: str) -> Graph:
     """This process becomes a resolution worker: an empty graph of generation `path`."""
-    # The graph is a million long-lived objects and every chunk adds 50,000 edges and
-    # outcomes: the cyclic collector's passes over them cost ~30% of a worker's time
-    # (measured on Django+Salt; loading the graph with it on, 0.15 CPU-s more), and
-    # resolution makes no cycles worth collecting. The worker ends with the resolution.
+    # The graph is a million long-lived objects and every chunk adds STREAM_EDGES edges and
+    # outcomes: the cyclic collector's passes over them were a large share of a worker's
+    # time (docs/BENCHMARKS.md), and resolution makes no cycles worth collecting. The
+    # worker ends with the resolution.
     gc.disable()
     # This process only feeds the one that writes the outcomes, which has the job's
     # last, serial steps to run after them (inserts, edge indexes, commit): on 2 cores
     # shared by three processes it gets a core whenever it has work, and the inserts keep
-    # up with the resolution (Django+Salt: the writer's lag after the last chunk 0.17 ->
-    # 0.11 s, the tail after the last batch 2.42 -> 2.32 s, means of 4 alternated runs).
+    # up with the resolution (docs/BENCHMARKS.md).
     try:
         os.nice(RESOLVER_NICENESS)
     except (AttributeError, OSError):  # no os.nice (Windows), or a sandbox that refuses it
@@ -307,7 +306,7 @@ def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: i
             # every task carries the import edges (for the graph of whichever worker takes it
             # first), pickled once here: a bytes object is copied, not walked, per task
             shipped = pickle.dumps(imports, protocol=pickle.HIGHEST_PROTOCOL)
-            # (and so the blocks go without their own import rows: 37k tuples less to pickle)
+            # (and so the blocks go without their own import rows: fewer tuples to pickle)
             tasks = [(str(gen.path), gen.number, *g.key,
                       [(p, r, b._replace(imports=()) if b.imports else b) for p, r, b in chunk], shipped)
                      for chunk in chunks]
@@ -323,8 +322,8 @@ def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: i
         resolved = 0
         codes = frozenset(CONFIDENCE_CODES[c] for c in RESOLVED)
         # A transaction per chunk: its pages go to the WAL while the workers resolve the next
-        # ones, where one transaction for all wrote them after the last (Django+Salt: the final
-        # commit 0.12 -> 0.045 s, with nothing else to run beside it). The generation keeps
+        # ones, where one transaction for all wrote them after the last, with nothing else
+        # to run beside it (docs/BENCHMARKS.md). The generation keeps
         # its EDGES_DEFERRED_KEY mark until `_finish`: a job killed in between leaves part of
         # the edges, which the next job finds marked and starts over (`index._start_over`), and
         # find_references answers no_edges_available until then (no resolver version yet).
@@ -356,9 +355,8 @@ _IMPORT_CODE = EDGE_TYPE_CODES["imports"]
 def _block_imports(path: str, first_rowid: int, b: EdgeBlock) -> list[tuple]:
     """A file's spooled import edges (`EdgeBlock.imports`, picked out by the parser workers), as
     plain tuples of Edge's fields (`Edge` values are what `_block_edges` makes of them): plain
-    tuples pickle in half a named tuple's time. Django+Salt's 37k imports are read before the
-    resolution workers can start: 0.07-0.08 CPU-s from the columns, 0.01 from these rows
-    (each measured alone)."""
+    tuples pickle faster than named tuples, and the imports are read before the resolution
+    workers can start (docs/BENCHMARKS.md)."""
     if not b.imports:
         return []
     ids, label = b.symbol_ids, _TYPE_LABELS[_IMPORT_CODE]
@@ -451,7 +449,7 @@ def _resolutions(g: Graph, edges: list[Edge], resolvers: dict[type, LanguageReso
         res = memo.get(key)
         if res is None:
             # the try block is inline (it costs nothing until it catches), not a wrapper
-            # function: a call per resolved edge, 450k of them on Django+Salt
+            # function: a call per resolved edge, hundreds of thousands in a large repository
             try:
                 res = resolve(e)
             except Exception:  # noqa: BLE001 - a resolver bug costs one edge, not the index

@@ -140,8 +140,8 @@ def chunk_ranges(fx: FileExtract, lines: list[str]) -> list[tuple[int, int, str]
     each gap between them; a gap of blank lines only is left out (nothing to find there);
     a run of small chunks (CHUNK_SMALL_LINES or fewer each: one-line constants, short
     comments) is merged into one chunk of at most CHUNK_MERGE_LINES; any chunk over
-    CHUNK_MAX_LINES is cut into pieces. On go-5k, 15% of the chunks were blank gaps and a
-    third were single lines: each a Tantivy document to write and score. A merged chunk that
+    CHUNK_MAX_LINES is cut into pieces. Blank gaps and single lines are common in real code
+    (docs/BENCHMARKS.md), each a Tantivy document to write and score. A merged chunk that
     holds a symbol is a "symbol" chunk; a hit in it is joined to the symbol at its best line."""
     n_lines = len(lines)
     out: list[tuple[int, int, str]] = []
@@ -205,7 +205,7 @@ def file_ids(db: sqlite3.Connection, paths: list[str]) -> dict[str, int]:
 
 
 def defer_edge_indexes(db: sqlite3.Connection, spool: bool = False) -> None:
-    """Drop the edge indexes for a bulk build of an empty generation: inserting ~650k edge
+    """Drop the edge indexes for a bulk build of an empty generation: inserting hundreds of thousands of edge
     rows into three B-trees, then updating them as resolution rewrites the rows, costs more
     than building each index once from the final rows (`build_edge_indexes`). Nothing in a
     bulk build reads through them: new files have no rows to delete, the resolution reads in
@@ -215,8 +215,8 @@ def defer_edge_indexes(db: sqlite3.Connection, spool: bool = False) -> None:
     generation indexed while its repository was empty has a version, and nothing to keep).
 
     `spool`: the build also keeps its edges out of the table until its resolution inserts
-    them resolved (a pending row written, read back and rewritten cost ~2.5 CPU-s on
-    Django+Salt). Until then the generation is marked (`EDGES_DEFERRED_KEY`): a job that
+    them resolved (a pending row written, read back and rewritten costs more: docs/BENCHMARKS.md).
+    Until then the generation is marked (`EDGES_DEFERRED_KEY`): a job that
     finds the mark knows the edges of its indexed files were lost with the job that kept them,
     and starts the build over (`clear_generation`)."""
     with transaction(db):
@@ -287,7 +287,7 @@ def build_missing_indexes(db: sqlite3.Connection) -> None:
 
 
 def defer_symbol_indexes(db: sqlite3.Connection) -> None:
-    """Drop the symbol indexes for a bulk build of an empty generation: ~160k rows in random
+    """Drop the symbol indexes for a bulk build of an empty generation: many rows in random
     id and name order cost three B-trees more than one sort each at the end
     (`build_symbol_indexes`, after the last batch and before the resolution reads symbols).
     Readers in between still get correct answers, by scanning."""
@@ -331,11 +331,10 @@ def insert_edges(c: sqlite3.Connection, edges: list[FileEdges], ids: dict[str, i
     each file's (to_symbol_id blobs, confidence codes), aligned with `edges`."""
     base = c.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0]
     # EDGE_ROWS rows per statement: SQLite's work per statement (bind, step, reset) is most of
-    # a one-row INSERT's cost (Django+Salt's 655k edges: 0.91 -> 0.66 CPU-s). The parameters
-    # are laid out flat, a file's column at a time by slice assignment (no tuple per row:
-    # 578k edges 0.73-0.80 -> 0.70 CPU-s, of which SQLite 0.59), and streamed some statements
-    # at a time: a spool flushed past its limit is 2M edges, which at once would take the
-    # memory the limit is there to cap.
+    # a one-row INSERT's cost (docs/BENCHMARKS.md). The parameters are laid out flat, a
+    # file's column at a time by slice assignment (no tuple per row), and streamed some
+    # statements at a time: a spool flushed past its limit is SPOOL_MAX_EDGES edges, which at
+    # once would take the memory the limit is there to cap.
     per = EDGE_ROWS * _EDGE_COLS
     rest: list = []  # the last rows, fewer than a statement's: inserted one by one
 
