@@ -27,7 +27,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 
 from ..config import default_workers
 from ..errors import CruxeError
@@ -35,7 +35,7 @@ from ..procs import worker_pool
 from ..model import EdgeBlock
 from ..store import CONFIDENCE_CODES, EDGE_TYPE_CODES, Generation, id_blob, transaction
 from ..store.edges import (dirty_name_edges, edge_count, edge_rowid_range, finish_resolution, label_pending,
-                           next_edge_rowid, pending_edges, resolver_version, stored_edges_after, stored_edges_between,
+                           next_edge_rowid, pending_edges, resolver_version, stored_edges_between,
                            write_resolutions)
 from ..store.writer import FileEdges, build_symbol_indexes, file_ids, insert_edges
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
@@ -112,15 +112,20 @@ def resolve_spool(gen: Generation, repo: str, ref: str, spool: list[FileEdges], 
 
 
 def _resolve_full(gen: Generation, g: Graph, build_indexes: bool, workers: int | None) -> tuple[int, int]:
-    """Every edge of the table, chunk by chunk, here or in `_workers` processes."""
+    """Every edge of the table, by rowid ranges (`_range_outcomes`), here or in `_workers`
+    processes that each load the graph once; they read the last committed state (WAL), which
+    is what extraction left: the transaction below writes nothing they read before its
+    commit. The outcomes come back in rowid order, so the writes, and the bulk label, are the
+    same either way."""
     db = gen.db
-    workers = _workers(edge_count(db), workers)
-    if workers < 2:
-        g.preload()  # before the transaction: reads see the edges as extraction left them
-    with transaction(db):
-        chunks = _chunks_in_process(g) if workers < 2 else _chunks_in_workers(gen, *g.key, workers)
-        counts = _resolve_streaming(db, chunks)
-        _finish(db, *g.key, build_indexes)
+    n = _workers(edge_count(db), workers)
+    with ExitStack() as stack:
+        # _Here loads the graph before the transaction: reads see the edges as extraction left them
+        run: _Executor = _Here(g) if n < 2 else _Workers(
+            stack.enter_context(worker_pool(n, "reference-resolution")), gen, g.key)
+        with transaction(db):
+            counts = _resolve_streaming(db, run.map(_range_outcomes, _rowid_ranges(db)))
+            _finish(db, *g.key, build_indexes)
     return counts
 
 
@@ -173,41 +178,61 @@ def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]]) 
     return total, resolved
 
 
-def _chunks_in_process(g: Graph) -> Iterator[list[Outcome]]:
-    last = -1
-    resolvers: dict[type, LanguageResolver] = {}
-    while True:
-        chunk = g.edges(stored_edges_after(g.db, last, STREAM_EDGES))
-        if not chunk:
-            return
-        last = chunk[-1].rowid
-        yield _resolve_all(g, chunk, resolvers)
+# ---- where edges resolve: an executor runs a source's chunks, here or in worker processes ----
+# A source is its chunks and a module-level function `fn(g, resolvers, chunk)` that resolves one
+# (pickled by reference to reach a worker): the table's rowid ranges (`_range_outcomes`) or a
+# bulk build's spooled file blocks (`_resolve_chunk`).
+
+class _Executor(Protocol):
+    def map(self, fn: Callable[[Graph, dict, Any], Any], chunks: list) -> Iterator[Any]: ...
 
 
-def _chunks_in_workers(gen: Generation, repo: str, ref: str, workers: int) -> Iterator[list[Outcome]]:
-    """The same chunks, resolved by `workers` processes that each load the graph once; they
-    read the last committed state (WAL), which is what extraction left: the caller's
-    transaction writes nothing they read before its commit. Yielded in rowid order, so the
-    writes, and the bulk label, are those of the in-process path."""
-    lo, hi = edge_rowid_range(gen.db)
-    if lo is None:
-        return
-    tasks = [(str(gen.path), gen.number, repo, ref, a, min(a + STREAM_EDGES, hi + 1))
-             for a in range(lo, hi + 1, STREAM_EDGES)]
-    with worker_pool(workers, "reference-resolution") as pool:
-        yield from pool.map(_resolve_range, tasks)
+class _Here:
+    """Resolve the chunks in this process, on `g` loaded whole first (`imports`: the import
+    edges when they are not in the table), one set of resolvers for all (their caches)."""
+
+    def __init__(self, g: Graph, imports: list[Edge] | None = None):
+        g.preload(imports)
+        self.g = g
+        self.resolvers: dict[type, LanguageResolver] = {}
+
+    def map(self, fn: Callable[[Graph, dict, Any], Any], chunks: list) -> Iterator[Any]:
+        return (fn(self.g, self.resolvers, chunk) for chunk in chunks)
+
+
+class _Workers:
+    """Resolve the chunks in the processes of `pool`, each loading its own graph of `gen`
+    once (`shipped`: the import edges, pickled, when they are not in the table); results
+    come back in the chunks' order. All tasks are submitted at once: the workers start."""
+
+    def __init__(self, pool: ProcessPoolExecutor, gen: Generation, key: tuple[str, str], shipped: bytes | None = None):
+        self.pool, self.where, self.shipped = pool, (str(gen.path), gen.number, *key), shipped
+
+    def map(self, fn: Callable[[Graph, dict, Any], Any], chunks: list) -> Iterator[Any]:
+        return self.pool.map(_in_worker, [(*self.where, fn, chunk, self.shipped) for chunk in chunks])
+
+
+def _in_worker(task: tuple) -> Any:
+    """Worker side of `_Workers`: this process's graph (loaded on first use), then `fn`."""
+    path, number, repo, ref, fn, chunk, shipped = task
+    imports = None if shipped is None else (lambda: _as_edges(pickle.loads(shipped)))
+    g, resolvers = _worker_graph(path, number, repo, ref, imports)
+    return fn(g, resolvers, chunk)
+
+
+def _rowid_ranges(db: sqlite3.Connection) -> list[tuple[int, int]]:
+    """The edge table as STREAM_EDGES-wide rowid ranges [lo, hi)."""
+    lo, hi = edge_rowid_range(db)
+    return [] if lo is None else [(a, min(a + STREAM_EDGES, hi + 1)) for a in range(lo, hi + 1, STREAM_EDGES)]
+
+
+def _range_outcomes(g: Graph, resolvers: dict[type, LanguageResolver], rowids: tuple[int, int]) -> list[Outcome]:
+    """The outcomes of the edges with lo <= rowid < hi."""
+    return _resolve_all(g, g.edges(stored_edges_between(g.db, *rowids)), resolvers)
 
 
 # per worker process: the graph of the generation it resolves, and its resolvers
 _worker_state: dict[str, tuple[Graph, dict[type, LanguageResolver]]] = {}
-
-
-def _resolve_range(task: tuple[str, int, str, str, int, int]) -> list[Outcome]:
-    """Worker side of `_chunks_in_workers`: resolve the edges with lo <= rowid < hi."""
-    path, number, repo, ref, lo, hi = task
-    g, resolvers = _worker_graph(path, number, repo, ref)
-    chunk = g.edges(stored_edges_between(g.db, lo, hi))
-    return _resolve_all(g, chunk, resolvers)
 
 
 def _worker_graph(path: str, number: int, repo: str, ref: str, imports: Callable[[], list[Edge]] | None = None
@@ -306,18 +331,15 @@ def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: i
             # every task carries the import edges (for the graph of whichever worker takes it
             # first), pickled once here: a bytes object is copied, not walked, per task
             shipped = pickle.dumps(imports, protocol=pickle.HIGHEST_PROTOCOL)
-            # (and so the blocks go without their own import rows: fewer tuples to pickle)
-            tasks = [(str(gen.path), gen.number, *g.key,
-                      [(p, r, b._replace(imports=()) if b.imports else b) for p, r, b in chunk], shipped)
-                     for chunk in chunks]
             if pool is None:
                 pool = stack.enter_context(worker_pool(parallel, "reference-resolution"))
-            results: Iterator[SpoolOutcome] = pool.map(_resolve_spool_task, tasks)  # all submitted: workers start
+            # (and so the blocks go without their own import rows: fewer tuples to pickle)
+            results: Iterator[SpoolOutcome] = _Workers(pool, gen, g.key, shipped).map(
+                _resolve_chunk, [[(p, r, b._replace(imports=()) if b.imports else b) for p, r, b in chunk]
+                                 for chunk in chunks])
         build_symbol_indexes(db)
         if parallel < 2:
-            g.preload(_as_edges(imports))
-            resolvers: dict[type, LanguageResolver] = {}
-            results = (_resolve_chunk(g, chunk, resolvers) for chunk in chunks)
+            results = _Here(g, _as_edges(imports)).map(_resolve_chunk, chunks)
         ids = file_ids(db, [path for path, _ in spool])  # registered by the batches: a lookup
         resolved = 0
         codes = frozenset(CONFIDENCE_CODES[c] for c in RESOLVED)
@@ -369,20 +391,12 @@ def _as_edges(rows: list[tuple]) -> list[Edge]:
     return [new(Edge, r) for r in rows]
 
 
-def _resolve_chunk(g: Graph, chunk: SpoolChunk, resolvers: dict[type, LanguageResolver]) -> SpoolOutcome:
+def _resolve_chunk(g: Graph, resolvers: dict[type, LanguageResolver], chunk: SpoolChunk) -> SpoolOutcome:
     codes, out = CONFIDENCE_CODES, []
     for path, first, block in chunk:
         res = _resolutions(g, _block_edges(path, first, block), resolvers)
         out.append(([id_blob(r[0]) for r in res], bytes([codes[r[1]] for r in res])))
     return out
-
-
-def _resolve_spool_task(task: tuple[str, int, str, str, SpoolChunk, bytes]) -> SpoolOutcome:
-    """Worker side of `_resolve_spool`: the graph is loaded once per process, with the import
-    edges the task carries (unpickled only then)."""
-    path, number, repo, ref, chunk, imports = task
-    g, resolvers = _worker_graph(path, number, repo, ref, lambda: _as_edges(pickle.loads(imports)))
-    return _resolve_chunk(g, chunk, resolvers)
 
 
 def _bulk_label(outcomes: list[Outcome]) -> str | None:
