@@ -246,7 +246,8 @@ class IndexPlan:
 def plan_index(kind: BuildKind, repo: str, ref: str, root: str, files: list[ScanEntry],
                old: dict[str, tuple[str, int, int]], workers: int | None, bulk_min_files: int) -> IndexPlan:
     """The job's plan, from what the scan found (`files`) and the manifest (`old`: path ->
-    (hash, size, mtime_ns)); pure. `bulk_min_files`: see BULK_MIN_FILES."""
+    (hash, size, mtime_ns)); pure, but for the CPU count (`config.default_workers`).
+    `bulk_min_files`: see BULK_MIN_FILES."""
     seen = {f.path for f in files}
     todo = [WorkItem(repo, ref, f.path, f.abs_path, f.size, f.mtime_ns, f.language,
                      old[f.path][0] if f.path in old else None, root)
