@@ -363,22 +363,21 @@ def _repair(gen: Generation, repo: str, ref: str, report: JobReport, store) -> N
 def _write_all(writer: GenerationWriter, store, plan: IndexPlan, pool: ProcessPoolExecutor | None,
                report: JobReport, progress: Progress | None, commit: str | None,
                workers: int | None) -> list[FileEdges] | None:
-    """The deletions, then the batches; a bulk build's spooled edges are resolved (by the
-    parser workers when there are some) as soon as the last batch is committed. Returns the
-    spool when it was resolved here, else None (the edges wait in the table)."""
+    """The deletions, then the batches; a bulk build's spooled edges are resolved as soon as
+    the last batch is committed. Returns the spool when it was resolved here, else None (the
+    edges wait in the table)."""
     if plan.deleted or not plan.todo:
         for p in plan.deleted:
             writer.delete_file_docs(file_key(writer.repo, writer.ref, p))
         writer.commit_tantivy()
         writer.commit_sqlite(plan.deleted, [], [], [], [], {"commit": commit, "complete": not plan.todo})
         report.deleted_files = len(plan.deleted)
-    spool = _write_batches(writer, store, plan.todo, pool, report, progress, commit, [] if plan.spool else None,
-                           workers)
+    spool = _write_batches(writer, store, plan.todo, pool, report, progress, commit, [] if plan.spool else None)
     if spool is not None:
         heap.trim()
-        # imported here, as below: parser workers never load the resolver until they resolve
+        # imported here, as below: parser workers never load the resolver
         from .refs.resolve import resolve_spool
-        resolve_spool(writer.gen, writer.repo, writer.ref, spool, workers, pool)
+        resolve_spool(writer.gen, writer.repo, writer.ref, spool, workers)
     return spool
 
 
@@ -498,7 +497,7 @@ def _delete_docs(gen: Generation, repo: str, ref: str, paths: Iterable[str]) -> 
 
 def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], pool: ProcessPoolExecutor | None,
                    report: JobReport, progress: Progress | None, commit: str | None,
-                   spool: list[FileEdges] | None, workers: int | None = None) -> list[FileEdges] | None:
+                   spool: list[FileEdges] | None) -> list[FileEdges] | None:
     """Write batch after batch, each in the crash-safe order (Tantivy commit, then one
     SQLite transaction), while the workers parse the next ones (`_process`): a batch's parsed
     data is dropped once written, so at most 1 + AHEAD are held, this one and those. With a
@@ -509,12 +508,6 @@ def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], pool: 
     new_paths = frozenset(i.path for i in todo if i.old_hash is None)  # no SQLite rows to delete
     done = spooled = 0
     for batch_results in _process(todo, pool):
-        if spool is not None and pool is not None and done + len(batch_results) == len(todo):
-            # the last batch: nothing left to parse, the workers begin their resolution graphs
-            edges = spooled + sum(len(r.docs.edges.types) for r in batch_results if isinstance(r, Parsed))
-            if edges <= SPOOL_MAX_EDGES:  # else the spool is written pending, and resolved elsewhere
-                from .refs.resolve import begin_graphs
-                begin_graphs(pool, writer.gen, repo, ref, edges, workers)
         _write_batch(writer, repo, ref, batch_results, report)
         done += len(batch_results)
         writer.commit_tantivy()
@@ -548,7 +541,7 @@ def _parser_pool(parsers: int) -> ContextManager[ProcessPoolExecutor | None]:
     (0: the change is small enough to parse in this process, no pool start-up)."""
     if not parsers:
         return nullcontext(None)
-    return worker_pool(parsers, "parser or resolution", initializer=_parser_worker_start)
+    return worker_pool(parsers, "parser", initializer=_parser_worker_start)
 
 
 def _parser_worker_start() -> None:

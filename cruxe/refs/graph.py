@@ -77,8 +77,7 @@ def _reorder(by_path: dict[str, list[Sym]], by_name: dict[str, list[Sym]], by_id
 
 
 class _SymbolLoad:
-    """`Graph.preload`'s reading of the symbols table, in one go or in two (rows appended in
-    between are read by the second `read`).
+    """`Graph.preload`'s reading of the symbols table.
 
     Every list must come out in (path, line, id) order. A bulk build inserts files in path order, so
     the table's own order is that but for definitions that share a line (`a = b = 1`); a
@@ -161,16 +160,13 @@ class Graph:
         self._complete = False  # preloaded: a missing key means "none", no query needed
         self._few: dict[tuple, list[Sym]] = {}
         self._paths: dict[int, str] | None = None  # paths.id -> path, for `edges`
-        self._load: _SymbolLoad | None = None  # a preload begun by preload_symbols
 
     # -- bulk loading for a full resolution
     def preload(self, imports: list[Edge] | None = None) -> None:
         """Load every symbol and import edge; `imports`: the import edges, when they are not
-        in the table yet (a bulk build's spool). After `preload_symbols`, only the symbols
-        committed since are read."""
-        load = self._load if self._load is not None else _SymbolLoad()
+        in the table yet (a bulk build's spool)."""
+        load = _SymbolLoad()
         load.read(self.db)
-        self._load = None
         self._by_path, self._by_name = load.finish(self._by_id)
         by_file: dict[str, list[Edge]] = defaultdict(list)
         if imports is None:
@@ -184,13 +180,6 @@ class Graph:
     def complete(self) -> bool:
         """Preloaded: everything is in memory."""
         return self._complete
-
-    def preload_symbols(self) -> None:
-        """The first part of `preload`, ahead of time: read the symbols committed so far (a
-        bulk build's parser workers, idle while its last batch is written). Only for a table
-        that gains rows and loses none until `preload` reads the rest."""
-        self._load = _SymbolLoad()
-        self._load.read(self.db)
 
     def edges(self, stored: Iterable[tuple]) -> list[Edge]:
         """Edge rows as stored (`store.edges.stored_edges_*`) as Edge values with what the

@@ -95,16 +95,14 @@ def resolve_edges(gen: Generation, repo: str, ref: str, build_indexes: bool = Fa
               int((time.monotonic() - t0) * 1000))
 
 
-def resolve_spool(gen: Generation, repo: str, ref: str, spool: list[FileEdges], workers: int | None = None,
-                  pool: ProcessPoolExecutor | None = None) -> None:
+def resolve_spool(gen: Generation, repo: str, ref: str, spool: list[FileEdges], workers: int | None = None) -> None:
     """Resolve a bulk build's edges, kept out of the table until now (`store.defer_edge_indexes`),
     and insert them resolved, in the order the batches would have inserted them, then build
-    the edge indexes. The processes of `pool` (the job's parser workers) resolve them when it
-    is given and resolution is parallel (`workers`), else new ones do."""
+    the edge indexes; in worker processes when resolution is parallel (`workers`)."""
     t0 = time.monotonic()
     try:
         g = Graph(gen.db, repo, ref, lambda path: file_text(gen, repo, ref, path))
-        edges, resolved = _resolve_spool(gen, g, spool, workers, True, pool)
+        edges, resolved = _resolve_spool(gen, g, spool, workers, True)
     except sqlite3.DatabaseError as e:
         raise CruxeError("internal_error", f"edge resolution failed: {e}") from e
     log.debug("edges resolved (spool): %d, %d of them to a symbol, in %d ms", edges, resolved,
@@ -240,8 +238,6 @@ def _worker_graph(path: str, number: int, repo: str, ref: str, imports: Callable
     """This worker's graph of generation `path` and its resolvers, loaded on first use
     (`imports`: the import edges, when they are not in the table)."""
     state = _worker_state.get(path)
-    if state is not None and not state[0].complete:  # begun by preload_task: read the rest
-        state[0].preload(imports() if imports is not None else None)
     if state is None:
         g = _resolution_worker_graph(path, number, repo, ref)
         g.preload(imports() if imports is not None else None)
@@ -269,35 +265,6 @@ def _resolution_worker_graph(path: str, number: int, repo: str, ref: str) -> Gra
     return Graph(gen.db, repo, ref, lambda p: file_text(gen, repo, ref, p))
 
 
-def begin_graphs(pool: ProcessPoolExecutor, gen: Generation, repo: str, ref: str, edges: int,
-                 workers: int | None) -> None:
-    """Before a bulk build's last batch is written: each worker of `pool` begins its
-    resolution graph (`preload_task`), when the build's `edges` will be resolved there
-    (`_resolve_spool`: more than PARALLEL_EDGES, and cores for it)."""
-    n = _workers(edges, workers)
-    if n >= 2:
-        for _ in range(n):
-            pool.submit(preload_task, str(gen.path), gen.number, repo, ref)
-
-
-def preload_task(path: str, number: int, repo: str, ref: str) -> None:
-    """In a parser worker, while the indexer writes a bulk build's last batch: read the
-    symbols committed so far into this worker's graph, the bulk of `Graph.preload` (the
-    workers have nothing else to do then, and at their lowered priority they take only what
-    the indexer leaves). Its first resolution task reads the rest. A second call in the same
-    worker does nothing."""
-    if path in _worker_state:
-        return
-    try:
-        g = _resolution_worker_graph(path, number, repo, ref)
-        g.preload_symbols()
-    except Exception:  # noqa: BLE001 - nobody waits for this task: its resolution loads the graph whole
-        log.warning("could not begin the resolution graph ahead of time", exc_info=True)
-        return
-    _worker_state.clear()
-    _worker_state[path] = (g, {})
-
-
 _TYPE_LABELS = {code: label for label, code in EDGE_TYPE_CODES.items()}
 # A bulk build's edges as resolution tasks: (path, rowid its first edge will have, its edges)
 SpoolChunk = list[tuple[str, int, EdgeBlock]]
@@ -306,12 +273,11 @@ SpoolOutcome = list[tuple[list[bytes | None], bytes]]
 
 
 def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: int | None,
-                   build_indexes: bool, pool: ProcessPoolExecutor | None) -> tuple[int, int]:
+                   build_indexes: bool) -> tuple[int, int]:
     """Resolve a bulk build's spooled edges and insert them, resolved, chunk by chunk as the
     chunks come back: no pending row is written, read back and rewritten. The build's symbol
     indexes (`store.defer_symbol_indexes`) are built here too, while the resolution workers
-    read the rest of their graphs (`begin_graphs` began them during the last batch; a table
-    scan, which needs no index). The first chunks are smaller, so that the inserts start as
+    load their graphs (a table scan, which needs no index). The first chunks are smaller, so that the inserts start as
     soon as a worker has its graph. Returns (edges, resolved)."""
     db = gen.db
     parallel = _workers(sum(len(b.types) for _, b in spool), workers)
@@ -331,8 +297,7 @@ def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: i
             # every task carries the import edges (for the graph of whichever worker takes it
             # first), pickled once here: a bytes object is copied, not walked, per task
             shipped = pickle.dumps(imports, protocol=pickle.HIGHEST_PROTOCOL)
-            if pool is None:
-                pool = stack.enter_context(worker_pool(parallel, "reference-resolution"))
+            pool = stack.enter_context(worker_pool(parallel, "reference-resolution"))
             # (and so the blocks go without their own import rows: fewer tuples to pickle)
             results: Iterator[SpoolOutcome] = _Workers(pool, gen, g.key, shipped).map(
                 _resolve_chunk, [[(p, r, b._replace(imports=()) if b.imports else b) for p, r, b in chunk]
