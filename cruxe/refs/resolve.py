@@ -4,11 +4,14 @@ Which edges are (re)resolved is read from the index itself, so an interrupted jo
 nothing behind: extraction inserts edges pending (`confidence IS NULL`); the batch
 transaction that replaces a file also sends edges resolved into its old symbols back to
 pending and records in `edge_dirty_names` the names whose definitions or imports it
-added or removed (store.mark_edges_dirty). This function resolves the pending edges and,
+added or removed (the rule of `refs.dirty`). This function resolves the pending edges and,
 by dirty name, the edges a new or vanished definition can change (unresolved ones, and
 those resolved by unique name), then clears the dirty names and records the rules'
 version in `meta`, all in one transaction. When that version is missing (first index, or
-a job killed before its first resolution) or older, every edge is resolved.
+a job killed before its first resolution) or older, every edge is resolved. A bulk
+build's edges, kept out of the table until then, go through `resolve_spool` instead and are
+inserted already resolved. Every full resolution runs a source's chunks on an executor:
+here (`_Here`) or in resolution processes (`_Workers`).
 
 Known limit of the incremental path: an edge resolved through an import or class chain
 that passes through a changed file, to a symbol that did not move, keeps its target even
