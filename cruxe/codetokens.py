@@ -138,3 +138,37 @@ def _stems(w: str) -> list[str]:
                 stems.append(root[:-1])
             return stems
     return [w]
+
+
+# ---- code text as index terms (the `content`, `content_head` and `content_parts` fields) ----
+# Code is split here (`code_terms`, in the parser workers) into whole identifiers
+# (IDENT_PATTERN: snake_case kept whole, no 40-byte limit) and identifier parts (PARTS_PATTERN:
+# snake and simple camel splits), for the store's whitespace analyser. Tantivy's own regex
+# tokenizer made the same tokens at several times the cost (docs/BENCHMARKS.md, Indexing).
+IDENT_PATTERN = r"[A-Za-z0-9_$]+"
+PARTS_PATTERN = r"[A-Z]?[a-z0-9]+|[A-Z]+"
+_PARTS_RE = re.compile(PARTS_PATTERN)
+# bytes.translate tables: every byte that is not in an identifier (resp. a part) becomes a
+# space, so splitting on whitespace gives exactly the pattern's matches (bytes of non-ASCII
+# characters are never identifier bytes, as the patterns never match them either)
+_IDENT_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
+_TO_IDENTS = bytes(b if b in _IDENT_BYTES else 32 for b in range(256))
+_TO_PART_RUNS = bytes(b if b in _IDENT_BYTES and b not in b"_$" else 32 for b in range(256))
+
+
+def code_terms(code: bytes) -> tuple[str, str]:
+    """(identifiers, identifier parts) of UTF-8 code as whitespace-separated text, in text
+    order, for the `content`/`content_head` and `content_parts` fields: the tokens and
+    positions Tantivy's regex tokenizer gives for IDENT_PATTERN and PARTS_PATTERN, cheaper
+    than Python's findall (bytes.translate, then a split). Runs of lower-case letters and
+    digits are their own part; other runs are split by PARTS_PATTERN, memoized (the same
+    identifiers come back throughout a repository)."""
+    idents = code.translate(_TO_IDENTS).decode("ascii")
+    parts = [run if run.islower() or run.isdigit() else _parts_of(run)
+             for run in code.translate(_TO_PART_RUNS).decode("ascii").split()]
+    return idents, " ".join(parts)
+
+
+@lru_cache(maxsize=200_000)
+def _parts_of(run: str) -> str:
+    return " ".join(_PARTS_RE.findall(run))

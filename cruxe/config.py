@@ -57,11 +57,12 @@ CONFIG_FILE_LIMIT = 1024 * 1024
 REPO_CONFIG_DIR = ".cruxe"
 
 
-def default_workers() -> int:
-    """The one worker-count rule: the job's processes when `--workers` / `index.workers` does
-    not say (reference resolution also never exceeds it: each of its workers holds a graph)."""
-    # Parsing runs in processes; more than 4 rarely pays on a laptop and starves the server.
-    return max(1, min(os.cpu_count() or 1, 4))
+def default_workers(requested: int | None = None) -> int:
+    """The one worker-count rule, for parser and resolution processes alike: `requested`
+    (--workers, `index.workers`) or else the CPU count, never more than the CPUs or 4 (more
+    rarely pays on a laptop and starves the server), never fewer than 1."""
+    cpus = os.cpu_count() or 1
+    return max(1, min(requested or cpus, cpus, 4))
 
 
 @dataclass(frozen=True, slots=True)

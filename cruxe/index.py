@@ -19,52 +19,47 @@ import uuid
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
+from enum import Enum
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Callable, ContextManager, Iterable
+from typing import Any, Callable, ContextManager, Iterable, NamedTuple
 
-from . import codetokens as ct
-from . import heap, literals, vcs
+from . import heap, vcs
 from .config import cruxe_home, default_workers
 from .errors import CruxeError
 from .extract import extract
-from .model import (EMPTY_EDGES, EdgeBlock, FileExtract, Reference, content_hash, file_key, symbol_content_hash, symbol_id,
-                    symbol_stable_id, text_lines)
+from .model import FileExtract, FileResult, Parsed, Skipped, Unchanged, content_hash, file_key
 from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, SCAN_TIMEOUT_S, ScanEntry, looks_binary, scan
-from .store import (EDGE_TYPE_CODES, SCHEMA_VERSION, FileEdges, Generation, GenerationWriter, build_missing_indexes,
-                    build_symbol_indexes, clear_generation, code_terms, crash_point, defer_edge_indexes,
-                    defer_symbol_indexes, disagreeing_files, edges_deferred, flush_spool, folded_name, id_blob,
-                    manifest, now_iso, orphan_paths, record_unconfirmed, save_skipped_files, save_tree_state, storage_error,
-                    storage_kind)
+from .store import (SCHEMA_VERSION, Generation, branch_state, disagreeing_files, manifest, now_iso,
+                    save_skipped_files, save_tree_state, storage_error, storage_kind)
+from .store.edges import manifest_files, row_counts
+from .store.writer import (FileEdges, GenerationWriter, build_documents, build_missing_indexes,  # noqa: F401 - build_documents: re-exported
+                           build_symbol_indexes, clear_generation, crash_point, defer_edge_indexes,
+                           defer_symbol_indexes, edges_deferred, flush_spool, orphan_paths, record_unconfirmed)
 
 log = logging.getLogger(__name__)
 
 # files per Tantivy commit + SQLite transaction: partial results appear batch by batch
 # (CRUXE_INDEX_BATCH_FILES lowers it, e.g. for crash tests that need many commit points)
-BATCH_FILES = int(os.environ.get("CRUXE_INDEX_BATCH_FILES", "500"))
+BATCH_FILES = 500
 BATCH_BYTES = 12 << 20  # ... or this many source bytes, whichever comes first
 # batches handed to the parser workers before the one being written: with one, a worker that
-# finished its share of the next batch waited for the writer to collect it (Django+Salt with
-# references: 15.5 -> 15.1 s to the last batch, none without them, where the writer is the slower)
+# finished its share of the next batch waited for the writer to collect it (docs/BENCHMARKS.md)
 AHEAD = 2
 INLINE_MAX_FILES = 150  # fewer changed files than this are parsed in-process (no pool start-up)
 # The parser workers' first garbage-collector threshold (CPython's default: 700). Extraction
 # allocates millions of short-lived containers (tree-sitter nodes, reference tuples) that
-# reference counting frees; at 700 the collector runs ~1,000 times over Django+Salt, 0.30 of
-# 11.9 CPU-s of the workers (0.02 s without references), at 10,000 ~0: 11.86 -> 11.40 CPU-s,
-# interleaved A/B. Cycles are still collected, only in larger steps.
+# reference counting frees, and at 700 the collector's passes over them were a measurable
+# share of the workers' time (docs/BENCHMARKS.md). Cycles are still collected, only in
+# larger steps.
 WORKER_GC_THRESHOLD = 10_000
 # a first build of at least this many files builds its edge indexes at the end
-BULK_MIN_FILES = int(os.environ.get("CRUXE_INDEX_BULK_MIN_FILES", "1000"))
-# ... and keeps up to this many edges in memory until they are resolved (~100 bytes each)
+# (CRUXE_INDEX_BULK_MIN_FILES changes it, e.g. for tests of a bulk build on a few files)
+BULK_MIN_FILES = 1000
+# ... and keeps up to this many edges in memory until they are resolved (bounds the memory)
 SPOOL_MAX_EDGES = 2_000_000
-CHUNK_MAX_LINES = 120  # a snippet longer than this is split: keeps snippet hits precise
-CHUNK_SMALL_LINES = 3  # chunks this short are merged with their small neighbours ...
-CHUNK_MERGE_LINES = 20  # ... into chunks of at most this many lines
-CONTENT_HEAD_BYTES = 4096  # the files index sees the head of each file
-DOC_MAX_CHARS = 2000  # doc text indexed per symbol (searched through doc_tokens; not stored)
 # A file modified this recently may be modified again within the same mtime tick (coarse
 # kernel clocks, 2 s on FAT), with the same size: the size+mtime fast path would then miss
 # it. Such a file's manifest row gets no mtime, so the next sync hashes it once more.
@@ -88,29 +83,26 @@ class WorkItem:
 
 # ---- worker side: bytes -> ready-to-write documents and rows ----------------------------------
 
-def process_file(item: WorkItem) -> dict[str, Any]:
+def process_file(item: WorkItem) -> FileResult:
     """Read, hash, extract and build every document/row for one file. Runs in a worker."""
     try:
         data = read_confined(item)
     except OSError as e:
-        return {"path": item.path, "gone": True, "warning": f"{item.path}: unreadable ({e.strerror}); skipped"}
+        return Skipped(item.path, f"{item.path}: unreadable ({e.strerror}); skipped")
     if data is None:
-        return {"path": item.path, "gone": True,
-                "warning": f"{item.path}: symlink points outside the repository or not a regular file; skipped"}
+        return Skipped(item.path, f"{item.path}: symlink points outside the repository or not a regular file; skipped")
     if looks_binary(data):
-        return {"path": item.path, "gone": True, "warning": f"{item.path}: binary content; skipped"}
+        return Skipped(item.path, f"{item.path}: binary content; skipped")
     digest = content_hash(data)
-    racy = time.time_ns() - item.mtime_ns < RACY_NS
-    base = {"path": item.path, "content_hash": digest, "size": len(data), "mtime_ns": -1 if racy else item.mtime_ns,
-            "language": item.language}
+    mtime_ns = -1 if time.time_ns() - item.mtime_ns < RACY_NS else item.mtime_ns
     if digest == item.old_hash:
-        return {**base, "unchanged": True}
+        return Unchanged(item.path, len(data), mtime_ns)
     if item.language:
         fx = extract(item.path, data, item.language)
     else:
         fx = FileExtract(item.path, "")
     text = data.decode("utf-8", "replace")
-    return {**base, **build_documents(item, fx, text)}
+    return Parsed(item.path, digest, len(data), mtime_ns, item.language, build_documents(item, fx, text))
 
 
 def read_confined(item: WorkItem) -> bytes | None:
@@ -140,117 +132,6 @@ def read_confined(item: WorkItem) -> bytes | None:
     finally:
         if fd >= 0:
             os.close(fd)
-
-
-def build_documents(item: WorkItem, fx: FileExtract, text: str) -> dict[str, Any]:
-    repo, ref, path = item.repo, item.ref, item.path
-    fkey = file_key(repo, ref, path)
-    language = item.language or ""
-    path_tokens = ct.joined(ct.path_terms(path))
-    common = {"repo": repo, "ref": ref, "file_key": fkey, "path": path, "path_tokens": path_tokens,
-              "language": language}
-    ids = unique_symbol_ids(repo, ref, path, fx)
-    blobs = [id_blob(i) for i in ids]  # the stored form
-    lines = text_lines(text)
-    sym_docs, sym_rows = [], []
-    for i, s in enumerate(fx.symbols):
-        stable = symbol_stable_id(language, s.kind, s.qualified_name, s.signature)
-        parent = fx.symbols[s.parent] if s.parent is not None else None
-        sym_docs.append({
-            **common, "symbol_id": ids[i].encode(),  # STORED_ONLY: bytes
-            "symbol_exact": s.name.lower(), "name_tokens": ct.joined(ct.identifier_terms(s.name)),
-            "qualified_tokens": ct.joined(ct.dotted_terms(s.qualified_name)),
-            "signature_tokens": ct.joined(ct.text_terms(s.signature, 200)),
-            "doc_tokens": ct.joined(ct.text_terms(s.doc[:DOC_MAX_CHARS], 400)),
-            "kind": s.kind, "parent_name": parent.name if parent else "",
-        })
-        sym_rows.append((blobs[i], id_blob(stable), s.name, s.qualified_name, s.kind, language, path,
-                         s.line_start, s.line_end, s.signature, s.visibility,
-                         blobs[s.parent] if s.parent is not None else None,
-                         id_blob(symbol_content_hash(fx.source, s.byte_start, s.byte_end)), folded_name(s.name)))
-    snippet_docs = []
-    for a, b, kind in chunk_ranges(fx, lines):
-        chunk = "\n".join(lines[a - 1:b])
-        body = chunk.encode()
-        idents, parts = code_terms(body)
-        doc = {**common, "line_start": a, "line_end": b, "chunk_kind": kind, "source": body,
-               "content": idents, "content_parts": parts}
-        messages = literals.field_text(chunk, language)
-        if messages:  # most chunks emit none: no empty field for the single-threaded writer
-            doc["error_literals"] = messages
-        snippet_docs.append(doc)
-    file_doc = {**common, "line_start": 1, "line_end": max(1, len(lines)), "filename": path.rsplit("/", 1)[-1].lower(),
-                "content_head": code_terms(text[:CONTENT_HEAD_BYTES].encode())[0], "size": item.size}
-    return {"symbols": sym_docs, "symbol_rows": sym_rows, "snippets": snippet_docs, "file": file_doc,
-            "edges": edge_block(fx.references, blobs), "warnings": fx.warnings, "symbol_count": len(fx.symbols)}
-
-
-def edge_block(refs: list[Reference], blobs: list[bytes]) -> EdgeBlock:
-    """A file's references by column (`EdgeBlock`); `blobs`: its symbols' stored ids."""
-    if not refs:
-        return EMPTY_EDGES
-    types, names, lines, froms, modules, _, receivers = zip(*refs)
-    return EdgeBlock.of(bytes(map(EDGE_TYPE_CODES.__getitem__, types)), lines,
-                        [-1 if i is None else i for i in froms], blobs, names, modules, receivers,
-                        EDGE_TYPE_CODES["imports"])
-
-
-def unique_symbol_ids(repo: str, ref: str, path: str, fx: FileExtract) -> list[str]:
-    """`symbol_id` per symbol. Two definitions can share path, kind, first line and name (two
-    `readonly x` members of type literals nested on one TypeScript line): the second and
-    later get `#2`, `#3`... after the name in the hashed key, in extraction order, so ids stay
-    unique in the file and a child is never its own parent."""
-    ids: list[str] = []
-    seen: dict[str, int] = {}
-    for s in fx.symbols:
-        sid = symbol_id(repo, ref, path, s.kind, s.line_start, s.name)
-        n = seen.get(sid, 0) + 1
-        seen[sid] = n
-        ids.append(sid if n == 1 else symbol_id(repo, ref, path, s.kind, s.line_start, f"{s.name}#{n}"))
-    return ids
-
-
-def chunk_ranges(fx: FileExtract, lines: list[str]) -> list[tuple[int, int, str]]:
-    """The file's snippet chunks, in line order: each top-level symbol is a chunk and so is
-    each gap between them; a gap of blank lines only is left out (nothing to find there);
-    a run of small chunks (CHUNK_SMALL_LINES or fewer each: one-line constants, short
-    comments) is merged into one chunk of at most CHUNK_MERGE_LINES; any chunk over
-    CHUNK_MAX_LINES is cut into pieces. On go-5k, 15% of the chunks were blank gaps and a
-    third were single lines: each a Tantivy document to write and score. A merged chunk that
-    holds a symbol is a "symbol" chunk; a hit in it is joined to the symbol at its best line."""
-    n_lines = len(lines)
-    out: list[tuple[int, int, str]] = []
-    cursor = 1
-    tops = sorted((s.line_start, s.line_end) for s in fx.symbols if s.parent is None)
-    for start, end in tops:
-        if end < cursor:
-            continue
-        start = max(start, cursor)
-        if start > cursor:
-            out.append((cursor, start - 1, "gap"))
-        out.append((start, end, "symbol"))
-        cursor = end + 1
-    if cursor <= n_lines:
-        out.append((cursor, n_lines, "gap"))
-    merged: list[tuple[int, int, str]] = []
-    small_run: list[bool] = []  # per merged chunk: made of small chunks only (may grow)
-    for a, b, kind in out:
-        if a > b or (kind == "gap" and not any(lines[i].strip() for i in range(a - 1, min(b, n_lines)))):
-            continue
-        small = b - a + 1 <= CHUNK_SMALL_LINES
-        if small and small_run and small_run[-1] and b - merged[-1][0] + 1 <= CHUNK_MERGE_LINES:
-            pa, _, pkind = merged[-1]
-            merged[-1] = (pa, b, "symbol" if "symbol" in (pkind, kind) else "gap")
-            continue
-        merged.append((a, b, kind))
-        small_run.append(small)
-    pieces: list[tuple[int, int, str]] = []
-    for a, b, kind in merged:
-        while b - a + 1 > CHUNK_MAX_LINES:
-            pieces.append((a, a + CHUNK_MAX_LINES - 1, kind))
-            a += CHUNK_MAX_LINES
-        pieces.append((a, b, kind))
-    return pieces
 
 
 # ---- the job ---------------------------------------------------------------------------------
@@ -319,32 +200,91 @@ def _run_index(path: str | Path, force: bool, ref: str | None, mode: str, worker
                            max_file_bytes=max_file_bytes, scan_timeout_s=scan_timeout_s)
 
 
+class BuildKind(Enum):
+    """What a job builds, chosen once (`choose_kind`) before any work."""
+
+    FIRST = "first"  # the ref has no published generation: one is built and published at once,
+    #                  so partial results appear batch by batch
+    REBUILD = "rebuild"  # `--force`, or a published generation that cannot be opened: a new one
+    #                      is built beside it and published at the end
+    SYNC = "sync"  # the live generation is brought up to date in place
+
+
+def choose_kind(force: bool, published: bool, live: Generation | None) -> BuildKind:
+    """`published`: the ref has a generation number; `live`: that generation, opened (None:
+    it is missing). A live generation of another schema version fails the job unless forced."""
+    if force:
+        return BuildKind.REBUILD
+    if not published:
+        return BuildKind.FIRST
+    if live is None:
+        return BuildKind.REBUILD
+    if live.schema_version() != SCHEMA_VERSION:
+        _incompatible(live)
+    return BuildKind.SYNC
+
+
+@dataclass(frozen=True, slots=True)
+class IndexPlan:
+    """Everything a job decides before its first write (`plan_index`)."""
+
+    kind: BuildKind
+    todo: list[WorkItem]  # files to read and hash, and to parse when their hash moved
+    deleted: list[str]  # manifest paths the scan no longer finds
+    unchanged: int  # files the size+mtime fast path leaves alone
+    bulk: bool  # an empty generation filled with many files: symbol and edge indexes built at the end
+    spool: bool  # ... and its edges kept in memory until they are resolved, then inserted resolved
+    parsers: int  # parser processes (0: parse in this process)
+
+    @property
+    def resolution(self) -> str:
+        """How the edges resolve: "spool" (a bulk build's edges, from memory, `resolve.resolve_spool`)
+        or "table" (the pending rows and dirty names, `resolve.resolve_edges`)."""
+        return "spool" if self.spool else "table"
+
+
+def plan_index(kind: BuildKind, repo: str, ref: str, root: str, files: list[ScanEntry],
+               old: dict[str, tuple[str, int, int]], workers: int | None, bulk_min_files: int) -> IndexPlan:
+    """The job's plan, from what the scan found (`files`) and the manifest (`old`: path ->
+    (hash, size, mtime_ns)); pure, but for the CPU count (`config.default_workers`).
+    `bulk_min_files`: see BULK_MIN_FILES."""
+    seen = {f.path for f in files}
+    todo = [WorkItem(repo, ref, f.path, f.abs_path, f.size, f.mtime_ns, f.language,
+                     old[f.path][0] if f.path in old else None, root)
+            for f in files if _maybe_changed(f, old.get(f.path))]
+    bulk = not old and len(todo) >= bulk_min_files
+    n = default_workers(workers)
+    return IndexPlan(kind, todo, sorted(p for p in old if p not in seen), len(files) - len(todo), bulk, bulk,
+                     0 if len(todo) < INLINE_MAX_FILES or n <= 1 else n)
+
+
+def _bulk_min_files() -> int:
+    """BULK_MIN_FILES, or the test knob CRUXE_INDEX_BULK_MIN_FILES (read per job)."""
+    return int(os.environ.get("CRUXE_INDEX_BULK_MIN_FILES", BULK_MIN_FILES))
+
+
+def _batch_files() -> int:
+    """BATCH_FILES, or the test knob CRUXE_INDEX_BATCH_FILES (read per job)."""
+    return int(os.environ.get("CRUXE_INDEX_BATCH_FILES", BATCH_FILES))
+
+
 def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: int | None,
                 progress: Progress | None, job_id: str, recovered: list[dict[str, Any]],
                 max_file_bytes: int, scan_timeout_s: float) -> JobReport:
     store = project.store
     t0 = time.monotonic()
-    try:
-        live = store.current_generation(ref)
-        if live is not None and live.schema_version() != SCHEMA_VERSION:
-            live = None if force else _incompatible(live)
-    except CruxeError:
-        if not force:
-            raise
-        live = None
-    rebuild = force or live is None
-    first = store.current_generation_number(ref) is None if not force else False
-    gen = store.create_generation(ref) if rebuild else live
-    if first:
-        store.publish_generation(ref, gen.number)  # first index: partial results as batches land
-    job_mode = "full" if rebuild else "incremental"
+    kind, live = _kind(store, ref, force)
+    gen = live if kind is BuildKind.SYNC else store.create_generation(ref)
+    if kind is BuildKind.FIRST:
+        store.publish_generation(ref, gen.number)  # partial results as batches land
+    job_mode = "incremental" if kind is BuildKind.SYNC else "full"
     store.create_job(job_id, ref, job_mode, gen.number)
     report = JobReport(job_id, "running", job_mode, ref, gen.number, warnings=[], recovered_jobs=recovered)
     try:
-        _index_into(project, gen, ref, report, workers, progress, max_file_bytes, scan_timeout_s)
+        _index_into(project, gen, kind, report, workers, progress, max_file_bytes, scan_timeout_s)
         store.update_job(job_id, status="validating")
-        _validate(project, gen, ref, report, rebuild)
-        if rebuild and not first:
+        _validate(project, gen, ref, report, rebuild=kind is not BuildKind.SYNC)
+        if kind is BuildKind.REBUILD:
             store.publish_generation(ref, gen.number)
         report.status = "published"
         report.duration_ms = int((time.monotonic() - t0) * 1000)
@@ -355,21 +295,109 @@ def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: 
     except BaseException as e:
         msg = e.message if isinstance(e, CruxeError) else f"{type(e).__name__}: {e}"
         status = "interrupted" if isinstance(e, KeyboardInterrupt) else "failed"
-        if status == "failed" and rebuild and not first:
+        if status == "failed" and kind is BuildKind.REBUILD:
             status = "rolled_back"  # the new generation is dropped; readers keep the live one
         try:
             store.update_job(job_id, status=status, finished_at=now_iso(), error=msg,
                              duration_ms=int((time.monotonic() - t0) * 1000))
         except Exception:  # noqa: BLE001 - the original error matters more
             log.debug("could not record job failure", exc_info=True)
-        if rebuild and not first:
+        if kind is BuildKind.REBUILD:
             store.gc_generations(ref, keep=store.current_generation_number(ref) or -1)
         raise
 
 
+def _kind(store, ref: str, force: bool) -> tuple[BuildKind, Generation | None]:
+    """The job's build kind and, for a SYNC, the live generation it writes into."""
+    if force:  # nothing of the live generation is read: it may be what broke
+        return choose_kind(True, True, None), None
+    live = store.current_generation(ref)
+    kind = choose_kind(False, store.current_generation_number(ref) is not None, live)
+    return kind, live if kind is BuildKind.SYNC else None
+
+
+def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobReport, workers: int | None,
+                progress: Progress | None, max_file_bytes: int, scan_timeout_s: float = SCAN_TIMEOUT_S) -> None:
+    store, repo, ref = project.store, project.id, report.ref
+    _repair(gen, repo, ref, report, store)
+    scanned = scan(project.root, max_file_bytes, scan_timeout_s)
+    report.warnings.extend(scanned.warnings)
+    report.skipped = list(scanned.warnings)
+    report.files_scanned = len(scanned.files)
+    plan = plan_index(kind, repo, ref, str(project.root), scanned.files, manifest(gen, repo, ref), workers,
+                      _bulk_min_files())
+    report.unchanged_files = plan.unchanged
+    store.update_job(report.job_id, files_total=len(plan.todo), deleted_files=len(plan.deleted))
+    record_unconfirmed(gen.db, [i.path for i in plan.todo if i.old_hash is None])  # before any Tantivy write
+    if plan.bulk:
+        defer_edge_indexes(gen.db, spool=plan.spool)
+        defer_symbol_indexes(gen.db)
+    else:
+        build_missing_indexes(gen.db)
+    commit = vcs.head_commit(project.root)
+    with _parser_pool(plan.parsers) as pool:
+        writer = _writer(gen, repo, ref)
+        try:
+            spool = _write_all(writer, store, plan, pool, report, progress, commit, workers)
+        finally:
+            writer.close()
+        heap.trim()
+        record_unconfirmed(gen.db, ())  # every batch's manifest rows are committed
+        save_skipped_files(gen, report.skipped)
+        save_tree_state(gen, scanned.dir_mtimes)
+    if spool is None:
+        _resolve_table(gen, repo, ref, plan.bulk, workers)
+    counts = branch_state(gen, repo, ref)
+    report.file_count, report.symbol_count = (counts["file_count"], counts["symbol_count"]) if counts else (0, 0)
+
+
+def _repair(gen: Generation, repo: str, ref: str, report: JobReport, store) -> None:
+    """What an interrupted job left, before anything else is written."""
+    _drop_orphans(gen, repo, ref)
+    if edges_deferred(gen.db):
+        _start_over(gen, repo, ref, report)
+        report.mode = "full"  # everything is indexed again, whatever the job was asked to do
+        store.update_job(report.job_id, mode="full")
+
+
+def _write_all(writer: GenerationWriter, store, plan: IndexPlan, pool: ProcessPoolExecutor | None,
+               report: JobReport, progress: Progress | None, commit: str | None,
+               workers: int | None) -> list[FileEdges] | None:
+    """The deletions, then the batches; a bulk build's spooled edges are resolved as soon as
+    the last batch is committed. Returns the spool when it was resolved here, else None (the
+    edges wait in the table)."""
+    if plan.deleted or not plan.todo:
+        for p in plan.deleted:
+            writer.delete_file_docs(file_key(writer.repo, writer.ref, p))
+        writer.commit_tantivy()
+        writer.commit_sqlite(plan.deleted, [], [], [], [], {"commit": commit, "complete": not plan.todo})
+        report.deleted_files = len(plan.deleted)
+    spool = _write_batches(writer, store, plan.todo, pool, report, progress, commit, [] if plan.spool else None)
+    if spool is not None:
+        heap.trim()
+        # imported here, as below: parser workers never load the resolver
+        from .refs.resolve import resolve_spool
+        resolve_spool(writer.gen, writer.repo, writer.ref, spool, workers)
+    return spool
+
+
+def _resolve_table(gen: Generation, repo: str, ref: str, bulk: bool, workers: int | None) -> None:
+    """Resolve the edges the batches left pending (also after a crashed job: the work list
+    lives in the index); a bulk build builds its symbol indexes first, its edge indexes after."""
+    if bulk:
+        build_symbol_indexes(gen.db)
+    from .refs import resolve_edges
+    resolve_edges(gen, repo, ref, build_indexes=bulk, workers=workers)
+
+
+def _writer(gen: Generation, repo: str, ref: str) -> GenerationWriter:
+    from .refs.dirty import dirty_names
+    return GenerationWriter(gen, repo, ref, threads=1, dirty_names=dirty_names)
+
+
 def _validate(project: Project, gen: Generation, ref: str, report: JobReport, rebuild: bool) -> None:
     """Before a job publishes: every file's documents must agree with its manifest row
-    (`store.disagreeing_files`, ~20 ms on 4k files), and the totals of SQLite and Tantivy
+    (`store.disagreeing_files`, cheap beside the job), and the totals of SQLite and Tantivy
     must agree. Files that disagree are indexed again (`_reindex`); a disagreement that
     survives that fails the job with the files named and the remedy."""
     bad = disagreeing_files(gen, project.id, ref)
@@ -392,23 +420,22 @@ def _reindex(project: Project, gen: Generation, ref: str, report: JobReport, pat
     and add them afresh, replace their rows (a path with no manifest row only loses its
     documents). What validation does with the files whose documents disagree with the manifest."""
     repo, root = project.id, str(project.root)
-    rows = {r[0]: r for r in gen.db.execute('SELECT path, size, mtime_ns, language FROM file_manifest '
-                                            'WHERE repo=? AND "ref"=?', (repo, ref))}
+    rows = manifest_files(gen, repo, ref)
     orphans = [p for p in paths if p not in rows]
     if orphans:
         _delete_docs(gen, repo, ref, orphans)
     # old_hash "": never equal to a content hash (so the file is re-extracted), and not None
     # (so its SQLite rows are deleted before the new ones go in)
-    todo = [WorkItem(repo, ref, p, os.path.join(root, p), rows[p][1], rows[p][2], rows[p][3], "", root)
+    todo = [WorkItem(repo, ref, p, os.path.join(root, p), rows[p].size, rows[p].mtime_ns, rows[p].language, "", root)
             for p in paths if p in rows]
     if todo:
-        writer = GenerationWriter(gen, repo, ref, threads=1)
+        writer = _writer(gen, repo, ref)
         try:
             _write_batches(writer, project.store, todo, None, report, None, vcs.head_commit(project.root), None)
         finally:
             writer.close()
         from .refs import resolve_edges
-        resolve_edges(gen, repo, ref, [i.path for i in todo], build_indexes=False, workers=1)
+        resolve_edges(gen, repo, ref, build_indexes=False, workers=1)
     report.warnings.append(f"index validation: the documents of {len(paths)} file(s) disagreed with the manifest "
                            f"(an earlier job was interrupted); indexed them again: {', '.join(paths[:10])}")
     log.warning("%s", report.warnings[-1])
@@ -417,9 +444,7 @@ def _reindex(project: Project, gen: Generation, ref: str, report: JobReport, pat
 def validate_generation(gen: Generation, repo: str, ref: str) -> str | None:
     """Before a job publishes: SQLite and Tantivy must agree on what was indexed (a file
     document per manifest row, a symbol document per symbol row). Returns the mismatch."""
-    key = (repo, ref)
-    files = gen.db.execute('SELECT COUNT(*) FROM file_manifest WHERE repo=? AND "ref"=?', key).fetchone()[0]
-    symbols = gen.db.execute("SELECT COUNT(*) FROM symbols").fetchone()[0]
+    files, symbols = row_counts(gen, repo, ref)
     tantivy_files = gen.searcher("files").num_docs
     tantivy_symbols = gen.searcher("symbols").num_docs
     if files != tantivy_files:
@@ -434,75 +459,6 @@ def _incompatible(gen: Generation) -> Generation:
                      f"index schema version {gen.schema_version()} does not match {SCHEMA_VERSION}",
                      {"current_schema_version": gen.schema_version(), "required_schema_version": SCHEMA_VERSION,
                       "remediation": "cruxe index --force"})
-
-
-def _index_into(project: Project, gen: Generation, ref: str, report: JobReport,
-                workers: int | None, progress: Progress | None, max_file_bytes: int,
-                scan_timeout_s: float = SCAN_TIMEOUT_S) -> None:
-    store, repo = project.store, project.id
-    _drop_orphans(gen, repo, ref)
-    if edges_deferred(gen.db):
-        _start_over(gen, repo, ref, report)
-        report.mode = "full"  # everything is indexed again, whatever the job was asked to do
-        store.update_job(report.job_id, mode="full")
-    scanned = scan(project.root, max_file_bytes, scan_timeout_s)
-    report.warnings.extend(scanned.warnings)
-    report.skipped = list(scanned.warnings)
-    report.files_scanned = len(scanned.files)
-    old = manifest(gen, repo, ref)
-    seen = {f.path for f in scanned.files}
-    deleted = sorted(p for p in old if p not in seen)
-    root = str(project.root)
-    todo = [WorkItem(repo, ref, f.path, f.abs_path, f.size, f.mtime_ns, f.language,
-                     old[f.path][0] if f.path in old else None, root)
-            for f in scanned.files if _maybe_changed(f, old.get(f.path))]
-    report.unchanged_files = len(scanned.files) - len(todo)
-    commit = vcs.head_commit(project.root)
-    store.update_job(report.job_id, files_total=len(todo), deleted_files=len(deleted))
-    record_unconfirmed(gen.db, [i.path for i in todo if i.old_hash is None])  # before any Tantivy write
-    bulk = not old and len(todo) >= BULK_MIN_FILES
-    spool: list[FileEdges] | None = [] if bulk else None  # the edges, until they are resolved
-    if bulk:
-        defer_edge_indexes(gen.db, spool=True)
-        defer_symbol_indexes(gen.db)
-    else:
-        build_missing_indexes(gen.db)
-    changed = [*deleted, *(i.path for i in todo)]
-    # Imported here so parser workers never load the query modules (until they resolve).
-    from .refs import resolve_edges
-    with _parser_pool(todo, workers) as pool:
-        writer = GenerationWriter(gen, repo, ref, threads=1)
-        try:
-            if deleted or not todo:
-                for p in deleted:
-                    writer.delete_file_docs(file_key(repo, ref, p))
-                writer.commit_tantivy()
-                writer.commit_sqlite(deleted, [], [], [], [], {"commit": commit, "complete": not todo})
-                report.deleted_files = len(deleted)
-            spool = _write_batches(writer, store, todo, pool, report, progress, commit, spool, workers)
-            if spool is not None:
-                # A bulk build's edges are resolved by the parser workers, which are up already
-                # (two fewer processes to start and import; that resolution also builds the
-                # symbol indexes, while the workers load their graphs), as soon as the last
-                # batch is committed: closing the Tantivy writers (waiting for their merges,
-                # ~0.25 s on Django+Salt) overlaps the resolution instead of delaying it.
-                heap.trim()
-                resolve_edges(gen, repo, ref, changed, build_indexes=True, workers=workers, spool=spool, pool=pool)
-        finally:
-            writer.close()
-        heap.trim()
-        record_unconfirmed(gen.db, ())  # every batch's manifest rows are committed
-        save_skipped_files(gen, report.skipped)
-        save_tree_state(gen, scanned.dir_mtimes)
-    if spool is None:
-        if bulk:
-            build_symbol_indexes(gen.db)
-        # Resolve the edges the batches left pending (also after a crashed job: the work list
-        # lives in the index).
-        resolve_edges(gen, repo, ref, changed, build_indexes=bulk, workers=workers)
-    counts = gen.db.execute('SELECT file_count, symbol_count FROM branch_state WHERE repo=? AND "ref"=?',
-                            (repo, ref)).fetchone()
-    report.file_count, report.symbol_count = (counts[0], counts[1]) if counts else (0, 0)
 
 
 def _drop_orphans(gen: Generation, repo: str, ref: str) -> None:
@@ -530,7 +486,7 @@ def _start_over(gen: Generation, repo: str, ref: str, report: JobReport) -> None
 
 def _delete_docs(gen: Generation, repo: str, ref: str, paths: Iterable[str]) -> None:
     """Delete every document of `paths` from the three indices, in one Tantivy commit."""
-    writer = GenerationWriter(gen, repo, ref, threads=1)
+    writer = _writer(gen, repo, ref)
     try:
         for path in paths:
             writer.delete_file_docs(file_key(repo, ref, path))
@@ -541,7 +497,7 @@ def _delete_docs(gen: Generation, repo: str, ref: str, paths: Iterable[str]) -> 
 
 def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], pool: ProcessPoolExecutor | None,
                    report: JobReport, progress: Progress | None, commit: str | None,
-                   spool: list[FileEdges] | None, workers: int | None = None) -> list[FileEdges] | None:
+                   spool: list[FileEdges] | None) -> list[FileEdges] | None:
     """Write batch after batch, each in the crash-safe order (Tantivy commit, then one
     SQLite transaction), while the workers parse the next ones (`_process`): a batch's parsed
     data is dropped once written, so at most 1 + AHEAD are held, this one and those. With a
@@ -552,25 +508,19 @@ def _write_batches(writer: GenerationWriter, store, todo: list[WorkItem], pool: 
     new_paths = frozenset(i.path for i in todo if i.old_hash is None)  # no SQLite rows to delete
     done = spooled = 0
     for batch_results in _process(todo, pool):
-        if spool is not None and pool is not None and done + len(batch_results) == len(todo):
-            # the last batch: nothing left to parse, the workers begin their resolution graphs
-            edges = spooled + sum(len(r["edges"].types) for r in batch_results if "edges" in r)
-            if edges <= SPOOL_MAX_EDGES:  # else the spool is written pending, and resolved elsewhere
-                from .refs.resolve import begin_graphs
-                begin_graphs(pool, writer.gen, repo, ref, edges, workers)
         _write_batch(writer, repo, ref, batch_results, report)
         done += len(batch_results)
         writer.commit_tantivy()
         rows = _rows(batch_results, report)
         del batch_results
         if spool is not None:
-            spooled += sum(len(b.types) for _, b in rows["edges"])
+            spooled += sum(len(b.types) for _, b in rows.edges)
             if spooled > SPOOL_MAX_EDGES:  # the earlier batches' edges to the table; this one's follow
                 flush_spool(writer.gen.db, spool)
                 spool = None
             else:
-                spool += sorted(rows["edges"], key=itemgetter(0))
-        writer.commit_sqlite(rows["gone"], rows["files"], rows["touched"], rows["symbols"], rows["edges"],
+                spool += sorted(rows.edges, key=itemgetter(0))
+        writer.commit_sqlite(rows.gone, rows.files, rows.touched, rows.symbols, rows.edges,
                              {"commit": commit, "complete": done == len(todo)}, new_paths, spooled=spool is not None)
         crash_point("sqlite_commit")
         del rows
@@ -586,13 +536,12 @@ def _maybe_changed(f: ScanEntry, old: tuple[str, int, int] | None) -> bool:
     return old is None or old[1] != f.size or old[2] != f.mtime_ns
 
 
-def _parser_pool(todo: list[WorkItem], workers: int | None) -> ContextManager[ProcessPoolExecutor | None]:
-    """The job's worker processes (tree-sitter holds the GIL while parsing), or None when the
-    change is small enough to parse in this process (no pool start-up)."""
-    n = workers or default_workers()
-    if len(todo) < INLINE_MAX_FILES or n <= 1:
+def _parser_pool(parsers: int) -> ContextManager[ProcessPoolExecutor | None]:
+    """The job's `parsers` worker processes (tree-sitter holds the GIL while parsing), or None
+    (0: the change is small enough to parse in this process, no pool start-up)."""
+    if not parsers:
         return nullcontext(None)
-    return worker_pool(n, "parser or resolution", initializer=_parser_worker_start)
+    return worker_pool(parsers, "parser", initializer=_parser_worker_start)
 
 
 def _parser_worker_start() -> None:
@@ -618,13 +567,14 @@ def _process(todo: list[WorkItem], pool: ProcessPoolExecutor | None):
 
 
 def _batches(todo: list[WorkItem]) -> list[list[WorkItem]]:
+    most = _batch_files()
     out: list[list[WorkItem]] = []
     cur: list[WorkItem] = []
     size = 0
     for item in todo:
         cur.append(item)
         size += item.size
-        if len(cur) >= BATCH_FILES or size >= BATCH_BYTES:
+        if len(cur) >= most or size >= BATCH_BYTES:
             out.append(cur)
             cur, size = [], 0
     if cur:
@@ -632,46 +582,54 @@ def _batches(todo: list[WorkItem]) -> list[list[WorkItem]]:
     return out
 
 
-def _write_batch(writer: GenerationWriter, repo: str, ref: str, results: list[dict[str, Any]],
+def _write_batch(writer: GenerationWriter, repo: str, ref: str, results: list[FileResult],
                  report: JobReport) -> None:
     for r in results:
-        if r.get("unchanged"):
+        if isinstance(r, Unchanged):
             continue
         # even for a file new to the manifest: a job killed between its Tantivy commit and its
         # SQLite commit left documents the manifest does not know
-        writer.delete_file_docs(file_key(repo, ref, r["path"]))
-        if r.get("gone"):
-            continue
-        writer.add_docs("symbols", r["symbols"])
-        writer.add_docs("snippets", r["snippets"])
-        writer.add_docs("files", [r["file"]])
+        writer.delete_file_docs(file_key(repo, ref, r.path))
+        if isinstance(r, Parsed):
+            writer.add_docs("symbols", r.docs.symbols)
+            writer.add_docs("snippets", r.docs.snippets)
+            writer.add_docs("files", [r.docs.file])
 
 
-def _rows(results: list[dict[str, Any]], report: JobReport) -> dict[str, list]:
-    gone, files, touched, symbols, edges = [], [], [], [], []
+class BatchRows(NamedTuple):
+    """What one batch's SQLite transaction writes (`GenerationWriter.commit_sqlite`)."""
+
+    gone: list[str]  # skipped files: their rows go
+    files: list[dict[str, Any]]  # manifest rows of the parsed files
+    touched: list[tuple[str, int, int]]  # (path, size, mtime_ns) of the unchanged ones
+    symbols: list[tuple]
+    edges: list[FileEdges]
+
+
+def _rows(results: list[FileResult], report: JobReport) -> BatchRows:
+    rows = BatchRows([], [], [], [], [])
     ts = now_iso()
     for r in results:
-        if r.get("warning"):
-            report.warnings.append(r["warning"])
-            report.skipped.append(r["warning"])
-        if r.get("gone"):
-            gone.append(r["path"])
-            continue
-        if r.get("unchanged"):
+        if isinstance(r, Skipped):
+            report.warnings.append(r.warning)
+            report.skipped.append(r.warning)
+            rows.gone.append(r.path)
+        elif isinstance(r, Unchanged):
             # content identical, only mtime moved: refresh the manifest row, keep the data
-            touched.append((r["path"], r["size"], r["mtime_ns"]))
+            rows.touched.append((r.path, r.size, r.mtime_ns))
             report.unchanged_files += 1
-            continue
-        report.changed_files += 1
-        report.warnings.extend(r["warnings"])
-        files.append(_manifest_row(r, ts, r["symbol_count"], r["warnings"]))
-        symbols.extend(r["symbol_rows"])
-        if r["edges"].types:
-            edges.append((r["path"], r["edges"]))
-    return {"gone": gone, "files": files, "touched": touched, "symbols": symbols, "edges": edges}
+        else:
+            report.changed_files += 1
+            report.warnings.extend(r.docs.warnings)
+            rows.files.append(_manifest_row(r, ts))
+            rows.symbols.extend(r.docs.symbol_rows)
+            if r.docs.edges.types:
+                rows.edges.append((r.path, r.docs.edges))
+    return rows
 
 
-def _manifest_row(r: dict[str, Any], ts: str, symbol_count: int, warnings: list[str]) -> dict:
-    return {"path": r["path"], "content_hash": r["content_hash"], "size": r["size"], "mtime_ns": r["mtime_ns"],
-            "language": r["language"], "indexed_at": ts, "symbol_count": symbol_count,
+def _manifest_row(r: Parsed, ts: str) -> dict:
+    warnings = r.docs.warnings
+    return {"path": r.path, "content_hash": r.content_hash, "size": r.size, "mtime_ns": r.mtime_ns,
+            "language": r.language, "indexed_at": ts, "symbol_count": r.docs.symbol_count,
             "warnings": json.dumps(warnings) if warnings else None}

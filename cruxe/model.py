@@ -11,7 +11,7 @@ import re
 from array import array
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import blake3
 
@@ -73,7 +73,8 @@ REFERENCE_KINDS: tuple[str, ...] = ("calls", "imports", "references")
 
 
 # Symbol and Reference are named tuples, not frozen dataclasses: extraction makes one per
-# definition and per reference (700k references on go-5k), and a tuple is built 3x faster.
+# definition and per reference (hundreds of thousands in a large repository), and a tuple is
+# built several times faster (docs/BENCHMARKS.md).
 class Symbol(NamedTuple):
     """One definition found in one file (output of extraction: no repo/ref yet)."""
 
@@ -100,7 +101,7 @@ class Reference(NamedTuple):
     from_symbol: int | None = None  # index into FileExtract.symbols of the enclosing symbol
     module: str = ""  # imports: the module path as written (e.g. "os.path", "./util")
     alias: str = ""  # imports: local name bound, when renamed
-    receiver: str = ""  # calls: receiver expression text when syntactic (self, this, x)
+    receiver: str = ""  # calls/references: receiver expression text when syntactic (self, this, x)
 
 
 _TEXT_SEP = "\0"  # between the texts of an EdgeBlock column: no identifier holds it
@@ -108,8 +109,8 @@ _TEXT_SEP = "\0"  # between the texts of an EdgeBlock column: no identifier hold
 
 class EdgeBlock(NamedTuple):
     """One file's references on their way from a parser worker to the edge table, by column.
-    A full build moves ~650k references from parser workers to the indexer and on to the
-    resolution workers (Django+Salt); a tuple per reference, or even a list of strings per
+    A full build moves every reference from parser workers to the indexer and on to the
+    resolution workers; a tuple per reference, or even a list of strings per
     column, is an object per field to pickle and unpickle at every hop, where a column of
     texts joined by NUL is one (`edge_block`; a NUL in a text, which no name holds, becomes
     U+FFFD). `froms` index the file's symbols, whose stored ids are `symbol_ids`."""
@@ -121,28 +122,30 @@ class EdgeBlock(NamedTuple):
     names: str  # to_name of each reference, joined by NUL
     modules: str  # ... module ("" when none)
     receivers: str  # ... receiver ("" when none)
-    # The import references again, each (its index, line, from, name, module, receiver): a
+    aliases: str  # ... alias ("" when none)
+    # The import references again, each (its index, line, from, name, module, alias): a
     # bulk build's resolution needs them first and alone (`refs.resolve._block_imports`), and
     # picked out here, in the parser workers, they cost the indexer no pass over the columns.
     imports: tuple[tuple[int, int, int, str, str, str], ...] = ()
 
     @staticmethod
     def of(types: bytes, lines: list[int], froms: list[int], symbol_ids: list[bytes], names: tuple[str, ...],
-           modules: tuple[str, ...], receivers: tuple[str, ...], import_type: int | None = None) -> EdgeBlock:
+           modules: tuple[str, ...], receivers: tuple[str, ...], aliases: tuple[str, ...],
+           import_type: int | None = None) -> EdgeBlock:
         """`import_type`: the code in `types` of import references, to fill `imports`."""
         imports: tuple = ()
         if import_type is not None and import_type in types:
-            imports = tuple((i, lines[i], froms[i], *(_clean(t) for t in (names[i], modules[i], receivers[i])))
+            imports = tuple((i, lines[i], froms[i], *(_clean(t) for t in (names[i], modules[i], aliases[i])))
                             for i, code in enumerate(types) if code == import_type)
         return EdgeBlock(types, array("I", lines), array("i", froms), symbol_ids,
-                         *(_joined(column) for column in (names, modules, receivers)), imports)
+                         *(_joined(column) for column in (names, modules, receivers, aliases)), imports)
 
     def column(self, texts: str) -> list[str]:
-        """One of the text columns (names, modules, receivers) as a list."""
+        """One of the text columns (names, modules, receivers, aliases) as a list."""
         return texts.split(_TEXT_SEP) if self.types else []
 
 
-EMPTY_EDGES = EdgeBlock(b"", array("I"), array("i"), [], "", "", "")
+EMPTY_EDGES = EdgeBlock(b"", array("I"), array("i"), [], "", "", "", "")
 
 
 def _clean(text: str) -> str:
@@ -155,6 +158,50 @@ def _joined(texts: tuple[str, ...]) -> str:
     if joined.count(_TEXT_SEP) != len(texts) - 1:
         joined = _TEXT_SEP.join(t.replace(_TEXT_SEP, "\ufffd") for t in texts)
     return joined
+
+
+# ---- one file's outcome, from a parser worker to the indexer (`index.process_file`) ----------
+
+class Documents(NamedTuple):
+    """Every Tantivy document and SQLite row of one parsed file (`store.writer.build_documents`)."""
+
+    symbols: list[dict[str, Any]]  # symbols index documents
+    symbol_rows: list[tuple]  # `symbols` table rows, the file's path where the table has its id
+    snippets: list[dict[str, Any]]  # snippets index documents
+    file: dict[str, Any]  # the files index document
+    edges: EdgeBlock
+    warnings: list[str]
+    symbol_count: int
+
+
+class Skipped(NamedTuple):
+    """A file left out (unreadable, binary, no longer a regular file inside the repository):
+    its documents and rows go, and `warning` says why."""
+
+    path: str
+    warning: str
+
+
+class Unchanged(NamedTuple):
+    """A file whose content hash is the manifest's: only its size or mtime moved."""
+
+    path: str
+    size: int
+    mtime_ns: int  # -1: too recent to trust (see index.RACY_NS)
+
+
+class Parsed(NamedTuple):
+    """A new or changed file, read, hashed and extracted."""
+
+    path: str
+    content_hash: str
+    size: int
+    mtime_ns: int  # -1: too recent to trust (see index.RACY_NS)
+    language: str | None
+    docs: Documents
+
+
+FileResult = Skipped | Unchanged | Parsed
 
 
 @dataclass(slots=True)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from cruxe.errors import CruxeError
 from cruxe.index import WorkItem, process_file, run_index
+from cruxe.model import Skipped
 from cruxe.project import open_project
 from cruxe.store import IDENT_PATTERN, PARTS_PATTERN, code_terms
 
@@ -121,7 +122,7 @@ def test_hostile_encodings_and_binary_files_do_not_stop_a_run(make_repo):
 
 def test_file_vanishing_between_scan_and_read_is_a_warning(tmp_path):
     out = process_file(WorkItem("r", "live", "gone.py", str(tmp_path / "gone.py"), 10, 0, "python", None))
-    assert out["gone"] and "gone.py" in out["warning"]
+    assert isinstance(out, Skipped) and "gone.py" in out.warning
 
 
 def test_force_rebuilds_beside_the_live_generation_and_swaps(make_repo):
@@ -247,7 +248,7 @@ def test_snippet_chunks_skip_blank_gaps_and_merge_small_neighbours():
     become one chunk of at most CHUNK_MERGE_LINES; a long symbol stays its own chunk; the
     chunks stay in line order without overlap and cover every non-blank line."""
     from cruxe.extract import extract
-    from cruxe.index import CHUNK_MERGE_LINES, chunk_ranges
+    from cruxe.store.writer import CHUNK_MERGE_LINES, chunk_ranges
     consts = "".join(f"C_{i} = {i}\n\n" for i in range(30))  # 30 one-line symbols, blank lines between
     long_fn = "def long_one():\n" + "".join(f"    v{i} = {i}\n" for i in range(8)) + "    return v0\n"
     text = "# header comment\n\n\n" + consts + "\n\n" + long_fn + "\n\n# trailing comment\n"
@@ -309,12 +310,13 @@ def test_edge_block_columns_keep_every_text_in_place():
     # literal, say) must not shift the columns; it becomes U+FFFD.
     from cruxe.model import EdgeBlock
     block = EdgeBlock.of(b"\x00\x01\x02", [3, 4, 5], [-1, 0, 1], [b"a" * 8, b"b" * 8], ("f", "g", ""),
-                         ("", "", "./m"), ("x\x00y", "", "z\x00"), import_type=2)
+                         ("", "", "./m"), ("x\x00y", "", ""), ("", "", "z\x00"), import_type=2)
     assert block.column(block.names) == ["f", "g", ""]
     assert block.column(block.modules) == ["", "", "./m"]
-    assert block.column(block.receivers) == ["x\ufffdy", "", "z\ufffd"]
+    assert block.column(block.receivers) == ["x\ufffdy", "", ""]
+    assert block.column(block.aliases) == ["", "", "z\ufffd"]
     assert block.imports == ((2, 5, 1, "", "./m", "z\ufffd"),)  # the import row, as its columns give it
-    empty = EdgeBlock.of(b"", [], [], [], (), (), (), import_type=2)
+    empty = EdgeBlock.of(b"", [], [], [], (), (), (), (), import_type=2)
     assert empty.column(empty.names) == [] and empty.imports == ()
 
 
@@ -326,7 +328,8 @@ def test_insert_edges_writes_every_row_in_order_across_statement_and_buffer_boun
     import sqlite3
     from cruxe import store
     from cruxe.model import EdgeBlock
-    monkeypatch.setattr(store, "_FLAT_MAX", 2 * store.EDGE_ROWS * 9)
+    from cruxe.store import writer
+    monkeypatch.setattr(writer, "_FLAT_MAX", 2 * store.EDGE_ROWS * 10)
     db = sqlite3.connect(":memory:", isolation_level=None)
     db.executescript(store._INDEX_SCHEMA)
     sizes = [0, 1, store.EDGE_ROWS - 1, store.EDGE_ROWS, store.EDGE_ROWS + 1, 3 * store.EDGE_ROWS + 5, 7, 0, 130]
@@ -338,7 +341,7 @@ def test_insert_edges_writes_every_row_in_order_across_statement_and_buffer_boun
         froms = [k % 4 - 1 for k in range(n)]  # -1: no enclosing symbol
         block = EdgeBlock.of(bytes(k % 3 for k in range(n)), list(range(1, n + 1)), froms, syms,
                              tuple(f"n{k}" for k in range(n)), tuple("m" if k % 5 == 0 else "" for k in range(n)),
-                             tuple("r" if k % 2 else "" for k in range(n)))
+                             tuple("r" if k % 2 else "" for k in range(n)), tuple("a" if k % 7 == 1 else "" for k in range(n)))
         to = [syms[k % 3] if k % 2 else None for k in range(n)]
         conf = bytes(k % 9 for k in range(n))
         edges.append((path, block))
@@ -346,7 +349,7 @@ def test_insert_edges_writes_every_row_in_order_across_statement_and_buffer_boun
         for k in range(n):
             want.append((syms[froms[k]] if froms[k] >= 0 else None, to[k] if resolved else None, f"n{k}", k % 3,
                          ids[path], k + 1, conf[k] if resolved else None, "m" if k % 5 == 0 else None,
-                         "r" if k % 2 else None))
+                         "r" if k % 2 else None, "a" if k % 7 == 1 else None))
     store.insert_edges(db, edges, ids, outcomes if resolved else None)
     assert db.execute("SELECT * FROM symbol_edges ORDER BY rowid").fetchall() == want
     assert [r[0] for r in db.execute("SELECT rowid FROM symbol_edges ORDER BY rowid")] == list(range(1, len(want) + 1))

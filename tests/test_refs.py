@@ -461,8 +461,9 @@ def test_bulk_build_that_dies_holding_its_edges_is_started_over(copy_corpus, tmp
     root = copy_corpus(STDLIB / "json", "json")
     monkeypatch.setattr(cruxe.index, "BATCH_FILES", 2)
     monkeypatch.setattr(cruxe.index, "BULK_MIN_FILES", 1)
-    real = cruxe.refs.resolve_edges
-    monkeypatch.setattr(cruxe.refs, "resolve_edges", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt()))
+    import cruxe.refs.resolve as resolve_mod
+    real = resolve_mod.resolve_spool
+    monkeypatch.setattr(resolve_mod, "resolve_spool", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt()))
     with pytest.raises(KeyboardInterrupt):
         run_index(root)
     gen = open_project(root).store.current_generation("live")
@@ -472,7 +473,7 @@ def test_bulk_build_that_dies_holding_its_edges_is_started_over(copy_corpus, tmp
     with pytest.raises(CruxeError) as e:
         refs(root, "JSONDecoder")
     assert e.value.code == "no_edges_available"  # never a confident zero
-    monkeypatch.setattr(cruxe.refs, "resolve_edges", real)
+    monkeypatch.setattr(resolve_mod, "resolve_spool", real)
     report = run_index(root)
     assert any("started over" in w for w in report.warnings)
     assert report.mode == "full"  # said as it is: every file was indexed again
@@ -548,15 +549,11 @@ def test_bulk_build_with_parallel_resolution_gives_the_edges_of_the_plain_one(co
         gen.db.execute("DELETE FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,))
     run_index(root)
     assert spawned == [2, 2] and edge_table(root) == fast
-    # parsed in a pool, whose workers begin their graphs during the last batch and resolve
-    begun = []
-    real_begin = resolve_mod.begin_graphs
-    monkeypatch.setattr(resolve_mod, "begin_graphs", lambda pool, *a: begun.append(a[-2:]) or real_begin(pool, *a))
+    # parsed in a pool too: the resolution still goes to workers of its own
     monkeypatch.setattr(cruxe.index, "INLINE_MAX_FILES", 1)
     monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "pool_home"))
     run_index(root)
-    assert len(begun) == 1 and begun[0][0] > 500 and spawned == [2, 2]  # resolved in the parser pool: none spawned
-    assert edge_table(root) == fast
+    assert spawned == [2, 2, 2] and edge_table(root) == fast
     monkeypatch.setattr(cruxe.index, "BULK_MIN_FILES", 10**9)
     monkeypatch.setattr(resolve_mod, "PARALLEL_EDGES", 10**9)
     monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "plain_home"))
@@ -626,48 +623,6 @@ def test_preloaded_graph_lists_symbols_in_the_order_of_the_lazy_reads(tmp_path):
         assert full.get(sym.id) == sym
 
 
-def test_a_preload_begun_before_the_last_batch_reads_the_rest_and_equals_a_whole_one(tmp_path):
-    """`Graph.preload_symbols` (a parser worker, while the last batch is written), then
-    `preload` once more rows are in: the same lists as one preload of everything."""
-    from cruxe.refs.graph import Graph
-
-    root = copy_fixture(tmp_path, "python")
-    project, gen = indexed(root)
-    early = Graph(gen.db, project.id, "live")
-    early.preload_symbols()
-    assert not early.complete
-    (root / "zz_late.py").write_text("shared = 1\n\ndef format_price(x):\n    return x\n")
-    (root / "aa_early.py").write_text("a = b = 2\n\nclass Order:\n    pass\n")  # read after zz: out of order
-    run_index(root)  # new files only: rows appended, none deleted
-    db = project.store.current_generation("live").db
-    early.db = db
-    early.preload([])
-    whole = Graph(db, project.id, "live")
-    whole.preload([])
-    assert early.complete and early._by_path == whole._by_path and early._by_name == whole._by_name
-    assert early._by_id == whole._by_id and early.named("format_price") == whole.named("format_price")
-    assert len(whole.named("format_price")) >= 2 and len(whole.named("Order")) >= 2
-
-
-def test_graphs_are_begun_ahead_only_for_a_resolution_that_runs_in_the_workers(tmp_path, monkeypatch):
-    root = copy_fixture(tmp_path, "python")
-    project, gen = indexed(root)
-
-    class Pool:  # records what the indexer would hand its parser workers
-        def __init__(self):
-            self.tasks = []
-
-        def submit(self, fn, *args):
-            self.tasks.append((fn, args))
-    monkeypatch.setattr(resolve_mod.os, "cpu_count", lambda: 4)
-    few, many, one_core = Pool(), Pool(), Pool()
-    resolve_mod.begin_graphs(few, gen, project.id, "live", resolve_mod.PARALLEL_EDGES, None)
-    resolve_mod.begin_graphs(many, gen, project.id, "live", resolve_mod.PARALLEL_EDGES + 1, 3)
-    resolve_mod.begin_graphs(one_core, gen, project.id, "live", resolve_mod.PARALLEL_EDGES + 1, 1)
-    assert few.tasks == [] and one_core.tasks == []  # resolved in the indexer: nothing to begin
-    assert many.tasks == [(resolve_mod.preload_task, (str(gen.path), gen.number, project.id, "live"))] * 3
-
-
 @pytest.mark.parametrize("refused", [False, True])
 def test_resolution_workers_lower_their_priority_or_go_on_when_refused(tmp_path, monkeypatch, refused):
     """A resolution worker renices itself before loading its graph (so the writer of the
@@ -693,8 +648,7 @@ def test_resolve_edges_with_nothing_pending_changes_nothing(tmp_path):
     root = copy_fixture(tmp_path, "python")
     project, gen = indexed(root)
     before = edge_table(root)
-    stats = resolve_edges(gen, project.id, "live", [])
-    assert stats["mode"] == "incremental" and stats["edges"] == 0
+    resolve_edges(gen, project.id, "live")
     assert edge_table(root) == before
 
 

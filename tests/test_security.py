@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from cruxe.index import WorkItem, process_file, run_index
+from cruxe.model import Skipped
 from cruxe.project import open_project
 from cruxe.scan import scan
 from cruxe.tools import Server
@@ -155,10 +156,10 @@ def test_a_file_swapped_for_an_outside_symlink_after_the_scan_is_not_read(tmp_pa
     os.symlink(outside / "pkg" / "mod.py", repo / "b.py")
     for rel in ("a.py", "b.py"):
         out = process_file(WorkItem("r", "live", rel, str(repo / rel), 10, 0, "python", None, str(repo)))
-        assert out.get("gone") and "outside the repository" in out["warning"], out
+        assert isinstance(out, Skipped) and "outside the repository" in out.warning, out
         assert CANARY not in json.dumps(out)
     ok = process_file(WorkItem("r", "live", "inner.py", str(repo / "inner.py"), 10, 0, "python", None, str(repo)))
-    assert [row[2] for row in ok["symbol_rows"]] == ["inner"]  # (symbol_id, stable id, name, ...)
+    assert [row[2] for row in ok.docs.symbol_rows] == ["inner"]  # (symbol_id, stable id, name, ...)
 
 
 # ---- path and workspace arguments -----------------------------------------------------------

@@ -14,9 +14,6 @@ import cruxe
 from cruxe import store
 
 PACKAGE = Path(cruxe.__file__).parent
-# indexwing removes these: that branch moves their SQL into cruxe/store/ (the lead empties
-# this list when merging it)
-NOT_YET_BEHIND_THE_WALL = ("cruxe/index.py", "cruxe/refs/resolve.py", "cruxe/refs/graph.py")
 SQL_CALLS = ("execute(", "executemany(", "executescript(")
 # words of another protocol that happen to spell a field: (module, word) -> what they are there
 COINCIDENCES = {("cruxe/jsonrpc.py", "content"): "the MCP tools/call result's `content` list"}
@@ -40,7 +37,7 @@ def _modules() -> list[tuple[str, str]]:
     out = []
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = f"cruxe/{path.relative_to(PACKAGE).as_posix()}"
-        if not rel.startswith("cruxe/store/") and rel not in NOT_YET_BEHIND_THE_WALL:
+        if not rel.startswith("cruxe/store/"):
             out.append((rel, path.read_text(encoding="utf-8")))
     return out
 
@@ -80,9 +77,3 @@ def test_the_named_fields_are_the_schemas(formats):
         assert set(store.schema.PROBED_FIELDS[name]) <= per_index[name]
         assert store.schema.WARM_FIELDS[name] in per_index[name]
 
-
-def test_every_exemption_is_still_needed():
-    """An exempt module that no longer runs SQL fails here: its name leaves the list."""
-    idle = [rel for rel in NOT_YET_BEHIND_THE_WALL
-            if not any(call in (PACKAGE.parent / rel).read_text(encoding="utf-8") for call in SQL_CALLS)]
-    assert idle == []

@@ -73,7 +73,9 @@ if os.environ.get("CRUXE_BENCH_NO_EDGES"):
         # the resolver is switched off when the indexer starts its job: a parser worker never
         # imports cruxe.refs, and importing it in every process would charge this variant for it
         import cruxe.refs as refs
+        import cruxe.refs.resolve as resolve
         refs.resolve_edges = resolve_nothing
+        resolve.resolve_spool = lambda gen, *a, **k: resolve_nothing(gen, spool=True)
         return index_into(*a, **k)
     ix._index_into = without_resolution
 """

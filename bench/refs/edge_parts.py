@@ -42,7 +42,9 @@ from cruxe.refs import resolve as rs  # noqa: E402
 from cruxe.refs.graph import Graph  # noqa: E402
 from cruxe.refs.text import file_text  # noqa: E402
 from cruxe.scan import scan  # noqa: E402
-from cruxe.store import _EDGE_INDEXES, _EDGE_INDEX_NAMES, _INSERT_EDGES_MANY, EDGE_ROWS  # noqa: E402
+from cruxe.store import _EDGE_INDEXES, _EDGE_INDEX_NAMES  # noqa: E402
+from cruxe.store.edges import edge_count, stored_edges_after  # noqa: E402
+from cruxe.store.writer import _INSERT_EDGES_MANY, EDGE_ROWS  # noqa: E402
 
 DEFAULT_DIRS = ["/tmp/corpora/sdist/django-5.2.19", "/tmp/corpora/sdist/salt-3008.5"]
 
@@ -98,7 +100,7 @@ def stored_parts(home: Path) -> dict:
     try:
         g = Graph(db, repo, ref, lambda p: file_text(gen, repo, ref, p))
         graph_s, _ = cpu(g.preload)
-        edges = g.stored_edges("WHERE rowid > ? ORDER BY rowid", (-1,))
+        edges = g.edges(stored_edges_after(db, -1, edge_count(db)))
         rules_s, res = cpu(rs._resolutions, g, edges, {})
     finally:
         gc.enable()
@@ -110,7 +112,7 @@ def stored_parts(home: Path) -> dict:
         c.execute("PRAGMA journal_mode=WAL")
         c.execute("PRAGMA cache_size=-65536")
         rows = c.execute("SELECT from_symbol_id, to_symbol_id, to_name, edge_type, file_id, source_line, "
-                         "confidence, coalesce(module, ''), coalesce(receiver, '') FROM symbol_edges "
+                         "confidence, coalesce(module, ''), coalesce(receiver, ''), coalesce(alias, '') FROM symbol_edges "
                          "ORDER BY rowid").fetchall()
         c.execute("BEGIN")
         for name in _EDGE_INDEX_NAMES:
@@ -124,7 +126,7 @@ def stored_parts(home: Path) -> dict:
             c.execute(f"DROP INDEX IF EXISTS {name}")
         c.execute("DELETE FROM symbol_edges")
         c.execute("COMMIT")
-        width = len(rows[0]) if rows else 9
+        width = len(rows[0]) if rows else 10
         whole = len(rows) - len(rows) % EDGE_ROWS
         flat = [v for r in rows[:whole] for v in r]
         per = EDGE_ROWS * width

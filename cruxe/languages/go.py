@@ -255,6 +255,5 @@ def _imports(decl: ts.Node, source: bytes) -> list[PendingRef]:
             continue
         path = text(spec.child_by_field_name("path"), source).strip("\"`")
         alias = text(spec.child_by_field_name("name"), source)
-        # receiver of an import = the alias it binds (symbol_edges keeps no alias column)
-        out.append((spec.start_byte, "imports", path, start_line(spec), path, alias, alias))
+        out.append((spec.start_byte, "imports", path, start_line(spec), path, alias, ""))
     return out

@@ -320,8 +320,7 @@ def _imports(node: ts.Node, source: bytes) -> list[PendingRef]:
         elif ch.type == "aliased_import":
             name = text(ch.child_by_field_name("name"), source)
             alias = text(ch.child_by_field_name("alias"), source)
-            # receiver of an import = the alias it binds (symbol_edges keeps no alias column)
-            out.append((ch.start_byte, "imports", name, start_line(ch), module or name, alias, alias))
+            out.append((ch.start_byte, "imports", name, start_line(ch), module or name, alias, ""))
         elif ch.type == "dotted_name":
             name = text(ch, source)
             out.append((ch.start_byte, "imports", name, start_line(ch), module or name, "", ""))

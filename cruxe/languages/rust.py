@@ -350,8 +350,7 @@ def _use_refs(arg: ts.Node, source: bytes) -> list[PendingRef]:
 def _import(full: str, node: ts.Node, alias: str = "") -> PendingRef:
     full = collapse(full)
     module = full.rsplit("::", 1)[0] if "::" in full else ""
-    # receiver of an import = the alias it binds (symbol_edges keeps no alias column)
-    return (node.start_byte, "imports", full, start_line(node), module, alias, alias)
+    return (node.start_byte, "imports", full, start_line(node), module, alias, "")
 
 
 def _join(prefix: str, tail: str) -> str:

@@ -795,12 +795,10 @@ _LIB_TYPES = frozenset(
 def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: list[PendingRef],
                    source: bytes) -> list[PendingRef]:
     """`references` edges for type uses and for value uses of names this file defines or
-    imports; also gives every import its bound alias as receiver, in place (symbol_edges
-    keeps no alias column). One edge per name, qualifier and line."""
+    imports. One edge per name, qualifier and line."""
     known = {n.encode() for n in defined}
-    for i, r in enumerate(raw):
+    for r in raw:
         if r[1] == "imports":
-            raw[i] = (*r[:6], r[5])
             known.add((r[5] or r[2]).encode())
     taken = {r[0] for r in raw}
     # type parameters (`<T>`) are local names: their uses are dropped, file-wide. Declared

@@ -153,7 +153,7 @@ class GoResolver(LanguageResolver):
             got = {}
             for imp in self.g.imports(path):
                 target = self.import_dir(imp.to_name)
-                alias = imp.receiver
+                alias = imp.alias
                 if alias == "_":
                     continue
                 if alias == ".":

@@ -10,32 +10,15 @@ from __future__ import annotations
 import sqlite3
 import sys
 from collections import defaultdict
-from typing import Callable, NamedTuple
+from typing import Callable, Iterable, NamedTuple
 
-from ..store import CONFIDENCE_CODES, EDGE_TYPE_CODES, confidence_sql, edge_type_sql, id_blob, id_sql, name_lower_sql
+from ..store import CONFIDENCE_CODES, EDGE_TYPE_CODES
+from ..store.edges import (few_symbols_named, file_languages, imports_in_paths, imports_of_file, path_names,
+                           stored_import_edges, stored_symbols_after, symbol_by_id, symbols_in_file, symbols_in_paths,
+                           symbols_named)
 
-_SYM_COLS = (f"{id_sql('s.symbol_id')}, s.name, s.qualified_name, s.kind, s.language, f.path, s.line_start, "
-             f"s.line_end, {id_sql('s.parent_symbol_id')}, coalesce(s.signature, '')")
-# The same columns with the ids as stored (8-byte blobs), which `preload` turns into hex in
-# Python: bytes.hex() per id costs less than SQL's lower(hex()) (Django+Salt's 102k symbols)
-_SYM_RAW_COLS = ("s.symbol_id, s.name, s.qualified_name, s.kind, s.language, s.file_id, s.line_start, s.line_end, "
-                 "s.parent_symbol_id, coalesce(s.signature, '')")
-_SYMBOLS = "symbols s JOIN paths f ON f.id = s.file_id"  # a generation's rows are all of one repo and ref
-_SYM_ORDER = "ORDER BY f.path, s.line_start, s.symbol_id"
-# every symbol of a name, case-folded, through the sr_name index (spelled as its expression)
-_BY_NAME = f"symbols s INDEXED BY sr_name JOIN paths f ON f.id = s.file_id WHERE {name_lower_sql('s')} = ?"
-# An Edge's columns read from the tables (`e` symbol_edges, `f` paths) in SQL, for queries
-# that read few rows with an index hint, or a file's edges by its rowid range
-EDGE_TABLE_COLS = (f"e.rowid, f.path, e.source_line, {id_sql('e.from_symbol_id')}, e.to_name, {edge_type_sql('e')}, "
-                   f"coalesce(e.module, ''), coalesce(e.receiver, ''), {id_sql('e.to_symbol_id')}, "
-                   f"{confidence_sql('e')}")
-# The same columns as stored, which `Graph.stored_edges` turns into Edge values in Python
-_STORED_EDGE_COLS = ("rowid, file_id, source_line, from_symbol_id, to_name, edge_type, module, receiver, "
-                     "to_symbol_id, confidence")
 _TYPE_LABELS = {code: label for label, code in EDGE_TYPE_CODES.items()}
 _CONFIDENCE_LABELS = {None: None, **{code: label for label, code in CONFIDENCE_CODES.items()}}
-_IMPORTS_OF = (f"SELECT {EDGE_TABLE_COLS} FROM paths f JOIN symbol_edges e ON e.rowid BETWEEN f.edge_lo AND f.edge_hi "
-               f"WHERE e.edge_type = {EDGE_TYPE_CODES['imports']} AND f.path")
 
 
 # Named tuples, not dataclasses: a full resolution builds one per row of two whole tables,
@@ -61,16 +44,10 @@ class Edge(NamedTuple):
     to_name: str
     edge_type: str
     module: str  # imports: the module as written
-    receiver: str  # calls/references: receiver text; imports: the local alias bound
+    receiver: str  # calls/references: receiver text
+    alias: str  # imports: the local name bound, when renamed
     to_id: str | None = None  # the resolution it has now (None, None: pending)
     confidence: str | None = None
-
-
-def rows(db: sqlite3.Connection, sql: str, args: tuple) -> sqlite3.Cursor:
-    """Plain tuples (the connection's Row factory costs more than the work done per row)."""
-    cur = db.cursor()
-    cur.row_factory = None
-    return cur.execute(sql, args)
 
 
 def _line_id(s: Sym) -> tuple:
@@ -84,7 +61,7 @@ def _path_line_id(s: Sym) -> tuple:
 def _reorder(by_path: dict[str, list[Sym]], by_name: dict[str, list[Sym]], by_id: dict[str, Sym],
              paths: set[str], names: set[str], repeated_ids: bool) -> None:
     """Put `Graph.preload`'s lists of `paths` and `names`, and of the names defined in
-    `paths`, in _SYM_ORDER (hex ids sort as their bytes do; the sorts are stable: rows equal
+    `paths`, in (path, line, id) order (hex ids sort as their bytes do; the sorts are stable: rows equal
     in key keep the table's order). With an id on two rows, `by_id` keeps the last in that
     order, as a read in order does."""
     for p in paths:
@@ -100,13 +77,12 @@ def _reorder(by_path: dict[str, list[Sym]], by_name: dict[str, list[Sym]], by_id
 
 
 class _SymbolLoad:
-    """`Graph.preload`'s reading of the symbols table, in one go or in two (rows appended in
-    between are read by the second `read`).
+    """`Graph.preload`'s reading of the symbols table.
 
-    Every list must come out in _SYM_ORDER. A bulk build inserts files in path order, so
+    Every list must come out in (path, line, id) order. A bulk build inserts files in path order, so
     the table's own order is that but for definitions that share a line (`a = b = 1`); a
     sync appends a file's rows at the end. So the rows are read in the table's order, which
-    costs no sort (ORDER BY in SQL: 0.16 against 0.10 CPU-s for Django+Salt's 102k symbols),
+    costs no sort (ORDER BY in SQL costs more: docs/BENCHMARKS.md),
     and only what is out of order is sorted in Python (`finish`): a file read in two runs or
     out of line order, and the names of files read after the first one out of path order
     (and of files with ties)."""
@@ -124,14 +100,14 @@ class _SymbolLoad:
 
     def read(self, db: sqlite3.Connection) -> None:
         """Read the rows after those read so far."""
-        intern = sys.intern  # kind, language and path repeat on every row: ~20% of the graph's memory
+        intern = sys.intern  # kind, language and path repeat on every row: a large share of the graph's memory
         new = tuple.__new__  # Sym's constructor without its Python frame
         by_path, by_name, by_id, seen, unsorted, names = (self.by_path, self.by_name, self.by_id, self.seen,
                                                           self.unsorted, self.names)
         last, last_key, late, n, top = self.last, self.last_key, self.late, self.rows, self.top
-        paths = {i: intern(p) for i, p in rows(db, "SELECT id, path FROM paths", ())}
-        for rowid, sid, name, qname, kind, language, file_id, line, end, parent, signature in rows(
-                db, f"SELECT s.rowid, {_SYM_RAW_COLS} FROM symbols s WHERE s.rowid > ? ORDER BY s.rowid", (top,)):
+        paths = {i: intern(p) for i, p in path_names(db).items()}
+        for rowid, sid, name, qname, kind, language, file_id, line, end, parent, signature in stored_symbols_after(
+                db, top):
             n += 1
             top = rowid
             path = paths[file_id]
@@ -157,7 +133,7 @@ class _SymbolLoad:
         self.last, self.last_key, self.late, self.rows, self.top = last, last_key, late, n, top
 
     def finish(self, by_id: dict[str, Sym]) -> tuple[dict[str, list[Sym]], dict[str, list[Sym]]]:
-        """(by_path, by_name) in _SYM_ORDER; `by_id` gets every symbol by id."""
+        """(by_path, by_name) in (path, line, id) order; `by_id` gets every symbol by id."""
         if self.unsorted or self.names:
             _reorder(self.by_path, self.by_name, self.by_id, self.unsorted, self.names, len(self.by_id) < self.rows)
         by_id.update(self.by_id)
@@ -183,21 +159,18 @@ class Graph:
         self._imports: dict[str, list[Edge]] = {}
         self._complete = False  # preloaded: a missing key means "none", no query needed
         self._few: dict[tuple, list[Sym]] = {}
-        self._paths: dict[int, str] | None = None  # paths.id -> path, for stored_edges
-        self._load: _SymbolLoad | None = None  # a preload begun by preload_symbols
+        self._paths: dict[int, str] | None = None  # paths.id -> path, for `edges`
 
     # -- bulk loading for a full resolution
     def preload(self, imports: list[Edge] | None = None) -> None:
         """Load every symbol and import edge; `imports`: the import edges, when they are not
-        in the table yet (a bulk build's spool). After `preload_symbols`, only the symbols
-        committed since are read."""
-        load = self._load if self._load is not None else _SymbolLoad()
+        in the table yet (a bulk build's spool)."""
+        load = _SymbolLoad()
         load.read(self.db)
-        self._load = None
         self._by_path, self._by_name = load.finish(self._by_id)
         by_file: dict[str, list[Edge]] = defaultdict(list)
         if imports is None:
-            imports = self.stored_edges(f"WHERE edge_type = {EDGE_TYPE_CODES['imports']}", ())
+            imports = self.edges(stored_import_edges(self.db))
         for e in sorted(imports, key=lambda e: (e.path, e.line, e.rowid)):
             by_file[e.path].append(e)
         self._imports = dict(by_file)
@@ -208,27 +181,19 @@ class Graph:
         """Preloaded: everything is in memory."""
         return self._complete
 
-    def preload_symbols(self) -> None:
-        """The first part of `preload`, ahead of time: read the symbols committed so far (a
-        bulk build's parser workers, idle while its last batch is written). Only for a table
-        that gains rows and loses none until `preload` reads the rest."""
-        self._load = _SymbolLoad()
-        self._load.read(self.db)
-
-    def stored_edges(self, where: str, args: tuple) -> list[Edge]:
-        """The `symbol_edges` rows that `where` (a clause on the table's own columns, its ORDER
-        BY and LIMIT included) selects, as Edge values with what the `edges` view shows (path,
-        hex ids, labels). A full resolution reads every edge: the view's join, label CASEs
-        and hex() per row cost more than these conversions (Django+Salt, 655k edges read:
-        1.4 -> 1.0 CPU-s)."""
+    def edges(self, stored: Iterable[tuple]) -> list[Edge]:
+        """Edge rows as stored (`store.edges.stored_edges_*`) as Edge values with what the
+        `edges` view shows (path, hex ids, labels). A full resolution reads every edge: the
+        view's join, label CASEs and hex() per row cost more than these conversions
+        (docs/BENCHMARKS.md)."""
         if self._paths is None:
-            self._paths = dict(rows(self.db, "SELECT id, path FROM paths", ()))
+            self._paths = path_names(self.db)
         paths, types, labels, new = self._paths, _TYPE_LABELS, _CONFIDENCE_LABELS, tuple.__new__
         # `x.hex() if x else None`: the view's nullif(lower(hex(x)), '') (NULL and empty blobs: None)
         return [new(Edge, (rowid, paths[file_id], line, src.hex() if src else None, name, types[kind],
-                           module or "", receiver or "", to.hex() if to else None, labels[conf]))
-                for rowid, file_id, line, src, name, kind, module, receiver, to, conf
-                in rows(self.db, f"SELECT {_STORED_EDGE_COLS} FROM symbol_edges {where}", args)]
+                           module or "", receiver or "", alias or "", to.hex() if to else None, labels[conf]))
+                for rowid, file_id, line, src, name, kind, module, receiver, alias, to, conf
+                in stored]
 
     def warm(self, paths: list[str]) -> None:
         """Load the symbols and import edges of many files in a few queries (an incremental
@@ -236,17 +201,14 @@ class Graph:
         todo = sorted({p for p in paths if p not in self._by_path})
         for i in range(0, len(todo), 500):
             chunk = todo[i:i + 500]
-            marks = ",".join("?" * len(chunk))
             syms: dict[str, list[Sym]] = {p: [] for p in chunk}
-            for s in map(Sym._make, rows(self.db, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} WHERE f.path IN ({marks}) "
-                                             f"{_SYM_ORDER}", tuple(chunk))):
+            for s in map(Sym._make, symbols_in_paths(self.db, chunk)):
                 syms[s.path].append(s)
             for p, got in syms.items():
                 self._by_path[p] = got
                 self._remember(got)
             imps: dict[str, list[Edge]] = {p: [] for p in chunk if p not in self._imports}
-            for e in map(Edge._make, rows(self.db, f"{_IMPORTS_OF} IN ({marks}) "
-                                              "ORDER BY f.path, e.source_line, e.rowid", tuple(chunk))):
+            for e in map(Edge._make, imports_in_paths(self.db, chunk)):
                 if e.path in imps:
                     imps[e.path].append(e)
             self._imports.update(imps)
@@ -255,28 +217,27 @@ class Graph:
     def files(self) -> dict[str, str]:
         """path -> language of every indexed file."""
         if self._files is None:
-            self._files = {r[0]: r[1] or "" for r in self.db.execute(
-                'SELECT path, language FROM file_manifest WHERE repo=? AND "ref"=? ORDER BY path', self.key)}
+            self._files = file_languages(self.db, *self.key)
         return self._files
 
     # -- symbols
     def in_file(self, path: str) -> list[Sym]:
         """Symbols of one file, in line order."""
-        return self._memo(self._by_path, path, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} WHERE f.path=? "
-                          "ORDER BY s.line_start, s.symbol_id", Sym._make, self._remember)
+        return self._memo(self._by_path, path, symbols_in_file, Sym._make, self._remember)
 
     def _remember(self, syms: list[Sym]) -> None:
         for s in syms:
             self._by_id[s.id] = s
 
-    def _memo(self, memo: dict, key: str, sql: str, convert, loaded=None) -> list:
-        """memo[key], loaded with `sql` (bound to key) on first use; after preload() a missing
-        key simply means nothing."""
+    def _memo(self, memo: dict, key: str, read: Callable[[sqlite3.Connection, str], Iterable[tuple]], convert,
+              loaded=None) -> list:
+        """memo[key], loaded with `read(db, key)` on first use; after preload() a missing key
+        simply means nothing."""
         got = memo.get(key)
         if got is None:
             if self._complete:
                 return []
-            got = list(map(convert, rows(self.db, sql, (key,))))
+            got = list(map(convert, read(self.db, key)))
             memo[key] = got
             if loaded is not None:
                 loaded(got)
@@ -288,8 +249,7 @@ class Graph:
         if got is None:
             if self._complete:
                 return []
-            got = [s for s in map(Sym._make, rows(
-                self.db, f"SELECT {_SYM_COLS} FROM {_BY_NAME} {_SYM_ORDER}", (name.lower(),))) if s.name == name]
+            got = [s for s in map(Sym._make, symbols_named(self.db, name)) if s.name == name]
             self._by_name[name] = got
             for s in got:
                 self._by_id.setdefault(s.id, s)
@@ -305,11 +265,7 @@ class Graph:
                 # remembered too: a popular name's hundreds are filtered once, not per question
                 got = [s for s in self.named(name) if s.kind in kinds and s.language in languages][:2]
             else:
-                marks_k, marks_l = ",".join("?" * len(kinds)), ",".join("?" * len(languages))
-                got = [s for s in map(Sym._make, rows(
-                    self.db, f"SELECT {_SYM_COLS} FROM {_BY_NAME} "
-                    f"AND s.kind IN ({marks_k}) AND s.language IN ({marks_l}) AND s.name=? "
-                    f"{_SYM_ORDER} LIMIT 2", (name.lower(), *kinds, *languages, name)))]
+                got = list(map(Sym._make, few_symbols_named(self.db, name, kinds, languages)))
             self._few[key] = got
         return got
 
@@ -318,8 +274,7 @@ class Graph:
             return None
         s = self._by_id.get(symbol_id)
         if s is None and not self._complete:
-            row = rows(self.db, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} WHERE s.symbol_id=? LIMIT 1",
-                       (id_blob(symbol_id),)).fetchone()
+            row = symbol_by_id(self.db, symbol_id)
             if row is not None:
                 s = Sym._make(row)
                 self._by_id[s.id] = s
@@ -343,8 +298,8 @@ class Graph:
 
     def firsts_of(self, path: str, parent: str | None) -> dict[str, Sym]:
         """name -> the first definition (by line, then id: `common.first`) of that name directly
-        inside `parent`: what a class member lookup asks (55k times in a full resolution of
-        Django+Salt), without a min() per question."""
+        inside `parent`: what a class member lookup asks (tens of thousands of times in a full
+        resolution), without a min() per question."""
         tree = self._firsts.get(path)
         if tree is None:
             tree = self._firsts[path] = {}
@@ -359,8 +314,8 @@ class Graph:
         """(names, ids) of the symbols of `path` when the file is closed (every parent link
         of its symbols points inside it, so a walk up the scopes from one of its symbols
         sees only its names; ids are unique, so an id of the file is a symbol of the file),
-        else None. Most bare names a file uses are defined nowhere in it (Django+Salt: 240k
-        of 291k scope questions): this answers them at once."""
+        else None. Most bare names a file uses are defined nowhere in it (docs/BENCHMARKS.md):
+        this answers them at once."""
         if path in self._local:
             return self._local[path]
         syms = self.in_file(path)
@@ -374,4 +329,4 @@ class Graph:
     # -- import edges
     def imports(self, path: str) -> list[Edge]:
         """Import edges of one file, in line order."""
-        return self._memo(self._imports, path, f"{_IMPORTS_OF} = ? ORDER BY e.source_line, e.rowid", Edge._make)
+        return self._memo(self._imports, path, imports_of_file, Edge._make)

@@ -343,8 +343,8 @@ class PythonResolver(ScopedResolver):
                 if imp.to_name == "*":
                     stars.append(imp.module)
                     continue
-                if imp.receiver:
-                    bound = imp.receiver
+                if imp.alias:
+                    bound = imp.alias
                 elif self._is_plain_import(imp):
                     bound = imp.to_name.split(".", 1)[0]
                 else:
@@ -395,7 +395,7 @@ class PythonResolver(ScopedResolver):
 
     def _binding_target(self, imp: Edge, name: str, hops: int) -> Target:
         if self._is_plain_import(imp):
-            full = imp.to_name if imp.receiver else imp.to_name.split(".", 1)[0]
+            full = imp.to_name if imp.alias else imp.to_name.split(".", 1)[0]
             mod = self.module_named(full, imp.path)
             return Module(mod, self.modules().get(mod, "")) if mod is not None else Module(full, None)
         mod = self.module_named(imp.module, imp.path)

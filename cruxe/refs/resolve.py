@@ -4,11 +4,14 @@ Which edges are (re)resolved is read from the index itself, so an interrupted jo
 nothing behind: extraction inserts edges pending (`confidence IS NULL`); the batch
 transaction that replaces a file also sends edges resolved into its old symbols back to
 pending and records in `edge_dirty_names` the names whose definitions or imports it
-added or removed (store.mark_edges_dirty). This function resolves the pending edges and,
+added or removed (the rule of `refs.dirty`). This function resolves the pending edges and,
 by dirty name, the edges a new or vanished definition can change (unresolved ones, and
 those resolved by unique name), then clears the dirty names and records the rules'
 version in `meta`, all in one transaction. When that version is missing (first index, or
-a job killed before its first resolution) or older, every edge is resolved.
+a job killed before its first resolution) or older, every edge is resolved. A bulk
+build's edges, kept out of the table until then, go through `resolve_spool` instead and are
+inserted already resolved. Every full resolution runs a source's chunks on an executor:
+here (`_Here`) or in resolution processes (`_Workers`).
 
 Known limit of the incremental path: an edge resolved through an import or class chain
 that passes through a changed file, to a symbol that did not move, keeps its target even
@@ -27,18 +30,21 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 
-from ..errors import CruxeError
 from ..config import default_workers
+from ..errors import CruxeError
 from ..procs import worker_pool
 from ..model import EdgeBlock
-from ..store import (CONFIDENCE_CODES, EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, RETRY_SQL, FileEdges, Generation,
-                     build_edge_indexes, build_symbol_indexes, file_ids, id_blob, insert_edges, tail_sql, transaction)
+from ..store import CONFIDENCE_CODES, EDGE_TYPE_CODES, Generation, id_blob, transaction
+from ..store.edges import (dirty_name_edges, edge_count, edge_rowid_range, finish_resolution, label_pending,
+                           next_edge_rowid, pending_edges, resolver_version, stored_edges_between,
+                           write_resolutions)
+from ..store.writer import FileEdges, build_symbol_indexes, file_ids, insert_edges
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
 from .golang import GoResolver
-from .graph import EDGE_TABLE_COLS, Edge, Graph, rows
+from .graph import Edge, Graph
 from .python import PythonResolver
 from .rust import RustResolver
 from .text import file_text
@@ -56,7 +62,7 @@ STREAM_EDGES = 50_000
 # ... except a bulk build's first chunk per worker: the inserts wait for the first one back
 FIRST_EDGES = 10_000
 # A full resolution of more edges than this runs in worker processes when there are cores
-# for them (resolution is Python rules: one core does ~80k edges/s).
+# for them (resolution is Python rules: below this, starting workers costs more than it saves).
 PARALLEL_EDGES = 150_000
 # How much lower than the job's the resolution workers' scheduling priority is (`os.nice`).
 RESOLVER_NICENESS = 10
@@ -72,66 +78,74 @@ _RESOLVERS: dict[str, type[LanguageResolver]] = {
 }
 
 
-def resolver_version(db: sqlite3.Connection) -> str | None:
-    row = db.execute("SELECT value FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,)).fetchone()
-    return row[0] if row else None
-
-
-def resolve_edges(gen: Generation, repo: str, ref: str, changed_paths: Any = None,
-                  build_indexes: bool = False, workers: int | None = None,
-                  spool: list[FileEdges] | None = None, pool: ProcessPoolExecutor | None = None) -> dict[str, Any]:
-    """Resolve what the last index job left pending; returns counts for the job report.
-
-    `changed_paths` is informational: the work list is read from the index (see module
-    docstring), so a resolution that follows a crashed job still sees everything.
-    `build_indexes`: a bulk build left the edge indexes out; create them in the same
-    transaction, after the rows are final. `workers`: at most this many resolution processes
-    (default: the CPU count, at most 4; 1 resolves in this process, with the least memory).
-    `spool`: a bulk build's edges, kept out of the table until now (`store.defer_edge_indexes`):
-    they are resolved here and inserted resolved, in the order the batches would have
-    inserted them, by the processes of `pool` (the job's parser workers) when it is given
-    and resolution is parallel (`workers`), else by new ones.
-    """
+def resolve_edges(gen: Generation, repo: str, ref: str, build_indexes: bool = False, workers: int | None = None) -> None:
+    """Resolve what the last index job left pending in the table (see the module docstring):
+    every edge when the rules' version is missing or older, else the pending edges and those
+    of the dirty names. `build_indexes`: a bulk build left the edge indexes out; create them
+    in the same transaction, after the rows are final. `workers`: at most this many
+    resolution processes (`config.default_workers`; 1 resolves in this process, with the
+    least memory)."""
     t0 = time.monotonic()
-    db = gen.db
     try:
-        full = resolver_version(db) != RESOLVER_VERSION
-        g = Graph(db, repo, ref, lambda path: file_text(gen, repo, ref, path))
-        if spool is not None:
-            edges, resolved = _resolve_spool(gen, g, spool, workers, build_indexes, pool)
-        elif full:
-            workers = _workers(db.execute("SELECT count(*) FROM symbol_edges").fetchone()[0], workers)
-            if workers < 2:
-                g.preload()  # before the transaction: reads see the edges as extraction left them
-            with transaction(db):
-                chunks = _chunks_in_process(db, g) if workers < 2 else _chunks_in_workers(gen, repo, ref, workers)
-                edges, resolved = _resolve_streaming(db, chunks)
-                _finish(db, repo, ref, build_indexes)
+        g = Graph(gen.db, repo, ref, lambda path: file_text(gen, repo, ref, path))
+        if resolver_version(gen.db) != RESOLVER_VERSION:
+            mode, (edges, resolved) = "full", _resolve_full(gen, g, build_indexes, workers)
         else:
-            edges_todo = _work(db, repo, ref)
-            if len(edges_todo) > PRELOAD_EDGES:
-                g.preload()
-            else:
-                g.warm([e.path for e in edges_todo])
-            results = _resolve_all(g, edges_todo)
-            with transaction(db):
-                _write(db, results)
-                _finish(db, repo, ref, build_indexes)
-            edges, resolved = len(results), sum(1 for r in results if r[3] in RESOLVED)
+            mode, (edges, resolved) = "incremental", _resolve_incremental(gen.db, g, build_indexes)
     except sqlite3.DatabaseError as e:
         raise CruxeError("internal_error", f"edge resolution failed: {e}") from e
-    stats = {"mode": "full" if full else "incremental", "edges": edges, "resolved": resolved,
-             "changed_files": len(changed_paths or ()), "duration_ms": int((time.monotonic() - t0) * 1000)}
-    log.debug("edges resolved: %s", stats)
-    return stats
+    log.debug("edges resolved (%s): %d, %d of them to a symbol, in %d ms", mode, edges, resolved,
+              int((time.monotonic() - t0) * 1000))
+
+
+def resolve_spool(gen: Generation, repo: str, ref: str, spool: list[FileEdges], workers: int | None = None) -> None:
+    """Resolve a bulk build's edges, kept out of the table until now (`store.defer_edge_indexes`),
+    and insert them resolved, in the order the batches would have inserted them, then build
+    the edge indexes; in worker processes when resolution is parallel (`workers`)."""
+    t0 = time.monotonic()
+    try:
+        g = Graph(gen.db, repo, ref, lambda path: file_text(gen, repo, ref, path))
+        edges, resolved = _resolve_spool(gen, g, spool, workers, True)
+    except sqlite3.DatabaseError as e:
+        raise CruxeError("internal_error", f"edge resolution failed: {e}") from e
+    log.debug("edges resolved (spool): %d, %d of them to a symbol, in %d ms", edges, resolved,
+              int((time.monotonic() - t0) * 1000))
+
+
+def _resolve_full(gen: Generation, g: Graph, build_indexes: bool, workers: int | None) -> tuple[int, int]:
+    """Every edge of the table, by rowid ranges (`_range_outcomes`), here or in `_workers`
+    processes that each load the graph once; they read the last committed state (WAL), which
+    is what extraction left: the transaction below writes nothing they read before its
+    commit. The outcomes come back in rowid order, so the writes, and the bulk label, are the
+    same either way."""
+    db = gen.db
+    n = _workers(edge_count(db), workers)
+    with ExitStack() as stack:
+        # _Here loads the graph before the transaction: reads see the edges as extraction left them
+        run: _Executor = _Here(g) if n < 2 else _Workers(
+            stack.enter_context(worker_pool(n, "reference-resolution")), gen, g.key)
+        with transaction(db):
+            counts = _resolve_streaming(db, run.map(_range_outcomes, _rowid_ranges(db)))
+            _finish(db, *g.key, build_indexes)
+    return counts
+
+
+def _resolve_incremental(db: sqlite3.Connection, g: Graph, build_indexes: bool) -> tuple[int, int]:
+    """The pending edges and those a dirty name can change (`_work`)."""
+    edges_todo = _work(db, *g.key)
+    if len(edges_todo) > PRELOAD_EDGES:
+        g.preload()
+    else:
+        g.warm([e.path for e in edges_todo])
+    results = _resolve_all(g, edges_todo)
+    with transaction(db):
+        _write(db, results)
+        _finish(db, *g.key, build_indexes)
+    return len(results), sum(1 for r in results if r[3] in RESOLVED)
 
 
 def _finish(db: sqlite3.Connection, repo: str, ref: str, build_indexes: bool) -> None:
-    db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
-    db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, RESOLVER_VERSION))
-    db.execute("DELETE FROM meta WHERE key=?", (EDGES_DEFERRED_KEY,))  # the edges are in the table
-    if build_indexes:
-        build_edge_indexes(db)
+    finish_resolution(db, repo, ref, RESOLVER_VERSION, build_indexes)
 
 
 # What resolution decided for one edge: (current to_symbol_id, current confidence,
@@ -141,9 +155,9 @@ Outcome = tuple[str | None, str | None, str | None, str, int]
 
 def _workers(edges: int, cap: int | None) -> int:
     """How many worker processes a full resolution of `edges` uses (1: in this process).
-    Each holds its own copy of the graph (~180 MB for 100k symbols), so `cruxe index
-    --workers 1` is also the way to the least memory."""
-    n = min(cap, default_workers()) if cap else default_workers()
+    Each holds its own copy of the graph (docs/BENCHMARKS.md), so `cruxe index --workers 1`
+    is also the way to the least memory."""
+    n = default_workers(cap)
     return n if n >= 2 and edges > PARALLEL_EDGES else 1
 
 
@@ -161,49 +175,65 @@ def _resolve_streaming(db: sqlite3.Connection, chunks: Iterator[list[Outcome]]) 
         total += len(outcomes)
         resolved += sum(1 for o in outcomes if o[3] in RESOLVED)
     if bulk is not None:
-        db.execute("UPDATE symbol_edges SET confidence=? WHERE confidence IS NULL", (CONFIDENCE_CODES[bulk],))
+        label_pending(db, CONFIDENCE_CODES[bulk])
     return total, resolved
 
 
-_CHUNK_WHERE = f"WHERE rowid > ? ORDER BY rowid LIMIT {STREAM_EDGES}"
-_RANGE_WHERE = "WHERE rowid >= ? AND rowid < ? ORDER BY rowid"
+# ---- where edges resolve: an executor runs a source's chunks, here or in worker processes ----
+# A source is its chunks and a module-level function `fn(g, resolvers, chunk)` that resolves one
+# (pickled by reference to reach a worker): the table's rowid ranges (`_range_outcomes`) or a
+# bulk build's spooled file blocks (`_resolve_chunk`).
+
+class _Executor(Protocol):
+    def map(self, fn: Callable[[Graph, dict, Any], Any], chunks: list) -> Iterator[Any]: ...
 
 
-def _chunks_in_process(db: sqlite3.Connection, g: Graph) -> Iterator[list[Outcome]]:
-    last = -1
-    resolvers: dict[type, LanguageResolver] = {}
-    while True:
-        chunk = g.stored_edges(_CHUNK_WHERE, (last,))
-        if not chunk:
-            return
-        last = chunk[-1].rowid
-        yield _resolve_all(g, chunk, resolvers)
+class _Here:
+    """Resolve the chunks in this process, on `g` loaded whole first (`imports`: the import
+    edges when they are not in the table), one set of resolvers for all (their caches)."""
+
+    def __init__(self, g: Graph, imports: list[Edge] | None = None):
+        g.preload(imports)
+        self.g = g
+        self.resolvers: dict[type, LanguageResolver] = {}
+
+    def map(self, fn: Callable[[Graph, dict, Any], Any], chunks: list) -> Iterator[Any]:
+        return (fn(self.g, self.resolvers, chunk) for chunk in chunks)
 
 
-def _chunks_in_workers(gen: Generation, repo: str, ref: str, workers: int) -> Iterator[list[Outcome]]:
-    """The same chunks, resolved by `workers` processes that each load the graph once; they
-    read the last committed state (WAL), which is what extraction left: the caller's
-    transaction writes nothing they read before its commit. Yielded in rowid order, so the
-    writes, and the bulk label, are those of the in-process path."""
-    lo, hi = gen.db.execute("SELECT min(rowid), max(rowid) FROM symbol_edges").fetchone()
-    if lo is None:
-        return
-    tasks = [(str(gen.path), gen.number, repo, ref, a, min(a + STREAM_EDGES, hi + 1))
-             for a in range(lo, hi + 1, STREAM_EDGES)]
-    with worker_pool(workers, "reference-resolution") as pool:
-        yield from pool.map(_resolve_range, tasks)
+class _Workers:
+    """Resolve the chunks in the processes of `pool`, each loading its own graph of `gen`
+    once (`shipped`: the import edges, pickled, when they are not in the table); results
+    come back in the chunks' order. All tasks are submitted at once: the workers start."""
+
+    def __init__(self, pool: ProcessPoolExecutor, gen: Generation, key: tuple[str, str], shipped: bytes | None = None):
+        self.pool, self.where, self.shipped = pool, (str(gen.path), gen.number, *key), shipped
+
+    def map(self, fn: Callable[[Graph, dict, Any], Any], chunks: list) -> Iterator[Any]:
+        return self.pool.map(_in_worker, [(*self.where, fn, chunk, self.shipped) for chunk in chunks])
+
+
+def _in_worker(task: tuple) -> Any:
+    """Worker side of `_Workers`: this process's graph (loaded on first use), then `fn`."""
+    path, number, repo, ref, fn, chunk, shipped = task
+    imports = None if shipped is None else (lambda: _as_edges(pickle.loads(shipped)))
+    g, resolvers = _worker_graph(path, number, repo, ref, imports)
+    return fn(g, resolvers, chunk)
+
+
+def _rowid_ranges(db: sqlite3.Connection) -> list[tuple[int, int]]:
+    """The edge table as STREAM_EDGES-wide rowid ranges [lo, hi)."""
+    lo, hi = edge_rowid_range(db)
+    return [] if lo is None else [(a, min(a + STREAM_EDGES, hi + 1)) for a in range(lo, hi + 1, STREAM_EDGES)]
+
+
+def _range_outcomes(g: Graph, resolvers: dict[type, LanguageResolver], rowids: tuple[int, int]) -> list[Outcome]:
+    """The outcomes of the edges with lo <= rowid < hi."""
+    return _resolve_all(g, g.edges(stored_edges_between(g.db, *rowids)), resolvers)
 
 
 # per worker process: the graph of the generation it resolves, and its resolvers
 _worker_state: dict[str, tuple[Graph, dict[type, LanguageResolver]]] = {}
-
-
-def _resolve_range(task: tuple[str, int, str, str, int, int]) -> list[Outcome]:
-    """Worker side of `_chunks_in_workers`: resolve the edges with lo <= rowid < hi."""
-    path, number, repo, ref, lo, hi = task
-    g, resolvers = _worker_graph(path, number, repo, ref)
-    chunk = g.stored_edges(_RANGE_WHERE, (lo, hi))
-    return _resolve_all(g, chunk, resolvers)
 
 
 def _worker_graph(path: str, number: int, repo: str, ref: str, imports: Callable[[], list[Edge]] | None = None
@@ -211,8 +241,6 @@ def _worker_graph(path: str, number: int, repo: str, ref: str, imports: Callable
     """This worker's graph of generation `path` and its resolvers, loaded on first use
     (`imports`: the import edges, when they are not in the table)."""
     state = _worker_state.get(path)
-    if state is not None and not state[0].complete:  # begun by preload_task: read the rest
-        state[0].preload(imports() if imports is not None else None)
     if state is None:
         g = _resolution_worker_graph(path, number, repo, ref)
         g.preload(imports() if imports is not None else None)
@@ -223,51 +251,21 @@ def _worker_graph(path: str, number: int, repo: str, ref: str, imports: Callable
 
 def _resolution_worker_graph(path: str, number: int, repo: str, ref: str) -> Graph:
     """This process becomes a resolution worker: an empty graph of generation `path`."""
-    # The graph is a million long-lived objects and every chunk adds 50,000 edges and
-    # outcomes: the cyclic collector's passes over them cost ~30% of a worker's time
-    # (measured on Django+Salt; loading the graph with it on, 0.15 CPU-s more), and
-    # resolution makes no cycles worth collecting. The worker ends with the resolution.
+    # The graph is a million long-lived objects and every chunk adds STREAM_EDGES edges and
+    # outcomes: the cyclic collector's passes over them were a large share of a worker's
+    # time (docs/BENCHMARKS.md), and resolution makes no cycles worth collecting. The
+    # worker ends with the resolution.
     gc.disable()
     # This process only feeds the one that writes the outcomes, which has the job's
     # last, serial steps to run after them (inserts, edge indexes, commit): on 2 cores
     # shared by three processes it gets a core whenever it has work, and the inserts keep
-    # up with the resolution (Django+Salt: the writer's lag after the last chunk 0.17 ->
-    # 0.11 s, the tail after the last batch 2.42 -> 2.32 s, means of 4 alternated runs).
+    # up with the resolution (docs/BENCHMARKS.md).
     try:
         os.nice(RESOLVER_NICENESS)
     except (AttributeError, OSError):  # no os.nice (Windows), or a sandbox that refuses it
         log.debug("resolution worker keeps its scheduling priority", exc_info=True)
     gen = Generation(Path(path), number)
     return Graph(gen.db, repo, ref, lambda p: file_text(gen, repo, ref, p))
-
-
-def begin_graphs(pool: ProcessPoolExecutor, gen: Generation, repo: str, ref: str, edges: int,
-                 workers: int | None) -> None:
-    """Before a bulk build's last batch is written: each worker of `pool` begins its
-    resolution graph (`preload_task`), when the build's `edges` will be resolved there
-    (`_resolve_spool`: more than PARALLEL_EDGES, and cores for it)."""
-    n = _workers(edges, workers)
-    if n >= 2:
-        for _ in range(n):
-            pool.submit(preload_task, str(gen.path), gen.number, repo, ref)
-
-
-def preload_task(path: str, number: int, repo: str, ref: str) -> None:
-    """In a parser worker, while the indexer writes a bulk build's last batch: read the
-    symbols committed so far into this worker's graph, the bulk of `Graph.preload` (the
-    workers have nothing else to do then, and at their lowered priority they take only what
-    the indexer leaves). Its first resolution task reads the rest. A second call in the same
-    worker does nothing."""
-    if path in _worker_state:
-        return
-    try:
-        g = _resolution_worker_graph(path, number, repo, ref)
-        g.preload_symbols()
-    except Exception:  # noqa: BLE001 - nobody waits for this task: its resolution loads the graph whole
-        log.warning("could not begin the resolution graph ahead of time", exc_info=True)
-        return
-    _worker_state.clear()
-    _worker_state[path] = (g, {})
 
 
 _TYPE_LABELS = {code: label for label, code in EDGE_TYPE_CODES.items()}
@@ -278,17 +276,16 @@ SpoolOutcome = list[tuple[list[bytes | None], bytes]]
 
 
 def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: int | None,
-                   build_indexes: bool, pool: ProcessPoolExecutor | None) -> tuple[int, int]:
+                   build_indexes: bool) -> tuple[int, int]:
     """Resolve a bulk build's spooled edges and insert them, resolved, chunk by chunk as the
     chunks come back: no pending row is written, read back and rewritten. The build's symbol
     indexes (`store.defer_symbol_indexes`) are built here too, while the resolution workers
-    read the rest of their graphs (`begin_graphs` began them during the last batch; a table
-    scan, which needs no index). The first chunks are smaller, so that the inserts start as
+    load their graphs (a table scan, which needs no index). The first chunks are smaller, so that the inserts start as
     soon as a worker has its graph. Returns (edges, resolved)."""
     db = gen.db
     parallel = _workers(sum(len(b.types) for _, b in spool), workers)
     chunks: list[SpoolChunk] = [[]]
-    size, rowid = 0, db.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0] + 1
+    size, rowid = 0, next_edge_rowid(db)
     for path, block in spool:
         if size >= (STREAM_EDGES if len(chunks) > parallel else FIRST_EDGES):
             chunks.append([])
@@ -303,24 +300,20 @@ def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: i
             # every task carries the import edges (for the graph of whichever worker takes it
             # first), pickled once here: a bytes object is copied, not walked, per task
             shipped = pickle.dumps(imports, protocol=pickle.HIGHEST_PROTOCOL)
-            # (and so the blocks go without their own import rows: 37k tuples less to pickle)
-            tasks = [(str(gen.path), gen.number, *g.key,
-                      [(p, r, b._replace(imports=()) if b.imports else b) for p, r, b in chunk], shipped)
-                     for chunk in chunks]
-            if pool is None:
-                pool = stack.enter_context(worker_pool(parallel, "reference-resolution"))
-            results: Iterator[SpoolOutcome] = pool.map(_resolve_spool_task, tasks)  # all submitted: workers start
+            pool = stack.enter_context(worker_pool(parallel, "reference-resolution"))
+            # (and so the blocks go without their own import rows: fewer tuples to pickle)
+            results: Iterator[SpoolOutcome] = _Workers(pool, gen, g.key, shipped).map(
+                _resolve_chunk, [[(p, r, b._replace(imports=()) if b.imports else b) for p, r, b in chunk]
+                                 for chunk in chunks])
         build_symbol_indexes(db)
         if parallel < 2:
-            g.preload(_as_edges(imports))
-            resolvers: dict[type, LanguageResolver] = {}
-            results = (_resolve_chunk(g, chunk, resolvers) for chunk in chunks)
+            results = _Here(g, _as_edges(imports)).map(_resolve_chunk, chunks)
         ids = file_ids(db, [path for path, _ in spool])  # registered by the batches: a lookup
         resolved = 0
         codes = frozenset(CONFIDENCE_CODES[c] for c in RESOLVED)
         # A transaction per chunk: its pages go to the WAL while the workers resolve the next
-        # ones, where one transaction for all wrote them after the last (Django+Salt: the final
-        # commit 0.12 -> 0.045 s, with nothing else to run beside it). The generation keeps
+        # ones, where one transaction for all wrote them after the last, with nothing else
+        # to run beside it (docs/BENCHMARKS.md). The generation keeps
         # its EDGES_DEFERRED_KEY mark until `_finish`: a job killed in between leaves part of
         # the edges, which the next job finds marked and starts over (`index._start_over`), and
         # find_references answers no_edges_available until then (no resolver version yet).
@@ -340,10 +333,10 @@ def _block_edges(path: str, first_rowid: int, b: EdgeBlock) -> list[Edge]:
     # the trailing None is what a `froms` of -1 (no enclosing symbol) indexes: no test per edge
     ids = [i.hex() for i in b.symbol_ids]
     ids.append(None)
-    return [new(Edge, (rowid, path, line, ids[src], name, types[kind], module, receiver, None, None))
-            for rowid, kind, line, src, name, module, receiver
+    return [new(Edge, (rowid, path, line, ids[src], name, types[kind], module, receiver, alias, None, None))
+            for rowid, kind, line, src, name, module, receiver, alias
             in zip(range(first_rowid, first_rowid + len(b.types)), b.types, b.lines, b.froms,
-                   b.column(b.names), b.column(b.modules), b.column(b.receivers))]
+                   b.column(b.names), b.column(b.modules), b.column(b.receivers), b.column(b.aliases))]
 
 
 _IMPORT_CODE = EDGE_TYPE_CODES["imports"]
@@ -352,14 +345,13 @@ _IMPORT_CODE = EDGE_TYPE_CODES["imports"]
 def _block_imports(path: str, first_rowid: int, b: EdgeBlock) -> list[tuple]:
     """A file's spooled import edges (`EdgeBlock.imports`, picked out by the parser workers), as
     plain tuples of Edge's fields (`Edge` values are what `_block_edges` makes of them): plain
-    tuples pickle in half a named tuple's time. Django+Salt's 37k imports are read before the
-    resolution workers can start: 0.07-0.08 CPU-s from the columns, 0.01 from these rows
-    (each measured alone)."""
+    tuples pickle faster than named tuples, and the imports are read before the resolution
+    workers can start (docs/BENCHMARKS.md)."""
     if not b.imports:
         return []
     ids, label = b.symbol_ids, _TYPE_LABELS[_IMPORT_CODE]
-    return [(first_rowid + i, path, line, ids[src].hex() if src >= 0 else None, name, label, module, receiver,
-             None, None) for i, line, src, name, module, receiver in b.imports]
+    return [(first_rowid + i, path, line, ids[src].hex() if src >= 0 else None, name, label, module, "", alias,
+             None, None) for i, line, src, name, module, alias in b.imports]
 
 
 def _as_edges(rows: list[tuple]) -> list[Edge]:
@@ -367,20 +359,12 @@ def _as_edges(rows: list[tuple]) -> list[Edge]:
     return [new(Edge, r) for r in rows]
 
 
-def _resolve_chunk(g: Graph, chunk: SpoolChunk, resolvers: dict[type, LanguageResolver]) -> SpoolOutcome:
+def _resolve_chunk(g: Graph, resolvers: dict[type, LanguageResolver], chunk: SpoolChunk) -> SpoolOutcome:
     codes, out = CONFIDENCE_CODES, []
     for path, first, block in chunk:
         res = _resolutions(g, _block_edges(path, first, block), resolvers)
         out.append(([id_blob(r[0]) for r in res], bytes([codes[r[1]] for r in res])))
     return out
-
-
-def _resolve_spool_task(task: tuple[str, int, str, str, SpoolChunk, bytes]) -> SpoolOutcome:
-    """Worker side of `_resolve_spool`: the graph is loaded once per process, with the import
-    edges the task carries (unpickled only then)."""
-    path, number, repo, ref, chunk, imports = task
-    g, resolvers = _worker_graph(path, number, repo, ref, lambda: _as_edges(pickle.loads(imports)))
-    return _resolve_chunk(g, chunk, resolvers)
 
 
 def _bulk_label(outcomes: list[Outcome]) -> str | None:
@@ -397,27 +381,18 @@ def _write(db: sqlite3.Connection, outcomes: list[Outcome], bulk: str | None = N
     codes = CONFIDENCE_CODES
     changed = [(id_blob(o[2]), codes[o[3]], o[4]) for o in outcomes if (o[0], o[1]) != (o[2], o[3])
                and not (bulk is not None and o[2] is None and o[3] == bulk and o[1] is None)]
-    db.executemany("UPDATE symbol_edges SET to_symbol_id=?, confidence=? WHERE rowid=?", changed)
+    write_resolutions(db, changed)
 
 
 def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
     """Edges an incremental resolution must (re)consider: the pending ones and those a dirty
     name can change."""
-    cols = EDGE_TABLE_COLS
-    found = {e.rowid: e for e in map(Edge._make, rows(
-        db, f"SELECT {cols} FROM symbol_edges e INDEXED BY se_pending CROSS JOIN paths f ON f.id = e.file_id "
-        "WHERE e.confidence IS NULL", ()))}
+    found = {e.rowid: e for e in map(Edge._make, pending_edges(db))}
     # A changed definition can change what an edge by that name resolves to only when the
     # edge is unresolved (a definition may now fit) or resolved by unique name (it may now
     # be ambiguous); scope/import/receiver resolutions follow explicit paths and edges into
-    # the changed files were sent back to pending already. CROSS JOIN fixes the loop order:
-    # each dirty name, then its edges through se_tail (`+d.name`: without the column's text
-    # affinity, which the index expression lacks, so the comparison can search the index).
-    for e in map(Edge._make, rows(
-            db, f"SELECT {cols} FROM edge_dirty_names d CROSS JOIN symbol_edges e ON {tail_sql('e')} = +d.name "
-            'CROSS JOIN paths f ON f.id = e.file_id WHERE d.repo=? AND d."ref"=? '
-            f"AND {RETRY_SQL} AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)",
-            (repo, ref, CONFIDENCE_CODES[OPAQUE], CONFIDENCE_CODES[UNIQUE]))):
+    # the changed files were sent back to pending already.
+    for e in map(Edge._make, dirty_name_edges(db, repo, ref, CONFIDENCE_CODES[OPAQUE], CONFIDENCE_CODES[UNIQUE])):
         found.setdefault(e.rowid, e)
     return [found[k] for k in sorted(found)]
 
@@ -452,11 +427,11 @@ def _resolutions(g: Graph, edges: list[Edge], resolvers: dict[type, LanguageReso
             if r is None:
                 r = resolvers[cls] = cls(g)
             resolve = r.resolve
-        key = e[3:8]  # from_id, to_name, edge_type, module, receiver
+        key = e[3:9]  # from_id, to_name, edge_type, module, receiver, alias
         res = memo.get(key)
         if res is None:
             # the try block is inline (it costs nothing until it catches), not a wrapper
-            # function: a call per resolved edge, 450k of them on Django+Salt
+            # function: a call per resolved edge, hundreds of thousands in a large repository
             try:
                 res = resolve(e)
             except Exception:  # noqa: BLE001 - a resolver bug costs one edge, not the index

@@ -303,8 +303,8 @@ class RustResolver(LanguageResolver):
                 last = segments[-2] if segments[-1] == "self" and len(segments) > 1 else segments[-1]
                 if last == "*":
                     globs.append(imp)
-                elif imp.receiver != "_":
-                    bound.setdefault(imp.receiver or last, imp)
+                elif imp.alias != "_":
+                    bound.setdefault(imp.alias or last, imp)
             got = (bound, globs)
             self._uses[path] = got
         return got

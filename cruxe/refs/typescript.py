@@ -125,9 +125,9 @@ class TypeScriptResolver(ScopedResolver):
         target = self.specifier(e.module, e.path)
         if target is None:
             return None, EXTERNAL
-        if e.to_name in ("*", e.module) or (e.to_name == "default" and not e.receiver):
+        if e.to_name in ("*", e.module) or (e.to_name == "default" and not e.alias):
             return None, MODULE
-        name = e.receiver if e.to_name == "default" else e.to_name
+        name = e.alias if e.to_name == "default" else e.to_name
         return as_resolution(self.lookup(target, name, 0), IMPORT)
 
     def attribute(self, e: Edge) -> Resolution:
@@ -328,10 +328,10 @@ class TypeScriptResolver(ScopedResolver):
             names: dict[str, list[Edge]] = {}
             stars: list[Edge] = []
             for imp in self.g.imports(path):
-                if imp.to_name == "*" and not imp.receiver:
+                if imp.to_name == "*" and not imp.alias:
                     stars.append(imp)
-                elif imp.receiver or imp.to_name not in ("*", "default", imp.module):
-                    names.setdefault(imp.receiver or imp.to_name, []).append(imp)
+                elif imp.alias or imp.to_name not in ("*", "default", imp.module):
+                    names.setdefault(imp.alias or imp.to_name, []).append(imp)
             got = (names, stars)
             self._bindings[path] = got
         return got
@@ -344,7 +344,7 @@ class TypeScriptResolver(ScopedResolver):
                 return Module(imp.module, None)
             if imp.to_name in ("*", imp.module):  # `* as ns`, `x = require(...)`
                 return Module(imp.module, target)
-            wanted = imp.receiver if imp.to_name == "default" else imp.to_name
+            wanted = imp.alias if imp.to_name == "default" else imp.to_name
             return self.lookup(target, wanted, hops + 1)
         return None
 

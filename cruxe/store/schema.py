@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tantivy
 
-SCHEMA_VERSION = 20  # bump when any table or Tantivy field changes meaning; forces reindex
+SCHEMA_VERSION = 21  # bump when any table or Tantivy field changes meaning; forces reindex
 
 _STATE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS projects (
@@ -154,7 +154,8 @@ CREATE VIEW IF NOT EXISTS symbol_relations AS SELECT k.repo AS repo, k."ref" AS 
   FROM branch_state k CROSS JOIN symbols s JOIN paths f ON f.id = s.file_id;
 CREATE TABLE IF NOT EXISTS symbol_edges (
   from_symbol_id BLOB, to_symbol_id BLOB, to_name TEXT NOT NULL, edge_type INTEGER NOT NULL,
-  file_id INTEGER NOT NULL, source_line INTEGER NOT NULL, confidence INTEGER, module TEXT, receiver TEXT);
+  file_id INTEGER NOT NULL, source_line INTEGER NOT NULL, confidence INTEGER, module TEXT, receiver TEXT,
+  alias TEXT);
 CREATE VIEW IF NOT EXISTS edges AS SELECT e.rowid AS rowid, {id_sql("e.from_symbol_id")} AS from_symbol_id,
   {id_sql("e.to_symbol_id")} AS to_symbol_id, e.to_name,
   {edge_type_sql("e")} AS edge_type, f.path AS source_file, e.source_line,

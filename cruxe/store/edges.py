@@ -1,0 +1,204 @@
+"""Reads and writes of the indexing wing that are not batch writes (`writer`): what the
+indexer's validation counts, and what reference resolution reads and rewrites."""
+from __future__ import annotations
+
+import sqlite3
+from typing import NamedTuple
+
+from .layout import Generation
+from .schema import (EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, RETRY_SQL, confidence_sql, edge_type_sql,
+                     id_blob, id_sql, name_lower_sql, tail_sql)
+from .writer import build_edge_indexes
+
+
+class ManifestFile(NamedTuple):
+    """A manifest row's stat fields, for a file indexed again whatever its hash."""
+
+    size: int
+    mtime_ns: int
+    language: str | None
+
+
+def manifest_files(gen: Generation, repo: str, ref: str) -> dict[str, ManifestFile]:
+    """path -> its manifest row's size, mtime and language, for every file of the generation."""
+    return {r[0]: ManifestFile(r[1], r[2], r[3]) for r in gen.db.execute(
+        'SELECT path, size, mtime_ns, language FROM file_manifest WHERE repo=? AND "ref"=?', (repo, ref))}
+
+
+def row_counts(gen: Generation, repo: str, ref: str) -> tuple[int, int]:
+    """(manifest rows, symbol rows) of the generation: what its Tantivy indexes must match."""
+    files = gen.db.execute('SELECT COUNT(*) FROM file_manifest WHERE repo=? AND "ref"=?', (repo, ref)).fetchone()[0]
+    return files, gen.db.execute("SELECT COUNT(*) FROM symbols").fetchone()[0]
+
+
+# ---- what reference resolution reads and writes (`cruxe.refs.resolve`, `cruxe.refs.graph`) ----
+
+def rows(db: sqlite3.Connection, sql: str, args: tuple = ()) -> sqlite3.Cursor:
+    """Plain tuples (the connection's Row factory costs more than the work done per row)."""
+    cur = db.cursor()
+    cur.row_factory = None
+    return cur.execute(sql, args)
+
+
+def resolver_version(db: sqlite3.Connection) -> str | None:
+    """The version of the rules that resolved the generation's edges (None: never resolved)."""
+    row = db.execute("SELECT value FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,)).fetchone()
+    return row[0] if row else None
+
+
+def finish_resolution(db: sqlite3.Connection, repo: str, ref: str, version: str, build_indexes: bool) -> None:
+    """Inside the resolution's transaction: the dirty names are done, the rules' `version` is
+    recorded, the edges are in the table (a bulk build's mark goes), and with `build_indexes`
+    the edge indexes a bulk build left out are built on the final rows."""
+    db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
+    db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, version))
+    db.execute("DELETE FROM meta WHERE key=?", (EDGES_DEFERRED_KEY,))
+    if build_indexes:
+        build_edge_indexes(db)
+
+
+def edge_count(db: sqlite3.Connection) -> int:
+    return db.execute("SELECT count(*) FROM symbol_edges").fetchone()[0]
+
+
+def edge_rowid_range(db: sqlite3.Connection) -> tuple[int | None, int | None]:
+    """(smallest, largest) rowid of the edge table; (None, None) when it is empty."""
+    return tuple(db.execute("SELECT min(rowid), max(rowid) FROM symbol_edges").fetchone())
+
+
+def next_edge_rowid(db: sqlite3.Connection) -> int:
+    """The rowid the next inserted edge gets (`insert_edges` checks it)."""
+    return db.execute("SELECT coalesce(max(rowid), 0) FROM symbol_edges").fetchone()[0] + 1
+
+
+def label_pending(db: sqlite3.Connection, confidence: int) -> None:
+    """Every pending edge gets `confidence` (and no target): one set-wide statement."""
+    db.execute("UPDATE symbol_edges SET confidence=? WHERE confidence IS NULL", (confidence,))
+
+
+def write_resolutions(db: sqlite3.Connection, changed: list[tuple[bytes | None, int, int]]) -> None:
+    """(to_symbol_id blob, confidence code, rowid) per edge whose resolution changed."""
+    db.executemany("UPDATE symbol_edges SET to_symbol_id=?, confidence=? WHERE rowid=?", changed)
+
+
+# An Edge's columns read from the tables (`e` symbol_edges, `f` paths) in SQL, for queries
+# that read few rows with an index hint, or a file's edges by its rowid range
+EDGE_TABLE_COLS = (f"e.rowid, f.path, e.source_line, {id_sql('e.from_symbol_id')}, e.to_name, {edge_type_sql('e')}, "
+                   f"coalesce(e.module, ''), coalesce(e.receiver, ''), coalesce(e.alias, ''), "
+                   f"{id_sql('e.to_symbol_id')}, "
+                   f"{confidence_sql('e')}")
+
+
+def pending_edges(db: sqlite3.Connection) -> sqlite3.Cursor:
+    """Every pending edge (no confidence yet), as EDGE_TABLE_COLS rows."""
+    return rows(db, f"SELECT {EDGE_TABLE_COLS} FROM symbol_edges e INDEXED BY se_pending CROSS JOIN paths f "
+                "ON f.id = e.file_id WHERE e.confidence IS NULL")
+
+
+def dirty_name_edges(db: sqlite3.Connection, repo: str, ref: str, opaque: int, unique: int) -> sqlite3.Cursor:
+    """The edges by a dirty name that a changed definition can change, as EDGE_TABLE_COLS rows:
+    unresolved but not `opaque`, or resolved by `unique` name (confidence codes). CROSS JOIN
+    fixes the loop order: each dirty name, then its edges through se_tail (`+d.name`: without
+    the column's text affinity, which the index expression lacks, so the comparison can
+    search the index)."""
+    return rows(db, f"SELECT {EDGE_TABLE_COLS} FROM edge_dirty_names d CROSS JOIN symbol_edges e "
+                f"ON {tail_sql('e')} = +d.name CROSS JOIN paths f ON f.id = e.file_id "
+                f'WHERE d.repo=? AND d."ref"=? AND {RETRY_SQL} '
+                "AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)", (repo, ref, opaque, unique))
+
+
+# The edge table's columns as stored, which `Graph.edges` turns into Edge values in Python
+_STORED_EDGE_COLS = ("rowid, file_id, source_line, from_symbol_id, to_name, edge_type, module, receiver, alias, "
+                     "to_symbol_id, confidence")
+
+
+def stored_edges_after(db: sqlite3.Connection, rowid: int, limit: int) -> sqlite3.Cursor:
+    """The next `limit` edges after `rowid`, in rowid order, as stored."""
+    return rows(db, f"SELECT {_STORED_EDGE_COLS} FROM symbol_edges WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                (rowid, limit))
+
+
+def stored_edges_between(db: sqlite3.Connection, lo: int, hi: int) -> sqlite3.Cursor:
+    """The edges with lo <= rowid < hi, in rowid order, as stored."""
+    return rows(db, f"SELECT {_STORED_EDGE_COLS} FROM symbol_edges WHERE rowid >= ? AND rowid < ? ORDER BY rowid",
+                (lo, hi))
+
+
+def stored_import_edges(db: sqlite3.Connection) -> sqlite3.Cursor:
+    """Every import edge, as stored."""
+    return rows(db, f"SELECT {_STORED_EDGE_COLS} FROM symbol_edges WHERE edge_type = {EDGE_TYPE_CODES['imports']}")
+
+
+def path_names(db: sqlite3.Connection) -> dict[int, str]:
+    """paths.id -> path."""
+    return dict(rows(db, "SELECT id, path FROM paths"))
+
+
+def file_languages(db: sqlite3.Connection, repo: str, ref: str) -> dict[str, str]:
+    """path -> language ("" when none) of every indexed file."""
+    return {r[0]: r[1] or "" for r in rows(
+        db, 'SELECT path, language FROM file_manifest WHERE repo=? AND "ref"=? ORDER BY path', (repo, ref))}
+
+
+_SYM_COLS = (f"{id_sql('s.symbol_id')}, s.name, s.qualified_name, s.kind, s.language, f.path, s.line_start, "
+             f"s.line_end, {id_sql('s.parent_symbol_id')}, coalesce(s.signature, '')")
+_SYMBOLS = "symbols s JOIN paths f ON f.id = s.file_id"  # a generation's rows are all of one repo and ref
+_SYM_ORDER = "ORDER BY f.path, s.line_start, s.symbol_id"
+# every symbol of a name, case-folded, through the sr_name index (spelled as its expression)
+_BY_NAME = f"symbols s INDEXED BY sr_name JOIN paths f ON f.id = s.file_id WHERE {name_lower_sql('s')} = ?"
+
+
+def stored_symbols_after(db: sqlite3.Connection, rowid: int) -> sqlite3.Cursor:
+    """(rowid, symbol_id, name, qualified_name, kind, language, file_id, line_start, line_end,
+    parent_symbol_id, signature or "") of the symbols after `rowid`, in the table's order, ids
+    as stored (8-byte blobs: the caller's bytes.hex() per id costs less than SQL's hex())."""
+    return rows(db, "SELECT s.rowid, s.symbol_id, s.name, s.qualified_name, s.kind, s.language, s.file_id, "
+                "s.line_start, s.line_end, s.parent_symbol_id, coalesce(s.signature, '') FROM symbols s "
+                "WHERE s.rowid > ? ORDER BY s.rowid", (rowid,))
+
+
+# The symbol reads below give (id, name, qualified_name, kind, language, path, line_start,
+# line_end, parent id, signature or ""), ids in hex: `refs.graph.Sym`'s fields.
+
+def symbols_in_paths(db: sqlite3.Connection, paths: list[str]) -> sqlite3.Cursor:
+    """The symbols of up to 500 files, in (path, line, id) order."""
+    return rows(db, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} WHERE f.path IN ({','.join('?' * len(paths))}) "
+                f"{_SYM_ORDER}", tuple(paths))
+
+
+def symbols_in_file(db: sqlite3.Connection, path: str) -> sqlite3.Cursor:
+    """One file's symbols, in (line, id) order."""
+    return rows(db, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} WHERE f.path=? ORDER BY s.line_start, s.symbol_id", (path,))
+
+
+def symbols_named(db: sqlite3.Connection, name: str) -> sqlite3.Cursor:
+    """Every symbol whose name folds to `name.lower()`, in (path, line, id) order."""
+    return rows(db, f"SELECT {_SYM_COLS} FROM {_BY_NAME} {_SYM_ORDER}", (name.lower(),))
+
+
+def few_symbols_named(db: sqlite3.Connection, name: str, kinds: tuple[str, ...],
+                      languages: tuple[str, ...]) -> sqlite3.Cursor:
+    """Up to two symbols named exactly `name`, of one of `kinds`, in one of `languages`."""
+    return rows(db, f"SELECT {_SYM_COLS} FROM {_BY_NAME} AND s.kind IN ({','.join('?' * len(kinds))}) "
+                f"AND s.language IN ({','.join('?' * len(languages))}) AND s.name=? {_SYM_ORDER} LIMIT 2",
+                (name.lower(), *kinds, *languages, name))
+
+
+def symbol_by_id(db: sqlite3.Connection, symbol_id: str) -> tuple | None:
+    return rows(db, f"SELECT {_SYM_COLS} FROM {_SYMBOLS} WHERE s.symbol_id=? LIMIT 1",
+                (id_blob(symbol_id),)).fetchone()
+
+
+_IMPORTS_OF = (f"SELECT {EDGE_TABLE_COLS} FROM paths f JOIN symbol_edges e ON e.rowid BETWEEN f.edge_lo AND f.edge_hi "
+               f"WHERE e.edge_type = {EDGE_TYPE_CODES['imports']} AND f.path")
+
+
+def imports_in_paths(db: sqlite3.Connection, paths: list[str]) -> sqlite3.Cursor:
+    """The import edges of up to 500 files, as EDGE_TABLE_COLS rows in (path, line, rowid) order."""
+    return rows(db, f"{_IMPORTS_OF} IN ({','.join('?' * len(paths))}) ORDER BY f.path, e.source_line, e.rowid",
+                tuple(paths))
+
+
+def imports_of_file(db: sqlite3.Connection, path: str) -> sqlite3.Cursor:
+    """One file's import edges, as EDGE_TABLE_COLS rows in line order."""
+    return rows(db, f"{_IMPORTS_OF} = ? ORDER BY e.source_line, e.rowid", (path,))
