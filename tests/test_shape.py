@@ -180,6 +180,15 @@ def test_short_preview_has_no_marker_and_long_lines_are_cut():
     assert cut == "x" * shape.PREVIEW_LINE_CHARS + " ..."
 
 
+def test_a_hit_holds_only_its_fields():
+    # A record, not a dict: a misspelt or private key (the fusion's running sum once rode on
+    # the hit as `_rrf`) cannot travel with a hit into shaping unnoticed.
+    hit = sym()
+    with pytest.raises(AttributeError):
+        hit.body_previw = "x"
+    assert (hit.snippet, hit.body_preview, hit.parent, hit.related_symbols) == (None, None, None, None)
+
+
 def test_absent_fields_are_omitted_never_null():
     hit = sym(parent=None, related_symbols=[], body_preview="", visibility="", signature=None)
     out = shape.shape_result(hit, "context")
