@@ -22,7 +22,7 @@ from . import signals as sig
 from .bodies import declarations
 from .context import enrich
 from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, validate_limit
-from .search import take
+from .search import symbol_hit, take
 
 MAX_BODY_CHECKS = 64  # definitions whose text is read to tell a body from a declaration
 _PATH_PARTS = re.compile(r"[/\\.]")
@@ -101,8 +101,7 @@ def _case_tier(rows: list[Symbol], target: str) -> list[Symbol]:
 
 def _hit(row: Symbol, target: str, query_path: str, kind_intent: str | None,
          declaration: bool) -> Hit:
-    hit = Hit("symbol", row.path, row.line_start, row.line_end, row.kind, row.name, row.qualified_name,
-              row.signature or "", row.language, row.visibility or "", row.symbol_id, row.symbol_stable_id or "")
+    hit = symbol_hit(row)
     path_terms = (target.lower(),) if len(target) >= PATH_AFFINITY_MIN_LEN else ()
     boosts = sig.symbol_boosts(name=row.name, qualified_name=row.qualified_name, kind=row.kind,
                                path=row.path, target=target, query_path=query_path,

@@ -85,15 +85,16 @@ def _allowed(c: Hit, p: Plan) -> bool:
 def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, Any]],
                 clauses: tuple[Clause, ...], p: Plan) -> list[Hit]:
     if index == "symbols":
-        return [_symbol_hit(d) for _, d in docs]
+        return [symbol_hit(d) for _, d in docs]
     if index == "files":
         return [_file_hit(d) for _, d in docs]
     return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses))
 
 
-def _symbol_hit(s: Symbol) -> Hit:
-    return Hit("symbol", s.path, int(s.line_start), int(s.line_end), s.kind, s.name, s.qualified_name,
-               s.signature, s.language, s.visibility, s.symbol_id, s.symbol_stable_id)
+def symbol_hit(s: Symbol) -> Hit:
+    """The unscored hit of a definition (a row with no signature or visibility says "")."""
+    return Hit("symbol", s.path, s.line_start, s.line_end, s.kind, s.name, s.qualified_name,
+               s.signature or "", s.language, s.visibility or "", s.symbol_id, s.symbol_stable_id)
 
 
 def _basename(path: str) -> str:
@@ -116,7 +117,7 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]],
     for lines, d in matched:
         owner = owners.get((d.path, lines[0][0])) if lines else None
         if owner is not None:
-            hit = _symbol_hit(owner)
+            hit = symbol_hit(owner)
         else:
             hit = _file_hit(d, "snippet")
             shown = sorted(lines[:SNIPPET_LINES]) if lines else []
