@@ -273,10 +273,9 @@ class Hit:
 
     `result_type` is "symbol" (a definition), "snippet" (matching lines outside any
     definition) or "file". A snippet or file result has no symbol identity: its `kind`,
-    `qualified_name`, `signature`, `visibility` and ids are "". Text fields read from a
-    symbol row may be None where the row has none. `signals` is the ranker's explanation
-    (`query.signals.compose`) and `score` its `final_score`. The optional fields stay None
-    unless set: `snippet` (a snippet's matching lines), and with `detail_level: context`
+    `qualified_name`, `signature`, `visibility` and ids are "". `signals` is the ranker's
+    explanation (`query.signals.compose`) and `score` its `final_score`. The optional fields
+    stay None unless set: `snippet` (a snippet's matching lines), and with `detail_level: context`
     `body_preview`, `parent` and `related_symbols` (each a {kind, name, path, line} dict).
     """
 
@@ -286,12 +285,12 @@ class Hit:
     line_end: int
     kind: str = ""
     name: str = ""
-    qualified_name: str | None = ""
-    signature: str | None = ""
+    qualified_name: str = ""
+    signature: str = ""
     language: str = ""
-    visibility: str | None = ""
+    visibility: str = ""
     symbol_id: str = ""
-    symbol_stable_id: str | None = ""
+    symbol_stable_id: str = ""
     score: float = 0.0
     signals: dict[str, float] = field(default_factory=dict)
     snippet: str | None = None
