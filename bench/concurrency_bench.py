@@ -19,10 +19,8 @@ import json
 import os
 import platform
 import shutil
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 

@@ -37,6 +37,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from nl_search import open_index  # noqa: E402
 
+from cruxe.model import Hit  # noqa: E402
 from cruxe.query import locate_symbol  # noqa: E402
 from support.locations import ORACLES  # noqa: E402
 
@@ -86,9 +87,9 @@ def indexed_paths(gen, repo: str, ref: str) -> set[str]:
     return {r[0] for r in gen.db.execute('SELECT path FROM file_manifest WHERE repo=? AND "ref"=?', (repo, ref))}
 
 
-def found(hits: list[dict], row: dict) -> bool:
+def found(hits: list[Hit], row: dict) -> bool:
     line = row.get("name_line") or row["line"]
-    return any(h["path"] == row["path"] and h["name"] == row["name"] and h["line_start"] <= line <= h["line_end"]
+    return any(h.path == row["path"] and h.name == row["name"] and h.line_start <= line <= h.line_end
                for h in hits)
 
 

@@ -152,9 +152,9 @@ def evaluate(gen, repo: str, ref: str, directory: str, queries: list[dict], lang
         t0 = time.perf_counter()
         hits, _, _ = search_code(gen, repo, ref, q["query"], limit=10)
         tot["ms"] += (time.perf_counter() - t0) * 1000
-        sym = next((i + 1 for i, h in enumerate(hits) if h["path"] == q["path"] and h["name"] == q["name"]
-                    and h["line_start"] <= q["line"] <= h["line_end"]), None)
-        frank = next((i + 1 for i, h in enumerate(hits) if h["path"] == q["path"]), None)
+        sym = next((i + 1 for i, h in enumerate(hits) if h.path == q["path"] and h.name == q["name"]
+                    and h.line_start <= q["line"] <= h.line_end), None)
+        frank = next((i + 1 for i, h in enumerate(hits) if h.path == q["path"]), None)
         base = rg_rank(directory, q["query"], lang)
         brank = base.index(q["path"]) + 1 if q["path"] in base else None
         tot["mrr"] += reciprocal(sym)

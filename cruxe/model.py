@@ -312,3 +312,35 @@ def is_non_source_path(path: str) -> bool:
     p = "/" + path.lower()
     return (is_test_path(path) or any(d in p for d in _NON_SOURCE_DIRS) or p.endswith(_NON_SOURCE_SUFFIXES)
             or ".generated." in p)
+
+
+@dataclass(slots=True)
+class Hit:
+    """One ranked answer of `locate_symbol` / `search_code`, before shaping (`cruxe.shape`).
+
+    `result_type` is "symbol" (a definition), "snippet" (matching lines outside any
+    definition) or "file". A snippet or file result has no symbol identity: its `kind`,
+    `qualified_name`, `signature`, `visibility` and ids are "". `signals` is the ranker's
+    explanation (`query.signals.compose`) and `score` its `final_score`. The optional fields
+    stay None unless set: `snippet` (a snippet's matching lines), and with `detail_level: context`
+    `body_preview`, `parent` and `related_symbols` (each a {kind, name, path, line} dict).
+    """
+
+    result_type: str
+    path: str
+    line_start: int
+    line_end: int
+    kind: str = ""
+    name: str = ""
+    qualified_name: str = ""
+    signature: str = ""
+    language: str = ""
+    visibility: str = ""
+    symbol_id: str = ""
+    symbol_stable_id: str = ""
+    score: float = 0.0
+    signals: dict[str, float] = field(default_factory=dict)
+    snippet: str | None = None
+    body_preview: str | None = None
+    parent: dict[str, Any] | None = None
+    related_symbols: list[dict[str, Any]] | None = None

@@ -17,7 +17,7 @@ from .config import EXPLAIN_LEVELS, MAX_LIMIT
 from .errors import CruxeError, invalid_input
 from .jsonenc import to_json  # the wire form the transports use: what the safety limit measures
 from .languages import detect_language
-from .model import DETAIL_LEVELS, result_id, text_lines
+from .model import DETAIL_LEVELS, Hit, result_id, text_lines
 
 PROTOCOL_VERSION = "1.0"
 FRESHNESS_STATUSES = ("fresh", "stale", "syncing")
@@ -66,7 +66,7 @@ def _check(name: str, value: str, allowed: tuple[str, ...]) -> None:
 
 # ---- dedup --------------------------------------------------------------------------------
 
-def dedup_key(hit: Mapping[str, Any]) -> str:
+def dedup_key(hit: Hit) -> str:
     """One key per symbol or file region.
 
     CONTRACTS says `stable:<symbol_stable_id>`; the path is added because a stable id is
@@ -76,17 +76,15 @@ def dedup_key(hit: Mapping[str, Any]) -> str:
     definitions in one file can share it too: Go allows several `func init()` per file, and a
     Python redefinition (the live one) has the overridden one's name and signature.
     """
-    stable = hit.get("symbol_stable_id") or ""
-    if stable:
-        return f"stable:{stable}:{hit.get('path', '')}:{hit.get('line_start', '')}"
-    return (f"{hit.get('result_type', '')}:{hit.get('path', '')}:{hit.get('line_start', '')}:"
-            f"{hit.get('line_end', '')}:{hit.get('name', '')}")
+    if hit.symbol_stable_id:
+        return f"stable:{hit.symbol_stable_id}:{hit.path}:{hit.line_start}"
+    return f"{hit.result_type}:{hit.path}:{hit.line_start}:{hit.line_end}:{hit.name}"
 
 
-def dedup(hits: Iterable[Mapping[str, Any]]) -> tuple[list[Mapping[str, Any]], int]:
+def dedup(hits: Iterable[Hit]) -> tuple[list[Hit], int]:
     """(hits keeping the first by rank of each key, number suppressed)."""
     seen: set[str] = set()
-    kept: list[Mapping[str, Any]] = []
+    kept: list[Hit] = []
     suppressed = 0
     for hit in hits:
         key = dedup_key(hit)
@@ -119,36 +117,35 @@ def _reference(value: Any) -> dict[str, Any] | None:
     return out or None
 
 
-def _score(hit: Mapping[str, Any]) -> float:
-    return round(float(hit.get("score", 0.0)), RESULT_SCORE_DIGITS)
+def _score(hit: Hit) -> float:
+    return round(float(hit.score), RESULT_SCORE_DIGITS)
 
 
-def hit_result_id(hit: Mapping[str, Any]) -> str:
+def hit_result_id(hit: Hit) -> str:
     """`res_` + blake3 over the fields that identify the result (stable across runs)."""
-    return result_id(hit.get("result_type", ""), hit.get("path", ""), hit.get("line_start", ""),
-                     hit.get("line_end", ""), hit.get("kind", ""), hit.get("name", ""),
-                     hit.get("symbol_id", ""), hit.get("symbol_stable_id", ""))
+    return result_id(hit.result_type, hit.path, hit.line_start, hit.line_end, hit.kind, hit.name,
+                     hit.symbol_id, hit.symbol_stable_id)
 
 
-def _context_fields(hit: Mapping[str, Any]) -> dict[str, Any]:
+def _context_fields(hit: Hit) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    if _present(hit.get("body_preview")):
-        out["body_preview"] = preview(hit["body_preview"])
-    parent = _reference(hit.get("parent"))
+    if _present(hit.body_preview):
+        out["body_preview"] = preview(hit.body_preview)
+    parent = _reference(hit.parent)
     if parent:
         out["parent"] = parent
-    related = [r for r in (_reference(x) for x in hit.get("related_symbols") or ()) if r][:MAX_RELATED]
+    related = [r for r in (_reference(x) for x in hit.related_symbols or ()) if r][:MAX_RELATED]
     if related:
         out["related_symbols"] = related
-    if hit.get("result_type") == "snippet" and _present(hit.get("snippet")):
-        out["snippet"] = preview(hit["snippet"], SNIPPET_LINES)
+    if hit.result_type == "snippet" and _present(hit.snippet):
+        out["snippet"] = preview(hit.snippet, SNIPPET_LINES)
     return out
 
 
-def _handle(hit: Mapping[str, Any]) -> dict[str, Any]:
+def _handle(hit: Hit) -> dict[str, Any]:
     """The follow-up handle `compact` keeps (see the field lists above)."""
-    if _present(hit.get("symbol_stable_id")):
-        return {"symbol_stable_id": hit["symbol_stable_id"]}
+    if _present(hit.symbol_stable_id):
+        return {"symbol_stable_id": hit.symbol_stable_id}
     return {"result_id": hit_result_id(hit)}
 
 
@@ -165,51 +162,51 @@ def _module_parts(path: str, language: str) -> list[str]:
 _DIRECTORY_STEMS = frozenset(("__init__", "mod", "lib", "index"))
 
 
-def _names_a_container(hit: Mapping[str, Any]) -> bool:
+def _names_a_container(hit: Hit) -> bool:
     """Whether `qualified_name` says more than the path and the name: the class, type or
     impl that holds the symbol. A top-level symbol's is its module (read from the path) and
     its name; it is only shown at `context`."""
-    qualified, name = str(hit.get("qualified_name") or ""), str(hit.get("name") or "")
+    qualified, name = str(hit.qualified_name or ""), str(hit.name or "")
     sep = "::" if "::" in qualified else "."
     if not qualified.endswith(sep + name):
         return qualified != name
     scope = qualified[:-len(sep + name)].split(sep)
-    module = _module_parts(str(hit.get("path", "")), str(hit.get("language", "")))
+    module = _module_parts(str(hit.path), str(hit.language))
     return scope != module[len(module) - len(scope):]
 
 
-def _signature_fields(hit: Mapping[str, Any]) -> dict[str, Any]:
+def _signature_fields(hit: Hit) -> dict[str, Any]:
     """FR-103's fields, each left out where it repeats what the result already says
     (docs/DEPARTURES.md): `qualified_name` that names no container, `language` that the
     path's extension gives, `visibility` "public" (the default: absent means public)."""
     out: dict[str, Any] = {}
-    if _present(hit.get("qualified_name")) and _names_a_container(hit):
-        out["qualified_name"] = hit["qualified_name"]
-    if _present(hit.get("signature")):
-        out["signature"] = hit["signature"]
-    if _present(hit.get("language")) and detect_language(str(hit.get("path", ""))) != hit["language"]:
-        out["language"] = hit["language"]
-    if _present(hit.get("visibility")) and hit["visibility"] != "public":
-        out["visibility"] = hit["visibility"]
+    if _present(hit.qualified_name) and _names_a_container(hit):
+        out["qualified_name"] = hit.qualified_name
+    if _present(hit.signature):
+        out["signature"] = hit.signature
+    if _present(hit.language) and detect_language(str(hit.path)) != hit.language:
+        out["language"] = hit.language
+    if _present(hit.visibility) and hit.visibility != "public":
+        out["visibility"] = hit.visibility
     return out
 
 
-def shape_result(hit: Mapping[str, Any], detail_level: str = "signature", compact: bool = False) -> dict[str, Any]:
+def shape_result(hit: Hit, detail_level: str = "signature", compact: bool = False) -> dict[str, Any]:
     """One result in the shape of its detail level; `compact` then keeps only identity,
     location, handle and score. Order of fields is fixed; absent or empty fields are omitted."""
     _check("detail_level", detail_level, DETAIL_LEVELS)
-    out: dict[str, Any] = {k: hit[k] for k in LOCATION_FIELDS if _present(hit.get(k))}
+    out: dict[str, Any] = {k: v for k in LOCATION_FIELDS if _present(v := getattr(hit, k))}
     kindless = "kind" not in out
     if kindless:
-        out["result_type"] = hit.get("result_type", "")
+        out["result_type"] = hit.result_type
     if detail_level == "signature":
         out.update(_signature_fields(hit))
     if detail_level == "context":
-        out.update((k, hit[k]) for k in SIGNATURE_FIELDS if _present(hit.get(k)))
+        out.update((k, v) for k in SIGNATURE_FIELDS if _present(v := getattr(hit, k)))
         out["score"] = _score(hit)
-        out["result_type"] = hit.get("result_type", "")
+        out["result_type"] = hit.result_type
         out["result_id"] = hit_result_id(hit)
-        out.update((k, hit[k]) for k in ("symbol_id", "symbol_stable_id") if _present(hit.get(k)))
+        out.update((k, v) for k in ("symbol_id", "symbol_stable_id") if _present(v := getattr(hit, k)))
         out.update(_context_fields(hit))
     if compact:
         keep = COMPACT_FIELDS | _handle(hit).keys() | ({"result_type"} if kindless else set())
@@ -231,13 +228,12 @@ def apply_safety_limit(results: list[dict[str, Any]], max_bytes: int) -> tuple[l
 
 # ---- ranking reasons ----------------------------------------------------------------------
 
-def _signal(hit: Mapping[str, Any], name: str) -> float:
-    return float((hit.get("signals") or {}).get(name, 0.0))
+def _signal(hit: Hit, name: str) -> float:
+    return float(hit.signals.get(name, 0.0))
 
 
-def _final(hit: Mapping[str, Any]) -> float:
-    signals = hit.get("signals") or {}
-    return round(float(signals.get("final_score", hit.get("score", 0.0))), REASON_DIGITS)
+def _final(hit: Hit) -> float:
+    return round(float(hit.signals.get("final_score", hit.score)), REASON_DIGITS)
 
 
 def _unit(value: float) -> float:
@@ -246,7 +242,7 @@ def _unit(value: float) -> float:
     return 1.0 if value > 0 else 0.0
 
 
-def _basic_reason(i: int, hit: Mapping[str, Any]) -> dict[str, Any]:
+def _basic_reason(i: int, hit: Hit) -> dict[str, Any]:
     return {
         "result_index": i,
         "exact_match": _unit(_signal(hit, "exact_match_boost")),
@@ -257,7 +253,7 @@ def _basic_reason(i: int, hit: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _full_reason(i: int, hit: Mapping[str, Any]) -> dict[str, Any]:
+def _full_reason(i: int, hit: Hit) -> dict[str, Any]:
     r = {name: round(_signal(hit, name), REASON_DIGITS) for name in (
         "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost")}
     kind_weight, intent_boost = _signal(hit, "kind_weight"), _signal(hit, "query_intent_boost")
@@ -273,7 +269,7 @@ def _full_reason(i: int, hit: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def ranking_reasons(hits: list[Mapping[str, Any]], level: str) -> list[dict[str, Any]] | None:
+def ranking_reasons(hits: list[Hit], level: str) -> list[dict[str, Any]] | None:
     """Per-result explanation at `level` (off -> None: the field is omitted)."""
     _check("ranking_explain_level", level, EXPLAIN_LEVELS)
     if level == "off":
@@ -424,17 +420,14 @@ def metadata(base: Mapping[str, Any], *, ranking_reasons: list[dict[str, Any]] |
 
 # ---- the whole pipeline -------------------------------------------------------------------
 
-def shape_response(tool: str, hits: list[Mapping[str, Any]], *, detail_level: str = "signature",
+def shape_response(tool: str, hits: list[Hit], *, detail_level: str = "signature",
                    compact: bool = False, explain_level: str = "off", max_bytes: int = 65536,
                    base_metadata: Mapping[str, Any], args: Mapping[str, Any] | None = None,
                    limit: int | None = None, total_candidates: int | None = None,
                    extra: Mapping[str, Any] | None = None, definitions: bool = False) -> dict[str, Any]:
     """dedup -> limit -> shape -> safety limit -> reasons -> metadata -> payload.
 
-    `hits` are ranked, best first, with the keys the query engine documents (`result_type`,
-    `path`, `line_start`, `line_end`, `kind`, `name`, `qualified_name`, `signature`,
-    `language`, `visibility`, `symbol_id`, `symbol_stable_id`, `score`, optional `snippet`,
-    `body_preview`, `parent`, `related_symbols`, and `signals`). `total_candidates` defaults
+    `hits` are the query engine's `model.Hit` records, ranked, best first. `total_candidates` defaults
     to the number of distinct hits. `extra` keys (e.g. `query_intent`) follow `results`.
     `definitions`: the hits are the definitions of one name (see `suggested_next_actions`).
     """

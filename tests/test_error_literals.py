@@ -145,7 +145,7 @@ def test_pasted_message_with_values_finds_the_emitting_site_first(indexed, langu
     hits, _, intent = search_code(gen, repo, ref, message, limit=5)
     assert intent["intent"] == "error"
     top = hits[0]
-    assert (top["path"], top["line_start"] <= line <= top["line_end"]) == (path, True), hits[:3]
+    assert (top.path, top.line_start <= line <= top.line_end) == (path, True), hits[:3]
 
 
 def test_segments_of_each_language_literal():

@@ -35,4 +35,4 @@ def test_both_tools_find_the_definition_a_name_names(tmp_path, written):
     gen = project.store.current_generation("live")
     hits, _ = locate_symbol(gen, project.id, "live", written)
     answer = find_references(gen, project.id, "live", written)
-    assert hits[0]["qualified_name"] == answer["symbol"]["qualified_name"] == "shapes.Circle.area"
+    assert hits[0].qualified_name == answer["symbol"]["qualified_name"] == "shapes.Circle.area"

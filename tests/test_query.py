@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -54,7 +55,7 @@ def ast_definitions(root: Path) -> dict[str, list[tuple[str, int, int]]]:
 
 
 def covers(hit, path, line) -> bool:
-    return hit["path"] == path and hit["line_start"] <= line <= hit["line_end"]
+    return hit.path == path and hit.line_start <= line <= hit.line_end
 
 
 def ast_docstrings(root: Path, sub: str) -> list[tuple[str, str, int, str]]:
@@ -77,7 +78,7 @@ def test_locate_top1_for_names_defined_once(std):
     wrong = []
     for name, (path, line, _) in sorted(once.items()):
         hits, _ = locate_symbol(gen, repo, ref, name, limit=1)
-        if not hits or not covers(hits[0], path, line) or hits[0]["name"] != name:
+        if not hits or not covers(hits[0], path, line) or hits[0].name != name:
             wrong.append(name)
     assert wrong == []
 
@@ -99,12 +100,12 @@ def test_locate_hit_shape(std):
     hits, total = locate_symbol(gen, repo, ref, "JSONDecoder")
     assert total == 1
     h = hits[0]
-    assert set(h) == {"result_type", "path", "line_start", "line_end", "kind", "name", "qualified_name", "signature",
+    assert {f.name for f in dataclasses.fields(h) if getattr(h, f.name) is not None} == {"result_type", "path", "line_start", "line_end", "kind", "name", "qualified_name", "signature",
                       "language", "visibility", "symbol_id", "symbol_stable_id", "score", "signals"}
-    assert (h["result_type"], h["kind"], h["path"], h["qualified_name"]) == \
+    assert (h.result_type, h.kind, h.path, h.qualified_name) == \
         ("symbol", "class", "json/decoder.py", "json.decoder.JSONDecoder")
-    assert h["signature"].startswith("class JSONDecoder")
-    assert h["signals"]["bm25_score"] == 0.0 and h["score"] == h["signals"]["final_score"]
+    assert h.signature.startswith("class JSONDecoder")
+    assert h.signals["bm25_score"] == 0.0 and h.score == h.signals["final_score"]
 
 
 @pytest.mark.parametrize("query", ["JSONDecoder.decode", "decoder.JSONDecoder.decode", "json::decoder::JSONDecoder::decode",
@@ -116,7 +117,7 @@ def test_locate_by_qualified_name(std, query):
     method = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "decode")
     hits, total = locate_symbol(gen, repo, ref, query)
     assert total == 1 and covers(hits[0], "json/decoder.py", method.lineno)
-    assert hits[0]["kind"] == "method"
+    assert hits[0].kind == "method"
 
 
 def test_locate_qualified_suffix_match_narrows_a_common_name(std):
@@ -138,21 +139,21 @@ def test_locate_qualified_name_with_rust_and_go_paths(make_repo):
     run_index(root)
     gen, repo, ref = open_gen(root)
     hits, _ = locate_symbol(gen, repo, ref, "auth::jwt::validate_token")
-    assert [h["path"] for h in hits] == ["src/auth/jwt.rs"]
+    assert [h.path for h in hits] == ["src/auth/jwt.rs"]
     hits, _ = locate_symbol(gen, repo, ref, "http.Server.ListenAndServe")
-    assert [h["path"] for h in hits] == ["net/http/server.go"]
+    assert [h.path for h in hits] == ["net/http/server.go"]
     hits, _ = locate_symbol(gen, repo, ref, "ListenAndServe")
-    assert sorted(h["path"] for h in hits) == ["net/http/server.go", "net/rpc/server.go"]
+    assert sorted(h.path for h in hits) == ["net/http/server.go", "net/rpc/server.go"]
 
 
 def test_locate_case_insensitive_only_when_nothing_matches_exactly(make_repo):
     root = make_repo({"m.py": "class Config:\n    pass\n\n\nconfig = Config()\n"})
     run_index(root)
     gen, repo, ref = open_gen(root)
-    assert [(h["kind"], h["name"]) for h in locate_symbol(gen, repo, ref, "Config")[0]] == [("class", "Config")]
-    assert [(h["kind"], h["name"]) for h in locate_symbol(gen, repo, ref, "config")[0]] == [("variable", "config")]
+    assert [(h.kind, h.name) for h in locate_symbol(gen, repo, ref, "Config")[0]] == [("class", "Config")]
+    assert [(h.kind, h.name) for h in locate_symbol(gen, repo, ref, "config")[0]] == [("variable", "config")]
     hits, total = locate_symbol(gen, repo, ref, "CONFIG")
-    assert total == 2 and [h["kind"] for h in hits] == ["class", "variable"]  # kind weight decides
+    assert total == 2 and [h.kind for h in hits] == ["class", "variable"]  # kind weight decides
     assert locate_symbol(gen, repo, ref, "nothing_like_this") == ([], 0)
 
 
@@ -177,7 +178,7 @@ def test_search_symbol_query_puts_the_definition_first(std):
         [(path, line, _)] = defs[name]
         hits, total, intent = search_code(gen, repo, ref, name)
         assert intent["intent"] == "symbol" and 0 < intent["confidence"] <= 1
-        assert covers(hits[0], path, line) and hits[0]["name"] == name, name
+        assert covers(hits[0], path, line) and hits[0].name == name, name
         assert total >= len(hits)
 
 
@@ -187,7 +188,7 @@ def test_search_path_query_finds_the_file(std):
                     ("email/_header_value_parser.py", "email/_header_value_parser.py")):
         hits, _, intent = search_code(gen, repo, ref, q)
         assert intent["intent"] == "path"
-        assert (hits[0]["result_type"], hits[0]["path"]) == ("file", want)
+        assert (hits[0].result_type, hits[0].path) == ("file", want)
 
 
 def test_search_error_message_lands_on_the_line_that_raises(std):
@@ -225,19 +226,19 @@ def test_search_snippet_inside_a_method_surfaces_that_method(make_repo):
     gen, repo, ref = open_gen(root)
     hits, _, _ = search_code(gen, repo, ref, "frobnicate_widget")
     top = hits[0]
-    assert (top["result_type"], top["kind"], top["name"], top["line_start"]) == ("symbol", "method", "render", 8)
-    assert top["signals"]["definition_boost"] == 0.0 and top["signals"]["exact_match_boost"] == 0.0
+    assert (top.result_type, top.kind, top.name, top.line_start) == ("symbol", "method", "render", 8)
+    assert top.signals["definition_boost"] == 0.0 and top.signals["exact_match_boost"] == 0.0
     hits, _, _ = search_code(gen, repo, ref, "magic_marker_value")
     snip = hits[0]
-    assert (snip["result_type"], snip["name"], snip["line_start"], snip["line_end"]) == ("snippet", "w.py", 13, 13)
-    assert snip["snippet"] == "13: print(magic_marker_value)"
-    assert snip["symbol_id"] == "" and snip["kind"] == ""
+    assert (snip.result_type, snip.name, snip.line_start, snip.line_end) == ("snippet", "w.py", 13, 13)
+    assert snip.snippet == "13: print(magic_marker_value)"
+    assert snip.symbol_id == "" and snip.kind == ""
 
 
 def test_search_language_and_ref_filters(std):
     _, gen, repo, ref = std
     hits, _, _ = search_code(gen, repo, ref, "decode header", limit=30)
-    assert hits and all(h["language"] == "python" for h in hits)
+    assert hits and all(h.language == "python" for h in hits)
     assert search_code(gen, repo, ref, "decode header", language="rust")[:2] == ([], 0)
     assert search_code(gen, repo, "some-other-ref", "decode header")[:2] == ([], 0)
     assert search_code(gen, "another-project", ref, "JSONDecoder")[:2] == ([], 0)
@@ -256,9 +257,9 @@ def test_search_limit_and_invalid_input(std):
 def test_results_are_sorted_by_score_then_a_total_order(std):
     _, gen, repo, ref = std
     hits, _, _ = search_code(gen, repo, ref, "parse an address header", limit=50)
-    keys = [(-h["score"], h["path"], h["line_start"]) for h in hits]
+    keys = [(-h.score, h.path, h.line_start) for h in hits]
     assert [k[0] for k in keys] == sorted(k[0] for k in keys)
-    assert len({(h["result_type"], h["path"], h["line_start"], h["line_end"], h["symbol_id"]) for h in hits}) == len(hits)
+    assert len({(h.result_type, h.path, h.line_start, h.line_end, h.symbol_id) for h in hits}) == len(hits)
 
 
 # ---- determinism ------------------------------------------------------------------------------
@@ -267,14 +268,19 @@ QUERIES = ["JSONDecoder", "decode header", "email/parser.py", '"Expecting value"
            "Message.get_payload"]
 
 
+def as_json(answer) -> str:
+    """An answer (hits and counts) as bytes, every field of every hit included."""
+    return json.dumps(answer, sort_keys=True, default=dataclasses.asdict)
+
+
 def test_same_call_twice_gives_identical_bytes(std):
     root, gen, repo, ref = std
     for q in QUERIES:
-        a = json.dumps(search_code(gen, repo, ref, q, limit=20), sort_keys=True)
-        b = json.dumps(search_code(gen, repo, ref, q, limit=20), sort_keys=True)
+        a = as_json(search_code(gen, repo, ref, q, limit=20))
+        b = as_json(search_code(gen, repo, ref, q, limit=20))
         assert a == b
-    a = json.dumps(locate_symbol(gen, repo, ref, "__init__", limit=50))
-    b = json.dumps(locate_symbol(gen, repo, ref, "__init__", limit=50))
+    a = as_json(locate_symbol(gen, repo, ref, "__init__", limit=50))
+    b = as_json(locate_symbol(gen, repo, ref, "__init__", limit=50))
     assert a == b
 
 
@@ -285,7 +291,7 @@ def test_same_results_from_a_freshly_opened_index(std, tmp_path):
     gen2, repo2, ref2 = open_gen(root, other_home)
     assert repo2 == repo
     for q in QUERIES:
-        assert json.dumps(search_code(gen, repo, ref, q)) == json.dumps(search_code(gen2, repo2, ref2, q))
+        assert as_json(search_code(gen, repo, ref, q)) == as_json(search_code(gen2, repo2, ref2, q))
 
 
 def test_plan_is_pure_and_serialisable():
@@ -314,12 +320,12 @@ def test_context_detail_adds_preview_parent_and_related(std):
     hits, _ = locate_symbol(gen, repo, ref, "JSONDecoder.raw_decode", detail_level="context")
     h = hits[0]
     lines = (root / "json/decoder.py").read_text().splitlines()
-    preview = h["body_preview"].split("\n")
-    assert preview[:PREVIEW_LINES] == lines[h["line_start"] - 1:h["line_start"] - 1 + PREVIEW_LINES]
+    preview = h.body_preview.split("\n")
+    assert preview[:PREVIEW_LINES] == lines[h.line_start - 1:h.line_start - 1 + PREVIEW_LINES]
     assert preview[PREVIEW_LINES:] == [TRUNCATION_MARKER]
-    assert h["parent"] == {"kind": "class", "name": "JSONDecoder", "path": "json/decoder.py",
-                           "line": locate_symbol(gen, repo, ref, "JSONDecoder")[0][0]["line_start"]}
-    related = h["related_symbols"]
+    assert h.parent == {"kind": "class", "name": "JSONDecoder", "path": "json/decoder.py",
+                           "line": locate_symbol(gen, repo, ref, "JSONDecoder")[0][0].line_start}
+    related = h.related_symbols
     assert 1 <= len(related) <= 5 and "decode" in {r["name"] for r in related}
     assert all(r["name"] != "raw_decode" for r in related)
 
@@ -329,14 +335,14 @@ def test_short_definition_preview_has_no_marker(make_repo):
     run_index(root)
     gen, repo, ref = open_gen(root)
     hits, _, _ = search_code(gen, repo, ref, "tiny", detail_level="context")
-    assert hits[0]["body_preview"] == "def tiny():\n    return 1"
-    assert "parent" not in hits[0]
+    assert hits[0].body_preview == "def tiny():\n    return 1"
+    assert hits[0].parent is None
 
 
 def test_default_detail_has_no_context_fields(std):
     _, gen, repo, ref = std
     hits, _, _ = search_code(gen, repo, ref, "JSONDecoder")
-    assert not any(k in h for h in hits for k in ("body_preview", "parent", "related_symbols"))
+    assert not any(getattr(h, k) is not None for h in hits for k in ("body_preview", "parent", "related_symbols"))
 
 
 # ---- partial index ----------------------------------------------------------------------------
@@ -354,9 +360,9 @@ def test_queries_during_indexing_return_what_is_committed(make_repo, monkeypatch
         found = set()
         for i in range(12):
             hits, _ = locate_symbol(gen, repo, ref, f"unique_fn_{i:02d}")
-            found.update(h["path"] for h in hits)
+            found.update(h.path for h in hits)
         hits, total_c, _ = search_code(gen, repo, ref, "unique_fn_00 unique_fn_11 Shared05", limit=50)
-        assert {h["path"] for h in hits} <= committed
+        assert {h.path for h in hits} <= committed
         seen.append((done, committed, found))
 
     run_index(root, progress=progress)
@@ -375,9 +381,9 @@ def test_conditional_definitions_of_one_name_are_distinct_results(make_repo):
     # both `def text` share language, kind, qualified name, signature and path, yet either
     # may be the live one: two results, neither a duplicate of the other
     hits, total = locate_symbol(gen, repo, ref, "text", limit=1)
-    assert total == 2 and [h["line_start"] for h in hits] == [4]
+    assert total == 2 and [h.line_start for h in hits] == [4]
     hits, _ = locate_symbol(gen, repo, ref, "text", limit=2)
-    assert [h["line_start"] for h in hits] == [4, 7] and dedup(hits) == (hits, 0)
+    assert [h.line_start for h in hits] == [4, 7] and dedup(hits) == (hits, 0)
 
 
 def test_terms_too_common_to_rank_are_pruned_only_in_large_indices(make_repo):
@@ -396,7 +402,7 @@ def test_terms_too_common_to_rank_are_pruned_only_in_large_indices(make_repo):
     only_common = (Clause("content", ("common_token",), 0.5), Clause("content_parts", ("common", "token"), 0.25))
     assert len(prune_common_terms(searcher, only_common)) == 1  # the rarest term survives
     hits, _, _ = search_code(gen, repo, ref, "common_token other_token")
-    assert hits[0]["name"] == "rare_thing"
+    assert hits[0].name == "rare_thing"
     small_root = make_repo({"s.py": "x = common_token\ny = common_token\n"}, name="small")
     run_index(small_root)
     small = open_gen(small_root)[0]
@@ -409,18 +415,18 @@ def test_search_qualified_symbol_query(std, make_repo):
     hits, _, intent = search_code(gen, repo, ref, "JSONDecoder.decode")
     assert intent["intent"] == "symbol"
     top = hits[0]
-    assert (top["path"], top["name"], top["kind"]) == ("json/decoder.py", "decode", "method")
-    assert top["signals"]["qualified_name_boost"] == QUALIFIED_NAME_BOOST
-    assert top["signals"]["exact_match_boost"] == EXACT_MATCH_BOOST + EXACT_CASE_BOOST
-    others = [h for h in hits if h["name"] == "decode" and h["path"] != "json/decoder.py"]
-    assert others and all(h["signals"]["qualified_name_boost"] == 0.0 for h in others)
+    assert (top.path, top.name, top.kind) == ("json/decoder.py", "decode", "method")
+    assert top.signals["qualified_name_boost"] == QUALIFIED_NAME_BOOST
+    assert top.signals["exact_match_boost"] == EXACT_MATCH_BOOST + EXACT_CASE_BOOST
+    others = [h for h in hits if h.name == "decode" and h.path != "json/decoder.py"]
+    assert others and all(h.signals["qualified_name_boost"] == 0.0 for h in others)
     rust = make_repo({"src/auth/jwt.rs": "pub struct Jwt;\nimpl Jwt {\n    pub fn check(&self) -> bool { true }\n}\n",
                       "src/other.rs": "pub fn check() -> bool { false }\n"}, name="rs")
     run_index(rust)
     g2, r2, ref2 = open_gen(rust)
     hits, _, _ = search_code(g2, r2, ref2, "Jwt::check")
-    assert hits[0]["path"] == "src/auth/jwt.rs" and hits[0]["qualified_name"].endswith("Jwt::check")
-    assert hits[0]["signals"]["qualified_name_boost"] == QUALIFIED_NAME_BOOST
+    assert hits[0].path == "src/auth/jwt.rs" and hits[0].qualified_name.endswith("Jwt::check")
+    assert hits[0].signals["qualified_name_boost"] == QUALIFIED_NAME_BOOST
 
 
 def test_related_symbols_of_a_top_level_function_are_its_nearest_top_level_neighbours(std):
@@ -433,8 +439,8 @@ def test_related_symbols_of_a_top_level_function_are_its_nearest_top_level_neigh
         elif isinstance(node, ast.Assign):
             top += [(node.lineno, t.id) for t in node.targets if isinstance(t, ast.Name)]
     hits, _ = locate_symbol(gen, repo, ref, "json.dumps", detail_level="context")
-    related = hits[0]["related_symbols"]
-    line = hits[0]["line_start"]
+    related = hits[0].related_symbols
+    line = hits[0].line_start
     others = sorted((abs(ln - line), ln, name) for ln, name in top if name != "dumps")
     assert [(r["line"], r["name"]) for r in related] == sorted((ln, name) for _, ln, name in others[:5])
 
@@ -481,10 +487,10 @@ def test_locate_puts_the_body_before_interface_members_and_stubs(make_repo, name
     run_index(root)
     gen, repo, ref = open_gen(root)
     hits, total = locate_symbol(gen, repo, ref, name)
-    found = [(h["path"], h["line_start"]) for h in hits]
+    found = [(h.path, h.line_start) for h in hits]
     assert total == 1 + len(stubs_at) and found[0] == body_at and set(found[1:]) == stubs_at  # all still listed
-    assert hits[0]["signals"]["declaration_penalty"] == 0.0
-    assert all(h["signals"]["declaration_penalty"] < 0 for h in hits[1:])
+    assert hits[0].signals["declaration_penalty"] == 0.0
+    assert all(h.signals["declaration_penalty"] < 0 for h in hits[1:])
     from cruxe.query.bodies import is_declaration
     assert not is_declaration("typescript", "", "export const loadAll = (s: Store) => s.loadItem('x');")
 
@@ -494,8 +500,8 @@ def test_locate_kind_filter_applies_before_the_exact_case_tier(make_repo):
     run_index(root)
     gen, repo, ref = open_gen(root)
     hits, total = locate_symbol(gen, repo, ref, "config", kind="class")
-    assert total == 1 and [(h["kind"], h["name"]) for h in hits] == [("class", "Config")]
-    assert [h["name"] for h in locate_symbol(gen, repo, ref, "config", kind="variable")[0]] == ["config"]
+    assert total == 1 and [(h.kind, h.name) for h in hits] == [("class", "Config")]
+    assert [h.name for h in locate_symbol(gen, repo, ref, "config", kind="variable")[0]] == ["config"]
 
 
 def test_same_named_definitions_in_one_file_are_all_answered(make_repo):

@@ -27,7 +27,7 @@ def index(root):
 
 
 def by_name(hits, name, kind=None):
-    found = [h for h in hits if h["name"] == name and (kind is None or h["kind"] == kind)]
+    found = [h for h in hits if h.name == name and (kind is None or h.kind == kind)]
     assert found, f"{name} not in {[h['name'] for h in hits]}"
     return found[0]
 
@@ -61,14 +61,14 @@ def ranking_repo(make_repo):
 def test_signals_compose_additively_without_interaction(ranking_repo):
     gen, repo, ref = ranking_repo
     hits, _, _ = search_code(gen, repo, ref, "UserService")
-    in_test = next(h for h in hits if h["path"] == "tests/test_models.py" and h["name"] == "UserService")
-    s = in_test["signals"]
+    in_test = next(h for h in hits if h.path == "tests/test_models.py" and h.name == "UserService")
+    s = in_test.signals
     # exact 5.0 + qualified 0.0 + class 2.0 + type intent 1.0 + definition 1.0 + path 0.0 + test + no declaration
     exact = sig.EXACT_MATCH_BOOST + sig.EXACT_CASE_BOOST  # written as in the code
     assert [s[k] for k in BOOSTS] == [exact, 0.0, 2.0, 1.0, 1.0, 0.0, sig.TEST_FILE_PENALTY, 0.0]
     assert total_boost(s) == exact + 4.0 + sig.TEST_FILE_PENALTY
     assert s["final_score"] == pytest.approx(s["bm25_score"] + exact + 4.0 + sig.TEST_FILE_PENALTY, abs=1e-5)
-    assert in_test["score"] == s["final_score"]
+    assert in_test.score == s["final_score"]
 
 
 def test_every_hit_score_is_base_plus_sum_of_boosts(ranking_repo):
@@ -77,7 +77,7 @@ def test_every_hit_score_is_base_plus_sum_of_boosts(ranking_repo):
         hits, _, _ = search_code(gen, repo, ref, q)
         assert hits, q
         for h in hits:
-            s = h["signals"]
+            s = h.signals
             assert s["final_score"] == pytest.approx(s["bm25_score"] + total_boost(s), abs=1e-5)
             assert s["semantic_similarity"] == 0.0  # no semantic backend
 
@@ -113,8 +113,8 @@ def test_explanation_carries_kind_match_parts(ranking_repo):
     # full explain shows kind_match = kind_weight + query_intent_boost: both are in the signals.
     gen, repo, ref = ranking_repo
     hits, _, _ = search_code(gen, repo, ref, "UserService")
-    cls = next(h for h in hits if h["path"] == "app/services.py" and h["name"] == "UserService")
-    assert cls["signals"]["kind_weight"] + cls["signals"]["query_intent_boost"] == 3.0
+    cls = next(h for h in hits if h.path == "app/services.py" and h.name == "UserService")
+    assert cls.signals["kind_weight"] + cls.signals["query_intent_boost"] == 3.0
 
 
 # ---- kind tiers --------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ def test_class_gets_one_and_a_half_more_than_variable_for_same_name(ranking_repo
     gen, repo, ref = ranking_repo
     hits, _, _ = search_code(gen, repo, ref, "config", limit=20)
     cls, var = by_name(hits, "Config", "class"), by_name(hits, "config", "variable")
-    assert cls["signals"]["kind_weight"] - var["signals"]["kind_weight"] == 1.5
+    assert cls.signals["kind_weight"] - var.signals["kind_weight"] == 1.5
 
 
 @pytest.mark.parametrize("kinds, expected", [
@@ -156,7 +156,7 @@ def test_kind_weight_does_not_override_exact_match(ranking_repo):
     hits, _, _ = search_code(gen, repo, ref, "UserService", limit=20)
     var = by_name(hits, "UserService", "variable")
     factory = by_name(hits, "UserServiceFactory", "class")
-    assert var["signals"]["exact_match_boost"] > 0.0 and factory["signals"]["exact_match_boost"] == 0.0
+    assert var.signals["exact_match_boost"] > 0.0 and factory.signals["exact_match_boost"] == 0.0
     assert hits.index(var) < hits.index(factory)
 
 
@@ -165,15 +165,15 @@ def test_kind_weight_does_not_override_exact_match(ranking_repo):
 def test_uppercase_query_boosts_type_symbols(ranking_repo):
     gen, repo, ref = ranking_repo
     hits, _, _ = search_code(gen, repo, ref, "UserService", limit=20)
-    assert by_name(hits, "UserService", "class")["signals"]["query_intent_boost"] == 1.0
-    assert by_name(hits, "userService", "function")["signals"]["query_intent_boost"] == 0.0
+    assert by_name(hits, "UserService", "class").signals["query_intent_boost"] == 1.0
+    assert by_name(hits, "userService", "function").signals["query_intent_boost"] == 0.0
 
 
 def test_lowercase_underscore_query_boosts_callables(ranking_repo):
     gen, repo, ref = ranking_repo
     hits, _, _ = search_code(gen, repo, ref, "validate_token", limit=20)
-    assert by_name(hits, "validate_token", "function")["signals"]["query_intent_boost"] == 0.5
-    assert by_name(hits, "ValidateToken", "class")["signals"]["query_intent_boost"] == 0.0
+    assert by_name(hits, "validate_token", "function").signals["query_intent_boost"] == 0.5
+    assert by_name(hits, "ValidateToken", "class").signals["query_intent_boost"] == 0.0
 
 
 @pytest.mark.parametrize("query, intent", [("User_service", "callable"), ("A", "type"), ("x", "callable"),
@@ -201,9 +201,9 @@ HANDLERS = {
 def test_test_file_ranks_exactly_the_penalty_lower(make_repo):
     gen, repo, ref = index(make_repo(HANDLERS))
     hits, _ = locate_symbol(gen, repo, ref, "Handle")
-    assert [h["path"] for h in hits] == ["src/handler.go", "src/handler_test.go"]
-    assert hits[0]["score"] - hits[1]["score"] == -sig.TEST_FILE_PENALTY
-    assert hits[1]["signals"]["test_file_penalty"] == sig.TEST_FILE_PENALTY
+    assert [h.path for h in hits] == ["src/handler.go", "src/handler_test.go"]
+    assert hits[0].score - hits[1].score == -sig.TEST_FILE_PENALTY
+    assert hits[1].signals["test_file_penalty"] == sig.TEST_FILE_PENALTY
 
 
 @pytest.mark.parametrize("path, penalised", [
@@ -223,10 +223,10 @@ def test_test_path_patterns(path, penalised):
 def test_high_relevance_test_result_still_ranks_well(ranking_repo):
     gen, repo, ref = ranking_repo
     hits, _, _ = search_code(gen, repo, ref, "UserService", limit=20)
-    in_test = next(h for h in hits if h["path"] == "tests/test_models.py" and h["name"] == "UserService")
-    assert total_boost(in_test["signals"]) == sig.EXACT_MATCH_BOOST + sig.EXACT_CASE_BOOST + 4.0 + sig.TEST_FILE_PENALTY
-    weak = [h for h in hits if h["result_type"] == "symbol" and h["signals"]["exact_match_boost"] == 0.0
-            and not h["path"].startswith("tests/")]
+    in_test = next(h for h in hits if h.path == "tests/test_models.py" and h.name == "UserService")
+    assert total_boost(in_test.signals) == sig.EXACT_MATCH_BOOST + sig.EXACT_CASE_BOOST + 4.0 + sig.TEST_FILE_PENALTY
+    weak = [h for h in hits if h.result_type == "symbol" and h.signals["exact_match_boost"] == 0.0
+            and not h.path.startswith("tests/")]
     assert weak and all(hits.index(in_test) < hits.index(w) for w in weak)
 
 
@@ -272,7 +272,7 @@ def mixed_repo(make_repo):
 def test_role_only_search_matches_language_specific_type_kinds(mixed_repo):
     gen, repo, ref = mixed_repo
     hits, total, _ = search_code(gen, repo, ref, "config mode handler", role="type", limit=50)
-    assert {(h["language"], h["kind"], h["name"]) for h in hits} == {
+    assert {(h.language, h.kind, h.name) for h in hits} == {
         ("rust", "struct", "Config"), ("rust", "enum", "Mode"), ("rust", "trait", "Handler"),
         ("python", "class", "ConfigLoader")}
     assert total == len(hits)
@@ -283,7 +283,7 @@ def test_search_role_filter_is_symbol_channel_only(mixed_repo):
     p = plan("src/lib.rs", role="type")
     assert [c.index for c in p.channels] == ["symbols"]
     hits, _, _ = search_code(gen, repo, ref, "config", role="callable", limit=50)
-    assert hits and all(h["result_type"] == "symbol" and h["kind"] in ("function", "method") for h in hits)
+    assert hits and all(h.result_type == "symbol" and h.kind in ("function", "method") for h in hits)
 
 
 def test_search_without_role_keeps_snippets_and_files(mixed_repo):
@@ -299,23 +299,23 @@ def test_search_code_takes_no_kind_parameter():
 def test_locate_kind_only_is_exact(mixed_repo):
     gen, repo, ref = mixed_repo
     hits, _ = locate_symbol(gen, repo, ref, "Config", kind="struct")
-    assert [(h["kind"], h["name"]) for h in hits] == [("struct", "Config")]
+    assert [(h.kind, h.name) for h in hits] == [("struct", "Config")]
     assert locate_symbol(gen, repo, ref, "Config", kind="enum") == ([], 0)
 
 
 def test_locate_kind_and_role_intersect(mixed_repo):
     gen, repo, ref = mixed_repo
     hits, _ = locate_symbol(gen, repo, ref, "Config", kind="struct", role="type")
-    assert [(h["kind"], h["name"]) for h in hits] == [("struct", "Config")]
+    assert [(h.kind, h.name) for h in hits] == [("struct", "Config")]
     assert locate_symbol(gen, repo, ref, "config_value", kind="function", role="type") == ([], 0)
     hits, _ = locate_symbol(gen, repo, ref, "config_value", kind="fn", role="callable")  # alias accepted
-    assert [h["name"] for h in hits] == ["config_value"]
+    assert [h.name for h in hits] == ["config_value"]
 
 
 def test_locate_neither_filter_returns_every_kind(mixed_repo):
     gen, repo, ref = mixed_repo
     hits, total = locate_symbol(gen, repo, ref, "config")  # case-insensitive tier: Config and CONFIG
-    assert {(h["kind"], h["name"]) for h in hits} == {("struct", "Config"), ("constant", "CONFIG")}
+    assert {(h.kind, h.name) for h in hits} == {("struct", "Config"), ("constant", "CONFIG")}
     assert total == 2
 
 
@@ -345,9 +345,9 @@ IMPL_AND_TESTS = {
 def test_source_before_tests_docs_and_examples_unless_tests_are_asked_for(make_repo):
     gen, repo, ref = index(make_repo(IMPL_AND_TESTS))
     hits, _, _ = search_code(gen, repo, ref, "recalibrate the engine")
-    assert (hits[0]["path"], hits[0]["name"]) == ("pkg/engine.py", "recalibrate")
+    assert (hits[0].path, hits[0].name) == ("pkg/engine.py", "recalibrate")
     hits, _, _ = search_code(gen, repo, ref, "tests that recalibrate the engine")
-    assert hits[0]["path"] == "tests/test_engine.py" and hits[0]["signals"]["test_file_penalty"] == 0.0
+    assert hits[0].path == "tests/test_engine.py" and hits[0].signals["test_file_penalty"] == 0.0
 
 
 # ---- issue 17: light English morphology at query time ---------------------------------------
@@ -366,7 +366,7 @@ def test_query_words_match_other_inflections_of_identifier_parts(make_repo):
     assert ct.word_variants("run") == [] and ct.word_variants("x_y") == []
     gen, repo, ref = index(make_repo(MORPH_REPO))
     hits, _, _ = search_code(gen, repo, ref, "idle connections")  # only a variant names the class
-    assert ("net/pool.py", "Connection") in [(h["path"], h["name"]) for h in hits]
+    assert ("net/pool.py", "Connection") in [(h.path, h.name) for h in hits]
 
 
 def test_snippet_line_of_a_word_inside_an_identifier_is_found_whole_identifiers_first():
@@ -388,7 +388,7 @@ def test_full_explanation_adds_up_to_the_score_with_the_new_signals(make_repo):
                  "type impl struct{}\n\nfunc (i *impl) FetchIt(key string) (string, error) {\n\treturn key, nil\n}\n"),
         "b_test.go": "package b\n\nfunc FetchIt2() {}\n\ntype fake struct{}\n\nfunc (f fake) FetchIt(k string) (string, error) {\n\treturn k, nil\n}\n"}))
     hits, _ = locate_symbol(gen, repo, ref, "FetchIt")
-    assert [h["path"] for h in hits] == ["b.go", "b.go", "b_test.go"]  # body, declaration, test
+    assert [h.path for h in hits] == ["b.go", "b.go", "b_test.go"]  # body, declaration, test
     parts = ("bm25_score", "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost",
              "kind_match", "test_file_penalty", "declaration_penalty")
     for r in shape.ranking_reasons(hits, "full"):

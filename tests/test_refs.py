@@ -823,6 +823,6 @@ def test_non_ascii_names_are_found_case_insensitively_and_referenced(make_repo):
     project, gen = indexed(root)
     for query, want in [("größe", "Größe"), ("GRÖSSE", None), ("école_RUN", "ÉCOLE_run"), ("Größe", "Größe")]:
         hits, _ = locate_symbol(gen, project.id, "live", query)
-        assert [h["name"] for h in hits] == ([want] if want else []), query
+        assert [h.name for h in hits] == ([want] if want else []), query
     assert sites(refs(root, "ÉCOLE_run")) == [["use.py", 1, "imports"], ["use.py", 3, "calls"]]
     assert sites(refs(root, "Größe")) == [["geo.py", 6, "calls"]]

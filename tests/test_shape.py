@@ -7,6 +7,7 @@ nobody here wrote.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import statistics
 from functools import lru_cache
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from cruxe import shape
 from cruxe.config import load_config, resolve_explain_level
 from cruxe.errors import CruxeError
-from cruxe.model import symbol_id, symbol_stable_id
+from cruxe.model import Hit, symbol_id, symbol_stable_id
 from support.locations import STDLIB
 
 BASE = {"freshness_status": "fresh", "indexing_status": "ready", "result_completeness": "complete",
@@ -42,9 +43,9 @@ def _signals(i: int, path: str, kind: str) -> dict[str, float]:
 
 
 @lru_cache(maxsize=None)
-def stdlib_hits(package: str) -> tuple[dict, ...]:
+def stdlib_hits(package: str) -> tuple[Hit, ...]:
     """Every def/class of a stdlib package as a query-engine hit, ranked in source order."""
-    hits: list[dict] = []
+    hits: list[Hit] = []
     for file in sorted((STDLIB / package).rglob("*.py")):
         rel = str(file.relative_to(STDLIB))
         lines = file.read_text(encoding="utf-8").splitlines()
@@ -56,18 +57,18 @@ def stdlib_hits(package: str) -> tuple[dict, ...]:
                 kind = "class" if isinstance(n, ast.ClassDef) else "method" if parent else "function"
                 start = min([n.lineno] + [d.lineno for d in n.decorator_list])
                 qn, sig = f"{prefix}.{n.name}", lines[n.lineno - 1].strip().rstrip(":")
-                hits.append({
-                    "result_type": "symbol", "path": rel, "line_start": start, "line_end": n.end_lineno,
-                    "kind": kind, "name": n.name, "qualified_name": qn, "signature": sig,
-                    "language": "python", "visibility": "private" if n.name.startswith("_") else "public",
-                    "symbol_id": symbol_id("0123456789abcdef", "main", rel, kind, start, n.name),
-                    "symbol_stable_id": symbol_stable_id("python", kind, qn, sig),
-                    "body_preview": "\n".join(lines[start - 1:n.end_lineno]), "parent": parent,
-                    "related_symbols": [{"kind": "class" if isinstance(d, ast.ClassDef) else "function",
-                                         "name": d.name, "path": rel, "line": d.lineno} for d in defs if d is not n],
-                    "signals": _signals(len(hits), rel, kind),
-                })
-                hits[-1]["score"] = hits[-1]["signals"]["final_score"]
+                hits.append(Hit(
+                    result_type="symbol", path=rel, line_start=start, line_end=n.end_lineno,
+                    kind=kind, name=n.name, qualified_name=qn, signature=sig,
+                    language="python", visibility="private" if n.name.startswith("_") else "public",
+                    symbol_id=symbol_id("0123456789abcdef", "main", rel, kind, start, n.name),
+                    symbol_stable_id=symbol_stable_id("python", kind, qn, sig),
+                    body_preview="\n".join(lines[start - 1:n.end_lineno]), parent=parent,
+                    related_symbols=[{"kind": "class" if isinstance(d, ast.ClassDef) else "function",
+                                      "name": d.name, "path": rel, "line": d.lineno} for d in defs if d is not n],
+                    signals=_signals(len(hits), rel, kind),
+                ))
+                hits[-1].score = hits[-1].signals["final_score"]
                 if isinstance(n, ast.ClassDef):
                     walk(n.body, {"kind": "class", "name": n.name, "path": rel, "line": n.lineno}, qn)
 
@@ -75,27 +76,27 @@ def stdlib_hits(package: str) -> tuple[dict, ...]:
     return tuple(hits)
 
 
-def pages(package: str, size: int = 10) -> list[list[dict]]:
+def pages(package: str, size: int = 10) -> list[list[Hit]]:
     hits = list(stdlib_hits(package))
     return [hits[i:i + size] for i in range(0, len(hits) - size + 1, size)]
 
 
-def sym(name="validate_token", path="src/auth/jwt.rs", line=87, **over) -> dict:
+def sym(name="validate_token", path="src/auth/jwt.rs", line=87, **over) -> Hit:
     hit = {"result_type": "symbol", "path": path, "line_start": line, "line_end": line + 25, "kind": "function",
            "name": name, "qualified_name": f"auth::jwt::{name}",
            "signature": f"pub fn {name}(token: &str, key: &[u8]) -> Result<Claims>", "language": "rust",
            "visibility": "public", "symbol_id": f"{name}-{path}-{line}-id", "symbol_stable_id": f"{name}-stable",
            "score": 12.345678, "signals": {n: 0.0 for n in SIGNAL_NAMES}}
     hit.update(over)
-    return hit
+    return Hit(**hit)
 
 
-def snippet(path="src/auth/jwt.rs", line=90, text="let decoded = decode(token)?;", **over) -> dict:
+def snippet(path="src/auth/jwt.rs", line=90, text="let decoded = decode(token)?;", **over) -> Hit:
     hit = {"result_type": "snippet", "path": path, "line_start": line, "line_end": line + 2, "kind": "", "name": "",
            "qualified_name": "", "signature": "", "language": "rust", "visibility": "", "symbol_id": "",
            "symbol_stable_id": "", "score": 3.2, "snippet": text, "signals": {n: 0.0 for n in SIGNAL_NAMES}}
     hit.update(over)
-    return hit
+    return Hit(**hit)
 
 
 def nulls(value) -> bool:
@@ -168,13 +169,22 @@ def test_context_shape_adds_preview_parent_related_and_full_identity():
     assert out["body_preview"].splitlines() == [f"line {i}" for i in range(1, 11)] + ["... truncated ..."]
     assert out["parent"] == {"kind": "impl", "name": "JwtValidator", "path": "src/auth/jwt.rs", "line": 45}
     assert out["related_symbols"] == [{k: r[k] for k in ("kind", "name", "path", "line")} for r in related[:5]]
-    assert out["symbol_id"] == hit["symbol_id"] and out["result_id"].startswith("res_")
+    assert out["symbol_id"] == hit.symbol_id and out["result_id"].startswith("res_")
 
 
 def test_short_preview_has_no_marker_and_long_lines_are_cut():
     assert shape.preview("a\nb") == "a\nb"
     cut = shape.preview("x" * 1000)
     assert cut == "x" * shape.PREVIEW_LINE_CHARS + " ..."
+
+
+def test_a_hit_holds_only_its_fields():
+    # A record, not a dict: a misspelt or private key (the fusion's running sum once rode on
+    # the hit as `_rrf`) cannot travel with a hit into shaping unnoticed.
+    hit = sym()
+    with pytest.raises(AttributeError):
+        hit.body_previw = "x"
+    assert (hit.snippet, hit.body_preview, hit.parent, hit.related_symbols) == (None, None, None, None)
 
 
 def test_absent_fields_are_omitted_never_null():
@@ -389,7 +399,7 @@ def test_basic_reasons_are_compact_normalized_factors():
 def test_full_reasons_are_a_view_of_the_signals():
     hits = list(stdlib_hits("json"))
     for i, (hit, r) in enumerate(zip(hits, shape.ranking_reasons(hits, "full"))):
-        s = hit["signals"]
+        s = hit.signals
         assert r["result_index"] == i
         for name in ("exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost",
                      "bm25_score", "final_score", "kind_weight", "query_intent_boost", "test_file_penalty"):
@@ -406,7 +416,7 @@ def test_spec_example_kind_match_stacks_weight_and_intent():
 def test_reasons_follow_the_results_after_dedup_and_truncation():
     hits = [sym(name=f"f{i}", score=10 - i, signals={**{n: 0.0 for n in SIGNAL_NAMES}, "final_score": 10 - i})
             for i in range(5)]
-    hits.insert(1, dict(hits[0]))  # a duplicate of the first
+    hits.insert(1, dataclasses.replace(hits[0]))  # a duplicate of the first
     one = len(shape.to_json([shape.shape_result(hits[0])]).encode())
     out = shape.shape_response("search_code", hits, explain_level="basic", max_bytes=one * 3 + 2,
                                base_metadata=BASE)
@@ -566,9 +576,19 @@ def test_payload_key_order_and_extra():
     assert list(out) == ["results", "total_candidates", "suggested_next_actions", "metadata"]
 
 
+def _reversed(value):
+    """A dict with its keys in reverse order, a list of dicts each reversed; anything else as is."""
+    if isinstance(value, dict):
+        return dict(reversed(list(value.items())))
+    if isinstance(value, list):
+        return [_reversed(v) for v in value]
+    return value
+
+
 def test_same_hits_same_bytes_whatever_the_input_key_order():
     hits = list(stdlib_hits("json")[:10])
-    reordered = [dict(reversed(list(h.items()))) for h in hits]
+    reordered = [Hit(**_reversed({k: _reversed(v) for k, v in _reversed(dataclasses.asdict(h)).items()}))
+                 for h in hits]
     kw = dict(detail_level="context", explain_level="full", base_metadata=BASE, args={"query": "x"})
     a = shape.to_json(shape.shape_response("search_code", hits, **kw))
     b = shape.to_json(shape.shape_response("search_code", reordered, **kw))
@@ -579,5 +599,5 @@ def test_same_hits_same_bytes_whatever_the_input_key_order():
 def test_result_ids_are_deterministic_and_distinct():
     hits = list(stdlib_hits("email"))
     ids = [shape.hit_result_id(h) for h in hits]
-    assert ids == [shape.hit_result_id(dict(h)) for h in hits]
+    assert ids == [shape.hit_result_id(dataclasses.replace(h)) for h in hits]
     assert len(set(ids)) == len(ids)

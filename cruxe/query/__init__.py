@@ -1,7 +1,7 @@
 """The query engine: `locate_symbol`, `search_code` and the pure retrieval `plan`.
 
 Pure functions of a store Generation (no transport, no printing). They produce ranked hits
-in the hit contract (see `search.py` / `locate.py`); `cruxe.shape` turns hits into payloads.
+(`model.Hit` records); `cruxe.shape` turns hits into payloads.
 
 Modules: `plan` (query -> plan, pure; the store runs its channels: `store.search_index`),
 `search` (fusion and ranking), `locate` (definition lookup), `signals` (spec 04 numbers),

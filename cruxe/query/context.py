@@ -8,45 +8,46 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..model import Hit
 from ..shape import MAX_RELATED, PREVIEW_LINES, TRUNCATION_MARKER
 from ..store import Chunk, Symbol, chunks, siblings, symbols_by_id
 
 
-def enrich(gen, repo: str, ref: str, hits: list[dict[str, Any]]) -> None:
-    """Add `body_preview`, `parent`, `related_symbols` in place (absent when unknown)."""
+def enrich(gen, repo: str, ref: str, hits: list[Hit]) -> None:
+    """Set `body_preview`, `parent`, `related_symbols` in place (left None when unknown)."""
     if not hits:
         return
     _add_previews(gen, repo, ref, hits)
-    sym_hits = [h for h in hits if h["result_type"] == "symbol" and h["symbol_id"]]
+    sym_hits = [h for h in hits if h.result_type == "symbol" and h.symbol_id]
     if not sym_hits:
         return
-    rows = symbols_by_id(gen, [h["symbol_id"] for h in sym_hits])
+    rows = symbols_by_id(gen, [h.symbol_id for h in sym_hits])
     parents = symbols_by_id(gen, [r.parent_symbol_id for r in rows.values() if r.parent_symbol_id])
     for h in sym_hits:
-        row = rows.get(h["symbol_id"])
+        row = rows.get(h.symbol_id)
         if row is None:
             continue
         parent = parents.get(row.parent_symbol_id or "")
         if parent is not None:
-            h["parent"] = _brief(parent)
+            h.parent = _brief(parent)
         related = siblings(gen, repo, ref, row, parent, MAX_RELATED)
         if related:
-            h["related_symbols"] = [_brief(r) for r in related]
+            h.related_symbols = [_brief(r) for r in related]
 
 
 def _brief(row: Symbol) -> dict[str, Any]:
     return {"kind": row.kind, "name": row.name, "path": row.path, "line": row.line_start}
 
 
-def _add_previews(gen, repo: str, ref: str, hits: list[dict[str, Any]]) -> None:
+def _add_previews(gen, repo: str, ref: str, hits: list[Hit]) -> None:
     for h in hits:
-        if h["result_type"] not in ("symbol", "file"):
+        if h.result_type not in ("symbol", "file"):
             continue  # a snippet hit already carries its matching lines
-        start = h["line_start"]
-        covering = chunks(gen, repo, ref, h["path"], (start, min(h["line_end"], start + PREVIEW_LINES - 1)))
-        text = preview_source(covering, start, h["line_end"])
+        start = h.line_start
+        covering = chunks(gen, repo, ref, h.path, (start, min(h.line_end, start + PREVIEW_LINES - 1)))
+        text = preview_source(covering, start, h.line_end)
         if text:
-            h["body_preview"] = text
+            h.body_preview = text
 
 
 def preview_source(covering: list[Chunk], start: int, end: int) -> str:

@@ -13,17 +13,16 @@ Then the spec 04 signals (bm25_score is 0.0: there is no full-text base) and a f
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from .. import intent as intent_mod
 from ..errors import CruxeError
-from ..model import KIND_VALUES, ROLE_KINDS, is_test_path, normalize_kind
+from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
 from ..store import Symbol, symbols_named
 from . import signals as sig
 from .bodies import declarations
 from .context import enrich
 from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, validate_limit
-from .search import take
+from .search import symbol_hit, take
 
 MAX_BODY_CHECKS = 64  # definitions whose text is read to tell a body from a declaration
 _PATH_PARTS = re.compile(r"[/\\.]")
@@ -31,7 +30,7 @@ _PATH_PARTS = re.compile(r"[/\\.]")
 
 def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = None, role: str | None = None,
                   language: str | None = None, limit: int = 10,
-                  detail_level: str = "signature") -> tuple[list[dict[str, Any]], int]:
+                  detail_level: str = "signature") -> tuple[list[Hit], int]:
     """Definitions of `name`, best first: (hits, total_candidates)."""
     role, language = validate_filters(role, language)
     kinds = _allowed_kinds(kind, role)
@@ -101,24 +100,20 @@ def _case_tier(rows: list[Symbol], target: str) -> list[Symbol]:
 
 
 def _hit(row: Symbol, target: str, query_path: str, kind_intent: str | None,
-         declaration: bool) -> dict[str, Any]:
-    hit = {"result_type": "symbol", **{k: getattr(row, k) for k in (
-        "path", "line_start", "line_end", "kind", "name", "qualified_name", "signature", "language",
-        "visibility", "symbol_id", "symbol_stable_id")}}
-    for k in ("signature", "visibility", "symbol_stable_id"):
-        hit[k] = hit[k] or ""
+         declaration: bool) -> Hit:
+    hit = symbol_hit(row)
     path_terms = (target.lower(),) if len(target) >= PATH_AFFINITY_MIN_LEN else ()
     boosts = sig.symbol_boosts(name=row.name, qualified_name=row.qualified_name, kind=row.kind,
                                path=row.path, target=target, query_path=query_path,
                                kind_intent=kind_intent, path_terms=path_terms, declaration=declaration,
                                wants_tests=asks_for_tests(target))
-    hit["signals"] = sig.compose(0.0, **boosts)
-    hit["score"] = hit["signals"]["final_score"]
+    hit.signals = sig.compose(0.0, **boosts)
+    hit.score = hit.signals["final_score"]
     return hit
 
 
-def _sort_key(hit: dict[str, Any]) -> tuple:
+def _sort_key(hit: Hit) -> tuple:
     """Score, then non-test and shorter paths (the main definition tends to live nearer the
     root), then a total order on identity."""
-    return (-hit["score"], is_test_path(hit["path"]), hit["path"].count("/"), len(hit["path"]), hit["path"],
-            hit["line_start"], hit["kind"], hit["symbol_id"])
+    return (-hit.score, is_test_path(hit.path), hit.path.count("/"), len(hit.path), hit.path,
+            hit.line_start, hit.kind, hit.symbol_id)

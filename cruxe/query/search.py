@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..model import Hit
 from ..shape import dedup_key
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
 from . import signals as sig
@@ -34,7 +35,7 @@ SNIPPET_LINE_CHARS = 160
 
 def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None,
                 language: str | None = None, limit: int = 10,
-                detail_level: str = "signature") -> tuple[list[dict[str, Any]], int, dict[str, Any]]:
+                detail_level: str = "signature") -> tuple[list[Hit], int, dict[str, Any]]:
     """Ranked hits for a free-form query: (hits, total_candidates, {intent, confidence})."""
     p = build_plan(query, role=role, language=language, limit=limit)
     hits, total = run_plan(gen, repo, ref, p)
@@ -43,19 +44,20 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
     return hits, total, {"intent": p.intent, "confidence": p.confidence}
 
 
-def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[dict[str, Any]], int]:
-    fused: dict[str, dict[str, Any]] = {}
+def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int]:
+    fused: dict[str, Hit] = {}
+    rrf: dict[str, float] = {}
     for channel in p.channels:
         docs, clauses = search_index(gen, channel.index, channel.clauses, channel.fetch, repo, ref, p.language,
                                      p.kinds)
         cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p)
-        _fuse(fused, cands, channel.weight, p.rrf_k)
-    ranked = [_score(c, p) for c in fused.values() if _allowed(c, p)]
+        _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
+    ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
     ranked.sort(key=sort_key)
     return take(ranked, p.limit), len(ranked)
 
 
-def take(ranked: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+def take(ranked: list[Hit], limit: int) -> list[Hit]:
     """The shortest prefix holding `limit` distinct results by shape's dedup key, duplicates
     included: shaping then drops and counts them (`suppressed_duplicate_count`) and still
     has `limit` results to show."""
@@ -67,49 +69,45 @@ def take(ranked: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
     return ranked
 
 
-def sort_key(hit: dict[str, Any]) -> tuple:
-    return (-hit["score"], RESULT_TYPE_ORDER[hit["result_type"]], hit["path"], hit["line_start"],
-            hit["line_end"], hit["kind"], hit["name"], hit["symbol_id"])
+def sort_key(hit: Hit) -> tuple:
+    return (-hit.score, RESULT_TYPE_ORDER[hit.result_type], hit.path, hit.line_start,
+            hit.line_end, hit.kind, hit.name, hit.symbol_id)
 
 
-def _allowed(c: dict[str, Any], p: Plan) -> bool:
-    if p.kinds and (c["result_type"] != "symbol" or c["kind"] not in p.kinds):
+def _allowed(c: Hit, p: Plan) -> bool:
+    if p.kinds and (c.result_type != "symbol" or c.kind not in p.kinds):
         return False
-    return not p.language or c["language"] == p.language
+    return not p.language or c.language == p.language
 
 
 # ---- candidates per channel -----------------------------------------------------------------
 
 def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, Any]],
-                clauses: tuple[Clause, ...], p: Plan) -> list[dict]:
+                clauses: tuple[Clause, ...], p: Plan) -> list[Hit]:
     if index == "symbols":
-        return [_symbol_hit(d) for _, d in docs]
+        return [symbol_hit(d) for _, d in docs]
     if index == "files":
         return [_file_hit(d) for _, d in docs]
     return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses))
 
 
-def _symbol_hit(s: Symbol) -> dict[str, Any]:
-    return {"result_type": "symbol", "path": s.path, "line_start": int(s.line_start),
-            "line_end": int(s.line_end), "kind": s.kind, "name": s.name,
-            "qualified_name": s.qualified_name, "signature": s.signature,
-            "language": s.language, "visibility": s.visibility,
-            "symbol_id": s.symbol_id, "symbol_stable_id": s.symbol_stable_id}
+def symbol_hit(s: Symbol) -> Hit:
+    """The unscored hit of a definition (a row with no signature or visibility says "")."""
+    return Hit("symbol", s.path, s.line_start, s.line_end, s.kind, s.name, s.qualified_name,
+               s.signature or "", s.language, s.visibility or "", s.symbol_id, s.symbol_stable_id)
 
 
 def _basename(path: str) -> str:
     return path.rsplit("/", 1)[-1]
 
 
-def _file_hit(d: FileDoc | Chunk) -> dict[str, Any]:
-    return {"result_type": "file", "path": d.path, "line_start": int(d.line_start),
-            "line_end": int(d.line_end), "kind": "", "name": _basename(d.path),
-            "qualified_name": "", "signature": "", "language": d.language, "visibility": "",
-            "symbol_id": "", "symbol_stable_id": ""}
+def _file_hit(d: FileDoc | Chunk, result_type: str = "file") -> Hit:
+    return Hit(result_type, d.path, int(d.line_start), int(d.line_end), name=_basename(d.path),
+               language=d.language)
 
 
 def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]],
-                  pattern: re.Pattern[str] | None) -> list[dict]:
+                  pattern: re.Pattern[str] | None) -> list[Hit]:
     """Each chunk's best-matching lines; the innermost symbol holding the best line stands in
     for the chunk (a snippet inside a definition surfaces that definition)."""
     matched = [(_matching_lines(d, pattern), d) for _, d in docs]
@@ -119,14 +117,13 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]],
     for lines, d in matched:
         owner = owners.get((d.path, lines[0][0])) if lines else None
         if owner is not None:
-            hit = _symbol_hit(owner)
+            hit = symbol_hit(owner)
         else:
-            hit = _file_hit(d)
-            hit["result_type"] = "snippet"
+            hit = _file_hit(d, "snippet")
             shown = sorted(lines[:SNIPPET_LINES]) if lines else []
-            hit["line_start"] = shown[0][0] if shown else int(d.line_start)
-            hit["line_end"] = shown[-1][0] if shown else int(d.line_end)
-            hit["snippet"] = "\n".join(f"{n}: {t.strip()[:SNIPPET_LINE_CHARS]}" for n, t in shown)
+            hit.line_start = shown[0][0] if shown else int(d.line_start)
+            hit.line_end = shown[-1][0] if shown else int(d.line_end)
+            hit.snippet = "\n".join(f"{n}: {t.strip()[:SNIPPET_LINE_CHARS]}" for n, t in shown)
         out.append(hit)
     return out
 
@@ -178,16 +175,18 @@ def _matching_lines(d: Chunk, pattern: re.Pattern[str] | None) -> list[tuple[int
 
 # ---- fusion and signals ---------------------------------------------------------------------
 
-def identity(hit: dict[str, Any]) -> str:
-    if hit["result_type"] == "symbol":
-        return "sym:" + hit["symbol_id"]
-    if hit["result_type"] == "file":
-        return "file:" + hit["path"]
-    return f"snip:{hit['path']}:{hit['line_start']}:{hit['line_end']}"
+def identity(hit: Hit) -> str:
+    if hit.result_type == "symbol":
+        return "sym:" + hit.symbol_id
+    if hit.result_type == "file":
+        return "file:" + hit.path
+    return f"snip:{hit.path}:{hit.line_start}:{hit.line_end}"
 
 
-def _fuse(fused: dict[str, dict[str, Any]], cands: list[dict], weight: float, k: int) -> None:
-    """Reciprocal rank fusion: rank among this channel's distinct results (first place = 1)."""
+def _fuse(fused: dict[str, Hit], rrf: dict[str, float], cands: list[Hit], weight: float, k: int) -> None:
+    """Reciprocal rank fusion: rank among this channel's distinct results (first place = 1),
+    summed per identity in `rrf`; the first channel's hit stands for the result, taking a
+    later channel's snippet lines when it has none."""
     rank = 0
     seen: set[str] = set()
     for c in cands:
@@ -198,21 +197,22 @@ def _fuse(fused: dict[str, dict[str, Any]], cands: list[dict], weight: float, k:
         rank += 1
         entry = fused.get(key)
         if entry is None:
-            entry = fused[key] = {**c, "_rrf": 0.0}
-        elif "snippet" in c and "snippet" not in entry:
-            entry["snippet"] = c["snippet"]
-        entry["_rrf"] += weight / (k + rank)
+            fused[key] = c
+            rrf[key] = 0.0
+        elif c.snippet is not None and entry.snippet is None:
+            entry.snippet = c.snippet
+        rrf[key] += weight / (k + rank)
 
 
-def _score(c: dict[str, Any], p: Plan) -> dict[str, Any]:
-    base = RRF_SCALE * c.pop("_rrf")
-    is_symbol = c["result_type"] == "symbol"
+def _score(c: Hit, rrf: float, p: Plan) -> Hit:
+    base = RRF_SCALE * rrf
+    is_symbol = c.result_type == "symbol"
     boosts = sig.symbol_boosts(
-        name=c["name"], qualified_name=c["qualified_name"], kind=c["kind"] if is_symbol else "",
-        path=c["path"], target=p.target or _path_target(p), query_path=p.query_path,
+        name=c.name, qualified_name=c.qualified_name, kind=c.kind if is_symbol else "",
+        path=c.path, target=p.target or _path_target(p), query_path=p.query_path,
         kind_intent=p.kind_intent, path_terms=p.path_terms, definition=is_symbol, wants_tests=p.wants_tests)
-    c["signals"] = sig.compose(base, **boosts)
-    c["score"] = c["signals"]["final_score"]
+    c.signals = sig.compose(base, **boosts)
+    c.score = c.signals["final_score"]
     return c
 
 
