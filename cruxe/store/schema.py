@@ -212,11 +212,11 @@ def _common_fields(sb: tantivy.SchemaBuilder, stored: bool = True) -> None:
 
 
 # Fields stored as UTF-8 bytes, which Tantivy keeps without indexing (a stored text field is
-# always indexed). The parser workers encode them (`index.build_documents`) and `read_doc`
+# always indexed). The parser workers encode them (`writer.build_documents`) and `read_doc`
 # decodes them.
 # A symbol document stores only its `symbol_id`: what a hit shows (path, lines, name,
 # signature...) is read from the `symbols` table by that id (`fulltext.search_index`), so the
-# symbols index keeps no second copy of the table (go-5k: 29.5 -> 18.2 MB). A snippet
+# symbols index keeps no second copy of the table (docs/BENCHMARKS.md). A snippet
 # stores its text as `source`; what is searched is its `code_terms`.
 STORED_ONLY: dict[str, tuple[str, ...]] = {"symbols": ("symbol_id",), "snippets": ("source",), "files": ()}
 

@@ -28,9 +28,9 @@ from .schema import (_EDGE_INDEX_NAMES, _EDGE_INDEXES, _SYMBOL_INDEX_NAMES, _SYM
                      EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, INDEX_NAMES, id_blob)
 
 # Tantivy writer heaps, per index, sized to what each holds (a full heap flushes a segment):
-# snippets carry the source text, symbols a row per definition, files a head per file. 64 MB
-# each measured 192 MB of the indexer's peak for no speed gained on go-5k.
-WRITER_HEAP_BYTES = {"snippets": 40_000_000, "symbols": 24_000_000, "files": 15_000_000}  # 15 MB: minimum
+# snippets carry the source text, symbols a row per definition, files a head per file; equal
+# large heaps cost peak memory for no speed (docs/BENCHMARKS.md). 15 MB is Tantivy's minimum.
+WRITER_HEAP_BYTES = {"snippets": 40_000_000, "symbols": 24_000_000, "files": 15_000_000}
 
 
 # A test knob: `CRUXE_CRASH_AT=<point>[:<n>]` SIGKILLs the process the n-th time (default: the
