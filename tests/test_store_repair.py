@@ -293,7 +293,7 @@ def test_a_full_disk_is_reported_as_such_and_status_keeps_working(indexed, monke
         raise ValueError("An index writer was killed.")
     monkeypatch.setattr(store_mod.GenerationWriter, "commit_tantivy", killed)
     real = os.statvfs
-    monkeypatch.setattr(store_mod.os, "statvfs", lambda p: SimpleNamespace(f_bavail=0, f_frsize=real(p).f_frsize))
+    monkeypatch.setattr(store_mod.layout.os, "statvfs", lambda p: SimpleNamespace(f_bavail=0, f_frsize=real(p).f_frsize))
     with pytest.raises(CruxeError) as e:
         run_index(root, home=home)
     assert "no space left" in e.value.message
