@@ -18,7 +18,7 @@ from typing import Any
 from . import vcs
 from .errors import CruxeError
 from .project import Project, is_working_tree_ref
-from .store import SCHEMA_VERSION, Generation, branch_state, manifest, probe_tables, tree_state
+from .store import SCHEMA_VERSION, Generation, branch_state, manifest, probe_tables, tree_clean, tree_state
 
 POLICIES = ("strict", "balanced", "best_effort")
 
@@ -39,6 +39,7 @@ class IndexState:
     symbol_count: int = 0
     current_schema_version: int | None = None
     message: str | None = None
+    cursor: int = 0  # the ref's write count: moves with every batch a job commits
 
     def base_metadata(self) -> dict:
         return {"freshness_status": self.freshness_status, "indexing_status": self.indexing_status,
@@ -92,14 +93,15 @@ def index_state(project: Project, ref: str, opened: Opened | None = None) -> Ind
         freshness = "stale"
     elif not bs.get("complete"):
         freshness = "stale"
-    else:
-        edited = is_working_tree_ref(project, ref) and working_tree_changed(project, gen, bs)
-        freshness = "stale" if edited else "fresh"
+    elif is_working_tree_ref(project, ref):
+        freshness = "stale" if working_tree_changed(project, gen, bs) else "fresh"
+    else:  # built when it was checked out: its files are its commit's only if the tree was clean
+        freshness = "fresh" if tree_clean(gen) else "stale"
     complete = bool(bs.get("complete"))
     status = "indexing" if active else ("ready" if complete or bs else "not_indexed")
     return IndexState(ref, "compatible", status, freshness, complete, indexed, head,
                       bs.get("last_indexed_at"), bs.get("file_count") or 0, bs.get("symbol_count") or 0,
-                      SCHEMA_VERSION)
+                      SCHEMA_VERSION, cursor=int(bs.get("cursor") or 0))
 
 
 # ---- edits on disk ----------------------------------------------------------------------------

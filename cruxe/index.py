@@ -28,12 +28,13 @@ from . import heap, vcs
 from .config import cruxe_home, default_workers
 from .errors import CruxeError
 from .extract import extract
+from .languages import detect_language
 from .model import FileExtract, FileResult, Parsed, Skipped, Unchanged, content_hash, file_key
 from .procs import worker_pool
 from .project import Project, init_project, open_project
 from .scan import MAX_FILE_BYTES, SCAN_TIMEOUT_S, ScanEntry, looks_binary, scan
-from .store import (SCHEMA_VERSION, Generation, branch_state, disagreeing_files, manifest, now_iso,
-                    save_skipped_files, save_tree_state, storage_error, storage_kind)
+from .store import (SCHEMA_VERSION, Generation, branch_state, disagreeing_files, forget_commit, manifest,
+                    now_iso, save_skipped_files, save_tree_state, storage_error, storage_kind)
 from .store.edges import manifest_files, row_counts
 from .store.writer import (FileEdges, GenerationWriter, build_documents, build_missing_indexes,  # noqa: F401 - build_documents: re-exported
                            build_symbol_indexes, clear_generation, crash_point, defer_edge_indexes,
@@ -320,6 +321,7 @@ def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobR
                 progress: Progress | None, max_file_bytes: int, scan_timeout_s: float = SCAN_TIMEOUT_S) -> None:
     store, repo, ref = project.store, project.id, report.ref
     _repair(gen, repo, ref, report, store)
+    checkout = vcs.checkout_state(project.root)  # before the scan: the commit the files read next are
     scanned = scan(project.root, max_file_bytes, scan_timeout_s)
     report.warnings.extend(scanned.warnings)
     report.skipped = list(scanned.warnings)
@@ -334,7 +336,7 @@ def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobR
         defer_symbol_indexes(gen.db)
     else:
         build_missing_indexes(gen.db)
-    commit = vcs.head_commit(project.root)
+    commit = checkout[1] if checkout else None
     with _parser_pool(plan.parsers) as pool:
         writer = _writer(gen, repo, ref)
         try:
@@ -344,11 +346,36 @@ def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobR
         heap.trim()
         record_unconfirmed(gen.db, ())  # every batch's manifest rows are committed
         save_skipped_files(gen, report.skipped)
-        save_tree_state(gen, scanned.dir_mtimes)
+        save_tree_state(gen, scanned.dir_mtimes, clean=checkout is not None and _tree_is_commit(project, gen, ref))
+        if vcs.checkout_state(project.root) != checkout:
+            forget_commit(gen, repo, ref)  # a checkout during the job: the files may be either side's
     if spool is None:
         _resolve_table(gen, repo, ref, plan.bulk, workers)
     counts = branch_state(gen, repo, ref)
     report.file_count, report.symbol_count = (counts["file_count"], counts["symbol_count"]) if counts else (0, 0)
+
+
+def _tree_is_commit(project: Project, gen: Generation, ref: str) -> bool:
+    """Whether the files indexed are known to be HEAD's commit's: each unchanged since it was
+    read and as git's index recorded it (no edit since the last checkout, add or commit), and no
+    tracked source file missing from disk. Another ref's index built from a tree that was not
+    clean is stale once that ref is no longer checked out (`freshness.index_state`). Not seen: a
+    change staged with `git add` but not committed."""
+    tracked = vcs.index_stats(project.root)
+    if tracked is None:
+        return False
+    files = manifest(gen, project.id, ref)
+    root = str(project.root)
+    for path, (_, size, mtime) in files.items():
+        try:
+            st = os.lstat(os.path.join(root, path))
+        except OSError:
+            return False
+        now = (st.st_size & 0xFFFFFFFF, st.st_mtime_ns)  # git keeps a size's low 32 bits
+        if tracked.get(path) != now or st.st_size != size or (mtime > 0 and st.st_mtime_ns != mtime):
+            return False
+    return not any(detect_language(p) and not os.path.lexists(os.path.join(root, p))
+                   for p in tracked.keys() - files.keys())
 
 
 def _repair(gen: Generation, repo: str, ref: str, report: JobReport, store) -> None:

@@ -251,12 +251,13 @@ class Server:
         return project, checked_ref(project, args.get("ref"), write=not registered)
 
     def maybe_background_sync(self, project: Project, state: freshness.IndexState) -> bool:
-        """balanced policy: one background sync per stale state (HEAD and the last published
-        job), never one per query. Per HEAD alone, edits made after the first sync were never
-        synced by a server that stays up."""
+        """balanced policy: one background sync per stale state (HEAD and the ref's write
+        count, which moves with every job; a time stamp in seconds does not), never one per
+        query. Per HEAD alone, edits made after the first sync were never synced by a server
+        that stays up."""
         if not is_working_tree_ref(project, state.ref):
             return False  # a sync indexes the working tree: never into another ref's index
-        key = f"{project.id}:{state.ref}:{state.current_head}:{state.last_indexed_at}:{state.last_indexed_commit}"
+        key = f"{project.id}:{state.ref}:{state.current_head}:{state.cursor}:{state.last_indexed_commit}"
         with self._lock:
             if self._bg_sync_for == key:
                 return False

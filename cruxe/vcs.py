@@ -15,7 +15,7 @@ import re
 import stat
 from pathlib import Path
 
-from .safeio import open_regular, read_text_prefix
+from .safeio import open_regular, read_prefix, read_text_prefix
 
 log = logging.getLogger(__name__)
 
@@ -277,3 +277,82 @@ def _pack_index_has(path: Path, oid: bytes) -> bool:
         return False
     finally:
         os.close(fd)
+
+
+# ---- what a job's files belong to ---------------------------------------------------------------
+
+def checkout_state(root: Path) -> tuple[str | None, str | None, int] | None:
+    """HEAD as written, the commit it names and HEAD's mtime, or None outside git. A job reads
+    it before its scan and again after its writes: any checkout in between (even one and back,
+    which rewrites HEAD) changes it, and then the job's files need not be that commit's."""
+    gd = git_dir(root)
+    if gd is None:
+        return None
+    try:
+        mtime = os.stat(gd / "HEAD").st_mtime_ns
+    except OSError:
+        mtime = -1
+    return _head(gd), head_commit(root), mtime
+
+
+# git's index (`.git/index`, versions 2-4) is read for the stat data of tracked files only; a
+# file larger than this is not read (the tree then counts as not known to be clean).
+GIT_INDEX_LIMIT = 64 * 1024 * 1024  # ~100 bytes an entry: far past any real repository
+_ENTRY_FIXED = 62  # ctime, mtime, dev, ino, mode, uid, gid, size (4 bytes each), object id, flags
+_EXTENDED = 0x4000
+
+
+def index_stats(root: Path) -> dict[str, tuple[int, int]] | None:
+    """Tracked path -> (size, mtime ns) as git's index recorded them at the last add, commit or
+    checkout; None when there is no readable index (not git, unborn, another format, damaged)."""
+    gd = git_dir(root)
+    if gd is None:
+        return None
+    try:
+        data = read_prefix("index", GIT_INDEX_LIMIT, base=gd, whole=True)
+    except (OSError, ValueError):
+        return None
+    if len(data) < 12 or data[:4] != b"DIRC":
+        return None
+    version, count = int.from_bytes(data[4:8], "big"), int.from_bytes(data[8:12], "big")
+    if version not in (2, 3, 4) or count > len(data) // _ENTRY_FIXED:
+        return None
+    try:
+        return _index_entries(data, version, count)
+    except (IndexError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _index_entries(data: bytes, version: int, count: int) -> dict[str, tuple[int, int]]:
+    out: dict[str, tuple[int, int]] = {}
+    at, previous = 12, b""
+    for _ in range(count):
+        sec, nsec = int.from_bytes(data[at + 8:at + 12], "big"), int.from_bytes(data[at + 12:at + 16], "big")
+        size = int.from_bytes(data[at + 36:at + 40], "big")
+        flags = int.from_bytes(data[at + 60:at + 62], "big")
+        name_at = at + _ENTRY_FIXED + (2 if version >= 3 and flags & _EXTENDED else 0)
+        if version == 4:  # the name is the previous one less N bytes, then a NUL-ended suffix
+            strip, name_at = _varint(data, name_at)
+            end = data.index(b"\0", name_at)
+            name = previous[:len(previous) - strip] + data[name_at:end]
+            at = end + 1
+        else:  # NUL-ended, padded with NULs to a multiple of 8 bytes from the entry's start
+            end = data.index(b"\0", name_at)
+            name = data[name_at:end]
+            at += (end - at + 8) // 8 * 8
+        if (flags >> 12) & 3 == 0:  # stage 0: a merge in progress leaves its other stages aside
+            out[name.decode("utf-8")] = (size, sec * 1_000_000_000 + nsec)
+        previous = name
+    return out
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    """git's offset varint (the index v4 name prefix): value and the position after it."""
+    byte = data[at]
+    value = byte & 0x7F
+    at += 1
+    while byte & 0x80:
+        byte = data[at]
+        value = ((value + 1) << 7) | (byte & 0x7F)
+        at += 1
+    return value, at

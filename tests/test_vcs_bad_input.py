@@ -292,10 +292,6 @@ def test_a_file_replaced_by_a_directory_between_scans(make_repo):
 
 # ---- known wrong answers marked fresh (bench/branch_ops_bench.py finds them) --------------------
 
-@pytest.mark.xfail(strict=True, reason="an index built from a working tree with uncommitted edits is stored under "
-                   "the branch's commit; once another branch is checked out, the commit still matches and the "
-                   "edits (now the other branch's) answer as this branch's, fresh. Needs the job to record the "
-                   "tree was dirty (index.py, freshness.py: see docs/BENCHMARKS.md 'Branch operations')")
 def test_uncommitted_edits_indexed_on_a_branch_are_not_that_branch_once_it_is_left(make_repo):
     root = _repo(make_repo)
     _git(root, "branch", "feature")
@@ -307,10 +303,6 @@ def test_uncommitted_edits_indexed_on_a_branch_are_not_that_branch_once_it_is_le
     assert paths == [] or status != "fresh"
 
 
-@pytest.mark.xfail(strict=True, reason="a job reads HEAD once, after its scan: when a checkout happens during the "
-                   "job, the files of one checkout are recorded under the other's commit (here feature's index lacks "
-                   "f.py, fresh). Needs index.py to read branch and commit before the scan and again before "
-                   "publishing, and record no commit when they moved")
 def test_a_checkout_during_a_job_never_leaves_another_branchs_files_marked_fresh(make_repo, monkeypatch):
     import cruxe.index as index_mod
     root = _repo(make_repo)
@@ -417,3 +409,30 @@ def test_an_unindexed_branch_that_is_not_checked_out_gets_a_remedy_that_indexes_
     _git(root, "switch", "-q", "feature")  # following the remedy answers for that ref
     run_index(root)
     assert _ask(root, "alpha", ref="feature") == (["a.py"], "fresh")
+
+
+def test_a_branch_indexed_from_a_clean_tree_stays_fresh_once_it_is_left(make_repo):
+    # the check that catches carried edits must not call every other branch stale
+    root = _repo(make_repo)
+    _git(root, "switch", "-q", "-c", "feature")
+    _commit(root, "f.py", _fn("only_on_feature"))
+    run_index(root)
+    _git(root, "switch", "-q", "main")
+    assert _ask(root, "only_on_feature", ref="feature", freshness_policy="best_effort") == (["f.py"], "fresh")
+    (root / "a.py").write_text(_fn("alpha") + "\n\n" + _fn("edit_on_main"))  # main's edits are not feature's
+    assert _ask(root, "only_on_feature", ref="feature", freshness_policy="best_effort") == (["f.py"], "fresh")
+
+
+@pytest.mark.parametrize("version", ["2", "3", "4"])
+def test_gits_index_is_read_in_each_version_git_writes(make_repo, version):
+    from cruxe import vcs
+    root = _repo(make_repo, files={"a.py": _fn("alpha"), "deep/er/b.py": _fn("beta"), "deep/c.py": "x = 1\n"})
+    _git(root, "update-index", "--index-version", version)
+    stats = vcs.index_stats(root)
+    on_disk = {rel: ((root / rel).stat().st_size, (root / rel).stat().st_mtime_ns)
+               for rel in ("a.py", "deep/er/b.py", "deep/c.py")}
+    assert stats == on_disk
+    (root / "a.py").write_text(_fn("alpha") + "\n")  # an edit: git's record no longer matches
+    assert vcs.index_stats(root)["a.py"] != ((root / "a.py").stat().st_size, (root / "a.py").stat().st_mtime_ns)
+    (root / ".git" / "index").write_bytes(b"DIRC\x00\x00\x00\x02\xff\xff\xff\xff")  # a hostile count
+    assert vcs.index_stats(root) is None

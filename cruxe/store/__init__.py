@@ -23,7 +23,7 @@ from .fulltext import COMMON_TERM_MIN_DOCS, MAX_TERM_DOC_SHARE, prune_common_ter
 from .reads import (Chunk, EdgeSite, FileDoc, OutlineRow, Symbol, all_symbols, branch_state, chunks, damaged,
                     disagreeing_files, document_counts, edges_to, file_language, file_warnings, innermost_symbols,
                     integrity_problem, manifest, outline_count, outline_rows, probe_index, probe_tables, read_doc,
-                    siblings, skipped_files, symbols_by_id, symbols_named, tree_state, unresolved_count,
+                    siblings, skipped_files, symbols_by_id, symbols_named, tree_clean, tree_state, unresolved_count,
                     unresolved_edges, warm_tables)
 from .schema import (_INDEX_SCHEMA, CONFIDENCE_CODES, EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, INDEX_NAMES,
                      LINE_FIELDS, SCHEMA_VERSION, SCHEMAS, STORED_ONLY, Field, id_blob)
@@ -42,7 +42,7 @@ __all__ = [
     "SYMBOL_QUALIFIED", "SYMBOL_FILE", "folded_name", "file_ids", "defer_edge_indexes", "edges_deferred",
     "flush_spool", "orphan_paths", "record_unconfirmed", "clear_generation", "build_edge_indexes",
     "build_missing_indexes", "defer_symbol_indexes", "build_symbol_indexes", "FileEdges", "EDGE_ROWS",
-    "insert_edges", "GenerationWriter", "name_tail", "save_skipped_files", "save_tree_state",
+    "insert_edges", "GenerationWriter", "name_tail", "save_skipped_files", "save_tree_state", "forget_commit", "tree_clean",
     "to_json",
 ]
 
@@ -69,10 +69,19 @@ def save_skipped_files(gen: Generation, warnings: list[str]) -> None:
         c.execute("INSERT OR REPLACE INTO meta VALUES ('skipped_files', ?)", (to_json(warnings),))
 
 
-def save_tree_state(gen: Generation, dir_mtimes: dict[str, int]) -> None:
-    """The mtime of every directory the last job's scan walked, as it was when listed."""
+def save_tree_state(gen: Generation, dir_mtimes: dict[str, int], clean: bool = False) -> None:
+    """The mtime of every directory the last job's scan walked, as it was when listed, and
+    whether the files it indexed were known to be the commit's (`clean`: no uncommitted edit)."""
     with transaction(gen.db) as c:
         c.execute("INSERT OR REPLACE INTO meta VALUES ('dir_mtimes', ?)", (to_json(dir_mtimes),))
+        c.execute("INSERT OR REPLACE INTO meta VALUES ('tree_clean', ?)", ("1" if clean else "0",))
+
+
+def forget_commit(gen: Generation, repo: str, ref: str) -> None:
+    """The ref's files are not known to be its recorded commit's (a checkout ran during the
+    job): with no commit recorded, freshness calls the ref stale until a job records one."""
+    with transaction(gen.db) as c:
+        c.execute('UPDATE branch_state SET last_indexed_commit=NULL WHERE repo=? AND "ref"=?', (repo, ref))
 
 
 # The write side (`store.writer`), re-exported: imported last, as it builds on the above.

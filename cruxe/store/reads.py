@@ -89,6 +89,13 @@ def tree_state(gen: Generation) -> dict[str, int] | None:
     return json.loads(row[0]) if row else None
 
 
+def tree_clean(gen: Generation) -> bool:
+    """Whether the last job's files were known to be its commit's (`save_tree_state`); False
+    for an index that did not say."""
+    row = gen.db.execute("SELECT value FROM meta WHERE key='tree_clean'").fetchone()
+    return bool(row) and row[0] == "1"
+
+
 def skipped_files(gen: Generation) -> list[str]:
     row = gen.db.execute("SELECT value FROM meta WHERE key='skipped_files'").fetchone()
     return json.loads(row[0]) if row else []
