@@ -629,7 +629,7 @@ class BatchRows(NamedTuple):
     gone: list[str]  # skipped files: their rows go
     files: list[dict[str, Any]]  # manifest rows of the parsed files
     touched: list[tuple[str, int, int]]  # (path, size, mtime_ns) of the unchanged ones
-    symbols: list[tuple]
+    symbols: list  # store.SymbolRow
     edges: list[FileEdges]
 
 

@@ -166,7 +166,7 @@ class Documents(NamedTuple):
     """Every Tantivy document and SQLite row of one parsed file (`store.writer.build_documents`)."""
 
     symbols: list[dict[str, Any]]  # symbols index documents
-    symbol_rows: list[tuple]  # `symbols` table rows, the file's path where the table has its id
+    symbol_rows: list  # `store.writer.SymbolRow`s: `symbols` rows, the path where the table has its id
     snippets: list[dict[str, Any]]  # snippets index documents
     file: dict[str, Any]  # the files index document
     edges: EdgeBlock

@@ -38,8 +38,8 @@ __all__ = [
     "outline_rows", "probe_index", "probe_tables", "siblings", "symbols_by_id", "symbols_named", "unresolved_count",
     "unresolved_edges", "warm_tables", "LINE_FIELDS", "Field", "CONFIDENCE_CODES", "EDGE_TYPE_CODES", "EDGES_DEFERRED_KEY",
     "EDGES_RESOLVER_KEY", "INDEX_NAMES", "SCHEMA_VERSION", "SCHEMAS", "STORED_ONLY", "id_blob", "_INDEX_SCHEMA",
-    "WRITER_HEAP_BYTES", "IDENT_PATTERN", "PARTS_PATTERN", "code_terms", "crash_point", "SYMBOL_NAME",
-    "SYMBOL_QUALIFIED", "SYMBOL_FILE", "folded_name", "file_ids", "defer_edge_indexes", "edges_deferred",
+    "WRITER_HEAP_BYTES", "IDENT_PATTERN", "PARTS_PATTERN", "code_terms", "crash_point", "SymbolRow",
+    "folded_name", "file_ids", "defer_edge_indexes", "edges_deferred",
     "flush_spool", "orphan_paths", "record_unconfirmed", "clear_generation", "build_edge_indexes",
     "build_missing_indexes", "defer_symbol_indexes", "build_symbol_indexes", "FileEdges", "EDGE_ROWS",
     "insert_edges", "GenerationWriter", "name_tail", "save_skipped_files", "save_tree_state", "forget_commit", "tree_clean",
@@ -85,7 +85,7 @@ def forget_commit(gen: Generation, repo: str, ref: str) -> None:
 
 
 # The write side (`store.writer`), re-exported: imported last, as it builds on the above.
-from .writer import (EDGE_ROWS, WRITER_HEAP_BYTES, SYMBOL_FILE, SYMBOL_NAME, SYMBOL_QUALIFIED, FileEdges,  # noqa: E402,F401
+from .writer import (EDGE_ROWS, WRITER_HEAP_BYTES, FileEdges, SymbolRow,  # noqa: E402,F401
                      GenerationWriter, build_edge_indexes, build_missing_indexes, build_symbol_indexes,
                      clear_generation, crash_point, defer_edge_indexes, defer_symbol_indexes, edges_deferred,
                      file_ids, flush_spool, folded_name, insert_edges, orphan_paths, record_unconfirmed)

@@ -13,7 +13,7 @@ import os
 import sqlite3
 from itertools import repeat
 from operator import itemgetter
-from typing import Any, Callable, Generator, Iterable, Iterator, Protocol
+from typing import Any, Callable, Generator, Iterable, Iterator, NamedTuple, Protocol
 
 import tantivy
 
@@ -95,10 +95,11 @@ def build_documents(item: Source, fx: FileExtract, text: str) -> Documents:
             "doc_tokens": ct.joined(ct.text_terms(s.doc[:DOC_MAX_CHARS], 400)),
             "kind": s.kind, "parent_name": parent.name if parent else "",
         })
-        sym_rows.append((blobs[i], id_blob(stable), s.name, s.qualified_name, s.kind, language, path,
-                         s.line_start, s.line_end, s.signature, s.visibility,
-                         blobs[s.parent] if s.parent is not None else None,
-                         id_blob(symbol_content_hash(fx.source, s.byte_start, s.byte_end)), folded_name(s.name)))
+        sym_rows.append(SymbolRow(blobs[i], id_blob(stable), s.name, s.qualified_name, s.kind, language, path,
+                                  s.line_start, s.line_end, s.signature, s.visibility,
+                                  blobs[s.parent] if s.parent is not None else None,
+                                  id_blob(symbol_content_hash(fx.source, s.byte_start, s.byte_end)),
+                                  folded_name(s.name)))
     snippet_docs = []
     for a, b, kind in chunk_ranges(fx, lines):
         chunk = "\n".join(lines[a - 1:b])
@@ -186,11 +187,28 @@ def chunk_ranges(fx: FileExtract, lines: list[str]) -> list[tuple[int, int, str]
 
 # ---- writes into a generation (indexer side) -------------------------------------------------
 
-# Rows as the indexer hands them over: the columns of `symbols`, with the file's path where
-# the table has its id (`file_ids`).
-SYMBOL_NAME, SYMBOL_QUALIFIED, SYMBOL_FILE = 2, 3, 6  # (symbol_id, symbol_stable_id, name,
-#   qualified_name, kind, language, path, line_start, line_end, signature, visibility,
-#   parent_symbol_id, content_hash, name_folded)
+class SymbolRow(NamedTuple):
+    """A `symbols` row as the parser workers hand it over: the table's columns, in its order,
+    with the file's path where the table has its id (`file_ids`)."""
+
+    symbol_id: bytes
+    symbol_stable_id: bytes
+    name: str
+    qualified_name: str
+    kind: str
+    language: str
+    path: str
+    line_start: int
+    line_end: int
+    signature: str
+    visibility: str
+    parent_symbol_id: bytes | None
+    content_hash: bytes
+    name_folded: str | None
+
+    def with_file_id(self, file_id: int) -> tuple:
+        """The row to insert: the path replaced by its id."""
+        return (*self[:6], file_id, *self[7:])
 
 
 def folded_name(name: str) -> str | None:
@@ -421,7 +439,7 @@ class GenerationWriter:
             crash_point(f"tantivy_commit_{name}")
 
     def commit_sqlite(self, deleted: list[str], files: list[dict[str, Any]], touched: list[tuple[str, int, int]],
-                      symbols: list[tuple], edges: list[FileEdges], state: dict[str, Any],
+                      symbols: list[SymbolRow], edges: list[FileEdges], state: dict[str, Any],
                       new_paths: frozenset[str] = frozenset(), spooled: bool = False) -> None:
         """One transaction: relations and edges of the re-extracted and deleted files, then
         their manifest rows (content hash last), then branch_state. `touched` files kept
@@ -442,9 +460,9 @@ class GenerationWriter:
                 c.execute("DELETE FROM symbol_edges WHERE rowid BETWEEN (SELECT edge_lo FROM paths WHERE path=?) "
                           "AND (SELECT edge_hi FROM paths WHERE path=?)", (path, path))
             c.executemany("UPDATE paths SET edge_lo=NULL, edge_hi=NULL WHERE path=?", [(p,) for p in replaced])
-            ids = file_ids(c, sorted({s[SYMBOL_FILE] for s in symbols} | {path for path, _ in edges}))
+            ids = file_ids(c, sorted({s.path for s in symbols} | {path for path, _ in edges}))
             c.executemany("INSERT INTO symbols VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                          [(*s[:SYMBOL_FILE], ids[s[SYMBOL_FILE]], *s[SYMBOL_FILE + 1:]) for s in symbols])
+                          [s.with_file_id(ids[s.path]) for s in symbols])
             if not spooled:
                 insert_edges(c, sorted(edges, key=itemgetter(0)), ids)
             for path in deleted:
@@ -483,7 +501,7 @@ class GenerationWriter:
 DirtyRule = Callable[[set[tuple], set[tuple], set[tuple], set[tuple]], Iterable[str]]
 
 
-def _requeue_edges(c: sqlite3.Connection, repo: str, ref: str, paths: list[str], symbols: list[tuple],
+def _requeue_edges(c: sqlite3.Connection, repo: str, ref: str, paths: list[str], symbols: list[SymbolRow],
                    edges: list[FileEdges], rule: DirtyRule) -> None:
     """Edge-resolution bookkeeping for `cruxe.refs.resolve_edges`, inside the batch transaction
     so a crash cannot lose it: edges resolved into the symbols of replaced files go back to
@@ -506,7 +524,7 @@ def _requeue_edges(c: sqlite3.Connection, repo: str, ref: str, paths: list[str],
         old_imports.update((path, t, m or "", a or "") for t, m, a in c.execute(
             "SELECT to_name, module, alias FROM symbol_edges WHERE rowid BETWEEN ? AND ? AND edge_type=?",
             (*edge_range, EDGE_TYPE_CODES["imports"])))
-    new_defs = {(row[SYMBOL_FILE], row[SYMBOL_QUALIFIED], row[SYMBOL_NAME]) for row in symbols}
+    new_defs = {(row.path, row.qualified_name, row.name) for row in symbols}
     imports = EDGE_TYPE_CODES["imports"]
     new_imports = {(path, name, module, alias)
                    for path, b in edges
