@@ -9,7 +9,6 @@ re-indexes exactly those files, and delete-then-add makes that idempotent.
 from __future__ import annotations
 
 import gc
-import json
 import logging
 import os
 import sqlite3
@@ -28,6 +27,7 @@ from . import heap, vcs
 from .config import cruxe_home, default_workers
 from .errors import CruxeError
 from .extract import extract
+from .jsonenc import to_json
 from .languages import detect_language
 from .model import FileExtract, FileResult, Parsed, Skipped, Unchanged, content_hash, file_key
 from .procs import worker_pool
@@ -659,4 +659,4 @@ def _manifest_row(r: Parsed, ts: str) -> dict:
     warnings = r.docs.warnings
     return {"path": r.path, "content_hash": r.content_hash, "size": r.size, "mtime_ns": r.mtime_ns,
             "language": r.language, "indexed_at": ts, "symbol_count": r.docs.symbol_count,
-            "warnings": json.dumps(warnings) if warnings else None}
+            "warnings": to_json(warnings) if warnings else None}

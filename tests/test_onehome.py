@@ -23,6 +23,10 @@ def test_every_json_writer_uses_the_one_encoder():
     assert jsonrpc.encode(value) == jsonenc.to_json(value).encode()
     with pytest.raises(ValueError):  # what the wire refuses, the store refuses too
         store.to_json({"x": math.nan})
+    package = Path(jsonenc.__file__).parent  # and no module keeps an encoder of its own
+    writers = sorted(str(p.relative_to(package)) for p in package.rglob("*.py")
+                     if "json.dumps(" in p.read_text(encoding="utf-8") and p.name != "jsonenc.py")
+    assert writers == []
 
 
 def _choices(parser, command: str, option: str):
