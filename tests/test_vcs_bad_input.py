@@ -290,7 +290,7 @@ def test_a_file_replaced_by_a_directory_between_scans(make_repo):
     assert _ask(root, "em_again") == (["m.py"], "fresh")
 
 
-# ---- known wrong answers marked fresh (bench/branch_ops_bench.py finds them) --------------------
+# ---- wrong answers marked fresh that bench/branch_ops_bench.py found (fixed; kept in view) ----------
 
 def test_uncommitted_edits_indexed_on_a_branch_are_not_that_branch_once_it_is_left(make_repo):
     root = _repo(make_repo)
