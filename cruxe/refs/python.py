@@ -229,7 +229,7 @@ class PythonResolver(ScopedResolver):
             return self._member(cls, name, 0, set())
         key = (cls.id, name)
         hit = self._members.get(key, _NOT_YET)
-        if hit is _NOT_YET:  # asked again and again: Django+Salt, 85k questions, 24k walks
+        if hit is _NOT_YET:  # the same questions come back many times (docs/BENCHMARKS.md)
             hit = self._members[key] = self._member(cls, name, 0, set())
         return hit
 

@@ -47,7 +47,7 @@ class RustResolver(LanguageResolver):
         self._crate_names: dict[str, str] | None = None
         # what a path denotes, by everything `path` reads: the graph does not change during
         # a resolution, and the same few paths come back from every call site of a crate
-        # (rs-5k: 1.5M `path` calls for 414k edges)
+        # (docs/BENCHMARKS.md)
         self._paths: dict[tuple, Sym | str | bool | None] = {}
         self._reexports: dict[tuple[str, str, str], Sym | str | None] = {}
 
