@@ -164,7 +164,7 @@ class JobReport:
         return d
 
 
-def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, mode: str = "auto",
+def run_index(path: str | Path, *, force: bool = False, ref: str | None = None,
               workers: int | None = None, home: Path | None = None, max_file_bytes: int = MAX_FILE_BYTES,
               progress: Progress | None = None, job_id: str | None = None,
               scan_timeout_s: float = SCAN_TIMEOUT_S) -> JobReport:
@@ -175,7 +175,7 @@ def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, 
     """
     heap.limit_arenas()
     try:
-        return _run_index(path, force, ref, mode, workers, home, max_file_bytes, progress, job_id, scan_timeout_s)
+        return _run_index(path, force, ref, workers, home, max_file_bytes, progress, job_id, scan_timeout_s)
     except (OSError, sqlite3.Error, ValueError) as e:
         where = Path(home) if home is not None else cruxe_home()
         if storage_kind(e, where) is None:
@@ -183,7 +183,7 @@ def run_index(path: str | Path, *, force: bool = False, ref: str | None = None, 
         raise storage_error(e, where, "indexing failed") from e
 
 
-def _run_index(path: str | Path, force: bool, ref: str | None, mode: str, workers: int | None, home: Path | None,
+def _run_index(path: str | Path, force: bool, ref: str | None, workers: int | None, home: Path | None,
                max_file_bytes: int, progress: Progress | None, job_id: str | None,
                scan_timeout_s: float) -> JobReport:
     if force:  # the repair must work even when state.db, or the store's layout, is what broke
@@ -196,7 +196,7 @@ def _run_index(path: str | Path, force: bool, ref: str | None, mode: str, worker
     with store.writer_lock(ref):
         store.remove_unpublished(ref)
         recovered = store.recover_interrupted(ref, holding_lock=True)
-        return _run_locked(project, ref, force=force, mode=mode, workers=workers, progress=progress,
+        return _run_locked(project, ref, force=force, workers=workers, progress=progress,
                            job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered,
                            max_file_bytes=max_file_bytes, scan_timeout_s=scan_timeout_s)
 
@@ -269,7 +269,7 @@ def _batch_files() -> int:
     return int(os.environ.get("CRUXE_INDEX_BATCH_FILES", BATCH_FILES))
 
 
-def _run_locked(project: Project, ref: str, *, force: bool, mode: str, workers: int | None,
+def _run_locked(project: Project, ref: str, *, force: bool, workers: int | None,
                 progress: Progress | None, job_id: str, recovered: list[dict[str, Any]],
                 max_file_bytes: int, scan_timeout_s: float) -> JobReport:
     store = project.store
