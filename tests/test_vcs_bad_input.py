@@ -436,3 +436,22 @@ def test_gits_index_is_read_in_each_version_git_writes(make_repo, version):
     assert vcs.index_stats(root)["a.py"] != ((root / "a.py").stat().st_size, (root / "a.py").stat().st_mtime_ns)
     (root / ".git" / "index").write_bytes(b"DIRC\x00\x00\x00\x02\xff\xff\xff\xff")  # a hostile count
     assert vcs.index_stats(root) is None
+
+
+def test_a_damaged_git_index_never_raises(make_repo):
+    # .git/index is the repository's: cut anywhere or overwritten, it is "not known", never a crash
+    from cruxe import vcs
+    root = _repo(make_repo, files={"a.py": _fn("alpha"), "pkg/b.py": _fn("beta")})
+    _git(root, "update-index", "--index-version", "4")
+    index = root / ".git" / "index"
+    whole = index.read_bytes()
+    for cut in range(0, len(whole), 5):
+        index.write_bytes(whole[:cut])
+        result = vcs.index_stats(root)  # raising here is the failure this test is for
+        assert result is None or set(result) <= {"a.py", "pkg/b.py"}
+    index.write_bytes(whole[:12] + bytes(range(256)) * 4)
+    result = vcs.index_stats(root)
+    assert result is None or set(result) <= {"a.py", "pkg/b.py"}
+    index.unlink()
+    os.mkfifo(index)  # a FIFO is never opened for reading (it would block)
+    assert vcs.index_stats(root) is None
