@@ -232,9 +232,8 @@ def require_queryable(project: Project, ref: str) -> tuple[Generation, IndexStat
             raise CruxeError("index_not_ready", "the first index of this ref is starting; retry shortly",
                              {"ref": ref})
         data: dict[str, Any] = {"ref": ref}
-        if not is_working_tree_ref(project, ref):  # `cruxe index` would index the checked-out ref
-            data["remedy"] = (f"check {ref!r} out (`git switch {ref}`) and run `cruxe index`, or index a "
-                              f"worktree of it (`git worktree add ../{ref.replace('/', '-')} {ref}`)")
+        if not is_working_tree_ref(project, ref):  # plain `cruxe index` indexes the checked-out ref
+            data["remedy"] = f"Index it from git's objects: `cruxe index --ref {ref}` (or `index_repo` with ref)."
         raise CruxeError("index_not_ready", f"ref {ref!r} has not been indexed yet", data)
     try:
         probe_tables(gen)

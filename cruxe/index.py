@@ -17,7 +17,7 @@ import time
 import uuid
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from operator import itemgetter
 from pathlib import Path
@@ -31,10 +31,10 @@ from .jsonenc import to_json
 from .languages import detect_language
 from .model import FileExtract, FileResult, Parsed, Skipped, Unchanged, content_hash, file_key
 from .procs import worker_pool
-from .project import Project, init_project, open_project
+from .project import Project, init_project, is_working_tree_ref, open_project
 from .scan import MAX_FILE_BYTES, SCAN_TIMEOUT_S, ScanEntry, looks_binary, scan
 from .store import (SCHEMA_VERSION, Generation, branch_state, disagreeing_files, forget_commit, manifest,
-                    now_iso, save_skipped_files, save_tree_state, storage_error, storage_kind)
+                    now_iso, ref_slug, save_skipped_files, save_tree_state, storage_error, storage_kind)
 from .store.edges import manifest_files, row_counts
 from .store.writer import (FileEdges, GenerationWriter, build_documents, build_missing_indexes,  # noqa: F401 - build_documents: re-exported
                            build_symbol_indexes, clear_generation, crash_point, defer_edge_indexes,
@@ -196,9 +196,30 @@ def _run_index(path: str | Path, force: bool, ref: str | None, workers: int | No
     with store.writer_lock(ref):
         store.remove_unpublished(ref)
         recovered = store.recover_interrupted(ref, holding_lock=True)
-        return _run_locked(project, ref, force=force, workers=workers, progress=progress,
+        source, pinned = _source(project, ref, max_file_bytes)
+        return _run_locked(source, ref, force=force, workers=workers, progress=progress,
                            job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered,
-                           max_file_bytes=max_file_bytes, scan_timeout_s=scan_timeout_s)
+                           max_file_bytes=max_file_bytes, scan_timeout_s=scan_timeout_s, pinned=pinned)
+
+
+def _source(project: Project, ref: str, max_file_bytes: int) -> tuple[Project, str | None]:
+    """Where a job reads its files: the working tree for the ref checked out (or `live`); for
+    any other ref, its commit's files exported from git's objects into the store (never the
+    working tree, which holds another ref's code), with that commit pinned."""
+    if is_working_tree_ref(project, ref) or vcs.git_dir(project.root) is None:
+        return project, None  # without git, any name the library is given holds the working tree
+    commit = vcs.resolve_ref(project.root, ref)
+    if commit is None:
+        raise CruxeError("invalid_input", f"ref {ref!r} is not a branch, tag or commit of this repository",
+                         {"field": "ref", "remedy": "Pass a branch, tag or commit id, or leave ref out."})
+    tree = project.store.dir / "trees" / ref_slug(ref)
+    try:
+        vcs.export_commit(project.root, commit, tree, max_file_bytes)
+    except vcs.ExportError as e:
+        raise CruxeError("invalid_input", f"cannot read ref {ref!r} from git's objects: {e}",
+                         {"field": "ref", "remedy": f"Check the ref out (`git switch {ref}`) and index it there, "
+                                                    "or install git."}) from e
+    return replace(project, root=tree), commit
 
 
 class BuildKind(Enum):
@@ -271,7 +292,7 @@ def _batch_files() -> int:
 
 def _run_locked(project: Project, ref: str, *, force: bool, workers: int | None,
                 progress: Progress | None, job_id: str, recovered: list[dict[str, Any]],
-                max_file_bytes: int, scan_timeout_s: float) -> JobReport:
+                max_file_bytes: int, scan_timeout_s: float, pinned: str | None = None) -> JobReport:
     store = project.store
     t0 = time.monotonic()
     kind, live = _kind(store, ref, force)
@@ -282,7 +303,7 @@ def _run_locked(project: Project, ref: str, *, force: bool, workers: int | None,
     store.create_job(job_id, ref, job_mode, gen.number)
     report = JobReport(job_id, "running", job_mode, ref, gen.number, warnings=[], recovered_jobs=recovered)
     try:
-        _index_into(project, gen, kind, report, workers, progress, max_file_bytes, scan_timeout_s)
+        _index_into(project, gen, kind, report, workers, progress, max_file_bytes, scan_timeout_s, pinned)
         store.update_job(job_id, status="validating")
         _validate(project, gen, ref, report, rebuild=kind is not BuildKind.SYNC)
         if kind is BuildKind.REBUILD:
@@ -318,10 +339,13 @@ def _kind(store, ref: str, force: bool) -> tuple[BuildKind, Generation | None]:
 
 
 def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobReport, workers: int | None,
-                progress: Progress | None, max_file_bytes: int, scan_timeout_s: float = SCAN_TIMEOUT_S) -> None:
+                progress: Progress | None, max_file_bytes: int, scan_timeout_s: float = SCAN_TIMEOUT_S,
+                pinned: str | None = None) -> None:
+    """`pinned`: the commit whose exported files `project.root` holds (a ref not checked out)."""
     store, repo, ref = project.store, project.id, report.ref
     _repair(gen, repo, ref, report, store)
-    checkout = vcs.checkout_state(project.root)  # before the scan: the commit the files read next are
+    # before the scan: the commit the files read next are (an export is its commit's, fixed)
+    checkout = ("export", pinned, 0) if pinned else vcs.checkout_state(project.root)
     scanned = scan(project.root, max_file_bytes, scan_timeout_s)
     report.warnings.extend(scanned.warnings)
     report.skipped = list(scanned.warnings)
@@ -346,8 +370,9 @@ def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobR
         heap.trim()
         record_unconfirmed(gen.db, ())  # every batch's manifest rows are committed
         save_skipped_files(gen, report.skipped)
-        save_tree_state(gen, scanned.dir_mtimes, clean=checkout is not None and _tree_is_commit(project, gen, ref))
-        if vcs.checkout_state(project.root) != checkout:
+        save_tree_state(gen, scanned.dir_mtimes,
+                        clean=bool(pinned) or (checkout is not None and _tree_is_commit(project, gen, ref)))
+        if not pinned and vcs.checkout_state(project.root) != checkout:
             forget_commit(gen, repo, ref)  # a checkout during the job: the files may be either side's
     if spool is None:
         _resolve_table(gen, repo, ref, plan.bulk, workers)

@@ -109,21 +109,14 @@ def checked_ref(project: Project, ref: str | None, *, write: bool = False) -> st
     always pass. Otherwise, in a git repository, the name must follow git's ref-name rules and
     name an existing branch, tag, `refs/...` ref or full commit id; without git, `live` is the
     only ref. A read may also name a ref already in the index (a deleted branch stays
-    queryable); a write (`index`, `sync`) may not, since it indexes the working tree under
-    that name."""
+    queryable); a write (`index`, `sync`) may not: it needs the ref's commit (a ref that is not
+    checked out is indexed from git's objects, `index._source`)."""
     if not ref or ref == DETACHED_REF:  # `HEAD` is whatever is checked out, as in git
         return project.default_ref()
     if ref == LIVE_REF or ref == project.default_ref():
         return ref
     if not write and _in_store(project, ref):
         return ref
-    if write and vcs.check_ref_format(ref) and vcs.resolve_ref(project.root, ref) is not None:
-        # Cruxe indexes the working tree: under another ref's name that would store the checked-out
-        # code as that ref's (a query on it then answers for the wrong branch, marked fresh)
-        raise invalid_input(f"ref {ref!r} is not checked out here: Cruxe indexes the working tree, which holds "
-                            f"{project.default_ref()!r}", field="ref",
-                            remedy=f"Check it out (`git switch {ref}`, or `git worktree add ../wt {ref}` and index "
-                                   "there), then index or sync; or leave ref out.")
     if not vcs.check_ref_format(ref):
         raise invalid_input(f"ref {ref!r} is not a valid ref name", field="ref", remedy=_REF_REMEDY)
     if vcs.git_dir(project.root) is None:
@@ -137,7 +130,7 @@ def checked_ref(project: Project, ref: str | None, *, write: bool = False) -> st
 
 def is_working_tree_ref(project: Project, ref: str) -> bool:
     """The ref whose files are the working tree's: `live`, or the branch checked out now.
-    Only this ref may be (re)indexed from disk."""
+    Only this ref is (re)indexed from disk; any other from git's objects."""
     return ref == LIVE_REF or ref == project.default_ref()
 
 

@@ -21,7 +21,7 @@ from .config import (DEFAULT_LIMIT, EXPLAIN_LEVELS, FRESHNESS_POLICIES, Config, 
 from .errors import BUSY_CODES, CruxeError
 from .model import (DETAIL_LEVELS, KIND_ALIASES, KIND_VALUES, LANGUAGES, OUTLINE_DEPTHS, REFERENCE_KINDS,
                     ROLE_VALUES)
-from .project import Project, checked_ref, is_working_tree_ref, open_project, require_project
+from .project import Project, checked_ref, open_project, require_project
 from .store import damaged, is_corruption, is_engine_panic
 
 log = logging.getLogger(__name__)
@@ -255,8 +255,6 @@ class Server:
         count, which moves with every job; a time stamp in seconds does not), never one per
         query. Per HEAD alone, edits made after the first sync were never synced by a server
         that stays up."""
-        if not is_working_tree_ref(project, state.ref):
-            return False  # a sync indexes the working tree: never into another ref's index
         key = f"{project.id}:{state.ref}:{state.current_head}:{state.cursor}:{state.last_indexed_commit}"
         with self._lock:
             if self._bg_sync_for == key:

@@ -1,4 +1,5 @@
-"""Read git state straight from `.git` (no subprocess on the query path).
+"""Read git state straight from `.git` (no subprocess on the query path; `git` itself only to
+export a ref that is not checked out, in an index job).
 
 Everything under `.git` is untrusted: HEAD may name `../../etc/hostname`, a ref may be a FIFO,
 a `.git` file may point at another repository's git directory. So ref names are checked with
@@ -12,7 +13,9 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shutil
 import stat
+import subprocess
 from pathlib import Path
 
 from .safeio import open_regular, read_prefix, read_text_prefix
@@ -356,3 +359,93 @@ def _varint(data: bytes, at: int) -> tuple[int, int]:
         value = ((value + 1) << 7) | (byte & 0x7F)
         at += 1
     return value, at
+
+
+# ---- a ref's files from git's objects -------------------------------------------------------------
+# A ref that is not checked out is indexed from the objects its commit names, never from the
+# working tree. `git ls-tree` and `git cat-file --batch` read objects as stored: no filter driver,
+# hook or fsmonitor runs (a checkout or `git archive` would run the filters a repository's config
+# names), and the options below turn off the few settings that could start a command anyway.
+_GIT_SAFE = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.pager=cat",
+             "-c", "core.untrackedCache=false", "--no-replace-objects")
+_GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C",
+            "GIT_NO_LAZY_FETCH": "1"}
+EXPORT_MAX_FILES = 500_000  # a tree past this many files is cut (with the count in the error)
+_REGULAR_MODES = (b"100644", b"100755")
+
+
+class ExportError(Exception):
+    """git could not list or read the commit's objects (message for the person)."""
+
+
+def export_commit(root: Path, commit: str, dest: Path, max_file_bytes: int) -> int:
+    """Write the regular files of `commit` under `dest` (emptied first), from git's objects.
+    Files larger than `max_file_bytes`, symbolic links and submodules are left out, as a scan
+    leaves them out of a working tree. Returns the number of files written."""
+    if not OBJECT_ID.fullmatch(commit):
+        raise ExportError(f"not a commit id: {commit!r}")
+    entries = [(oid, path) for mode, oid, size, path in _ls_tree(root, commit)
+               if mode in _REGULAR_MODES and size <= max_file_bytes]
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    _write_blobs(root, entries, dest)
+    return len(entries)
+
+
+def _git(root: Path, *args: str, stdin: int | None = None) -> subprocess.Popen:
+    env = {**os.environ, **_GIT_ENV}
+    try:
+        return subprocess.Popen(["git", *_GIT_SAFE, *args], cwd=root, env=env, stdin=stdin,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as e:
+        raise ExportError(f"git is needed to index a ref that is not checked out ({e.strerror})") from e
+
+
+def _ls_tree(root: Path, commit: str) -> list[tuple[bytes, str, int, str]]:
+    proc = _git(root, "ls-tree", "-r", "-z", "-l", "--full-tree", commit)
+    out, err = proc.communicate()
+    if proc.returncode != 0:
+        raise ExportError(f"git ls-tree {commit[:12]} failed: {err.decode('utf-8', 'replace').strip()[:200]}")
+    entries = []
+    for record in out.split(b"\0"):
+        if not record:
+            continue
+        meta, _, raw_path = record.partition(b"\t")
+        fields = meta.split()
+        if len(fields) != 4 or not raw_path:
+            continue
+        path = raw_path.decode("utf-8", "surrogateescape")
+        if not _safe_tree_path(path):
+            continue  # git's own checks refuse these; a crafted object may still hold one
+        size = int(fields[3]) if fields[3].isdigit() else 0
+        entries.append((fields[0], fields[2].decode("ascii", "replace"), size, path))
+        if len(entries) > EXPORT_MAX_FILES:
+            raise ExportError(f"commit {commit[:12]} holds more than {EXPORT_MAX_FILES} files")
+    return entries
+
+
+def _safe_tree_path(path: str) -> bool:
+    parts = path.split("/")
+    return not path.startswith("/") and all(p not in ("", ".", "..") and p.lower() != ".git" for p in parts)
+
+
+def _write_blobs(root: Path, entries: list[tuple[str, str]], dest: Path) -> None:
+    proc = _git(root, "cat-file", "--batch", stdin=subprocess.PIPE)
+    try:
+        for oid, path in entries:
+            proc.stdin.write(oid.encode() + b"\n")
+            proc.stdin.flush()
+            header = proc.stdout.readline().split()
+            if len(header) != 3 or header[1] != b"blob" or not header[2].isdigit():
+                raise ExportError(f"git cat-file could not read {path} ({b' '.join(header).decode('ascii', 'replace')})")
+            data = proc.stdout.read(int(header[2]))
+            proc.stdout.read(1)  # the newline after the object
+            target = dest / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+    finally:
+        proc.stdin.close()
+        proc.stdout.close()
+        proc.stderr.close()
+        proc.wait()

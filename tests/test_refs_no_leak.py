@@ -37,14 +37,3 @@ def test_a_query_on_another_branch_neither_syncs_it_from_the_working_tree_nor_ca
     assert [j["ref"] for j in store.jobs(None, limit=10)] == ["feature"]
     payload, is_error = server.call_tool("locate_symbol", {"name": "feature_only_function", "ref": "feature"})
     assert not is_error and payload["results"], payload
-
-
-def test_syncing_a_branch_that_is_not_checked_out_is_refused(make_repo):
-    root = make_repo({"a.py": "def alpha():\n    pass\n"})
-    _git(root, "init", "-q", "-b", "main")
-    _git(root, "add", ".")
-    _git(root, "commit", "-qm", "one")
-    _git(root, "branch", "feature")
-    payload, is_error = Server(root).call_tool("sync_repo", {"ref": "feature"})
-    assert is_error and payload["error"]["code"] == "invalid_input"
-    assert "git switch feature" in payload["error"]["data"]["remedy"]
