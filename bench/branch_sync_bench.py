@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Syncing a branch that is not checked out (issue 20 goal 2), and what it does to the base.
+
+usage: python3 bench/branch_sync_bench.py [--src DIR] [--work DIR] [--changed 10,50] [--rounds 3]
+
+Copies SRC (default: go-5k, the Go standard library subset of bench/agent_tasks) into a fresh git
+repository under WORK with one commit on `main`, indexes `main` (the checked-out ref, the base), then
+creates `feature` and indexes it once from git's objects. Each round commits N changed files on
+`feature` (a function appended to each, through a scratch worktree so `main` stays checked out)
+and times `run_index(ref="feature")`: wall and CPU seconds of the whole sync (export from git's
+objects + incremental index). Before and after, the base's files (`refs/main/`) are hashed: the
+base must be byte-identical. One JSON object on stdout.
+
+The issue's goal is an overlay sync (only the files that differ from the merge-base); Cruxe has
+no overlays yet, so this measures what a sync of a ref not checked out costs today.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench" / "agent_tasks"))
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-c", "user.name=b", "-c", "user.email=b@b", *args], cwd=root, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def tree_digest(path: Path) -> str:
+    h = hashlib.blake2b()
+    for p in sorted(path.rglob("*")):
+        if p.is_file():
+            h.update(str(p.relative_to(path)).encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+def cpu() -> float:
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
+def default_src() -> Path:
+    from corpora import materialize  # bench/agent_tasks
+    return materialize(Path("/tmp/cruxe-branch-sync"), "go-5k")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--src", type=Path)
+    ap.add_argument("--work", type=Path, default=Path("/tmp/cruxe-branch-sync-work"))
+    ap.add_argument("--changed", default="10,50")
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    src = args.src or default_src()
+    if args.work.exists():
+        shutil.rmtree(args.work)
+    repo, home, scratch = args.work / "repo", args.work / "home", args.work / "scratch"
+    shutil.copytree(src, repo)
+    os.environ["CRUXE_HOME"] = str(home)
+    from cruxe.index import run_index
+    from cruxe.project import open_project
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    run_index(repo)
+    git(repo, "branch", "feature")
+    t0, c0 = time.monotonic(), cpu()
+    run_index(repo, ref="feature")
+    first = {"wall_s": round(time.monotonic() - t0, 2), "cpu_s": round(cpu() - c0, 2)}
+    base_dir = open_project(repo).store.ref_dir("main")
+    base_before = tree_digest(base_dir)
+    git(repo, "worktree", "add", "-q", str(scratch), "feature")
+    files = sorted(p.relative_to(scratch) for p in scratch.rglob("*.go") if "testdata" not in p.parts)
+    out: dict = {"src": str(src), "files": len(files), "first_index_of_feature": first, "syncs": {}}
+    k = 0
+    for n in [int(x) for x in args.changed.split(",")]:
+        for rnd in range(args.rounds):
+            for rel in files[k:k + n]:
+                with open(scratch / rel, "a", encoding="utf-8") as f:
+                    f.write(f"\nfunc benchBranchSync{k}_{rnd}() {{}}\n")
+            k += n
+            git(scratch, "commit", "-qam", f"{n} files, round {rnd}")
+            t0, c0 = time.monotonic(), cpu()
+            report = run_index(repo, ref="feature")
+            row = {"wall_s": round(time.monotonic() - t0, 2), "cpu_s": round(cpu() - c0, 2),
+                   "changed_files": report.changed_files}
+            out["syncs"].setdefault(str(n), []).append(row)
+            print(n, rnd, row, file=sys.stderr, flush=True)
+    out["base_untouched"] = tree_digest(base_dir) == base_before
+    out["load"] = round(os.getloadavg()[0], 1)
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
