@@ -212,9 +212,8 @@ def _source(project: Project, ref: str, max_file_bytes: int) -> tuple[Project, s
     if commit is None:
         raise CruxeError("invalid_input", f"ref {ref!r} is not a branch, tag or commit of this repository",
                          {"field": "ref", "remedy": "Pass a branch, tag or commit id, or leave ref out."})
-    tree = project.store.dir / "trees" / ref_slug(ref)
     try:
-        vcs.export_commit(project.root, commit, tree, max_file_bytes)
+        tree = vcs.export_commit(project.root, commit, project.store.dir / "trees" / ref_slug(ref), max_file_bytes)
     except vcs.ExportError as e:
         raise CruxeError("invalid_input", f"cannot read ref {ref!r} from git's objects: {e}",
                          {"field": "ref", "remedy": f"Check the ref out (`git switch {ref}`) and index it there, "

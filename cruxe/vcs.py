@@ -10,6 +10,7 @@ git itself makes for worktrees and submodules.
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -18,6 +19,7 @@ import stat
 import subprocess
 from pathlib import Path
 
+from .jsonenc import to_json
 from .safeio import open_regular, read_prefix, read_text_prefix
 
 log = logging.getLogger(__name__)
@@ -378,19 +380,50 @@ class ExportError(Exception):
     """git could not list or read the commit's objects (message for the person)."""
 
 
-def export_commit(root: Path, commit: str, dest: Path, max_file_bytes: int) -> int:
-    """Write the regular files of `commit` under `dest` (emptied first), from git's objects.
-    Files larger than `max_file_bytes`, symbolic links and submodules are left out, as a scan
-    leaves them out of a working tree. Returns the number of files written."""
+def export_commit(root: Path, commit: str, dest: Path, max_file_bytes: int) -> Path:
+    """Write the regular files of `commit` under `dest/files`, from git's objects, and return that
+    directory. Files larger than `max_file_bytes`, symbolic links and submodules are left out, as
+    a scan leaves them out of a working tree. `dest/objects.json` records each file's object id:
+    the next export of the same ref rewrites only the files whose object changed and removes the
+    ones gone, so the others keep their mtimes and the job's size+mtime check skips them."""
     if not OBJECT_ID.fullmatch(commit):
         raise ExportError(f"not a commit id: {commit!r}")
     entries = [(oid, path) for mode, oid, size, path in _ls_tree(root, commit)
                if mode in _REGULAR_MODES and size <= max_file_bytes]
-    if dest.exists():
-        shutil.rmtree(dest)
-    dest.mkdir(parents=True)
-    _write_blobs(root, entries, dest)
-    return len(entries)
+    files, ledger = dest / "files", dest / "objects.json"
+    old = _read_ledger(ledger) if files.is_dir() else None
+    if old is None:  # first export, or one that did not finish: start over
+        if dest.exists():
+            shutil.rmtree(dest)
+        files.mkdir(parents=True)
+        old = {}
+    new = {path: oid for oid, path in entries}
+    for path, oid in old.items():
+        if new.get(path) != oid:
+            _remove(files / path)
+    ledger.unlink(missing_ok=True)  # until the files are written, no ledger: a crash starts over
+    _write_blobs(root, [(oid, path) for oid, path in entries
+                        if old.get(path) != oid or not (files / path).is_file()], files)
+    ledger.write_text(to_json(new), encoding="utf-8")
+    return files
+
+
+def _read_ledger(path: Path) -> dict[str, str] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _remove(path: Path) -> None:
+    try:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    except FileNotFoundError:
+        pass
 
 
 def _git(root: Path, *args: str, stdin: int | None = None) -> subprocess.Popen:
@@ -442,7 +475,12 @@ def _write_blobs(root: Path, entries: list[tuple[str, str]], dest: Path) -> None
             data = proc.stdout.read(int(header[2]))
             proc.stdout.read(1)  # the newline after the object
             target = dest / path
+            for parent in reversed(target.relative_to(dest).parents[:-1]):  # a file where a directory goes
+                if (dest / parent).is_file():
+                    (dest / parent).unlink()
             target.parent.mkdir(parents=True, exist_ok=True)
+            if target.is_dir():  # a directory where this file goes (its files were removed above)
+                shutil.rmtree(target)
             target.write_bytes(data)
     finally:
         proc.stdin.close()

@@ -105,3 +105,28 @@ def test_sync_repo_on_a_branch_not_checked_out_runs_a_job_from_its_objects(make_
     assert jobs and jobs[0]["status"] == "published", jobs
     assert _ask(root, "only_on_feature", "feature") == (["feature_only.py"], "fresh")
     assert _ask(root, "only_on_feature") == ([], "fresh")
+
+
+def test_a_second_export_rewrites_only_what_changed(make_repo, tmp_path):
+    from cruxe import vcs
+    root = _two_branches(make_repo)
+    dest = tmp_path / "export"
+    files = vcs.export_commit(root, _git(root, "rev-parse", "feature"), dest, 1 << 20)
+    assert sorted(p.name for p in files.iterdir()) == ["common.py", "feature_only.py"]
+    _git(root, "switch", "-q", "feature")
+    (root / "feature_only.py").write_text(_fn("changed_on_feature"))
+    (root / "common.py").unlink()
+    (root / "common.py").mkdir()  # a file replaced by a directory
+    (root / "common.py" / "inner.py").write_text(_fn("inner"))
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "reshaped")
+    _git(root, "switch", "-q", "main")
+    files = vcs.export_commit(root, _git(root, "rev-parse", "feature"), dest, 1 << 20)
+    got = sorted(str(p.relative_to(files)) for p in files.rglob("*") if p.is_file())
+    assert got == ["common.py/inner.py", "feature_only.py"]
+    assert (files / "feature_only.py").read_text() == _fn("changed_on_feature")
+    files = vcs.export_commit(root, _git(root, "rev-parse", "main"), dest, 1 << 20)  # and back
+    got = sorted(str(p.relative_to(files)) for p in files.rglob("*") if p.is_file())
+    assert got == ["common.py", "main_only.py"]
+    unchanged = vcs.export_commit(root, _git(root, "rev-parse", "main"), dest, 1 << 20) / "main_only.py"
+    assert unchanged.stat().st_mtime_ns == (files / "main_only.py").stat().st_mtime_ns  # not rewritten
