@@ -312,7 +312,8 @@ def _add_init(sub, common: argparse.ArgumentParser, query: argparse.ArgumentPars
 
 
 def _index_options(s: argparse.ArgumentParser) -> None:
-    s.add_argument("--ref", help="branch/ref to index (default: current branch, HEAD when detached, or 'live')")
+    s.add_argument("--ref", help="branch/ref to index (default: current branch, HEAD when detached, or 'live'; "
+                   "another ref is read from git's objects, not the working tree)")
     s.add_argument("--workers", type=int, help="parser and reference-resolution processes "
                    "(default: CPU count, at most 4; 1 uses the least memory)")
     s.add_argument("--quiet", action="store_true", help="no progress or summary")
