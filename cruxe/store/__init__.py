@@ -13,8 +13,6 @@ health use `store.X`; `index` and `refs` import `store.writer` / `store.edges` b
 """
 from __future__ import annotations
 
-import re
-
 from ..jsonenc import to_json  # the one compact encoder; a name here for the store's callers
 from .layout import (LOW_SPACE_BYTES, SQLITE_BUSY_TIMEOUT_MS, STORAGE_PROBLEMS, Generation, ProjectInfo,
                      ProjectStore, connect, is_corruption, is_engine_panic, now_iso, ref_slug, storage_error,
@@ -25,7 +23,7 @@ from .reads import (Chunk, EdgeSite, FileDoc, OutlineRow, Symbol, all_symbols, b
                     integrity_problem, manifest, outline_count, outline_rows, probe_index, probe_tables, read_doc,
                     siblings, skipped_files, symbols_by_id, symbols_named, tree_clean, tree_state, unresolved_count,
                     unresolved_edges, warm_tables)
-from .schema import (_INDEX_SCHEMA, CONFIDENCE_CODES, EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, INDEX_NAMES,
+from .schema import (_INDEX_SCHEMA, CONFIDENCE_CODES, name_tail, EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, INDEX_NAMES,
                      LINE_FIELDS, SCHEMA_VERSION, SCHEMAS, STORED_ONLY, Field, id_blob)
 
 __all__ = [
@@ -52,40 +50,8 @@ __all__ = [
 from ..codetokens import IDENT_PATTERN, PARTS_PATTERN, code_terms  # noqa: E402,F401 - re-exported
 
 
-_TAIL_SEPARATORS = re.compile(r"[.:/]")
-
-
-def name_tail(name: str) -> str:
-    """The last segment of a written name, as `tail_sql` computes it:
-    `os.path` -> `path`, `crate::a::B` -> `B`, `net/http` -> `http`."""
-    parts = _TAIL_SEPARATORS.split(name)
-    return parts[-1]
-
-
-def save_skipped_files(gen: Generation, warnings: list[str]) -> None:
-    """The last job's problems that no manifest row can carry (files it did not index: too
-    large, binary, unreadable, links out of the tree; invalid ignore lines), for `doctor`."""
-    with transaction(gen.db) as c:
-        c.execute("INSERT OR REPLACE INTO meta VALUES ('skipped_files', ?)", (to_json(warnings),))
-
-
-def save_tree_state(gen: Generation, dir_mtimes: dict[str, int], clean: bool = False) -> None:
-    """The mtime of every directory the last job's scan walked, as it was when listed, and
-    whether the files it indexed were known to be the commit's (`clean`: no uncommitted edit)."""
-    with transaction(gen.db) as c:
-        c.execute("INSERT OR REPLACE INTO meta VALUES ('dir_mtimes', ?)", (to_json(dir_mtimes),))
-        c.execute("INSERT OR REPLACE INTO meta VALUES ('tree_clean', ?)", ("1" if clean else "0",))
-
-
-def forget_commit(gen: Generation, repo: str, ref: str) -> None:
-    """The ref's files are not known to be its recorded commit's (a checkout ran during the
-    job): with no commit recorded, freshness calls the ref stale until a job records one."""
-    with transaction(gen.db) as c:
-        c.execute('UPDATE branch_state SET last_indexed_commit=NULL WHERE repo=? AND "ref"=?', (repo, ref))
-
-
 # The write side (`store.writer`), re-exported: imported last, as it builds on the above.
 from .writer import (EDGE_ROWS, WRITER_HEAP_BYTES, FileEdges, SymbolRow,  # noqa: E402,F401
-                     GenerationWriter, build_edge_indexes, build_missing_indexes, build_symbol_indexes,
+                     GenerationWriter, forget_commit, save_skipped_files, save_tree_state, build_edge_indexes, build_missing_indexes, build_symbol_indexes,
                      clear_generation, crash_point, defer_edge_indexes, defer_symbol_indexes, edges_deferred,
                      file_ids, flush_spool, folded_name, insert_edges, orphan_paths, record_unconfirmed)

@@ -7,6 +7,8 @@ modules (reads, writes), never for callers outside `cruxe/store/`.
 """
 from __future__ import annotations
 
+import re
+
 import tantivy
 
 SCHEMA_VERSION = 21  # bump when any table or Tantivy field changes meaning; forces reindex
@@ -281,3 +283,13 @@ PROBED_FIELDS = {
 }
 # The field of each index that serve's prewarm runs its warm-up terms through.
 WARM_FIELDS = {"symbols": Field.NAME_TOKENS, "snippets": Field.CONTENT, "files": Field.PATH_TOKENS}
+
+
+_TAIL_SEPARATORS = re.compile(r"[.:/]")
+
+
+def name_tail(name: str) -> str:
+    """The last segment of a written name, as `tail_sql` computes it:
+    `os.path` -> `path`, `crate::a::B` -> `B`, `net/http` -> `http`."""
+    parts = _TAIL_SEPARATORS.split(name)
+    return parts[-1]

@@ -21,6 +21,7 @@ from .. import codetokens as ct
 from .. import literals
 from ..codetokens import code_terms
 from ..errors import CruxeError
+from ..jsonenc import to_json
 from ..model import (EMPTY_EDGES, Documents, EdgeBlock, FileExtract, Reference, file_key, symbol_content_hash, symbol_id,
                      symbol_stable_id, text_lines)
 from .layout import Generation, now_iso, transaction
@@ -532,3 +533,25 @@ def _requeue_edges(c: sqlite3.Connection, repo: str, ref: str, paths: list[str],
                                                      b.column(b.aliases)) if t == imports}
     names = rule(old_defs, new_defs, old_imports, new_imports)
     c.executemany("INSERT OR IGNORE INTO edge_dirty_names VALUES (?,?,?)", [(repo, ref, n) for n in sorted(names)])
+
+
+def save_skipped_files(gen: Generation, warnings: list[str]) -> None:
+    """The last job's problems that no manifest row can carry (files it did not index: too
+    large, binary, unreadable, links out of the tree; invalid ignore lines), for `doctor`."""
+    with transaction(gen.db) as c:
+        c.execute("INSERT OR REPLACE INTO meta VALUES ('skipped_files', ?)", (to_json(warnings),))
+
+
+def save_tree_state(gen: Generation, dir_mtimes: dict[str, int], clean: bool = False) -> None:
+    """The mtime of every directory the last job's scan walked, as it was when listed, and
+    whether the files it indexed were known to be the commit's (`clean`: no uncommitted edit)."""
+    with transaction(gen.db) as c:
+        c.execute("INSERT OR REPLACE INTO meta VALUES ('dir_mtimes', ?)", (to_json(dir_mtimes),))
+        c.execute("INSERT OR REPLACE INTO meta VALUES ('tree_clean', ?)", ("1" if clean else "0",))
+
+
+def forget_commit(gen: Generation, repo: str, ref: str) -> None:
+    """The ref's files are not known to be its recorded commit's (a checkout ran during the
+    job): with no commit recorded, freshness calls the ref stale until a job records one."""
+    with transaction(gen.db) as c:
+        c.execute('UPDATE branch_state SET last_indexed_commit=NULL WHERE repo=? AND "ref"=?', (repo, ref))
