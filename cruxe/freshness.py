@@ -72,7 +72,10 @@ def open_generation(project: Project, ref: str) -> Opened:
     return Opened(gen, "compatible")
 
 
-def index_state(project: Project, ref: str, opened: Opened | None = None) -> IndexState:
+def index_state(project: Project, ref: str, opened: Opened | None = None,
+                budget_s: float | None = None) -> IndexState:
+    """`budget_s`: how long the check of the working tree's files may take (default
+    PROBE_FILE_BUDGET_S, see below)."""
     opened = opened or open_generation(project, ref)
     gen, schema_status, message = opened.gen, opened.schema_status, opened.message
     active = project.store.writer_active(ref)
@@ -94,7 +97,8 @@ def index_state(project: Project, ref: str, opened: Opened | None = None) -> Ind
     elif not bs.get("complete"):
         freshness = "stale"
     elif is_working_tree_ref(project, ref):
-        freshness = "stale" if working_tree_changed(project, gen, bs) else "fresh"
+        edited = working_tree_changed(project, gen, bs, PROBE_FILE_BUDGET_S if budget_s is None else budget_s)
+        freshness = "stale" if edited else "fresh"
     else:  # built when it was checked out: its files are its commit's only if the tree was clean
         freshness = "fresh" if tree_clean(gen) else "stale"
     complete = bool(bs.get("complete"))

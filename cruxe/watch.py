@@ -18,11 +18,10 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Callable
 
-from . import freshness, vcs
+from . import freshness
 from .errors import BUSY_CODES, CruxeError
 from .index import JobReport, run_index
 from .project import Project, open_project
-from .store import branch_state
 
 log = logging.getLogger(__name__)
 
@@ -64,18 +63,10 @@ class Pace:
 def changed(project: Project, budget_s: float = WATCH_FILE_BUDGET_S) -> bool:
     """Whether the working tree's ref is behind the files or HEAD (True when never indexed;
     False while a job runs: it is catching up)."""
-    ref = project.default_ref()
-    opened = freshness.open_generation(project, ref)
-    gen, schema_status = opened.gen, opened.schema_status
-    if gen is None or schema_status != "compatible":
-        return schema_status == "not_indexed"
-    if project.store.writer_active(ref):
-        return False
-    bs = branch_state(gen, project.id, ref) or {}
-    head = vcs.head_commit(project.root)
-    if head is not None and bs.get("last_indexed_commit") != head:
-        return True
-    return freshness.working_tree_changed(project, gen, bs, budget_s)
+    state = freshness.index_state(project, project.default_ref(), budget_s=budget_s)
+    if state.schema_status != "compatible":
+        return state.schema_status == "not_indexed"
+    return state.freshness_status == "stale"  # "syncing" while a job runs
 
 
 def watch(root: str | Path, home: Path | None = None, *, interval: float = WATCH_INTERVAL_S,
