@@ -343,8 +343,8 @@ def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobR
     """`pinned`: the commit whose exported files `project.root` holds (a ref not checked out)."""
     store, repo, ref = project.store, project.id, report.ref
     _repair(gen, repo, ref, report, store)
-    # before the scan: the commit the files read next are (an export is its commit's, fixed)
-    checkout = ("export", pinned, 0) if pinned else vcs.checkout_state(project.root)
+    # before the scan: the commit the files read next are (an export is its pinned commit's)
+    checkout = None if pinned else vcs.checkout_state(project.root)
     scanned = scan(project.root, max_file_bytes, scan_timeout_s)
     report.warnings.extend(scanned.warnings)
     report.skipped = list(scanned.warnings)
@@ -359,7 +359,7 @@ def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobR
         defer_symbol_indexes(gen.db)
     else:
         build_missing_indexes(gen.db)
-    commit = checkout[1] if checkout else None
+    commit = pinned or (checkout[1] if checkout else None)
     with _parser_pool(plan.parsers) as pool:
         writer = _writer(gen, repo, ref)
         try:
@@ -371,7 +371,7 @@ def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobR
         save_skipped_files(gen, report.skipped)
         save_tree_state(gen, scanned.dir_mtimes,
                         clean=bool(pinned) or (checkout is not None and _tree_is_commit(project, gen, ref)))
-        if not pinned and vcs.checkout_state(project.root) != checkout:
+        if checkout is not None and vcs.checkout_state(project.root) != checkout:
             forget_commit(gen, repo, ref)  # a checkout during the job: the files may be either side's
     if spool is None:
         _resolve_table(gen, repo, ref, plan.bulk, workers)
