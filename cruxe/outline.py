@@ -5,7 +5,8 @@ from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from .errors import CruxeError
-from .store import Generation, OutlineRow, file_language, outline_count, outline_rows, to_json
+from .jsonenc import to_json
+from .store import Generation, OutlineRow, file_language, outline_count, outline_rows
 
 MAX_PATH_CHARS = 4096  # longer than any real path; refuse instead of hashing megabytes
 

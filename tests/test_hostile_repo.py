@@ -254,7 +254,7 @@ def test_outline_node_size_is_exactly_its_json_size():
     from hypothesis import given, settings, strategies as st
 
     from cruxe.outline import _json_size
-    from cruxe.store import to_json
+    from cruxe.jsonenc import to_json
 
     text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=40)
 

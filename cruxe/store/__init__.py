@@ -13,7 +13,6 @@ health use `store.X`; `index` and `refs` import `store.writer` / `store.edges` b
 """
 from __future__ import annotations
 
-from ..jsonenc import to_json  # the one compact encoder; a name here for the store's callers
 from .layout import (LOW_SPACE_BYTES, SQLITE_BUSY_TIMEOUT_MS, STORAGE_PROBLEMS, Generation, ProjectInfo,
                      ProjectStore, connect, is_corruption, is_engine_panic, now_iso, ref_slug, storage_error,
                      storage_kind, transaction)
@@ -41,7 +40,6 @@ __all__ = [
     "flush_spool", "orphan_paths", "record_unconfirmed", "clear_generation", "build_edge_indexes",
     "build_missing_indexes", "defer_symbol_indexes", "build_symbol_indexes", "FileEdges", "EDGE_ROWS",
     "insert_edges", "GenerationWriter", "name_tail", "save_skipped_files", "save_tree_state", "forget_commit", "tree_clean",
-    "to_json",
 ]
 
 
