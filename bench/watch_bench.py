@@ -2,7 +2,7 @@
 """`cruxe watch` on a real tree: idle CPU and edit-to-answer latency (issue 20, item 2).
 
 usage: python3 bench/watch_bench.py [--src /usr/share/go-1.19/src] [--work /tmp/cruxe_watch_bench]
-                                    [--edits 20] [--idle-seconds 20]
+                                    [--edits 20] [--idle-seconds 20] [--poll]
 
 Copies SRC under WORK (edits never touch the original), indexes it, starts `watch` in a thread
 of this process, measures the process's CPU time over IDLE_SECONDS with nothing changing, then
@@ -33,6 +33,7 @@ def main() -> None:
     ap.add_argument("--work", default="/tmp/cruxe_watch_bench")
     ap.add_argument("--edits", type=int, default=20)
     ap.add_argument("--idle-seconds", type=float, default=20)
+    ap.add_argument("--poll", action="store_true", help="poll (watch's events=False) instead of inotify")
     a = ap.parse_args()
     work = Path(a.work)
     tree, home = work / "tree", work / "home"
@@ -46,7 +47,7 @@ def main() -> None:
     run_index(tree)
     server = Server(tree)
     stop = threading.Event()
-    t = threading.Thread(target=watch, args=(tree,), kwargs={"stop": stop}, daemon=True)
+    t = threading.Thread(target=watch, args=(tree,), kwargs={"stop": stop, "events": not a.poll}, daemon=True)
     t.start()
     time.sleep(2)  # the first check reads the manifest
     c0, w0 = time.process_time(), time.perf_counter()

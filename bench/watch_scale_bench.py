@@ -2,7 +2,7 @@
 """`cruxe watch` on a generated tree of many files (issue 20, bad input: "a watch on 100k files").
 
 usage: python3 bench/watch_scale_bench.py [--files 100000] [--per-dir 100] [--work /tmp/cruxe_watch_scale]
-                                          [--idle-seconds 30] [--edits 3]
+                                          [--idle-seconds 30] [--edits 3] [--poll]
 
 Generates FILES tiny Go files (PER_DIR to a directory; kept between runs), indexes them, then measures
 what the watch loop costs there: the time of one check (`watch.changed`, p50/p95 over 30), the first
@@ -76,6 +76,7 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=Path("/tmp/cruxe_watch_scale"))
     ap.add_argument("--idle-seconds", type=float, default=30)
     ap.add_argument("--edits", type=int, default=3)
+    ap.add_argument("--poll", action="store_true", help="poll (watch's events=False) instead of inotify")
     a = ap.parse_args()
     tree = a.work / f"tree{a.files}x{a.per_dir}"
     os.environ["CRUXE_HOME"] = str(a.work / f"home{a.files}x{a.per_dir}")
@@ -98,7 +99,7 @@ def main() -> None:
     handler.emit = lambda record: warnings.append(record.getMessage())
     logging.getLogger("cruxe.watch").addHandler(handler)
     stop = threading.Event()
-    thread = threading.Thread(target=watch, args=(tree,), kwargs={"stop": stop}, daemon=True)
+    thread = threading.Thread(target=watch, args=(tree,), kwargs={"stop": stop, "events": not a.poll}, daemon=True)
     thread.start()
     time.sleep(3)  # the watch's first check reads the manifest
     c0, w0 = time.process_time(), time.perf_counter()

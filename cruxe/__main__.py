@@ -120,8 +120,8 @@ def cmd_watch(a: argparse.Namespace) -> int:
             print(f"synced {payload['changed_files']} changed, {payload['deleted_files']} removed file(s) "
                   f"in {payload['duration_ms']} ms", flush=True)
 
-    watch(a.path, interval=a.interval or WATCH_INTERVAL_S, on_sync=synced, workers=a.workers or cfg.workers,
-          max_file_bytes=cfg.max_file_bytes, scan_timeout_s=cfg.scan_timeout_s)
+    watch(a.path, interval=a.interval or WATCH_INTERVAL_S, on_sync=synced, events=not a.poll,
+          workers=a.workers or cfg.workers, max_file_bytes=cfg.max_file_bytes, scan_timeout_s=cfg.scan_timeout_s)
     return EXIT_OK
 
 
@@ -336,6 +336,8 @@ def _add_sync(sub, common: argparse.ArgumentParser, query: argparse.ArgumentPars
 def _add_watch(sub, common: argparse.ArgumentParser, query: argparse.ArgumentParser) -> None:
     s = sub.add_parser("watch", parents=[common], help="keep the index in step with the files (Ctrl-C stops)")
     s.add_argument("--interval", type=float, help="seconds between checks (default 1)")
+    s.add_argument("--poll", action="store_true", help="poll the files instead of using inotify's events (a file "
+                   "system that reports none, e.g. some network mounts); polling is the only way off Linux")
     s.add_argument("--workers", type=int, help="processes for a large sync (default: as for index)")
     s.add_argument("--quiet", action="store_true", help="no line per sync")
     s.set_defaults(func=cmd_watch)

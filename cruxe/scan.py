@@ -120,6 +120,12 @@ def _ignore_file_bytes(path: str, root: str, rel: str, warnings: list[str]) -> b
     return _read_ignore_file(path, rel, warnings)
 
 
+def indexable_name(name: str) -> bool:
+    """Whether a file of this name is indexed (ignore rules and size aside): a language's source
+    or a text file."""
+    return detect_language(name) is not None or _is_text_name(name)
+
+
 def _is_text_name(name: str) -> bool:
     if name in TEXT_NAMES:
         return True
@@ -261,9 +267,9 @@ def _scan_entries(root: str, rel_dir: str, entries: list[os.DirEntry], rules: _R
         if layer:
             out.excluded[layer] += 1
             continue
-        language = detect_language(name)
-        if language is None and not _is_text_name(name):
+        if not indexable_name(name):
             continue
+        language = detect_language(name)
         item = _admit(root, entry, rel, is_link, language, max_file_bytes, out)
         if item is not None:
             out.files.append(item)

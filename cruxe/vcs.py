@@ -487,3 +487,26 @@ def _write_blobs(root: Path, entries: list[tuple[str, str]], dest: Path) -> None
         proc.stdout.close()
         proc.stderr.close()
         proc.wait()
+
+
+def state_dirs(root: Path, limit: int = 256) -> list[Path]:
+    """The directories whose entries change when HEAD, git's index or a branch moves: the git
+    directory, and `refs/heads` with its subdirectories (branch names with `/`) in each base
+    (a worktree's own and its shared one). At most `limit` of them: a watcher's safety poll
+    covers the rest."""
+    gd = git_dir(root)
+    if gd is None:
+        return []
+    out: list[Path] = []
+    for base in _bases(gd):
+        out.append(base)
+        heads = base / "refs" / "heads"
+        try:
+            for dirpath, dirnames, _ in os.walk(heads, followlinks=False):
+                out.append(Path(dirpath))
+                if len(out) >= limit:
+                    return out[:limit]
+                dirnames.sort()
+        except OSError:
+            continue
+    return out

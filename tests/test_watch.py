@@ -8,6 +8,9 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
+from cruxe import fsevents, watch as watch_module
 from cruxe.index import run_index
 from cruxe.tools import Server
 from cruxe.watch import watch
@@ -30,14 +33,16 @@ def _finds(server: Server, name: str) -> bool:
     return not is_error and bool(payload.get("results"))
 
 
-def test_edits_adds_and_deletes_reach_the_index(make_repo):
+@pytest.mark.parametrize("events", [True, False], ids=["events", "polling"])
+def test_edits_adds_and_deletes_reach_the_index(make_repo, events):
     root = make_repo({"a.py": "def alpha():\n    pass\n", "pkg/b.py": "def beta():\n    pass\n"})
     past = time.time() - 10
     for p in ("a.py", "pkg/b.py"):
         os.utime(root / p, (past, past))
     run_index(root)
     server, stop, syncs = Server(root), threading.Event(), []
-    t = threading.Thread(target=watch, args=(root,), kwargs={"interval": 0.1, "stop": stop, "on_sync": syncs.append})
+    t = threading.Thread(target=watch, args=(root,), kwargs={"interval": 0.1, "stop": stop, "on_sync": syncs.append,
+                                                             "events": events})
     t.start()
     try:
         (root / "pkg" / "b.py").write_text("def beta():\n    pass\n\ndef edited_in_place():\n    pass\n")
@@ -52,14 +57,21 @@ def test_edits_adds_and_deletes_reach_the_index(make_repo):
     assert not t.is_alive() and syncs and all(r.status == "published" for r in syncs)
 
 
-def test_an_unchanged_tree_is_never_synced(make_repo):
+@pytest.mark.parametrize("events", [True, False], ids=["events", "polling"])
+def test_an_unchanged_tree_is_never_synced(make_repo, events):
     root = make_repo({"a.py": "def alpha():\n    pass\n"})
     past = time.time() - 10
     os.utime(root / "a.py", (past, past))
     run_index(root)
     stop, syncs = threading.Event(), []
-    t = threading.Thread(target=watch, args=(root,), kwargs={"interval": 0.05, "stop": stop, "on_sync": syncs.append})
+    t = threading.Thread(target=watch, args=(root,), kwargs={"interval": 0.05, "stop": stop, "on_sync": syncs.append,
+                                                             "events": events})
     t.start()
+    time.sleep(0.5)
+    if events:  # polling sees the directory's mtime move; events see the name is never indexed
+        (root / ".a.py.swp").write_bytes(b"an editor's swap file: not indexed, no sync")
+        (root / "a.py~").write_text("a backup copy")
+    os.utime(root / "a.py", (past, past))  # a touch that changes nothing: IN_ATTRIB, same mtime
     time.sleep(1.0)
     stop.set()
     t.join(30)
@@ -120,3 +132,87 @@ def test_the_watch_config_key(tmp_path, monkeypatch):
     assert load_config(None).index.watch is True
     monkeypatch.delenv("CRUXE_WATCH")
     assert load_config(None).index.watch is False
+
+
+needs_inotify = pytest.mark.skipif(fsevents.DirEvents.open() is None, reason="no inotify on this system")
+
+
+@needs_inotify
+def test_inotify_reports_writes_creates_deletes_and_moves_by_name(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "old.py").write_text("x = 1\n")
+    ev = fsevents.DirEvents.open()
+    try:
+        assert ev.watch([str(tmp_path), str(tmp_path / "sub"), str(tmp_path / "missing")]) is True
+        assert len(ev) == 2  # a directory gone since the scan is skipped, not an error
+        assert ev.wait(0.05) == []
+        (tmp_path / "sub" / "new.py").write_text("y = 2\n")
+        (tmp_path / "old.py").rename(tmp_path / "renamed.py")
+        got = ev.wait(2)
+        names = {(Path(e.directory).name, e.name) for e in got}
+        assert (("sub", "new.py") in names and (tmp_path.name, "old.py") in names
+                and (tmp_path.name, "renamed.py") in names), names
+        (tmp_path / "sub" / "new.py").unlink()
+        (tmp_path / "sub").rmdir()
+        got = ev.wait(2)
+        assert any(e.name == "sub" and e.mask & fsevents.IN_ISDIR for e in got)
+        ev.wait(0.1)  # the removed directory's IN_IGNORED drops its watch
+        assert len(ev) == 1
+        assert ev.watch([str(tmp_path)]) is True and len(ev) == 1
+    finally:
+        ev.close()
+
+
+@needs_inotify
+def test_with_events_an_edit_is_synced_without_any_polling_check(make_repo, monkeypatch):
+    """The polling check (`changed`) answers "unchanged" here, always: only the events can start
+    the syncs, so an edit, a new file and a deletion reaching the index prove the event path."""
+    root = make_repo({"a.py": "def alpha():\n    pass\n", "pkg/b.py": "def beta():\n    pass\n"})
+    past = time.time() - 10
+    for p in ("a.py", "pkg/b.py"):
+        os.utime(root / p, (past, past))
+    run_index(root)
+    monkeypatch.setattr(watch_module, "changed", lambda project, budget_s=0: False)
+    server, stop, syncs = Server(root), threading.Event(), []
+    t = threading.Thread(target=watch, args=(root,), kwargs={"interval": 0.1, "stop": stop, "on_sync": syncs.append})
+    t.start()
+    try:
+        time.sleep(0.3)  # the watch aims at the published directories
+        (root / "pkg" / "b.py").write_text("def beta():\n    pass\n\ndef seen_by_event():\n    pass\n")
+        assert _until(lambda: _finds(server, "seen_by_event"), 10)
+        (root / "pkg" / "deeper").mkdir()
+        (root / "pkg" / "deeper" / "c.py").write_text("def in_a_new_directory():\n    pass\n")
+        assert _until(lambda: _finds(server, "in_a_new_directory"), 10)
+        (root / "a.py").unlink()
+        assert _until(lambda: not _finds(server, "alpha"), 10)
+    finally:
+        stop.set()
+        t.join(30)
+    assert not t.is_alive() and syncs
+
+
+def test_events_in_the_git_directory_ask_for_a_check_not_a_sync(tmp_path):
+    import subprocess as sp
+
+    sp.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "a.py").write_text("x = 1\n")
+    from cruxe.project import open_project
+    project = open_project(tmp_path)
+    source = watch_module._Events(project, events=None)  # judged without a kernel: no waiting here
+    source.root = str(tmp_path)
+    source.git = {str(d) for d in __import__("cruxe.vcs", fromlist=["x"]).state_dirs(tmp_path)}
+    source.paths = frozenset({"a.py"})
+    gd = str(tmp_path / ".git")
+    heads = str(tmp_path / ".git" / "refs" / "heads")
+    E = fsevents.Event
+    assert source.judge([E(gd, "HEAD", fsevents.IN_MOVED_TO)]) == "check"
+    assert source.judge([E(gd, "index", fsevents.IN_MOVED_TO)]) == "check"
+    assert source.judge([E(heads, "main", fsevents.IN_MOVED_TO)]) == "check"
+    assert source.judge([E(gd, "COMMIT_EDITMSG", fsevents.IN_CLOSE_WRITE)]) is None
+    assert source.judge([E(str(tmp_path), "a.py", fsevents.IN_CLOSE_WRITE)]) == "sync"
+    assert source.judge([E(str(tmp_path), "b.go", fsevents.IN_CREATE)]) == "sync"
+    assert source.judge([E(str(tmp_path), ".gitignore", fsevents.IN_CLOSE_WRITE)]) == "sync"
+    assert source.judge([E(str(tmp_path), "a.py~", fsevents.IN_CREATE)]) is None
+    assert source.judge([E(str(tmp_path), "README.md", fsevents.IN_CREATE)]) == "sync"  # text is indexed too
+    assert source.judge([E(str(tmp_path), "build", fsevents.IN_CREATE | fsevents.IN_ISDIR)]) == "sync"
+    assert source.judge([fsevents.OVERFLOW]) == "sync"
