@@ -34,6 +34,7 @@ IN_MOVE_SELF = 0x800
 IN_Q_OVERFLOW = 0x4000
 IN_IGNORED = 0x8000
 IN_ONLYDIR = 0x01000000
+IN_DONT_FOLLOW = 0x02000000
 IN_ISDIR = 0x40000000
 _IN_NONBLOCK = os.O_NONBLOCK
 _IN_CLOEXEC = getattr(os, "O_CLOEXEC", 0o2000000)
@@ -42,7 +43,7 @@ _IN_CLOEXEC = getattr(os, "O_CLOEXEC", 0o2000000)
 # so Cruxe's own reads of the files never wake it, and so is IN_ATTRIB (a touch or a chmod changes
 # no content; the freshness probe still sees a moved mtime).
 MASK = (IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
-        | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)  # a directory swapped for a symlink is not followed
 ENTRY_CHANGES = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO  # the directory's list of names moved
 _HEADER = struct.Struct("iIII")  # wd, mask, cookie, len (struct inotify_event)
 _READ_BYTES = 64 * 1024

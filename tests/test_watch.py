@@ -159,6 +159,10 @@ def test_inotify_reports_writes_creates_deletes_and_moves_by_name(tmp_path):
         ev.wait(0.1)  # the removed directory's IN_IGNORED drops its watch
         assert len(ev) == 1
         assert ev.watch([str(tmp_path)]) is True and len(ev) == 1
+        outside = tmp_path.parent / (tmp_path.name + "-outside")
+        outside.mkdir()
+        (tmp_path / "swapped").symlink_to(outside, target_is_directory=True)
+        assert ev.watch([str(tmp_path), str(tmp_path / "swapped")]) is True and len(ev) == 1  # never followed
     finally:
         ev.close()
 
