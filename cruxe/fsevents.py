@@ -45,6 +45,10 @@ _IN_CLOEXEC = getattr(os, "O_CLOEXEC", 0o2000000)
 MASK = (IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE | IN_DELETE
         | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW)  # a directory swapped for a symlink is not followed
 ENTRY_CHANGES = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO  # the directory's list of names moved
+# The kernel's watches are per user and shared with every other program (editors, IDEs, build
+# tools): Cruxe takes at most a quarter of them, and never more than this many, and polls beyond.
+MAX_WATCHES = 65536
+_LIMIT_FILE = "/proc/sys/fs/inotify/max_user_watches"
 _HEADER = struct.Struct("iIII")  # wd, mask, cookie, len (struct inotify_event)
 _READ_BYTES = 64 * 1024
 
@@ -79,6 +83,7 @@ class DirEvents:
         self._libc, self._fd = libc, fd
         self._by_wd: dict[int, str] = {}
         self._by_dir: dict[str, int] = {}
+        self._warned = False
 
     @classmethod
     def open(cls) -> DirEvents | None:
@@ -95,13 +100,32 @@ class DirEvents:
     def __len__(self) -> int:
         return len(self._by_dir)
 
+    @staticmethod
+    def budget() -> int:
+        """How many directories one instance may watch (see MAX_WATCHES)."""
+        try:
+            with open(_LIMIT_FILE) as f:
+                return max(0, min(MAX_WATCHES, int(f.read().strip()) // 4))
+        except (OSError, ValueError):
+            return 8192 // 4  # the kernel's historical default
+
     def watch(self, directories: Iterable[str]) -> bool:
         """Watch exactly `directories` (absolute paths): new ones added, gone ones dropped. False when
         one could not be added for a reason other than its absence (the watch limit, a permission):
         the set is then incomplete and the caller must not rely on it alone."""
         wanted = set(directories)
+        budget = self.budget()
+        over = len(wanted) > budget
+        if over:
+            if not self._warned:
+                self._warned = True
+                log.warning("watch: %d directories exceed the share of inotify watches Cruxe takes (%d); polling",
+                            len(wanted), budget)
+            wanted = set()
         for d in [d for d in self._by_dir if d not in wanted]:
             self._libc.inotify_rm_watch(self._fd, self._by_dir.pop(d))  # the IN_IGNORED that follows is skipped
+        if over:
+            return False
         complete = True
         for d in sorted(wanted - self._by_dir.keys()):
             wd = self._libc.inotify_add_watch(self._fd, os.fsencode(d), MASK)

@@ -168,6 +168,23 @@ def test_inotify_reports_writes_creates_deletes_and_moves_by_name(tmp_path):
 
 
 @needs_inotify
+def test_more_directories_than_the_watch_share_means_polling(tmp_path, monkeypatch, caplog):
+    dirs = []
+    for i in range(5):
+        (tmp_path / f"d{i}").mkdir()
+        dirs.append(str(tmp_path / f"d{i}"))
+    ev = fsevents.DirEvents.open()
+    try:
+        assert ev.watch(dirs) is True and len(ev) == 5
+        monkeypatch.setattr(fsevents.DirEvents, "budget", staticmethod(lambda: 4))
+        assert ev.watch(dirs) is False and len(ev) == 0  # none kept: the caller polls
+        assert "exceed the share of inotify watches" in caplog.text
+    finally:
+        ev.close()
+    assert 0 < fsevents.DirEvents.budget() <= fsevents.MAX_WATCHES
+
+
+@needs_inotify
 def test_with_events_an_edit_is_synced_without_any_polling_check(make_repo, monkeypatch):
     """The polling check (`changed`) answers "unchanged" here, always: only the events can start
     the syncs, so an edit, a new file and a deletion reaching the index prove the event path."""
