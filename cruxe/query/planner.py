@@ -29,7 +29,9 @@ Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of
 - error messages (`_message_phrases`, `_literal_clauses`): the pasted message's constant
   segments as phrases in `error_literals` (4, the `literals` channel) and in `content` (2), its
   words in `error_literals` as a bag (0.25: a phrase match, not most of the words in a short
-  chunk, decides which emitted message it is).
+  chunk, decides which emitted message it is). A sentence the classifier calls natural
+  language is planned as an error when the code emits most of its words (`message_probe`,
+  asked by search_code: the one plan input that needs the index, so `--plan` cannot show it).
 - `parent_name` 10 for qualified symbol queries (`JSONDecoder.decode`): the enclosing name
   as written is as telling as the exact name; without it the long qualified-name field
   loses to every other `decode` by BM25 length normalisation.
@@ -43,6 +45,7 @@ improved too (docs/BENCHMARKS.md).
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import asdict, dataclass, field
 
@@ -184,14 +187,17 @@ def validate_limit(limit: int) -> int:
     return limit
 
 
-def plan(query: str, *, role: str | None = None, language: str | None = None, limit: int = 10) -> Plan:
-    """Build the retrieval plan for one `search_code` request (pure; no I/O)."""
+def plan(query: str, *, role: str | None = None, language: str | None = None, limit: int = 10,
+         intent: str | None = None) -> Plan:
+    """Build the retrieval plan for one `search_code` request (pure; no I/O). `intent`, when
+    given, replaces the classifier's (search_code passes "error" for a sentence that the code
+    emits as a message: `message_probe`)."""
     q = query.strip()
     if not q:
         raise CruxeError("invalid_input", "query must not be empty", {"field": "query"})
     role, language = validate_filters(role, language)
     limit = validate_limit(limit)
-    intent, confidence = intent_mod.classify(q)
+    intent, confidence = (intent, PROBED_CONFIDENCE) if intent else intent_mod.classify(q)
     target, query_path = _symbol_target(q) if intent == "symbol" else ("", "")
     kind_intent = intent_mod.query_kind_intent(q) if intent == "symbol" else None
     words = _significant_words(q, intent)
@@ -370,6 +376,27 @@ def _message_phrases(q: str) -> list[tuple[str, ...]]:
             out.append(seg[:budget])
             budget -= len(out[-1])
     return out
+
+
+# A sentence without an error-like prefix ("index of nil pointer") is a pasted message when a
+# run of its words, most of them, is a phrase of a message the code emits (literals.py).
+MIN_PROBE_WORDS = 3  # two words in a row ("the file") are in some message of any large tree
+PROBE_SHARE = 0.6  # ... and the phrase is most of the query, not a few words of a question
+PROBED_CONFIDENCE = 0.85
+_QUESTION_WORDS = frozenset("how what where which who whom whose why when".split())
+
+
+def message_probe(q: str) -> tuple[tuple[Clause, ...], int]:
+    """The phrases (in `error_literals`) that make a natural-language query a pasted message,
+    its runs of MIN_PROBE_WORDS words or more between values; and how many of the query's
+    words the runs that match must hold together. None for a question."""
+    words = q.split()
+    if not words or q.rstrip().endswith("?") or words[0].lower().strip(_PUNCT) in _QUESTION_WORDS:
+        return (), 0
+    segments = literals.message_segments(q)
+    need = max(MIN_PROBE_WORDS, math.ceil(PROBE_SHARE * sum(len(s) for s in segments)))
+    return tuple(Clause(F.ERROR_LITERALS, s[:MAX_QUERY_TERMS], LITERAL_PHRASE_BOOST, phrase=True)
+                 for s in segments if len(s) >= MIN_PROBE_WORDS), need
 
 
 def _literal_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
