@@ -18,6 +18,10 @@ from ..model import is_non_source_path
 from ..store import Chunk, search_index
 from .planner import MIN_PROBE_WORDS, Plan, message_probe
 
+# The chunks of a channel whose messages are read: the ones that can reach the first answers
+# (reading a chunk's literals is most of an error query's cost).
+FIT_DEPTH = 20
+
 
 def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
     """Raise/panic/log calls of the code emit most of the query's words as phrases of
@@ -36,12 +40,20 @@ def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
     return bool(clauses) and found >= need
 
 
-def by_fit(docs: list[tuple[float, Chunk]], query: str) -> tuple[list[tuple[float, Chunk]], dict[tuple[str, int], int]]:
-    """The chunks in order of how well their emitted message explains the pasted `query`
-    (those that explain nothing keep their order, after the rest), and the emitting line of
-    each chunk that has one, by (path, line_start)."""
+def by_fit(docs: list[tuple[float, Chunk]], query: str, seen: dict[tuple[str, int], tuple[float, int]]
+           ) -> tuple[list[tuple[float, Chunk]], dict[tuple[str, int], int]]:
+    """The first FIT_DEPTH chunks in order of how well their emitted message explains the
+    pasted `query` (those that explain nothing keep their order, after the rest), and the emitting line of
+    each chunk that has one, by (path, line_start). `seen` keeps each chunk's fit for the
+    query's other channel (the two find mostly the same chunks)."""
     pasted = literals.unwrap_message(query)
-    fits = [literals.best_fit(d.source, d.language, pasted) for _, d in docs]
+    fits = []
+    for _, d in docs[:FIT_DEPTH]:
+        key = (d.path, int(d.line_start))
+        if key not in seen:
+            seen[key] = literals.best_fit(d.source, d.language, pasted)
+        fits.append(seen[key])
+    fits += [(0.0, -1)] * (len(docs) - len(fits))
     order = sorted(range(len(docs)),
                    key=lambda i: (-fits[i][0], fits[i][0] > 0 and is_non_source_path(docs[i][1].path), i))
     lines = {(d.path, int(d.line_start)): int(d.line_start) + d.source.count("\n", 0, at)

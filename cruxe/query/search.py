@@ -50,12 +50,13 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
 def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int]:
     fused: dict[str, Hit] = {}
     rrf: dict[str, float] = {}
+    fits: dict[tuple[str, int], tuple[float, int]] = {}
     for channel in p.channels:
         docs, clauses = search_index(gen, channel.index, channel.clauses, channel.fetch, repo, ref, p.language,
                                      p.kinds)
         fit_lines: dict[tuple[str, int], int] = {}
         if p.intent == "error" and channel.index == "snippets":
-            docs, fit_lines = messages.by_fit(docs, p.query)
+            docs, fit_lines = messages.by_fit(docs, p.query, fits)
         cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines)
         _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
