@@ -25,7 +25,8 @@ Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of
 - snippets: `content_parts` (identifier parts) 0.25, half of `content`, because a part match
   (`config` inside `parse_config`) is weaker than a whole identifier; `path_tokens` 0.25:
   every chunk of a file shares its path, so a path word would otherwise lift all of them.
-- files: `filename` 5 and `path` (raw, whole path) 10 for exact hits; `content_head` 0.5.
+- files: `filename` 5 and `path` (raw, whole path) 10 for exact hits; `content_head` 0.5 (for a
+  path query, the path's names: the files of a folder are ordered by what their code is about).
 - error messages (`_message_phrases`, `_literal_clauses`): the pasted message's constant
   segments as phrases in `error_literals` (4, the `literals` channel) and in `content` (2), its
   words in `error_literals` as a bag (0.25: a phrase match, not most of the words in a short
@@ -409,6 +410,16 @@ def _literal_clauses(q, intent, words, terms, target, query_path) -> list[Clause
     return out
 
 
+def _path_content_terms(rel: str) -> tuple[str, ...]:
+    """The identifiers a path names, as the files' `content_head` holds them: its folders' and
+    file's names without the extension (`net/http/server.go` -> net, http, server); none for
+    a glob, whose words are pieces of names, not what the files are about."""
+    if any(c in rel for c in "*?["):
+        return ()
+    stem = re.sub(r"\.[A-Za-z0-9]+$", "", rel) if "." in rel.rsplit("/", 1)[-1] else rel
+    return tuple(_dedup(m.lower() for m in _IDENT_RE.findall(stem)))[:MAX_QUERY_TERMS]
+
+
 def _file_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
     if intent == "path":
         raw = q.strip("\"'`").strip()
@@ -416,6 +427,12 @@ def _file_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
         out = [Clause(F.PATH, (rel,), BOOST[F.PATH]),
                Clause(F.FILENAME, (rel.rsplit("/", 1)[-1].lower(),), BOOST[F.FILENAME]),
                Clause(F.PATH_TOKENS, tuple(_dedup(ct.path_terms(rel)))[:MAX_QUERY_TERMS], BOOST[F.PATH_TOKENS])]
+        # content too: the files a name matches alike (every file of `encoding/json`, every
+        # `main.go`) are told apart by how much their code is about the path's words, not by
+        # the alphabet (issue 17)
+        words = _path_content_terms(rel)
+        if words:
+            out.append(Clause(F.CONTENT_HEAD, words, BOOST[F.CONTENT_HEAD]))
         return out
     idents, _ = _content_terms(words)
     out = []
