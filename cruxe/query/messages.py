@@ -40,13 +40,15 @@ def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
     return bool(clauses) and found >= need
 
 
-def by_fit(docs: list[tuple[float, Chunk]], query: str, seen: dict[tuple[str, int], tuple[float, int]]
+def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int], tuple[float, int]]
            ) -> tuple[list[tuple[float, Chunk]], dict[tuple[str, int], int]]:
     """The first FIT_DEPTH chunks in order of how well their emitted message explains the
-    pasted `query` (those that explain nothing keep their order, after the rest), and the emitting line of
-    each chunk that has one, by (path, line_start). `seen` keeps each chunk's fit for the
-    query's other channel (the two find mostly the same chunks)."""
-    pasted = literals.unwrap_message(query)
+    pasted query (non-source files after source among equals, unless the query asks for
+    tests; the chunks that explain nothing keep their order, after the rest), and the
+    emitting line of each chunk that has one, by (path, line_start). `seen` keeps each
+    chunk's fit for the query's other channel."""
+    pasted = literals.unwrap_message(p.query)
+    tests_last = not p.wants_tests
     fits = []
     for _, d in docs[:FIT_DEPTH]:
         key = (d.path, int(d.line_start))
@@ -54,8 +56,8 @@ def by_fit(docs: list[tuple[float, Chunk]], query: str, seen: dict[tuple[str, in
             seen[key] = literals.best_fit(d.source, d.language, pasted)
         fits.append(seen[key])
     fits += [(0.0, -1)] * (len(docs) - len(fits))
-    order = sorted(range(len(docs)),
-                   key=lambda i: (-fits[i][0], fits[i][0] > 0 and is_non_source_path(docs[i][1].path), i))
+    last = [f > 0 and tests_last and is_non_source_path(d.path) for (f, _), (_, d) in zip(fits, docs)]
+    order = sorted(range(len(docs)), key=lambda i: (-fits[i][0], last[i], i))
     lines = {(d.path, int(d.line_start)): int(d.line_start) + d.source.count("\n", 0, at)
              for (_, d), (fit, at) in zip(docs, fits) if fit > 0}
     return [docs[i] for i in order], lines

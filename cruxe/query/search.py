@@ -56,7 +56,7 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int]:
                                      p.kinds)
         fit_lines: dict[tuple[str, int], int] = {}
         if p.intent == "error" and channel.index == "snippets":
-            docs, fit_lines = messages.by_fit(docs, p.query, fits)
+            docs, fit_lines = messages.by_fit(docs, p, fits)
         cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines)
         _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
