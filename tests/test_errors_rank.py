@@ -179,3 +179,17 @@ def test_fit_orders_sites_by_what_the_paste_shows():
     assert message_fit("config file", "could not open config file /etc/app.toml: permission denied") == 0
     # a constant that the paste does not hold is another message
     assert message_fit(".pick() cannot be used", ".omit() cannot be used") == 0
+
+
+def test_a_long_paste_that_cannot_be_mostly_one_message_costs_no_probe(indexed, monkeypatch):
+    from cruxe.query import messages
+
+    gen, repo, ref = indexed
+    calls = []
+    real = messages.search_index
+    monkeypatch.setattr(messages, "search_index", lambda *a, **k: calls.append(a) or real(*a, **k))
+    # 60 words: a phrase is searched with 24 words at most, which cannot be 60% of them
+    p = plan(" ".join(f"word{i} and more" for i in range(20)))
+    assert p.intent == "natural_language"
+    assert not messages.emits_message(gen, repo, ref, p) and calls == []
+    assert messages.emits_message(gen, repo, ref, plan("index of nil pointer")) and len(calls) == 1

@@ -27,10 +27,11 @@ def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
     """Raise/panic/log calls of the code emit most of the query's words as phrases of
     MIN_PROBE_WORDS or more (`planner.message_probe`). A phrase that the store cuts at words
     no message holds (a filled-in value) counts by its pieces still long enough, each probed
-    on its own."""
+    on its own; the probing stops as soon as the phrases left cannot make up the words needed
+    (a long pasted log costs no search at all)."""
     clauses, need = message_probe(p.query)
-    pending, found = list(clauses), 0
-    while pending and found < need:
+    pending, found = list(reversed(clauses)), 0  # the longest phrase first
+    while pending and found < need <= found + sum(len(c.terms) for c in pending):
         docs, searched = search_index(gen, "snippets", (pending.pop(),), 1, repo, ref, p.language, ())
         long = [c for c in searched if c.phrase and len(c.terms) >= MIN_PROBE_WORDS]
         if len(searched) == 1 and long:
