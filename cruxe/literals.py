@@ -77,10 +77,33 @@ _TRIM = _QUOTES + ".,;:!?()[]{}<>"
 def emitted_segments(text: str, language: str) -> list[list[str]]:
     """The constant segments (lower-cased words) of each string literal of `text` that sits in
     an emitting call, in text order; adjacent literals (`"a " "b"`, `"a " + "b"`) count as one."""
+    return [[w for seg in segs for w in seg + [SEGMENT_BREAK]] for segs, _, _ in _emitted(text, language)]
+
+
+def emitted_messages(text: str, language: str) -> list[str]:
+    """The text of each message `text` emits (as emitted_segments finds them), holes as
+    written: `f"no {x} in {y}"` -> `no {x} in {y}`; pieces of one message joined."""
+    return [raw for _, raw, _ in _emitted(text, language)]
+
+
+def best_fit(text: str, language: str, pasted: str) -> tuple[float, int]:
+    """(message_fit, offset in `text`) of the message of `text` that best explains the pasted
+    one (wrapper already off); (0.0, -1) when none does."""
+    best = (0.0, -1)
+    for _, raw, start in _emitted(text, language):
+        fit = message_fit(raw, pasted)
+        if fit > best[0]:
+            best = (fit, start)
+    return best
+
+
+def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]:
+    """(constant segments, text with holes, offset of its first piece) of each emitted
+    message of two words or more."""
     pattern = _LITERAL.get(language)
     if pattern is None or not any(q in text for q in "\"'`"):
         return []
-    out: list[list[str]] = []
+    out: list[tuple[list[list[str]], list[str], int]] = []
     prev_end, prev_kept = -1, False
     for m in pattern.finditer(text):
         start, body = m.start(), m.group()
@@ -92,17 +115,18 @@ def emitted_segments(text: str, language: str) -> list[list[str]]:
             continue
         if not (joined or _inside_emit(text, start)) or _in_comment(text, start):
             continue
-        segments = literal_segments(_unquote(body))
+        inner = _unquote(body)
+        segments = literal_segments(inner)
         if not segments:
             continue
         prev_kept = True
         if joined and out:  # one message written in pieces: the pieces' edges are no holes
-            out[-1][-1].extend(segments[0])
-            out[-1].extend(segments[1:])
+            out[-1][0][-1].extend(segments[0])
+            out[-1][0].extend(segments[1:])
+            out[-1][1].append(inner)
         else:
-            out.append(segments)
-    return [[w for seg in lit for w in seg + [SEGMENT_BREAK]] for lit in out
-            if sum(len(s) for s in lit) >= MIN_LITERAL_WORDS]
+            out.append((segments, [inner], start))
+    return [(segs, "".join(raw), at) for segs, raw, at in out if sum(len(s) for s in segs) >= MIN_LITERAL_WORDS]
 
 
 def field_text(text: str, language: str) -> str:
@@ -224,3 +248,130 @@ def message_segments(q: str) -> list[tuple[str, ...]]:
             runs[-1].extend(w.lower() for w in _WORD.findall(word))
     segs = [tuple(r) for r in runs if r]
     return sorted(segs, key=lambda s: -len(s))
+
+
+# ---- how well a site's message explains the pasted one ---------------------------------------
+
+# A site whose message, holes filled, is the whole pasted text printed it; one whose message
+# only accounts for part of the paste (the rest a wrapper's or a caller's) may have. Among sites
+# that emit the same words, this decides which one: the BM25 of their phrases cannot.
+FULL_FIT = 2.0  # the whole paste is this message with its holes filled
+MIN_FULL_COVERAGE = 0.15  # ... unless its constant text is a sliver of the paste (`could not {}: {}`)
+MIN_PART_COVERAGE = 0.5  # a message found inside the paste explains at least half of it
+EXACT_CASE_FIT = 0.25  # the runtime prints the literal as written: the paste keeps its case
+TAIL_MISSING_FIT = -0.1  # the literal ends in whitespace (`\n`) the paste does not show
+MAX_FIT_CHARS = 1000  # the paste's head decides (the scan below is linear in it)
+# What a typed printf verb can print: a value that does not fit the verb was not printed by it.
+_VERB_VALUE = {
+    **dict.fromkeys("diu", re.compile(r"[-+]?\d+")), **dict.fromkeys("boxX", re.compile(r"[-+]?(?:0[xob])?[0-9a-f]+")),
+    **dict.fromkeys("efgEG", re.compile(r"[-+]?(?:\d[\d.]*(?:e[-+]?\d+)?|inf|nan)")),
+    "t": re.compile(r"true|false"), "q": re.compile(r"([\"'`]).*\1", re.S), "c": re.compile(r".", re.S),
+}
+
+
+def message_fit(message: str, pasted: str) -> float:
+    """How well the literal text `message` (holes as written) explains the pasted `pasted`
+    (wrapper already off): FULL_FIT plus its constant share of the paste when it is the whole
+    paste with its holes filled by values that fit them; its constant share when its constant
+    parts occur in order inside the paste and account for at least MIN_PART_COVERAGE of it
+    (what its holes hold left out); 0 otherwise. Plus EXACT_CASE_FIT when the constant parts
+    match as written, TAIL_MISSING_FIT when the literal's trailing whitespace is not there.
+    Case and whitespace runs are not significant to the match; holes match anything (typed
+    verbs are checked afterwards)."""
+    text = " ".join(pasted[:MAX_FIT_CHARS].split())
+    parts, tail = _template(message)
+    consts = [p for kind, p in parts if kind == "c"]
+    if not text or not consts:
+        return 0.0
+    low = text.lower()
+    if len(low) != len(text):  # a case mapping that changes lengths: compare as lower case only
+        text = low
+    found = _align(parts, low)
+    if found is None:
+        return 0.0
+    spans, full = found
+    const = sum(e - s for s, e in spans)
+    share = const / len(text)
+    if full:
+        full = share >= MIN_FULL_COVERAGE and _values_fit(parts, spans, low)
+    if not full:
+        # the paste outside what the message and its holes can hold is someone else's text
+        start = 0 if parts[0][0] == "h" else spans[0][0]
+        end = len(low) if parts[-1][0] == "h" else spans[-1][1]
+        if const / (const + len(low) - (end - start)) < MIN_PART_COVERAGE:
+            return 0.0
+    exact = all(text[s:e] == c for (s, e), c in zip(spans, consts))
+    return ((FULL_FIT if full else 0.0) + share + (EXACT_CASE_FIT if exact else 0.0)
+            + (TAIL_MISSING_FIT if tail else 0.0))
+
+
+def _template(message: str) -> tuple[list[tuple[str, str]], bool]:
+    """[("c", constant text) | ("h", hole)] of a literal, whitespace runs (escapes included)
+    as one space, constants in their case; and whether it ended in whitespace (taken off)."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    buf = []
+    for m in _HOLE.finditer(message):
+        buf.append(message[pos:m.start()])
+        hole, pos = m.group(), m.end()
+        if hole.startswith("\\"):
+            buf.append(" " if hole[1:2] in "ntr" else hole[1:] if hole[1:2] in "\"'`\\" else "")
+            continue
+        _push_constant(out, "".join(buf))
+        buf = []
+        out.append(("h", hole))
+    last = "".join(buf) + message[pos:]
+    _push_constant(out, last)
+    tail = last != last.rstrip()
+    if tail and out and out[-1][0] == "c":
+        out[-1] = ("c", out[-1][1].rstrip())
+    return out, tail
+
+
+def _push_constant(out: list[tuple[str, str]], text: str) -> None:
+    collapsed = " ".join(text.split())
+    if text[:1].isspace() and collapsed:
+        collapsed = " " + collapsed
+    if text[-1:].isspace() and collapsed:
+        collapsed += " "
+    if collapsed.strip():
+        out.append(("c", collapsed))
+
+
+def _align(parts: list[tuple[str, str]], low: str) -> tuple[list[tuple[int, int]], bool] | None:
+    """The spans where the constants occur in `low` in order (leftmost each, the last one at
+    the end when a full match is possible) and whether the template matches all of `low`;
+    None when some constant does not occur in order. Linear: no backtracking over holes."""
+    spans: list[tuple[int, int]] = []
+    consts = [p.lower() for kind, p in parts if kind == "c"]
+    pos = 0
+    for c in consts:
+        at = low.find(c, pos)
+        if at < 0:
+            return None
+        spans.append((at, at + len(c)))
+        pos = at + len(c)
+    starts_with_hole, ends_with_hole = parts[0][0] == "h", parts[-1][0] == "h"
+    full = (starts_with_hole or spans[0][0] == 0) and (ends_with_hole or spans[-1][1] == len(low))
+    if not full and not ends_with_hole and low.endswith(consts[-1]):
+        last = len(low) - len(consts[-1])
+        if last >= (spans[-2][1] if len(spans) > 1 else 0) and (starts_with_hole or spans[0][0] == 0):
+            spans[-1], full = (last, len(low)), True
+    return spans, full
+
+
+def _values_fit(parts: list[tuple[str, str]], spans: list[tuple[int, int]], low: str) -> bool:
+    """A typed verb alone between two constants holds a value of its type (`%d` digits, `%q`
+    quoted); two holes side by side share their text, which then says nothing."""
+    gaps: list[list[str]] = [[]]
+    for kind, p in parts:
+        if kind == "c":
+            gaps.append([])
+        else:
+            gaps[-1].append(p)
+    bounds = [0] + [x for s, e in spans for x in (s, e)] + [len(low)]
+    for k, holes in enumerate(gaps):
+        verb = _VERB_VALUE.get(holes[0][-1]) if len(holes) == 1 and holes[0].startswith("%") else None
+        if verb is not None and not verb.fullmatch(low[bounds[2 * k]:bounds[2 * k + 1]].strip()):
+            return False
+    return True

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from cruxe.index import run_index
 from cruxe.literals import emitted_segments, message_segments, unwrap_message
-from cruxe.project import open_project
 from cruxe.query import plan, search_code
+
+from support.repos import indexed_files
 
 # (file, source, the emitting line's marker); tests repeat each message with the holes filled.
 SOURCES = {
@@ -118,17 +118,9 @@ PASTED = [
 
 @pytest.fixture(scope="module")
 def indexed(tmp_path_factory):
-    root = tmp_path_factory.mktemp("errrepo")
-    for src_path, src, test_path, test in SOURCES.values():
-        for rel, text in ((src_path, src), (test_path, test)):
-            p = root / rel
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(text)
-    home = tmp_path_factory.mktemp("errhome")
-    run_index(root, home=home)
-    project = open_project(root, home)
-    ref = project.default_ref()
-    return project.store.current_generation(ref), project.id, ref
+    files = {rel: text for src_path, src, test_path, test in SOURCES.values()
+             for rel, text in ((src_path, src), (test_path, test))}
+    return indexed_files(tmp_path_factory.mktemp("errrepo"), tmp_path_factory.mktemp("errhome"), files)
 
 
 def _emitting_line(language: str, marker: str) -> tuple[str, int]:

@@ -203,3 +203,24 @@ def test_labelled_set_is_balanced_and_accurate():
 ])
 def test_query_kind_intent(q, expected):
     assert query_kind_intent(q) == expected
+
+
+# ---- a path search ranks by content as well as by name (issue 17, item 4) ----------------
+
+def test_files_a_path_names_alike_are_ordered_by_their_content_not_the_alphabet(tmp_path):
+    from cruxe.query import search_code
+
+    from support.repos import indexed_files
+
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {
+        "pkg/codec/io.go": "package codec\n\nfunc clamp(n int) int {\n\treturn n\n}\n",
+        "pkg/codec/opt.go": "package codec\n\ntype Options struct {\n\tWidth int\n}\n",
+        # the file that is about the codec: its code says so, its name does not
+        "pkg/codec/frame_helpers.go": ("package codec\n\n// Package codec encodes and decodes frames.\n\n"
+                                       "type Codec struct{}\n\nfunc NewCodec() *Codec {\n\treturn &Codec{}\n}\n\n"
+                                       "func (c *Codec) codecFrame() {}\n"),
+    })
+    hits, _, intent = search_code(gen, repo, ref, "pkg/codec", limit=5)
+    assert intent["intent"] == "path"
+    assert [h.path for h in hits][:1] == ["pkg/codec/frame_helpers.go"], [(h.path, h.score) for h in hits]
+    assert {h.path for h in hits[:3]} == {"pkg/codec/io.go", "pkg/codec/opt.go", "pkg/codec/frame_helpers.go"}

@@ -393,3 +393,17 @@ def test_full_explanation_adds_up_to_the_score_with_the_new_signals(make_repo):
              "kind_match", "test_file_penalty", "declaration_penalty")
     for r in shape.ranking_reasons(hits, "full"):
         assert round(sum(r[k] for k in parts), 6) == r["final_score"]
+
+
+def test_an_interface_named_after_its_method_does_not_lift_the_member_above_the_bodies(make_repo):
+    # Go names a one-method interface after the method (`Hijacker.Hijack`, `Reader.Read`): the
+    # name inside the parent's name is no qualified match, so the body comes first
+    gen, repo, ref = index(make_repo({
+        "srv.go": ("package srv\n\ntype Hijacker interface {\n\tHijack() (Conn, error)\n}\n\n"
+                   "type response struct{}\n\nfunc (w *response) Hijack() (Conn, error) {\n\treturn w.conn, nil\n}\n")}))
+    hits, _ = locate_symbol(gen, repo, ref, "Hijack")
+    assert [(h.qualified_name, h.signals["qualified_name_boost"]) for h in hits] == [
+        ("srv.response.Hijack", 0.0), ("srv.Hijacker.Hijack", 0.0)]
+    # a bare name that is a whole segment of the qualifier still counts
+    assert sig.qualified_name_match("config", "app.config.load", "load")
+    assert not sig.qualified_name_match("Hijack", "http.Hijacker.Hijack", "Hijack")

@@ -4,8 +4,9 @@ Pure functions of a store Generation (no transport, no printing). They produce r
 (`model.Hit` records); `cruxe.shape` turns hits into payloads.
 
 Modules: `plan` (query -> plan, pure; the store runs its channels: `store.search_index`),
-`search` (fusion and ranking), `locate` (definition lookup), `signals` (spec 04 numbers),
-`context` (detail_level=context extras).
+`search` (fusion and ranking), `messages` (a pasted message's steps that need the index: is a
+sentence a message the code emits, whose message explains the paste), `locate` (definition
+lookup), `signals` (spec 04 numbers), `context` (detail_level=context extras).
 """
 from __future__ import annotations
 

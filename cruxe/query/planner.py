@@ -25,11 +25,14 @@ Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of
 - snippets: `content_parts` (identifier parts) 0.25, half of `content`, because a part match
   (`config` inside `parse_config`) is weaker than a whole identifier; `path_tokens` 0.25:
   every chunk of a file shares its path, so a path word would otherwise lift all of them.
-- files: `filename` 5 and `path` (raw, whole path) 10 for exact hits; `content_head` 0.5.
+- files: `filename` 5 and `path` (raw, whole path) 10 for exact hits; `content_head` 0.5 (for a
+  path query, the path's names: the files of a folder are ordered by what their code is about).
 - error messages (`_message_phrases`, `_literal_clauses`): the pasted message's constant
   segments as phrases in `error_literals` (4, the `literals` channel) and in `content` (2), its
   words in `error_literals` as a bag (0.25: a phrase match, not most of the words in a short
-  chunk, decides which emitted message it is).
+  chunk, decides which emitted message it is). A sentence the classifier calls natural
+  language is planned as an error when the code emits most of its words (`message_probe`,
+  asked by search_code: the one plan input that needs the index, so `--plan` cannot show it).
 - `parent_name` 10 for qualified symbol queries (`JSONDecoder.decode`): the enclosing name
   as written is as telling as the exact name; without it the long qualified-name field
   loses to every other `decode` by BM25 length normalisation.
@@ -43,6 +46,7 @@ improved too (docs/BENCHMARKS.md).
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import asdict, dataclass, field
 
@@ -184,14 +188,17 @@ def validate_limit(limit: int) -> int:
     return limit
 
 
-def plan(query: str, *, role: str | None = None, language: str | None = None, limit: int = 10) -> Plan:
-    """Build the retrieval plan for one `search_code` request (pure; no I/O)."""
+def plan(query: str, *, role: str | None = None, language: str | None = None, limit: int = 10,
+         intent: str | None = None) -> Plan:
+    """Build the retrieval plan for one `search_code` request (pure; no I/O). `intent`, when
+    given, replaces the classifier's (search_code passes "error" for a sentence that the code
+    emits as a message: `message_probe`)."""
     q = query.strip()
     if not q:
         raise CruxeError("invalid_input", "query must not be empty", {"field": "query"})
     role, language = validate_filters(role, language)
     limit = validate_limit(limit)
-    intent, confidence = intent_mod.classify(q)
+    intent, confidence = (intent, PROBED_CONFIDENCE) if intent else intent_mod.classify(q)
     target, query_path = _symbol_target(q) if intent == "symbol" else ("", "")
     kind_intent = intent_mod.query_kind_intent(q) if intent == "symbol" else None
     words = _significant_words(q, intent)
@@ -372,6 +379,27 @@ def _message_phrases(q: str) -> list[tuple[str, ...]]:
     return out
 
 
+# A sentence without an error-like prefix ("index of nil pointer") is a pasted message when a
+# run of its words, most of them, is a phrase of a message the code emits (literals.py).
+MIN_PROBE_WORDS = 3  # two words in a row ("the file") are in some message of any large tree
+PROBE_SHARE = 0.6  # ... and the phrase is most of the query, not a few words of a question
+PROBED_CONFIDENCE = 0.85
+_QUESTION_WORDS = frozenset("how what where which who whom whose why when".split())
+
+
+def message_probe(q: str) -> tuple[tuple[Clause, ...], int]:
+    """The phrases (in `error_literals`) that make a natural-language query a pasted message,
+    its runs of MIN_PROBE_WORDS words or more between values; and how many of the query's
+    words the runs that match must hold together. None for a question."""
+    words = q.split()
+    if not words or q.rstrip().endswith("?") or words[0].lower().strip(_PUNCT) in _QUESTION_WORDS:
+        return (), 0
+    segments = literals.message_segments(q)
+    need = max(MIN_PROBE_WORDS, math.ceil(PROBE_SHARE * sum(len(s) for s in segments)))
+    return tuple(Clause(F.ERROR_LITERALS, s[:MAX_QUERY_TERMS], LITERAL_PHRASE_BOOST, phrase=True)
+                 for s in segments if len(s) >= MIN_PROBE_WORDS), need
+
+
 def _literal_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
     """The `literals` channel: the pasted message among the messages that raise/panic/log
     calls emit, its segments as phrases (the longest match scores most), its words as a bag."""
@@ -382,6 +410,16 @@ def _literal_clauses(q, intent, words, terms, target, query_path) -> list[Clause
     return out
 
 
+def _path_content_terms(rel: str) -> tuple[str, ...]:
+    """The identifiers a path names, as the files' `content_head` holds them: its folders' and
+    file's names without the extension (`net/http/server.go` -> net, http, server); none for
+    a glob, whose words are pieces of names, not what the files are about."""
+    if any(c in rel for c in "*?["):
+        return ()
+    stem = re.sub(r"\.[A-Za-z0-9]+$", "", rel) if "." in rel.rsplit("/", 1)[-1] else rel
+    return tuple(_dedup(m.lower() for m in _IDENT_RE.findall(stem)))[:MAX_QUERY_TERMS]
+
+
 def _file_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
     if intent == "path":
         raw = q.strip("\"'`").strip()
@@ -389,6 +427,12 @@ def _file_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
         out = [Clause(F.PATH, (rel,), BOOST[F.PATH]),
                Clause(F.FILENAME, (rel.rsplit("/", 1)[-1].lower(),), BOOST[F.FILENAME]),
                Clause(F.PATH_TOKENS, tuple(_dedup(ct.path_terms(rel)))[:MAX_QUERY_TERMS], BOOST[F.PATH_TOKENS])]
+        # content too: the files a name matches alike (every file of `encoding/json`, every
+        # `main.go`) are told apart by how much their code is about the path's words, not by
+        # the alphabet (issue 17)
+        words = _path_content_terms(rel)
+        if words:
+            out.append(Clause(F.CONTENT_HEAD, words, BOOST[F.CONTENT_HEAD]))
         return out
     idents, _ = _content_terms(words)
     out = []

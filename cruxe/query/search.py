@@ -23,6 +23,7 @@ from typing import Any
 from ..model import Hit
 from ..shape import dedup_key
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
+from . import messages
 from . import signals as sig
 from .context import enrich
 from .planner import RRF_K, Clause, Plan, plan as build_plan
@@ -38,6 +39,8 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
                 detail_level: str = "signature") -> tuple[list[Hit], int, dict[str, Any]]:
     """Ranked hits for a free-form query: (hits, total_candidates, {intent, confidence})."""
     p = build_plan(query, role=role, language=language, limit=limit)
+    if p.intent == "natural_language" and messages.emits_message(gen, repo, ref, p):
+        p = build_plan(query, role=role, language=language, limit=limit, intent="error")
     hits, total = run_plan(gen, repo, ref, p)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
@@ -47,10 +50,14 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
 def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int]:
     fused: dict[str, Hit] = {}
     rrf: dict[str, float] = {}
+    fits: dict[tuple[str, int], tuple[float, int]] = {}
     for channel in p.channels:
         docs, clauses = search_index(gen, channel.index, channel.clauses, channel.fetch, repo, ref, p.language,
                                      p.kinds)
-        cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p)
+        fit_lines: dict[tuple[str, int], int] = {}
+        if p.intent == "error" and channel.index == "snippets":
+            docs, fit_lines = messages.by_fit(docs, p, fits)
+        cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines)
         _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
     ranked.sort(key=sort_key)
@@ -83,12 +90,12 @@ def _allowed(c: Hit, p: Plan) -> bool:
 # ---- candidates per channel -----------------------------------------------------------------
 
 def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, Any]],
-                clauses: tuple[Clause, ...], p: Plan) -> list[Hit]:
+                clauses: tuple[Clause, ...], p: Plan, first_lines: dict[tuple[str, int], int]) -> list[Hit]:
     if index == "symbols":
         return [symbol_hit(d) for _, d in docs]
     if index == "files":
         return [_file_hit(d) for _, d in docs]
-    return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses))
+    return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses), first_lines)
 
 
 def symbol_hit(s: Symbol) -> Hit:
@@ -106,11 +113,12 @@ def _file_hit(d: FileDoc | Chunk, result_type: str = "file") -> Hit:
                language=d.language)
 
 
-def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]],
-                  pattern: re.Pattern[str] | None) -> list[Hit]:
+def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], pattern: re.Pattern[str] | None,
+                  first_lines: dict[tuple[str, int], int]) -> list[Hit]:
     """Each chunk's best-matching lines; the innermost symbol holding the best line stands in
-    for the chunk (a snippet inside a definition surfaces that definition)."""
-    matched = [(_matching_lines(d, pattern), d) for _, d in docs]
+    for the chunk (a snippet inside a definition surfaces that definition). `first_lines`
+    names a chunk's best line outright (the pasted message's emitting line)."""
+    matched = [(_lines(d, pattern, first_lines), d) for _, d in docs]
     points = [(d.path, lines[0][0]) for lines, d in matched if lines]
     owners = innermost_symbols(gen, repo, ref, points) if points else {}
     out = []
@@ -126,6 +134,15 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]],
             hit.snippet = "\n".join(f"{n}: {t.strip()[:SNIPPET_LINE_CHARS]}" for n, t in shown)
         out.append(hit)
     return out
+
+
+def _lines(d: Chunk, pattern: re.Pattern[str] | None, first_lines: dict[tuple[str, int], int]) -> list[tuple[int, str]]:
+    lines = _matching_lines(d, pattern)
+    first = first_lines.get((d.path, int(d.line_start)))
+    if first is None:
+        return lines
+    text = d.source.split("\n")[first - int(d.line_start)]
+    return [(first, text)] + [x for x in lines if x[0] != first]
 
 
 def _needle_pattern(p: Plan, clauses: tuple[Clause, ...]) -> re.Pattern[str] | None:

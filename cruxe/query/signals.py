@@ -80,9 +80,11 @@ def qualified_name_match(query_path: str, qualified_name: str, name: str) -> boo
     """Spec 04 "query substring found in qualified_name", made meaningful for Cruxe.
 
     A qualified query (`QuerySet.filter`, `jwt::validate`) matches when it occurs in the
-    qualified name at segment boundaries. A bare query (`config`) matches when it occurs in
-    the *qualifier* (module/parent path): the symbol's own name is already scored by
-    `exact_match_boost`, and counting it twice would make every exact match a qualified one.
+    qualified name at segment boundaries. A bare query (`config`) matches when it is a segment
+    of the *qualifier* (module/parent path): the symbol's own name is already scored by
+    `exact_match_boost`, and counting it twice would make every exact match a qualified one;
+    inside a segment it would lift a Go interface member above every implementation
+    (`Hijack` in `Hijacker`, `Read` in `Reader`).
     """
     q = normalize_qualified(query_path).strip(".")
     if not q:
@@ -92,7 +94,7 @@ def qualified_name_match(query_path: str, qualified_name: str, name: str) -> boo
         return f".{q}." in f".{qn}."
     own = name.lower()
     qualifier = qn[: -len(own) - 1] if qn.endswith("." + own) else ""
-    return bool(qualifier) and q in qualifier
+    return bool(qualifier) and f".{q}." in f".{qualifier}."
 
 
 def path_affinity(terms: tuple[str, ...], path: str) -> float:

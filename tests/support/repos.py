@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 from cruxe.index import run_index
+from cruxe.project import open_project
 
 from .locations import FIXTURES
 
@@ -27,3 +28,16 @@ def fixture_repo(tmp_path: Path, name: str) -> Path:
     shutil.copytree(FIXTURES / "refs" / name, root)
     run_index(root)
     return root
+
+
+def indexed_files(root: Path, home: Path, files: dict[str, str]) -> tuple:
+    """(generation, repo, ref) of `files` (relative path -> text) written under `root` and
+    indexed into `home`."""
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    run_index(root, home=home)
+    project = open_project(root, home)
+    ref = project.default_ref()
+    return project.store.current_generation(ref), project.id, ref

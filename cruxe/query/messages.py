@@ -1,0 +1,64 @@
+"""Pasted messages at run time: what the plan cannot know without the index.
+
+`emits_message`: a sentence that the classifier reads as natural language ("index of nil
+pointer") is a pasted message when the code's raise/panic/log calls emit most of its words as
+phrases (the snippets' `error_literals` field, literals.py), probed before the plan runs.
+
+`by_fit`: among the chunks a pasted message's channels found, those whose emitted message
+explains the paste best come first (`literals.message_fit`: the whole paste with its holes
+filled by values that fit them, in its case), non-source files after source among equals;
+their BM25 over the message's phrases cannot tell apart sites that emit the same words
+(`.pick() cannot be used ...` beside `.${name}() cannot be used ...`). The emitting line is
+the chunk's best line, so a chunk of several small functions stands for the one that emits.
+"""
+from __future__ import annotations
+
+from .. import literals
+from ..model import is_non_source_path
+from ..store import Chunk, search_index
+from .planner import MIN_PROBE_WORDS, Plan, message_probe
+
+# The chunks of a channel whose messages are read: the ones that can reach the first answers
+# (reading a chunk's literals is most of an error query's cost).
+FIT_DEPTH = 20
+
+
+def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
+    """Raise/panic/log calls of the code emit most of the query's words as phrases of
+    MIN_PROBE_WORDS or more (`planner.message_probe`). A phrase that the store cuts at words
+    no message holds (a filled-in value) counts by its pieces still long enough, each probed
+    on its own; the probing stops as soon as the phrases left cannot make up the words needed
+    (a long pasted log costs no search at all)."""
+    clauses, need = message_probe(p.query)
+    pending, found = list(reversed(clauses)), 0  # the longest phrase first
+    while pending and found < need <= found + sum(len(c.terms) for c in pending):
+        docs, searched = search_index(gen, "snippets", (pending.pop(),), 1, repo, ref, p.language, ())
+        long = [c for c in searched if c.phrase and len(c.terms) >= MIN_PROBE_WORDS]
+        if len(searched) == 1 and long:
+            found += len(long[0].terms) if docs else 0
+        elif len(searched) > 1:
+            pending += long
+    return bool(clauses) and found >= need
+
+
+def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int], tuple[float, int]]
+           ) -> tuple[list[tuple[float, Chunk]], dict[tuple[str, int], int]]:
+    """The first FIT_DEPTH chunks in order of how well their emitted message explains the
+    pasted query (non-source files after source among equals, unless the query asks for
+    tests; the chunks that explain nothing keep their order, after the rest), and the
+    emitting line of each chunk that has one, by (path, line_start). `seen` keeps each
+    chunk's fit for the query's other channel."""
+    pasted = literals.unwrap_message(p.query)
+    tests_last = not p.wants_tests
+    fits = []
+    for _, d in docs[:FIT_DEPTH]:
+        key = (d.path, int(d.line_start))
+        if key not in seen:
+            seen[key] = literals.best_fit(d.source, d.language, pasted)
+        fits.append(seen[key])
+    fits += [(0.0, -1)] * (len(docs) - len(fits))
+    last = [f > 0 and tests_last and is_non_source_path(d.path) for (f, _), (_, d) in zip(fits, docs)]
+    order = sorted(range(len(docs)), key=lambda i: (-fits[i][0], last[i], i))
+    lines = {(d.path, int(d.line_start)): int(d.line_start) + d.source.count("\n", 0, at)
+             for (_, d), (fit, at) in zip(docs, fits) if fit > 0}
+    return [docs[i] for i in order], lines

@@ -1,0 +1,195 @@
+"""Pasted messages among sites that emit the same words (issue 17, items 3 and 4 of the errors
+work): the site whose message, holes filled, is the whole paste comes first (its case, its
+quotes, a value that fits its verb), source before tests; and a message pasted without any
+`Error:`-style prefix is still searched as a message when the code emits it."""
+from __future__ import annotations
+
+import pytest
+
+from cruxe.literals import emitted_messages, message_fit
+from cruxe.query import plan, search_code
+
+from support.repos import indexed_files
+
+# Several sites per message: the same constant words, told apart by what the paste shows.
+FILES = {
+    "schema/util.ts": '''\
+export function pick(schema: Schema, mask: Mask) {
+  if (schema.hasRefinements) {
+    throw new Error(".pick() cannot be used on object schemas containing refinements");
+  }
+  return build(schema, mask);
+}
+
+export function omit(schema: Schema, mask: Mask) {
+  if (schema.hasRefinements) {
+    throw new Error(".omit() cannot be used on object schemas containing refinements");
+  }
+  return build(schema, mask);
+}
+
+export function modifier(schema: Schema, name: string) {
+  if (schema.hasRefinements) {
+    throw new Error(`.${name}() cannot be used on object schemas containing refinements`);
+  }
+  return build(schema, name);
+}
+''',
+    "schema/union.ts": '''\
+export function optionsMap(options: Option[]) {
+  for (const value of values(options)) {
+    if (seen.has(value)) throw new Error(`Duplicate discriminator value "${String(value)}"`);
+  }
+}
+''',
+    "schema/compile.ts": '''\
+export function compileUnion(options: Option[]) {
+  for (const value of values(options)) {
+    if (seen.has(value)) throw new CompileError(`duplicate discriminator value ${String(value)}`);
+  }
+}
+''',
+    "src/alloc.rs": '''\
+pub fn default_oom_hook(layout: Layout) {
+    rtprintpanic!("memory allocation of {} bytes failed\\n", layout.size());
+}
+
+pub fn oom_panic(size: usize) -> ! {
+    panic!("memory allocation of {size} bytes failed")
+}
+''',
+    "store/seg.go": '''\
+package store
+
+import "fmt"
+
+func checkCount(n int) error {
+	return fmt.Errorf("segment table holds %d entries past its end", n)
+}
+
+func checkName(name string) error {
+	return fmt.Errorf("segment table holds %q entries past its end", name)
+}
+''',
+    "store/seg_test.go": '''\
+package store
+
+func TestCount(t *testing.T) {
+	t.Fatalf("segment table holds %d entries past its end", 3)
+}
+''',
+    "text/funcs.go": '''\
+package text
+
+import "errors"
+
+func indexArg(item reflect.Value) (reflect.Value, error) {
+	if item.IsNil() {
+		return reflect.Value{}, errors.New("index of nil pointer")
+	}
+	return lookupIndex(item)
+}
+
+// pointerIndex returns the index of a pointer in the table of nil pointers
+func pointerIndex(table []uintptr, p uintptr) int {
+	for i, x := range table {
+		if x == p {
+			return i
+		}
+	}
+	return -1
+}
+''',
+}
+
+
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory):
+    return indexed_files(tmp_path_factory.mktemp("errrank"), tmp_path_factory.mktemp("errrankhome"), FILES)
+
+
+def _line_of(path: str, marker: str) -> int:
+    lines = [i + 1 for i, line in enumerate(FILES[path].splitlines()) if marker in line]
+    assert len(lines) == 1, (marker, lines)
+    return lines[0]
+
+
+# (pasted message, file of the site that printed it, marker of its line)
+SAME_WORDS = [
+    # a hole where the other sites wrote a name
+    ("Error: .partial() cannot be used on object schemas containing refinements", "schema/util.ts", "`.${name}()"),
+    # the case and the quotes as printed
+    ("Error: duplicate discriminator value orders_2024", "schema/compile.ts", "duplicate discriminator"),
+    ('Error: Duplicate discriminator value "orders_2024"', "schema/union.ts", "Duplicate discriminator"),
+    # the panic's message ends where the paste's quote does; the hook's line goes on with a newline
+    ("thread 'main' panicked at 'memory allocation of 37 bytes failed', src/main.rs:41:10", "src/alloc.rs",
+     "{size}"),
+    # a value that fits the verb: a number for %d, a quoted name for %q; the test's Fatalf after source
+    ("segment table holds 12 entries past its end", "store/seg.go", "%d entries"),
+    ('segment table holds "idx" entries past its end', "store/seg.go", "%q entries"),
+]
+
+
+@pytest.mark.parametrize("message,path,marker", SAME_WORDS, ids=[m[:48] for m, _, _ in SAME_WORDS])
+def test_the_site_whose_message_is_the_whole_paste_comes_first(indexed, message, path, marker):
+    gen, repo, ref = indexed
+    line = _line_of(path, marker)
+    hits, _, intent = search_code(gen, repo, ref, message, limit=5)
+    assert intent["intent"] == "error"
+    top = hits[0]
+    assert (top.path, top.line_start <= line <= top.line_end) == (path, True), hits[:3]
+
+
+def test_a_message_pasted_without_a_prefix_is_searched_as_a_message(indexed):
+    gen, repo, ref = indexed
+    # the classifier alone reads a sentence; the code emitting it as a message decides
+    assert plan("index of nil pointer").intent == "natural_language"
+    hits, _, intent = search_code(gen, repo, ref, "index of nil pointer", limit=5)
+    assert intent["intent"] == "error"
+    line = _line_of("text/funcs.go", "errors.New")
+    assert (hits[0].path, hits[0].line_start <= line <= hits[0].line_end) == ("text/funcs.go", True), hits[:3]
+
+
+@pytest.mark.parametrize("q", [
+    "where is the index of nil pointer returned?",  # a question about the message
+    "how does the table hold entries past its end",  # a question holding a message's words
+    "pointer table lookup by index",  # a few words of a message, not most of the query
+])
+def test_sentences_that_share_words_with_a_message_stay_sentences(indexed, q):
+    gen, repo, ref = indexed
+    _, _, intent = search_code(gen, repo, ref, q, limit=5)
+    assert intent["intent"] == "natural_language"
+
+
+def test_emitted_messages_keep_their_holes_and_join_their_pieces():
+    assert emitted_messages('raise E(f"no {x!r} in " "{y}: giving up")', "python") == ["no {x!r} in {y}: giving up"]
+    assert emitted_messages('return fmt.Errorf("bad size %d for %q\\n", n, s)', "go") == ["bad size %d for %q\\n"]
+    assert emitted_messages('x = "not a message at all"', "python") == []
+
+
+def test_fit_orders_sites_by_what_the_paste_shows():
+    paste = "bad size 12 for \"x\""
+    full = message_fit("bad size %d for %q", paste)
+    assert full > message_fit("Bad size %d for %q", paste)  # the case as printed
+    assert full > message_fit("bad size %d for %q\\n", paste)  # no trailing newline in the paste
+    assert message_fit("bad size %d for %q", 'bad size twelve for "x"') < full  # `twelve` is no %d
+    # a message inside a longer paste explains part of it; a sliver explains nothing
+    inner = message_fit("open config file {}", "could not open config file /etc/app.toml")
+    assert 0 < inner < full
+    assert message_fit("config file", "could not open config file /etc/app.toml: permission denied") == 0
+    # a constant that the paste does not hold is another message
+    assert message_fit(".pick() cannot be used", ".omit() cannot be used") == 0
+
+
+def test_a_long_paste_that_cannot_be_mostly_one_message_costs_no_probe(indexed, monkeypatch):
+    from cruxe.query import messages
+
+    gen, repo, ref = indexed
+    calls = []
+    real = messages.search_index
+    monkeypatch.setattr(messages, "search_index", lambda *a, **k: calls.append(a) or real(*a, **k))
+    # 60 words: a phrase is searched with 24 words at most, which cannot be 60% of them
+    p = plan(" ".join(f"word{i} and more" for i in range(20)))
+    assert p.intent == "natural_language"
+    assert not messages.emits_message(gen, repo, ref, p) and calls == []
+    assert messages.emits_message(gen, repo, ref, plan("index of nil pointer")) and len(calls) == 1
