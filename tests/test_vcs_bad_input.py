@@ -387,7 +387,7 @@ def test_a_watch_whose_checks_are_over_budget_slows_down_instead_of_spinning(mak
     monkeypatch.setattr(watch_mod, "WATCH_MAX_CPU_SHARE", 1e-9)  # every check is over budget
     monkeypatch.setattr(watch_mod, "WATCH_MAX_WAIT_S", 0.5)
     stop = threading.Event()
-    t = threading.Thread(target=watch_mod.watch, args=(root,), kwargs={"interval": 0.01, "stop": stop})
+    t = threading.Thread(target=watch_mod.watch, args=(root,), kwargs={"interval": 0.01, "stop": stop, "events": False})
     t.start()
     time.sleep(2.0)
     stop.set()
