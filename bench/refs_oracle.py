@@ -13,7 +13,10 @@ find_references for a sample of the corpus's functions, methods and classes (str
 kind, fixed seed), each by qualified name + path, as an agent would.
 
 The oracle's truth for a symbol is the set of (path, line) of its non-definition
-occurrences in the corpus. Reported, per kind and overall (micro-averaged over sites):
+occurrences in the corpus, import lines included. So Cruxe's side is every reference it
+lists: the default answer, which folds an import line into the same file's other uses of
+the symbol (`imports_folded`), together with the `kind: "imports"` answer, which lists every
+import; folding changes what an agent reads, not what this bench measures. Reported, per kind and overall (micro-averaged over sites):
   recall     = oracle sites that Cruxe lists / oracle sites
   precision  = listed sites that the oracle confirms / listed sites
   false_zero = symbols with oracle references for which Cruxe answers 0 references AND
@@ -184,6 +187,9 @@ def run(args: argparse.Namespace) -> dict:
                 worst.append({"symbol": hit[4], "error": e.code})
                 continue
             got = {(r["path"], r["line_start"]) for r in ans["references"]}
+            if ans.get("imports_folded"):  # the default answer folds imports beside a use: ask for them
+                got |= {(r["path"], r["line_start"]) for r in find_references(
+                    gen, project.id, ref, hit[4], path=hit[0], kind="imports", limit=100_000)["references"]}
             ok = len(got & truth)
             for key in (kind, "all"):
                 tk = totals[key]
