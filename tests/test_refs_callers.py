@@ -238,3 +238,32 @@ def test_nothing_folded_leaves_no_imports_folded_field(make_repo):
     run_index(root)
     got = refs(root, "target", path="lib.py")
     assert sites(got["references"]) == [("use.py", 5)] and "imports_folded" not in got
+
+
+RUST_CALLS = {
+    "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\n',
+    "src/lib.rs": ("pub mod fmtx;\npub mod node;\n\n"
+                   "pub fn show(out: &mut String, n: usize) {\n"
+                   "    write!(out, \"{}\", fmtx::sep(n, ',')).unwrap();\n"   # line 5: a module path in a macro
+                   "    write!(out, \"{}\", crate::fmtx::sep(n, '.')).unwrap();\n"  # line 6
+                   "}\n"),
+    "src/fmtx.rs": ("pub fn sep(n: usize, c: char) -> String {\n    format!(\"{}{}\", n, c)\n}\n\n"
+                    "pub fn twice(n: usize) -> String {\n    format!(\"{}\", sep(sep_width(n), ','))\n}\n\n"  # line 6
+                    "fn sep_width(n: usize) -> usize {\n    n\n}\n"),
+    "src/node.rs": ("pub struct Handle(usize);\n\nimpl Handle {\n    pub fn into_kv_mut(self) -> usize {\n        self.0\n    }\n}\n\n"
+                    "pub fn walk(h: &Handle, f: impl Fn(&Handle) -> usize) -> usize {\n"
+                    "    f(h) + [h].iter().map(|kv| unsafe { core::ptr::read(*kv) }.into_kv_mut()).sum::<usize>()\n"  # 10
+                    "}\n"),
+}
+
+
+@pytest.mark.parametrize("name, path, want", [
+    ("sep", "src/fmtx.rs", [("src/fmtx.rs", 6), ("src/lib.rs", 5), ("src/lib.rs", 6)]),  # calls in macro arguments
+    ("sep_width", "src/fmtx.rs", [("src/fmtx.rs", 6)]),
+    ("into_kv_mut", "src/node.rs", [("src/node.rs", 10)]),  # on an expression's value, in a closure
+])
+def test_rust_calls_in_macro_arguments_and_on_block_values_are_found(make_repo, name, path, want):
+    root = make_repo(RUST_CALLS)
+    run_index(root)
+    got = refs(root, name, path=path)
+    assert sites(got["references"]) == want and got["unresolved_count"] == 0
