@@ -267,3 +267,22 @@ def test_rust_calls_in_macro_arguments_and_on_block_values_are_found(make_repo, 
     run_index(root)
     got = refs(root, name, path=path)
     assert sites(got["references"]) == want and got["unresolved_count"] == 0
+
+
+GO_TEST_PACKAGE = {
+    "go.mod": "module example.com/m\n\ngo 1.19\n",
+    # an external test package sorts first in the directory: it must not name the package
+    "constant/example_test.go": ("package constant_test\n\nimport \"example.com/m/constant\"\n\n"
+                                 "func ExampleMakeImag() {\n\tconstant.MakeImag(1)\n}\n"),
+    "constant/value.go": "package constant\n\nfunc MakeImag(x int) int {\n\treturn x\n}\n",
+    "types/expr.go": ("package types\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/m/constant\"\n)\n\n"
+                      "func imag(x int) int {\n\tfmt.Println(x)\n\treturn constant.MakeImag(x)\n}\n"),
+}
+
+
+def test_a_go_call_qualified_by_a_package_with_an_external_test_package_resolves(make_repo):
+    root = make_repo(GO_TEST_PACKAGE)
+    run_index(root)
+    got = refs(root, "MakeImag", path="constant/value.go")
+    assert sites(got["references"]) == [("types/expr.go", 11), ("constant/example_test.go", 6)]
+    assert got["unresolved_count"] == 0
