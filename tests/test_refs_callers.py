@@ -286,3 +286,21 @@ def test_a_go_call_qualified_by_a_package_with_an_external_test_package_resolves
     got = refs(root, "MakeImag", path="constant/value.go")
     assert sites(got["references"]) == [("types/expr.go", 11), ("constant/example_test.go", 6)]
     assert got["unresolved_count"] == 0
+
+
+TS_FUNCTION_TYPE_PARAMS = {
+    "reaction.ts": ("export interface Ctx {\n  dispose(): void\n}\n\n"
+                    "export class Reaction {\n  getDisposer_(): () => void {\n    return () => {}\n  }\n}\n"),
+    "api.ts": ("import { Ctx, Reaction } from './reaction'\n\n"
+               "export function reaction<T>(expression: (r: Ctx) => T, effect: (v: T, r: Ctx) => void) {\n"
+               "  const r = new Reaction()\n"
+               "  return r.getDisposer_()\n"  # line 5: `r` is the local, not the function types' parameter
+               "}\n"),
+}
+
+
+def test_typescript_function_type_parameters_do_not_hide_a_typed_local(make_repo):
+    root = make_repo(TS_FUNCTION_TYPE_PARAMS)
+    run_index(root)
+    got = refs(root, "getDisposer_", path="reaction.ts")
+    assert sites(got["references"]) == [("api.ts", 5)] and got["unresolved_count"] == 0
