@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -304,3 +307,13 @@ def test_typescript_function_type_parameters_do_not_hide_a_typed_local(make_repo
     run_index(root)
     got = refs(root, "getDisposer_", path="reaction.ts")
     assert sites(got["references"]) == [("api.ts", 5)] and got["unresolved_count"] == 0
+
+
+def test_the_cli_says_how_many_import_lines_it_folded(make_repo):
+    root = make_repo(FOLD_REPO)
+    run_index(root)
+    proc = subprocess.run([sys.executable, "-m", "cruxe", "refs", "target", "--file", "lib.py", "--path", str(root)],
+                          capture_output=True, text=True, env=os.environ.copy())
+    assert proc.returncode == 0, proc.stderr
+    assert "use.py:5\tcalls" in proc.stdout and "use.py:1\t" not in proc.stdout
+    assert "3 resolved, 0 unresolved, 2 import lines folded into uses (--kind imports lists them)" in proc.stderr
