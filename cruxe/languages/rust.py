@@ -33,6 +33,7 @@ Rules (the choices CONTRACTS leaves open):
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 import tree_sitter as ts
 
@@ -299,12 +300,15 @@ _MACRO_LOOKBEHIND = 200  # bytes read before the name: a path or chain longer th
 def _macro_calls(caps_list: list[Captures], source: bytes) -> list[PendingRef]:
     """`calls` edges for `f(...)`, `a::f(...)` and `x.f(...)` written in a macro's arguments,
     which tree-sitter leaves as tokens; an attribute's arguments (`cfg(all(..))`) are no calls."""
-    attrs = [(c["mattr"][0].start_byte, c["mattr"][0].end_byte) for c in caps_list if "mattr" in c]
+    attrs = sorted((c["mattr"][0].start_byte, c["mattr"][0].end_byte) for c in caps_list if "mattr" in c)
+    starts = [a for a, _ in attrs]
     out: list[PendingRef] = []
     for caps in caps_list:
         node = caps.get("mcall", (None,))[0]
-        if node is None or source[node.end_byte:node.end_byte + 1] != b"(" \
-                or any(a <= node.start_byte < b for a, b in attrs):
+        if node is None or source[node.end_byte:node.end_byte + 1] != b"(":
+            continue
+        i = bisect_right(starts, node.start_byte) - 1  # attributes do not nest: the one starting last
+        if i >= 0 and node.start_byte < attrs[i][1]:
             continue
         start = node.start_byte
         before = source[max(0, start - _MACRO_LOOKBEHIND):start]
