@@ -241,7 +241,9 @@ def cmd_refs(a: argparse.Namespace) -> int:
         for r in p.get("references", []):
             print(f"{_human(r['path'])}:{r['line_start']}\t{r['edge_type']}\t{_human(r.get('from_symbol') or '')}\t"
                   f"{_human(r.get('context', ''))}")
-        print(f"-- {p.get('total_references', 0)} resolved, {p.get('unresolved_count', 0)} unresolved",
+        folded = f", {p['imports_folded']} import lines folded into uses (--kind imports lists them)" \
+            if p.get("imports_folded") else ""
+        print(f"-- {p.get('total_references', 0)} resolved, {p.get('unresolved_count', 0)} unresolved{folded}",
               file=sys.stderr)
 
     payload, err = _tool(a, "find_references", {"symbol_name": a.name, "path": a.file, "kind": a.kind,

@@ -418,6 +418,15 @@ def metadata(base: Mapping[str, Any], *, ranking_reasons: list[dict[str, Any]] |
     return out
 
 
+def _intent(query_intent: Mapping[str, Any], detail_level: str, explain_level: str) -> dict[str, Any]:
+    """The query's intent as the answer shows it: the classifier's confidence, a number no
+    follow-up takes, only where the ranking is explained or the detail is `context` (as a
+    result's `score`); the intent itself, which says how the query was read, always."""
+    if detail_level == "context" or explain_level != "off":
+        return dict(query_intent)
+    return {k: v for k, v in query_intent.items() if k != "confidence"}
+
+
 # ---- the whole pipeline -------------------------------------------------------------------
 
 def shape_response(tool: str, hits: list[Hit], *, detail_level: str = "signature",
@@ -445,6 +454,8 @@ def shape_response(tool: str, hits: list[Hit], *, detail_level: str = "signature
     meta = metadata(base_metadata, ranking_reasons=ranking_reasons(kept, explain_level),
                     suppressed_duplicate_count=suppressed, safety_limit_applied=truncated)
     payload: dict[str, Any] = {"results": results, **(extra or {})}
+    if "query_intent" in payload:
+        payload["query_intent"] = _intent(payload["query_intent"], detail_level, explain_level)
     payload["total_candidates"] = total
     intent = ((extra or {}).get("query_intent") or {}).get("intent")
     actions = suggested_next_actions(tool, args, results, truncated, meta=meta, intent=intent,

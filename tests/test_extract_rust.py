@@ -136,7 +136,21 @@ def test_calls_with_receiver_and_enclosing_symbol():
         ("to_string", "token", 77, "auth::jwt::validate_token"),
         ("validate", "claims", 78, "auth::jwt::validate_token"),
         ("map", "claims.validate(token)", 78, "auth::jwt::validate_token"),
+        ("Err", "", 83, "auth::jwt::ensure"),  # in a macro_rules! body's tokens
     ]
+
+
+def test_calls_in_a_macros_arguments_are_calls_and_an_attributes_arguments_are_not():
+    src = (b'#[cfg(all(unix, not(windows)))]\n'
+           b'fn show(out: &mut String, n: usize) {\n'
+           b'    write!(out, "{} {}", sep(n, \',\'), fmt::pad(n), self.cells.width(n), $crate::k(n), inner!(n), a[0])\n'
+           b'        .unwrap();\n'
+           b'    assert_eq!(one(two(n)), (n).three(1));\n'
+           b'}\n')
+    calls = [(r.to_name, r.receiver, r.line) for r in extract(src, "src/lib.rs").references if r.edge_type == "calls"]
+    assert calls == [("write", "", 3), ("sep", "", 3), ("pad", "fmt", 3), ("width", "self.cells", 3), ("k", "crate", 3),
+                     ("unwrap", calls[5][1], 4), ("assert_eq", "", 5), ("one", "", 5), ("two", "", 5),
+                     ("three", "(...)", 5)]
 
 
 def test_generic_and_top_level_calls():

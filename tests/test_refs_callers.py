@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -101,7 +104,7 @@ def test_unresolved_uses_are_listed_after_the_resolved_ones_and_bounded(make_rep
     root = make_repo(POOL_REPO)
     run_index(root)
     got = refs(root, "createPool")
-    assert sites(got["references"]) == [("app.py", 1), ("app.py", 5), ("app.py", 9)]
+    assert sites(got["references"]) == [("app.py", 5), ("app.py", 9)] and got["imports_folded"] == 1
     assert got["unresolved_count"] == 5 and "truncated" not in got
     listed = got["unresolved"]
     assert sites(listed) == [("dyn.py", 2), ("dyn.py", 3), ("ext1.py", 1), ("ext2.py", 1), ("ext3.py", 1)]
@@ -110,7 +113,7 @@ def test_unresolved_uses_are_listed_after_the_resolved_ones_and_bounded(make_rep
     assert listed[0]["context"] == "factory.createPool(3)" and listed[0]["from_symbol"] == "dyn.c"
     assert listed[2]["reason"] == "external"
     page = refs(root, "createPool", limit=1)
-    assert sites(page["references"]) == [("app.py", 1)] and sites(page["unresolved"]) == [("dyn.py", 2)]
+    assert sites(page["references"]) == [("app.py", 5)] and sites(page["unresolved"]) == [("dyn.py", 2)]
     assert page["truncated"] is True and page["unresolved_count"] == 5
     assert sites(refs(root, "createPool", kind="calls")["unresolved"]) == [("dyn.py", 2), ("dyn.py", 3)]
 
@@ -132,14 +135,14 @@ def test_the_payload_safety_limit_cuts_references_with_truncated_and_next_action
     root = make_repo(many_callers(60))
     run_index(root)
     whole, _ = server_with_limit(root, 65536).call_tool("find_references", {"symbol_name": "target", "limit": 500})
-    assert len(whole["references"]) == 61 and full_metadata(whole["metadata"])["result_completeness"] == "complete"
+    assert len(whole["references"]) == 60 and whole["imports_folded"] == 1 and full_metadata(whole["metadata"])["result_completeness"] == "complete"
     assert "suggested_next_actions" not in whole and "safety_limit_applied" not in whole["metadata"]
     server = server_with_limit(root, 2048)
     payload, is_error = server.call_tool("find_references", {"symbol_name": "target", "limit": 500})
     assert not is_error, payload
-    assert payload["total_references"] == 61
+    assert payload["total_references"] == 60
     kept = payload["references"]
-    assert 0 < len(kept) < 61 and kept == whole["references"][:len(kept)]  # the longest prefix that fits
+    assert 0 < len(kept) < 60 and kept == whole["references"][:len(kept)]  # the longest prefix that fits
     assert len(json.dumps(kept, separators=(",", ":"), ensure_ascii=False).encode()) <= 2048
     meta = payload["metadata"]
     assert meta["result_completeness"] == "truncated" and meta["safety_limit_applied"] is True
@@ -200,3 +203,117 @@ def test_a_cut_grouped_answer_suggests_each_definition_alone(tmp_path):
     for args, want in zip(picks, (PY_CIRCLE, PY_SQUARE)):
         alone, err = server.call_tool("find_references", args)
         assert not err and sites(alone["references"]) == want
+
+
+# ---- each use once: imports folded into the file's other references (issue 17, callers) -------
+
+FOLD_REPO = {
+    "lib.py": "def target(x):\n    return x\n",
+    "use.py": "from lib import target\n\n\ndef caller():\n    return target(1)\n",  # imports and calls
+    "reexport.py": "from lib import target\n",  # imports only: a re-export
+    "app.ts": "export function run(n: number) {\n  return n\n}\n",
+    "main.ts": "import { run } from './app'\n\nexport function go() {\n  return run(2)\n}\n",
+    "index.ts": "export { run } from './app'\n",
+    "tests/test_use.py": "from lib import target\n\n\ndef test_it():\n    assert target(2) == 2\n",
+}
+
+
+@pytest.mark.parametrize("name, path, listed, imports", [
+    ("target", "lib.py", [("reexport.py", 1, "imports"), ("use.py", 5, "calls"), ("tests/test_use.py", 5, "calls")],
+     [("reexport.py", 1), ("use.py", 1), ("tests/test_use.py", 1)]),
+    ("run", "app.ts", [("index.ts", 1, "imports"), ("main.ts", 4, "calls")], [("index.ts", 1), ("main.ts", 1)]),
+])
+def test_an_import_beside_a_use_of_the_target_is_folded_and_a_lone_import_stays(make_repo, name, path, listed,
+                                                                                 imports):
+    root = make_repo(FOLD_REPO)
+    run_index(root)
+    got = refs(root, name, path=path)
+    assert [(r["path"], r["line_start"], r["edge_type"]) for r in got["references"]] == listed
+    listed_imports = sum(r["edge_type"] == "imports" for r in got["references"])
+    assert got["imports_folded"] == len(imports) - listed_imports and got["total_references"] == len(listed)
+    every_import = refs(root, name, path=path, kind="imports")  # the filter still lists every import
+    assert sites(every_import["references"]) == imports and "imports_folded" not in every_import
+
+
+def test_nothing_folded_leaves_no_imports_folded_field(make_repo):
+    root = make_repo({"lib.py": "def target(x):\n    return x\n",
+                      "use.py": "import lib\n\n\ndef caller():\n    return lib.target(1)\n"})
+    run_index(root)
+    got = refs(root, "target", path="lib.py")
+    assert sites(got["references"]) == [("use.py", 5)] and "imports_folded" not in got
+
+
+RUST_CALLS = {
+    "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\n',
+    "src/lib.rs": ("pub mod fmtx;\npub mod node;\n\n"
+                   "pub fn show(out: &mut String, n: usize) {\n"
+                   "    write!(out, \"{}\", fmtx::sep(n, ',')).unwrap();\n"   # line 5: a module path in a macro
+                   "    write!(out, \"{}\", crate::fmtx::sep(n, '.')).unwrap();\n"  # line 6
+                   "}\n"),
+    "src/fmtx.rs": ("pub fn sep(n: usize, c: char) -> String {\n    format!(\"{}{}\", n, c)\n}\n\n"
+                    "pub fn twice(n: usize) -> String {\n    format!(\"{}\", sep(sep_width(n), ','))\n}\n\n"  # line 6
+                    "fn sep_width(n: usize) -> usize {\n    n\n}\n"),
+    "src/node.rs": ("pub struct Handle(usize);\n\nimpl Handle {\n    pub fn into_kv_mut(self) -> usize {\n        self.0\n    }\n}\n\n"
+                    "pub fn walk(h: &Handle, f: impl Fn(&Handle) -> usize) -> usize {\n"
+                    "    f(h) + [h].iter().map(|kv| unsafe { core::ptr::read(*kv) }.into_kv_mut()).sum::<usize>()\n"  # 10
+                    "}\n"),
+}
+
+
+@pytest.mark.parametrize("name, path, want", [
+    ("sep", "src/fmtx.rs", [("src/fmtx.rs", 6), ("src/lib.rs", 5), ("src/lib.rs", 6)]),  # calls in macro arguments
+    ("sep_width", "src/fmtx.rs", [("src/fmtx.rs", 6)]),
+    ("into_kv_mut", "src/node.rs", [("src/node.rs", 10)]),  # on an expression's value, in a closure
+])
+def test_rust_calls_in_macro_arguments_and_on_block_values_are_found(make_repo, name, path, want):
+    root = make_repo(RUST_CALLS)
+    run_index(root)
+    got = refs(root, name, path=path)
+    assert sites(got["references"]) == want and got["unresolved_count"] == 0
+
+
+GO_TEST_PACKAGE = {
+    "go.mod": "module example.com/m\n\ngo 1.19\n",
+    # an external test package sorts first in the directory: it must not name the package
+    "constant/example_test.go": ("package constant_test\n\nimport \"example.com/m/constant\"\n\n"
+                                 "func ExampleMakeImag() {\n\tconstant.MakeImag(1)\n}\n"),
+    "constant/value.go": "package constant\n\nfunc MakeImag(x int) int {\n\treturn x\n}\n",
+    "types/expr.go": ("package types\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/m/constant\"\n)\n\n"
+                      "func imag(x int) int {\n\tfmt.Println(x)\n\treturn constant.MakeImag(x)\n}\n"),
+}
+
+
+def test_a_go_call_qualified_by_a_package_with_an_external_test_package_resolves(make_repo):
+    root = make_repo(GO_TEST_PACKAGE)
+    run_index(root)
+    got = refs(root, "MakeImag", path="constant/value.go")
+    assert sites(got["references"]) == [("types/expr.go", 11), ("constant/example_test.go", 6)]
+    assert got["unresolved_count"] == 0
+
+
+TS_FUNCTION_TYPE_PARAMS = {
+    "reaction.ts": ("export interface Ctx {\n  dispose(): void\n}\n\n"
+                    "export class Reaction {\n  getDisposer_(): () => void {\n    return () => {}\n  }\n}\n"),
+    "api.ts": ("import { Ctx, Reaction } from './reaction'\n\n"
+               "export function reaction<T>(expression: (r: Ctx) => T, effect: (v: T, r: Ctx) => void) {\n"
+               "  const r = new Reaction()\n"
+               "  return r.getDisposer_()\n"  # line 5: `r` is the local, not the function types' parameter
+               "}\n"),
+}
+
+
+def test_typescript_function_type_parameters_do_not_hide_a_typed_local(make_repo):
+    root = make_repo(TS_FUNCTION_TYPE_PARAMS)
+    run_index(root)
+    got = refs(root, "getDisposer_", path="reaction.ts")
+    assert sites(got["references"]) == [("api.ts", 5)] and got["unresolved_count"] == 0
+
+
+def test_the_cli_says_how_many_import_lines_it_folded(make_repo):
+    root = make_repo(FOLD_REPO)
+    run_index(root)
+    proc = subprocess.run([sys.executable, "-m", "cruxe", "refs", "target", "--file", "lib.py", "--path", str(root)],
+                          capture_output=True, text=True, env=os.environ.copy())
+    assert proc.returncode == 0, proc.stderr
+    assert "use.py:5\tcalls" in proc.stdout and "use.py:1\t" not in proc.stdout
+    assert "3 resolved, 0 unresolved, 2 import lines folded into uses (--kind imports lists them)" in proc.stderr

@@ -601,3 +601,14 @@ def test_result_ids_are_deterministic_and_distinct():
     ids = [shape.hit_result_id(h) for h in hits]
     assert ids == [shape.hit_result_id(dataclasses.replace(h)) for h in hits]
     assert len(set(ids)) == len(ids)
+
+
+@pytest.mark.parametrize("kw, shown", [
+    ({}, {"intent": "natural_language"}),  # the default answer: how the query was read, no figure
+    ({"detail_level": "location"}, {"intent": "natural_language"}),
+    ({"detail_level": "context"}, NL["query_intent"]),
+    ({"explain_level": "basic"}, NL["query_intent"]),
+])
+def test_the_intents_confidence_is_shown_only_with_context_or_explanations(kw, shown):
+    out = shape.shape_response("search_code", [sym()], base_metadata=BASE, args={"query": "q"}, extra=NL, **kw)
+    assert out["query_intent"] == shown and NL["query_intent"]["confidence"] == 0.8  # the caller's dict kept

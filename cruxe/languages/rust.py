@@ -27,9 +27,13 @@ Rules (the choices CONTRACTS leaves open):
   takes the inner ones (`//!`, `/*! */`) that open its body.
 - References: one import per `use` leaf (groups flattened, `self` in a group, renames as
   alias, globs as `path::*`) and per `extern crate`; calls of functions, methods (with the
-  receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`).
+  receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`),
+  also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`).
 """
 from __future__ import annotations
+
+import re
+from bisect import bisect_right
 
 import tree_sitter as ts
 
@@ -45,7 +49,7 @@ _QUERY = query_text(LANG)
 
 # The reader of each capture name (see _common.by_reader).
 _READERS = {"def": "definitions", "use": "refs", "crate": "refs", "cname": "refs", "crecv": "refs",
-            "tref": "types", "tdecl": "declared", "tparam": "declared", "tpath": "paths", "tscoped": "paths"}
+            "mcall": "macro_args", "mattr": "macro_args", "tref": "types", "tdecl": "declared", "tparam": "declared", "tpath": "paths", "tscoped": "paths"}
 
 _KINDS = {
     "function_item": Kind.FUNCTION, "function_signature_item": Kind.FUNCTION,
@@ -73,8 +77,8 @@ def extract(source: bytes, path: str) -> FileExtract:
     cands, parents = nest(cands)
     index = _build_symbols(cands, parents, module_path(path), out.symbols)
     owners = owner_of(cands, parents, index)
-    out.references = attach_enclosing(_references(groups["refs"], source) + type_references(groups, source),
-                                      spans(cands), owners)
+    out.references = attach_enclosing(_references(groups["refs"], source) + _macro_calls(groups["macro_args"], source)
+                                      + type_references(groups, source), spans(cands), owners)
     return out
 
 
@@ -284,6 +288,40 @@ def _references(ref_caps: list[Captures], source: bytes) -> list[PendingRef]:
             name = text(node, source)
             refs.append((node.start_byte, "imports", name, start_line(node), name, text(alias, source), ""))
     return refs
+
+
+# What stands before a name called inside a macro's arguments: a path (`a::b::`, `$crate::`),
+# a receiver chain (`self.x.`), or another expression's end (`).`: its text is not read).
+_MACRO_PATH = re.compile(rb"((?:\$?[A-Za-z_]\w*::)+)$")
+_MACRO_RECV = re.compile(rb"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.$")
+_MACRO_LOOKBEHIND = 200  # bytes read before the name: a path or chain longer than this is cut
+
+
+def _macro_calls(caps_list: list[Captures], source: bytes) -> list[PendingRef]:
+    """`calls` edges for `f(...)`, `a::f(...)` and `x.f(...)` written in a macro's arguments,
+    which tree-sitter leaves as tokens; an attribute's arguments (`cfg(all(..))`) are no calls."""
+    attrs = sorted((c["mattr"][0].start_byte, c["mattr"][0].end_byte) for c in caps_list if "mattr" in c)
+    starts = [a for a, _ in attrs]
+    out: list[PendingRef] = []
+    for caps in caps_list:
+        node = caps.get("mcall", (None,))[0]
+        if node is None or source[node.end_byte:node.end_byte + 1] != b"(":
+            continue
+        i = bisect_right(starts, node.start_byte) - 1  # attributes do not nest: the one starting last
+        if i >= 0 and node.start_byte < attrs[i][1]:
+            continue
+        start = node.start_byte
+        before = source[max(0, start - _MACRO_LOOKBEHIND):start]
+        receiver = ""
+        if before.endswith(b"::"):
+            m = _MACRO_PATH.search(before)
+            receiver = m.group(1)[:-2].decode("utf-8", "replace").replace("$crate", "crate") if m else ""
+        elif before.endswith(b"."):
+            m = _MACRO_RECV.search(before)
+            receiver = m.group(1).decode("utf-8", "replace") if m else "(...)"
+        out.append((start, "calls", source[start:node.end_byte].decode("utf-8", "replace"),
+                    node.start_point[0] + 1, "", "", receiver))
+    return out
 
 
 # Types the prelude and std bring everywhere: their uses are not references to the repository.

@@ -315,7 +315,7 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     ambient = path.endswith((".d.ts", ".d.mts", ".d.cts"))  # declaration files: all visible
     index = _build_symbols(cands, parents, module_path(path), exported, ambient, out.symbols)
     owners = owner_of(cands, parents, index)
-    bindings = [c["vdecl"][0] for c in groups["declared"] if "vdecl" in c]
+    bindings = _bindings(groups)
     raw = _references(groups["refs"], source)
     raw += use_references(groups, {c.name for c in cands}, raw, source)
     raw = _callback_receivers(raw, groups["callbacks"], bindings, source)
@@ -332,10 +332,26 @@ _READERS = {
                      "esrc", "rname", "rsrc"), "refs"),  # _references
     **dict.fromkeys(("tref", "vref", "pref", "mref", "mobj"), "uses"),  # use_references
     **dict.fromkeys(("tdecl", "tparam", "vdecl", "pwrite"), "declared"),  # names being declared there
+    "ftype": "function_types",  # _bindings
     **dict.fromkeys(("tmodule", "tnested"), "qualified"),  # `ns.Type`
     **dict.fromkeys(("lvname", "lvtype", "lvnew", "lvcall", "lvread"), "typed"),  # _typed_receivers
     **dict.fromkeys(("cbfn", "cbnew", "cbarrow"), "callbacks"),  # _callback_receivers
 }
+
+
+def _bindings(groups: dict[str, list[Captures]]) -> list[ts.Node]:
+    """The names a file binds as values (declarations, parameters, imports), less the
+    parameters written inside function types, which name no local of the function whose
+    signature holds them (`reaction(effect: (r: IReactionPublic) => void)` binds no `r`)."""
+    names = [c["vdecl"][0] for c in groups["declared"] if "vdecl" in c]
+    outer: list[tuple[int, int]] = []  # the outermost function types, in source order
+    for start, end in sorted((c["ftype"][0].start_byte, c["ftype"][0].end_byte) for c in groups["function_types"]):
+        if not outer or start >= outer[-1][1]:
+            outer.append((start, end))
+    if not outer:
+        return names
+    starts = [s for s, _ in outer]
+    return [n for n in names if (i := bisect_right(starts, n.start_byte) - 1) < 0 or n.start_byte >= outer[i][1]]
 
 
 _TYPE_ARGS = re.compile(r"<[^<>]*>")

@@ -1,7 +1,11 @@
 """`find_references`: who imports, calls or uses a symbol, and how much is unknown.
 
 The answer never claims more than the index knows. Resolved references are listed (one
-per source line, in (path, line) order); edges that name the symbol but could not be tied
+per source line, in (path, line) order, the implementation's files before tests, docs,
+examples and fixtures); each use is listed once: an import line of the target is folded
+into the file's other references to it (counted in `imports_folded`, present when not 0)
+and stays listed when it is the file's only one; `kind: "imports"` lists every import.
+Edges that name the symbol but could not be tied
 to any definition are counted in `unresolved_count`, always present, so "0 references,
 0 unresolved" means no use of that name was found at all, while "0 references, 7
 unresolved" tells the agent to look before deleting anything. The unresolved ones are
@@ -21,6 +25,7 @@ from typing import Any
 
 from ..errors import CruxeError
 from ..intent import NAME_SEPARATORS, parse_name
+from ..model import is_non_source_path
 from ..outline import normalize_repo_path
 from ..shape import apply_safety_limit
 from ..store import (Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
@@ -52,7 +57,8 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     segments = parse_name(symbol_name, "symbol_name")
     name = segments[-1]
     targets = _targets(gen, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
-    refs = _grouped_references(gen, targets, kind)
+    refs, folded = _fold_imports(_grouped_references(gen, targets, kind)) if kind is None else \
+        (_grouped_references(gen, targets, kind), 0)
     unresolved = unresolved_sites(gen, name, kind, limit + 1)
     page, listed = refs[:limit], unresolved[:limit]
     _decorate(gen, repo, ref, page + listed)
@@ -60,7 +66,10 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     if len(targets) > 1:
         out["definitions"] = [{**_public(t[0]), "total_references": sum(r["definition"] == t[0]["qualified_name"]
                                                                         for r in refs)} for t in targets]
-    out.update(references=page, total_references=len(refs), unresolved_count=unresolved_count(gen, name, kind))
+    out.update(references=page, total_references=len(refs))
+    if folded:
+        out["imports_folded"] = folded
+    out["unresolved_count"] = unresolved_count(gen, name, kind)
     if listed:
         out["unresolved"] = listed
     if len(refs) > limit or len(unresolved) > limit:
@@ -208,7 +217,17 @@ def _references(gen: Generation, ids: list[str], kind: str | None) -> list[dict[
         if cur is None or (_KIND_ORDER.get(edge_type, 9), from_id or "") < (_KIND_ORDER.get(cur["edge_type"], 9),
                                                                          cur["from_symbol"] or ""):
             best[(path, line)] = cand
-    return [best[k] for k in sorted(best)]
+    return [best[k] for k in sorted(best, key=lambda k: (is_non_source_path(k[0]), k))]
+
+
+def _fold_imports(refs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The references without the import lines of files that also use the target otherwise
+    (the use says more than the import), and how many were dropped. An import that is its
+    file's only reference to the target (a re-export, a side-effect import, a use the
+    resolver did not link) stays. Grouped answers fold per definition."""
+    used = {(r["path"], r.get("definition")) for r in refs if r["edge_type"] != "imports"}
+    kept = [r for r in refs if r["edge_type"] != "imports" or (r["path"], r.get("definition")) not in used]
+    return kept, len(refs) - len(kept)
 
 
 def _grouped_references(gen: Generation, targets: list[list[dict[str, Any]]],

@@ -39,6 +39,7 @@ class GoResolver(LanguageResolver):
         self._pkg_syms: dict[str, dict[str, list[Sym]]] = {}
         self._methods: dict[str, dict[tuple[str, str], list[Sym]]] = {}
         self._bindings: dict[str, dict[str, str | None]] = {}
+        self._pkg_names: dict[str, str] = {}
 
     def resolve(self, e: Edge) -> Resolution:
         if e.edge_type == "imports":
@@ -113,10 +114,21 @@ class GoResolver(LanguageResolver):
         return got
 
     def package_name(self, directory: str) -> str:
-        for syms in self.package_level(directory).values():
-            for s in syms:
-                if "." in s.qname:
-                    return s.qname.split(".", 1)[0]
+        """The name the directory's package clause gives, read from a non-test file's
+        definitions: a `_test.go` file may belong to the external test package `x_test`,
+        which no import binds."""
+        got = self._pkg_names.get(directory)
+        if got is None:
+            got = self._pkg_names[directory] = self._read_package_name(directory)
+        return got
+
+    def _read_package_name(self, directory: str) -> str:
+        for path in sorted(self.dirs().get(directory, ()), key=lambda p: p.endswith("_test.go")):
+            for s in self.g.in_file(path):
+                if s.parent is None and "." in s.qname:
+                    name = s.qname.split(".", 1)[0]
+                    if not (path.endswith("_test.go") and name.endswith("_test")):
+                        return name
         return posixpath.basename(directory)
 
     # ---- imports -------------------------------------------------------------------------

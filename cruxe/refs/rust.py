@@ -36,6 +36,11 @@ _COMMON_METHODS = frozenset("new default clone len is_empty iter iter_mut into_i
                             "into from fmt eq cmp partial_cmp hash next contains extend write read drop deref "
                             "as_str as_bytes with_capacity take borrow borrow_mut lock clear".split())
 
+# A receiver that is a path (`a`, `a::B`, `::std::x`), not an expression holding one
+# (`unsafe { ptr::read(kv) }.f()`: that value's type is unknown, not another crate's).
+_PATH = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
+_TURBOFISH = re.compile(r"::<[^<>]*(?:<[^<>]*>[^<>]*)*>")
+
 
 class RustResolver(LanguageResolver):
     def __init__(self, g: Graph):
@@ -61,8 +66,9 @@ class RustResolver(LanguageResolver):
         if recv in ("self", "Self") or recv.startswith("Self::"):
             owner_type = _impl_type(self.g.get(e.from_id))
             return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
-        if "::" in recv or recv.isidentifier():  # `Type::f()`, `module::f()`, or `value.f()`
-            parts = recv.removeprefix("::").split("::")
+        path_recv = _TURBOFISH.sub("", recv) if "::<" in recv else recv  # `Vec::<u8>::f()`: Vec's
+        if _PATH.fullmatch(path_recv):  # `Type::f()`, `module::f()`, or `value.f()`
+            parts = path_recv.removeprefix("::").split("::")
             target = self.path(crate, here, e.path, parts)
             if target is None and recv.isidentifier():
                 target = self._parameter_type(crate, here, e, recv)

@@ -6,6 +6,7 @@
 ;   use        the argument of a `use` declaration (rust.py flattens the tree into imports)
 ;   crate      the name of an `extern crate`
 ;   cname      the called name of a call or macro; crecv its receiver or path
+;   mcall      a name before a token tree inside a macro's arguments; mattr an attribute's arguments
 ;   tref       a use of a named type; tpath, tscoped the path and name of `path::Type`
 ;   tparam     a generic type parameter; tdecl a name a type definition declares (not uses)
 
@@ -30,6 +31,12 @@
 (macro_invocation macro: [
   (identifier) @cname
   (scoped_identifier path: (_)? @crecv name: (identifier) @cname)])
+
+; ---- calls inside a macro's arguments (`write!(f, "{}", sep(x))`): a token tree is not parsed
+; into expressions, so a name right before a token tree is a call when the tree opens with `(`
+; (rust.py checks) and it lies outside an attribute's arguments (`#[cfg(all(unix))]`)
+(token_tree (identifier) @mcall . (token_tree))
+(attribute (token_tree) @mattr)
 
 ; ---- uses of named types, and the names that are not uses
 (type_identifier) @tref

@@ -129,6 +129,8 @@
  (function_signature name: (identifier) @vdecl)
  (internal_module name: (identifier) @vdecl) (required_parameter pattern: (identifier) @vdecl)
  (optional_parameter pattern: (identifier) @vdecl)]
+; a function type's parameters (`cb: (r: Reaction) => void`) bind nothing in the function
+(function_type) @ftype
 
 ;; section: js-value-decls
 [(class_declaration name: (identifier) @vdecl) (formal_parameters (identifier) @vdecl)]
