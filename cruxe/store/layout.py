@@ -327,6 +327,27 @@ class Generation:
             self._local.conn = None
 
 
+class Overlay:
+    """A ref stored as an overlay, opened for reading: its own generation (`top`: the files that
+    differ from the base, read from git's objects) over the base ref's published generation
+    (`base`). `shadow` holds every path that differs (changed, added, deleted: a deleted one is a
+    tombstone): a base row or document of such a path is never an answer on this ref. The reads
+    of `store.layers` merge the two (overlay wins); what they do not merge (the job's state, the
+    health probes, the writer's reads) is the overlay's own generation's, by delegation."""
+
+    def __init__(self, top: Generation, base: Generation, info: dict[str, Any]):
+        self.top, self.base, self.info = top, base, info
+        self.base_ref: str = info["base_ref"]
+        self.shadow = frozenset(info["paths"])
+
+    def layer_of(self, path: str) -> str:
+        """Which layer answers for `path` on this ref: "overlay" or "base"."""
+        return "overlay" if path in self.shadow else "base"
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.top, name)
+
+
 def _close_connections(conns: list[tuple[threading.Thread, sqlite3.Connection]],
                        dead_threads_only: bool = False) -> None:
     """Close the connections in `conns` (those of threads that ended) and drop them from it."""
