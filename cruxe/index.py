@@ -380,7 +380,7 @@ def _run_locked(project: Project, ref: str, *, force: bool, workers: int | None,
     try:
         _index_into(project, gen, kind, report, workers, progress, max_file_bytes, scan_timeout_s, source)
         store.update_job(job_id, status="validating")
-        _validate(project, gen, ref, report, rebuild=kind is not BuildKind.SYNC)
+        _validate(project, gen, ref, report, rebuild=kind is not BuildKind.SYNC, pinned=source and source.pinned)
         if kind is BuildKind.REBUILD:
             store.publish_generation(ref, gen.number)
         report.status = "published"
@@ -526,14 +526,15 @@ def _writer(gen: Generation, repo: str, ref: str) -> GenerationWriter:
     return GenerationWriter(gen, repo, ref, threads=1, dirty_names=dirty_names)
 
 
-def _validate(project: Project, gen: Generation, ref: str, report: JobReport, rebuild: bool) -> None:
+def _validate(project: Project, gen: Generation, ref: str, report: JobReport, rebuild: bool,
+              pinned: str | None = None) -> None:
     """Before a job publishes: every file's documents must agree with its manifest row
     (`store.disagreeing_files`, cheap beside the job), and the totals of SQLite and Tantivy
     must agree. Files that disagree are indexed again (`_reindex`); a disagreement that
     survives that fails the job with the files named and the remedy."""
     bad = disagreeing_files(gen, project.id, ref)
     if bad:
-        _reindex(project, gen, ref, report, list(bad))
+        _reindex(project, gen, ref, report, list(bad), pinned)
         bad = disagreeing_files(gen, project.id, ref)
     problem = validate_generation(gen, project.id, ref)
     if not bad and not problem:
@@ -546,7 +547,8 @@ def _validate(project: Project, gen: Generation, ref: str, report: JobReport, re
                                               "remediation": "cruxe index --force"})
 
 
-def _reindex(project: Project, gen: Generation, ref: str, report: JobReport, paths: list[str]) -> None:
+def _reindex(project: Project, gen: Generation, ref: str, report: JobReport, paths: list[str],
+             pinned: str | None = None) -> None:
     """Index `paths` again, whatever their hashes say: delete all their documents by file key
     and add them afresh, replace their rows (a path with no manifest row only loses its
     documents). What validation does with the files whose documents disagree with the manifest."""
@@ -562,7 +564,9 @@ def _reindex(project: Project, gen: Generation, ref: str, report: JobReport, pat
     if todo:
         writer = _writer(gen, repo, ref)
         try:
-            _write_batches(writer, project.store, todo, None, report, None, vcs.head_commit(project.root), None)
+            # an export's files are its pinned commit's (its directory is no git repository)
+            commit = pinned or vcs.head_commit(project.root)
+            _write_batches(writer, project.store, todo, None, report, None, commit, None)
         finally:
             writer.close()
         from .refs import resolve_edges

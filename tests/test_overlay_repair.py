@@ -1,0 +1,53 @@
+"""What a ref indexed from git's objects leaves behind, and what a repair records (issue 20)."""
+from __future__ import annotations
+
+import subprocess
+
+from cruxe.index import run_index
+from cruxe.model import file_key
+from cruxe.project import open_project
+from cruxe.store import GenerationWriter, branch_state
+
+
+def _git(root, *args: str) -> str:
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def _repo(make_repo):
+    root = make_repo({"a.py": "def a():\n    pass\n", "b.py": "def b():\n    pass\n"})
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "base")
+    _git(root, "switch", "-q", "-c", "feature")
+    (root / "f.py").write_text("def f():\n    pass\n")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "feature")
+    _git(root, "switch", "-q", "main")
+    return root
+
+
+def _duplicate_file_document(root, ref: str, path: str) -> None:
+    """What a lost delete leaves: a second files document for `path`, which validation finds."""
+    project = open_project(root)
+    gen = project.store.current_generation(ref)
+    writer = GenerationWriter(gen, project.id, ref)
+    writer.add_docs("files", [{"repo": project.id, "ref": ref, "path": path, "file_key": file_key(project.id, ref, path),
+                               "path_tokens": "", "language": "python", "line_start": 1, "line_end": 1,
+                               "filename": path, "content_head": "", "size": 1}])
+    writer.commit_tantivy()
+    writer.close()
+    project.store.close()
+
+
+def test_a_validation_repair_of_an_exported_ref_records_the_refs_commit(make_repo):
+    """`_reindex` recorded the working tree's HEAD (None in an export directory, which is no git
+    repository): the repaired ref then had no commit and read stale until its next job."""
+    root = _repo(make_repo)
+    run_index(root, ref="feature")  # main has no index: feature is a whole index of its commit
+    _duplicate_file_document(root, "feature", "f.py")
+    report = run_index(root, ref="feature")
+    assert any("indexed them again" in w for w in report.warnings), report.warnings
+    project = open_project(root)
+    state = branch_state(project.store.current_generation("feature"), project.id, "feature")
+    assert state["last_indexed_commit"] == _git(root, "rev-parse", "feature")
