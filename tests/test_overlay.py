@@ -4,7 +4,6 @@ overlay first, and say which layer each result comes from. Real git repositories
 from __future__ import annotations
 
 import hashlib
-import subprocess
 import time
 
 import pytest
@@ -13,16 +12,8 @@ from cruxe.index import run_index
 from cruxe.project import open_project
 from cruxe.shape import full_metadata
 from cruxe.tools import Server
-
-
-def _git(root, *args: str) -> str:
-    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main",
-                           *args], cwd=root, check=True, capture_output=True, text=True).stdout.strip()
-
-
-def _commit(root, message: str) -> None:
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", message)
+from support.repos import commit_all as _commit
+from support.repos import git as _git
 
 
 BASE_FILES = {

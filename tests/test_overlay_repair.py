@@ -1,29 +1,21 @@
 """What a ref indexed from git's objects leaves behind, and what a repair records (issue 20)."""
 from __future__ import annotations
 
-import subprocess
-
 from cruxe.index import run_index
 from cruxe.model import file_key
 from cruxe.project import open_project
 from cruxe.store import GenerationWriter, branch_state
-
-
-def _git(root, *args: str) -> str:
-    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
-                          capture_output=True, text=True).stdout.strip()
+from support.repos import commit_all, git
 
 
 def _repo(make_repo):
     root = make_repo({"a.py": "def a():\n    pass\n", "b.py": "def b():\n    pass\n"})
-    _git(root, "init", "-q", "-b", "main")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "base")
-    _git(root, "switch", "-q", "-c", "feature")
+    git(root, "init", "-q", "-b", "main")
+    commit_all(root, "base")
+    git(root, "switch", "-q", "-c", "feature")
     (root / "f.py").write_text("def f():\n    pass\n")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "feature")
-    _git(root, "switch", "-q", "main")
+    commit_all(root, "feature")
+    git(root, "switch", "-q", "main")
     return root
 
 
@@ -50,4 +42,4 @@ def test_a_validation_repair_of_an_exported_ref_records_the_refs_commit(make_rep
     assert any("indexed them again" in w for w in report.warnings), report.warnings
     project = open_project(root)
     state = branch_state(project.store.current_generation("feature"), project.id, "feature")
-    assert state["last_indexed_commit"] == _git(root, "rev-parse", "feature")
+    assert state["last_indexed_commit"] == git(root, "rev-parse", "feature")

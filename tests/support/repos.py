@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 from cruxe.index import run_index
@@ -27,3 +28,14 @@ def fixture_repo(tmp_path: Path, name: str) -> Path:
     shutil.copytree(FIXTURES / "refs" / name, root)
     run_index(root)
     return root
+
+
+def git(root: Path, *args: str) -> str:
+    """Run git in `root` with an identity and `main` as the first branch; its stdout, stripped."""
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main",
+                           *args], cwd=root, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def commit_all(root: Path, message: str) -> None:
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", message)
