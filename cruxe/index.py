@@ -201,9 +201,29 @@ def _run_index(path: str | Path, force: bool, ref: str | None, workers: int | No
         # an overlay where a whole index is published (or the reverse, or another base): a new
         # generation, published when complete, never a mix of the two in place
         force = force or _storage_changed(store, ref, source.overlay)
-        return _run_locked(source.project, ref, force=force, workers=workers, progress=progress,
-                           job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered,
-                           max_file_bytes=max_file_bytes, scan_timeout_s=scan_timeout_s, source=source)
+        report = _run_locked(source.project, ref, force=force, workers=workers, progress=progress,
+                             job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered,
+                             max_file_bytes=max_file_bytes, scan_timeout_s=scan_timeout_s, source=source)
+    _drop_stale_exports(project, ref)
+    return report
+
+
+def _drop_stale_exports(project: Project, ref: str) -> None:
+    """Remove the exports (`trees/<ref>`) no job can use again: of a ref git no longer has (a
+    deleted branch: it cannot be synced, while its index stays queryable) or whose index is gone.
+    Each under its ref's writer lock; one a job holds is left for a later job."""
+    store = project.store
+    slugs = store.exported_slugs()
+    if not slugs:
+        return
+    names = {ref_slug(r): r for r in store.known_refs()}
+    for slug in slugs:
+        name = names.get(slug)
+        if name == ref:
+            continue
+        if name is None or not store.ref_dir(name).is_dir() or vcs.resolve_ref(project.root, name) is None:
+            if store.remove_export(name or slug):
+                log.info("removed the export of %s: no job can use it again", name or slug)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +253,7 @@ def _source(project: Project, ref: str, max_file_bytes: int) -> Source:
         overlay, note = _overlay_plan(project, ref, commit, listing, max_file_bytes)
         # an overlay's export: the files that differ, and the ignore files the scan applies to them
         only = None if overlay is None else {*overlay["paths"], *filter(_shapes_scan, listing)}
-        tree = vcs.export_commit(project.root, commit, project.store.dir / "trees" / ref_slug(ref), max_file_bytes,
+        tree = vcs.export_commit(project.root, commit, project.store.export_dir(ref), max_file_bytes,
                                  only=only, listing=listing)
     except vcs.ExportError as e:
         raise CruxeError("invalid_input", f"cannot read ref {ref!r} from git's objects: {e}",

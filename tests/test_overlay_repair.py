@@ -43,3 +43,21 @@ def test_a_validation_repair_of_an_exported_ref_records_the_refs_commit(make_rep
     project = open_project(root)
     state = branch_state(project.store.current_generation("feature"), project.id, "feature")
     assert state["last_indexed_commit"] == git(root, "rev-parse", "feature")
+
+
+def test_the_export_of_a_deleted_branch_is_removed_by_the_next_job_and_its_index_kept(make_repo):
+    """Exports under trees/<ref> were never removed: a deleted branch's copy of its files stayed
+    for ever (it cannot be synced again: git no longer has the ref)."""
+    root = _repo(make_repo)
+    git(root, "branch", "other", "feature")
+    run_index(root, ref="feature")
+    run_index(root, ref="other")
+    store = open_project(root).store
+    assert store.export_dir("feature").is_dir() and store.export_dir("other").is_dir()
+    git(root, "branch", "-D", "feature", "other")
+    with store.writer_lock("other"):  # a job holds it: left for a later job
+        run_index(root)
+    assert not store.export_dir("feature").exists() and store.export_dir("other").is_dir()
+    assert store.ref_dir("feature").is_dir()  # a deleted branch stays queryable
+    run_index(root)
+    assert not store.export_dir("other").exists()

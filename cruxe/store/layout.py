@@ -464,6 +464,34 @@ class ProjectStore:
     def ref_dir(self, ref: str) -> Path:
         return self.dir / "refs" / ref_slug(ref)
 
+    def export_dir(self, ref: str) -> Path:
+        """Where a ref not checked out is exported from git's objects (`vcs.export_commit`)."""
+        return self.dir / "trees" / ref_slug(ref)
+
+    def known_refs(self) -> set[str]:
+        """Every ref a job ran for (state.db's jobs): the names behind the slugs on disk."""
+        try:
+            return {r[0] for r in self.state.execute('SELECT DISTINCT "ref" FROM index_jobs WHERE repo=?',
+                                                     (self.project_id,))}
+        except (sqlite3.DatabaseError, CruxeError):
+            return set()
+
+    def exported_slugs(self) -> list[str]:
+        root = self.dir / "trees"
+        return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+
+    def remove_export(self, ref: str) -> bool:
+        """Remove a ref's export under its writer lock; False (kept) when a job holds the ref.
+        `ref` may be the slug itself: a slug is its own slug, so the lock is the same file."""
+        try:
+            with self.writer_lock(ref):
+                shutil.rmtree(self.export_dir(ref), ignore_errors=True)
+        except CruxeError as e:
+            if e.code != "index_in_progress":
+                raise
+            return False
+        return True
+
     def current_generation_number(self, ref: str) -> int | None:
         """The published generation of a ref, or None when the ref was never indexed.
         Raises CruxeError(index_incompatible) when CURRENT is unreadable."""
