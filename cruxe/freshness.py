@@ -40,7 +40,7 @@ class IndexState:
     symbol_count: int = 0
     current_schema_version: int | None = None
     message: str | None = None
-    cursor: int = 0  # the ref's write count: moves with every batch a job commits
+    cursor: int = 0  # the ref's write count: moves with every batch a job commits (an overlay's: with its base's too)
     storage: dict | None = None  # how a ref not checked out is stored (overlay on a base, or whole)
 
     def base_metadata(self) -> dict:
@@ -103,9 +103,13 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
         return IndexState(ref, "corrupt_manifest", "failed", "stale", False, message=e.message)
     head = _ref_commit(project, ref)
     indexed = bs.get("last_indexed_commit")
+    cursor = int(bs.get("cursor") or 0)
+    base_bs = (branch_state(gen.base, project.id, gen.base_ref) or {}) if isinstance(gen, Overlay) else None
+    if base_bs is not None:
+        cursor += int(base_bs.get("cursor") or 0)  # what answers moves with either layer's writes
     if active:
         freshness = "syncing"
-    elif isinstance(gen, Overlay) and (is_working_tree_ref(project, ref) or not _base_unmoved(project, gen)):
+    elif base_bs is not None and (is_working_tree_ref(project, ref) or not _base_unmoved(project, gen, base_bs)):
         freshness = "stale"  # checked out now (the working tree answers), or built on another base state
     elif head is not None and indexed != head:
         freshness = "stale"
@@ -120,17 +124,17 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
     status = "indexing" if active else ("ready" if complete or bs else "not_indexed")
     return IndexState(ref, "compatible", status, freshness, complete, indexed, head,
                       bs.get("last_indexed_at"), bs.get("file_count") or 0, bs.get("symbol_count") or 0,
-                      SCHEMA_VERSION, cursor=int(bs.get("cursor") or 0), storage=_storage(project, ref, gen))
+                      SCHEMA_VERSION, cursor=cursor, storage=_storage(project, ref, gen))
 
 
-def _base_unmoved(project: Project, ov: Overlay) -> bool:
-    """The base is still what the overlay was built against: the same generation, write count
-    and commit, and no job writing it. (The overlay's own commit is checked like any ref's; its
-    merge-base stays an ancestor of the ref as long as that commit does not move.)"""
+def _base_unmoved(project: Project, ov: Overlay, bs: dict) -> bool:
+    """The base (`bs`: its branch state) is still what the overlay was built against: the same
+    generation, write count and commit, and no job writing it. (The overlay's own commit is
+    checked like any ref's; its merge-base stays an ancestor of the ref as long as that commit
+    does not move.)"""
     info = ov.info
     if project.store.writer_active(ov.base_ref) or ov.base.number != info.get("base_generation"):
         return False
-    bs = branch_state(ov.base, project.id, ov.base_ref) or {}
     commit = bs.get("last_indexed_commit")
     return int(bs.get("cursor") or 0) == info.get("base_cursor") and commit is not None and commit == info.get(
         "base_commit")

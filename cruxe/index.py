@@ -66,6 +66,8 @@ SPOOL_MAX_EDGES = 2_000_000
 # kernel clocks, 2 s on FAT), with the same size: the size+mtime fast path would then miss
 # it. Such a file's manifest row gets no mtime, so the next sync hashes it once more.
 RACY_NS = 2_000_000_000
+# how long an overlay's job waits for a job writing its base before it refuses (`_wait_for_base`)
+BASE_WAIT_S = 60.0
 
 Progress = Callable[[int, int, str], None]
 
@@ -280,6 +282,7 @@ def _overlay_plan(project: Project, ref: str, commit: str, listing: dict[str, st
     if base_ref == ref:
         return None, None  # the base itself
     store = project.store
+    _wait_for_base(store, base_ref)
     try:
         base = store.current_generation(base_ref)
         usable = base is not None and base.schema_version() == SCHEMA_VERSION and overlay_info(base) is None
@@ -287,9 +290,9 @@ def _overlay_plan(project: Project, ref: str, commit: str, listing: dict[str, st
     except (CruxeError, sqlite3.DatabaseError):
         base, bs = None, {}
     base_commit = bs.get("last_indexed_commit")
-    if not bs.get("complete") or not base_commit or not tree_clean(base) or store.writer_active(base_ref):
-        return None, (f"the base {base_ref!r} has no complete index of a commit's files (not indexed, being "
-                      "indexed, or indexed with uncommitted edits): this ref is a whole index")
+    if not bs.get("complete") or not base_commit or not tree_clean(base):
+        return None, (f"the base {base_ref!r} has no complete index of a commit's files (not indexed, or "
+                      "indexed with uncommitted edits): this ref is a whole index")
     merge_base = vcs.merge_base(project.root, base_commit, commit)
     if merge_base is None:
         return None, f"no merge-base with the base {base_ref!r}: this ref is a whole index"
@@ -302,6 +305,18 @@ def _overlay_plan(project: Project, ref: str, commit: str, listing: dict[str, st
     return {"base_ref": base_ref, "base_commit": base_commit, "base_generation": base.number,
             "base_cursor": int(bs.get("cursor") or 0), "merge_base": merge_base, "commit": commit,
             "paths": paths}, None
+
+
+def _wait_for_base(store, base_ref: str) -> None:
+    """Wait for a job writing the base to end (a half-written base is no base, and a whole index
+    built meanwhile would be rebuilt as an overlay at the next sync: a full index each way);
+    past BASE_WAIT_S, refuse as busy, naming the base."""
+    deadline = time.monotonic() + BASE_WAIT_S
+    while store.writer_active(base_ref):
+        if time.monotonic() > deadline:
+            raise CruxeError("index_in_progress", f"the base {base_ref!r} of this ref is being indexed",
+                             {"ref": base_ref, "remedy": "Retry once the base's job has finished (index_status)."})
+        time.sleep(0.1)
 
 
 def _storage_changed(store, ref: str, overlay: dict[str, Any] | None) -> bool:

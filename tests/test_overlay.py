@@ -257,3 +257,43 @@ def test_a_second_sync_of_the_same_ref_is_refused_at_once(make_repo):
         payload, is_error = Server(root).call_tool("sync_repo", {"ref": "feature"})
         assert time.monotonic() - t0 < 2
     assert is_error and payload["error"]["code"] == "sync_in_progress"
+
+
+def test_an_overlay_job_waits_for_a_job_writing_its_base_then_builds_on_it(make_repo, monkeypatch):
+    import threading
+
+    from cruxe import index
+    from cruxe.errors import CruxeError
+    root = _repo(make_repo)
+    store = open_project(root).store
+    released = threading.Event()
+
+    def hold(seconds: float) -> None:
+        with store.writer_lock("main"):
+            released.wait(seconds)
+
+    t = threading.Thread(target=hold, args=(0.5,))
+    t.start()
+    time.sleep(0.1)
+    run_index(root, ref="feature")  # waits: a half-written base is no base, and no whole index meanwhile
+    t.join()
+    assert _call(root, "index_status", ref="feature")["storage"]["kind"] == "overlay"
+    monkeypatch.setattr(index, "BASE_WAIT_S", 0.2)
+    with store.writer_lock("main"):
+        with pytest.raises(CruxeError) as e:
+            run_index(root, ref="feature")
+    assert e.value.code == "index_in_progress" and e.value.data["ref"] == "main"
+
+
+def test_an_overlays_write_count_moves_with_its_bases(make_repo):
+    """The balanced policy starts one background sync per state (the write count among it): an
+    overlay made stale by its base's sync must read as a new state, or it is never synced."""
+    from cruxe.freshness import index_state
+    root = _repo(make_repo)
+    run_index(root, ref="feature")
+    before = index_state(open_project(root), "feature")
+    (root / "zeta.py").write_text("def zeta():\n    pass\n")
+    _commit(root, "main moves")
+    run_index(root)
+    after = index_state(open_project(root), "feature")
+    assert after.freshness_status == "stale" and after.cursor != before.cursor
