@@ -258,7 +258,7 @@ def query(session: Session, server, oracle: Oracle, results: Counter, failures: 
         results[f"{which}:{outcome}"] += 1
         results[outcome.split(":")[0]] += 1
         results["leakage"] += leak
-        results[f"{which}:layered"] += any("source_layer" in r for r in payload.get("results", []))
+        results[f"layered:{which}"] += any("source_layer" in r for r in payload.get("results", []))
         if outcome in ("stale_marked_fresh", "honest_stale") or leak:
             failures.append({"op": session.op_index, "ref": ref, "which": which, "name": name, "outcome": outcome,
                              "leaked": leak, "missing": _hits(truth - got), "extra": _hits(got - truth)})
