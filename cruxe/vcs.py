@@ -507,6 +507,18 @@ def _safe_tree_path(path: str) -> bool:
     return not path.startswith("/") and all(p not in ("", ".", "..") and p.lower() != ".git" for p in parts)
 
 
+_STAMP_BASE_NS = 1_000_000_000 * 1_000_000_000  # 2001-09-09: any stamp is years old
+
+
+def object_mtime_ns(oid: str) -> int:
+    """The mtime an exported file gets: one of 2^56 instants of 2001-2004 drawn from its object id.
+    Another object (another content) gets another mtime, so the job's size+mtime check still
+    sees every change; and the stamp is years old, so a file is never "modified within 2 s of
+    its read" (`index.RACY_NS`), which made every sync soon after an export read again every
+    file that export wrote."""
+    return _STAMP_BASE_NS + int(oid[:14], 16)
+
+
 def _write_blobs(root: Path, entries: list[tuple[str, str]], dest: Path) -> None:
     proc = _git(root, "cat-file", "--batch", stdin=subprocess.PIPE)
     try:
@@ -526,6 +538,8 @@ def _write_blobs(root: Path, entries: list[tuple[str, str]], dest: Path) -> None
             if target.is_dir():  # a directory where this file goes (its files were removed above)
                 shutil.rmtree(target)
             target.write_bytes(data)
+            stamp = object_mtime_ns(oid)
+            os.utime(target, ns=(stamp, stamp))
     finally:
         proc.stdin.close()
         proc.stdout.close()

@@ -61,3 +61,17 @@ def test_the_export_of_a_deleted_branch_is_removed_by_the_next_job_and_its_index
     assert store.ref_dir("feature").is_dir()  # a deleted branch stays queryable
     run_index(root)
     assert not store.export_dir("other").exists()
+
+
+def test_a_sync_soon_after_an_export_reads_only_the_files_that_changed(make_repo):
+    """Exported files were written just before the job read them, so each was stored as "modified
+    within 2 s" (no mtime) and the next sync read and hashed every one of them again."""
+    root = _repo(make_repo)
+    run_index(root, ref="feature")
+    git(root, "switch", "-q", "feature")
+    (root / "a.py").write_text("def a():\n    return 2\n")
+    commit_all(root, "a changes")
+    git(root, "switch", "-q", "main")
+    run_index(root, ref="feature")
+    store = open_project(root).store
+    assert store.jobs("feature", limit=1)[0]["files_total"] == 1  # a.py alone, not b.py and f.py again
