@@ -297,3 +297,33 @@ def test_an_overlays_write_count_moves_with_its_bases(make_repo):
     run_index(root)
     after = index_state(open_project(root), "feature")
     assert after.freshness_status == "stale" and after.cursor != before.cursor
+
+
+def test_every_symbol_of_an_overlay_ref_is_the_merge_of_both_layers(make_repo):
+    from cruxe.freshness import open_generation
+    from cruxe.store import all_symbols
+    root = _repo(make_repo)
+    run_index(root, ref="feature")
+    project = open_project(root)
+    names = [(s.path, s.name) for s in all_symbols(open_generation(project, "feature").gen, project.id, "feature")]
+    assert names == [("alpha.py", "alpha"), ("alpha.py", "alpha_two"), ("beta.py", "beta"),
+                     ("epsilon.py", "epsilon"), ("gamma2.py", "gamma")]
+
+
+def test_the_same_definition_ranks_the_same_from_either_layer(make_repo):
+    """BM25 in a small overlay index computes low IDFs (few documents), so its hits ranked under
+    the base's for the same text; the store rescales them to the two layers' counts."""
+    files = {f"f{i}.py": f"def filler_{i}(x):\n    return x + {i}\n" for i in range(30)}
+    files["z_base.py"] = 'def zeta_fn(value):\n    """Combine the value."""\n    return value * 2\n'
+    root = make_repo(files)
+    _git(root, "init", "-q", "-b", "main")
+    _commit(root, "base")
+    _git(root, "switch", "-q", "-c", "feature")
+    (root / "a_overlay.py").write_text(files["z_base.py"])
+    _commit(root, "copy")
+    _git(root, "switch", "-q", "main")
+    run_index(root)
+    run_index(root, ref="feature")
+    hits = _call(root, "search_code", query="combine value", ref="feature", detail_level="context")["results"]
+    scores = {(h["path"], h["source_layer"]): h["score"] for h in hits if h["result_type"] == "symbol"}
+    assert scores[("a_overlay.py", "overlay")] == scores[("z_base.py", "base")], scores

@@ -183,7 +183,10 @@ def search_index(gen: View, index: str, clauses: tuple[Any, ...], fetch: int, re
         return fulltext.search_index(gen, index, clauses, fetch, repo, ref, language, kinds)
     base, base_clauses = fulltext.search_index(gen.base, index, clauses, fetch, repo, gen.base_ref, language, kinds,
                                                exclude=gen.shadow)
-    top, top_clauses = fulltext.search_index(gen.top, index, clauses, fetch, repo, ref, language, kinds)
+    # the overlay searches the terms the base kept (a small index prunes no common term): both
+    # layers rank on the same words
+    top, top_clauses = fulltext.search_index(gen.top, index, base_clauses or clauses, fetch, repo, ref, language,
+                                             kinds)
     scale = _idf_scale(gen, index, top_clauses)
     hits = base + [(score * scale, found) for score, found in top]
     hits.sort(key=lambda h: (-h[0], h[1].path, h[1].line_start, getattr(h[1], "symbol_id", "")))
