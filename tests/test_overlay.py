@@ -327,3 +327,17 @@ def test_the_same_definition_ranks_the_same_from_either_layer(make_repo):
     hits = _call(root, "search_code", query="combine value", ref="feature", detail_level="context")["results"]
     scores = {(h["path"], h["source_layer"]): h["score"] for h in hits if h["result_type"] == "symbol"}
     assert scores[("a_overlay.py", "overlay")] == scores[("z_base.py", "base")], scores
+
+
+def test_an_overlay_whose_base_is_gone_refuses_and_its_next_sync_builds_it_whole(make_repo):
+    import shutil
+    root = _repo(make_repo)
+    run_index(root, ref="feature")
+    shutil.rmtree(_base_dir(root))  # the base's index lost (moved aside by a repair, say)
+    payload, is_error = Server(root).call_tool("locate_symbol", {"name": "beta", "ref": "feature"})
+    assert is_error and payload["error"]["code"] == "index_not_ready"
+    assert "cruxe index --ref feature" in payload["error"]["data"]["remedy"]
+    run_index(root, ref="feature")
+    assert _call(root, "index_status", ref="feature")["storage"]["kind"] == "whole"
+    assert _located(root, "beta", "feature") == ([("beta.py", None)], "fresh")
+    assert _located(root, "delta", "feature") == ([], "fresh")
