@@ -416,6 +416,8 @@ def _run_locked(project: Project, ref: str, *, force: bool, workers: int | None,
         _index_into(project, gen, kind, report, workers, progress, max_file_bytes, scan_timeout_s, source)
         store.update_job(job_id, status="validating")
         _validate(project, gen, ref, report, rebuild=kind is not BuildKind.SYNC, pinned=source and source.pinned)
+        if source is not None and source.overlay is not None:  # its files follow this base state now
+            save_overlay(gen, source.overlay, source.note)
         if kind is BuildKind.REBUILD:
             store.publish_generation(ref, gen.number)
         report.status = "published"
@@ -456,8 +458,10 @@ def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobR
     source = source or Source(project)
     pinned = source.pinned  # the commit whose exported files `project.root` holds
     _repair(gen, repo, ref, report, store)
-    # first: readers of a generation published at once (FIRST) merge it with its base from the start
-    save_overlay(gen, source.overlay, source.note)
+    # first: readers merge by the new paths from the first batch on (a FIRST generation is read at
+    # once); but with no base write count, so that a job killed before its files land leaves the
+    # overlay stale, never fresh on a base state its files do not follow yet (written at the end)
+    save_overlay(gen, source.overlay and {**source.overlay, "base_cursor": None}, source.note)
     # before the scan: the commit the files read next are (an export is its pinned commit's)
     checkout = None if pinned else vcs.checkout_state(project.root)
     scanned = scan(project.root, max_file_bytes, scan_timeout_s)

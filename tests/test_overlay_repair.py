@@ -1,6 +1,10 @@
 """What a ref indexed from git's objects leaves behind, and what a repair records (issue 20)."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from cruxe.index import run_index
 from cruxe.model import file_key
 from cruxe.project import open_project
@@ -75,3 +79,34 @@ def test_a_sync_soon_after_an_export_reads_only_the_files_that_changed(make_repo
     run_index(root, ref="feature")
     store = open_project(root).store
     assert store.jobs("feature", limit=1)[0]["files_total"] == 1  # a.py alone, not b.py and f.py again
+
+
+def test_an_overlay_job_killed_midway_never_leaves_it_fresh(make_repo, cruxe_home):
+    """The overlay's record (its paths, the base state it is built on) is written before its files
+    so that readers merge by the new paths at once; a job killed after that, before its files
+    landed, left an overlay claiming the new base state: wrong answers, marked fresh."""
+    from cruxe.tools import Server
+    root = make_repo({"a.py": "def a_one():\n    pass\n", "b.py": "def b():\n    pass\n"})
+    git(root, "init", "-q", "-b", "main")
+    commit_all(root, "base")
+    git(root, "switch", "-q", "-c", "feature")
+    (root / "b.py").write_text("def b_feat():\n    pass\n")
+    commit_all(root, "feature")
+    git(root, "switch", "-q", "main")
+    run_index(root)
+    run_index(root, ref="feature")
+    (root / "a.py").write_text("def a_two():\n    pass\n")  # main moves: a.py now differs from feature's
+    commit_all(root, "main moves")
+    run_index(root)
+    env = {**os.environ, "CRUXE_CRASH_AT": "tantivy_commit_symbols:1"}
+    proc = subprocess.run([sys.executable, "-m", "cruxe", "index", "--path", str(root), "--ref", "feature"],
+                          env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == -9, proc.stderr
+    payload, is_error = Server(root).call_tool("locate_symbol", {"name": "a_one", "ref": "feature",
+                                                                 "freshness_policy": "best_effort"})
+    assert not is_error, payload
+    if [r["path"] for r in payload["results"]] != ["a.py"]:
+        assert payload["metadata"].get("freshness_status") == "stale", payload
+    run_index(root, ref="feature")
+    payload, _ = Server(root).call_tool("locate_symbol", {"name": "a_one", "ref": "feature"})
+    assert [r["path"] for r in payload["results"]] == ["a.py"]
