@@ -14,6 +14,7 @@ from cruxe.shape import full_metadata
 from cruxe.tools import Server
 from support.repos import commit_all as _commit
 from support.repos import git as _git
+from support.repos import two_branches
 
 
 BASE_FILES = {
@@ -27,16 +28,10 @@ BASE_FILES = {
 def _repo(make_repo):
     """main: the four files above, indexed (the base). feature: alpha.py changed, epsilon.py
     added (calling alpha), delta.py deleted, gamma.py renamed to gamma2.py. main checked out."""
-    root = make_repo(BASE_FILES)
-    _git(root, "init", "-q", "-b", "main")
-    _commit(root, "base")
-    _git(root, "switch", "-q", "-c", "feature")
-    (root / "alpha.py").write_text("def alpha():\n    return 10\n\n\ndef alpha_two():\n    return alpha()\n")
-    (root / "epsilon.py").write_text("from alpha import alpha\n\n\ndef epsilon():\n    return alpha()\n")
-    (root / "delta.py").unlink()
-    _git(root, "mv", "gamma.py", "gamma2.py")
-    _commit(root, "feature")
-    _git(root, "switch", "-q", "main")
+    root = two_branches(make_repo(BASE_FILES), {
+        "alpha.py": "def alpha():\n    return 10\n\n\ndef alpha_two():\n    return alpha()\n",
+        "epsilon.py": "from alpha import alpha\n\n\ndef epsilon():\n    return alpha()\n",
+        "delta.py": None, "gamma.py": None, "gamma2.py": BASE_FILES["gamma.py"]})
     run_index(root)
     return root
 
@@ -203,13 +198,7 @@ def test_an_overlay_is_stale_when_its_base_is_indexed_again(make_repo):
 
 
 def test_without_a_base_the_ref_is_a_whole_index_and_index_status_says_why(make_repo):
-    root = make_repo(BASE_FILES)
-    _git(root, "init", "-q", "-b", "main")
-    _commit(root, "base")
-    _git(root, "switch", "-q", "-c", "feature")
-    (root / "epsilon.py").write_text("def epsilon():\n    pass\n")
-    _commit(root, "feature")
-    _git(root, "switch", "-q", "main")
+    root = two_branches(make_repo(BASE_FILES), {"epsilon.py": "def epsilon():\n    pass\n"})
     report = run_index(root, ref="feature")  # main never indexed
     assert report.file_count == 5
     storage = _call(root, "index_status", ref="feature")["storage"]
@@ -315,13 +304,7 @@ def test_the_same_definition_ranks_the_same_from_either_layer(make_repo):
     the base's for the same text; the store rescales them to the two layers' counts."""
     files = {f"f{i}.py": f"def filler_{i}(x):\n    return x + {i}\n" for i in range(30)}
     files["z_base.py"] = 'def zeta_fn(value):\n    """Combine the value."""\n    return value * 2\n'
-    root = make_repo(files)
-    _git(root, "init", "-q", "-b", "main")
-    _commit(root, "base")
-    _git(root, "switch", "-q", "-c", "feature")
-    (root / "a_overlay.py").write_text(files["z_base.py"])
-    _commit(root, "copy")
-    _git(root, "switch", "-q", "main")
+    root = two_branches(make_repo(files), {"a_overlay.py": files["z_base.py"]})
     run_index(root)
     run_index(root, ref="feature")
     hits = _call(root, "search_code", query="combine value", ref="feature", detail_level="context")["results"]

@@ -9,18 +9,12 @@ from cruxe.index import run_index
 from cruxe.model import file_key
 from cruxe.project import open_project
 from cruxe.store import GenerationWriter, branch_state
-from support.repos import commit_all, git
+from support.repos import commit_all, git, two_branches
 
 
 def _repo(make_repo):
-    root = make_repo({"a.py": "def a():\n    pass\n", "b.py": "def b():\n    pass\n"})
-    git(root, "init", "-q", "-b", "main")
-    commit_all(root, "base")
-    git(root, "switch", "-q", "-c", "feature")
-    (root / "f.py").write_text("def f():\n    pass\n")
-    commit_all(root, "feature")
-    git(root, "switch", "-q", "main")
-    return root
+    return two_branches(make_repo({"a.py": "def a():\n    pass\n", "b.py": "def b():\n    pass\n"}),
+                        {"f.py": "def f():\n    pass\n"})
 
 
 def _duplicate_file_document(root, ref: str, path: str) -> None:
@@ -86,13 +80,8 @@ def test_an_overlay_job_killed_midway_never_leaves_it_fresh(make_repo, cruxe_hom
     so that readers merge by the new paths at once; a job killed after that, before its files
     landed, left an overlay claiming the new base state: wrong answers, marked fresh."""
     from cruxe.tools import Server
-    root = make_repo({"a.py": "def a_one():\n    pass\n", "b.py": "def b():\n    pass\n"})
-    git(root, "init", "-q", "-b", "main")
-    commit_all(root, "base")
-    git(root, "switch", "-q", "-c", "feature")
-    (root / "b.py").write_text("def b_feat():\n    pass\n")
-    commit_all(root, "feature")
-    git(root, "switch", "-q", "main")
+    root = two_branches(make_repo({"a.py": "def a_one():\n    pass\n", "b.py": "def b():\n    pass\n"}),
+                        {"b.py": "def b_feat():\n    pass\n"})
     run_index(root)
     run_index(root, ref="feature")
     (root / "a.py").write_text("def a_two():\n    pass\n")  # main moves: a.py now differs from feature's

@@ -39,3 +39,19 @@ def git(root: Path, *args: str) -> str:
 def commit_all(root: Path, message: str) -> None:
     git(root, "add", "-A")
     git(root, "commit", "-qm", message)
+
+
+def two_branches(root: Path, feature: dict[str, str | None]) -> Path:
+    """`root` (its files written) as a git repository: `main` holding them, `feature` one commit
+    ahead with `feature`'s files written (None: deleted); `main` checked out."""
+    git(root, "init", "-q", "-b", "main")
+    commit_all(root, "base")
+    git(root, "switch", "-q", "-c", "feature")
+    for name, text in feature.items():
+        if text is None:
+            (root / name).unlink()
+        else:
+            (root / name).write_text(text)
+    commit_all(root, "feature")
+    git(root, "switch", "-q", "main")
+    return root
