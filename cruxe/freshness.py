@@ -18,8 +18,8 @@ from typing import Any
 from . import vcs
 from .errors import CruxeError
 from .project import Project, is_working_tree_ref
-from .store import (SCHEMA_VERSION, Generation, Overlay, branch_state, manifest, overlay_info, probe_tables,
-                    storage_note, tree_clean, tree_state)
+from .store import (SCHEMA_VERSION, Generation, Overlay, branch_state, manifest, overlay_info, paths_indexed_since,
+                    probe_tables, storage_note, tree_clean, tree_state)
 
 POLICIES = ("strict", "balanced", "best_effort")
 
@@ -56,6 +56,8 @@ class Opened:
     gen: Generation | Overlay | None  # an Overlay: the ref's overlay over its base's generation
     schema_status: str  # compatible | not_indexed | reindex_required | corrupt_manifest
     message: str | None = None  # why it is not compatible
+    base_state: dict | None = None  # an overlay's: its base's branch state
+    base_moved: bool = False  # an overlay's: its base is not the state it was built on
 
 
 def open_generation(project: Project, ref: str) -> Opened:
@@ -82,7 +84,11 @@ def open_generation(project: Project, ref: str) -> Opened:
         # an overlay alone holds only what differs from its base: never an answer by itself
         return Opened(None, "not_indexed", f"ref {ref!r} is stored as an overlay on {info['base_ref']!r}, "
                       "whose index is missing or unreadable")
-    return Opened(Overlay(gen, base.gen, info), "compatible")
+    bs = branch_state(base.gen, project.id, info["base_ref"]) or {}
+    moved = _base_moved(project, info, base.gen, bs)
+    hidden = paths_indexed_since(base.gen, project.id, info["base_ref"], info.get("base_indexed_at") or "") \
+        if moved else ()
+    return Opened(Overlay(gen, base.gen, info, hidden), "compatible", base_state=bs, base_moved=moved)
 
 
 def index_state(project: Project, ref: str, opened: Opened | None = None,
@@ -104,12 +110,11 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
     head = _ref_commit(project, ref)
     indexed = bs.get("last_indexed_commit")
     cursor = int(bs.get("cursor") or 0)
-    base_bs = (branch_state(gen.base, project.id, gen.base_ref) or {}) if isinstance(gen, Overlay) else None
-    if base_bs is not None:
-        cursor += int(base_bs.get("cursor") or 0)  # what answers moves with either layer's writes
+    if isinstance(gen, Overlay):
+        cursor += int((opened.base_state or {}).get("cursor") or 0)  # what answers moves with either layer
     if active:
         freshness = "syncing"
-    elif base_bs is not None and (is_working_tree_ref(project, ref) or not _base_unmoved(project, gen, base_bs)):
+    elif isinstance(gen, Overlay) and (is_working_tree_ref(project, ref) or opened.base_moved):
         freshness = "stale"  # checked out now (the working tree answers), or built on another base state
     elif head is not None and indexed != head:
         freshness = "stale"
@@ -127,16 +132,15 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
                       SCHEMA_VERSION, cursor=cursor, storage=_storage(project, ref, gen))
 
 
-def _base_unmoved(project: Project, ov: Overlay, bs: dict) -> bool:
-    """The base (`bs`: its branch state) is still what the overlay was built against: the same
-    generation, write count and commit, and no job writing it. (The overlay's own commit is
-    checked like any ref's; its merge-base stays an ancestor of the ref as long as that commit
-    does not move.)"""
-    info = ov.info
-    if project.store.writer_active(ov.base_ref) or ov.base.number != info.get("base_generation"):
-        return False
+def _base_moved(project: Project, info: dict, base: Generation, bs: dict) -> bool:
+    """Whether the base (`bs`: its branch state) is no longer what the overlay (`info`) was built
+    against: another generation, write count or commit, or a job writing it. (The overlay's own
+    commit is checked like any ref's; its merge-base stays an ancestor of the ref as long as that
+    commit does not move.)"""
+    if project.store.writer_active(info["base_ref"]) or base.number != info.get("base_generation"):
+        return True
     commit = bs.get("last_indexed_commit")
-    return int(bs.get("cursor") or 0) == info.get("base_cursor") and commit is not None and commit == info.get(
+    return int(bs.get("cursor") or 0) != info.get("base_cursor") or commit is None or commit != info.get(
         "base_commit")
 
 
@@ -147,7 +151,7 @@ def _storage(project: Project, ref: str, gen: Generation | Overlay) -> dict | No
     if isinstance(gen, Overlay):
         info = gen.info
         return {"kind": "overlay", "base_ref": gen.base_ref, "base_commit": info.get("base_commit"),
-                "merge_base": info.get("merge_base"), "shadowed_paths": len(gen.shadow),
+                "merge_base": info.get("merge_base"), "shadowed_paths": len(info["paths"]),
                 "note": "file_count and symbol_count are the overlay's own; the base answers for the rest"}
     note = storage_note(gen)
     return {"kind": "whole", "reason": note} if note else None

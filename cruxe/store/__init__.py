@@ -19,8 +19,8 @@ from .layout import (LOW_SPACE_BYTES, SQLITE_BUSY_TIMEOUT_MS, STORAGE_PROBLEMS, 
                      storage_kind, transaction)
 from .fulltext import COMMON_TERM_MIN_DOCS, MAX_TERM_DOC_SHARE, prune_common_terms
 from .reads import (Chunk, EdgeSite, FileDoc, OutlineRow, Symbol, branch_state, damaged, disagreeing_files,
-                    document_counts, integrity_problem, overlay_info, probe_index, read_doc, skipped_files, storage_note,
-                    tree_clean, tree_state)
+                    document_counts, integrity_problem, overlay_info, paths_indexed_since, probe_index, read_doc,
+                    skipped_files, storage_note, tree_clean, tree_state)
 # the reads that merge an overlay with its base (`layers`); on a whole index, the plain reads
 from .layers import (all_symbols, chunks, edges_to, file_language, file_warnings, innermost_symbols, layer_of,
                      manifest, outline_count, outline_rows, probe_tables, search_index, siblings, symbols_by_id,
@@ -30,7 +30,7 @@ from .schema import (_INDEX_SCHEMA, CONFIDENCE_CODES, name_tail, EDGE_TYPE_CODES
 
 __all__ = [
     "LOW_SPACE_BYTES", "SQLITE_BUSY_TIMEOUT_MS", "STORAGE_PROBLEMS", "Generation", "ProjectInfo", "ProjectStore",
-    "Overlay", "overlay_info", "storage_note", "layer_of", "save_overlay", "connect", "is_corruption", "is_engine_panic", "now_iso", "ref_slug", "storage_error", "storage_kind",
+    "Overlay", "overlay_info", "paths_indexed_since", "storage_note", "layer_of", "save_overlay", "connect", "is_corruption", "is_engine_panic", "now_iso", "ref_slug", "storage_error", "storage_kind",
     "transaction", "branch_state", "damaged", "disagreeing_files", "document_counts", "manifest", "read_doc",
     "skipped_files", "tree_state", "COMMON_TERM_MIN_DOCS", "MAX_TERM_DOC_SHARE", "prune_common_terms",
     "search_index", "warm_indices", "Chunk", "EdgeSite", "FileDoc", "OutlineRow", "Symbol", "all_symbols", "chunks",

@@ -331,14 +331,16 @@ class Overlay:
     """A ref stored as an overlay, opened for reading: its own generation (`top`: the files that
     differ from the base, read from git's objects) over the base ref's published generation
     (`base`). `shadow` holds every path that differs (changed, added, deleted: a deleted one is a
-    tombstone): a base row or document of such a path is never an answer on this ref. The reads
-    of `store.layers` merge the two (overlay wins); what they do not merge (the job's state, the
-    health probes, the writer's reads) is the overlay's own generation's, by delegation."""
+    tombstone): a base row or document of such a path is never an answer on this ref; nor one of
+    `hidden`, the paths the base indexed again since the overlay was built (until the overlay's next
+    sync it does not know whether the ref has them: none is better than the default branch's). The
+    reads of `store.layers` merge the two (overlay wins); what they do not merge (the job's state,
+    the health probes, the writer's reads) is the overlay's own generation's, by delegation."""
 
-    def __init__(self, top: Generation, base: Generation, info: dict[str, Any]):
+    def __init__(self, top: Generation, base: Generation, info: dict[str, Any], hidden: Any = ()):
         self.top, self.base, self.info = top, base, info
         self.base_ref: str = info["base_ref"]
-        self.shadow = frozenset(info["paths"])
+        self.shadow = frozenset(info["paths"]) | frozenset(hidden)
 
     def layer_of(self, path: str) -> str:
         """Which layer answers for `path` on this ref: "overlay" or "base"."""

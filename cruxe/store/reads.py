@@ -105,6 +105,13 @@ def overlay_info(gen: Generation) -> dict[str, Any] | None:
     return info
 
 
+def paths_indexed_since(gen: Generation, repo: str, ref: str, since: str) -> list[str]:
+    """The paths whose rows a job wrote at or after `since` (`now_iso`'s form, which sorts as
+    text): what a base indexed again after an overlay was built on it."""
+    return [r[0] for r in gen.db.execute('SELECT path FROM file_manifest WHERE repo=? AND "ref"=? AND indexed_at >= ?',
+                                         (repo, ref, since))]
+
+
 def storage_note(gen: Generation) -> str | None:
     """Why a ref not checked out is a whole index rather than an overlay (`writer.save_overlay`)."""
     row = gen.db.execute("SELECT value FROM meta WHERE key='storage_note'").fetchone()
