@@ -304,8 +304,7 @@ def _overlay_plan(project: Project, ref: str, commit: str, listing: dict[str, st
         return None, "the ref's ignore files or config differ from the base's: this ref is a whole index"
     return {"base_ref": base_ref, "base_commit": base_commit, "base_generation": base.number,
             "base_cursor": int(bs.get("cursor") or 0), "base_indexed_at": bs.get("last_indexed_at"),
-            "merge_base": merge_base, "commit": commit,
-            "paths": paths}, None
+            "merge_base": merge_base, "commit": commit, "paths": paths}, None
 
 
 def _wait_for_base(store, base_ref: str) -> None:
