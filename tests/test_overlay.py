@@ -326,3 +326,31 @@ def test_an_overlay_whose_base_is_gone_refuses_and_its_next_sync_builds_it_whole
     assert _call(root, "index_status", ref="feature")["storage"]["kind"] == "whole"
     assert _located(root, "beta", "feature") == ([("beta.py", None)], "fresh")
     assert _located(root, "delta", "feature") == ([], "fresh")
+
+
+def test_the_base_is_the_branch_origin_head_names(make_repo):
+    root = make_repo(BASE_FILES)
+    _git(root, "init", "-q", "-b", "trunk")
+    _commit(root, "base")
+    (root / ".git" / "refs" / "remotes" / "origin").mkdir(parents=True)
+    (root / ".git" / "refs" / "remotes" / "origin" / "HEAD").write_text("ref: refs/remotes/origin/trunk\n")
+    _git(root, "branch", "main")  # a `main` too: origin's default wins
+    _git(root, "switch", "-q", "-c", "feature")
+    (root / "epsilon.py").write_text("def epsilon():\n    pass\n")
+    _commit(root, "feature")
+    _git(root, "switch", "-q", "trunk")
+    run_index(root)
+    run_index(root, ref="feature")
+    assert _call(root, "index_status", ref="feature")["storage"]["base_ref"] == "trunk"
+    assert _located(root, "beta", "feature") == ([("beta.py", "base")], "fresh")
+
+
+def test_a_branch_whose_ignore_rules_differ_is_a_whole_index(make_repo):
+    root = two_branches(make_repo({**BASE_FILES, "gen/out.py": "def generated():\n    pass\n",
+                                   ".gitignore": "gen/\n"}), {".gitignore": ""})
+    run_index(root)
+    run_index(root, ref="feature")
+    storage = _call(root, "index_status", ref="feature")["storage"]
+    assert storage["kind"] == "whole" and "ignore" in storage["reason"]
+    assert _located(root, "generated", "feature") == ([("gen/out.py", None)], "fresh")  # admitted there
+    assert _located(root, "generated") == ([], "fresh")
