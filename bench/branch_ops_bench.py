@@ -25,6 +25,7 @@ An answer is a set of (path, line) hits. Counted per answer:
   leakage            = answers with a hit that is not in the oracle of the ref asked about but is in
                        the oracle of the other ref (its content at that moment)
   refusals           = an error (by code; index_not_ready before a branch was ever indexed)
+  layered            = answers whose hits say `source_layer` (the ref was an overlay on its base)
 One JSON object on stdout; --details adds the first failures.
 """
 from __future__ import annotations
@@ -257,6 +258,7 @@ def query(session: Session, server, oracle: Oracle, results: Counter, failures: 
         results[f"{which}:{outcome}"] += 1
         results[outcome.split(":")[0]] += 1
         results["leakage"] += leak
+        results[f"layered:{which}"] += any("source_layer" in r for r in payload.get("results", []))
         if outcome in ("stale_marked_fresh", "honest_stale") or leak:
             failures.append({"op": session.op_index, "ref": ref, "which": which, "name": name, "outcome": outcome,
                              "leaked": leak, "missing": _hits(truth - got), "extra": _hits(got - truth)})

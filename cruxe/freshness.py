@@ -18,7 +18,8 @@ from typing import Any
 from . import vcs
 from .errors import CruxeError
 from .project import Project, is_working_tree_ref
-from .store import SCHEMA_VERSION, Generation, branch_state, manifest, probe_tables, tree_clean, tree_state
+from .store import (SCHEMA_VERSION, Generation, Overlay, branch_state, manifest, overlay_info, paths_indexed_since,
+                    probe_tables, storage_note, tree_clean, tree_state)
 
 POLICIES = ("strict", "balanced", "best_effort")
 
@@ -39,7 +40,8 @@ class IndexState:
     symbol_count: int = 0
     current_schema_version: int | None = None
     message: str | None = None
-    cursor: int = 0  # the ref's write count: moves with every batch a job commits
+    cursor: int = 0  # the ref's write count: moves with every batch a job commits (an overlay's: with its base's too)
+    storage: dict | None = None  # how a ref not checked out is stored (overlay on a base, or whole)
 
     def base_metadata(self) -> dict:
         return {"freshness_status": self.freshness_status, "indexing_status": self.indexing_status,
@@ -51,9 +53,11 @@ class IndexState:
 class Opened:
     """A ref's published generation as found: `gen` is None when there is none to read."""
 
-    gen: Generation | None
+    gen: Generation | Overlay | None  # an Overlay: the ref's overlay over its base's generation
     schema_status: str  # compatible | not_indexed | reindex_required | corrupt_manifest
     message: str | None = None  # why it is not compatible
+    base_state: dict | None = None  # an overlay's: its base's branch state
+    base_moved: bool = False  # an overlay's: its base is not the state it was built on
 
 
 def open_generation(project: Project, ref: str) -> Opened:
@@ -69,7 +73,22 @@ def open_generation(project: Project, ref: str) -> Opened:
         return Opened(None, "corrupt_manifest", "index.db has no readable schema version")
     if version != SCHEMA_VERSION:
         return Opened(gen, "reindex_required", f"index schema {version}, this cruxe needs {SCHEMA_VERSION}")
-    return Opened(gen, "compatible")
+    try:
+        info = overlay_info(gen)
+    except (CruxeError, sqlite3.DatabaseError) as e:
+        return Opened(None, "corrupt_manifest", getattr(e, "message", str(e)))
+    if info is None:
+        return Opened(gen, "compatible")
+    base = open_generation(project, info["base_ref"]) if info["base_ref"] != ref else Opened(None, "not_indexed")
+    if base.gen is None or base.schema_status != "compatible" or isinstance(base.gen, Overlay):
+        # an overlay alone holds only what differs from its base: never an answer by itself
+        return Opened(None, "not_indexed", f"ref {ref!r} is stored as an overlay on {info['base_ref']!r}, "
+                      "whose index is missing or unreadable")
+    bs = branch_state(base.gen, project.id, info["base_ref"]) or {}
+    moved = _base_moved(project, info, base.gen, bs)
+    hidden = paths_indexed_since(base.gen, project.id, info["base_ref"], info.get("base_indexed_at") or "") \
+        if moved else ()
+    return Opened(Overlay(gen, base.gen, info, hidden), "compatible", base_state=bs, base_moved=moved)
 
 
 def index_state(project: Project, ref: str, opened: Opened | None = None,
@@ -90,8 +109,13 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
         return IndexState(ref, "corrupt_manifest", "failed", "stale", False, message=e.message)
     head = _ref_commit(project, ref)
     indexed = bs.get("last_indexed_commit")
+    cursor = int(bs.get("cursor") or 0)
+    if isinstance(gen, Overlay):
+        cursor += int((opened.base_state or {}).get("cursor") or 0)  # what answers moves with either layer
     if active:
         freshness = "syncing"
+    elif isinstance(gen, Overlay) and (is_working_tree_ref(project, ref) or opened.base_moved):
+        freshness = "stale"  # checked out now (the working tree answers), or built on another base state
     elif head is not None and indexed != head:
         freshness = "stale"
     elif not bs.get("complete"):
@@ -105,7 +129,32 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
     status = "indexing" if active else ("ready" if complete or bs else "not_indexed")
     return IndexState(ref, "compatible", status, freshness, complete, indexed, head,
                       bs.get("last_indexed_at"), bs.get("file_count") or 0, bs.get("symbol_count") or 0,
-                      SCHEMA_VERSION, cursor=int(bs.get("cursor") or 0))
+                      SCHEMA_VERSION, cursor=cursor, storage=_storage(project, ref, gen))
+
+
+def _base_moved(project: Project, info: dict, base: Generation, bs: dict) -> bool:
+    """Whether the base (`bs`: its branch state) is no longer what the overlay (`info`) was built
+    against: another generation, write count or commit, or a job writing it. (The overlay's own
+    commit is checked like any ref's; its merge-base stays an ancestor of the ref as long as that
+    commit does not move.)"""
+    if project.store.writer_active(info["base_ref"]) or base.number != info.get("base_generation"):
+        return True
+    commit = bs.get("last_indexed_commit")
+    return int(bs.get("cursor") or 0) != info.get("base_cursor") or commit is None or commit != info.get(
+        "base_commit")
+
+
+def _storage(project: Project, ref: str, gen: Generation | Overlay) -> dict | None:
+    """How a ref is stored, for index_status: an overlay (on which base, from which merge-base,
+    how many paths it shadows), or a whole index with the reason a ref not checked out is not an
+    overlay. None for the working tree's ref and the base itself."""
+    if isinstance(gen, Overlay):
+        info = gen.info
+        return {"kind": "overlay", "base_ref": gen.base_ref, "base_commit": info.get("base_commit"),
+                "merge_base": info.get("merge_base"), "shadowed_paths": len(info["paths"]),
+                "note": "file_count and symbol_count are the overlay's own; the base answers for the rest"}
+    note = storage_note(gen)
+    return {"kind": "whole", "reason": note} if note else None
 
 
 # ---- edits on disk ----------------------------------------------------------------------------

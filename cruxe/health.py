@@ -41,6 +41,7 @@ def index_status(project: Project, ref: str, opened: Opened | None = None) -> di
         "symbol_count": st.symbol_count, "active_job": _job_view(project.store.active_job(ref)),
         "recent_jobs": [_job_view(j) for j in project.store.jobs(ref, limit=5)],
         "interrupted_recovery_report": recovery_report(project),
+        **({"storage": st.storage} if st.storage else {}),  # a ref not checked out: overlay, or whole and why
     }, st
 
 

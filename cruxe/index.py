@@ -34,7 +34,8 @@ from .procs import worker_pool
 from .project import Project, init_project, is_working_tree_ref, open_project
 from .scan import MAX_FILE_BYTES, SCAN_TIMEOUT_S, ScanEntry, looks_binary, scan
 from .store import (SCHEMA_VERSION, Generation, branch_state, disagreeing_files, forget_commit, manifest,
-                    now_iso, ref_slug, save_skipped_files, save_tree_state, storage_error, storage_kind)
+                    now_iso, overlay_info, ref_slug, save_overlay, save_skipped_files, save_tree_state, storage_error,
+                    storage_kind, tree_clean)
 from .store.edges import manifest_files, row_counts
 from .store.writer import (FileEdges, GenerationWriter, build_documents, build_missing_indexes,  # noqa: F401 - build_documents: re-exported
                            build_symbol_indexes, clear_generation, crash_point, defer_edge_indexes,
@@ -65,6 +66,8 @@ SPOOL_MAX_EDGES = 2_000_000
 # kernel clocks, 2 s on FAT), with the same size: the size+mtime fast path would then miss
 # it. Such a file's manifest row gets no mtime, so the next sync hashes it once more.
 RACY_NS = 2_000_000_000
+# how long an overlay's job waits for a job writing its base before it refuses (`_wait_for_base`)
+BASE_WAIT_S = 60.0
 
 Progress = Callable[[int, int, str], None]
 
@@ -196,29 +199,137 @@ def _run_index(path: str | Path, force: bool, ref: str | None, workers: int | No
     with store.writer_lock(ref):
         store.remove_unpublished(ref)
         recovered = store.recover_interrupted(ref, holding_lock=True)
-        source, pinned = _source(project, ref, max_file_bytes)
-        return _run_locked(source, ref, force=force, workers=workers, progress=progress,
-                           job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered,
-                           max_file_bytes=max_file_bytes, scan_timeout_s=scan_timeout_s, pinned=pinned)
+        source = _source(project, ref, max_file_bytes)
+        # an overlay where a whole index is published (or the reverse, or another base): a new
+        # generation, published when complete, never a mix of the two in place
+        force = force or _storage_changed(store, ref, source.overlay)
+        report = _run_locked(source.project, ref, force=force, workers=workers, progress=progress,
+                             job_id=job_id or uuid.uuid4().hex[:16], recovered=recovered,
+                             max_file_bytes=max_file_bytes, scan_timeout_s=scan_timeout_s, source=source)
+    _drop_stale_exports(project, ref)
+    return report
 
 
-def _source(project: Project, ref: str, max_file_bytes: int) -> tuple[Project, str | None]:
+def _drop_stale_exports(project: Project, ref: str) -> None:
+    """Remove the exports (`trees/<ref>`) no job can use again: of a ref git no longer has (a
+    deleted branch: it cannot be synced, while its index stays queryable) or whose index is gone.
+    Each under its ref's writer lock; one a job holds is left for a later job."""
+    store = project.store
+    slugs = store.exported_slugs()
+    if not slugs:
+        return
+    names = {ref_slug(r): r for r in store.known_refs()}
+    for slug in slugs:
+        name = names.get(slug)
+        if name == ref:
+            continue
+        if name is None or not store.ref_dir(name).is_dir() or vcs.resolve_ref(project.root, name) is None:
+            if store.remove_export(name or slug):
+                log.info("removed the export of %s: no job can use it again", name or slug)
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a job reads its files, and how the ref is stored (`_source`)."""
+
+    project: Project  # its root: the working tree, or the export of the ref's commit
+    pinned: str | None = None  # the commit an export holds
+    overlay: dict[str, Any] | None = None  # `store.save_overlay`'s record: the ref is an overlay
+    note: str | None = None  # why a ref not checked out is a whole index instead
+
+
+def _source(project: Project, ref: str, max_file_bytes: int) -> Source:
     """Where a job reads its files: the working tree for the ref checked out (or `live`); for
     any other ref, its commit's files exported from git's objects into the store (never the
-    working tree, which holds another ref's code), with that commit pinned."""
+    working tree, which holds another ref's code), with that commit pinned. Such a ref is an
+    overlay on the default branch's index when that index can be one's base (`_overlay_plan`):
+    only the files that differ from the base are exported and indexed."""
     if is_working_tree_ref(project, ref) or vcs.git_dir(project.root) is None:
-        return project, None  # without git, any name the library is given holds the working tree
+        return Source(project)  # without git, any name the library is given holds the working tree
     commit = vcs.resolve_ref(project.root, ref)
     if commit is None:
         raise CruxeError("invalid_input", f"ref {ref!r} is not a branch, tag or commit of this repository",
                          {"field": "ref", "remedy": "Pass a branch, tag or commit id, or leave ref out."})
     try:
-        tree = vcs.export_commit(project.root, commit, project.store.dir / "trees" / ref_slug(ref), max_file_bytes)
+        listing = vcs.tree_files(project.root, commit, max_file_bytes)
+        overlay, note = _overlay_plan(project, ref, commit, listing, max_file_bytes)
+        # an overlay's export: the files that differ, and the ignore files the scan applies to them
+        only = None if overlay is None else {*overlay["paths"], *filter(_shapes_scan, listing)}
+        tree = vcs.export_commit(project.root, commit, project.store.export_dir(ref), max_file_bytes,
+                                 only=only, listing=listing)
     except vcs.ExportError as e:
         raise CruxeError("invalid_input", f"cannot read ref {ref!r} from git's objects: {e}",
                          {"field": "ref", "remedy": f"Check the ref out (`git switch {ref}`) and index it there, "
                                                     "or install git."}) from e
-    return replace(project, root=tree), commit
+    return Source(replace(project, root=tree), commit, overlay, note)
+
+
+def _shapes_scan(path: str) -> bool:
+    """A file that decides which other files a scan admits (ignore files, the repository's config)."""
+    return path.rsplit("/", 1)[-1] == ".gitignore" or path in (".cruxeignore", ".cruxe/config.toml")
+
+
+def _overlay_plan(project: Project, ref: str, commit: str, listing: dict[str, str],
+                  max_file_bytes: int) -> tuple[dict[str, Any] | None, str | None]:
+    """(the overlay record, None) when `ref` can be stored as an overlay on the default branch's
+    index, else (None, why not). The base must be a complete index of one commit's files (a
+    clean tree, no job writing it): the overlay holds every path whose file differs between that
+    commit and the ref's, so base plus overlay is the ref's content even where the default
+    branch moved on since the merge-base."""
+    base_ref = vcs.default_branch(project.root)
+    if base_ref is None:
+        return None, "no default branch (origin/HEAD, main or master) to be the base of an overlay"
+    if base_ref == ref:
+        return None, None  # the base itself
+    store = project.store
+    _wait_for_base(store, base_ref)
+    try:
+        base = store.current_generation(base_ref)
+        usable = base is not None and base.schema_version() == SCHEMA_VERSION and overlay_info(base) is None
+        bs = (branch_state(base, project.id, base_ref) or {}) if usable else {}
+    except (CruxeError, sqlite3.DatabaseError):
+        base, bs = None, {}
+    base_commit = bs.get("last_indexed_commit")
+    if not bs.get("complete") or not base_commit or not tree_clean(base):
+        return None, (f"the base {base_ref!r} has no complete index of a commit's files (not indexed, or "
+                      "indexed with uncommitted edits): this ref is a whole index")
+    merge_base = vcs.merge_base(project.root, base_commit, commit)
+    if merge_base is None:
+        return None, f"no merge-base with the base {base_ref!r}: this ref is a whole index"
+    try:
+        paths = vcs.changed_files(vcs.tree_files(project.root, base_commit, max_file_bytes), listing)
+    except vcs.ExportError:
+        return None, f"the base's commit {base_commit[:12]} cannot be read: this ref is a whole index"
+    if any(_shapes_scan(p) for p in paths):
+        return None, "the ref's ignore files or config differ from the base's: this ref is a whole index"
+    return {"base_ref": base_ref, "base_commit": base_commit, "base_generation": base.number,
+            "base_cursor": int(bs.get("cursor") or 0), "base_indexed_at": bs.get("last_indexed_at"),
+            "merge_base": merge_base, "commit": commit, "paths": paths}, None
+
+
+def _wait_for_base(store, base_ref: str) -> None:
+    """Wait for a job writing the base to end (a half-written base is no base, and a whole index
+    built meanwhile would be rebuilt as an overlay at the next sync: a full index each way);
+    past BASE_WAIT_S, refuse as busy, naming the base."""
+    deadline = time.monotonic() + BASE_WAIT_S
+    while store.writer_active(base_ref):
+        if time.monotonic() > deadline:
+            raise CruxeError("index_in_progress", f"the base {base_ref!r} of this ref is being indexed",
+                             {"ref": base_ref, "remedy": "Retry once the base's job has finished (index_status)."})
+        time.sleep(0.1)
+
+
+def _storage_changed(store, ref: str, overlay: dict[str, Any] | None) -> bool:
+    """Whether the published generation is stored otherwise than `overlay` says (an overlay and
+    a whole index, or overlays on two bases). An unreadable one is the job's to find."""
+    try:
+        live = store.current_generation(ref)
+        current = overlay_info(live) if live is not None else None
+    except (CruxeError, sqlite3.DatabaseError):
+        return False
+    if live is None:
+        return False
+    return (current is None) != (overlay is None) or (current is not None and current["base_ref"] != overlay["base_ref"])
 
 
 class BuildKind(Enum):
@@ -291,7 +402,7 @@ def _batch_files() -> int:
 
 def _run_locked(project: Project, ref: str, *, force: bool, workers: int | None,
                 progress: Progress | None, job_id: str, recovered: list[dict[str, Any]],
-                max_file_bytes: int, scan_timeout_s: float, pinned: str | None = None) -> JobReport:
+                max_file_bytes: int, scan_timeout_s: float, source: Source | None = None) -> JobReport:
     store = project.store
     t0 = time.monotonic()
     kind, live = _kind(store, ref, force)
@@ -302,9 +413,11 @@ def _run_locked(project: Project, ref: str, *, force: bool, workers: int | None,
     store.create_job(job_id, ref, job_mode, gen.number)
     report = JobReport(job_id, "running", job_mode, ref, gen.number, warnings=[], recovered_jobs=recovered)
     try:
-        _index_into(project, gen, kind, report, workers, progress, max_file_bytes, scan_timeout_s, pinned)
+        _index_into(project, gen, kind, report, workers, progress, max_file_bytes, scan_timeout_s, source)
         store.update_job(job_id, status="validating")
-        _validate(project, gen, ref, report, rebuild=kind is not BuildKind.SYNC)
+        _validate(project, gen, ref, report, rebuild=kind is not BuildKind.SYNC, pinned=source and source.pinned)
+        if source is not None and source.overlay is not None:  # its files follow this base state now
+            save_overlay(gen, source.overlay, source.note)
         if kind is BuildKind.REBUILD:
             store.publish_generation(ref, gen.number)
         report.status = "published"
@@ -339,10 +452,16 @@ def _kind(store, ref: str, force: bool) -> tuple[BuildKind, Generation | None]:
 
 def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobReport, workers: int | None,
                 progress: Progress | None, max_file_bytes: int, scan_timeout_s: float = SCAN_TIMEOUT_S,
-                pinned: str | None = None) -> None:
-    """`pinned`: the commit whose exported files `project.root` holds (a ref not checked out)."""
+                source: Source | None = None) -> None:
+    """`source`: where `project.root` came from (`_source`; None: the working tree)."""
     store, repo, ref = project.store, project.id, report.ref
+    source = source or Source(project)
+    pinned = source.pinned  # the commit whose exported files `project.root` holds
     _repair(gen, repo, ref, report, store)
+    # first: readers merge by the new paths from the first batch on (a FIRST generation is read at
+    # once); but with no base write count, so that a job killed before its files land leaves the
+    # overlay stale, never fresh on a base state its files do not follow yet (written at the end)
+    save_overlay(gen, source.overlay and {**source.overlay, "base_cursor": None}, source.note)
     # before the scan: the commit the files read next are (an export is its pinned commit's)
     checkout = None if pinned else vcs.checkout_state(project.root)
     scanned = scan(project.root, max_file_bytes, scan_timeout_s)
@@ -446,14 +565,15 @@ def _writer(gen: Generation, repo: str, ref: str) -> GenerationWriter:
     return GenerationWriter(gen, repo, ref, threads=1, dirty_names=dirty_names)
 
 
-def _validate(project: Project, gen: Generation, ref: str, report: JobReport, rebuild: bool) -> None:
+def _validate(project: Project, gen: Generation, ref: str, report: JobReport, rebuild: bool,
+              pinned: str | None = None) -> None:
     """Before a job publishes: every file's documents must agree with its manifest row
     (`store.disagreeing_files`, cheap beside the job), and the totals of SQLite and Tantivy
     must agree. Files that disagree are indexed again (`_reindex`); a disagreement that
     survives that fails the job with the files named and the remedy."""
     bad = disagreeing_files(gen, project.id, ref)
     if bad:
-        _reindex(project, gen, ref, report, list(bad))
+        _reindex(project, gen, ref, report, list(bad), pinned)
         bad = disagreeing_files(gen, project.id, ref)
     problem = validate_generation(gen, project.id, ref)
     if not bad and not problem:
@@ -466,7 +586,8 @@ def _validate(project: Project, gen: Generation, ref: str, report: JobReport, re
                                               "remediation": "cruxe index --force"})
 
 
-def _reindex(project: Project, gen: Generation, ref: str, report: JobReport, paths: list[str]) -> None:
+def _reindex(project: Project, gen: Generation, ref: str, report: JobReport, paths: list[str],
+             pinned: str | None = None) -> None:
     """Index `paths` again, whatever their hashes say: delete all their documents by file key
     and add them afresh, replace their rows (a path with no manifest row only loses its
     documents). What validation does with the files whose documents disagree with the manifest."""
@@ -482,7 +603,9 @@ def _reindex(project: Project, gen: Generation, ref: str, report: JobReport, pat
     if todo:
         writer = _writer(gen, repo, ref)
         try:
-            _write_batches(writer, project.store, todo, None, report, None, vcs.head_commit(project.root), None)
+            # an export's files are its pinned commit's (its directory is no git repository)
+            commit = pinned or vcs.head_commit(project.root)
+            _write_batches(writer, project.store, todo, None, report, None, commit, None)
         finally:
             writer.close()
         from .refs import resolve_edges

@@ -22,7 +22,7 @@ from .errors import BUSY_CODES, CruxeError
 from .model import (DETAIL_LEVELS, KIND_ALIASES, KIND_VALUES, LANGUAGES, OUTLINE_DEPTHS, REFERENCE_KINDS,
                     ROLE_VALUES)
 from .project import Project, checked_ref, open_project, require_project
-from .store import damaged, is_corruption, is_engine_panic
+from .store import damaged, is_corruption, is_engine_panic, layer_of
 
 log = logging.getLogger(__name__)
 
@@ -305,13 +305,35 @@ def _query_context(server: Server, args: dict[str, Any]):
     return project, ref, gen, state
 
 
-def _shape_query(server: Server, tool: str, args: dict[str, Any], state, hits, total, extra,
+def _shape_query(server: Server, tool: str, args: dict[str, Any], state, hits, total, extra, gen,
                  definitions: bool = False) -> dict[str, Any]:
-    return shape.shape_response(
+    payload = shape.shape_response(
         tool, hits, detail_level=args["detail_level"], compact=bool(args.get("compact")),
         explain_level=resolve_explain_level(args.get("ranking_explain_level"), server.config),
-        max_bytes=server.config.search.max_response_bytes, base_metadata=state.base_metadata(),
+        max_bytes=_room(server, gen, args["limit"]), base_metadata=state.base_metadata(),
         total_candidates=total, args=args, extra=extra, limit=args["limit"], definitions=definitions)
+    _add_layers(gen, payload.get("results", ()))
+    return payload
+
+
+# What `source_layer` adds to one result: the payload limit is measured without it, so it is
+# kept free for as many results as may be listed.
+_LAYER_BYTES = len(',"source_layer":"overlay"')
+
+
+def _room(server: Server, gen, listed: int) -> int:
+    """The payload limit for the results, less the room their `source_layer` fields take on a
+    ref stored as an overlay."""
+    limit = server.config.search.max_response_bytes
+    return limit if layer_of(gen, "") is None else max(limit - _LAYER_BYTES * listed, 1024)
+
+
+def _add_layers(gen, items) -> None:
+    """Each result's `source_layer` (overlay or base) on a ref stored as an overlay; on any
+    other ref none (`store.layer_of` is None)."""
+    for item in items:
+        if "path" in item and (layer := layer_of(gen, item["path"])) is not None:
+            item["source_layer"] = layer
 
 
 def _fetch(args: dict[str, Any]) -> int:
@@ -330,7 +352,7 @@ def _locate(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
     hits, total = query.locate_symbol(gen, project.id, ref, name, kind=kind, role=args.get("role"),
                                       language=args.get("language"), limit=_fetch(args),
                                       detail_level=args["detail_level"])
-    return _shape_query(server, "locate_symbol", args, state, hits, total, {}, definitions=True)
+    return _shape_query(server, "locate_symbol", args, state, hits, total, {}, gen, definitions=True)
 
 
 def _search(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
@@ -343,7 +365,7 @@ def _search(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
     hits, total, intent = query.search_code(gen, project.id, ref, q, role=args.get("role"),
                                             language=args.get("language"),
                                             limit=_fetch(args), detail_level=args["detail_level"])
-    return _shape_query(server, "search_code", args, state, hits, total, {"query_intent": intent})
+    return _shape_query(server, "search_code", args, state, hits, total, {"query_intent": intent}, gen)
 
 
 def _outline(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
@@ -352,6 +374,8 @@ def _outline(server: Server, args: dict[str, Any], progress: Any) -> dict[str, A
     out = outline.file_outline(gen, project.id, ref, args["path"], args["depth"],
                                max_bytes=server.config.search.max_response_bytes)
     total, kept, truncated = out.pop("symbol_count"), out.pop("returned_symbol_count"), out.pop("truncated")
+    if (layer := layer_of(gen, out["file_path"])) is not None:
+        out = {"file_path": out.pop("file_path"), "source_layer": layer, **out}
     extra: dict[str, Any] = {"symbol_count": total}
     if truncated:
         extra["returned_symbol_count"] = kept
@@ -383,7 +407,8 @@ def _refs(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]
     project, ref, gen, state = _query_context(server, args)
     out = refs.find_references(gen, project.id, ref, args["symbol_name"].strip(), path=args.get("path"),
                                kind=args.get("kind"), limit=args["limit"], line=args.get("line"),
-                               max_bytes=server.config.search.max_response_bytes)
+                               max_bytes=_room(server, gen, 2 * args["limit"]))
+    _add_layers(gen, [out["symbol"], *out.get("definitions", ()), *out["references"], *out.get("unresolved", ())])
     actions = refs.next_actions(args, out)
     limited = out.pop("safety_limit_applied", False)
     meta = state.base_metadata()

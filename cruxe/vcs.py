@@ -380,16 +380,60 @@ class ExportError(Exception):
     """git could not list or read the commit's objects (message for the person)."""
 
 
-def export_commit(root: Path, commit: str, dest: Path, max_file_bytes: int) -> Path:
-    """Write the regular files of `commit` under `dest/files`, from git's objects, and return that
-    directory. Files larger than `max_file_bytes`, symbolic links and submodules are left out, as
-    a scan leaves them out of a working tree. `dest/objects.json` records each file's object id:
-    the next export of the same ref rewrites only the files whose object changed and removes the
-    ones gone, so the others keep their mtimes and the job's size+mtime check skips them."""
+def tree_files(root: Path, commit: str, max_file_bytes: int) -> dict[str, str]:
+    """path -> object id of the files of `commit` an export writes (regular files no larger than
+    `max_file_bytes`: no symbolic link, no submodule)."""
     if not OBJECT_ID.fullmatch(commit):
         raise ExportError(f"not a commit id: {commit!r}")
-    entries = [(oid, path) for mode, oid, size, path in _ls_tree(root, commit)
-               if mode in _REGULAR_MODES and size <= max_file_bytes]
+    return {path: oid for mode, oid, size, path in _ls_tree(root, commit)
+            if mode in _REGULAR_MODES and size <= max_file_bytes}
+
+
+def changed_files(old: dict[str, str], new: dict[str, str]) -> list[str]:
+    """The paths whose file differs between two `tree_files` listings: added, deleted or with
+    another object id (a rename is a delete and an add, as `git diff --no-renames` lists it)."""
+    return sorted(p for p in old.keys() | new.keys() if old.get(p) != new.get(p))
+
+
+def merge_base(root: Path, a: str, b: str) -> str | None:
+    """The best common ancestor of commits `a` and `b` (`git merge-base`), None when they have
+    none (unrelated histories, a shallow clone cut above it)."""
+    if not (OBJECT_ID.fullmatch(a) and OBJECT_ID.fullmatch(b)):
+        return None
+    proc = _git(root, "merge-base", a, b)
+    out, _ = proc.communicate()
+    sha = out.decode("ascii", "replace").strip()
+    return sha if proc.returncode == 0 and OBJECT_ID.fullmatch(sha) else None
+
+
+def default_branch(root: Path) -> str | None:
+    """The repository's default branch: the one `refs/remotes/origin/HEAD` names when it exists
+    locally, else `main`, else `master`; None when none of them is a branch here."""
+    gd = git_dir(root)
+    if gd is None:
+        return None
+    names = []
+    for base in _bases(gd):
+        target = _read_small(base, "refs/remotes/origin/HEAD")
+        if target and target.startswith("ref: refs/remotes/origin/"):
+            names.append(target[len("ref: refs/remotes/origin/"):].strip())
+    for name in (*names, "main", "master"):
+        if check_ref_format(name) and _ref_commit(gd, f"refs/heads/{name}"):
+            return name
+    return None
+
+
+def export_commit(root: Path, commit: str, dest: Path, max_file_bytes: int,
+                  only: set[str] | None = None, listing: dict[str, str] | None = None) -> Path:
+    """Write the regular files of `commit` under `dest/files`, from git's objects, and return that
+    directory. Files larger than `max_file_bytes`, symbolic links and submodules are left out, as
+    a scan leaves them out of a working tree; with `only`, every file but those paths too (an
+    overlay's export: the files that differ from the base). `dest/objects.json` records each
+    file's object id: the next export of the same ref rewrites only the files whose object changed
+    and removes the ones gone, so the others keep their mtimes and the job's size+mtime check
+    skips them. `listing`: `tree_files(root, commit, max_file_bytes)` when the caller has it."""
+    listing = tree_files(root, commit, max_file_bytes) if listing is None else listing
+    entries = [(oid, path) for path, oid in listing.items() if only is None or path in only]
     files, ledger = dest / "files", dest / "objects.json"
     old = _read_ledger(ledger) if files.is_dir() else None
     if old is None:  # first export, or one that did not finish: start over
@@ -463,6 +507,18 @@ def _safe_tree_path(path: str) -> bool:
     return not path.startswith("/") and all(p not in ("", ".", "..") and p.lower() != ".git" for p in parts)
 
 
+_STAMP_BASE_NS = 1_000_000_000 * 1_000_000_000  # 2001-09-09: any stamp is years old
+
+
+def object_mtime_ns(oid: str) -> int:
+    """The mtime an exported file gets: one of 2^56 instants of 2001-2004 drawn from its object id.
+    Another object (another content) gets another mtime, so the job's size+mtime check still
+    sees every change; and the stamp is years old, so a file is never "modified within 2 s of
+    its read" (`index.RACY_NS`), which made every sync soon after an export read again every
+    file that export wrote."""
+    return _STAMP_BASE_NS + int(oid[:14], 16)
+
+
 def _write_blobs(root: Path, entries: list[tuple[str, str]], dest: Path) -> None:
     proc = _git(root, "cat-file", "--batch", stdin=subprocess.PIPE)
     try:
@@ -482,6 +538,8 @@ def _write_blobs(root: Path, entries: list[tuple[str, str]], dest: Path) -> None
             if target.is_dir():  # a directory where this file goes (its files were removed above)
                 shutil.rmtree(target)
             target.write_bytes(data)
+            stamp = object_mtime_ns(oid)
+            os.utime(target, ns=(stamp, stamp))
     finally:
         proc.stdin.close()
         proc.stdout.close()

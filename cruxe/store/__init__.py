@@ -5,6 +5,7 @@
     layout.py    where data lives and how it is opened: generations, CURRENT, locks, jobs
     reads.py     named reads of a generation, returning records
     fulltext.py  the Tantivy channels of a query (term pruning, phrases, prewarm)
+    layers.py    the reads of a ref stored as an overlay: its files merged with its base's
     writer.py    the write side: a generation's rows and documents, written in crash-safe order
     edges.py     the edge table's named reads and writes for reference resolution
 
@@ -13,21 +14,23 @@ health use `store.X`; `index` and `refs` import `store.writer` / `store.edges` b
 """
 from __future__ import annotations
 
-from .layout import (LOW_SPACE_BYTES, SQLITE_BUSY_TIMEOUT_MS, STORAGE_PROBLEMS, Generation, ProjectInfo,
+from .layout import (LOW_SPACE_BYTES, SQLITE_BUSY_TIMEOUT_MS, STORAGE_PROBLEMS, Generation, Overlay, ProjectInfo,
                      ProjectStore, connect, is_corruption, is_engine_panic, now_iso, ref_slug, storage_error,
                      storage_kind, transaction)
-from .fulltext import COMMON_TERM_MIN_DOCS, MAX_TERM_DOC_SHARE, prune_common_terms, search_index, warm_indices
-from .reads import (Chunk, EdgeSite, FileDoc, OutlineRow, Symbol, all_symbols, branch_state, chunks, damaged,
-                    disagreeing_files, document_counts, edges_to, file_language, file_warnings, innermost_symbols,
-                    integrity_problem, manifest, outline_count, outline_rows, probe_index, probe_tables, read_doc,
-                    siblings, skipped_files, symbols_by_id, symbols_named, tree_clean, tree_state, unresolved_count,
-                    unresolved_edges, warm_tables)
+from .fulltext import COMMON_TERM_MIN_DOCS, MAX_TERM_DOC_SHARE, prune_common_terms
+from .reads import (Chunk, EdgeSite, FileDoc, OutlineRow, Symbol, branch_state, damaged, disagreeing_files,
+                    document_counts, integrity_problem, overlay_info, paths_indexed_since, probe_index, read_doc,
+                    skipped_files, storage_note, tree_clean, tree_state)
+# the reads that merge an overlay with its base (`layers`); on a whole index, the plain reads
+from .layers import (all_symbols, chunks, edges_to, file_language, file_warnings, innermost_symbols, layer_of,
+                     manifest, outline_count, outline_rows, probe_tables, search_index, siblings, symbols_by_id,
+                     symbols_named, unresolved_count, unresolved_edges, warm_indices, warm_tables)
 from .schema import (_INDEX_SCHEMA, CONFIDENCE_CODES, name_tail, EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, INDEX_NAMES,
                      LINE_FIELDS, SCHEMA_VERSION, SCHEMAS, STORED_ONLY, Field, id_blob)
 
 __all__ = [
     "LOW_SPACE_BYTES", "SQLITE_BUSY_TIMEOUT_MS", "STORAGE_PROBLEMS", "Generation", "ProjectInfo", "ProjectStore",
-    "connect", "is_corruption", "is_engine_panic", "now_iso", "ref_slug", "storage_error", "storage_kind",
+    "Overlay", "overlay_info", "paths_indexed_since", "storage_note", "layer_of", "save_overlay", "connect", "is_corruption", "is_engine_panic", "now_iso", "ref_slug", "storage_error", "storage_kind",
     "transaction", "branch_state", "damaged", "disagreeing_files", "document_counts", "manifest", "read_doc",
     "skipped_files", "tree_state", "COMMON_TERM_MIN_DOCS", "MAX_TERM_DOC_SHARE", "prune_common_terms",
     "search_index", "warm_indices", "Chunk", "EdgeSite", "FileDoc", "OutlineRow", "Symbol", "all_symbols", "chunks",
@@ -50,6 +53,6 @@ from ..codetokens import IDENT_PATTERN, PARTS_PATTERN, code_terms  # noqa: E402,
 
 # The write side (`store.writer`), re-exported: imported last, as it builds on the above.
 from .writer import (EDGE_ROWS, WRITER_HEAP_BYTES, FileEdges, SymbolRow,  # noqa: E402,F401
-                     GenerationWriter, forget_commit, save_skipped_files, save_tree_state, build_edge_indexes, build_missing_indexes, build_symbol_indexes,
+                     GenerationWriter, forget_commit, save_overlay, save_skipped_files, save_tree_state, build_edge_indexes, build_missing_indexes, build_symbol_indexes,
                      clear_generation, crash_point, defer_edge_indexes, defer_symbol_indexes, edges_deferred,
                      file_ids, flush_spool, folded_name, insert_edges, orphan_paths, record_unconfirmed)

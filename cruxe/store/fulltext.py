@@ -100,7 +100,9 @@ def split_phrases(searcher: tantivy.Searcher, clauses: tuple[Any, ...]) -> tuple
 
 
 def channel_query(schema: tantivy.Schema, index: str, clauses: Sequence[Any], repo: str, ref: str,
-                  language: str | None, kinds: tuple[str, ...]) -> tantivy.Query | None:
+                  language: str | None, kinds: tuple[str, ...],
+                  exclude: Iterable[str] = ()) -> tantivy.Query | None:
+    """`exclude`: paths whose documents are never hits (a base's, where an overlay shadows them)."""
     scored = [q for q in (_clause_query(schema, c) for c in clauses) if q is not None]
     if not scored:
         return None
@@ -110,17 +112,21 @@ def channel_query(schema: tantivy.Schema, index: str, clauses: Sequence[Any], re
     if kinds and index == "symbols":
         must.append(_filter(schema, "kind", kinds))
     text = scored[0] if len(scored) == 1 else Q.boolean_query([(O.Should, q) for q in scored])
-    return Q.boolean_query([(O.Must, q) for q in must] + [(O.Must, text)])
+    exclude = sorted(exclude)
+    cut = [(O.MustNot, Q.term_set_query(schema, "path", exclude))] if exclude else []
+    return Q.boolean_query([(O.Must, q) for q in must] + [(O.Must, text)] + cut)
 
 
 def search_index(gen: Generation, index: str, clauses: tuple[Any, ...], fetch: int, repo: str, ref: str,
-           language: str | None, kinds: tuple[str, ...]) -> tuple[list[tuple[float, Found]], tuple[Any, ...]]:
+                 language: str | None, kinds: tuple[str, ...],
+                 exclude: Iterable[str] = ()) -> tuple[list[tuple[float, Found]], tuple[Any, ...]]:
     """(bm25, what was found) per hit of one index, best first, ties in a fixed order; and
     the clauses actually searched (after pruning common terms). A symbols hit is its row
-    (`Symbol`), a snippets hit its `Chunk`, a files hit its `FileDoc`."""
+    (`Symbol`), a snippets hit its `Chunk`, a files hit its `FileDoc`. An overlay's search is
+    `layers.search_index`, which runs this on each layer."""
     searcher = gen.searcher(index)
     clauses = prune_common_terms(searcher, split_phrases(searcher, clauses))
-    query = channel_query(gen.tantivy[index].schema, index, clauses, repo, ref, language, kinds)
+    query = channel_query(gen.tantivy[index].schema, index, clauses, repo, ref, language, kinds, exclude)
     if query is None:
         return [], clauses
     try:

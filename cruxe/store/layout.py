@@ -327,6 +327,29 @@ class Generation:
             self._local.conn = None
 
 
+class Overlay:
+    """A ref stored as an overlay, opened for reading: its own generation (`top`: the files that
+    differ from the base, read from git's objects) over the base ref's published generation
+    (`base`). `shadow` holds every path that differs (changed, added, deleted: a deleted one is a
+    tombstone): a base row or document of such a path is never an answer on this ref; nor one of
+    `hidden`, the paths the base indexed again since the overlay was built (until the overlay's next
+    sync it does not know whether the ref has them: none is better than the default branch's). The
+    reads of `store.layers` merge the two (overlay wins); what they do not merge (the job's state,
+    the health probes, the writer's reads) is the overlay's own generation's, by delegation."""
+
+    def __init__(self, top: Generation, base: Generation, info: dict[str, Any], hidden: Any = ()):
+        self.top, self.base, self.info = top, base, info
+        self.base_ref: str = info["base_ref"]
+        self.shadow = frozenset(info["paths"]) | frozenset(hidden)
+
+    def layer_of(self, path: str) -> str:
+        """Which layer answers for `path` on this ref: "overlay" or "base"."""
+        return "overlay" if path in self.shadow else "base"
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.top, name)
+
+
 def _close_connections(conns: list[tuple[threading.Thread, sqlite3.Connection]],
                        dead_threads_only: bool = False) -> None:
     """Close the connections in `conns` (those of threads that ended) and drop them from it."""
@@ -442,6 +465,34 @@ class ProjectStore:
     # -- generations
     def ref_dir(self, ref: str) -> Path:
         return self.dir / "refs" / ref_slug(ref)
+
+    def export_dir(self, ref: str) -> Path:
+        """Where a ref not checked out is exported from git's objects (`vcs.export_commit`)."""
+        return self.dir / "trees" / ref_slug(ref)
+
+    def known_refs(self) -> set[str]:
+        """Every ref a job ran for (state.db's jobs): the names behind the slugs on disk."""
+        try:
+            return {r[0] for r in self.state.execute('SELECT DISTINCT "ref" FROM index_jobs WHERE repo=?',
+                                                     (self.project_id,))}
+        except (sqlite3.DatabaseError, CruxeError):
+            return set()
+
+    def exported_slugs(self) -> list[str]:
+        root = self.dir / "trees"
+        return sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+
+    def remove_export(self, ref: str) -> bool:
+        """Remove a ref's export under its writer lock; False (kept) when a job holds the ref.
+        `ref` may be the slug itself: a slug is its own slug, so the lock is the same file."""
+        try:
+            with self.writer_lock(ref):
+                shutil.rmtree(self.export_dir(ref), ignore_errors=True)
+        except CruxeError as e:
+            if e.code != "index_in_progress":
+                raise
+            return False
+        return True
 
     def current_generation_number(self, ref: str) -> int | None:
         """The published generation of a ref, or None when the ref was never indexed.

@@ -89,6 +89,35 @@ def tree_state(gen: Generation) -> dict[str, int] | None:
     return json.loads(row[0]) if row else None
 
 
+def overlay_info(gen: Generation) -> dict[str, Any] | None:
+    """What `writer.save_overlay` recorded: None for a whole index. A value that is not an
+    overlay record (damage) is refused rather than merged with a base."""
+    row = gen.db.execute("SELECT value FROM meta WHERE key='overlay'").fetchone()
+    if row is None:
+        return None
+    try:
+        info = json.loads(row[0])
+    except ValueError:
+        info = None
+    if not isinstance(info, dict) or not isinstance(info.get("paths"), list) or not info.get("base_ref"):
+        raise CruxeError("index_incompatible", "the overlay record of this index is damaged",
+                         {"schema_status": "corrupt_manifest", "remediation": "cruxe index --force"})
+    return info
+
+
+def paths_indexed_since(gen: Generation, repo: str, ref: str, since: str) -> list[str]:
+    """The paths whose rows a job wrote at or after `since` (`now_iso`'s form, which sorts as
+    text): what a base indexed again after an overlay was built on it."""
+    return [r[0] for r in gen.db.execute('SELECT path FROM file_manifest WHERE repo=? AND "ref"=? AND indexed_at >= ?',
+                                         (repo, ref, since))]
+
+
+def storage_note(gen: Generation) -> str | None:
+    """Why a ref not checked out is a whole index rather than an overlay (`writer.save_overlay`)."""
+    row = gen.db.execute("SELECT value FROM meta WHERE key='storage_note'").fetchone()
+    return row[0] if row else None
+
+
 def tree_clean(gen: Generation) -> bool:
     """Whether the last job's files were known to be its commit's (`save_tree_state`); False
     for an index that did not say."""

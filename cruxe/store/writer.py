@@ -550,6 +550,19 @@ def save_tree_state(gen: Generation, dir_mtimes: dict[str, int], clean: bool = F
         c.execute("INSERT OR REPLACE INTO meta VALUES ('tree_clean', ?)", ("1" if clean else "0",))
 
 
+def save_overlay(gen: Generation, info: dict | None, note: str | None = None) -> None:
+    """Record what an overlay generation is built against (`reads.overlay_info`: the base ref,
+    its commit, generation and write count, the merge-base, the commit and the paths that differ
+    from the base), or that the generation is a whole index (None), with why a ref not checked
+    out is one (`note`, `reads.storage_note`)."""
+    with transaction(gen.db) as c:
+        c.execute("DELETE FROM meta WHERE key IN ('overlay', 'storage_note')")
+        if info is not None:
+            c.execute("INSERT INTO meta VALUES ('overlay', ?)", (to_json(info),))
+        if note is not None:
+            c.execute("INSERT INTO meta VALUES ('storage_note', ?)", (note,))
+
+
 def forget_commit(gen: Generation, repo: str, ref: str) -> None:
     """The ref's files are not known to be its recorded commit's (a checkout ran during the
     job): with no commit recorded, freshness calls the ref stale until a job records one."""

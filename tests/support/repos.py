@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 from pathlib import Path
 
 from cruxe.index import run_index
@@ -41,3 +42,30 @@ def indexed_files(root: Path, home: Path, files: dict[str, str]) -> tuple:
     project = open_project(root, home)
     ref = project.default_ref()
     return project.store.current_generation(ref), project.id, ref
+
+
+def git(root: Path, *args: str) -> str:
+    """Run git in `root` with an identity and `main` as the first branch; its stdout, stripped."""
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main",
+                           *args], cwd=root, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def commit_all(root: Path, message: str) -> None:
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", message)
+
+
+def two_branches(root: Path, feature: dict[str, str | None]) -> Path:
+    """`root` (its files written) as a git repository: `main` holding them, `feature` one commit
+    ahead with `feature`'s files written (None: deleted); `main` checked out."""
+    git(root, "init", "-q", "-b", "main")
+    commit_all(root, "base")
+    git(root, "switch", "-q", "-c", "feature")
+    for name, text in feature.items():
+        if text is None:
+            (root / name).unlink()
+        else:
+            (root / name).write_text(text)
+    commit_all(root, "feature")
+    git(root, "switch", "-q", "main")
+    return root
