@@ -17,9 +17,10 @@ from typing import Any
 
 from . import vcs
 from .errors import CruxeError
+from .extract import EXTRACTION_VERSION
 from .project import Project, is_working_tree_ref
-from .store import (SCHEMA_VERSION, Generation, Overlay, branch_state, manifest, overlay_info, paths_indexed_since,
-                    probe_tables, storage_note, tree_clean, tree_state)
+from .store import (SCHEMA_VERSION, Generation, Overlay, branch_state, extraction_version, manifest, overlay_info,
+                    paths_indexed_since, probe_tables, storage_note, tree_clean, tree_state)
 
 POLICIES = ("strict", "balanced", "best_effort")
 
@@ -120,6 +121,8 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
         freshness = "stale"
     elif not bs.get("complete"):
         freshness = "stale"
+    elif extraction_version(gen) != EXTRACTION_VERSION:
+        freshness = "stale"  # written by other extractors: its next job rebuilds it (index.py)
     elif is_working_tree_ref(project, ref):
         edited = working_tree_changed(project, gen, bs, PROBE_FILE_BUDGET_S if budget_s is None else budget_s)
         freshness = "stale" if edited else "fresh"

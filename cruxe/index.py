@@ -26,16 +26,16 @@ from typing import Any, Callable, ContextManager, Iterable, NamedTuple
 from . import heap, vcs
 from .config import cruxe_home, default_workers
 from .errors import CruxeError
-from .extract import extract
+from .extract import EXTRACTION_VERSION, extract
 from .jsonenc import to_json
 from .languages import detect_language
 from .model import FileExtract, FileResult, Parsed, Skipped, Unchanged, content_hash, file_key
 from .procs import worker_pool
 from .project import Project, init_project, is_working_tree_ref, open_project
 from .scan import MAX_FILE_BYTES, SCAN_TIMEOUT_S, ScanEntry, looks_binary, scan
-from .store import (SCHEMA_VERSION, Generation, branch_state, disagreeing_files, forget_commit, manifest,
-                    now_iso, overlay_info, ref_slug, save_overlay, save_skipped_files, save_tree_state, storage_error,
-                    storage_kind, tree_clean)
+from .store import (SCHEMA_VERSION, Generation, branch_state, disagreeing_files, extraction_version, forget_commit,
+                    manifest, now_iso, overlay_info, ref_slug, save_extraction_version, save_overlay,
+                    save_skipped_files, save_tree_state, storage_error, storage_kind, tree_clean)
 from .store.edges import manifest_files, row_counts
 from .store.writer import (FileEdges, GenerationWriter, build_documents, build_missing_indexes,  # noqa: F401 - build_documents: re-exported
                            build_symbol_indexes, clear_generation, crash_point, defer_edge_indexes,
@@ -285,7 +285,8 @@ def _overlay_plan(project: Project, ref: str, commit: str, listing: dict[str, st
     _wait_for_base(store, base_ref)
     try:
         base = store.current_generation(base_ref)
-        usable = base is not None and base.schema_version() == SCHEMA_VERSION and overlay_info(base) is None
+        usable = (base is not None and base.schema_version() == SCHEMA_VERSION and overlay_info(base) is None
+                  and extraction_version(base) == EXTRACTION_VERSION)  # one extractor's rows per answer
         bs = (branch_state(base, project.id, base_ref) or {}) if usable else {}
     except (CruxeError, sqlite3.DatabaseError):
         base, bs = None, {}
@@ -407,6 +408,8 @@ def _run_locked(project: Project, ref: str, *, force: bool, workers: int | None,
     t0 = time.monotonic()
     kind, live = _kind(store, ref, force)
     gen = live if kind is BuildKind.SYNC else store.create_generation(ref)
+    if kind is not BuildKind.SYNC:
+        save_extraction_version(gen, EXTRACTION_VERSION)
     if kind is BuildKind.FIRST:
         store.publish_generation(ref, gen.number)  # partial results as batches land
     job_mode = "incremental" if kind is BuildKind.SYNC else "full"
@@ -447,6 +450,10 @@ def _kind(store, ref: str, force: bool) -> tuple[BuildKind, Generation | None]:
         return choose_kind(True, True, None), None
     live = store.current_generation(ref)
     kind = choose_kind(False, store.current_generation_number(ref) is not None, live)
+    if kind is BuildKind.SYNC and extraction_version(live) != EXTRACTION_VERSION:
+        log.info("ref %s was indexed by other extractors (version %s, now %s): rebuilding it beside the live index",
+                 ref, extraction_version(live), EXTRACTION_VERSION)
+        kind = BuildKind.REBUILD
     return kind, live if kind is BuildKind.SYNC else None
 
 

@@ -118,6 +118,13 @@ def storage_note(gen: Generation) -> str | None:
     return row[0] if row else None
 
 
+def extraction_version(gen: Generation) -> str | None:
+    """The extractors' version that wrote the generation (`save_extraction_version`); None for one
+    written before versions were kept."""
+    row = gen.db.execute("SELECT value FROM meta WHERE key='extraction_version'").fetchone()
+    return row[0] if row else None
+
+
 def tree_clean(gen: Generation) -> bool:
     """Whether the last job's files were known to be its commit's (`save_tree_state`); False
     for an index that did not say."""

@@ -542,6 +542,12 @@ def save_skipped_files(gen: Generation, warnings: list[str]) -> None:
         c.execute("INSERT OR REPLACE INTO meta VALUES ('skipped_files', ?)", (to_json(warnings),))
 
 
+def save_extraction_version(gen: Generation, version: str) -> None:
+    """Which extractors write this generation (set when it is created; see extract.EXTRACTION_VERSION)."""
+    with transaction(gen.db) as c:
+        c.execute("INSERT OR REPLACE INTO meta VALUES ('extraction_version', ?)", (version,))
+
+
 def save_tree_state(gen: Generation, dir_mtimes: dict[str, int], clean: bool = False) -> None:
     """The mtime of every directory the last job's scan walked, as it was when listed, and
     whether the files it indexed were known to be the commit's (`clean`: no uncommitted edit)."""
