@@ -110,7 +110,7 @@ def word_variants(word: str) -> list[str]:
     w = word.lower()
     if len(w) < MORPH_MIN_LEN or not _MORPH_WORD.fullmatch(w):
         return []
-    stems = _stems(w)
+    stems = word_stems(w)
     out: dict[str, None] = {}
     for s in stems:
         out.setdefault(s, None)
@@ -129,7 +129,9 @@ def _grown(s: str) -> list[str]:
     return [plural] + [(base if suf[0] in "aeio" else s) + suf for suf in _GROW if suf != "s"]
 
 
-def _stems(w: str) -> list[str]:
+def word_stems(w: str) -> list[str]:
+    """The stems of a lower-case word, most likely first (`connections` -> connection; the
+    word itself when no suffix fits): the base forms a lexicon lists."""
     for suf, reps in _STRIP:
         if w.endswith(suf) and len(w) - len(suf) >= 3 and not w.endswith("ss"):
             root = w[: -len(suf)]

@@ -45,10 +45,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from itertools import zip_longest
 
 from .. import codetokens as ct
 from .. import intent as intent_mod
-from .. import literals
+from .. import lexicon, literals
 from ..errors import CruxeError
 from ..model import LANGUAGES, ROLE_KINDS, is_test_path
 from ..store import IDENT_PATTERN, PARTS_PATTERN
@@ -95,6 +96,12 @@ LITERAL_BOOST = 0.25
 # own boost: evidence, weaker than the word as written.
 MORPH_FACTOR = 0.5
 MAX_VARIANT_TERMS = 64
+# Words the software-English lexicon relates to a question's words (`address` -> addr, url):
+# the same word spelled as code spells it counts for SPELLING_FACTOR of the word's boost, a
+# related word for RELATED_FACTOR; both below the word as asked (lexicon.py).
+SPELLING_FACTOR = 0.5
+RELATED_FACTOR = 0.25
+MAX_LEXICON_TERMS = 48
 
 # Words that survive stop-word removal only when nothing else does ("get", "use" are also names).
 _WEAK = frozenset("""
@@ -106,6 +113,16 @@ STOP_WORDS = _WEAK | frozenset("""
 a an and are as at be been being by can could do does did for from has have how i if in into is it
 its me my of on or our should so than that the their them then there these this those to was we
 were what when where which who why will with would you your
+""".split())
+# The function words of English prose: a doc comment says them as the question does ("reports
+# whether the two strings are equal"), so they stay in the doc field's query, but as names
+# they pick unrelated symbols (`under`, `such`, `other`) and leave the name fields' query.
+FUNCTION_WORDS = frozenset("""
+about again against also am among any anything because both but doing during either else even
+ever every few further here however itself just may might much must neither nor once onto ought
+own per rather several shall she since some something somewhere such thing things though through
+thus too two under until upon us very via way ways whatever whenever whereas wherever whether
+while whom whose within without yet
 """.split())
 
 _IDENT_RE = re.compile(IDENT_PATTERN)
@@ -207,6 +224,7 @@ def plan(query: str, *, role: str | None = None, language: str | None = None, li
             index = CHANNEL_INDEX.get(name, name)
             channels.append(Channel(index, weight, fetch, tuple(clauses), "" if index == name else name))
     line_terms, line_parts = _content_terms([target] if intent == "symbol" else words)
+    line_parts += [t for extra, _ in expansions(intent, terms) for t in extra if t not in line_parts]
     return Plan(query=q, intent=intent, confidence=round(confidence, 3), target=target,
                 query_path=query_path, kind_intent=kind_intent, terms=tuple(terms),
                 path_terms=_path_affinity_terms(intent, q, target, words),
@@ -316,16 +334,31 @@ def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]
     if idents:
         out.append(Clause(F.SYMBOL_EXACT, tuple(idents), BOOST[F.SYMBOL_EXACT]))
     name_boost = NL_NAME_BOOST if intent == "natural_language" else BOOST[F.NAME_TOKENS]
-    out += [Clause(F.NAME_TOKENS, tuple(terms), name_boost),
-            Clause(F.QUALIFIED_TOKENS, tuple(terms), BOOST[F.QUALIFIED_TOKENS]),
-            Clause(F.SIGNATURE_TOKENS, tuple(terms), BOOST[F.SIGNATURE_TOKENS]),
+    named = tuple(t for t in terms if t not in FUNCTION_WORDS) or tuple(terms)
+    out += [Clause(F.NAME_TOKENS, named, name_boost),
+            Clause(F.QUALIFIED_TOKENS, named, BOOST[F.QUALIFIED_TOKENS]),
+            Clause(F.SIGNATURE_TOKENS, named, BOOST[F.SIGNATURE_TOKENS]),
             Clause(F.DOC_TOKENS, tuple(terms), DOC_BOOST[intent]),
-            Clause(F.PATH_TOKENS, tuple(terms), BOOST[F.PATH_TOKENS])]
-    variants = word_variants(intent, terms)
-    if variants:
-        out += [Clause(F.NAME_TOKENS, variants, name_boost * MORPH_FACTOR),
-                Clause(F.DOC_TOKENS, variants, DOC_BOOST[intent] * MORPH_FACTOR)]
+            Clause(F.PATH_TOKENS, named, BOOST[F.PATH_TOKENS])]
+    for extra, factor in expansions(intent, terms):
+        out += [Clause(F.NAME_TOKENS, extra, name_boost * factor),
+                Clause(F.DOC_TOKENS, extra, DOC_BOOST[intent] * factor)]
     return out
+
+
+def expansions(intent: str, terms: list[str]) -> list[tuple[tuple[str, ...], float]]:
+    """A sentence's other words, each group with the share of the word's boost it counts for:
+    its inflections (MORPH_FACTOR), the spellings code uses for its words (SPELLING_FACTOR) and
+    related words (RELATED_FACTOR, lexicon.py). Empty for any other intent."""
+    if intent != "natural_language":
+        return []
+    variants = word_variants(intent, terms)
+    seen = set(terms) | set(variants)
+    spellings = _dedup(w for t in terms for w in lexicon.expand(t)[0] if w not in seen)[:MAX_LEXICON_TERMS]
+    seen.update(spellings)
+    related = _dedup(w for t in terms for w in lexicon.expand(t)[1] if w not in seen)[:MAX_LEXICON_TERMS]
+    groups = ((variants, MORPH_FACTOR), (tuple(spellings), SPELLING_FACTOR), (tuple(related), RELATED_FACTOR))
+    return [(g, f) for g, f in groups if g]
 
 
 def word_variants(intent: str, terms: list[str]) -> tuple[str, ...]:
@@ -334,7 +367,11 @@ def word_variants(intent: str, terms: list[str]) -> tuple[str, ...]:
     if intent != "natural_language":
         return ()
     seen = set(terms)
-    return tuple(_dedup(v for t in terms for v in ct.word_variants(t) if v not in seen))[:MAX_VARIANT_TERMS]
+    # each word's likeliest forms first (its stems), then the next ones: the cap cuts the
+    # unlikely forms of every word, not every form of the last words
+    per_word = [ct.word_variants(t) for t in terms]
+    ranked = (v for row in zip_longest(*per_word) for v in row if v is not None and v not in seen)
+    return tuple(_dedup(ranked))[:MAX_VARIANT_TERMS]
 
 
 def _snippet_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
@@ -352,6 +389,8 @@ def _snippet_clauses(q, intent, words, terms, target, query_path) -> list[Clause
         out.append(Clause(F.CONTENT, tuple(idents), BOOST[F.CONTENT]))
     if parts:
         out.append(Clause(F.CONTENT_PARTS, tuple(parts), BOOST[F.CONTENT_PARTS]))
+    for extra, factor in expansions(intent, terms):
+        out.append(Clause(F.CONTENT_PARTS, extra, BOOST[F.CONTENT_PARTS] * factor))
     if intent != "error" and terms:
         out.append(Clause(F.PATH_TOKENS, tuple(terms), BOOST["snippet_path_tokens"]))
     return out
