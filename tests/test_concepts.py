@@ -76,3 +76,40 @@ def test_an_expansion_never_outranks_the_word_as_asked(make_repo):
     hits, _, _ = search_code(gen, repo, ref, "the remote address of a peer")
     names = [h.name for h in hits]
     assert names.index("remote_address") < names.index("remote_addr")
+
+
+# ---- doc comments above a definition ----------------------------------------------------------
+
+DOC_REPO = {
+    "glob.go": ("package glob\n\nimport \"strings\"\n\n"
+                "// Glob lists the files whose names fit a shell wildcard pattern.\n"
+                "// The syntax is that of Match.\n"
+                "func Glob(pattern string) []string {\n\treturn strings.Fields(pattern)\n}\n\n"
+                "func other() int {\n\treturn 1\n}\n"),
+    "delay.ts": ("export type Fn = () => number\n\n"
+                 "/**\n * Doubles the wait after every failure, up to thirty seconds.\n */\n"
+                 "export function backoff(n: number) {\n  return Math.min(1000 * 2 ** n, 30000)\n}\n\n"
+                 "export class Timer {\n  /**\n   * Stops the ticking clock for good.\n   */\n"
+                 "  halt(): void {\n    this.t = 0\n  }\n  t = 1\n}\n"),
+    "body.ts": ("export function build(def: unknown) {\n  const a = 1\n"
+                "  // the settings of a loose record pass unrecognized keys through\n"
+                "  const recordDef = def as unknown as { loose?: boolean; partial?: boolean }\n"
+                "  return recordDef\n}\n"),
+}
+
+
+def test_a_match_in_the_doc_comment_above_a_definition_is_that_definition(make_repo):
+    gen, repo, ref = index(make_repo(DOC_REPO))
+    for query, name, path in (("shell wildcard pattern", "Glob", "glob.go"),
+                              ("doubles the wait after every failure", "backoff", "delay.ts"),
+                              ("stops the ticking clock for good", "halt", "delay.ts")):
+        hits, _, _ = search_code(gen, repo, ref, query)
+        assert ranked(hits)[0] == ("symbol", path, name), (query, ranked(hits))
+        # the comment is not a result of its own beside its definition
+        assert not [h for h in hits if h.result_type == "snippet" and h.path == path], ranked(hits)
+
+
+def test_a_comment_inside_a_body_stays_with_its_function(make_repo):
+    gen, repo, ref = index(make_repo(DOC_REPO))
+    hits, _, _ = search_code(gen, repo, ref, "settings of a loose record pass unrecognized keys")
+    assert ranked(hits)[0] == ("symbol", "body.ts", "build"), ranked(hits)

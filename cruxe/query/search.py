@@ -24,6 +24,7 @@ from ..model import Hit
 from ..shape import dedup_key
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
 from . import signals as sig
+from .bodies import CALLABLE_KINDS
 from .context import enrich
 from .planner import RRF_K, Clause, Plan, plan as build_plan
 
@@ -112,10 +113,12 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]],
     for the chunk (a snippet inside a definition surfaces that definition)."""
     matched = [(_matching_lines(d, pattern), d) for _, d in docs]
     points = [(d.path, lines[0][0]) for lines, d in matched if lines]
-    owners = innermost_symbols(gen, repo, ref, points) if points else {}
+    documented = {(d.path, lines[0][0]): _documented_line(d, lines[0][0]) for lines, d in matched if lines}
+    documented = {k: v for k, v in documented.items() if v is not None}
+    owners = innermost_symbols(gen, repo, ref, points + [(k[0], v) for k, v in documented.items()]) if points else {}
     out = []
     for lines, d in matched:
-        owner = owners.get((d.path, lines[0][0])) if lines else None
+        owner = _owner(owners, documented, d.path, lines[0][0]) if lines else None
         if owner is not None:
             hit = symbol_hit(owner)
         else:
@@ -126,6 +129,49 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]],
             hit.snippet = "\n".join(f"{n}: {t.strip()[:SNIPPET_LINE_CHARS]}" for n, t in shown)
         out.append(hit)
     return out
+
+
+# A line of a comment block: `//`, `///`, `#`, `/*`, ` * `, `*/`. A doc comment above a
+# definition (Go, TypeScript's JSDoc, a Python comment) lies outside its symbol's lines.
+_COMMENT_LINE = re.compile(r"\s*(?://|#(?!\[)|/\*|\*)")
+# Lines that may stand between a doc comment and its definition: attributes and decorators.
+_ATTRIBUTE_LINE = re.compile(r"\s*(?:#\[|@[A-Za-z_])")
+MAX_DOC_WALK = 60  # lines walked down a comment block to the definition it documents
+
+
+def _documented_line(d: Chunk, line: int) -> int | None:
+    """When `line` lies in a comment block, the line after the block (attributes and
+    decorators skipped), where the definition it documents starts; else None. A blank line
+    ends the block: a comment set apart documents nothing in particular."""
+    lines = d.source.split("\n")
+    i = line - int(d.line_start)
+    if not 0 <= i < len(lines) or not _COMMENT_LINE.match(lines[i]):
+        return None
+    last = min(len(lines), i + MAX_DOC_WALK)
+    for j in range(i + 1, last):
+        text = lines[j]
+        if not text.strip():
+            return None
+        if not _COMMENT_LINE.match(text) and not _ATTRIBUTE_LINE.match(text):
+            return int(d.line_start) + j
+    # the chunk ends inside the comment: chunks are cut where definitions start, so the
+    # definition, if any, starts on the next line
+    return int(d.line_start) + last if last == len(lines) else None
+
+
+def _owner(owners: dict[tuple[str, int], Symbol], documented: dict[tuple[str, int], int], path: str,
+           line: int) -> Symbol | None:
+    """The definition a snippet's best line belongs to: the innermost symbol holding it, or,
+    for a line of the doc comment above a definition, that definition (the comment is where
+    it says in words what it does, so a match there is a match of the definition). A comment
+    inside a function's body explains its statements, not a definition below it."""
+    holder = owners.get((path, line))
+    below = documented.get((path, line))
+    if below is not None and (holder is None or holder.kind not in CALLABLE_KINDS):
+        sym = owners.get((path, below))
+        if sym is not None and sym.line_start == below:
+            return sym
+    return holder
 
 
 def _needle_pattern(p: Plan, clauses: tuple[Clause, ...]) -> re.Pattern[str] | None:
