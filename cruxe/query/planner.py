@@ -56,12 +56,14 @@ from ..store import IDENT_PATTERN, PARTS_PATTERN
 from ..store import Field as F
 
 RRF_K = 60
-# Per-intent channels and RRF weights (CONTRACTS "Ranking").
+# Per-intent channels and RRF weights (CONTRACTS "Ranking"; natural language's snippets 3, not 2:
+# a question's words are in a function's body and in the doc comment above it, which the
+# snippets channel joins to the definition: DEPARTURES.md).
 INTENT_CHANNELS: dict[str, tuple[tuple[str, float], ...]] = {
     "symbol": (("symbols", 3.0), ("snippets", 1.0)),
     "path": (("files", 3.0),),
     "error": (("literals", 3.0), ("snippets", 3.0), ("files", 1.0)),
-    "natural_language": (("symbols", 2.0), ("snippets", 2.0), ("files", 1.0)),
+    "natural_language": (("symbols", 2.0), ("snippets", 3.0), ("files", 1.0)),
 }
 # Channels that search another channel's index with clauses of their own: `literals` is the
 # snippets index's messages emitted by raise/panic/log calls (literals.py), a channel apart so
