@@ -17,8 +17,12 @@ Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of
   query's words, and 2:16 still has "validate token" find `validate_token`. 0.5 for symbol
   queries (a name query should not be won by prose that mentions the name).
 - natural-language words also search their English inflections (`codetokens.word_variants`)
-  in name_tokens and doc_tokens at MORPH_FACTOR of the word's boost (in snippet content too
-  they cost ~2x search p95 on go-5k and found nothing more on the tune split).
+  in name_tokens and doc_tokens at MORPH_FACTOR of the word's boost, and the words a
+  software-English lexicon relates to them (`lexicon.py`: `address` -> addr at
+  SPELLING_FACTOR, url at RELATED_FACTOR); in snippet content too, inflections and lexicon
+  words cost ~1.6x search CPU p95 on go-5k and found nothing more on the tune split.
+- the function words of prose (FUNCTION_WORDS: `whether`, `under`, `two`) search doc_tokens
+  only: a doc comment says them as the question does, a name made of them is unrelated.
 - `symbol_exact` for natural-language queries only for words written like code
   (`parse_config`, `getUser`): plain words of a sentence ("close", "file") are the names of
   hundreds of symbols each (Go has ~500 `Close`) and crowded out what was described.
@@ -226,7 +230,6 @@ def plan(query: str, *, role: str | None = None, language: str | None = None, li
             index = CHANNEL_INDEX.get(name, name)
             channels.append(Channel(index, weight, fetch, tuple(clauses), "" if index == name else name))
     line_terms, line_parts = _content_terms([target] if intent == "symbol" else words)
-    line_parts += [t for extra, _ in expansions(intent, terms) for t in extra if t not in line_parts]
     return Plan(query=q, intent=intent, confidence=round(confidence, 3), target=target,
                 query_path=query_path, kind_intent=kind_intent, terms=tuple(terms),
                 path_terms=_path_affinity_terms(intent, q, target, words),
@@ -391,8 +394,6 @@ def _snippet_clauses(q, intent, words, terms, target, query_path) -> list[Clause
         out.append(Clause(F.CONTENT, tuple(idents), BOOST[F.CONTENT]))
     if parts:
         out.append(Clause(F.CONTENT_PARTS, tuple(parts), BOOST[F.CONTENT_PARTS]))
-    for extra, factor in expansions(intent, terms):
-        out.append(Clause(F.CONTENT_PARTS, extra, BOOST[F.CONTENT_PARTS] * factor))
     if intent != "error" and terms:
         out.append(Clause(F.PATH_TOKENS, tuple(terms), BOOST["snippet_path_tokens"]))
     return out
