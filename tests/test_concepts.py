@@ -113,3 +113,22 @@ def test_a_comment_inside_a_body_stays_with_its_function(make_repo):
     gen, repo, ref = index(make_repo(DOC_REPO))
     hits, _, _ = search_code(gen, repo, ref, "settings of a loose record pass unrecognized keys")
     assert ranked(hits)[0] == ("symbol", "body.ts", "build"), ranked(hits)
+
+
+# ---- English morphology of a question's words -------------------------------------------------
+
+def test_a_plural_of_a_derived_word_keeps_its_singular():
+    from cruxe import codetokens as ct
+    assert ct.word_stems("characters")[0] == "character"  # not only `charact`
+    assert "parser" in ct.word_stems("parsers") and "parse" in ct.word_stems("parsers")
+    assert "exact" in ct.word_stems("exactly") and "assign" in ct.word_stems("assignments")
+    for word in ("status", "analysis", "address", "focus"):  # no plural to strip
+        assert ct.word_stems(word) == [word]
+
+
+def test_a_plural_in_the_question_finds_the_singular_in_a_name(make_repo):
+    gen, repo, ref = index(make_repo({
+        "text/chars.py": "def character_width(c):\n    return 1\n",
+        "text/other.py": "def unrelated_helper(x):\n    return x\n"}))
+    hits, _, _ = search_code(gen, repo, ref, "counting the characters")
+    assert ranked(hits)[0] == ("symbol", "text/chars.py", "character_width"), ranked(hits)
