@@ -25,6 +25,18 @@ from . import codetokens as ct
 
 MIN_TERM_LEN = 2  # one-letter names (`i`, `s`, `b`) are everywhere and mean nothing alone
 
+# The function words of English prose: a doc comment says them as the question does ("reports
+# whether the two strings are equal"), so a question's doc-field query keeps them, but as
+# names they pick unrelated symbols (`under`, `such`, `other`): the planner leaves them out of
+# the name fields' query.
+FUNCTION_WORDS = frozenset("""
+about again against also am among any anything because both but doing during either else even
+ever every few further here however itself just may might much must neither nor once onto ought
+own per rather several shall she since some something somewhere such thing things though through
+thus too two under until upon us very via way ways whatever whenever whereas wherever whether
+while whom whose within without yet
+""".split())
+
 # One word per line, then the spellings code uses for it.
 SPELLINGS = """
 absolute abs

@@ -132,3 +132,35 @@ def test_a_plural_in_the_question_finds_the_singular_in_a_name(make_repo):
         "text/other.py": "def unrelated_helper(x):\n    return x\n"}))
     hits, _, _ = search_code(gen, repo, ref, "counting the characters")
     assert ranked(hits)[0] == ("symbol", "text/chars.py", "character_width"), ranked(hits)
+
+
+# ---- coverage: the definition that holds the whole question ------------------------------------
+
+COVERAGE_REPO = {
+    # `retry` said many times, nothing of the rest of the question
+    "a/loop.py": ("def retry_loop(retry):\n    \"\"\"Retry, retry, retry the retry.\"\"\"\n"
+                  "    retry = retry + 1\n    return retry\n"),
+    # every word of the question, once
+    "b/wait.py": ("def next_attempt(failures):\n    \"\"\"How long to wait before we retry.\"\"\"\n"
+                  "    delay = min(2 ** failures, 30)\n    return delay\n"),
+}
+
+
+def test_the_definition_holding_the_whole_question_comes_first(make_repo):
+    gen, repo, ref = index(make_repo(COVERAGE_REPO))
+    hits, _, _ = search_code(gen, repo, ref, "how long the delay before the next retry attempt")
+    assert [h.name for h in hits][:2] == ["next_attempt", "retry_loop"], ranked(hits)
+    first, second = hits[0].signals, hits[1].signals
+    assert first["query_coverage"] > second["query_coverage"] > 0
+
+
+def test_a_full_explanation_adds_up_with_coverage(make_repo):
+    from cruxe import shape
+    gen, repo, ref = index(make_repo(COVERAGE_REPO))
+    hits, _, _ = search_code(gen, repo, ref, "how long the delay before the next retry attempt")
+    parts = ("bm25_score", "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost",
+             "kind_match", "test_file_penalty", "declaration_penalty", "query_coverage")
+    reasons = shape.ranking_reasons(hits, "full")
+    assert any(r["query_coverage"] for r in reasons)
+    for r in reasons:
+        assert round(sum(r[k] for k in parts), 6) == r["final_score"]

@@ -21,7 +21,7 @@ Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of
   software-English lexicon relates to them (`lexicon.py`: `address` -> addr at
   SPELLING_FACTOR, url at RELATED_FACTOR); in snippet content too, inflections and lexicon
   words cost ~1.6x search CPU p95 on go-5k and found nothing more on the tune split.
-- the function words of prose (FUNCTION_WORDS: `whether`, `under`, `two`) search doc_tokens
+- the function words of prose (`lexicon.FUNCTION_WORDS`: `whether`, `under`, `two`) search doc_tokens
   only: a doc comment says them as the question does, a name made of them is unrelated.
 - `symbol_exact` for natural-language queries only for words written like code
   (`parse_config`, `getUser`): plain words of a sentence ("close", "file") are the names of
@@ -119,16 +119,6 @@ STOP_WORDS = _WEAK | frozenset("""
 a an and are as at be been being by can could do does did for from has have how i if in into is it
 its me my of on or our should so than that the their them then there these this those to was we
 were what when where which who why will with would you your
-""".split())
-# The function words of English prose: a doc comment says them as the question does ("reports
-# whether the two strings are equal"), so they stay in the doc field's query, but as names
-# they pick unrelated symbols (`under`, `such`, `other`) and leave the name fields' query.
-FUNCTION_WORDS = frozenset("""
-about again against also am among any anything because both but doing during either else even
-ever every few further here however itself just may might much must neither nor once onto ought
-own per rather several shall she since some something somewhere such thing things though through
-thus too two under until upon us very via way ways whatever whenever whereas wherever whether
-while whom whose within without yet
 """.split())
 
 _IDENT_RE = re.compile(IDENT_PATTERN)
@@ -339,7 +329,7 @@ def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]
     if idents:
         out.append(Clause(F.SYMBOL_EXACT, tuple(idents), BOOST[F.SYMBOL_EXACT]))
     name_boost = NL_NAME_BOOST if intent == "natural_language" else BOOST[F.NAME_TOKENS]
-    named = tuple(t for t in terms if t not in FUNCTION_WORDS) or tuple(terms)
+    named = tuple(t for t in terms if t not in lexicon.FUNCTION_WORDS) or tuple(terms)
     out += [Clause(F.NAME_TOKENS, named, name_boost),
             Clause(F.QUALIFIED_TOKENS, named, BOOST[F.QUALIFIED_TOKENS]),
             Clause(F.SIGNATURE_TOKENS, named, BOOST[F.SIGNATURE_TOKENS]),

@@ -48,14 +48,39 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
 def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int]:
     fused: dict[str, Hit] = {}
     rrf: dict[str, float] = {}
+    texts: dict[str, str] = {}  # identity -> the text of the chunk that surfaced it
     for channel in p.channels:
         docs, clauses = search_index(gen, channel.index, channel.clauses, channel.fetch, repo, ref, p.language,
                                      p.kinds)
-        cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p)
+        cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, texts)
         _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
     ranked.sort(key=sort_key)
+    if p.intent == "natural_language":
+        _cover(ranked[:COVERAGE_WINDOW], texts, p)
+        ranked.sort(key=sort_key)
     return take(ranked, p.limit), len(ranked)
+
+
+# The first results of a question, re-ordered by how much of the question their text holds.
+COVERAGE_WINDOW = 10
+
+
+def _cover(hits: list[Hit], texts: dict[str, str], p: Plan) -> None:
+    """Add `query_coverage` to the definitions among `hits` whose code was read (a snippet
+    surfaced them): the share of the question's words (or their stems, or the spellings code
+    uses for them) that their chunk holds. Retrieval scores each word on its
+    own, so a definition that says two of the words many times beats one that says all of
+    them; this is the second look that prefers the one answering the whole question."""
+    words = sig.coverage_words(p.terms)
+    for hit in hits:
+        text = texts.get(identity(hit)) if hit.result_type == "symbol" else None
+        if text is None or not words:
+            continue
+        boosts = {name: hit.signals[name] for name in sig.BOOST_NAMES}
+        boosts["query_coverage"] = sig.query_coverage(words, text)
+        hit.signals = sig.compose(hit.signals["bm25_score"], **boosts)
+        hit.score = hit.signals["final_score"]
 
 
 def take(ranked: list[Hit], limit: int) -> list[Hit]:
@@ -84,12 +109,15 @@ def _allowed(c: Hit, p: Plan) -> bool:
 # ---- candidates per channel -----------------------------------------------------------------
 
 def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, Any]],
-                clauses: tuple[Clause, ...], p: Plan) -> list[Hit]:
+                clauses: tuple[Clause, ...], p: Plan, texts: dict[str, str]) -> list[Hit]:
     if index == "symbols":
         return [symbol_hit(d) for _, d in docs]
     if index == "files":
         return [_file_hit(d) for _, d in docs]
-    return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses))
+    hits = _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses))
+    for hit, (_, d) in zip(hits, docs):
+        texts.setdefault(identity(hit), d.source)
+    return hits
 
 
 def symbol_hit(s: Symbol) -> Hit:
