@@ -91,6 +91,9 @@ DOC_REPO = {
                  "export function backoff(n: number) {\n  return Math.min(1000 * 2 ** n, 30000)\n}\n\n"
                  "export class Timer {\n  /**\n   * Stops the ticking clock for good.\n   */\n"
                  "  halt(): void {\n    this.t = 0\n  }\n  t = 1\n}\n"),
+    "deco.py": ("import functools\n\n\nclass Store:\n    size = 1\n\n"
+                "    # Keeps the answers of an expensive lookup between calls.\n"
+                "    @functools.lru_cache(maxsize=None)\n    def remember(self, key):\n        return key\n"),
     "body.ts": ("export function build(def: unknown) {\n  const a = 1\n"
                 "  // the settings of a loose record pass unrecognized keys through\n"
                 "  const recordDef = def as unknown as { loose?: boolean; partial?: boolean }\n"
@@ -102,7 +105,8 @@ def test_a_match_in_the_doc_comment_above_a_definition_is_that_definition(make_r
     gen, repo, ref = index(make_repo(DOC_REPO))
     for query, name, path in (("shell wildcard pattern", "Glob", "glob.go"),
                               ("doubles the wait after every failure", "backoff", "delay.ts"),
-                              ("stops the ticking clock for good", "halt", "delay.ts")):
+                              ("stops the ticking clock for good", "halt", "delay.ts"),
+                              ("keeps the answers of an expensive lookup", "remember", "deco.py")):
         hits, _, _ = search_code(gen, repo, ref, query)
         assert ranked(hits)[0] == ("symbol", path, name), (query, ranked(hits))
         # the comment is not a result of its own beside its definition

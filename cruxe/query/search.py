@@ -143,7 +143,7 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]],
     points = [(d.path, lines[0][0]) for lines, d in matched if lines]
     documented = {(d.path, lines[0][0]): _documented_line(d, lines[0][0]) for lines, d in matched if lines}
     documented = {k: v for k, v in documented.items() if v is not None}
-    owners = innermost_symbols(gen, repo, ref, points + [(k[0], v) for k, v in documented.items()]) if points else {}
+    owners = innermost_symbols(gen, repo, ref, points + [(k[0], v[1]) for k, v in documented.items()]) if points else {}
     out = []
     for lines, d in matched:
         owner = _owner(owners, documented, d.path, lines[0][0]) if lines else None
@@ -167,28 +167,34 @@ _ATTRIBUTE_LINE = re.compile(r"\s*(?:#\[|@[A-Za-z_])")
 MAX_DOC_WALK = 60  # lines walked down a comment block to the definition it documents
 
 
-def _documented_line(d: Chunk, line: int) -> int | None:
-    """When `line` lies in a comment block, the line after the block (attributes and
-    decorators skipped), where the definition it documents starts; else None. A blank line
-    ends the block: a comment set apart documents nothing in particular."""
+def _documented_line(d: Chunk, line: int) -> tuple[int, int] | None:
+    """When `line` lies in a comment block, where the definition it documents starts: the
+    first line after the block, and the first after the attributes and decorators that may
+    follow it (a definition starts at one or the other, as its language's extractor counts
+    it); else None. A blank line ends the block: a comment set apart documents nothing in
+    particular."""
     lines = d.source.split("\n")
     i = line - int(d.line_start)
     if not 0 <= i < len(lines) or not _COMMENT_LINE.match(lines[i]):
         return None
+    first = None
     last = min(len(lines), i + MAX_DOC_WALK)
     for j in range(i + 1, last):
         text = lines[j]
         if not text.strip():
             return None
-        if not _COMMENT_LINE.match(text) and not _ATTRIBUTE_LINE.match(text):
-            return int(d.line_start) + j
+        if first is None and not _COMMENT_LINE.match(text):
+            first = int(d.line_start) + j
+        if first is not None and not _ATTRIBUTE_LINE.match(text):
+            return first, int(d.line_start) + j
     # the chunk ends inside the comment: chunks are cut where definitions start, so the
     # definition, if any, starts on the next line
-    return int(d.line_start) + last if last == len(lines) else None
+    after = int(d.line_start) + last
+    return (first or after, after) if last == len(lines) else None
 
 
-def _owner(owners: dict[tuple[str, int], Symbol], documented: dict[tuple[str, int], int], path: str,
-           line: int) -> Symbol | None:
+def _owner(owners: dict[tuple[str, int], Symbol], documented: dict[tuple[str, int], tuple[int, int]],
+           path: str, line: int) -> Symbol | None:
     """The definition a snippet's best line belongs to: the innermost symbol holding it, or,
     for a line of the doc comment above a definition, that definition (the comment is where
     it says in words what it does, so a match there is a match of the definition). A comment
@@ -196,8 +202,8 @@ def _owner(owners: dict[tuple[str, int], Symbol], documented: dict[tuple[str, in
     holder = owners.get((path, line))
     below = documented.get((path, line))
     if below is not None and (holder is None or holder.kind not in CALLABLE_KINDS):
-        sym = owners.get((path, below))
-        if sym is not None and sym.line_start == below:
+        sym = owners.get((path, below[1]))
+        if sym is not None and below[0] <= sym.line_start <= below[1]:
             return sym
     return holder
 
