@@ -19,10 +19,11 @@ Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of
 - natural-language words also search their English inflections (`codetokens.word_variants`)
   in name_tokens and doc_tokens at MORPH_FACTOR of the word's boost, and the words a
   software-English lexicon relates to them (`lexicon.py`: `address` -> addr at
-  SPELLING_FACTOR, url at RELATED_FACTOR); in snippet content too, inflections and lexicon
-  words cost ~1.6x search CPU p95 on go-5k and found nothing more on the tune split.
-- the function words of prose (`lexicon.FUNCTION_WORDS`: `whether`, `under`, `two`) search doc_tokens
-  only: a doc comment says them as the question does, a name made of them is unrelated.
+  SPELLING_FACTOR, url at RELATED_FACTOR); searched in snippet content too they cost more
+  search time than they found answers (docs/BENCHMARKS.md, "Concept questions").
+- the function words of prose (`lexicon.FUNCTION_WORDS`: `whether`, `under`, `two`) search
+  doc_tokens only: a doc comment says them as the question does, a name made of them is
+  unrelated.
 - `symbol_exact` for natural-language queries only for words written like code
   (`parse_config`, `getUser`): plain words of a sentence ("close", "file") are the names of
   hundreds of symbols each (Go has ~500 `Close`) and crowded out what was described.

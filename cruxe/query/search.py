@@ -1,8 +1,10 @@
 """`search_code`: run a plan's channels, join snippets to symbols, fuse with RRF, rank.
 
 Pipeline: plan -> one Tantivy search per channel -> snippet hits joined to the innermost
-symbol containing their best-matching line (one SQLite query) -> RRF (k = 60, per-intent
-weights) over result identities -> the additive signals of spec 04 -> full tie-break sort.
+symbol containing their best-matching line, or to the definition below when that line is in
+its doc comment (one SQLite query) -> RRF (k = 60, per-intent weights) over result identities
+-> the additive signals of spec 04 -> full tie-break sort; for a question in words, its first
+results then get `query_coverage` and are sorted again.
 
 `bm25_score` in a hit's signals is the fused retrieval base, `RRF_SCALE * sum_c w_c/(k + rank_c)`.
 Plain RRF scores are tiny (1/61 for a first place), which would let the boosts alone decide
@@ -69,9 +71,9 @@ COVERAGE_WINDOW = 10
 def _cover(hits: list[Hit], texts: dict[str, str], p: Plan) -> None:
     """Add `query_coverage` to the definitions among `hits` whose code was read (a snippet
     surfaced them): the share of the question's words (or their stems, or the spellings code
-    uses for them) that their chunk holds. Retrieval scores each word on its
-    own, so a definition that says two of the words many times beats one that says all of
-    them; this is the second look that prefers the one answering the whole question."""
+    uses for them) that their chunk holds. Retrieval scores each word on its own, so a
+    definition that says two of the words many times beats one that says all of them; this
+    is the second look that prefers the one answering the whole question."""
     words = sig.coverage_words(p.terms)
     for hit in hits:
         text = texts.get(identity(hit)) if hit.result_type == "symbol" else None
