@@ -99,7 +99,8 @@ _MORPH_WORD = re.compile(r"[a-z]+")
 _STRIP = (("ications", ("y",)), ("ication", ("y",)), ("ations", ("e", "")), ("ation", ("e", "")),
           ("ies", ("y", "ie")), ("ied", ("y",)), ("ions", ("e", "")), ("ion", ("e", "")),
           ("ings", ("e", "")), ("ing", ("e", "")), ("ers", ("e", "")), ("er", ("e", "")),
-          ("ors", ("e", "")), ("or", ("e", "")), ("ed", ("e", "")), ("es", ("", "e")), ("s", ("",)))
+          ("ors", ("e", "")), ("or", ("e", "")), ("ed", ("e", "")), ("ments", ("",)), ("ment", ("",)),
+          ("ness", ("",)), ("ily", ("y",)), ("ly", ("", "le")), ("es", ("", "e")), ("s", ("",)))
 _GROW = ("s", "er", "ers", "ing", "ion", "ions", "ed")
 
 
@@ -110,7 +111,7 @@ def word_variants(word: str) -> list[str]:
     w = word.lower()
     if len(w) < MORPH_MIN_LEN or not _MORPH_WORD.fullmatch(w):
         return []
-    stems = _stems(w)
+    stems = word_stems(w)
     out: dict[str, None] = {}
     for s in stems:
         out.setdefault(s, None)
@@ -129,14 +130,18 @@ def _grown(s: str) -> list[str]:
     return [plural] + [(base if suf[0] in "aeio" else s) + suf for suf in _GROW if suf != "s"]
 
 
-def _stems(w: str) -> list[str]:
+def word_stems(w: str) -> list[str]:
+    """The stems of a lower-case word, most likely first (`connections` -> connection; the
+    word itself when no suffix fits): the base forms a lexicon lists."""
+    # a plural's singular first, whatever other suffix it ends in (`characters` -> character)
+    plural = [w[:-1]] if w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 4 else []
     for suf, reps in _STRIP:
-        if w.endswith(suf) and len(w) - len(suf) >= 3 and not w.endswith("ss"):
+        if w.endswith(suf) and len(w) - len(suf) >= 3 and not w.endswith(("ss", "us", "is")):
             root = w[: -len(suf)]
             stems = [root + r for r in reps]
             if len(root) >= 3 and root[-1] == root[-2] and root[-1] not in "lsz":  # running -> run
                 stems.append(root[:-1])
-            return stems
+            return list(dict.fromkeys(plural + stems))
     return [w]
 
 

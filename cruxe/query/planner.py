@@ -17,8 +17,13 @@ Field boosts (retrieval time, BM25 per field times boost). Spec 04 fixes five of
   query's words, and 2:16 still has "validate token" find `validate_token`. 0.5 for symbol
   queries (a name query should not be won by prose that mentions the name).
 - natural-language words also search their English inflections (`codetokens.word_variants`)
-  in name_tokens and doc_tokens at MORPH_FACTOR of the word's boost (in snippet content too
-  they cost ~2x search p95 on go-5k and found nothing more on the tune split).
+  in name_tokens and doc_tokens at MORPH_FACTOR of the word's boost, and the words a
+  software-English lexicon relates to them (`lexicon.py`: `address` -> addr at
+  SPELLING_FACTOR, url at RELATED_FACTOR); searched in snippet content too they cost more
+  search time than they found answers (docs/BENCHMARKS.md, "Concept questions").
+- the function words of prose (`lexicon.FUNCTION_WORDS`: `whether`, `under`, `two`) search
+  doc_tokens only: a doc comment says them as the question does, a name made of them is
+  unrelated.
 - `symbol_exact` for natural-language queries only for words written like code
   (`parse_config`, `getUser`): plain words of a sentence ("close", "file") are the names of
   hundreds of symbols each (Go has ~500 `Close`) and crowded out what was described.
@@ -49,22 +54,25 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import asdict, dataclass, field
+from itertools import zip_longest
 
 from .. import codetokens as ct
 from .. import intent as intent_mod
-from .. import literals
+from .. import lexicon, literals
 from ..errors import CruxeError
 from ..model import LANGUAGES, ROLE_KINDS, is_test_path
 from ..store import IDENT_PATTERN, PARTS_PATTERN
 from ..store import Field as F
 
 RRF_K = 60
-# Per-intent channels and RRF weights (CONTRACTS "Ranking").
+# Per-intent channels and RRF weights (CONTRACTS "Ranking"; natural language's snippets 3, not 2:
+# a question's words are in a function's body and in the doc comment above it, which the
+# snippets channel joins to the definition: DEPARTURES.md).
 INTENT_CHANNELS: dict[str, tuple[tuple[str, float], ...]] = {
     "symbol": (("symbols", 3.0), ("snippets", 1.0)),
     "path": (("files", 3.0),),
     "error": (("literals", 3.0), ("snippets", 3.0), ("files", 1.0)),
-    "natural_language": (("symbols", 2.0), ("snippets", 2.0), ("files", 1.0)),
+    "natural_language": (("symbols", 2.0), ("snippets", 3.0), ("files", 1.0)),
 }
 # Channels that search another channel's index with clauses of their own: `literals` is the
 # snippets index's messages emitted by raise/panic/log calls (literals.py), a channel apart so
@@ -99,6 +107,12 @@ LITERAL_BOOST = 0.25
 # own boost: evidence, weaker than the word as written.
 MORPH_FACTOR = 0.5
 MAX_VARIANT_TERMS = 64
+# Words the software-English lexicon relates to a question's words (`address` -> addr, url):
+# the same word spelled as code spells it counts for SPELLING_FACTOR of the word's boost, a
+# related word for RELATED_FACTOR; both below the word as asked (lexicon.py).
+SPELLING_FACTOR = 0.5
+RELATED_FACTOR = 0.25
+MAX_LEXICON_TERMS = 48
 
 # Words that survive stop-word removal only when nothing else does ("get", "use" are also names).
 _WEAK = frozenset("""
@@ -323,16 +337,31 @@ def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]
     if idents:
         out.append(Clause(F.SYMBOL_EXACT, tuple(idents), BOOST[F.SYMBOL_EXACT]))
     name_boost = NL_NAME_BOOST if intent == "natural_language" else BOOST[F.NAME_TOKENS]
-    out += [Clause(F.NAME_TOKENS, tuple(terms), name_boost),
-            Clause(F.QUALIFIED_TOKENS, tuple(terms), BOOST[F.QUALIFIED_TOKENS]),
-            Clause(F.SIGNATURE_TOKENS, tuple(terms), BOOST[F.SIGNATURE_TOKENS]),
+    named = tuple(t for t in terms if t not in lexicon.FUNCTION_WORDS) or tuple(terms)
+    out += [Clause(F.NAME_TOKENS, named, name_boost),
+            Clause(F.QUALIFIED_TOKENS, named, BOOST[F.QUALIFIED_TOKENS]),
+            Clause(F.SIGNATURE_TOKENS, named, BOOST[F.SIGNATURE_TOKENS]),
             Clause(F.DOC_TOKENS, tuple(terms), DOC_BOOST[intent]),
-            Clause(F.PATH_TOKENS, tuple(terms), BOOST[F.PATH_TOKENS])]
-    variants = word_variants(intent, terms)
-    if variants:
-        out += [Clause(F.NAME_TOKENS, variants, name_boost * MORPH_FACTOR),
-                Clause(F.DOC_TOKENS, variants, DOC_BOOST[intent] * MORPH_FACTOR)]
+            Clause(F.PATH_TOKENS, named, BOOST[F.PATH_TOKENS])]
+    for extra, factor in expansions(intent, terms):
+        out += [Clause(F.NAME_TOKENS, extra, name_boost * factor),
+                Clause(F.DOC_TOKENS, extra, DOC_BOOST[intent] * factor)]
     return out
+
+
+def expansions(intent: str, terms: list[str]) -> list[tuple[tuple[str, ...], float]]:
+    """A sentence's other words, each group with the share of the word's boost it counts for:
+    its inflections (MORPH_FACTOR), the spellings code uses for its words (SPELLING_FACTOR) and
+    related words (RELATED_FACTOR, lexicon.py). Empty for any other intent."""
+    if intent != "natural_language":
+        return []
+    variants = word_variants(intent, terms)
+    seen = set(terms) | set(variants)
+    spellings = _dedup(w for t in terms for w in lexicon.expand(t)[0] if w not in seen)[:MAX_LEXICON_TERMS]
+    seen.update(spellings)
+    related = _dedup(w for t in terms for w in lexicon.expand(t)[1] if w not in seen)[:MAX_LEXICON_TERMS]
+    groups = ((variants, MORPH_FACTOR), (tuple(spellings), SPELLING_FACTOR), (tuple(related), RELATED_FACTOR))
+    return [(g, f) for g, f in groups if g]
 
 
 def word_variants(intent: str, terms: list[str]) -> tuple[str, ...]:
@@ -341,7 +370,11 @@ def word_variants(intent: str, terms: list[str]) -> tuple[str, ...]:
     if intent != "natural_language":
         return ()
     seen = set(terms)
-    return tuple(_dedup(v for t in terms for v in ct.word_variants(t) if v not in seen))[:MAX_VARIANT_TERMS]
+    # each word's likeliest forms first (its stems), then the next ones: the cap cuts the
+    # unlikely forms of every word, not every form of the last words
+    per_word = [ct.word_variants(t) for t in terms]
+    ranked = (v for row in zip_longest(*per_word) for v in row if v is not None and v not in seen)
+    return tuple(_dedup(ranked))[:MAX_VARIANT_TERMS]
 
 
 def _snippet_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:

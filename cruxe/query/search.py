@@ -1,8 +1,10 @@
 """`search_code`: run a plan's channels, join snippets to symbols, fuse with RRF, rank.
 
 Pipeline: plan -> one Tantivy search per channel -> snippet hits joined to the innermost
-symbol containing their best-matching line (one SQLite query) -> RRF (k = 60, per-intent
-weights) over result identities -> the additive signals of spec 04 -> full tie-break sort.
+symbol containing their best-matching line, or to the definition below when that line is in
+its doc comment (one SQLite query) -> RRF (k = 60, per-intent weights) over result identities
+-> the additive signals of spec 04 -> full tie-break sort; for a question in words, its first
+results then get `query_coverage` and are sorted again.
 
 `bm25_score` in a hit's signals is the fused retrieval base, `RRF_SCALE * sum_c w_c/(k + rank_c)`.
 Plain RRF scores are tiny (1/61 for a first place), which would let the boosts alone decide
@@ -25,6 +27,7 @@ from ..shape import dedup_key
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
 from . import messages
 from . import signals as sig
+from .bodies import CALLABLE_KINDS
 from .context import enrich
 from .planner import RRF_K, Clause, Plan, plan as build_plan
 
@@ -51,17 +54,42 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int]:
     fused: dict[str, Hit] = {}
     rrf: dict[str, float] = {}
     fits: dict[tuple[str, int], tuple[float, int]] = {}
+    texts: dict[str, str] = {}  # identity -> the text of the chunk that surfaced it
     for channel in p.channels:
         docs, clauses = search_index(gen, channel.index, channel.clauses, channel.fetch, repo, ref, p.language,
                                      p.kinds)
         fit_lines: dict[tuple[str, int], int] = {}
         if p.intent == "error" and channel.index == "snippets":
             docs, fit_lines = messages.by_fit(docs, p, fits)
-        cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines)
+        cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines, texts)
         _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
     ranked.sort(key=sort_key)
+    if p.intent == "natural_language":
+        _cover(ranked[:COVERAGE_WINDOW], texts, p)
+        ranked.sort(key=sort_key)
     return take(ranked, p.limit), len(ranked)
+
+
+# The first results of a question, re-ordered by how much of the question their text holds.
+COVERAGE_WINDOW = 10
+
+
+def _cover(hits: list[Hit], texts: dict[str, str], p: Plan) -> None:
+    """Add `query_coverage` to the definitions among `hits` whose code was read (a snippet
+    surfaced them): the share of the question's words (or their stems, or the spellings code
+    uses for them) that their chunk holds. Retrieval scores each word on its own, so a
+    definition that says two of the words many times beats one that says all of them; this
+    is the second look that prefers the one answering the whole question."""
+    words = sig.coverage_words(p.terms)
+    for hit in hits:
+        text = texts.get(identity(hit)) if hit.result_type == "symbol" else None
+        if text is None or not words:
+            continue
+        boosts = {name: hit.signals[name] for name in sig.BOOST_NAMES}
+        boosts["query_coverage"] = sig.query_coverage(words, text)
+        hit.signals = sig.compose(hit.signals["bm25_score"], **boosts)
+        hit.score = hit.signals["final_score"]
 
 
 def take(ranked: list[Hit], limit: int) -> list[Hit]:
@@ -90,12 +118,16 @@ def _allowed(c: Hit, p: Plan) -> bool:
 # ---- candidates per channel -----------------------------------------------------------------
 
 def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, Any]],
-                clauses: tuple[Clause, ...], p: Plan, first_lines: dict[tuple[str, int], int]) -> list[Hit]:
+                clauses: tuple[Clause, ...], p: Plan, first_lines: dict[tuple[str, int], int],
+                texts: dict[str, str]) -> list[Hit]:
     if index == "symbols":
         return [symbol_hit(d) for _, d in docs]
     if index == "files":
         return [_file_hit(d) for _, d in docs]
-    return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses), first_lines)
+    hits = _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses), first_lines)
+    for hit, (_, d) in zip(hits, docs):
+        texts.setdefault(identity(hit), d.source)
+    return hits
 
 
 def symbol_hit(s: Symbol) -> Hit:
@@ -120,10 +152,12 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], pat
     names a chunk's best line outright (the pasted message's emitting line)."""
     matched = [(_lines(d, pattern, first_lines), d) for _, d in docs]
     points = [(d.path, lines[0][0]) for lines, d in matched if lines]
-    owners = innermost_symbols(gen, repo, ref, points) if points else {}
+    documented = {(d.path, lines[0][0]): _documented_line(d, lines[0][0]) for lines, d in matched if lines}
+    documented = {k: v for k, v in documented.items() if v is not None}
+    owners = innermost_symbols(gen, repo, ref, points + [(k[0], v[1]) for k, v in documented.items()]) if points else {}
     out = []
     for lines, d in matched:
-        owner = owners.get((d.path, lines[0][0])) if lines else None
+        owner = _owner(owners, documented, d.path, lines[0][0]) if lines else None
         if owner is not None:
             hit = symbol_hit(owner)
         else:
@@ -143,6 +177,55 @@ def _lines(d: Chunk, pattern: re.Pattern[str] | None, first_lines: dict[tuple[st
         return lines
     text = d.source.split("\n")[first - int(d.line_start)]
     return [(first, text)] + [x for x in lines if x[0] != first]
+
+
+# A line of a comment block: `//`, `///`, `#`, `/*`, ` * `, `*/`. A doc comment above a
+# definition (Go, TypeScript's JSDoc, a Python comment) lies outside its symbol's lines.
+_COMMENT_LINE = re.compile(r"\s*(?://|#(?!\[)|/\*|\*)")
+# Lines that may stand between a doc comment and its definition: attributes and decorators.
+_ATTRIBUTE_LINE = re.compile(r"\s*(?:#\[|@[A-Za-z_])")
+MAX_DOC_WALK = 60  # lines walked down a comment block to the definition it documents
+
+
+def _documented_line(d: Chunk, line: int) -> tuple[int, int] | None:
+    """When `line` lies in a comment block, where the definition it documents starts: the
+    first line after the block, and the first after the attributes and decorators that may
+    follow it (a definition starts at one or the other, as its language's extractor counts
+    it); else None. A blank line ends the block: a comment set apart documents nothing in
+    particular."""
+    lines = d.source.split("\n")
+    i = line - int(d.line_start)
+    if not 0 <= i < len(lines) or not _COMMENT_LINE.match(lines[i]):
+        return None
+    first = None
+    last = min(len(lines), i + MAX_DOC_WALK)
+    for j in range(i + 1, last):
+        text = lines[j]
+        if not text.strip():
+            return None
+        if first is None and not _COMMENT_LINE.match(text):
+            first = int(d.line_start) + j
+        if first is not None and not _ATTRIBUTE_LINE.match(text):
+            return first, int(d.line_start) + j
+    # the chunk ends inside the comment: chunks are cut where definitions start, so the
+    # definition, if any, starts on the next line
+    after = int(d.line_start) + last
+    return (first or after, after) if last == len(lines) else None
+
+
+def _owner(owners: dict[tuple[str, int], Symbol], documented: dict[tuple[str, int], tuple[int, int]],
+           path: str, line: int) -> Symbol | None:
+    """The definition a snippet's best line belongs to: the innermost symbol holding it, or,
+    for a line of the doc comment above a definition, that definition (the comment is where
+    it says in words what it does, so a match there is a match of the definition). A comment
+    inside a function's body explains its statements, not a definition below it."""
+    holder = owners.get((path, line))
+    below = documented.get((path, line))
+    if below is not None and (holder is None or holder.kind not in CALLABLE_KINDS):
+        sym = owners.get((path, below[1]))
+        if sym is not None and below[0] <= sym.line_start <= below[1]:
+            return sym
+    return holder
 
 
 def _needle_pattern(p: Plan, clauses: tuple[Clause, ...]) -> re.Pattern[str] | None:
