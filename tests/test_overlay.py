@@ -303,7 +303,9 @@ def test_every_symbol_of_an_overlay_ref_is_the_merge_of_both_layers(make_repo):
 
 def test_the_same_definition_ranks_the_same_from_either_layer(make_repo):
     """BM25 in a small overlay index computes low IDFs (few documents), so its hits ranked under
-    the base's for the same text; the store rescales them to the two layers' counts."""
+    the base's for the same text; the store rescales them to the two layers' counts: exactly for
+    one term, as a weighted mean for several (a question in words searches its words' lexicon
+    spellings too), hence a tolerance of 1%, which the unscaled scores miss (1.4% apart here)."""
     files = {f"f{i}.py": f"def filler_{i}(x):\n    return x + {i}\n" for i in range(30)}
     files["z_base.py"] = 'def zeta_fn(value):\n    """Combine the value."""\n    return value * 2\n'
     root = two_branches(make_repo(files), {"a_overlay.py": files["z_base.py"]})
@@ -311,7 +313,8 @@ def test_the_same_definition_ranks_the_same_from_either_layer(make_repo):
     run_index(root, ref="feature")
     hits = _call(root, "search_code", query="combine value", ref="feature", detail_level="context")["results"]
     scores = {(h["path"], h["source_layer"]): h["score"] for h in hits if h["result_type"] == "symbol"}
-    assert scores[("a_overlay.py", "overlay")] == scores[("z_base.py", "base")], scores
+    overlay, base = scores[("a_overlay.py", "overlay")], scores[("z_base.py", "base")]
+    assert abs(overlay - base) <= 0.01 * base, scores
 
 
 def test_an_overlay_whose_base_is_gone_refuses_and_its_next_sync_builds_it_whole(make_repo):
