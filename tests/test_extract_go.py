@@ -164,6 +164,14 @@ def test_deeply_nested_expressions_do_not_crash(expr):
     assert got["x"] == (2, 2) and got["After"] == (3, 5)
 
 
+def test_a_mangled_const_group_yields_no_nameless_constant():
+    # seen from the fuzz test below: NUL and `^` after `const` make error recovery insert a
+    # zero-width MISSING identifier as a spec's name
+    at = SAMPLE.index(b"const (") + len(b"const")
+    fx = extract(SAMPLE[:at] + b"\x00^" + SAMPLE[at:], "p/x.go")
+    assert fx.symbols and all(s.name for s in fx.symbols)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_never_raises_on_mangled_input(data):

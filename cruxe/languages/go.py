@@ -138,12 +138,17 @@ class _Out:
         self.ranges: list[tuple[int, int]] = []  # byte span per row, for enclosing()
 
     def add(self, node: ts.Node, name_node: ts.Node, kind: str, sig: str, doc: str,
-            scope: str | None = None, parent: int | None = None, start: int = 0) -> None:
+            scope: str | None = None, parent: int | None = None, start: int = 0) -> bool:
+        """Record a definition; False (nothing recorded) when its name is absent or empty: error
+        recovery inserts a zero-width MISSING identifier into a mangled spec."""
+        if name_node is None or name_node.start_byte == name_node.end_byte:
+            return False
         name = text(name_node, self.source)
         name_line = name_node.start_point[0] + 1
         self.rows.append((name, scope, kind, start or node.start_point[0] + 1, end_line(node),
                           sig, parent, doc, name_line))
         self.ranges.append((node.start_byte, node.end_byte))
+        return True
 
     def func(self, node: ts.Node, doc: str, receiver: str | None) -> None:
         body = node.child_by_field_name("body")
@@ -165,8 +170,7 @@ class _Out:
                 head = self.source[spec.start_byte:type_node.start_byte].decode("utf-8", "replace")
                 sig = collapse(f"type {head} {kind}")
             name_node = spec.child_by_field_name("name")
-            self.add(spec if grouped else decl, name_node, kind, sig, spec_doc or doc)
-            if kind == INTERFACE:
+            if self.add(spec if grouped else decl, name_node, kind, sig, spec_doc or doc) and kind == INTERFACE:
                 self.interface_methods(type_node, len(self.rows) - 1, text(name_node, self.source))
 
     def interface_methods(self, iface: ts.Node, parent: int, iface_name: str) -> None:
