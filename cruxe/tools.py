@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from . import __version__, freshness, health, jobs, outline, shape
+from . import __version__, freshness, health, jobs, outline, shape, vcs
 from .config import (DEFAULT_LIMIT, EXPLAIN_LEVELS, FRESHNESS_POLICIES, Config, load_config, resolve_explain_level,
                      resolve_freshness_policy)
 from .errors import BUSY_CODES, CruxeError
 from .model import (DETAIL_LEVELS, KIND_ALIASES, KIND_VALUES, LANGUAGES, OUTLINE_DEPTHS, REFERENCE_KINDS,
                     ROLE_VALUES)
-from .project import Project, checked_ref, open_project, require_project
+from .project import Project, checked_ref, is_working_tree_ref, open_project, require_project
 from .store import damaged, is_corruption, is_engine_panic, layer_of
 
 log = logging.getLogger(__name__)
@@ -33,6 +33,9 @@ DEDUP_SLACK = 5  # extra hits fetched so that dedup in shape still fills a page 
 # for, so a shallower pool ranks its top differently (the default `limit` of 5 fetched as 5
 # lost concept answers from the top 5 that a pool of 10 puts there).
 MIN_FETCH = 10
+# balanced, a ref never indexed: how long a query waits for its first index from git's objects
+# (an overlay takes well under this; a whole index of a large ref does not, and is left running)
+FIRST_INDEX_WAIT_S = 3.0
 
 _DETAIL = {"type": "string", "enum": list(DETAIL_LEVELS), "default": "signature"}
 _EXPLAIN = {"type": "string", "enum": list(EXPLAIN_LEVELS)}
@@ -269,6 +272,36 @@ class Server:
         return True
 
 
+    def first_index(self, project: Project, ref: str) -> tuple[Any, freshness.IndexState]:
+        """balanced policy, a ref that is not checked out and was never indexed: index it from
+        git's objects now (an overlay on the default branch's index is a fraction of a second) and
+        answer once it is published, waiting at most FIRST_INDEX_WAIT_S; past that (a whole index
+        of a large ref) `index_not_ready` says the job started. Only a ref git has gets a job."""
+        if vcs.resolve_ref(project.root, ref) is None:
+            return freshness.require_queryable(project, ref)  # the plain refusal, with its remedy
+        try:
+            started = jobs.claim_and_spawn(project, ref, self.home, force=False)
+            job_id = started.job_id
+        except CruxeError as e:
+            if e.code not in BUSY_CODES:
+                raise
+            job_id = (e.data or {}).get("job_id")
+        deadline = time.monotonic() + FIRST_INDEX_WAIT_S
+        while True:
+            try:  # a first index publishes at once and fills batch by batch: wait for its end
+                found = freshness.require_queryable(project, ref)
+                if found[1].indexing_status != "indexing" or time.monotonic() >= deadline:
+                    return found  # past the wait: what has landed, marked as still indexing
+            except CruxeError as e:
+                if e.code != "index_not_ready":
+                    raise
+                if time.monotonic() >= deadline:
+                    raise CruxeError("index_not_ready", f"ref {ref!r} is being indexed from git's objects now; "
+                                     "retry shortly", {"ref": ref, "job_id": job_id,
+                                                       "remedy": "Retry, or follow the job with index_status."})
+            time.sleep(0.05)
+
+
 # ---- index jobs (the child processes themselves: jobs.py) -------------------------------------
 
 def _start_job(server: Server, args: dict[str, Any], progress: Any, *, sync: bool) -> dict[str, Any]:
@@ -296,10 +329,21 @@ def _start_job(server: Server, args: dict[str, Any], progress: Any, *, sync: boo
 
 # ---- handlers: parse input, call one domain function, render -------------------------------
 
+def _queryable(server: Server, project: Project, ref: str, policy: str):
+    """The generation to answer from (`freshness.require_queryable`); under balanced, a ref
+    that is not checked out and was never indexed is indexed first (`Server.first_index`)."""
+    try:
+        return freshness.require_queryable(project, ref)
+    except CruxeError as e:
+        if e.code != "index_not_ready" or policy != "balanced" or is_working_tree_ref(project, ref):
+            raise
+        return server.first_index(project, ref)
+
+
 def _query_context(server: Server, args: dict[str, Any]):
     project, ref = server.resolve(args)
-    gen, state = freshness.require_queryable(project, ref)
     policy = resolve_freshness_policy(args.get("freshness_policy"), server.config)
+    gen, state = _queryable(server, project, ref, policy)
     if freshness.check_policy(state, policy):
         server.maybe_background_sync(project, state)
     return project, ref, gen, state
@@ -370,7 +414,7 @@ def _search(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
 
 def _outline(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
     project, ref = server.resolve(args)
-    gen, state = freshness.require_queryable(project, ref)
+    gen, state = _queryable(server, project, ref, resolve_freshness_policy(args.get("freshness_policy"), server.config))
     out = outline.file_outline(gen, project.id, ref, args["path"], args["depth"],
                                max_bytes=server.config.search.max_response_bytes)
     total, kept, truncated = out.pop("symbol_count"), out.pop("returned_symbol_count"), out.pop("truncated")

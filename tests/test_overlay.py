@@ -322,13 +322,24 @@ def test_an_overlay_whose_base_is_gone_refuses_and_its_next_sync_builds_it_whole
     root = _repo(make_repo)
     run_index(root, ref="feature")
     shutil.rmtree(_base_dir(root))  # the base's index lost (moved aside by a repair, say)
-    payload, is_error = Server(root).call_tool("locate_symbol", {"name": "beta", "ref": "feature"})
+    payload, is_error = Server(root).call_tool("locate_symbol", {"name": "beta", "ref": "feature",
+                                                                 "freshness_policy": "best_effort"})
     assert is_error and payload["error"]["code"] == "index_not_ready"
     assert "cruxe index --ref feature" in payload["error"]["data"]["remedy"]
     run_index(root, ref="feature")
     assert _call(root, "index_status", ref="feature")["storage"]["kind"] == "whole"
     assert _located(root, "beta", "feature") == ([("beta.py", None)], "fresh")
     assert _located(root, "delta", "feature") == ([], "fresh")
+
+
+def test_under_balanced_an_overlay_whose_base_is_gone_is_rebuilt_by_the_query(make_repo):
+    import shutil
+    root = _repo(make_repo)
+    run_index(root, ref="feature")
+    shutil.rmtree(_base_dir(root))
+    payload, is_error = Server(root).call_tool("locate_symbol", {"name": "beta", "ref": "feature"})
+    assert not is_error and [r["path"] for r in payload["results"]] == ["beta.py"], payload
+    assert _call(root, "index_status", ref="feature")["storage"]["kind"] == "whole"
 
 
 def test_the_base_is_the_branch_origin_head_names(make_repo):

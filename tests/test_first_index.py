@@ -1,0 +1,68 @@
+"""balanced: the first query on a ref that is not checked out and was never indexed indexes it
+from git's objects and answers, instead of refusing (tools.Server.first_index)."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from cruxe import tools
+from cruxe.index import run_index
+from cruxe.tools import Server
+from support.repos import two_branches
+
+FILES = {"base.py": "def shared():\n    return 1\n", "other.py": "def other():\n    return 2\n"}
+FEATURE = {"only_feature.py": "def feature_only():\n    return shared()\n", "other.py": None}
+
+
+@pytest.fixture
+def repo(make_repo):
+    root = two_branches(make_repo(dict(FILES)), dict(FEATURE))
+    run_index(root)  # main only: `feature` was never indexed
+    return root
+
+
+def _locate(server: Server, name: str, **args):
+    return server.call_tool("locate_symbol", {"name": name, "ref": "feature", **args})
+
+
+def test_the_first_balanced_query_on_an_unindexed_branch_answers_from_its_commit(repo):
+    payload, is_error = _locate(Server(repo), "feature_only")
+    assert not is_error, payload
+    assert [(r["path"], r.get("source_layer")) for r in payload["results"]] == [("only_feature.py", "overlay")]
+    payload, is_error = _locate(Server(repo), "other")  # deleted on the branch: the base's copy is not an answer
+    assert not is_error and payload["results"] == []
+    payload, is_error = Server(repo).call_tool("get_file_outline", {"path": "only_feature.py", "ref": "feature"})
+    assert not is_error and payload["source_layer"] == "overlay"
+
+
+def test_other_policies_still_refuse_and_start_nothing(repo):
+    for policy in ("best_effort", "strict"):
+        payload, is_error = _locate(Server(repo), "feature_only", freshness_policy=policy)
+        assert is_error and payload["error"]["code"] == "index_not_ready"
+        assert "cruxe index --ref feature" in payload["error"]["data"]["remedy"]
+    assert Server(repo).project.store.current_generation_number("feature") is None
+
+
+def test_a_ref_git_does_not_have_gets_no_job(repo):
+    payload, is_error = Server(repo).call_tool("locate_symbol", {"name": "shared", "ref": "no-such-branch"})
+    assert is_error
+    assert Server(repo).project.store.current_generation_number("no-such-branch") is None
+
+
+def test_past_the_wait_the_answer_names_the_running_job_and_a_retry_answers(repo, monkeypatch):
+    monkeypatch.setattr(tools, "FIRST_INDEX_WAIT_S", 0.0)
+    server = Server(repo)
+    payload, is_error = _locate(server, "feature_only")
+    if is_error:  # the job may beat a zero wait; when it does not, the refusal says what runs
+        assert payload["error"]["code"] == "index_not_ready" and payload["error"]["data"]["job_id"]
+        assert "being indexed" in payload["error"]["message"]
+    else:  # or the first batch landed: what is there, marked as still indexing
+        assert payload["results"] or payload["metadata"].get("indexing_status") == "indexing"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        payload, is_error = _locate(server, "feature_only", freshness_policy="best_effort")
+        if not is_error and payload["results"]:
+            break
+        time.sleep(0.1)
+    assert not is_error and payload["results"][0]["path"] == "only_feature.py"
