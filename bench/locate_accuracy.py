@@ -119,7 +119,7 @@ def main() -> None:
     times: list[float] = []
     misses: list[str] = []
 
-    def lookup(name: str) -> list[dict]:
+    def lookup(name: str) -> list:
         t0 = time.perf_counter()
         hits, _ = locate_symbol(gen, repo, ref, name, limit=10)
         times.append((time.perf_counter() - t0) * 1000)
@@ -132,7 +132,7 @@ def main() -> None:
         top1 += ok
         if not ok:
             misses.append(f"once {name}: want {by_name[name][0]['path']}:{by_name[name][0]['line']} "
-                          f"got {[(h['path'], h['line_start'], h['kind']) for h in hits[:2]]}")
+                          f"got {[(h.path, h.line_start, h.kind) for h in hits[:2]]}")
     all10 = 0
     for name in few_s:
         hits = lookup(name)
