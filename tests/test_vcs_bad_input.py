@@ -198,8 +198,10 @@ def test_a_shallow_clone_is_indexed_and_its_refs_resolve(make_repo, tmp_path):
     run_index(clone)
     assert _ask(clone, "shallow_2") == (["s2.py"], "fresh")
     with pytest.raises(CruxeError) as e:  # origin/main exists, but nothing indexed it
-        _ask(clone, "alpha", ref="origin/main")
+        _ask(clone, "alpha", ref="origin/main", freshness_policy="best_effort")
     assert e.value.code == "index_not_ready"
+    # balanced indexes it from the shallow clone's objects on the first query
+    assert _ask(clone, "shallow_2", ref="origin/main") == (["s2.py"], "fresh")
 
 
 def test_a_submodule_is_its_own_project_and_not_part_of_the_outer_one(make_repo):
@@ -402,8 +404,8 @@ def test_an_unindexed_branch_that_is_not_checked_out_gets_a_remedy_that_indexes_
     root = _repo(make_repo)
     _git(root, "branch", "feature")
     run_index(root)
-    with pytest.raises(CruxeError) as e:
-        _ask(root, "alpha", ref="feature")
+    with pytest.raises(CruxeError) as e:  # balanced would index it on this query (test_first_index.py)
+        _ask(root, "alpha", ref="feature", freshness_policy="best_effort")
     assert e.value.code == "index_not_ready"
     assert "cruxe index --ref feature" in e.value.remedy
     run_index(root, ref="feature")  # following the remedy answers for that ref, from git's objects
