@@ -19,8 +19,8 @@ from . import vcs
 from .errors import CruxeError
 from .extract import EXTRACTION_VERSION
 from .project import Project, is_working_tree_ref
-from .store import (SCHEMA_VERSION, Generation, Overlay, branch_state, extraction_version, manifest, overlay_info,
-                    paths_indexed_since, probe_tables, storage_note, tree_clean, tree_state)
+from .store import (SCHEMA_VERSION, Generation, Overlay, branch_state, dirty_paths, extraction_version, manifest,
+                    overlay_info, paths_indexed_since, probe_tables, storage_note, tree_clean, tree_state)
 
 POLICIES = ("strict", "balanced", "best_effort")
 
@@ -43,6 +43,9 @@ class IndexState:
     message: str | None = None
     cursor: int = 0  # the ref's write count: moves with every batch a job commits (an overlay's: with its base's too)
     storage: dict | None = None  # how a ref not checked out is stored (overlay on a base, or whole)
+    # files whose hits are not answers on this ref: indexed while it was checked out, with edits
+    # its commit does not have (another branch's, carried across a switch, or never committed)
+    withheld: frozenset[str] = frozenset()
 
     def base_metadata(self) -> dict:
         return {"freshness_status": self.freshness_status, "indexing_status": self.indexing_status,
@@ -110,6 +113,7 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
         return IndexState(ref, "corrupt_manifest", "failed", "stale", False, message=e.message)
     head = _ref_commit(project, ref)
     indexed = bs.get("last_indexed_commit")
+    withheld: frozenset[str] = frozenset()
     cursor = int(bs.get("cursor") or 0)
     if isinstance(gen, Overlay):
         cursor += int((opened.base_state or {}).get("cursor") or 0)  # what answers moves with either layer
@@ -128,11 +132,13 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
         freshness = "stale" if edited else "fresh"
     else:  # built when it was checked out: its files are its commit's only if the tree was clean
         freshness = "fresh" if tree_clean(gen) else "stale"
+        if freshness == "stale" and not isinstance(gen, Overlay):
+            withheld = dirty_paths(gen) or frozenset()
     complete = bool(bs.get("complete"))
     status = "indexing" if active else ("ready" if complete or bs else "not_indexed")
     return IndexState(ref, "compatible", status, freshness, complete, indexed, head,
                       bs.get("last_indexed_at"), bs.get("file_count") or 0, bs.get("symbol_count") or 0,
-                      SCHEMA_VERSION, cursor=cursor, storage=_storage(project, ref, gen))
+                      SCHEMA_VERSION, cursor=cursor, storage=_storage(project, ref, gen), withheld=withheld)
 
 
 def _base_moved(project: Project, info: dict, base: Generation, bs: dict) -> bool:

@@ -495,8 +495,9 @@ def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobR
         heap.trim()
         record_unconfirmed(gen.db, ())  # every batch's manifest rows are committed
         save_skipped_files(gen, report.skipped)
-        save_tree_state(gen, scanned.dir_mtimes,
-                        clean=bool(pinned) or (checkout is not None and _tree_is_commit(project, gen, ref)))
+        dirty, complete = (frozenset(), True) if pinned else (
+            _dirty_paths(project, gen, ref) if checkout is not None else (None, False))
+        save_tree_state(gen, scanned.dir_mtimes, clean=dirty is not None and not dirty and complete, dirty=dirty)
         if checkout is not None and vcs.checkout_state(project.root) != checkout:
             forget_commit(gen, repo, ref)  # a checkout during the job: the files may be either side's
     if spool is None:
@@ -505,27 +506,32 @@ def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobR
     report.file_count, report.symbol_count = (counts["file_count"], counts["symbol_count"]) if counts else (0, 0)
 
 
-def _tree_is_commit(project: Project, gen: Generation, ref: str) -> bool:
-    """Whether the files indexed are known to be HEAD's commit's: each unchanged since it was
-    read and as git's index recorded it (no edit since the last checkout, add or commit), and no
-    tracked source file missing from disk. Another ref's index built from a tree that was not
-    clean is stale once that ref is no longer checked out (`freshness.index_state`). Not seen: a
-    change staged with `git add` but not committed."""
+def _dirty_paths(project: Project, gen: Generation, ref: str) -> tuple[frozenset[str] | None, bool]:
+    """The indexed files not known to be HEAD's commit's (changed since they were read, or not as
+    git's index recorded them: an edit since the last checkout, add or commit; an untracked file),
+    and whether every tracked source file was there to index. (None, False) when git's index
+    cannot be read. Another ref's index built from a tree with such files is stale once that ref
+    is no longer checked out, and their hits are withheld then (`freshness.index_state`: they may
+    be another branch's edits, carried across a switch). Not seen: a change staged with `git add`
+    but not committed."""
     tracked = vcs.index_stats(project.root)
     if tracked is None:
-        return False
-    files = manifest(gen, project.id, ref)
+        return None, False
     root = str(project.root)
+    files = manifest(gen, project.id, ref)
+    dirty = set()
     for path, (_, size, mtime) in files.items():
         try:
             st = os.lstat(os.path.join(root, path))
         except OSError:
-            return False
+            dirty.add(path)
+            continue
         now = (st.st_size & 0xFFFFFFFF, st.st_mtime_ns)  # git keeps a size's low 32 bits
         if tracked.get(path) != now or st.st_size != size or (mtime > 0 and st.st_mtime_ns != mtime):
-            return False
-    return not any(detect_language(p) and not os.path.lexists(os.path.join(root, p))
-                   for p in tracked.keys() - files.keys())
+            dirty.add(path)
+    complete = not any(detect_language(p) and not os.path.lexists(os.path.join(root, p))
+                       for p in tracked.keys() - files.keys())
+    return frozenset(dirty), complete
 
 
 def _repair(gen: Generation, repo: str, ref: str, report: JobReport, store) -> None:

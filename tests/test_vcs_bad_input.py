@@ -298,7 +298,7 @@ def test_uncommitted_edits_indexed_on_a_branch_are_not_that_branch_once_it_is_le
     root = _repo(make_repo)
     _git(root, "branch", "feature")
     _git(root, "switch", "-q", "feature")
-    (root / "a.py").write_text(_fn("alpha") + "\n\n" + _fn("carried_edit"))  # not committed
+    (root / "a.py").write_text(_fn("alpha") + "\n\ndef carried_edit():\n    return beta()\n")  # not committed
     run_index(root)
     _git(root, "switch", "-q", "main")  # git carries the edit to main's working tree
     paths, status = _ask(root, "carried_edit", ref="feature", freshness_policy="best_effort")
@@ -458,3 +458,19 @@ def test_a_damaged_git_index_never_raises(make_repo):
     index.unlink()
     os.mkfifo(index)  # a FIFO is never opened for reading (it would block)
     assert vcs.index_stats(root) is None
+
+
+def test_edits_carried_across_a_switch_are_withheld_from_the_branch_left(make_repo):
+    # main indexed with an uncommitted edit; the edit goes along to feature (git carries it): on
+    # main that file's hits may be feature's now, so none is an answer there until main is synced
+    root = _repo(make_repo, files={"a.py": _fn("alpha"), "b.py": _fn("beta")})
+    _git(root, "branch", "feature")
+    (root / "a.py").write_text(_fn("alpha") + "\n\ndef carried_edit():\n    return beta()\n")
+    run_index(root)
+    _git(root, "switch", "-q", "feature")
+    quiet = {"freshness_policy": "best_effort"}
+    assert _ask(root, "carried_edit", ref="main", **quiet) == ([], "stale")  # was (["a.py"], "stale"): a leak
+    assert _ask(root, "beta", ref="main", **quiet) == (["b.py"], "stale")  # a file as committed still answers
+    payload, is_error = Server(root).call_tool("find_references", {"symbol_name": "beta", "ref": "main"})
+    assert not is_error and payload["symbol"]["path"] == "b.py"
+    assert [r["path"] for r in payload["references"] + payload.get("unresolved", [])] == []  # the carried call

@@ -19,7 +19,7 @@ from .layout import (LOW_SPACE_BYTES, SQLITE_BUSY_TIMEOUT_MS, STORAGE_PROBLEMS, 
                      storage_kind, transaction)
 from .fulltext import COMMON_TERM_MIN_DOCS, MAX_TERM_DOC_SHARE, prune_common_terms
 from .reads import (Chunk, EdgeSite, FileDoc, OutlineRow, Symbol, branch_state, damaged, disagreeing_files,
-                    document_counts, extraction_version, integrity_problem, overlay_info, paths_indexed_since, probe_index, read_doc,
+                    dirty_paths, document_counts, extraction_version, integrity_problem, overlay_info, paths_indexed_since, probe_index, read_doc,
                     skipped_files, storage_note, tree_clean, tree_state)
 # the reads that merge an overlay with its base (`layers`); on a whole index, the plain reads
 from .layers import (all_symbols, chunks, edges_to, file_language, file_warnings, innermost_symbols, layer_of,
@@ -43,7 +43,7 @@ __all__ = [
     "flush_spool", "orphan_paths", "record_unconfirmed", "clear_generation", "build_edge_indexes",
     "build_missing_indexes", "defer_symbol_indexes", "build_symbol_indexes", "FileEdges", "EDGE_ROWS",
     "insert_edges", "GenerationWriter", "name_tail", "save_skipped_files", "save_tree_state", "forget_commit", "tree_clean",
-    "extraction_version", "save_extraction_version",
+    "extraction_version", "save_extraction_version", "dirty_paths",
 ]
 
 

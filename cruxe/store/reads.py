@@ -125,6 +125,14 @@ def extraction_version(gen: Generation) -> str | None:
     return row[0] if row else None
 
 
+def dirty_paths(gen: Generation) -> frozenset[str] | None:
+    """The files the last job indexed that were not known to be its commit's
+    (`save_tree_state`); None when that is not known."""
+    row = gen.db.execute("SELECT value FROM meta WHERE key='dirty_paths'").fetchone()
+    listed = json.loads(row[0]) if row else None
+    return frozenset(listed) if isinstance(listed, list) else None
+
+
 def tree_clean(gen: Generation) -> bool:
     """Whether the last job's files were known to be its commit's (`save_tree_state`); False
     for an index that did not say."""

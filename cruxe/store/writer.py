@@ -548,12 +548,20 @@ def save_extraction_version(gen: Generation, version: str) -> None:
         c.execute("INSERT OR REPLACE INTO meta VALUES ('extraction_version', ?)", (version,))
 
 
-def save_tree_state(gen: Generation, dir_mtimes: dict[str, int], clean: bool = False) -> None:
-    """The mtime of every directory the last job's scan walked, as it was when listed, and
-    whether the files it indexed were known to be the commit's (`clean`: no uncommitted edit)."""
+# Past this many files not known to be the commit's, none is listed (`reads.dirty_paths` None).
+MAX_DIRTY_PATHS = 10_000
+
+
+def save_tree_state(gen: Generation, dir_mtimes: dict[str, int], clean: bool = False,
+                    dirty: frozenset[str] | None = None) -> None:
+    """The mtime of every directory the last job's scan walked, as it was when listed, whether
+    the files it indexed were known to be the commit's (`clean`: no uncommitted edit), and which
+    were not (`dirty`; None: not known, or too many to list)."""
+    listed = sorted(dirty) if dirty is not None and len(dirty) <= MAX_DIRTY_PATHS else None
     with transaction(gen.db) as c:
         c.execute("INSERT OR REPLACE INTO meta VALUES ('dir_mtimes', ?)", (to_json(dir_mtimes),))
         c.execute("INSERT OR REPLACE INTO meta VALUES ('tree_clean', ?)", ("1" if clean else "0",))
+        c.execute("INSERT OR REPLACE INTO meta VALUES ('dirty_paths', ?)", (to_json(listed),))
 
 
 def save_overlay(gen: Generation, info: dict | None, note: str | None = None) -> None:
