@@ -145,6 +145,15 @@ def word_stems(w: str) -> list[str]:
     return [w]
 
 
+# ---- comment lines (where a definition's doc comment lies) -------------------------------------
+# A line of a comment block: `//`, `///`, `#`, `/*`, ` * `, `*/`. A doc comment above a
+# definition (Go, TypeScript's JSDoc, a Python comment) lies outside its symbol's lines.
+COMMENT_LINE = re.compile(r"\s*(?://|#(?!\[)|/\*|\*)")
+# Lines that may stand between a doc comment and its definition: attributes and decorators.
+ATTRIBUTE_LINE = re.compile(r"\s*(?:#\[|@[A-Za-z_])")
+COMMENT_OR_ATTRIBUTE_LINE = re.compile(f"{COMMENT_LINE.pattern}|{ATTRIBUTE_LINE.pattern}")
+
+
 # ---- code text as index terms (the `content`, `content_head` and `content_parts` fields) ----
 # Code is split here (`code_terms`, in the parser workers) into whole identifiers
 # (IDENT_PATTERN: snake_case kept whole, no 40-byte limit) and identifier parts (PARTS_PATTERN:

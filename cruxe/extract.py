@@ -15,12 +15,13 @@ log = logging.getLogger(__name__)
 
 _BOM = b"\xef\xbb\xbf"
 
-# What the extractors (languages/, literals, codetokens) make of the same bytes: bump it when that
-# changes (a new kind of reference, a symbol read differently) without the tables changing shape
+# What the extractors (languages/, literals, codetokens) and the writer's snippet chunking
+# (`store.writer.chunk_ranges`) make of the same bytes: bump it when that changes (a new kind of
+# reference, a symbol read differently, chunks cut elsewhere) without the tables changing shape
 # (that is SCHEMA_VERSION). A generation records the version that wrote it; a job finding another
 # rebuilds the ref beside it instead of syncing rows of two extractors into one index, and the
 # ref reads stale until then (so `balanced` starts that job).
-EXTRACTION_VERSION = "1"
+EXTRACTION_VERSION = "2"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -33,6 +33,10 @@ from common import KINDS  # noqa: E402
 RG_TIMEOUT_S = 60
 
 
+# The index child runs the code this process answers with (`-P`: not the current directory's).
+_CODE = os.pathsep.join([str(Path(__import__("cruxe").__file__).resolve().parents[1]),
+                         *filter(None, [os.environ.get("PYTHONPATH")])])
+
 def load_tasks(path: Path, a: argparse.Namespace) -> list[dict]:
     tasks = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     tasks = [t for t in tasks if (not a.corpus or t["corpus"] == a.corpus) and (not a.kind or t["kind"] == a.kind)
@@ -45,9 +49,9 @@ def ensure_index(work: Path, corpus: str) -> tuple[Path, float]:
     root = materialize(work, corpus)
     home = work / "home"
     home.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "CRUXE_HOME": str(home)}
+    env = {**os.environ, "CRUXE_HOME": str(home), "PYTHONPATH": _CODE}
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cruxe", "index", "--path", str(root), "--quiet"], env=env, check=True,
+    subprocess.run([sys.executable, "-P", "-m", "cruxe", "index", "--path", str(root), "--quiet"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     return root, time.perf_counter() - t
 

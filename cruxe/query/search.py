@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE
 from ..model import Hit
 from ..shape import dedup_key
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
@@ -179,11 +180,6 @@ def _lines(d: Chunk, pattern: re.Pattern[str] | None, first_lines: dict[tuple[st
     return [(first, text)] + [x for x in lines if x[0] != first]
 
 
-# A line of a comment block: `//`, `///`, `#`, `/*`, ` * `, `*/`. A doc comment above a
-# definition (Go, TypeScript's JSDoc, a Python comment) lies outside its symbol's lines.
-_COMMENT_LINE = re.compile(r"\s*(?://|#(?!\[)|/\*|\*)")
-# Lines that may stand between a doc comment and its definition: attributes and decorators.
-_ATTRIBUTE_LINE = re.compile(r"\s*(?:#\[|@[A-Za-z_])")
 MAX_DOC_WALK = 60  # lines walked down a comment block to the definition it documents
 
 
@@ -195,7 +191,7 @@ def _documented_line(d: Chunk, line: int) -> tuple[int, int] | None:
     particular."""
     lines = d.source.split("\n")
     i = line - int(d.line_start)
-    if not 0 <= i < len(lines) or not _COMMENT_LINE.match(lines[i]):
+    if not 0 <= i < len(lines) or not COMMENT_LINE.match(lines[i]):
         return None
     first = None
     last = min(len(lines), i + MAX_DOC_WALK)
@@ -203,9 +199,9 @@ def _documented_line(d: Chunk, line: int) -> tuple[int, int] | None:
         text = lines[j]
         if not text.strip():
             return None
-        if first is None and not _COMMENT_LINE.match(text):
+        if first is None and not COMMENT_LINE.match(text):
             first = int(d.line_start) + j
-        if first is not None and not _ATTRIBUTE_LINE.match(text):
+        if first is not None and not ATTRIBUTE_LINE.match(text):
             return first, int(d.line_start) + j
     # the chunk ends inside the comment: chunks are cut where definitions start, so the
     # definition, if any, starts on the next line

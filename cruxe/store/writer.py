@@ -144,13 +144,18 @@ def unique_symbol_ids(repo: str, ref: str, path: str, fx: FileExtract) -> list[s
 
 
 def chunk_ranges(fx: FileExtract, lines: list[str]) -> list[tuple[int, int, str]]:
-    """The file's snippet chunks, in line order: each top-level symbol is a chunk and so is
-    each gap between them; a gap of blank lines only is left out (nothing to find there);
-    a run of small chunks (CHUNK_SMALL_LINES or fewer each: one-line constants, short
-    comments) is merged into one chunk of at most CHUNK_MERGE_LINES; any chunk over
-    CHUNK_MAX_LINES is cut into pieces. Blank gaps and single lines are common in real code
-    (docs/BENCHMARKS.md), each a Tantivy document to write and score. A merged chunk that
-    holds a symbol is a "symbol" chunk; a hit in it is joined to the symbol at its best line."""
+    """The file's snippet chunks, in line order: each top-level symbol is a chunk, with the
+    comment, attribute and decorator lines right above it (a doc comment its extractor leaves
+    outside its lines: Go, a JSDoc, a Python `#` block), and so is each gap between them; a
+    gap of blank lines only is left out (nothing to find there); a run of small chunks
+    (CHUNK_SMALL_LINES or fewer each: one-line constants, short comments) is merged into one
+    chunk of at most CHUNK_MERGE_LINES; any chunk over CHUNK_MAX_LINES is cut into pieces.
+    Blank gaps and single lines are common in real code (docs/BENCHMARKS.md), each a Tantivy
+    document to write and score. A merged chunk that holds a symbol is a "symbol" chunk; a
+    hit in it is joined to the symbol at its best line. A doc comment kept with its
+    definition scores as the definition's words, not as a small gap merged with whatever
+    precedes it; smaller chunks (a container cut at its methods) lost more questions than
+    they found (docs/BENCHMARKS.md, "Snippet chunks")."""
     n_lines = len(lines)
     out: list[tuple[int, int, str]] = []
     cursor = 1
@@ -158,7 +163,7 @@ def chunk_ranges(fx: FileExtract, lines: list[str]) -> list[tuple[int, int, str]
     for start, end in tops:
         if end < cursor:
             continue
-        start = max(start, cursor)
+        start = _leading_comments(lines, max(start, cursor), cursor)
         if start > cursor:
             out.append((cursor, start - 1, "gap"))
         out.append((start, end, "symbol"))
@@ -184,6 +189,14 @@ def chunk_ranges(fx: FileExtract, lines: list[str]) -> list[tuple[int, int, str]
             a += CHUNK_MAX_LINES
         pieces.append((a, b, kind))
     return pieces
+
+
+def _leading_comments(lines: list[str], start: int, floor: int) -> int:
+    """`start` moved up over the comment, attribute and decorator lines right above it (no
+    blank line between), not above `floor`."""
+    while start > floor and ct.COMMENT_OR_ATTRIBUTE_LINE.match(lines[start - 2]):
+        start -= 1
+    return start
 
 
 # ---- writes into a generation (indexer side) -------------------------------------------------
