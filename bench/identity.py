@@ -54,9 +54,13 @@ KINDS = ("symbols", "edges", "answers")
 DIFF_SHOWN = 5
 
 
-# The index child runs the code this process answers with (`-P`: not the current directory's).
-_CODE = os.pathsep.join([str(Path(__import__("cruxe").__file__).resolve().parents[1]),
-                         *filter(None, [os.environ.get("PYTHONPATH")])])
+def _code_path() -> str:
+    """PYTHONPATH for an index child: the code this process answers with first (the child runs
+    with `-P`, so the current directory's checkout never stands in for it)."""
+    import cruxe
+    return os.pathsep.join([str(Path(cruxe.__file__).resolve().parents[1]),
+                            *filter(None, [os.environ.get("PYTHONPATH")])])
+
 
 def log(msg: str) -> None:
     print(f"[identity {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
@@ -73,7 +77,7 @@ def index_corpus(root: Path, home: Path) -> Path:
     if home.exists():
         shutil.rmtree(home)
     home.mkdir(parents=True)
-    env = {**os.environ, "CRUXE_HOME": str(home), "PYTHONPATH": _CODE}
+    env = {**os.environ, "CRUXE_HOME": str(home), "PYTHONPATH": _code_path()}
     subprocess.run([sys.executable, "-P", "-m", "cruxe", "index", "--path", str(root), "--quiet"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     dbs = sorted(home.rglob("index.db"), key=lambda p: p.stat().st_mtime)

@@ -33,9 +33,13 @@ from common import KINDS  # noqa: E402
 RG_TIMEOUT_S = 60
 
 
-# The index child runs the code this process answers with (`-P`: not the current directory's).
-_CODE = os.pathsep.join([str(Path(__import__("cruxe").__file__).resolve().parents[1]),
-                         *filter(None, [os.environ.get("PYTHONPATH")])])
+def _code_path() -> str:
+    """PYTHONPATH for an index child: the code this process answers with first (the child runs
+    with `-P`, so the current directory's checkout never stands in for it)."""
+    import cruxe
+    return os.pathsep.join([str(Path(cruxe.__file__).resolve().parents[1]),
+                            *filter(None, [os.environ.get("PYTHONPATH")])])
+
 
 def load_tasks(path: Path, a: argparse.Namespace) -> list[dict]:
     tasks = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
@@ -49,7 +53,7 @@ def ensure_index(work: Path, corpus: str) -> tuple[Path, float]:
     root = materialize(work, corpus)
     home = work / "home"
     home.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "CRUXE_HOME": str(home), "PYTHONPATH": _CODE}
+    env = {**os.environ, "CRUXE_HOME": str(home), "PYTHONPATH": _code_path()}
     t = time.perf_counter()
     subprocess.run([sys.executable, "-P", "-m", "cruxe", "index", "--path", str(root), "--quiet"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
