@@ -113,7 +113,6 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
         return IndexState(ref, "corrupt_manifest", "failed", "stale", False, message=e.message)
     head = _ref_commit(project, ref)
     indexed = bs.get("last_indexed_commit")
-    withheld: frozenset[str] = frozenset()
     cursor = int(bs.get("cursor") or 0)
     if isinstance(gen, Overlay):
         cursor += int((opened.base_state or {}).get("cursor") or 0)  # what answers moves with either layer
@@ -132,8 +131,9 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
         freshness = "stale" if edited else "fresh"
     else:  # built when it was checked out: its files are its commit's only if the tree was clean
         freshness = "fresh" if tree_clean(gen) else "stale"
-        if freshness == "stale" and not isinstance(gen, Overlay):
-            withheld = dirty_paths(gen) or frozenset()
+    # left with edits its commit lacks (or read across a checkout): those files answer nothing here
+    withheld = (dirty_paths(gen) or frozenset()) if not isinstance(gen, Overlay) and \
+        not is_working_tree_ref(project, ref) and not tree_clean(gen) else frozenset()
     complete = bool(bs.get("complete"))
     status = "indexing" if active else ("ready" if complete or bs else "not_indexed")
     return IndexState(ref, "compatible", status, freshness, complete, indexed, head,

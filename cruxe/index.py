@@ -497,9 +497,12 @@ def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobR
         save_skipped_files(gen, report.skipped)
         dirty, complete = (frozenset(), True) if pinned else (
             _dirty_paths(project, gen, ref) if checkout is not None else (None, False))
+        moved = checkout is not None and vcs.checkout_state(project.root) != checkout
+        if moved:  # a checkout during the job: any file may be either side's, as git's index now agrees
+            dirty = frozenset(manifest(gen, repo, ref))
         save_tree_state(gen, scanned.dir_mtimes, clean=dirty is not None and not dirty and complete, dirty=dirty)
-        if checkout is not None and vcs.checkout_state(project.root) != checkout:
-            forget_commit(gen, repo, ref)  # a checkout during the job: the files may be either side's
+        if moved:
+            forget_commit(gen, repo, ref)
     if spool is None:
         _resolve_table(gen, repo, ref, plan.bulk, workers)
     counts = branch_state(gen, repo, ref)
