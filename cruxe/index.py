@@ -457,6 +457,16 @@ def _kind(store, ref: str, force: bool) -> tuple[BuildKind, Generation | None]:
     return kind, live if kind is BuildKind.SYNC else None
 
 
+def job_mode(store, ref: str, force: bool) -> str:
+    """What a job on `ref` will do, as `_kind` decides: "full" or "incremental" (for the answer
+    that starts it: a ref written by other extractors is rebuilt, not synced)."""
+    try:
+        kind, _ = _kind(store, ref, force)
+    except CruxeError:  # a live index of another schema: the job itself fails and says why
+        return "incremental"
+    return "incremental" if kind is BuildKind.SYNC else "full"
+
+
 def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobReport, workers: int | None,
                 progress: Progress | None, max_file_bytes: int, scan_timeout_s: float = SCAN_TIMEOUT_S,
                 source: Source | None = None) -> None:

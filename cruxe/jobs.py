@@ -87,7 +87,8 @@ def claim_and_spawn(project: Project, ref: str, home: Path, force: bool) -> Star
         if refusal is not None:
             raise refusal
         job_id = uuid.uuid4().hex[:16]
-        mode = "full" if force or project.store.current_generation_number(ref) is None else "incremental"
+        from .index import job_mode  # the job's own rule (index imports nothing of this module)
+        mode = job_mode(project.store, ref, force)
         started = Started(job_id, mode, spawn_index_job(project.root, home, ref=ref, force=force, job_id=job_id))
         _SPAWNED[key] = started
     return started

@@ -43,3 +43,28 @@ def test_an_index_of_other_extractors_reads_stale_and_its_next_job_rebuilds_it(m
     gen = open_project(root).store.current_generation(ref)
     assert extraction_version(gen) == "newer"
     assert freshness.index_state(open_project(root), ref).freshness_status == "fresh"
+
+
+def test_sync_repo_says_a_rebuild_for_other_extractors_is_full(make_repo, monkeypatch):
+    import cruxe.index as ix
+    from cruxe.tools import Server
+    root = make_repo({"a.py": "def alpha():\n    pass\n"})
+    run_index(root)
+    server = Server(root)
+    payload, is_error = server.call_tool("sync_repo", {})
+    assert not is_error and payload["mode"] == "incremental"
+    _wait_done(server, payload["job_id"])
+    monkeypatch.setattr(ix, "EXTRACTION_VERSION", "newer")  # this process decides the answer's mode
+    payload, is_error = server.call_tool("sync_repo", {})
+    assert not is_error and payload["mode"] == "full", payload
+    _wait_done(server, payload["job_id"])
+
+
+def _wait_done(server, job_id: str) -> None:
+    """Until the job's child has ended (its process, whether or not it registered a row)."""
+    import time
+    from cruxe import jobs
+    deadline = time.monotonic() + 30
+    while any(s.job_id == job_id and s.proc.poll() is None for s in list(jobs._SPAWNED.values())):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
