@@ -2,8 +2,6 @@
 from git's objects and answers, instead of refusing (tools.Server.first_index)."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from cruxe import tools
@@ -50,19 +48,15 @@ def test_a_ref_git_does_not_have_gets_no_job(repo):
     assert Server(repo).project.store.current_generation_number("no-such-branch") is None
 
 
-def test_past_the_wait_the_answer_names_the_running_job_and_a_retry_answers(repo, monkeypatch):
-    monkeypatch.setattr(tools, "FIRST_INDEX_WAIT_S", 0.0)
-    server = Server(repo)
-    payload, is_error = _locate(server, "feature_only")
-    if is_error:  # the job may beat a zero wait; when it does not, the refusal says what runs
-        assert payload["error"]["code"] == "index_not_ready" and payload["error"]["data"]["job_id"]
-        assert "being indexed" in payload["error"]["message"]
-    else:  # or the first batch landed: what is there, marked as still indexing
-        assert payload["results"] or payload["metadata"].get("indexing_status") == "indexing"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        payload, is_error = _locate(server, "feature_only", freshness_policy="best_effort")
-        if not is_error and payload["results"]:
-            break
-        time.sleep(0.1)
-    assert not is_error and payload["results"][0]["path"] == "only_feature.py"
+def test_past_the_wait_the_refusal_names_the_running_job(repo, monkeypatch):
+    from cruxe import jobs
+
+    def already_running(project, ref, home, force):  # a job of the ref started earlier, not yet published
+        raise jobs.busy(ref, "job-started-earlier", "full")
+
+    monkeypatch.setattr(tools, "FIRST_INDEX_WAIT_S", 0.2)
+    monkeypatch.setattr(jobs, "claim_and_spawn", already_running)
+    payload, is_error = _locate(Server(repo), "feature_only")
+    assert is_error and payload["error"]["code"] == "index_not_ready"
+    assert payload["error"]["data"]["job_id"] == "job-started-earlier"
+    assert "being indexed" in payload["error"]["message"] and payload["error"]["data"]["remedy"]
