@@ -131,14 +131,21 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
         freshness = "stale" if edited else "fresh"
     else:  # built when it was checked out: its files are its commit's only if the tree was clean
         freshness = "fresh" if tree_clean(gen) else "stale"
-    # left with edits its commit lacks (or read across a checkout): those files answer nothing here
-    withheld = (dirty_paths(gen) or frozenset()) if not isinstance(gen, Overlay) and \
-        not is_working_tree_ref(project, ref) and not tree_clean(gen) else frozenset()
+    withheld = _withheld(project, ref, gen)
     complete = bool(bs.get("complete"))
     status = "indexing" if active else ("ready" if complete or bs else "not_indexed")
     return IndexState(ref, "compatible", status, freshness, complete, indexed, head,
                       bs.get("last_indexed_at"), bs.get("file_count") or 0, bs.get("symbol_count") or 0,
                       SCHEMA_VERSION, cursor=cursor, storage=_storage(project, ref, gen), withheld=withheld)
+
+
+def _withheld(project: Project, ref: str, gen: Generation | Overlay) -> frozenset[str]:
+    """A ref not checked out whose last job read files that were not its commit's (edits it
+    lacks, or a checkout during the job): those files answer nothing on it (they may be another
+    branch's now). An overlay's files come from git's objects: none."""
+    if isinstance(gen, Overlay) or is_working_tree_ref(project, ref) or tree_clean(gen):
+        return frozenset()
+    return dirty_paths(gen) or frozenset()
 
 
 def _base_moved(project: Project, info: dict, base: Generation, bs: dict) -> bool:

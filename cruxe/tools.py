@@ -271,7 +271,6 @@ class Server:
             return False
         return True
 
-
     def first_index(self, project: Project, ref: str) -> tuple[Any, freshness.IndexState]:
         """balanced policy, a ref that is not checked out and was never indexed: index it from
         git's objects now (an overlay on the default branch's index is a fraction of a second) and
