@@ -34,7 +34,7 @@ from .errors import BUSY_CODES, CruxeError
 from .index import JobReport, run_index
 from .project import Project, open_project
 from .scan import indexable_name
-from .store import branch_state, manifest, tree_state
+from .store import branch_state, tree_state
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +95,6 @@ class _Events:
         self.project, self.events = project, events
         self.root = str(project.root)
         self.key: tuple[str, int] | None = None  # the published state the watched set follows
-        self.paths: frozenset[str] = frozenset()  # its indexed files
         self.git: set[str] = set()
         self.complete = False
         self.next_poll = 0.0
@@ -114,11 +113,11 @@ class _Events:
         bs = branch_state(opened.gen, self.project.id, ref) or {}
         key = (str(opened.gen.path), int(bs.get("cursor") or 0))
         if key != self.key:
-            self._aim(opened.gen, ref)
+            self._aim(opened.gen)
             self.key, self.next_poll = key, 0.0  # a poll now: what changed between the scan and the watch
         return self.complete
 
-    def _aim(self, gen: Any, ref: str) -> None:
+    def _aim(self, gen: Any) -> None:
         dirs = tree_state(gen)
         if dirs is None:
             self.complete = False
@@ -126,7 +125,6 @@ class _Events:
         self.git = {str(d) for d in vcs.state_dirs(self.project.root)}
         wanted = [os.path.join(self.root, d) if d else self.root for d in dirs] + sorted(self.git)
         self.complete = self.events.watch(wanted)
-        self.paths = frozenset(manifest(gen, self.project.id, ref))
 
     def due(self, interval: float, budget_s: float) -> bool:
         """Wait up to `interval` for events; True when the tree changed (a sync is due)."""
@@ -154,8 +152,8 @@ class _Events:
             return True  # a watched directory itself went away
         if e.mask & fsevents.IN_ISDIR:
             return bool(e.mask & fsevents.ENTRY_CHANGES)
-        rel = os.path.relpath(os.path.join(e.directory, e.name), self.root).replace(os.sep, "/")
-        return rel in self.paths or e.name in _RULE_FILES or indexable_name(e.name)
+        # every indexed file has an indexable name (the scan admits no other): the name decides
+        return e.name in _RULE_FILES or indexable_name(e.name)
 
     def drain(self) -> None:
         self.events.wait(0)

@@ -222,7 +222,6 @@ def test_events_in_the_git_directory_ask_for_a_check_not_a_sync(tmp_path):
     source = watch_module._Events(project, events=None)  # judged without a kernel: no waiting here
     source.root = str(tmp_path)
     source.git = {str(d) for d in __import__("cruxe.vcs", fromlist=["x"]).state_dirs(tmp_path)}
-    source.paths = frozenset({"a.py"})
     gd = str(tmp_path / ".git")
     heads = str(tmp_path / ".git" / "refs" / "heads")
     E = fsevents.Event
