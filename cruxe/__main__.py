@@ -205,9 +205,10 @@ def _render_results(payload: dict[str, Any]) -> None:
 
 def cmd_search(a: argparse.Namespace) -> int:
     if a.plan:
-        from .query import plan
+        from .tools import Server, search_plan
 
-        _print_json(plan(a.query, role=a.role, language=a.lang, limit=a.limit or a.cfg.search.default_limit).to_dict())
+        _print_json(search_plan(Server(a.path, config=a.cfg), {
+            "query": a.query, "role": a.role, "language": a.lang, "limit": a.limit, "ref": a.ref}))
         return EXIT_OK
     payload, err = _tool(a, "search_code", {
         "query": a.query, "role": a.role, "language": a.lang, "limit": a.limit, "ref": a.ref,

@@ -339,6 +339,26 @@ def _queryable(server: Server, project: Project, ref: str, policy: str):
         return server.first_index(project, ref)
 
 
+def search_plan(server: Server, args: dict[str, Any]) -> dict[str, Any]:
+    """The retrieval plan `search_code` would run for these arguments (`cruxe search --plan`):
+    probed in the ref's index as the search is, or the pure plan, with a note saying so, where
+    there is no index to probe. It starts no sync."""
+    from . import query
+
+    kw = {"role": args.get("role"), "language": args.get("language"),
+          "limit": args.get("limit") or server.config.search.default_limit}
+    try:
+        project, ref = server.resolve(args)
+        gen, _ = freshness.require_queryable(project, ref)
+    except CruxeError as e:
+        if e.code not in ("project_not_found", "index_not_ready"):
+            raise
+        p = query.plan(args["query"], **kw).to_dict()
+        return {**p, "notes": [*p["notes"], f"not probed in an index ({e.code}): a sentence the code "
+                                            "emits as a message would be searched as an error"]}
+    return query.plan_query(gen, project.id, ref, args["query"], **kw).to_dict()
+
+
 def _query_context(server: Server, args: dict[str, Any]):
     project, ref = server.resolve(args)
     policy = resolve_freshness_policy(args.get("freshness_policy"), server.config)

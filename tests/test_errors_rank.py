@@ -4,6 +4,8 @@ quotes, a value that fits its verb), source before tests; and a message pasted w
 `Error:`-style prefix is still searched as a message when the code emits it."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cruxe.literals import emitted_messages, message_fit
@@ -193,3 +195,30 @@ def test_a_long_paste_that_cannot_be_mostly_one_message_costs_no_probe(indexed, 
     assert p.intent == "natural_language"
     assert not messages.emits_message(gen, repo, ref, p) and calls == []
     assert messages.emits_message(gen, repo, ref, plan("index of nil pointer")) and len(calls) == 1
+
+
+def test_search_plan_shows_the_plan_the_search_runs(make_repo):
+    """`cruxe search --plan` probes the index as the search does: a sentence the code emits as a
+    message is planned as an error there too; without an index, the pure plan says it is one."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from cruxe.index import run_index
+
+    root = make_repo({"text/funcs.go": FILES["text/funcs.go"]})
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+
+    def cli(*args: str) -> dict:
+        r = subprocess.run([sys.executable, "-P", "-m", "cruxe", "search", *args], cwd=root, env=env,
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
+
+    unprobed = cli("index of nil pointer", "--plan")
+    assert unprobed["intent"] == "natural_language" and any("not probed" in n for n in unprobed["notes"])
+    run_index(root)
+    assert cli("index of nil pointer", "--json")["query_intent"]["intent"] == "error"
+    probed = cli("index of nil pointer", "--plan")
+    assert probed["intent"] == "error" and not any("not probed" in n for n in probed["notes"])

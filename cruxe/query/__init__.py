@@ -12,6 +12,6 @@ from __future__ import annotations
 
 from .locate import locate_symbol
 from .planner import Plan, plan
-from .search import search_code
+from .search import plan_query, search_code
 
-__all__ = ["Plan", "locate_symbol", "plan", "search_code"]
+__all__ = ["Plan", "locate_symbol", "plan", "plan_query", "search_code"]

@@ -42,13 +42,21 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
                 language: str | None = None, limit: int = 10,
                 detail_level: str = "signature") -> tuple[list[Hit], int, dict[str, Any]]:
     """Ranked hits for a free-form query: (hits, total_candidates, {intent, confidence})."""
-    p = build_plan(query, role=role, language=language, limit=limit)
-    if p.intent == "natural_language" and messages.emits_message(gen, repo, ref, p):
-        p = build_plan(query, role=role, language=language, limit=limit, intent="error")
+    p = plan_query(gen, repo, ref, query, role=role, language=language, limit=limit)
     hits, total = run_plan(gen, repo, ref, p)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
     return hits, total, {"intent": p.intent, "confidence": p.confidence}
+
+
+def plan_query(gen, repo: str, ref: str, query: str, *, role: str | None = None,
+               language: str | None = None, limit: int = 10) -> Plan:
+    """The plan `search_code` runs: the pure plan, re-planned as an error when the index says
+    the code emits the sentence as a message (`messages.emits_message`)."""
+    p = build_plan(query, role=role, language=language, limit=limit)
+    if p.intent == "natural_language" and messages.emits_message(gen, repo, ref, p):
+        p = build_plan(query, role=role, language=language, limit=limit, intent="error")
+    return p
 
 
 def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int]:
