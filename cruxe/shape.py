@@ -267,6 +267,7 @@ def _full_reason(i: int, hit: Hit) -> dict[str, Any]:
         "test_file_penalty": round(_signal(hit, "test_file_penalty"), REASON_DIGITS),
         "declaration_penalty": round(_signal(hit, "declaration_penalty"), REASON_DIGITS),
         "query_coverage": round(_signal(hit, "query_coverage"), REASON_DIGITS),
+        "bodyless_penalty": round(_signal(hit, "bodyless_penalty"), REASON_DIGITS),
     }
 
 

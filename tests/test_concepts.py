@@ -163,7 +163,8 @@ def test_a_full_explanation_adds_up_with_coverage(make_repo):
     gen, repo, ref = index(make_repo(COVERAGE_REPO))
     hits, _, _ = search_code(gen, repo, ref, "how long the delay before the next retry attempt")
     parts = ("bm25_score", "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost",
-             "kind_match", "test_file_penalty", "declaration_penalty", "query_coverage")
+             "kind_match", "test_file_penalty", "declaration_penalty", "query_coverage",
+             "bodyless_penalty")
     reasons = shape.ranking_reasons(hits, "full")
     assert any(r["query_coverage"] for r in reasons)
     for r in reasons:

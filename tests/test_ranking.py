@@ -66,7 +66,7 @@ def test_signals_compose_additively_without_interaction(ranking_repo):
     # exact 5.0 + qualified 0.0 + class 2.0 + type intent 1.0 + definition 1.0 + path 0.0 + test + no declaration
     # + no coverage (a name query)
     exact = sig.EXACT_MATCH_BOOST + sig.EXACT_CASE_BOOST  # written as in the code
-    assert [s[k] for k in BOOSTS] == [exact, 0.0, 2.0, 1.0, 1.0, 0.0, sig.TEST_FILE_PENALTY, 0.0, 0.0]
+    assert [s[k] for k in BOOSTS] == [exact, 0.0, 2.0, 1.0, 1.0, 0.0, sig.TEST_FILE_PENALTY, 0.0, 0.0, 0.0]
     assert total_boost(s) == exact + 4.0 + sig.TEST_FILE_PENALTY
     assert s["final_score"] == pytest.approx(s["bm25_score"] + exact + 4.0 + sig.TEST_FILE_PENALTY, abs=1e-5)
     assert in_test.score == s["final_score"]
@@ -391,7 +391,8 @@ def test_full_explanation_adds_up_to_the_score_with_the_new_signals(make_repo):
     hits, _ = locate_symbol(gen, repo, ref, "FetchIt")
     assert [h.path for h in hits] == ["b.go", "b.go", "b_test.go"]  # body, declaration, test
     parts = ("bm25_score", "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost",
-             "kind_match", "test_file_penalty", "declaration_penalty", "query_coverage")
+             "kind_match", "test_file_penalty", "declaration_penalty", "query_coverage",
+             "bodyless_penalty")
     for r in shape.ranking_reasons(hits, "full"):
         assert round(sum(r[k] for k in parts), 6) == r["final_score"]
 

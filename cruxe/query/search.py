@@ -11,7 +11,8 @@ Plain RRF scores are tiny (1/61 for a first place), which would let the boosts a
 the order (every class above every function, whatever matched). RRF_SCALE = 20 k makes a
 first place in a weight-w channel worth ~20 w points and one rank step near the top ~0.3 w,
 so the boosts (0.5..12) reorder neighbours and lift exact names (5 + 1) far, without erasing
-what retrieval found. Spec 04's examples stay exact: they are statements about the boosts.
+what retrieval found; a question's coverage (up to 30, query/coverage.py) moves the result that
+says all of it past several that match a word or two. Spec 04's examples stay exact: they are statements about the boosts.
 Measured on bench/nl_search.py (tuning sample, seed 11), symbol MRR@10 / file-recall@10:
 scale 600 -> Django 0.652/0.925, Go 0.286/0.81; 1200 -> 0.653/0.93, 0.294/0.885; 2400 ->
 0.652/0.925, 0.297/0.90. Smaller scales let kind weights push file results and the
@@ -26,7 +27,7 @@ from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE
 from ..model import Hit
 from ..shape import dedup_key
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
-from . import messages
+from . import coverage, messages
 from . import signals as sig
 from .bodies import CALLABLE_KINDS
 from .context import enrich
@@ -63,42 +64,21 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int]:
     fused: dict[str, Hit] = {}
     rrf: dict[str, float] = {}
     fits: dict[tuple[str, int], tuple[float, int]] = {}
-    texts: dict[str, str] = {}  # identity -> the text of the chunk that surfaced it
+    fetched: dict[str, list[Chunk]] = {}  # path -> the snippet chunks the channels read
     for channel in p.channels:
         docs, clauses = search_index(gen, channel.index, channel.clauses, channel.fetch, repo, ref, p.language,
                                      p.kinds)
         fit_lines: dict[tuple[str, int], int] = {}
         if p.intent == "error" and channel.index == "snippets":
             docs, fit_lines = messages.by_fit(docs, p, fits)
-        cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines, texts)
+        cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines, fetched)
         _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
     ranked.sort(key=sort_key)
     if p.intent == "natural_language":
-        _cover(ranked[:COVERAGE_WINDOW], texts, p)
+        coverage.rerank(gen, repo, ref, ranked[:coverage.COVERAGE_WINDOW], p.terms, fetched)
         ranked.sort(key=sort_key)
     return take(ranked, p.limit), len(ranked)
-
-
-# The first results of a question, re-ordered by how much of the question their text holds.
-COVERAGE_WINDOW = 10
-
-
-def _cover(hits: list[Hit], texts: dict[str, str], p: Plan) -> None:
-    """Add `query_coverage` to the definitions among `hits` whose code was read (a snippet
-    surfaced them): the share of the question's words (or their stems, or the spellings code
-    uses for them) that their chunk holds. Retrieval scores each word on its own, so a
-    definition that says two of the words many times beats one that says all of them; this
-    is the second look that prefers the one answering the whole question."""
-    words = sig.coverage_words(p.terms)
-    for hit in hits:
-        text = texts.get(identity(hit)) if hit.result_type == "symbol" else None
-        if text is None or not words:
-            continue
-        boosts = {name: hit.signals[name] for name in sig.BOOST_NAMES}
-        boosts["query_coverage"] = sig.query_coverage(words, text)
-        hit.signals = sig.compose(hit.signals["bm25_score"], **boosts)
-        hit.score = hit.signals["final_score"]
 
 
 def take(ranked: list[Hit], limit: int) -> list[Hit]:
@@ -128,15 +108,14 @@ def _allowed(c: Hit, p: Plan) -> bool:
 
 def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, Any]],
                 clauses: tuple[Clause, ...], p: Plan, first_lines: dict[tuple[str, int], int],
-                texts: dict[str, str]) -> list[Hit]:
+                fetched: dict[str, list[Chunk]]) -> list[Hit]:
     if index == "symbols":
         return [symbol_hit(d) for _, d in docs]
     if index == "files":
         return [_file_hit(d) for _, d in docs]
-    hits = _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses), first_lines)
-    for hit, (_, d) in zip(hits, docs):
-        texts.setdefault(identity(hit), d.source)
-    return hits
+    for _, d in docs:
+        fetched.setdefault(d.path, []).append(d)
+    return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses), first_lines)
 
 
 def symbol_hit(s: Symbol) -> Hit:

@@ -8,8 +8,6 @@ does not use full text, it is 0.0. Keeping every signal a separate number means 
 """
 from __future__ import annotations
 
-from .. import codetokens as ct
-from .. import lexicon
 from ..model import is_non_source_path
 
 EXACT_MATCH_BOOST = 20.0
@@ -43,15 +41,20 @@ INTENT_CALLABLE_KINDS = frozenset({"function", "method"})
 INTENT_TYPE_BOOST = 1.0
 INTENT_CALLABLE_BOOST = 0.5
 
-# A question's words found in a definition's code (query.search._cover), all of them: this much.
-# A few rank steps near the top: it re-orders the first answers, it cannot lift a weak one far.
-QUERY_COVERAGE_BOOST = 10.0
+# A question said whole by a definition's name, doc comment and body (query.coverage): this much.
+QUERY_COVERAGE_BOOST = 30.0
+# A constant, variable or type alias that says less of a question than the best definition
+# with a body (query.coverage): it matched a word or two by name.
+BODYLESS_PENALTY = -10.0
 
 BOOST_NAMES = ("exact_match_boost", "qualified_name_boost", "kind_weight", "query_intent_boost",
                "definition_boost", "path_affinity", "test_file_penalty", "declaration_penalty",
-               "query_coverage")
+               "query_coverage", "bodyless_penalty")
 
-SCORE_DIGITS = 6  # scores are rounded once, so sorting and serialising see the same number
+# Every signal is rounded once to the digits an explanation shows (shape.REASON_DIGITS), so
+# sorting and serialising see the same number and the parts an explanation lists add up to the
+# final score exactly (rounding 6-digit parts to 4 did not always).
+SCORE_DIGITS = 4
 
 
 def kind_weight(kind: str) -> float:
@@ -111,30 +114,13 @@ def path_affinity(terms: tuple[str, ...], path: str) -> float:
     return PATH_AFFINITY_BOOST if any(t in p for t in terms) else 0.0
 
 
-def coverage_words(terms: tuple[str, ...]) -> dict[str, frozenset[str]]:
-    """The words of a question that coverage counts (function words left out), each with the
-    forms that count as finding it: itself, its stems and the spellings code uses for it."""
-    return {t: frozenset({t, *ct.word_stems(t), *lexicon.expand(t)[0]})
-            for t in terms if t not in lexicon.FUNCTION_WORDS}
-
-
-def query_coverage(words: dict[str, frozenset[str]], code: str) -> float:
-    """QUERY_COVERAGE_BOOST times the share of `words` that the code holds as identifiers or
-    identifier parts (lower-cased); 0.0 when there are no words."""
-    if not words:
-        return 0.0
-    idents, parts = ct.code_terms(code.encode())
-    held = set(idents.lower().split()) | set(parts.lower().split())
-    found = sum(1 for forms in words.values() if not forms.isdisjoint(held))
-    return round(QUERY_COVERAGE_BOOST * found / len(words), SCORE_DIGITS)
-
-
 def compose(bm25_score: float, **boosts: float) -> dict[str, float]:
     """The signals dict of one hit: every boost, the semantic slot, and the final score.
 
     `final_score = bm25_score + sum(boosts)`: additive, no interaction effects.
     """
-    out = {"bm25_score": round(bm25_score, SCORE_DIGITS)}
+    bm25_score = round(bm25_score, SCORE_DIGITS)
+    out = {"bm25_score": bm25_score}
     total = 0.0
     for name in BOOST_NAMES:
         v = float(boosts.get(name, 0.0))
