@@ -157,10 +157,11 @@ COMMENT_OR_ATTRIBUTE_LINE = re.compile(f"{COMMENT_LINE.pattern}|{ATTRIBUTE_LINE.
 # ---- code text as index terms (the `content`, `content_head` and `content_parts` fields) ----
 # Code is split here (`code_terms`, in the parser workers) into whole identifiers
 # (IDENT_PATTERN: snake_case kept whole, no 40-byte limit) and identifier parts (PARTS_PATTERN:
-# snake and simple camel splits), for the store's whitespace analyser. Tantivy's own regex
+# snake and camel splits, an acronym parted from the word after it as `split_identifier` does:
+# `HTTPServer` -> HTTP, Server, not HTTPS, erver), for the store's whitespace analyser. Tantivy's own regex
 # tokenizer made the same tokens at several times the cost (docs/BENCHMARKS.md, Indexing).
 IDENT_PATTERN = r"[A-Za-z0-9_$]+"
-PARTS_PATTERN = r"[A-Z]?[a-z0-9]+|[A-Z]+"
+PARTS_PATTERN = r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+"
 _PARTS_RE = re.compile(PARTS_PATTERN)
 # bytes.translate tables: every byte that is not in an identifier (resp. a part) becomes a
 # space, so splitting on whitespace gives exactly the pattern's matches (bytes of non-ASCII

@@ -305,6 +305,16 @@ def test_code_terms_are_the_tokens_of_the_index_patterns(code):
     assert parts.split() == re.findall(PARTS_PATTERN, code)
 
 
+def test_code_terms_split_an_acronym_from_the_word_after_it():
+    # `HTTPServer` holds the words http and server: a question saying "server" must reach it
+    # through the identifier parts, as it reaches `parse_server` (the parts were `HTTPS` and
+    # `erver`: a word no question says, and a false `https`).
+    _, parts = code_terms(b"srv = HTTPServer(addr)\nraise IOError(getHTTPResponse(x).MIMEHeader)")
+    assert parts.split() == ["srv", "HTTP", "Server", "addr", "raise", "IO", "Error", "get", "HTTP", "Response",
+                             "x", "MIME", "Header"]
+    assert re.findall(PARTS_PATTERN, "parseURL XMLHttpRequest ABC") == ["parse", "URL", "XML", "Http", "Request", "ABC"]
+
+
 def test_edge_block_columns_keep_every_text_in_place():
     # Text columns travel joined by NUL: a NUL inside a text (a receiver cut from a string
     # literal, say) must not shift the columns; it becomes U+FFFD.
