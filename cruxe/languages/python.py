@@ -11,6 +11,11 @@ What counts as a symbol (and why):
 - class-level attributes bound the same way directly in a class body (enum members,
   dataclass and model fields): cheap, since only class bodies' top statements are read,
   and agents search for them by name;
+- instance attributes whose assignment in a method shows their class (`self.x = Foo(...)`,
+  `self.x: Foo = ...`, `self.x = param` with `param: Foo`), as `variable`s of the class:
+  `self.x.method()` needs that type, and the resolver reads it from the signature as it does
+  for a class-level `x: Foo` (other instance attributes are not symbols: they would only
+  add names to search);
 - `type X = ...` (Python 3.12) at module level as `type_alias`.
 
 Module path (prefix of `qualified_name`): the file path without its extension, `/` -> `.`,
@@ -72,10 +77,14 @@ def extract(source: bytes, path: str) -> FileExtract:
     decorators = sorted((c.node.start_byte, n.start_byte) for c, n in zip(cands, defs) if c.node is not n)
     cands += [a for n in defs if n.type == "class_definition" for a in _class_attributes(n, source)]
     cands += _module_bindings(root, source)
-    ordered, parents = nest(cands)
-    symbols = _symbols(ordered, parents, module_path(path))
     defined = {c.name for c in cands}
-    name_uses(caps, defined, defs, pending, source, plain - other - defined, decorators)
+    typed = [a for n in defs if n.type == "class_definition" for a in instance_attributes(n, source)]
+    ordered, parents = nest(cands + typed)
+    if typed:
+        parents = _owned_by_class(ordered, parents)
+    symbols = _symbols(ordered, parents, module_path(path))
+    name_uses(caps, defined, defs, pending, source, plain - other - defined, decorators,
+              {c.name for c in typed})
     refs = attach_enclosing(pending, spans(ordered))
     return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree),
                        source=source)
@@ -202,18 +211,22 @@ def _module_bindings(root: ts.Node, source: bytes) -> list[Candidate]:
     """Names bound at module level, walking only compound statements' blocks (no defs)."""
     out: list[Candidate] = []
     seen: set[str] = set()
+    for ch in _statements(root, _MODULE_BLOCKS):
+        if ch.type == "expression_statement":
+            out += _bindings(ch, source, seen)
+        elif ch.type == "type_alias_statement":
+            out += _type_alias(ch, source, seen)
+    return out
+
+
+def _statements(root: ts.Node, blocks: AbstractSet[str]):
+    """The statements under `root`, descending into the compound statements of `blocks`
+    (a block's own statements before those of the blocks inside it)."""
     stack = [root]
     while stack:
-        node = stack.pop()
-        for ch in reversed(node.named_children):
-            if ch.type in _MODULE_BLOCKS:
-                stack.append(ch)
-        for ch in node.named_children:
-            if ch.type == "expression_statement":
-                out += _bindings(ch, source, seen)
-            elif ch.type == "type_alias_statement":
-                out += _type_alias(ch, source, seen)
-    return out
+        children = stack.pop().named_children
+        stack.extend(ch for ch in reversed(children) if ch.type in blocks)
+        yield from children
 
 
 def _class_attributes(cls: ts.Node, source: bytes) -> list[Candidate]:
@@ -225,6 +238,139 @@ def _class_attributes(cls: ts.Node, source: bytes) -> list[Candidate]:
     for ch in body.named_children:
         if ch.type == "expression_statement":
             out += _bindings(ch, source, seen)
+    return out
+
+
+# Instance attributes whose type the assignment shows. Only these become symbols: they are
+# what `self.x.method()` needs (the resolver reads the type from the signature, as it does
+# for a class-level `x: T`); an untyped `self.x = v` would only add names to search.
+_TYPE_NAME = re.compile(r"[A-Za-z_][\w.]*")
+_OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.+)\]$|^(.+?)\s*\|\s*None$|^None\s*\|\s*(.+)$", re.S)
+_CLASS_NAME = re.compile(r"^_*[A-Z]\w*[a-z]\w*$")  # CapWords: a class by convention, not a CONSTANT()
+_METHOD_BLOCKS = frozenset({"if_statement", "elif_clause", "else_clause", "try_statement", "except_clause",
+                            "finally_clause", "with_statement", "for_statement", "while_statement", "block"})
+
+
+def instance_attributes(cls: ts.Node, source: bytes) -> list[Candidate]:
+    """`self.x = Ctor(...)`, `self.x: T = ...` and `self.x = param` (`param: T`) in the
+    methods of `cls` (`self`: each method's first parameter), as `variable` candidates of
+    the class: the first typed assignment of each name the class body does not bind itself
+    (a method's own statements before those of its nested blocks).
+    The candidate spans the `self.x` target only (no use inside it), and its signature
+    shows the type: the statement's first line, or `self.x: T = param` for a parameter."""
+    body = cls.child_by_field_name("body")
+    if body is None:
+        return []
+    taken = {c.name for c in _class_attributes(cls, source)}
+    methods = []
+    for ch in body.named_children:
+        fn = ch.child_by_field_name("definition") if ch.type == "decorated_definition" else ch
+        if fn is not None and fn.type == "function_definition":
+            taken.add(text(fn.child_by_field_name("name"), source))
+            methods.append(fn)
+        elif fn is not None and fn.type == "class_definition":
+            taken.add(text(fn.child_by_field_name("name"), source))
+    out: list[Candidate] = []
+    for fn in methods:
+        params = _parameter_types(fn, source)
+        if params:
+            out += _typed_assignments(fn, source, params, taken)
+    return out
+
+
+def _parameter_types(fn: ts.Node, source: bytes) -> dict[str, str]:
+    """The method's parameters -> their annotated class name ('' when none, or not one
+    name); the first parameter (`self`) under the key ''."""
+    params = fn.child_by_field_name("parameters")
+    out: dict[str, str] = {}
+    for p in params.named_children if params is not None else ():
+        if p.type == "identifier":
+            name, kind = text(p, source), ""
+        elif p.type in ("typed_parameter", "typed_default_parameter"):
+            ident = p.child_by_field_name("name") or (p.named_children[0] if p.named_child_count else None)
+            if ident is None or ident.type != "identifier":
+                continue
+            name, kind = text(ident, source), _class_of_annotation(p.child_by_field_name("type"), source)
+        elif p.type == "default_parameter":
+            name, kind = text(p.child_by_field_name("name"), source), ""
+        else:
+            continue
+        if not out:
+            out[""] = name
+        out[name] = kind
+    return out
+
+
+def _class_of_annotation(node: ts.Node | None, source: bytes) -> str:
+    """`Foo`, `pkg.Foo`, `"Foo"`, `Optional[Foo]`, `Foo | None` -> the dotted name; else ''."""
+    if node is None:
+        return ""
+    written = collapse(text(node, source)).strip()
+    for _ in range(2):
+        written = written.strip("\"'")
+        m = _OPTIONAL.match(written)
+        if m is None:
+            break
+        written = (m.group(1) or m.group(2) or m.group(3)).strip()
+    return written if _TYPE_NAME.fullmatch(written) else ""
+
+
+def _typed_assignments(fn: ts.Node, source: bytes, params: dict[str, str], taken: set[str]) -> list[Candidate]:
+    body = fn.child_by_field_name("body")
+    me = params[""].encode()
+    out: list[Candidate] = []
+    for ch in _statements(body, _METHOD_BLOCKS) if body is not None else ():
+        assign = ch.named_children[0] if ch.type == "expression_statement" and ch.named_child_count else None
+        if assign is None or assign.type != "assignment":
+            continue
+        left = assign.child_by_field_name("left")
+        if left is None or left.type != "attribute":
+            continue
+        obj, attr = left.child_by_field_name("object"), left.child_by_field_name("attribute")
+        if obj is None or attr is None or obj.type != "identifier" or source[obj.start_byte:obj.end_byte] != me:
+            continue
+        name = text(attr, source)
+        sig = _attribute_signature(ch, assign, source, params) if name not in taken else ""
+        if not sig:
+            continue
+        taken.add(name)
+        kind = Kind.CONSTANT.value if _CONST_NAME.match(name) else Kind.VARIABLE.value
+        out.append(Candidate(node=left, name=name, kind=kind, signature=sig, visibility=visibility(name),
+                             name_line=start_line(attr), scope=False, extra={"bytes": (ch.start_byte, ch.end_byte)}))
+    return out
+
+
+def _attribute_signature(stmt: ts.Node, assign: ts.Node, source: bytes, params: dict[str, str]) -> str:
+    """The signature of a typed `self.x = ...` ('' when the assignment shows no type)."""
+    right = assign.child_by_field_name("right")
+    if assign.child_by_field_name("type") is not None:
+        return _value_signature(stmt, source)
+    if right is None:
+        return ""
+    if right.type == "call":
+        callee = right.child_by_field_name("function")
+        written = text(callee, source) if callee is not None and callee.type in ("identifier", "attribute") else ""
+        if _TYPE_NAME.fullmatch(written) and _CLASS_NAME.match(written.rsplit(".", 1)[-1]):
+            return _value_signature(stmt, source)
+        return ""
+    if right.type == "identifier":
+        kind = params.get(text(right, source), "")
+        if kind:
+            left = assign.child_by_field_name("left")
+            return cap(f"{collapse(text(left, source))}: {kind} = {text(right, source)}", MAX_VALUE_SIGNATURE_CHARS)
+    return ""
+
+
+def _owned_by_class(cands: list[Candidate], parents: list[int | None]) -> list[int | None]:
+    """An instance attribute's parent is its method's class (nest() gives the method)."""
+    out = list(parents)
+    for i, c in enumerate(cands):
+        if "bytes" not in c.extra:
+            continue
+        p = out[i]
+        while p is not None and cands[p].kind != Kind.CLASS.value:
+            p = out[p]
+        out[i] = p
     return out
 
 
@@ -292,13 +438,14 @@ def _symbols(cands: list[Candidate], parents: list[int | None], module: str) -> 
         if kind == Kind.FUNCTION.value and p is not None and cands[p].kind == Kind.CLASS.value:
             kind = Kind.METHOD.value
         prefix = out[p].qualified_name if p is not None else module
+        span = (c.node.start_byte, c.node.end_byte)
         qname = f"{prefix}.{c.name}" if prefix else c.name
         out.append(Symbol(name=c.name, qualified_name=qname, kind=kind,
                           line_start=start_line(c.node),
                           line_end=c.extra.get("end_line") or end_line(c.node),
                           signature=c.signature, visibility=c.visibility, parent=p,
-                          doc=c.doc, name_line=c.name_line, byte_start=c.node.start_byte,
-                          byte_end=c.node.end_byte))
+                          doc=c.doc, name_line=c.name_line, byte_start=c.extra.get("bytes", span)[0],
+                          byte_end=c.extra.get("bytes", span)[1]))
     return out
 
 
@@ -356,7 +503,7 @@ _BUILTINS = frozenset(dir(builtins))
 
 def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.Node],
               pending: list[PendingRef], source: bytes, modules: AbstractSet[str] = frozenset(),
-              decorators: Sequence[tuple[int, int]] = ()) -> None:
+              decorators: Sequence[tuple[int, int]] = (), attributes: AbstractSet[str] = frozenset()) -> None:
     """Add to `pending` a `references` edge for each non-call use among `uses` (captures of
     QUERY; one per name, receiver and line), and drop the bare names, calls included,
     that their function binds locally (parameters, assignments, loop/with/except targets):
@@ -372,10 +519,14 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
     (`os.path`, `salt.utils`) are kept like any others.
 
     `decorators`: (decorator start, definition start) of each decorated definition, sorted
-    (a use inside a decorator is evaluated in the scope around the definition)."""
+    (a use inside a decorator is evaluated in the scope around the definition).
+
+    `attributes`: the instance attributes this file's classes define (`self.x = Foo()`):
+    their `self.x` reads are kept, but a bare `x` is no use of them."""
     known, callees, star = _file_names(defined, pending)
     module_only = {n.encode() for n in modules} if not star else ()
-    found = _attribute_uses(uses, source, known, callees, star, module_only)
+    found = _attribute_uses(uses, source, known, callees, star, module_only,
+                            known | {n.encode() for n in attributes} if attributes else known)
     found += _plain_uses(uses.get("name", ()), source, known, star, module_only)
     found += _super_uses(uses, source, callees)
     out = _one_per_line(found, decorators)
@@ -395,7 +546,7 @@ _Use = tuple[int, bytes, bytes, ts.Node]
 
 
 def _attribute_uses(uses: dict[str, list[ts.Node]], source: bytes, known: set[bytes], callees: set[int],
-                    star: bool, module_only: AbstractSet[bytes]) -> list[_Use]:
+                    star: bool, module_only: AbstractSet[bytes], members: AbstractSet[bytes]) -> list[_Use]:
     """`obj.attr` (QUERY's `obj`): obj is a use, and attr one when read through a known object."""
     bound = {n.start_byte for n in uses.get("objset", ())}  # objects of `obj.attr = ...` and the like
     found: list[_Use] = []
@@ -420,7 +571,7 @@ def _attribute_uses(uses: dict[str, list[ts.Node]], source: bytes, known: set[by
                     a, line_node = attr.start_byte, attr
                     name = source[a:attr.end_byte]
             # `self.x` with no x defined here: no edge (most self/cls reads are of instance attributes)
-            if (name is not None and not (selfish and name not in known)
+            if (name is not None and not (selfish and name not in members)
                     and a not in callees and start not in bound):
                 found.append((a, name, word, line_node))
         if (own or star and not selfish) and word not in module_only:

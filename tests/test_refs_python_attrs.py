@@ -1,0 +1,127 @@
+"""Python references through typed instance attributes and reads of members (issue 17).
+
+`self.out = Writer(...)` / `self.out: Writer = ...` / `self.conn = conn` (`conn: Conn`) give
+the attribute a class, so `self.out.write()` (and `obj.out.write()` on a typed `obj`) reach
+`Writer.write`; a method or property read without a call (`self.closed`, `connect(self.m)`)
+is a reference when the receiver's class or its bases define the name.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from cruxe.index import run_index
+from cruxe.languages.python import extract
+from cruxe.project import open_project
+from cruxe.refs import find_references
+
+WRITER = """\
+class Writer:
+    def write(self, text):
+        return text
+
+    def close(self):
+        pass
+
+
+class Conn:
+    def close(self):
+        pass
+"""
+
+
+def _sites(root: Path, name: str, path: str) -> list[tuple[str, int]]:
+    project = open_project(root)
+    gen = project.store.current_generation("live")
+    got = find_references(gen, project.id, "live", name, path=path, limit=1000)
+    return [(r["path"], r["line_start"]) for r in got["references"]]
+
+
+def test_a_constructor_assigned_in_init_types_the_attribute(make_repo):
+    root = make_repo({"io_.py": WRITER, "cmd.py": """\
+from io_ import Writer
+
+
+class Command:
+    def __init__(self):
+        self.out = Writer()
+
+    def run(self):
+        self.out.write("x")
+"""})
+    run_index(root)
+    # `write` is a method name every stream has: without the attribute's type it stays opaque
+    assert ("cmd.py", 9) in _sites(root, "Writer.write", "io_.py")
+
+
+def test_an_attribute_set_in_a_base_class_types_the_subclass_uses(make_repo):
+    root = make_repo({"io_.py": WRITER, "base.py": """\
+from io_ import Writer
+
+
+class Base:
+    def __init__(self):
+        if True:
+            self.out = Writer()
+""", "sub.py": """\
+from base import Base
+
+
+class Sub(Base):
+    def handle(self):
+        self.out.close()
+"""})
+    run_index(root)
+    assert _sites(root, "Writer.close", "io_.py") == [("sub.py", 6)]
+    assert _sites(root, "Conn.close", "io_.py") == []
+
+
+def test_annotations_and_annotated_parameters_type_attributes(make_repo):
+    root = make_repo({"io_.py": WRITER, "svc.py": """\
+from typing import Optional
+
+from io_ import Conn, Writer
+
+
+class Service:
+    log: Writer
+
+    def __init__(self, conn: Optional[Conn] = None, other: "Writer" = None):
+        self.conn = conn
+        self.sink: Writer = make_sink()
+        self.other = other
+
+    def stop(self):
+        self.conn.close()
+        self.sink.close()
+        self.other.write("a")
+        self.log.write("b")
+
+
+def shutdown(svc: Service):
+    svc.conn.close()
+"""})
+    run_index(root)
+    assert _sites(root, "Conn.close", "io_.py") == [("svc.py", 15), ("svc.py", 22)]
+    assert _sites(root, "Writer.close", "io_.py") == [("svc.py", 16)]
+    assert [s for s in _sites(root, "Writer.write", "io_.py") if s[0] == "svc.py"] == [("svc.py", 17), ("svc.py", 18)]
+
+
+def test_typed_instance_attributes_are_variables_of_their_class():
+    src = b"""\
+class A(B):
+    x: int = 1
+
+    def __init__(self, out: "Out", n=None):
+        self.stdout = OutputWrapper(out)
+        self.x = Foo()
+        self.o = out
+        self.n = n
+        self.made = make()
+        self.CONST = pkg.Thing(1)
+"""
+    got = {s.name: s for s in extract(src, "m.py").symbols}
+    assert [n for n in got if got[n].parent == 0] == ["x", "__init__", "stdout", "o", "CONST"]
+    assert got["stdout"].signature == "self.stdout = OutputWrapper(out)"
+    assert got["stdout"].qualified_name == "m.A.stdout" and got["stdout"].kind == "variable"
+    assert got["o"].signature == "self.o: Out = out"  # the parameter's annotation written in
+    assert got["stdout"].line_start == got["stdout"].line_end == 5
