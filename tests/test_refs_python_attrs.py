@@ -125,3 +125,58 @@ class A(B):
     assert got["stdout"].qualified_name == "m.A.stdout" and got["stdout"].kind == "variable"
     assert got["o"].signature == "self.o: Out = out"  # the parameter's annotation written in
     assert got["stdout"].line_start == got["stdout"].line_end == 5
+
+
+def test_members_of_a_base_class_read_without_a_call_are_references(make_repo):
+    root = make_repo({"base.py": """\
+class Proxy:
+    @property
+    def closed(self):
+        return True
+
+    def clear(self):
+        pass
+""", "impl.py": """\
+from base import Proxy
+
+
+def connect(callback):
+    return callback
+
+
+class File(Proxy):
+    def __init__(self):
+        self.name = "f"
+        connect(self.clear)
+
+    def close(self):
+        if not self.closed:
+            return self.name
+
+
+class Plain:
+    def go(self):
+        return self.closed
+"""})
+    run_index(root)
+    assert _sites(root, "Proxy.closed", "base.py") == [("impl.py", 14)]
+    assert _sites(root, "Proxy.clear", "base.py") == [("impl.py", 11)]
+
+
+def test_reads_of_instance_attributes_stay_out_of_the_edges():
+    src = b"""\
+class A(Base):
+    def __init__(self):
+        self.name = 1
+
+    def m(self):
+        return self.name, self.__class__, self.inherited
+
+
+class B:
+    def m(self):
+        return self.inherited
+"""
+    reads = [(r.to_name, r.line) for r in extract(src, "m.py").references if r.receiver == "self"]
+    # `name` is assigned here, `__class__` is the object's, B has no base to inherit from
+    assert reads == [("inherited", 6)]

@@ -525,8 +525,9 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
     their `self.x` reads are kept, but a bare `x` is no use of them."""
     known, callees, star = _file_names(defined, pending)
     module_only = {n.encode() for n in modules} if not star else ()
-    found = _attribute_uses(uses, source, known, callees, star, module_only,
-                            known | {n.encode() for n in attributes} if attributes else known)
+    members = known | {n.encode() for n in attributes} if attributes else known
+    found = _attribute_uses(uses, source, known, callees, star, module_only, members)
+    found = _without_baseless_reads(found, members, defs, source)
     found += _plain_uses(uses.get("name", ()), source, known, star, module_only)
     found += _super_uses(uses, source, callees)
     out = _one_per_line(found, decorators)
@@ -549,6 +550,7 @@ def _attribute_uses(uses: dict[str, list[ts.Node]], source: bytes, known: set[by
                     star: bool, module_only: AbstractSet[bytes], members: AbstractSet[bytes]) -> list[_Use]:
     """`obj.attr` (QUERY's `obj`): obj is a use, and attr one when read through a known object."""
     bound = {n.start_byte for n in uses.get("objset", ())}  # objects of `obj.attr = ...` and the like
+    assigned = _self_assigned(uses.get("objset", ()), source)
     found: list[_Use] = []
     for pos in uses.get("obj", ()):
         start = pos.start_byte
@@ -570,13 +572,57 @@ def _attribute_uses(uses: dict[str, list[ts.Node]], source: bytes, known: set[by
                 else:
                     a, line_node = attr.start_byte, attr
                     name = source[a:attr.end_byte]
-            # `self.x` with no x defined here: no edge (most self/cls reads are of instance attributes)
-            if (name is not None and not (selfish and name not in members)
+            # `self.x` with no x defined here but assigned (`self.x = ...`): no edge (an
+            # instance attribute, the bulk of self/cls reads) nor for `self.__class__`; one
+            # never assigned here may be a base class's method or property (`self.closed`),
+            # which the resolver finds through the bases
+            if (name is not None and not (selfish and name not in members and (name in assigned or name[:2] == b"__"))
                     and a not in callees and start not in bound):
                 found.append((a, name, word, line_node))
         if (own or star and not selfish) and word not in module_only:
             found.append((start, word, b"", pos))
     return found
+
+
+def _without_baseless_reads(found: list[_Use], members: AbstractSet[bytes], defs: list[ts.Node],
+                            source: bytes) -> list[_Use]:
+    """Drop the `self.x` reads of names no definition here has inside a class with no base
+    (`class A:`, `class A(object):`): nothing outside the file can define x for it, so the
+    read is an instance attribute's (set elsewhere, or a mixin's host's) and no edge."""
+    reads = [u for u in found if u[2] in _SELF_NAMES and u[1] not in members]
+    if not reads:
+        return found
+    ranges = sorted(((d.start_byte, d.end_byte) for d in defs), key=lambda r: (r[0], -r[1]))
+    node_at = {d.start_byte: d for d in defs}
+    # each definition's class: itself, or the innermost class around it (None: none)
+    classes: list[ts.Node | None] = []
+    for i, parent in enumerate(enclosing(ranges, [r[0] - 1 for r in ranges])):
+        node = node_at[ranges[i][0]]
+        classes.append(node if node.type == "class_definition" else classes[parent] if parent is not None else None)
+    reads.sort(key=_FIRST)
+    drop = set()
+    for use, i in zip(reads, enclosing(ranges, [u[0] for u in reads])):
+        cls = classes[i] if i is not None else None
+        if cls is None or not _has_base(cls, source):
+            drop.add(use[0])
+    return [u for u in found if u[0] not in drop or u[2] not in _SELF_NAMES]
+
+
+def _has_base(cls: ts.Node, source: bytes) -> bool:
+    supers = cls.child_by_field_name("superclasses")
+    return supers is not None and any(
+        ch.type != "keyword_argument" and source[ch.start_byte:ch.end_byte] != b"object" for ch in supers.named_children)
+
+
+def _self_assigned(objects: list[ts.Node], source: bytes) -> set[bytes]:
+    """The attribute names bound through self/cls in the file (`self.x = ...`, `for self.x in`)."""
+    out: set[bytes] = set()
+    for pos in objects:
+        if source[pos.start_byte:pos.end_byte] in _SELF_NAMES:
+            m = _ATTRIBUTE_NAME.match(source, pos.end_byte)
+            if m is not None:
+                out.add(m.group(1))
+    return out
 
 
 def _plain_uses(nodes: list[ts.Node], source: bytes, known: set[bytes], star: bool,
