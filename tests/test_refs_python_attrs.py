@@ -180,3 +180,50 @@ class B:
     reads = [(r.to_name, r.line) for r in extract(src, "m.py").references if r.receiver == "self"]
     # `name` is assigned here, `__class__` is the object's, B has no base to inherit from
     assert reads == [("inherited", 6)]
+
+
+def test_locals_bound_once_to_a_constructor_call_type_their_calls(make_repo):
+    root = make_repo({"io_.py": WRITER, "use.py": """\
+from io_ import Conn, Writer
+
+
+def once(text, given=None):
+    w = Writer()
+    w.write(text)
+    c: Conn = connect()
+    c.close()
+    sink = given or Writer()
+    sink.close()
+
+
+def rebound(flag):
+    w = Writer()
+    if flag:
+        w = Conn()
+    w.close()
+
+
+def param(w):
+    w = Writer()
+    w.close()
+"""})
+    run_index(root)
+    assert [s for s in _sites(root, "Writer.write", "io_.py") if s[0] == "use.py"] == [("use.py", 6)]
+    assert _sites(root, "Conn.close", "io_.py") == [("use.py", 8)]
+    assert _sites(root, "Writer.close", "io_.py") == [("use.py", 10)]
+
+
+def test_an_attribute_defaulted_with_or_takes_the_class_of_its_default(make_repo):
+    root = make_repo({"io_.py": WRITER, "q.py": """\
+from io_ import Writer
+
+
+class Questioner:
+    def __init__(self, out=None):
+        self.out = out or Writer()
+
+    def ask(self):
+        self.out.write("?")
+"""})
+    run_index(root)
+    assert ("q.py", 9) in _sites(root, "Writer.write", "io_.py")

@@ -85,6 +85,8 @@ def extract(source: bytes, path: str) -> FileExtract:
     symbols = _symbols(ordered, parents, module_path(path))
     name_uses(caps, defined, defs, pending, source, plain - other - defined, decorators,
               {c.name for c in typed})
+    if "lvassign" in caps:
+        pending = typed_locals(caps, pending, defs, source)
     refs = attach_enclosing(pending, spans(ordered))
     return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree),
                        source=source)
@@ -347,12 +349,8 @@ def _attribute_signature(stmt: ts.Node, assign: ts.Node, source: bytes, params: 
         return _value_signature(stmt, source)
     if right is None:
         return ""
-    if right.type == "call":
-        callee = right.child_by_field_name("function")
-        written = text(callee, source) if callee is not None and callee.type in ("identifier", "attribute") else ""
-        if _TYPE_NAME.fullmatch(written) and _CLASS_NAME.match(written.rsplit(".", 1)[-1]):
-            return _value_signature(stmt, source)
-        return ""
+    if right.type in ("call", "boolean_operator"):
+        return _value_signature(stmt, source) if _constructed(right, source) else ""
     if right.type == "identifier":
         kind = params.get(text(right, source), "")
         if kind:
@@ -450,6 +448,67 @@ def _symbols(cands: list[Candidate], parents: list[int | None], module: str) -> 
 
 
 # ---- references -------------------------------------------------------------------------
+
+def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs: list[ts.Node],
+                 source: bytes) -> list[PendingRef]:
+    """Calls on a function's local whose one binding there shows its class (`w = Writer(...)`,
+    `w: Writer = ...`) get the receiver `Writer()`, a constructor call the resolver follows
+    (`w.write()` is Writer's write, or nothing: never another class's method of that name).
+    Only when that assignment is the name's one binding in its function (no parameter, loop
+    target, other assignment or `global` of the name there): nothing is guessed."""
+    funcs = sorted(((d.start_byte, d.end_byte) for d in defs if d.type == "function_definition"),
+                   key=lambda r: (r[0], -r[1]))
+    typed: dict[tuple[int, bytes], str] = {}
+    assigns = sorted(caps["lvassign"], key=_START)
+    for node, fn in zip(assigns, enclosing(funcs, [n.start_byte for n in assigns])):
+        recv = _local_class(node, source) if fn is not None else ""
+        left = node.child_by_field_name("left")
+        key = (fn, source[left.start_byte:left.end_byte])
+        typed[key] = "" if key in typed else recv  # assigned twice: no type
+    typed = {k: v for k, v in typed.items() if v}
+    if not typed:
+        return pending
+    names = {k[1] for k in typed}
+    binds = sorted((n.start_byte, source[n.start_byte:n.end_byte]) for role in ("local", "global")
+                   for n in caps.get(role, ()) if source[n.start_byte:n.end_byte] in names)
+    counts: dict[tuple[int | None, bytes], int] = {}
+    for (_, name), fn in zip(binds, enclosing(funcs, [b[0] for b in binds])):
+        counts[(fn, name)] = counts.get((fn, name), 0) + 1
+    typed = {k: v for k, v in typed.items() if counts.get(k) == 1}
+    if not typed:
+        return pending
+    pending.sort(key=_FIRST)
+    owners = enclosing(funcs, [r[0] for r in pending])
+    out = []
+    for r, fn in zip(pending, owners):
+        recv = typed.get((fn, r[6].encode())) if r[1] == "calls" and r[6] and fn is not None else None
+        out.append((*r[:6], recv) if recv else r)
+    return out
+
+
+def _local_class(assign: ts.Node, source: bytes) -> str:
+    """`Foo()` for `x = Foo(...)` / `x = pkg.Foo(...)` / `x: Foo = ...`, else ''."""
+    kind = _class_of_annotation(assign.child_by_field_name("type"), source)
+    if not kind:
+        kind = _constructed(assign.child_by_field_name("right"), source)
+    return f"{kind}()" if kind else ""
+
+
+def _constructed(value: ts.Node | None, source: bytes) -> str:
+    """The class `value` is an instance of when it says so: `Foo(...)`, `pkg.Foo(...)`, or
+    `given or Foo(...)` (a default for a parameter, of the same class by the idiom); else ''.
+    A CapWords callee is taken for a class, as Python's naming convention writes one."""
+    if value is not None and value.type == "boolean_operator":
+        op = value.child_by_field_name("operator")
+        if op is None or op.type != "or" or value.child_by_field_name("left").type != "identifier":
+            return ""
+        value = value.child_by_field_name("right")
+    if value is None or value.type != "call":
+        return ""
+    callee = value.child_by_field_name("function")
+    written = text(callee, source) if callee is not None and callee.type in ("identifier", "attribute") else ""
+    return written if _TYPE_NAME.fullmatch(written) and _CLASS_NAME.match(written.rsplit(".", 1)[-1]) else ""
+
 
 def _imports(node: ts.Node, source: bytes) -> list[PendingRef]:
     """`import a.b as c` -> to_name a.b, module a.b, alias c; `from .m import x as y` ->

@@ -39,8 +39,9 @@ _SCOPES = frozenset({"function", "method"})
 _CLASS = frozenset({"class"})
 _BINDINGS = frozenset({"variable", "constant"})
 _SUBSCRIPT = re.compile(r"\[.*\]$", re.S)
-# `name: T = ...` | `name = T(...)` | `name = T` (first line of a variable's assignment)
-_VALUE_TYPE = re.compile(r"^[\w.]+\s*(?::\s*([\w.]+)\s*(?:=|$)|=\s*([\w.]+)\s*\(|=\s*([\w.]+)\s*$)")
+# `name: T = ...` | `name = T(...)` | `name = given or T(...)` | `name = T` (first line of a
+# variable's assignment; `self.name` for an instance attribute)
+_VALUE_TYPE = re.compile(r"^[\w.]+\s*(?::\s*([\w.]+)\s*(?:=|$)|=\s*(?:\w+\s+or\s+)?([\w.]+)\s*\(|=\s*([\w.]+)\s*$)")
 _RETURNS = re.compile(r"->\s*[\"']?(?:Optional\[)?([A-Za-z_][\w.]*)")
 _NOT_YET = object()  # a memo's "not asked yet", where None is an answer
 
