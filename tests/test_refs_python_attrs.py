@@ -227,3 +227,22 @@ class Questioner:
 """})
     run_index(root)
     assert ("q.py", 9) in _sites(root, "Writer.write", "io_.py")
+
+
+def test_a_typed_local_member_read_without_a_call_is_a_reference(make_repo):
+    root = make_repo({"w.py": """\
+class Writer:
+    @property
+    def path(self):
+        return "p"
+""", "use.py": """\
+from w import Writer
+
+
+def save(files):
+    writer = Writer()
+    files.append(writer.path)
+    writer.path = "q"
+"""})
+    run_index(root)
+    assert _sites(root, "Writer.path", "w.py") == [("use.py", 6)]

@@ -483,7 +483,25 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
     for r, fn in zip(pending, owners):
         recv = typed.get((fn, r[6].encode())) if r[1] == "calls" and r[6] and fn is not None else None
         out.append((*r[:6], recv) if recv else r)
-    return out
+    return out + _typed_reads(caps, source, funcs, typed, pending)
+
+
+def _typed_reads(caps: dict[str, list[ts.Node]], source: bytes, funcs: list[tuple[int, int]],
+                 typed: dict[tuple[int, bytes], str], pending: list[PendingRef]) -> list[PendingRef]:
+    """`w.name` read (not called, not assigned) on a typed local: a reference, receiver `Writer()`."""
+    objs = sorted((n for n in caps.get("obj", ()) if source[n.start_byte:n.end_byte] in {k[1] for k in typed}),
+                  key=_START)
+    if not objs:
+        return []
+    callees = {r[0] for r in pending if r[1] == "calls"}
+    bound = {n.start_byte for n in caps.get("objset", ())}
+    found: list[_Use] = []
+    for pos, fn in zip(objs, enclosing(funcs, [n.start_byte for n in objs])):
+        recv = typed.get((fn, source[pos.start_byte:pos.end_byte])) if pos.start_byte not in bound else None
+        name, a, line_node = _attribute_after(pos, source) if recv else (None, 0, pos)
+        if name is not None and a not in callees:
+            found.append((a, name, recv.encode(), line_node))
+    return _one_per_line(found, ())
 
 
 def _local_class(assign: ts.Node, source: bytes) -> str:
@@ -621,16 +639,7 @@ def _attribute_uses(uses: dict[str, list[ts.Node]], source: bytes, known: set[by
             # obj's own use below). Found from the object's identifier, not by a query pattern
             # of its own: that pattern captured three nodes per attribute in the file, most
             # of them on objects no rule can follow
-            m = _ATTRIBUTE_NAME.match(source, pos.end_byte)
-            if m is not None:  # the name from the text, on the object's line
-                name, a, line_node = m.group(1), m.start(1), pos
-            else:  # the text cannot tell (a comment, a line break, a non-ASCII name): ask the tree
-                attr = pos.parent.child_by_field_name("attribute")
-                if attr is None or attr.type != "identifier":
-                    name = None
-                else:
-                    a, line_node = attr.start_byte, attr
-                    name = source[a:attr.end_byte]
+            name, a, line_node = _attribute_after(pos, source)
             # `self.x` with no x defined here but assigned (`self.x = ...`): no edge (an
             # instance attribute, the bulk of self/cls reads) nor for `self.__class__`; one
             # never assigned here may be a base class's method or property (`self.closed`),
@@ -641,6 +650,19 @@ def _attribute_uses(uses: dict[str, list[ts.Node]], source: bytes, known: set[by
         if (own or star and not selfish) and word not in module_only:
             found.append((start, word, b"", pos))
     return found
+
+
+def _attribute_after(obj: ts.Node, source: bytes) -> tuple[bytes | None, int, ts.Node]:
+    """(attribute name, its position, a node on its line) of `obj.name`; name None when
+    the attribute is no plain identifier."""
+    m = _ATTRIBUTE_NAME.match(source, obj.end_byte)
+    if m is not None:  # the name from the text, on the object's line
+        return m.group(1), m.start(1), obj
+    # the text cannot tell (a comment, a line break, a non-ASCII name): ask the tree
+    attr = obj.parent.child_by_field_name("attribute")
+    if attr is None or attr.type != "identifier":
+        return None, 0, obj
+    return source[attr.start_byte:attr.end_byte], attr.start_byte, attr
 
 
 def _without_baseless_reads(found: list[_Use], members: AbstractSet[bytes], defs: list[ts.Node],
