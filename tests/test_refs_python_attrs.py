@@ -246,3 +246,30 @@ def save(files):
 """})
     run_index(root)
     assert _sites(root, "Writer.path", "w.py") == [("use.py", 6)]
+
+
+def test_a_setter_and_a_conditional_variant_are_listed_with_the_first_definition(make_repo):
+    root = make_repo({"m.py": """\
+import os
+
+
+class Response:
+    @property
+    def content(self):
+        return self._c
+
+    @content.setter
+    def content(self, value):
+        self._c = value
+
+
+if os.name == "nt":
+    def lock(f):
+        return 1
+else:
+    def lock(f):
+        return 2
+"""})
+    run_index(root)
+    assert ("m.py", 10) in _sites(root, "Response.content", "m.py")
+    assert _sites(root, "lock", "m.py") == [("m.py", 18)]

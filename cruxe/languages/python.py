@@ -87,6 +87,7 @@ def extract(source: bytes, path: str) -> FileExtract:
               {c.name for c in typed})
     if "lvassign" in caps:
         pending = typed_locals(caps, pending, defs, source)
+    pending += _redefinitions(ordered, parents)
     refs = attach_enclosing(pending, spans(ordered))
     return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree),
                        source=source)
@@ -448,6 +449,24 @@ def _symbols(cands: list[Candidate], parents: list[int | None], module: str) -> 
 
 
 # ---- references -------------------------------------------------------------------------
+
+def _redefinitions(cands: list[Candidate], parents: list[int | None]) -> list[PendingRef]:
+    """A `def`/`class` that binds again a name its scope's first `def`/`class` bound (a
+    property's setter, the variants of `if ...: def f` / `else: def f`) is a reference to
+    that name at its name line, so an edit of the first finds the others. Placed just
+    before the definition: it is read in the scope around it, which resolves it to the first."""
+    first: dict[tuple[int | None, str], int] = {}
+    out: list[PendingRef] = []
+    for i, c in enumerate(cands):
+        if c.kind not in (Kind.FUNCTION.value, Kind.CLASS.value):
+            continue
+        key = (parents[i], c.name)
+        if key in first:
+            out.append((max(c.node.start_byte - 1, 0), "references", c.name, c.name_line, "", "", ""))
+        else:
+            first[key] = i
+    return out
+
 
 def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs: list[ts.Node],
                  source: bytes) -> list[PendingRef]:
