@@ -273,3 +273,20 @@ else:
     run_index(root)
     assert ("m.py", 10) in _sites(root, "Response.content", "m.py")
     assert _sites(root, "lock", "m.py") == [("m.py", 18)]
+
+
+def test_a_member_read_on_an_annotated_parameter_is_a_reference(make_repo):
+    root = make_repo({"w.py": "class Writer:\n    @property\n    def path(self):\n        return 1\n", "use.py": """\
+from w import Writer
+
+
+def show(w: Writer, other):
+    print(w.path, other.path)
+
+
+def rebound(w: Writer):
+    w = other()
+    return w.path
+"""})
+    run_index(root)
+    assert _sites(root, "Writer.path", "w.py") == [("use.py", 5)]

@@ -85,8 +85,7 @@ def extract(source: bytes, path: str) -> FileExtract:
     symbols = _symbols(ordered, parents, module_path(path))
     name_uses(caps, defined, defs, pending, source, plain - other - defined, decorators,
               {c.name for c in typed})
-    if "lvassign" in caps:
-        pending = typed_locals(caps, pending, defs, source)
+    pending = typed_locals(caps, pending, defs, source)
     pending += _redefinitions(ordered, parents)
     refs = attach_enclosing(pending, spans(ordered))
     return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree),
@@ -474,17 +473,16 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
     `w: Writer = ...`) get the receiver `Writer()`, a constructor call the resolver follows
     (`w.write()` is Writer's write, or nothing: never another class's method of that name).
     Only when that assignment is the name's one binding in its function (no parameter, loop
-    target, other assignment or `global` of the name there): nothing is guessed."""
-    funcs = sorted(((d.start_byte, d.end_byte) for d in defs if d.type == "function_definition"),
-                   key=lambda r: (r[0], -r[1]))
-    typed: dict[tuple[int, bytes], str] = {}
-    assigns = sorted(caps["lvassign"], key=_START)
-    for node, fn in zip(assigns, enclosing(funcs, [n.start_byte for n in assigns])):
-        recv = _local_class(node, source) if fn is not None else ""
-        left = node.child_by_field_name("left")
-        key = (fn, source[left.start_byte:left.end_byte])
-        typed[key] = "" if key in typed else recv  # assigned twice: no type
-    typed = {k: v for k, v in typed.items() if v}
+    target, other assignment or `global` of the name there): nothing is guessed. Member reads
+    on such a local, and on a parameter annotated with a class and never rebound (`o.label`
+    for `o: Order`: the resolver reads the annotation), are references too."""
+    fdefs = sorted((d for d in defs if d.type == "function_definition"), key=lambda d: (d.start_byte, -d.end_byte))
+    funcs = [(d.start_byte, d.end_byte) for d in fdefs]
+    typed = _assigned_classes(caps.get("lvassign", ()), funcs, source)
+    for i, fn in enumerate(fdefs):
+        for name, kind in _parameter_types(fn, source).items() if fn.child_by_field_name("parameters") else ():
+            if name and kind:
+                typed.setdefault((i, name.encode()), name)
     if not typed:
         return pending
     names = {k[1] for k in typed}
@@ -503,6 +501,20 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
         recv = typed.get((fn, r[6].encode())) if r[1] == "calls" and r[6] and fn is not None else None
         out.append((*r[:6], recv) if recv else r)
     return out + _typed_reads(caps, source, funcs, typed, pending)
+
+
+def _assigned_classes(assigns: list[ts.Node], funcs: list[tuple[int, int]],
+                      source: bytes) -> dict[tuple[int, bytes], str]:
+    """(function index, local name) -> `Foo()` for each `name = Foo(...)` / `name: Foo = ...`
+    in a function that assigns the name that way once."""
+    typed: dict[tuple[int, bytes], str] = {}
+    assigns = sorted(assigns, key=_START)
+    for node, fn in zip(assigns, enclosing(funcs, [n.start_byte for n in assigns])):
+        recv = _local_class(node, source) if fn is not None else ""
+        left = node.child_by_field_name("left")
+        key = (fn, source[left.start_byte:left.end_byte])
+        typed[key] = "" if key in typed else recv  # assigned twice: no type
+    return {k: v for k, v in typed.items() if v}
 
 
 def _typed_reads(caps: dict[str, list[ts.Node]], source: bytes, funcs: list[tuple[int, int]],
