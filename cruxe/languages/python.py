@@ -78,7 +78,7 @@ def extract(source: bytes, path: str) -> FileExtract:
     cands += [a for n in defs if n.type == "class_definition" for a in _class_attributes(n, source)]
     cands += _module_bindings(root, source)
     defined = {c.name for c in cands}
-    typed = [a for n in defs if n.type == "class_definition" for a in instance_attributes(n, source)]
+    typed = instance_attributes(defs, _self_assignments(caps.get("objset", ()), source), source)
     ordered, parents = nest(cands + typed)
     if typed:
         parents = _owned_by_class(ordered, parents)
@@ -249,34 +249,83 @@ def _class_attributes(cls: ts.Node, source: bytes) -> list[Candidate]:
 _TYPE_NAME = re.compile(r"[A-Za-z_][\w.]*")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.+)\]$|^(.+?)\s*\|\s*None$|^None\s*\|\s*(.+)$", re.S)
 _CLASS_NAME = re.compile(r"^_*[A-Z]\w*[a-z]\w*$")  # CapWords: a class by convention, not a CONSTANT()
-_METHOD_BLOCKS = frozenset({"if_statement", "elif_clause", "else_clause", "try_statement", "except_clause",
-                            "finally_clause", "with_statement", "for_statement", "while_statement", "block"})
+_CAPWORDS_TAIL = re.compile(rb"(?:^|\.)_*[A-Z]\w*$")  # the bytes' last dotted part may be one
 
 
-def instance_attributes(cls: ts.Node, source: bytes) -> list[Candidate]:
+def _self_assignments(objects: list[ts.Node], source: bytes) -> list[ts.Node]:
+    """The statements `self.x = ...` / `cls.x = ...` (QUERY's `objset` of self/cls: a few per
+    class, so their parents are asked for, not matched by a query pattern of their own, which
+    every file's walk would pay for)."""
+    out = []
+    for obj in objects:
+        if source[obj.start_byte:obj.end_byte] not in _SELF_NAMES:
+            continue
+        target = obj.parent
+        assign = target.parent if target is not None else None
+        if assign is None or assign.type != "assignment" or assign.child_by_field_name("left") != target:
+            continue
+        stmt = assign.parent
+        if stmt is not None and stmt.type == "expression_statement":
+            out.append(stmt)
+    return out
+
+
+def instance_attributes(defs: list[ts.Node], stmts: list[ts.Node], source: bytes) -> list[Candidate]:
     """`self.x = Ctor(...)`, `self.x: T = ...` and `self.x = param` (`param: T`) in the
-    methods of `cls` (`self`: each method's first parameter), as `variable` candidates of
-    the class: the first typed assignment of each name the class body does not bind itself
-    (a method's own statements before those of its nested blocks).
+    methods of each class (`self`: each method's first parameter), as `variable` candidates of
+    the class: the first typed assignment (in source order) of each name the class body does
+    not bind itself. `stmts`: the file's `self.x = ...` statements (`_self_assignments`).
     The candidate spans the `self.x` target only (no use inside it), and its signature
     shows the type: the statement's first line, or `self.x: T = param` for a parameter."""
-    body = cls.child_by_field_name("body")
-    if body is None:
+    if not stmts:
         return []
+    fdefs = sorted((d for d in defs if d.type == "function_definition"), key=lambda d: (d.start_byte, -d.end_byte))
+    stmts = sorted(stmts, key=_START)
+    by_fn: dict[int, list[ts.Node]] = {}  # function start -> the statements it holds (not its nested defs')
+    for st, i in zip(stmts, enclosing([(d.start_byte, d.end_byte) for d in fdefs], [n.start_byte for n in stmts])):
+        if i is not None:
+            by_fn.setdefault(fdefs[i].start_byte, []).append(st)
+    out: list[Candidate] = []
+    for cls in defs:
+        body = cls.child_by_field_name("body") if cls.type == "class_definition" else None
+        if body is None:
+            continue
+        methods = [fn for fn in (ch.child_by_field_name("definition") if ch.type == "decorated_definition" else ch
+                                 for ch in body.named_children) if fn is not None and fn.start_byte in by_fn]
+        if methods:
+            out += _typed_assignments(cls, body, methods, by_fn, source)
+    return out
+
+
+def _typed_assignments(cls: ts.Node, body: ts.Node, methods: list[ts.Node], by_fn: dict[int, list[ts.Node]],
+                       source: bytes) -> list[Candidate]:
     taken = {c.name for c in _class_attributes(cls, source)}
-    methods = []
     for ch in body.named_children:
         fn = ch.child_by_field_name("definition") if ch.type == "decorated_definition" else ch
-        if fn is not None and fn.type == "function_definition":
+        if fn is not None and fn.type in ("function_definition", "class_definition"):
             taken.add(text(fn.child_by_field_name("name"), source))
-            methods.append(fn)
-        elif fn is not None and fn.type == "class_definition":
-            taken.add(text(fn.child_by_field_name("name"), source))
-    out: list[Candidate] = []
+    found: list[tuple[int, Candidate]] = []
     for fn in methods:
         params = _parameter_types(fn, source)
-        if params:
-            out += _typed_assignments(fn, source, params, taken)
+        me = params.get("", "").encode()
+        for st in by_fn[fn.start_byte] if me else ():
+            assign = st.named_children[0]
+            left = assign.child_by_field_name("left")
+            obj, attr = left.child_by_field_name("object"), left.child_by_field_name("attribute")
+            if source[obj.start_byte:obj.end_byte] != me or attr is None:
+                continue
+            name = text(attr, source)
+            sig = _attribute_signature(st, assign, source, params) if name not in taken else ""
+            if sig:
+                kind = Kind.CONSTANT.value if _CONST_NAME.match(name) else Kind.VARIABLE.value
+                found.append((st.start_byte, Candidate(
+                    node=left, name=name, kind=kind, signature=sig, visibility=visibility(name),
+                    name_line=start_line(attr), scope=False, extra={"bytes": (st.start_byte, st.end_byte)})))
+    out: list[Candidate] = []
+    for _, c in sorted(found, key=_FIRST):
+        if c.name not in taken:
+            taken.add(c.name)
+            out.append(c)
     return out
 
 
@@ -315,31 +364,6 @@ def _class_of_annotation(node: ts.Node | None, source: bytes) -> str:
             break
         written = (m.group(1) or m.group(2) or m.group(3)).strip()
     return written if _TYPE_NAME.fullmatch(written) else ""
-
-
-def _typed_assignments(fn: ts.Node, source: bytes, params: dict[str, str], taken: set[str]) -> list[Candidate]:
-    body = fn.child_by_field_name("body")
-    me = params[""].encode()
-    out: list[Candidate] = []
-    for ch in _statements(body, _METHOD_BLOCKS) if body is not None else ():
-        assign = ch.named_children[0] if ch.type == "expression_statement" and ch.named_child_count else None
-        if assign is None or assign.type != "assignment":
-            continue
-        left = assign.child_by_field_name("left")
-        if left is None or left.type != "attribute":
-            continue
-        obj, attr = left.child_by_field_name("object"), left.child_by_field_name("attribute")
-        if obj is None or attr is None or obj.type != "identifier" or source[obj.start_byte:obj.end_byte] != me:
-            continue
-        name = text(attr, source)
-        sig = _attribute_signature(ch, assign, source, params) if name not in taken else ""
-        if not sig:
-            continue
-        taken.add(name)
-        kind = Kind.CONSTANT.value if _CONST_NAME.match(name) else Kind.VARIABLE.value
-        out.append(Candidate(node=left, name=name, kind=kind, signature=sig, visibility=visibility(name),
-                             name_line=start_line(attr), scope=False, extra={"bytes": (ch.start_byte, ch.end_byte)}))
-    return out
 
 
 def _attribute_signature(stmt: ts.Node, assign: ts.Node, source: bytes, params: dict[str, str]) -> str:
@@ -480,7 +504,10 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
     funcs = [(d.start_byte, d.end_byte) for d in fdefs]
     typed = _assigned_classes(caps.get("lvassign", ()), funcs, source)
     for i, fn in enumerate(fdefs):
-        for name, kind in _parameter_types(fn, source).items() if fn.child_by_field_name("parameters") else ():
+        params = fn.child_by_field_name("parameters")
+        if params is None or b":" not in source[params.start_byte:params.end_byte]:
+            continue  # no annotation
+        for name, kind in _parameter_types(fn, source).items():
             if name and kind:
                 typed.setdefault((i, name.encode()), name)
     if not typed:
@@ -495,11 +522,12 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
     if not typed:
         return pending
     pending.sort(key=_FIRST)
-    owners = enclosing(funcs, [r[0] for r in pending])
-    out = []
-    for r, fn in zip(pending, owners):
-        recv = typed.get((fn, r[6].encode())) if r[1] == "calls" and r[6] and fn is not None else None
-        out.append((*r[:6], recv) if recv else r)
+    calls = [i for i, r in enumerate(pending) if r[1] == "calls" and r[6] and r[6].encode() in names]
+    out = list(pending)
+    for i, fn in zip(calls, enclosing(funcs, [pending[i][0] for i in calls])):
+        recv = typed.get((fn, pending[i][6].encode()))
+        if recv:
+            out[i] = (*pending[i][:6], recv)
     return out + _typed_reads(caps, source, funcs, typed, pending)
 
 
@@ -510,10 +538,11 @@ def _assigned_classes(assigns: list[ts.Node], funcs: list[tuple[int, int]],
     typed: dict[tuple[int, bytes], str] = {}
     assigns = sorted(assigns, key=_START)
     for node, fn in zip(assigns, enclosing(funcs, [n.start_byte for n in assigns])):
-        recv = _local_class(node, source) if fn is not None else ""
+        if fn is None:
+            continue  # module level: a variable symbol, typed by its signature
         left = node.child_by_field_name("left")
         key = (fn, source[left.start_byte:left.end_byte])
-        typed[key] = "" if key in typed else recv  # assigned twice: no type
+        typed[key] = "" if key in typed else _local_class(node, source)  # assigned twice: no type
     return {k: v for k, v in typed.items() if v}
 
 
@@ -555,7 +584,12 @@ def _constructed(value: ts.Node | None, source: bytes) -> str:
     if value is None or value.type != "call":
         return ""
     callee = value.child_by_field_name("function")
-    written = text(callee, source) if callee is not None and callee.type in ("identifier", "attribute") else ""
+    if callee is None or callee.type not in ("identifier", "attribute"):
+        return ""
+    written = source[callee.start_byte:callee.end_byte]
+    if not _CAPWORDS_TAIL.search(written):  # most calls: a lower-case function, decided on the bytes
+        return ""
+    written = written.decode("utf-8", "replace")
     return written if _TYPE_NAME.fullmatch(written) and _CLASS_NAME.match(written.rsplit(".", 1)[-1]) else ""
 
 
