@@ -272,7 +272,7 @@ def _self_assignments(objects: list[ts.Node], source: bytes) -> list[ts.Node]:
 
 def instance_attributes(defs: list[ts.Node], stmts: list[ts.Node], source: bytes) -> list[Candidate]:
     """`self.x = Ctor(...)`, `self.x: T = ...` and `self.x = param` (`param: T`) in the
-    methods of each class (`self`: each method's first parameter), as `variable` candidates of
+    methods of each class (`self`, or `cls`, being the method's first parameter), as `variable` candidates of
     the class: the first typed assignment (in source order) of each name the class body does
     not bind itself. `stmts`: the file's `self.x = ...` statements (`_self_assignments`).
     The candidate spans the `self.x` target only (no use inside it), and its signature
@@ -756,8 +756,8 @@ def _without_baseless_reads(found: list[_Use], members: AbstractSet[bytes], defs
 
 def _has_base(cls: ts.Node, source: bytes) -> bool:
     supers = cls.child_by_field_name("superclasses")
-    return supers is not None and any(
-        ch.type != "keyword_argument" and source[ch.start_byte:ch.end_byte] != b"object" for ch in supers.named_children)
+    return supers is not None and any(ch.type != "keyword_argument" and source[ch.start_byte:ch.end_byte] != b"object"
+                                      for ch in supers.named_children)
 
 
 def _self_assigned(objects: list[ts.Node], source: bytes) -> set[bytes]:
