@@ -318,15 +318,18 @@ def test_deleting_the_caller_removes_its_references(tmp_path):
 
 def test_a_second_definition_makes_a_unique_name_ambiguous_and_back(tmp_path):
     root = copy_fixture(tmp_path, "python")
+    (root / "app" / "extra.py").write_text("def use(x):\n    return x.total()\n")
     indexed(root)
-    assert ["app/main.py", 9, "calls"] in sites(refs(root, "Order.total"))  # `o.total()`: the one `total`
+    # `x.total()`: the one `total`; `o.total()` (main.py:9, `o = Order()`) is Order's by its type
+    typed, untyped = ["app/main.py", 9, "calls"], ["app/extra.py", 2, "calls"]
+    assert typed in sites(refs(root, "Order.total")) and untyped in sites(refs(root, "Order.total"))
     (root / "app" / "cart.py").write_text("class Cart:\n    def total(self):\n        return 0\n")
     run_index(root)
-    assert ["app/main.py", 9, "calls"] not in sites(refs(root, "Order.total"))
+    assert typed in sites(refs(root, "Order.total")) and untyped not in sites(refs(root, "Order.total"))
     assert refs(root, "Order.total")["unresolved_count"] == 1
     (root / "app" / "cart.py").unlink()
     run_index(root)
-    assert ["app/main.py", 9, "calls"] in sites(refs(root, "Order.total"))
+    assert typed in sites(refs(root, "Order.total")) and untyped in sites(refs(root, "Order.total"))
 
 
 def test_incremental_syncs_give_the_edges_of_a_clean_index(tmp_path, monkeypatch):

@@ -11,6 +11,11 @@ What counts as a symbol (and why):
 - class-level attributes bound the same way directly in a class body (enum members,
   dataclass and model fields): cheap, since only class bodies' top statements are read,
   and agents search for them by name;
+- instance attributes whose assignment in a method shows their class (`self.x = Foo(...)`,
+  `self.x: Foo = ...`, `self.x = param` with `param: Foo`), as `variable`s of the class:
+  `self.x.method()` needs that type, and the resolver reads it from the signature as it does
+  for a class-level `x: Foo` (other instance attributes are not symbols: they would only
+  add names to search);
 - `type X = ...` (Python 3.12) at module level as `type_alias`.
 
 Module path (prefix of `qualified_name`): the file path without its extension, `/` -> `.`,
@@ -72,10 +77,16 @@ def extract(source: bytes, path: str) -> FileExtract:
     decorators = sorted((c.node.start_byte, n.start_byte) for c, n in zip(cands, defs) if c.node is not n)
     cands += [a for n in defs if n.type == "class_definition" for a in _class_attributes(n, source)]
     cands += _module_bindings(root, source)
-    ordered, parents = nest(cands)
-    symbols = _symbols(ordered, parents, module_path(path))
     defined = {c.name for c in cands}
-    name_uses(caps, defined, defs, pending, source, plain - other - defined, decorators)
+    typed = instance_attributes(defs, _self_assignments(caps.get("objset", ()), source), source)
+    ordered, parents = nest(cands + typed)
+    if typed:
+        parents = _owned_by_class(ordered, parents)
+    symbols = _symbols(ordered, parents, module_path(path))
+    name_uses(caps, defined, defs, pending, source, plain - other - defined, decorators,
+              {c.name for c in typed})
+    pending = typed_locals(caps, pending, defs, source)
+    pending += _redefinitions(ordered, parents)
     refs = attach_enclosing(pending, spans(ordered))
     return FileExtract(path, LANG, symbols=symbols, references=refs, parse_errors=error_count(tree),
                        source=source)
@@ -202,18 +213,22 @@ def _module_bindings(root: ts.Node, source: bytes) -> list[Candidate]:
     """Names bound at module level, walking only compound statements' blocks (no defs)."""
     out: list[Candidate] = []
     seen: set[str] = set()
+    for ch in _statements(root, _MODULE_BLOCKS):
+        if ch.type == "expression_statement":
+            out += _bindings(ch, source, seen)
+        elif ch.type == "type_alias_statement":
+            out += _type_alias(ch, source, seen)
+    return out
+
+
+def _statements(root: ts.Node, blocks: AbstractSet[str]):
+    """The statements under `root`, descending into the compound statements of `blocks`
+    (a block's own statements before those of the blocks inside it)."""
     stack = [root]
     while stack:
-        node = stack.pop()
-        for ch in reversed(node.named_children):
-            if ch.type in _MODULE_BLOCKS:
-                stack.append(ch)
-        for ch in node.named_children:
-            if ch.type == "expression_statement":
-                out += _bindings(ch, source, seen)
-            elif ch.type == "type_alias_statement":
-                out += _type_alias(ch, source, seen)
-    return out
+        children = stack.pop().named_children
+        stack.extend(ch for ch in reversed(children) if ch.type in blocks)
+        yield from children
 
 
 def _class_attributes(cls: ts.Node, source: bytes) -> list[Candidate]:
@@ -225,6 +240,159 @@ def _class_attributes(cls: ts.Node, source: bytes) -> list[Candidate]:
     for ch in body.named_children:
         if ch.type == "expression_statement":
             out += _bindings(ch, source, seen)
+    return out
+
+
+# Instance attributes whose type the assignment shows. Only these become symbols: they are
+# what `self.x.method()` needs (the resolver reads the type from the signature, as it does
+# for a class-level `x: T`); an untyped `self.x = v` would only add names to search.
+_TYPE_NAME = re.compile(r"[A-Za-z_][\w.]*")
+_OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.+)\]$|^(.+?)\s*\|\s*None$|^None\s*\|\s*(.+)$", re.S)
+_CLASS_NAME = re.compile(r"^_*[A-Z]\w*[a-z]\w*$")  # CapWords: a class by convention, not a CONSTANT()
+_CAPWORDS_TAIL = re.compile(rb"(?:^|\.)_*[A-Z]\w*$")  # the bytes' last dotted part may be one
+
+
+def _self_assignments(objects: list[ts.Node], source: bytes) -> list[ts.Node]:
+    """The statements `self.x = ...` / `cls.x = ...` (QUERY's `objset` of self/cls: a few per
+    class, so their parents are asked for, not matched by a query pattern of their own, which
+    every file's walk would pay for)."""
+    out = []
+    for obj in objects:
+        if source[obj.start_byte:obj.end_byte] not in _SELF_NAMES:
+            continue
+        target = obj.parent
+        assign = target.parent if target is not None else None
+        if assign is None or assign.type != "assignment" or assign.child_by_field_name("left") != target:
+            continue
+        stmt = assign.parent
+        if stmt is not None and stmt.type == "expression_statement":
+            out.append(stmt)
+    return out
+
+
+def instance_attributes(defs: list[ts.Node], stmts: list[ts.Node], source: bytes) -> list[Candidate]:
+    """`self.x = Ctor(...)`, `self.x: T = ...` and `self.x = param` (`param: T`) in the
+    methods of each class (`self`, or `cls`, being the method's first parameter), as `variable` candidates of
+    the class: the first typed assignment (in source order) of each name the class body does
+    not bind itself. `stmts`: the file's `self.x = ...` statements (`_self_assignments`).
+    The candidate spans the `self.x` target only (no use inside it), and its signature
+    shows the type: the statement's first line, or `self.x: T = param` for a parameter."""
+    if not stmts:
+        return []
+    fdefs = sorted((d for d in defs if d.type == "function_definition"), key=lambda d: (d.start_byte, -d.end_byte))
+    stmts = sorted(stmts, key=_START)
+    by_fn: dict[int, list[ts.Node]] = {}  # function start -> the statements it holds (not its nested defs')
+    for st, i in zip(stmts, enclosing([(d.start_byte, d.end_byte) for d in fdefs], [n.start_byte for n in stmts])):
+        if i is not None:
+            by_fn.setdefault(fdefs[i].start_byte, []).append(st)
+    out: list[Candidate] = []
+    for cls in defs:
+        body = cls.child_by_field_name("body") if cls.type == "class_definition" else None
+        if body is None:
+            continue
+        methods = [fn for fn in (ch.child_by_field_name("definition") if ch.type == "decorated_definition" else ch
+                                 for ch in body.named_children) if fn is not None and fn.start_byte in by_fn]
+        if methods:
+            out += _typed_assignments(cls, body, methods, by_fn, source)
+    return out
+
+
+def _typed_assignments(cls: ts.Node, body: ts.Node, methods: list[ts.Node], by_fn: dict[int, list[ts.Node]],
+                       source: bytes) -> list[Candidate]:
+    taken = {c.name for c in _class_attributes(cls, source)}
+    for ch in body.named_children:
+        fn = ch.child_by_field_name("definition") if ch.type == "decorated_definition" else ch
+        if fn is not None and fn.type in ("function_definition", "class_definition"):
+            taken.add(text(fn.child_by_field_name("name"), source))
+    found: list[tuple[int, Candidate]] = []
+    for fn in methods:
+        params = _parameter_types(fn, source)
+        me = params.get("", "").encode()
+        for st in by_fn[fn.start_byte] if me else ():
+            assign = st.named_children[0]
+            left = assign.child_by_field_name("left")
+            obj, attr = left.child_by_field_name("object"), left.child_by_field_name("attribute")
+            if source[obj.start_byte:obj.end_byte] != me or attr is None:
+                continue
+            name = text(attr, source)
+            sig = _attribute_signature(st, assign, source, params) if name not in taken else ""
+            if sig:
+                kind = Kind.CONSTANT.value if _CONST_NAME.match(name) else Kind.VARIABLE.value
+                found.append((st.start_byte, Candidate(
+                    node=left, name=name, kind=kind, signature=sig, visibility=visibility(name),
+                    name_line=start_line(attr), scope=False, extra={"bytes": (st.start_byte, st.end_byte)})))
+    out: list[Candidate] = []
+    for _, c in sorted(found, key=_FIRST):
+        if c.name not in taken:
+            taken.add(c.name)
+            out.append(c)
+    return out
+
+
+def _parameter_types(fn: ts.Node, source: bytes) -> dict[str, str]:
+    """The method's parameters -> their annotated class name ('' when none, or not one
+    name); the first parameter (`self`) under the key ''."""
+    params = fn.child_by_field_name("parameters")
+    out: dict[str, str] = {}
+    for p in params.named_children if params is not None else ():
+        if p.type == "identifier":
+            name, kind = text(p, source), ""
+        elif p.type in ("typed_parameter", "typed_default_parameter"):
+            ident = p.child_by_field_name("name") or (p.named_children[0] if p.named_child_count else None)
+            if ident is None or ident.type != "identifier":
+                continue
+            name, kind = text(ident, source), _class_of_annotation(p.child_by_field_name("type"), source)
+        elif p.type == "default_parameter":
+            name, kind = text(p.child_by_field_name("name"), source), ""
+        else:
+            continue
+        if not out:
+            out[""] = name
+        out[name] = kind
+    return out
+
+
+def _class_of_annotation(node: ts.Node | None, source: bytes) -> str:
+    """`Foo`, `pkg.Foo`, `"Foo"`, `Optional[Foo]`, `Foo | None` -> the dotted name; else ''."""
+    if node is None:
+        return ""
+    written = collapse(text(node, source)).strip()
+    for _ in range(2):
+        written = written.strip("\"'")
+        m = _OPTIONAL.match(written)
+        if m is None:
+            break
+        written = (m.group(1) or m.group(2) or m.group(3)).strip()
+    return written if _TYPE_NAME.fullmatch(written) else ""
+
+
+def _attribute_signature(stmt: ts.Node, assign: ts.Node, source: bytes, params: dict[str, str]) -> str:
+    """The signature of a typed `self.x = ...` ('' when the assignment shows no type)."""
+    right = assign.child_by_field_name("right")
+    if assign.child_by_field_name("type") is not None:
+        return _value_signature(stmt, source)
+    if right is None:
+        return ""
+    if right.type in ("call", "boolean_operator"):
+        return _value_signature(stmt, source) if _constructed(right, source) else ""
+    if right.type == "identifier":
+        kind = params.get(text(right, source), "")
+        if kind:
+            left = assign.child_by_field_name("left")
+            return cap(f"{collapse(text(left, source))}: {kind} = {text(right, source)}", MAX_VALUE_SIGNATURE_CHARS)
+    return ""
+
+
+def _owned_by_class(cands: list[Candidate], parents: list[int | None]) -> list[int | None]:
+    """An instance attribute's parent is its method's class (nest() gives the method)."""
+    out = list(parents)
+    for i, c in enumerate(cands):
+        if "bytes" not in c.extra:
+            continue
+        p = out[i]
+        while p is not None and cands[p].kind != Kind.CLASS.value:
+            p = out[p]
+        out[i] = p
     return out
 
 
@@ -292,17 +460,138 @@ def _symbols(cands: list[Candidate], parents: list[int | None], module: str) -> 
         if kind == Kind.FUNCTION.value and p is not None and cands[p].kind == Kind.CLASS.value:
             kind = Kind.METHOD.value
         prefix = out[p].qualified_name if p is not None else module
+        span = (c.node.start_byte, c.node.end_byte)
         qname = f"{prefix}.{c.name}" if prefix else c.name
         out.append(Symbol(name=c.name, qualified_name=qname, kind=kind,
                           line_start=start_line(c.node),
                           line_end=c.extra.get("end_line") or end_line(c.node),
                           signature=c.signature, visibility=c.visibility, parent=p,
-                          doc=c.doc, name_line=c.name_line, byte_start=c.node.start_byte,
-                          byte_end=c.node.end_byte))
+                          doc=c.doc, name_line=c.name_line, byte_start=c.extra.get("bytes", span)[0],
+                          byte_end=c.extra.get("bytes", span)[1]))
     return out
 
 
 # ---- references -------------------------------------------------------------------------
+
+def _redefinitions(cands: list[Candidate], parents: list[int | None]) -> list[PendingRef]:
+    """A `def`/`class` that binds again a name its scope's first `def`/`class` bound (a
+    property's setter, the variants of `if ...: def f` / `else: def f`) is a reference to
+    that name at its name line, so an edit of the first finds the others. Placed just
+    before the definition: it is read in the scope around it, which resolves it to the first."""
+    first: dict[tuple[int | None, str], int] = {}
+    out: list[PendingRef] = []
+    for i, c in enumerate(cands):
+        if c.kind not in (Kind.FUNCTION.value, Kind.CLASS.value):
+            continue
+        key = (parents[i], c.name)
+        if key in first:
+            out.append((max(c.node.start_byte - 1, 0), "references", c.name, c.name_line, "", "", ""))
+        else:
+            first[key] = i
+    return out
+
+
+def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs: list[ts.Node],
+                 source: bytes) -> list[PendingRef]:
+    """Calls on a function's local whose one binding there shows its class (`w = Writer(...)`,
+    `w: Writer = ...`) get the receiver `Writer()`, a constructor call the resolver follows
+    (`w.write()` is Writer's write, or nothing: never another class's method of that name).
+    Only when that assignment is the name's one binding in its function (no parameter, loop
+    target, other assignment or `global` of the name there): nothing is guessed. Member reads
+    on such a local, and on a parameter annotated with a class and never rebound (`o.label`
+    for `o: Order`: the resolver reads the annotation), are references too."""
+    fdefs = sorted((d for d in defs if d.type == "function_definition"), key=lambda d: (d.start_byte, -d.end_byte))
+    funcs = [(d.start_byte, d.end_byte) for d in fdefs]
+    typed = _assigned_classes(caps.get("lvassign", ()), funcs, source)
+    for i, fn in enumerate(fdefs):
+        params = fn.child_by_field_name("parameters")
+        if params is None or b":" not in source[params.start_byte:params.end_byte]:
+            continue  # no annotation
+        for name, kind in _parameter_types(fn, source).items():
+            if name and kind:
+                typed.setdefault((i, name.encode()), name)
+    if not typed:
+        return pending
+    names = {k[1] for k in typed}
+    binds = sorted((n.start_byte, source[n.start_byte:n.end_byte]) for role in ("local", "global")
+                   for n in caps.get(role, ()) if source[n.start_byte:n.end_byte] in names)
+    counts: dict[tuple[int | None, bytes], int] = {}
+    for (_, name), fn in zip(binds, enclosing(funcs, [b[0] for b in binds])):
+        counts[(fn, name)] = counts.get((fn, name), 0) + 1
+    typed = {k: v for k, v in typed.items() if counts.get(k) == 1}
+    if not typed:
+        return pending
+    pending.sort(key=_FIRST)
+    calls = [i for i, r in enumerate(pending) if r[1] == "calls" and r[6] and r[6].encode() in names]
+    out = list(pending)
+    for i, fn in zip(calls, enclosing(funcs, [pending[i][0] for i in calls])):
+        recv = typed.get((fn, pending[i][6].encode()))
+        if recv:
+            out[i] = (*pending[i][:6], recv)
+    return out + _typed_reads(caps, source, funcs, typed, pending)
+
+
+def _assigned_classes(assigns: list[ts.Node], funcs: list[tuple[int, int]],
+                      source: bytes) -> dict[tuple[int, bytes], str]:
+    """(function index, local name) -> `Foo()` for each `name = Foo(...)` / `name: Foo = ...`
+    in a function that assigns the name that way once."""
+    typed: dict[tuple[int, bytes], str] = {}
+    assigns = sorted(assigns, key=_START)
+    for node, fn in zip(assigns, enclosing(funcs, [n.start_byte for n in assigns])):
+        if fn is None:
+            continue  # module level: a variable symbol, typed by its signature
+        left = node.child_by_field_name("left")
+        key = (fn, source[left.start_byte:left.end_byte])
+        typed[key] = "" if key in typed else _local_class(node, source)  # assigned twice: no type
+    return {k: v for k, v in typed.items() if v}
+
+
+def _typed_reads(caps: dict[str, list[ts.Node]], source: bytes, funcs: list[tuple[int, int]],
+                 typed: dict[tuple[int, bytes], str], pending: list[PendingRef]) -> list[PendingRef]:
+    """`w.name` read (not called, not assigned) on a typed local: a reference, receiver `Writer()`."""
+    objs = sorted((n for n in caps.get("obj", ()) if source[n.start_byte:n.end_byte] in {k[1] for k in typed}),
+                  key=_START)
+    if not objs:
+        return []
+    callees = {r[0] for r in pending if r[1] == "calls"}
+    bound = {n.start_byte for n in caps.get("objset", ())}
+    found: list[_Use] = []
+    for pos, fn in zip(objs, enclosing(funcs, [n.start_byte for n in objs])):
+        recv = typed.get((fn, source[pos.start_byte:pos.end_byte])) if pos.start_byte not in bound else None
+        name, a, line_node = _attribute_after(pos, source) if recv else (None, 0, pos)
+        if name is not None and a not in callees:
+            found.append((a, name, recv.encode(), line_node))
+    return _one_per_line(found, ())
+
+
+def _local_class(assign: ts.Node, source: bytes) -> str:
+    """`Foo()` for `x = Foo(...)` / `x = pkg.Foo(...)` / `x: Foo = ...`, else ''."""
+    kind = _class_of_annotation(assign.child_by_field_name("type"), source)
+    if not kind:
+        kind = _constructed(assign.child_by_field_name("right"), source)
+    return f"{kind}()" if kind else ""
+
+
+def _constructed(value: ts.Node | None, source: bytes) -> str:
+    """The class `value` is an instance of when it says so: `Foo(...)`, `pkg.Foo(...)`, or
+    `given or Foo(...)` (a default for a parameter, of the same class by the idiom); else ''.
+    A CapWords callee is taken for a class, as Python's naming convention writes one."""
+    if value is not None and value.type == "boolean_operator":
+        op = value.child_by_field_name("operator")
+        if op is None or op.type != "or" or value.child_by_field_name("left").type != "identifier":
+            return ""
+        value = value.child_by_field_name("right")
+    if value is None or value.type != "call":
+        return ""
+    callee = value.child_by_field_name("function")
+    if callee is None or callee.type not in ("identifier", "attribute"):
+        return ""
+    written = source[callee.start_byte:callee.end_byte]
+    if not _CAPWORDS_TAIL.search(written):  # most calls: a lower-case function, decided on the bytes
+        return ""
+    written = written.decode("utf-8", "replace")
+    return written if _TYPE_NAME.fullmatch(written) and _CLASS_NAME.match(written.rsplit(".", 1)[-1]) else ""
+
 
 def _imports(node: ts.Node, source: bytes) -> list[PendingRef]:
     """`import a.b as c` -> to_name a.b, module a.b, alias c; `from .m import x as y` ->
@@ -356,7 +645,7 @@ _BUILTINS = frozenset(dir(builtins))
 
 def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.Node],
               pending: list[PendingRef], source: bytes, modules: AbstractSet[str] = frozenset(),
-              decorators: Sequence[tuple[int, int]] = ()) -> None:
+              decorators: Sequence[tuple[int, int]] = (), attributes: AbstractSet[str] = frozenset()) -> None:
     """Add to `pending` a `references` edge for each non-call use among `uses` (captures of
     QUERY; one per name, receiver and line), and drop the bare names, calls included,
     that their function binds locally (parameters, assignments, loop/with/except targets):
@@ -372,10 +661,15 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
     (`os.path`, `salt.utils`) are kept like any others.
 
     `decorators`: (decorator start, definition start) of each decorated definition, sorted
-    (a use inside a decorator is evaluated in the scope around the definition)."""
+    (a use inside a decorator is evaluated in the scope around the definition).
+
+    `attributes`: the instance attributes this file's classes define (`self.x = Foo()`):
+    their `self.x` reads are kept, but a bare `x` is no use of them."""
     known, callees, star = _file_names(defined, pending)
     module_only = {n.encode() for n in modules} if not star else ()
-    found = _attribute_uses(uses, source, known, callees, star, module_only)
+    members = known | {n.encode() for n in attributes} if attributes else known
+    found = _attribute_uses(uses, source, known, callees, star, module_only, members)
+    found = _without_baseless_reads(found, members, defs, source)
     found += _plain_uses(uses.get("name", ()), source, known, star, module_only)
     found += _super_uses(uses, source, callees)
     out = _one_per_line(found, decorators)
@@ -395,9 +689,10 @@ _Use = tuple[int, bytes, bytes, ts.Node]
 
 
 def _attribute_uses(uses: dict[str, list[ts.Node]], source: bytes, known: set[bytes], callees: set[int],
-                    star: bool, module_only: AbstractSet[bytes]) -> list[_Use]:
+                    star: bool, module_only: AbstractSet[bytes], members: AbstractSet[bytes]) -> list[_Use]:
     """`obj.attr` (QUERY's `obj`): obj is a use, and attr one when read through a known object."""
     bound = {n.start_byte for n in uses.get("objset", ())}  # objects of `obj.attr = ...` and the like
+    assigned = _self_assigned(uses.get("objset", ()), source)
     found: list[_Use] = []
     for pos in uses.get("obj", ()):
         start = pos.start_byte
@@ -409,23 +704,71 @@ def _attribute_uses(uses: dict[str, list[ts.Node]], source: bytes, known: set[by
             # obj's own use below). Found from the object's identifier, not by a query pattern
             # of its own: that pattern captured three nodes per attribute in the file, most
             # of them on objects no rule can follow
-            m = _ATTRIBUTE_NAME.match(source, pos.end_byte)
-            if m is not None:  # the name from the text, on the object's line
-                name, a, line_node = m.group(1), m.start(1), pos
-            else:  # the text cannot tell (a comment, a line break, a non-ASCII name): ask the tree
-                attr = pos.parent.child_by_field_name("attribute")
-                if attr is None or attr.type != "identifier":
-                    name = None
-                else:
-                    a, line_node = attr.start_byte, attr
-                    name = source[a:attr.end_byte]
-            # `self.x` with no x defined here: no edge (most self/cls reads are of instance attributes)
-            if (name is not None and not (selfish and name not in known)
+            name, a, line_node = _attribute_after(pos, source)
+            # `self.x` with no x defined here but assigned (`self.x = ...`): no edge (an
+            # instance attribute, the bulk of self/cls reads) nor for `self.__class__`; one
+            # never assigned here may be a base class's method or property (`self.closed`),
+            # which the resolver finds through the bases
+            if (name is not None and not (selfish and name not in members and (name in assigned or name[:2] == b"__"))
                     and a not in callees and start not in bound):
                 found.append((a, name, word, line_node))
         if (own or star and not selfish) and word not in module_only:
             found.append((start, word, b"", pos))
     return found
+
+
+def _attribute_after(obj: ts.Node, source: bytes) -> tuple[bytes | None, int, ts.Node]:
+    """(attribute name, its position, a node on its line) of `obj.name`; name None when
+    the attribute is no plain identifier."""
+    m = _ATTRIBUTE_NAME.match(source, obj.end_byte)
+    if m is not None:  # the name from the text, on the object's line
+        return m.group(1), m.start(1), obj
+    # the text cannot tell (a comment, a line break, a non-ASCII name): ask the tree
+    attr = obj.parent.child_by_field_name("attribute")
+    if attr is None or attr.type != "identifier":
+        return None, 0, obj
+    return source[attr.start_byte:attr.end_byte], attr.start_byte, attr
+
+
+def _without_baseless_reads(found: list[_Use], members: AbstractSet[bytes], defs: list[ts.Node],
+                            source: bytes) -> list[_Use]:
+    """Drop the `self.x` reads of names no definition here has inside a class with no base
+    (`class A:`, `class A(object):`): nothing outside the file can define x for it, so the
+    read is an instance attribute's (set elsewhere, or a mixin's host's) and no edge."""
+    reads = [u for u in found if u[2] in _SELF_NAMES and u[1] not in members]
+    if not reads:
+        return found
+    ranges = sorted(((d.start_byte, d.end_byte) for d in defs), key=lambda r: (r[0], -r[1]))
+    node_at = {d.start_byte: d for d in defs}
+    # each definition's class: itself, or the innermost class around it (None: none)
+    classes: list[ts.Node | None] = []
+    for i, parent in enumerate(enclosing(ranges, [r[0] - 1 for r in ranges])):
+        node = node_at[ranges[i][0]]
+        classes.append(node if node.type == "class_definition" else classes[parent] if parent is not None else None)
+    reads.sort(key=_FIRST)
+    drop = set()
+    for use, i in zip(reads, enclosing(ranges, [u[0] for u in reads])):
+        cls = classes[i] if i is not None else None
+        if cls is None or not _has_base(cls, source):
+            drop.add(use[0])
+    return [u for u in found if u[0] not in drop or u[2] not in _SELF_NAMES]
+
+
+def _has_base(cls: ts.Node, source: bytes) -> bool:
+    supers = cls.child_by_field_name("superclasses")
+    return supers is not None and any(ch.type != "keyword_argument" and source[ch.start_byte:ch.end_byte] != b"object"
+                                      for ch in supers.named_children)
+
+
+def _self_assigned(objects: list[ts.Node], source: bytes) -> set[bytes]:
+    """The attribute names bound through self/cls in the file (`self.x = ...`, `for self.x in`)."""
+    out: set[bytes] = set()
+    for pos in objects:
+        if source[pos.start_byte:pos.end_byte] in _SELF_NAMES:
+            m = _ATTRIBUTE_NAME.match(source, pos.end_byte)
+            if m is not None:
+                out.add(m.group(1))
+    return out
 
 
 def _plain_uses(nodes: list[ts.Node], source: bytes, known: set[bytes], star: bool,

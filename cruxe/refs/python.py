@@ -5,8 +5,10 @@ or of the module, an import, a star import, or a builtin/local. So a bare name t
 of these explains stays unresolved; it is never matched by name across the repository.
 Attribute uses (`x.f()`, `x.f`) resolve through the receiver when the syntax shows its
 type: `self`/`cls` (the enclosing class and its bases, left to right), `super()`, a name
-bound to a class or module, a constructor call `Foo().f()`. For any other receiver (a
-local variable, a parameter, `self.attr.f()`) only a unique method of that name in the
+bound to a class or module, a constructor call `Foo().f()`, an annotated parameter, an
+attribute whose class extraction recorded (`self.out = Writer()` in any method of the class
+or a base, `self.x: T`, a class-level `x: T`: `self.out.write()`). For any other receiver (a
+local variable, an unannotated parameter, an untyped attribute) only a unique method of that name in the
 repository resolves, and not when the name is one of the builtin types' own methods
 (`x.get()` is far more often a dict than the one `get` a repository defines).
 """
@@ -37,8 +39,9 @@ _SCOPES = frozenset({"function", "method"})
 _CLASS = frozenset({"class"})
 _BINDINGS = frozenset({"variable", "constant"})
 _SUBSCRIPT = re.compile(r"\[.*\]$", re.S)
-# `name: T = ...` | `name = T(...)` | `name = T` (first line of a variable's assignment)
-_VALUE_TYPE = re.compile(r"^[\w.]+\s*(?::\s*([\w.]+)\s*(?:=|$)|=\s*([\w.]+)\s*\(|=\s*([\w.]+)\s*$)")
+# `name: T = ...` | `name = T(...)` | `name = given or T(...)` | `name = T` (first line of a
+# variable's assignment; `self.name` for an instance attribute)
+_VALUE_TYPE = re.compile(r"^[\w.]+\s*(?::\s*([\w.]+)\s*(?:=|$)|=\s*(?:\w+\s+or\s+)?([\w.]+)\s*\(|=\s*([\w.]+)\s*$)")
 _RETURNS = re.compile(r"->\s*[\"']?(?:Optional\[)?([A-Za-z_][\w.]*)")
 _NOT_YET = object()  # a memo's "not asked yet", where None is an answer
 

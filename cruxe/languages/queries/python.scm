@@ -9,6 +9,8 @@
 ;   local      a function-local binding (parameters, assignment and loop targets)
 ;   global     a name a `global` statement declares
 ;   sup, sattr, sattribute   `super().name` read as a value
+;   lvassign   `name = Call(...)` / `name = x or Call(...)` / `name: T = ...`: a local whose
+;              type the statement may show
 ; One pass, not a second query for the uses: the walk is most of a query's cost.
 
 ; ---- definitions
@@ -123,3 +125,8 @@
 ; ---- `super().method` used as a value
 (attribute object: (call function: (identifier) @sup arguments: (argument_list . ")"))
            attribute: (identifier) @sattr) @sattribute
+
+; ---- locals whose assignment may show their class (python.py's typed_locals)
+(assignment left: (identifier) right: (call)) @lvassign
+(assignment left: (identifier) right: (boolean_operator right: (call))) @lvassign
+(assignment left: (identifier) type: (type)) @lvassign
