@@ -13,7 +13,10 @@ the base's files (`refs/main/`) are hashed: the base must be byte-identical. The
 round's files differing from the base) is timed too. At the end, the bytes
 on disk of the overlay (`refs/feature/` and its export under `trees/`) beside the base's whole
 index of nearly the same files, and how feature is stored (`storage` of index_status: an overlay,
-or a whole index and why). One JSON object on stdout.
+or a whole index and why), and the overlay's edges by confidence (how many of its uses resolved,
+to the overlay's definitions or the base's). With `--base-moves`: then `main` commits one
+changed file and is synced, and the next sync of feature is timed (the overlay's edges are all
+resolved again on the base's new state). One JSON object on stdout.
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ import json
 import os
 import resource
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -60,12 +64,34 @@ def default_src() -> Path:
     return materialize(Path("/tmp/cruxe-branch-sync"), "go-5k")
 
 
+def edge_confidences(gen_dir: Path) -> dict[str, int]:
+    """The generation's edges by confidence (the `edges` view): resolved ones by how, the rest by why not."""
+    con = sqlite3.connect(f"file:{gen_dir / 'index.db'}?mode=ro", uri=True)
+    try:
+        return {str(c): n for c, n in con.execute("SELECT confidence, count(*) FROM edges GROUP BY 1 ORDER BY 2 DESC")}
+    finally:
+        con.close()
+
+
+def base_moves(repo: Path, rel: Path, run_index) -> dict:
+    """main changes one file and is synced; then feature's sync is timed."""
+    with open(repo / rel, "a", encoding="utf-8") as f:
+        f.write("\nfunc benchBaseMoved() {}\n")
+    git(repo, "commit", "-qam", "main moves")
+    run_index(repo)
+    t0, c0 = time.monotonic(), cpu()
+    report = run_index(repo, ref="feature")
+    return {"wall_s": round(time.monotonic() - t0, 2), "cpu_s": round(cpu() - c0, 2),
+            "changed_files": report.changed_files}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--src", type=Path)
     ap.add_argument("--work", type=Path, default=Path("/tmp/cruxe-branch-sync-work"))
     ap.add_argument("--changed", default="10,50")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--base-moves", action="store_true")
     args = ap.parse_args()
     src = args.src or default_src()
     if args.work.exists():
@@ -108,6 +134,9 @@ def main() -> None:
     run_index(repo, ref="feature", force=True)
     out["forced_index_of_feature"] = {"wall_s": round(time.monotonic() - t0, 2), "cpu_s": round(cpu() - c0, 2)}
     out["base_untouched"] = tree_digest(base_dir) == base_before
+    out["overlay_edges"] = edge_confidences(open_project(repo).store.current_generation("feature").path)
+    if args.base_moves:
+        out["after_base_moved"] = base_moves(repo, files[-1], run_index)
     store = open_project(repo).store
     out["bytes"] = {"overlay_index": du(store.ref_dir("feature")), "overlay_export": du(store.dir / "trees"),
                     "base_whole_index": du(base_dir)}

@@ -351,6 +351,22 @@ def _index_entries(data: bytes, version: int, count: int) -> dict[str, tuple[int
     return out
 
 
+def staged_paths(root: Path) -> frozenset[str] | None:
+    """The tracked paths whose entry in git's index differs from HEAD's commit (`git diff-index
+    --cached`: a change staged with `git add` but not committed, which the index's stat data
+    cannot show: it records the file as on disk). None when git cannot tell (no git, no commit
+    yet, an unreadable index). Reads git's index and HEAD's trees only: no file is read, no
+    filter or diff driver runs."""
+    try:
+        proc = _git(root, "diff-index", "--cached", "--name-only", "--no-renames", "-z", "HEAD", "--")
+    except ExportError:
+        return None
+    out, _ = proc.communicate()
+    if proc.returncode != 0:
+        return None
+    return frozenset(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
+
+
 def _varint(data: bytes, at: int) -> tuple[int, int]:
     """git's offset varint (the index v4 name prefix): value and the position after it."""
     byte = data[at]
