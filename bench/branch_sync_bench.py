@@ -16,7 +16,10 @@ index of nearly the same files, and how feature is stored (`storage` of index_st
 or a whole index and why), and the overlay's edges by confidence (how many of its uses resolved,
 to the overlay's definitions or the base's). With `--base-moves`: then `main` commits one
 changed file and is synced, and the next sync of feature is timed (the overlay's edges are all
-resolved again on the base's new state). One JSON object on stdout.
+resolved again on the base's new state). With `--oracle`: feature's checkout (the scratch
+worktree) is indexed as a whole index under another CRUXE_HOME, and each edge written in a file
+the overlay holds is compared with the same edge there (same file, line, name and type): the
+same definition (path and qualified name) or both unresolved. One JSON object on stdout.
 """
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -73,6 +77,54 @@ def edge_confidences(gen_dir: Path) -> dict[str, int]:
         con.close()
 
 
+def _targets(dbs: list[Path]) -> dict[str, tuple[str, str]]:
+    """symbol id (hex) -> (path, qualified name), over the generations `dbs`."""
+    out: dict[str, tuple[str, str]] = {}
+    for db in dbs:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            out.update((i, (p, q)) for i, p, q in con.execute(
+                "SELECT lower(hex(s.symbol_id)), f.path, s.qualified_name FROM symbols s JOIN paths f ON f.id = s.file_id"))
+        finally:
+            con.close()
+    return out
+
+
+def _edge_answers(db: Path, targets: dict, paths: set[str]) -> Counter:
+    """(path, line, name, type, what it resolves to: a definition, or None) of each edge of `paths`."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        got = Counter()
+        for path, line, name, kind, to in con.execute(
+                "SELECT source_file, source_line, to_name, edge_type, to_symbol_id FROM edges"):
+            if path in paths:
+                got[(path, line, name, kind, targets.get(to) if to else None)] += 1
+        return got
+    finally:
+        con.close()
+
+
+def oracle_agreement(repo: Path, scratch: Path, home: Path, run_index) -> dict:
+    """The overlay's edges against a whole index of feature's checkout (see the docstring)."""
+    from cruxe.project import open_project
+    store = open_project(repo).store
+    overlay, base = store.current_generation("feature").path / "index.db", store.current_generation("main").path / "index.db"
+    run_index(scratch, home=home)
+    os.environ["CRUXE_HOME"] = str(home)
+    whole = open_project(scratch).store.current_generation("feature").path / "index.db"
+    os.environ["CRUXE_HOME"] = str(repo.parent / "home")
+    con = sqlite3.connect(f"file:{overlay}?mode=ro", uri=True)
+    paths = {p for (p,) in con.execute("SELECT path FROM file_manifest")}
+    con.close()
+    mine = _edge_answers(overlay, _targets([base, overlay]), paths)
+    truth = _edge_answers(whole, _targets([whole]), paths)
+    same = sum((mine & truth).values())
+    resolved = sum(n for k, n in truth.items() if k[4] is not None)
+    resolved_same = sum(n for k, n in (mine & truth).items() if k[4] is not None)
+    return {"edges": sum(truth.values()), "same": same, "resolved_in_whole": resolved,
+            "resolved_same": resolved_same, "resolved_in_overlay": sum(n for k, n in mine.items() if k[4] is not None)}
+
+
 def base_moves(repo: Path, rel: Path, run_index) -> dict:
     """main changes one file and is synced; then feature's sync is timed."""
     with open(repo / rel, "a", encoding="utf-8") as f:
@@ -92,6 +144,7 @@ def main() -> None:
     ap.add_argument("--changed", default="10,50")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--base-moves", action="store_true")
+    ap.add_argument("--oracle", action="store_true")
     args = ap.parse_args()
     src = args.src or default_src()
     if args.work.exists():
@@ -135,6 +188,8 @@ def main() -> None:
     out["forced_index_of_feature"] = {"wall_s": round(time.monotonic() - t0, 2), "cpu_s": round(cpu() - c0, 2)}
     out["base_untouched"] = tree_digest(base_dir) == base_before
     out["overlay_edges"] = edge_confidences(open_project(repo).store.current_generation("feature").path)
+    if args.oracle:
+        out["agreement_with_a_whole_index"] = oracle_agreement(repo, scratch, args.work / "oracle-home", run_index)
     if args.base_moves:
         out["after_base_moved"] = base_moves(repo, files[-1], run_index)
     store = open_project(repo).store

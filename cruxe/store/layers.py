@@ -7,13 +7,16 @@ A read of one file goes to the one layer that holds it; a read across files runs
 merges, the base's rows of shadowed paths dropped. Query code calls these through `store` and
 never needs to know which kind of index it reads.
 
-References across layers: an edge written in an overlay file was resolved against the
-overlay's own definitions (the resolver reads one index). So a definition in the overlay is
-found from base files through its counterpart in the base (same path, qualified name and kind:
-the definition those base files' edges were resolved to), and from overlay files directly; an
-overlay file's use of a definition that only the base holds is left unresolved there and is
-listed among the name's unresolved uses. A base edge whose target's file the ref changed and
-whose target is gone on the ref is never listed (no definition of the ref leads to it).
+References across layers: an overlay's edges were resolved over its base (`refs.graph.
+LayeredGraph`), so an overlay file's use of a base definition points at the base's id and is
+found by the plain read of the overlay's edges. A definition in the overlay is found from base
+files through its counterpart in the base (same path, qualified name and kind: the definition
+those base files' edges were resolved to), and from overlay files directly. A base edge whose
+target's file the ref changed and whose target is gone on the ref is never listed (no
+definition of the ref leads to it).
+
+Withheld files (`Withheld`: files a ref's last job read with edits its commit lacks) are left
+out of every read across files, like a tombstone without a replacement.
 """
 from __future__ import annotations
 
