@@ -19,7 +19,8 @@ changed file and is synced, and the next sync of feature is timed (the overlay's
 resolved again on the base's new state). With `--oracle`: feature's checkout (the scratch
 worktree) is indexed as a whole index under another CRUXE_HOME, and each edge written in a file
 the overlay holds is compared with the same edge there (same file, line, name and type): the
-same definition (path and qualified name) or both unresolved. One JSON object on stdout.
+same definition (path and qualified name) or both unresolved: after the syncs, after the
+forced index and (with `--base-moves`) after the base moved. One JSON object on stdout.
 """
 from __future__ import annotations
 
@@ -104,25 +105,33 @@ def _edge_answers(db: Path, targets: dict, paths: set[str]) -> Counter:
         con.close()
 
 
-def oracle_agreement(repo: Path, scratch: Path, home: Path, run_index) -> dict:
-    """The overlay's edges against a whole index of feature's checkout (see the docstring)."""
+def whole_index_of(scratch: Path, home: Path, run_index) -> Path:
+    """feature's checkout (the scratch worktree) indexed as a whole index under `home`: its index.db."""
+    from cruxe.project import open_project
+    saved = os.environ["CRUXE_HOME"]
+    run_index(scratch, home=home)
+    os.environ["CRUXE_HOME"] = str(home)
+    try:
+        return open_project(scratch).store.current_generation("feature").path / "index.db"
+    finally:
+        os.environ["CRUXE_HOME"] = saved
+
+
+def agreement(repo: Path, whole: Path) -> dict:
+    """The overlay's edges against the whole index's (see the docstring)."""
     from cruxe.project import open_project
     store = open_project(repo).store
     overlay, base = store.current_generation("feature").path / "index.db", store.current_generation("main").path / "index.db"
-    run_index(scratch, home=home)
-    os.environ["CRUXE_HOME"] = str(home)
-    whole = open_project(scratch).store.current_generation("feature").path / "index.db"
-    os.environ["CRUXE_HOME"] = str(repo.parent / "home")
     con = sqlite3.connect(f"file:{overlay}?mode=ro", uri=True)
     paths = {p for (p,) in con.execute("SELECT path FROM file_manifest")}
     con.close()
     mine = _edge_answers(overlay, _targets([base, overlay]), paths)
     truth = _edge_answers(whole, _targets([whole]), paths)
-    same = sum((mine & truth).values())
-    resolved = sum(n for k, n in truth.items() if k[4] is not None)
-    resolved_same = sum(n for k, n in (mine & truth).items() if k[4] is not None)
-    return {"edges": sum(truth.values()), "same": same, "resolved_in_whole": resolved,
-            "resolved_same": resolved_same, "resolved_in_overlay": sum(n for k, n in mine.items() if k[4] is not None)}
+    both = mine & truth
+    return {"edges": sum(truth.values()), "same": sum(both.values()),
+            "resolved_in_whole": sum(n for k, n in truth.items() if k[4] is not None),
+            "resolved_same": sum(n for k, n in both.items() if k[4] is not None),
+            "resolved_in_overlay": sum(n for k, n in mine.items() if k[4] is not None)}
 
 
 def base_moves(repo: Path, rel: Path, run_index) -> dict:
@@ -181,6 +190,9 @@ def main() -> None:
                    "changed_files": report.changed_files}
             out["syncs"].setdefault(str(n), []).append(row)
             print(n, rnd, row, file=sys.stderr, flush=True)
+    whole = whole_index_of(scratch, args.work / "oracle-home", run_index) if args.oracle else None
+    if whole:
+        out["agreement_with_a_whole_index"] = {"after_syncs": agreement(repo, whole)}
     # the first index of a branch this many files apart: `--force` builds the overlay anew
     shutil.rmtree(open_project(repo).store.export_dir("feature"))  # exported anew too, as a first index is
     t0, c0 = time.monotonic(), cpu()
@@ -188,10 +200,12 @@ def main() -> None:
     out["forced_index_of_feature"] = {"wall_s": round(time.monotonic() - t0, 2), "cpu_s": round(cpu() - c0, 2)}
     out["base_untouched"] = tree_digest(base_dir) == base_before
     out["overlay_edges"] = edge_confidences(open_project(repo).store.current_generation("feature").path)
-    if args.oracle:
-        out["agreement_with_a_whole_index"] = oracle_agreement(repo, scratch, args.work / "oracle-home", run_index)
+    if whole:
+        out["agreement_with_a_whole_index"]["after_force"] = agreement(repo, whole)
     if args.base_moves:
         out["after_base_moved"] = base_moves(repo, files[-1], run_index)
+        if whole:
+            out["agreement_with_a_whole_index"]["after_base_moved"] = agreement(repo, whole)
     store = open_project(repo).store
     out["bytes"] = {"overlay_index": du(store.ref_dir("feature")), "overlay_export": du(store.dir / "trees"),
                     "base_whole_index": du(base_dir)}
