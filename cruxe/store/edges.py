@@ -6,6 +6,7 @@ import json
 import sqlite3
 from typing import NamedTuple
 
+from ..jsonenc import to_json
 from .layout import Generation, transaction
 from .schema import (EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, RETRY_SQL, confidence_sql, edge_type_sql,
                      id_blob, id_sql, name_lower_sql, tail_sql)
@@ -81,7 +82,7 @@ def finish_resolution(db: sqlite3.Connection, repo: str, ref: str, version: str,
     db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, version))
     db.execute("DELETE FROM meta WHERE key=?", (EDGES_SHADOW_KEY,))
     if shadow is not None:
-        db.execute("INSERT INTO meta VALUES (?, ?)", (EDGES_SHADOW_KEY, json.dumps(sorted(shadow))))
+        db.execute("INSERT INTO meta VALUES (?, ?)", (EDGES_SHADOW_KEY, to_json(sorted(shadow))))
     db.execute("DELETE FROM meta WHERE key=?", (EDGES_DEFERRED_KEY,))
     if build_indexes:
         build_edge_indexes(db)
