@@ -13,7 +13,14 @@ the base's files (`refs/main/`) are hashed: the base must be byte-identical. The
 round's files differing from the base) is timed too. At the end, the bytes
 on disk of the overlay (`refs/feature/` and its export under `trees/`) beside the base's whole
 index of nearly the same files, and how feature is stored (`storage` of index_status: an overlay,
-or a whole index and why). One JSON object on stdout.
+or a whole index and why), and the overlay's edges by confidence (how many of its uses resolved,
+to the overlay's definitions or the base's). With `--base-moves`: then `main` commits one
+changed file and is synced, and the next sync of feature is timed (the overlay's edges are all
+resolved again on the base's new state). With `--oracle`: feature's checkout (the scratch
+worktree) is indexed as a whole index under another CRUXE_HOME, and each edge written in a file
+the overlay holds is compared with the same edge there (same file, line, name and type): the
+same definition (path and qualified name) or both unresolved: after the syncs, after the
+forced index and (with `--base-moves`) after the base moved. One JSON object on stdout.
 """
 from __future__ import annotations
 
@@ -23,9 +30,11 @@ import json
 import os
 import resource
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,12 +69,91 @@ def default_src() -> Path:
     return materialize(Path("/tmp/cruxe-branch-sync"), "go-5k")
 
 
+def edge_confidences(gen_dir: Path) -> dict[str, int]:
+    """The generation's edges by confidence (the `edges` view): resolved ones by how, the rest by why not."""
+    con = sqlite3.connect(f"file:{gen_dir / 'index.db'}?mode=ro", uri=True)
+    try:
+        return {str(c): n for c, n in con.execute("SELECT confidence, count(*) FROM edges GROUP BY 1 ORDER BY 2 DESC")}
+    finally:
+        con.close()
+
+
+def _targets(dbs: list[Path]) -> dict[str, tuple[str, str]]:
+    """symbol id (hex) -> (path, qualified name), over the generations `dbs`."""
+    out: dict[str, tuple[str, str]] = {}
+    for db in dbs:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            out.update((i, (p, q)) for i, p, q in con.execute(
+                "SELECT lower(hex(s.symbol_id)), f.path, s.qualified_name FROM symbols s JOIN paths f ON f.id = s.file_id"))
+        finally:
+            con.close()
+    return out
+
+
+def _edge_answers(db: Path, targets: dict, paths: set[str]) -> Counter:
+    """(path, line, name, type, what it resolves to: a definition, or None) of each edge of `paths`."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        got = Counter()
+        for path, line, name, kind, to in con.execute(
+                "SELECT source_file, source_line, to_name, edge_type, to_symbol_id FROM edges"):
+            if path in paths:
+                got[(path, line, name, kind, targets.get(to) if to else None)] += 1
+        return got
+    finally:
+        con.close()
+
+
+def whole_index_of(scratch: Path, home: Path, run_index) -> Path:
+    """feature's checkout (the scratch worktree) indexed as a whole index under `home`: its index.db."""
+    from cruxe.project import open_project
+    saved = os.environ["CRUXE_HOME"]
+    run_index(scratch, home=home)
+    os.environ["CRUXE_HOME"] = str(home)
+    try:
+        return open_project(scratch).store.current_generation("feature").path / "index.db"
+    finally:
+        os.environ["CRUXE_HOME"] = saved
+
+
+def agreement(repo: Path, whole: Path) -> dict:
+    """The overlay's edges against the whole index's (see the docstring)."""
+    from cruxe.project import open_project
+    store = open_project(repo).store
+    overlay, base = store.current_generation("feature").path / "index.db", store.current_generation("main").path / "index.db"
+    con = sqlite3.connect(f"file:{overlay}?mode=ro", uri=True)
+    paths = {p for (p,) in con.execute("SELECT path FROM file_manifest")}
+    con.close()
+    mine = _edge_answers(overlay, _targets([base, overlay]), paths)
+    truth = _edge_answers(whole, _targets([whole]), paths)
+    both = mine & truth
+    return {"edges": sum(truth.values()), "same": sum(both.values()),
+            "resolved_in_whole": sum(n for k, n in truth.items() if k[4] is not None),
+            "resolved_same": sum(n for k, n in both.items() if k[4] is not None),
+            "resolved_in_overlay": sum(n for k, n in mine.items() if k[4] is not None)}
+
+
+def base_moves(repo: Path, rel: Path, run_index) -> dict:
+    """main changes one file and is synced; then feature's sync is timed."""
+    with open(repo / rel, "a", encoding="utf-8") as f:
+        f.write("\nfunc benchBaseMoved() {}\n")
+    git(repo, "commit", "-qam", "main moves")
+    run_index(repo)
+    t0, c0 = time.monotonic(), cpu()
+    report = run_index(repo, ref="feature")
+    return {"wall_s": round(time.monotonic() - t0, 2), "cpu_s": round(cpu() - c0, 2),
+            "changed_files": report.changed_files}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--src", type=Path)
     ap.add_argument("--work", type=Path, default=Path("/tmp/cruxe-branch-sync-work"))
     ap.add_argument("--changed", default="10,50")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--base-moves", action="store_true")
+    ap.add_argument("--oracle", action="store_true")
     args = ap.parse_args()
     src = args.src or default_src()
     if args.work.exists():
@@ -102,12 +190,22 @@ def main() -> None:
                    "changed_files": report.changed_files}
             out["syncs"].setdefault(str(n), []).append(row)
             print(n, rnd, row, file=sys.stderr, flush=True)
+    whole = whole_index_of(scratch, args.work / "oracle-home", run_index) if args.oracle else None
+    if whole:
+        out["agreement_with_a_whole_index"] = {"after_syncs": agreement(repo, whole)}
     # the first index of a branch this many files apart: `--force` builds the overlay anew
     shutil.rmtree(open_project(repo).store.export_dir("feature"))  # exported anew too, as a first index is
     t0, c0 = time.monotonic(), cpu()
     run_index(repo, ref="feature", force=True)
     out["forced_index_of_feature"] = {"wall_s": round(time.monotonic() - t0, 2), "cpu_s": round(cpu() - c0, 2)}
     out["base_untouched"] = tree_digest(base_dir) == base_before
+    out["overlay_edges"] = edge_confidences(open_project(repo).store.current_generation("feature").path)
+    if whole:
+        out["agreement_with_a_whole_index"]["after_force"] = agreement(repo, whole)
+    if args.base_moves:
+        out["after_base_moved"] = base_moves(repo, files[-1], run_index)
+        if whole:
+            out["agreement_with_a_whole_index"]["after_base_moved"] = agreement(repo, whole)
     store = open_project(repo).store
     out["bytes"] = {"overlay_index": du(store.ref_dir("feature")), "overlay_export": du(store.dir / "trees"),
                     "base_whole_index": du(base_dir)}

@@ -19,7 +19,7 @@ from . import vcs
 from .errors import CruxeError
 from .extract import EXTRACTION_VERSION
 from .project import Project, is_working_tree_ref
-from .store import (SCHEMA_VERSION, Generation, Overlay, branch_state, dirty_paths, extraction_version, manifest,
+from .store import (SCHEMA_VERSION, Generation, Overlay, Withheld, branch_state, dirty_paths, extraction_version, manifest,
                     overlay_info, paths_indexed_since, probe_tables, storage_note, tree_clean, tree_state)
 
 POLICIES = ("strict", "balanced", "best_effort")
@@ -134,9 +134,12 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
     withheld = _withheld(project, ref, gen)
     complete = bool(bs.get("complete"))
     status = "indexing" if active else ("ready" if complete or bs else "not_indexed")
+    files, symbols = bs.get("file_count") or 0, bs.get("symbol_count") or 0
+    if isinstance(gen, Overlay):  # the ref's counts, base and overlay merged, as its last job counted them
+        files, symbols = gen.info.get("ref_file_count", files), gen.info.get("ref_symbol_count", symbols)
     return IndexState(ref, "compatible", status, freshness, complete, indexed, head,
-                      bs.get("last_indexed_at"), bs.get("file_count") or 0, bs.get("symbol_count") or 0,
-                      SCHEMA_VERSION, cursor=cursor, storage=_storage(project, ref, gen), withheld=withheld)
+                      bs.get("last_indexed_at"), files, symbols,
+                      SCHEMA_VERSION, cursor=cursor, storage=_storage(project, ref, gen, bs), withheld=withheld)
 
 
 def _withheld(project: Project, ref: str, gen: Generation | Overlay) -> frozenset[str]:
@@ -160,15 +163,17 @@ def _base_moved(project: Project, info: dict, base: Generation, bs: dict) -> boo
         "base_commit")
 
 
-def _storage(project: Project, ref: str, gen: Generation | Overlay) -> dict | None:
+def _storage(project: Project, ref: str, gen: Generation | Overlay, bs: dict) -> dict | None:
     """How a ref is stored, for index_status: an overlay (on which base, from which merge-base,
-    how many paths it shadows), or a whole index with the reason a ref not checked out is not an
-    overlay. None for the working tree's ref and the base itself."""
+    how many paths it shadows, its own file and symbol counts), or a whole index with the reason
+    a ref not checked out is not an overlay. None for the working tree's ref and the base itself."""
     if isinstance(gen, Overlay):
         info = gen.info
         return {"kind": "overlay", "base_ref": gen.base_ref, "base_commit": info.get("base_commit"),
                 "merge_base": info.get("merge_base"), "shadowed_paths": len(info["paths"]),
-                "note": "file_count and symbol_count are the overlay's own; the base answers for the rest"}
+                "file_count": bs.get("file_count") or 0, "symbol_count": bs.get("symbol_count") or 0,
+                "note": "file_count and symbol_count here are the overlay's own (the files that differ from "
+                        "the base); the ref's, base and overlay merged, are index_status's"}
     note = storage_note(gen)
     return {"kind": "whole", "reason": note} if note else None
 
@@ -285,8 +290,9 @@ def _ref_commit(project: Project, ref: str) -> str | None:
     return vcs.resolve_ref(project.root, ref)
 
 
-def require_queryable(project: Project, ref: str) -> tuple[Generation, IndexState]:
-    """The generation to answer from, or the canonical error for why there is none."""
+def require_queryable(project: Project, ref: str) -> tuple[Generation | Overlay | Withheld, IndexState]:
+    """The index to answer from (with the files it withholds left out: `store.Withheld`), or the
+    canonical error for why there is none."""
     opened = open_generation(project, ref)
     gen, schema_status, message = opened.gen, opened.schema_status, opened.message
     state = index_state(project, ref, opened)
@@ -309,7 +315,8 @@ def require_queryable(project: Project, ref: str) -> tuple[Generation, IndexStat
     except sqlite3.DatabaseError as e:
         raise CruxeError("index_incompatible", f"index.db is unreadable: {e}",
                          {"schema_status": "corrupt_manifest", "remediation": "cruxe index --force"}) from e
-    return gen, state
+    # the withheld files answer nothing: the store's reads across files leave them out
+    return (Withheld(gen, state.withheld) if state.withheld else gen), state
 
 
 def check_policy(state: IndexState, policy: str) -> bool:

@@ -16,12 +16,12 @@ import stat
 import time
 import uuid
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from enum import Enum
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Callable, ContextManager, Iterable, NamedTuple
+from typing import Any, Callable, ContextManager, Iterable, Iterator, NamedTuple
 
 from . import heap, vcs
 from .config import cruxe_home, default_workers
@@ -33,7 +33,7 @@ from .model import FileExtract, FileResult, Parsed, Skipped, Unchanged, content_
 from .procs import worker_pool
 from .project import Project, init_project, is_working_tree_ref, open_project
 from .scan import MAX_FILE_BYTES, SCAN_TIMEOUT_S, ScanEntry, looks_binary, scan
-from .store import (SCHEMA_VERSION, Generation, branch_state, disagreeing_files, extraction_version, forget_commit,
+from .store import (SCHEMA_VERSION, Generation, branch_state, counts_in, disagreeing_files, extraction_version, forget_commit,
                     manifest, now_iso, overlay_info, ref_slug, save_extraction_version, save_overlay,
                     save_skipped_files, save_tree_state, storage_error, storage_kind, tree_clean)
 from .store.edges import manifest_files, row_counts
@@ -281,19 +281,11 @@ def _overlay_plan(project: Project, ref: str, commit: str, listing: dict[str, st
         return None, "no default branch (origin/HEAD, main or master) to be the base of an overlay"
     if base_ref == ref:
         return None, None  # the base itself
-    store = project.store
-    _wait_for_base(store, base_ref)
-    try:
-        base = store.current_generation(base_ref)
-        usable = (base is not None and base.schema_version() == SCHEMA_VERSION and overlay_info(base) is None
-                  and extraction_version(base) == EXTRACTION_VERSION)  # one extractor's rows per answer
-        bs = (branch_state(base, project.id, base_ref) or {}) if usable else {}
-    except (CruxeError, sqlite3.DatabaseError):
-        base, bs = None, {}
-    base_commit = bs.get("last_indexed_commit")
-    if not bs.get("complete") or not base_commit or not tree_clean(base):
-        return None, (f"the base {base_ref!r} has no complete index of a commit's files (not indexed, or "
-                      "indexed with uncommitted edits): this ref is a whole index")
+    _wait_for_base(project.store, base_ref)
+    base, bs, why = _usable_base(project, base_ref)
+    if base is None:
+        return None, why
+    base_commit = bs["last_indexed_commit"]
     merge_base = vcs.merge_base(project.root, base_commit, commit)
     if merge_base is None:
         return None, f"no merge-base with the base {base_ref!r}: this ref is a whole index"
@@ -306,6 +298,38 @@ def _overlay_plan(project: Project, ref: str, commit: str, listing: dict[str, st
     return {"base_ref": base_ref, "base_commit": base_commit, "base_generation": base.number,
             "base_cursor": int(bs.get("cursor") or 0), "base_indexed_at": bs.get("last_indexed_at"),
             "merge_base": merge_base, "commit": commit, "paths": paths}, None
+
+
+def _usable_base(project: Project, base_ref: str) -> tuple[Generation | None, dict[str, Any], str | None]:
+    """(the base's published generation, its branch state, None) when it is a complete index of
+    one commit's files, by this version's extractors; else (None, {}, why not)."""
+    store = project.store
+    try:
+        base = store.current_generation(base_ref)
+        usable = (base is not None and base.schema_version() == SCHEMA_VERSION and overlay_info(base) is None
+                  and extraction_version(base) == EXTRACTION_VERSION)  # one extractor's rows per answer
+        bs = (branch_state(base, project.id, base_ref) or {}) if usable else {}
+    except (CruxeError, sqlite3.DatabaseError):
+        base, bs = None, {}
+    if not bs.get("complete") or not bs.get("last_indexed_commit") or not tree_clean(base):
+        return None, {}, (f"the base {base_ref!r} has no complete index of a commit's files (not indexed, or "
+                          "indexed with uncommitted edits): this ref is a whole index")
+    return base, bs, None
+
+
+def _becomes_overlay(project: Project, ref: str) -> bool:
+    """Whether a job on `ref` would store it as an overlay, as far as it can be told without
+    listing both commits (`_overlay_plan`): a ref not checked out, another than the default
+    branch, whose index is a usable base with a merge-base (a job writing the base is waited
+    for). Not told: ignore files that differ from the base's (the job makes a whole index)."""
+    if is_working_tree_ref(project, ref) or vcs.git_dir(project.root) is None:
+        return False
+    base_ref = vcs.default_branch(project.root)
+    commit = vcs.resolve_ref(project.root, ref)
+    if base_ref is None or base_ref == ref or commit is None:
+        return False
+    base, bs, _ = _usable_base(project, base_ref)
+    return base is not None and vcs.merge_base(project.root, bs["last_indexed_commit"], commit) is not None
 
 
 def _wait_for_base(store, base_ref: str) -> None:
@@ -420,7 +444,8 @@ def _run_locked(project: Project, ref: str, *, force: bool, workers: int | None,
         store.update_job(job_id, status="validating")
         _validate(project, gen, ref, report, rebuild=kind is not BuildKind.SYNC, pinned=source and source.pinned)
         if source is not None and source.overlay is not None:  # its files follow this base state now
-            save_overlay(gen, source.overlay, source.note)
+            save_overlay(gen, {**source.overlay, **_merged_counts(store, gen, project.id, ref, source.overlay)},
+                         source.note)
         if kind is BuildKind.REBUILD:
             store.publish_generation(ref, gen.number)
         report.status = "published"
@@ -444,6 +469,23 @@ def _run_locked(project: Project, ref: str, *, force: bool, workers: int | None,
         raise
 
 
+def _merged_counts(store, gen: Generation, repo: str, ref: str, overlay: dict[str, Any]) -> dict[str, Any]:
+    """The ref's file and symbol counts, base and overlay merged (the base's less those of the
+    paths the overlay shadows, plus the overlay's own), for index_status: counted once here, as
+    the job ends, not at every query. {} when the base's generation is gone."""
+    base = store.read_only_generation(overlay["base_ref"], int(overlay.get("base_generation") or 0))
+    if base is None:
+        return {}
+    try:
+        bs = branch_state(base, repo, overlay["base_ref"]) or {}
+        files, symbols = counts_in(base, repo, overlay["base_ref"], list(overlay["paths"]))
+    finally:
+        base.close()
+    own = branch_state(gen, repo, ref) or {}
+    return {"ref_file_count": (bs.get("file_count") or 0) - files + (own.get("file_count") or 0),
+            "ref_symbol_count": (bs.get("symbol_count") or 0) - symbols + (own.get("symbol_count") or 0)}
+
+
 def _kind(store, ref: str, force: bool) -> tuple[BuildKind, Generation | None]:
     """The job's build kind and, for a SYNC, the live generation it writes into."""
     if force:  # nothing of the live generation is read: it may be what broke
@@ -457,11 +499,15 @@ def _kind(store, ref: str, force: bool) -> tuple[BuildKind, Generation | None]:
     return kind, live if kind is BuildKind.SYNC else None
 
 
-def job_mode(store, ref: str, force: bool) -> str:
+def job_mode(project: Project, ref: str, force: bool) -> str:
     """What a job on `ref` will do, as `_kind` decides: "full" or "incremental" (for the answer
-    that starts it: a ref written by other extractors is rebuilt, not synced)."""
+    that starts it: a ref written by other extractors is rebuilt, not synced; so is one whose
+    storage changes, an overlay and a whole index, as `_storage_changed` decides)."""
+    store = project.store
     try:
-        kind, _ = _kind(store, ref, force)
+        kind, live = _kind(store, ref, force)
+        if kind is BuildKind.SYNC and (overlay_info(live) is not None) != _becomes_overlay(project, ref):
+            return "full"
     except CruxeError:  # a live index of another schema: the job itself fails and says why
         return "incremental"
     return "incremental" if kind is BuildKind.SYNC else "full"
@@ -514,7 +560,7 @@ def _index_into(project: Project, gen: Generation, kind: BuildKind, report: JobR
         if moved:
             forget_commit(gen, repo, ref)
     if spool is None:
-        _resolve_table(gen, repo, ref, plan.bulk, workers)
+        _resolve_table(gen, repo, ref, plan.bulk, workers, store)
     counts = branch_state(gen, repo, ref)
     report.file_count, report.symbol_count = (counts["file_count"], counts["symbol_count"]) if counts else (0, 0)
 
@@ -525,10 +571,12 @@ def _dirty_paths(project: Project, gen: Generation, ref: str) -> tuple[frozenset
     and whether every tracked source file was there to index. (None, False) when git's index
     cannot be read. Another ref's index built from a tree with such files is stale once that ref
     is no longer checked out, and their hits are withheld then (`freshness.index_state`: they may
-    be another branch's edits, carried across a switch). Not seen: a change staged with `git add`
-    but not committed."""
+    be another branch's edits, carried across a switch). A change staged with `git add` but not
+    committed, which git's index records as on disk, is found by comparing that index with HEAD
+    (`vcs.staged_paths`)."""
     tracked = vcs.index_stats(project.root)
-    if tracked is None:
+    staged = vcs.staged_paths(project.root) if tracked is not None else None
+    if tracked is None or staged is None:
         return None, False
     root = str(project.root)
     files = manifest(gen, project.id, ref)
@@ -540,7 +588,8 @@ def _dirty_paths(project: Project, gen: Generation, ref: str) -> tuple[frozenset
             dirty.add(path)
             continue
         now = (st.st_size & 0xFFFFFFFF, st.st_mtime_ns)  # git keeps a size's low 32 bits
-        if tracked.get(path) != now or st.st_size != size or (mtime > 0 and st.st_mtime_ns != mtime):
+        if (path in staged or tracked.get(path) != now or st.st_size != size
+                or (mtime > 0 and st.st_mtime_ns != mtime)):
             dirty.add(path)
     complete = not any(detect_language(p) and not os.path.lexists(os.path.join(root, p))
                        for p in tracked.keys() - files.keys())
@@ -573,17 +622,39 @@ def _write_all(writer: GenerationWriter, store, plan: IndexPlan, pool: ProcessPo
         heap.trim()
         # imported here, as below: parser workers never load the resolver
         from .refs.resolve import resolve_spool
-        resolve_spool(writer.gen, writer.repo, writer.ref, spool, workers)
+        with _under(store, writer.gen) as under:
+            resolve_spool(writer.gen, writer.repo, writer.ref, spool, workers, under=under)
     return spool
 
 
-def _resolve_table(gen: Generation, repo: str, ref: str, bulk: bool, workers: int | None) -> None:
+def _resolve_table(gen: Generation, repo: str, ref: str, bulk: bool, workers: int | None, store) -> None:
     """Resolve the edges the batches left pending (also after a crashed job: the work list
     lives in the index); a bulk build builds its symbol indexes first, its edge indexes after."""
     if bulk:
         build_symbol_indexes(gen.db)
     from .refs import resolve_edges
-    resolve_edges(gen, repo, ref, build_indexes=bulk, workers=workers)
+    with _under(store, gen) as under:
+        resolve_edges(gen, repo, ref, build_indexes=bulk, workers=workers, under=under)
+
+
+@contextmanager
+def _under(store, gen: Generation) -> Iterator[Any]:
+    """The base an overlay's edges resolve over (`refs.resolve.Under`): the generation its
+    record (written at the job's start) names, opened read only and closed after; None for a
+    whole index, or when that generation is gone (the overlay's uses of base definitions stay
+    unresolved, and the next job, on a base that is there, resolves every edge again)."""
+    info = overlay_info(gen)
+    base = None if info is None else store.read_only_generation(info["base_ref"],
+                                                                 int(info.get("base_generation") or 0))
+    if base is None:
+        yield None
+        return
+    from .refs.resolve import Under
+    state = f"{base.number}:{info.get('base_commit')}:{info.get('base_indexed_at')}"
+    try:
+        yield Under(base, info["base_ref"], frozenset(info["paths"]), state)
+    finally:
+        base.close()
 
 
 def _writer(gen: Generation, repo: str, ref: str) -> GenerationWriter:
@@ -635,7 +706,8 @@ def _reindex(project: Project, gen: Generation, ref: str, report: JobReport, pat
         finally:
             writer.close()
         from .refs import resolve_edges
-        resolve_edges(gen, repo, ref, build_indexes=False, workers=1)
+        with _under(project.store, gen) as under:
+            resolve_edges(gen, repo, ref, build_indexes=False, workers=1, under=under)
     report.warnings.append(f"index validation: the documents of {len(paths)} file(s) disagreed with the manifest "
                            f"(an earlier job was interrupted); indexed them again: {', '.join(paths[:10])}")
     log.warning("%s", report.warnings[-1])

@@ -88,7 +88,7 @@ def claim_and_spawn(project: Project, ref: str, home: Path, force: bool) -> Star
             raise refusal
         job_id = uuid.uuid4().hex[:16]
         from .index import job_mode  # the job's own rule (index imports nothing of this module)
-        mode = job_mode(project.store, ref, force)
+        mode = job_mode(project, ref, force)
         started = Started(job_id, mode, spawn_index_job(project.root, home, ref=ref, force=force, job_id=job_id))
         _SPAWNED[key] = started
     return started

@@ -370,9 +370,6 @@ def _query_context(server: Server, args: dict[str, Any]):
 
 def _shape_query(server: Server, tool: str, args: dict[str, Any], state, hits, total, extra, gen,
                  definitions: bool = False) -> dict[str, Any]:
-    if state.withheld:  # another branch's edits may be in these files: no answer at all beats a wrong one
-        kept = [h for h in hits if h.path not in state.withheld]
-        hits, total = kept, total - (len(hits) - len(kept))
     payload = shape.shape_response(
         tool, hits, detail_level=args["detail_level"], compact=bool(args.get("compact")),
         explain_level=resolve_explain_level(args.get("ranking_explain_level"), server.config),
@@ -474,10 +471,6 @@ def _refs(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]
     out = refs.find_references(gen, project.id, ref, args["symbol_name"].strip(), path=args.get("path"),
                                kind=args.get("kind"), limit=args["limit"], line=args.get("line"),
                                max_bytes=_room(server, gen, 2 * args["limit"]))
-    if state.withheld:
-        for key in ("references", "unresolved"):
-            if key in out:
-                out[key] = [r for r in out[key] if r["path"] not in state.withheld]
     _add_layers(gen, [out["symbol"], *out.get("definitions", ()), *out["references"], *out.get("unresolved", ())])
     actions = refs.next_actions(args, out)
     limited = out.pop("safety_limit_applied", False)

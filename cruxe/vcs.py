@@ -351,6 +351,35 @@ def _index_entries(data: bytes, version: int, count: int) -> dict[str, tuple[int
     return out
 
 
+# how long `staged_paths` waits for git (a large index is compared in well under a second)
+STAGED_TIMEOUT_S = 10.0
+
+
+def staged_paths(root: Path) -> frozenset[str] | None:
+    """The tracked paths whose entry in git's index differs from HEAD's commit (`git diff-index
+    --cached`: a change staged with `git add` but not committed, which the index's stat data
+    cannot show: it records the file as on disk). None when git cannot tell (no git, no commit
+    yet, an unreadable index, or git past STAGED_TIMEOUT_S). Reads git's index and HEAD's trees
+    only: no file is read, no filter or diff driver runs. HEAD is read by `head_commit` first
+    (which refuses a FIFO or a device there, where git would wait on it) and named by its id."""
+    commit = head_commit(root)
+    if commit is None or not OBJECT_ID.fullmatch(commit):
+        return None
+    try:
+        proc = _git(root, "diff-index", "--cached", "--name-only", "--no-renames", "-z", commit, "--")
+    except ExportError:
+        return None
+    try:
+        out, _ = proc.communicate(timeout=STAGED_TIMEOUT_S)
+    except subprocess.TimeoutExpired:  # a repository file git blocks on (a FIFO): cannot tell
+        proc.kill()
+        proc.communicate()
+        return None
+    if proc.returncode != 0:
+        return None
+    return frozenset(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
+
+
 def _varint(data: bytes, at: int) -> tuple[int, int]:
     """git's offset varint (the index v4 name prefix): value and the position after it."""
     byte = data[at]

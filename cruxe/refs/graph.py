@@ -330,3 +330,78 @@ class Graph:
     def imports(self, path: str) -> list[Edge]:
         """Import edges of one file, in line order."""
         return self._memo(self._imports, path, imports_of_file, Edge._make)
+
+
+class LayeredGraph(Graph):
+    """An overlay's graph over its base's, for resolving the overlay's edges: the overlay's
+    symbols and imports for every path it shadows (changed, added or deleted on the ref), the
+    base's for the rest, so a use in a changed file of a definition only the base holds is
+    resolved to that base definition, and never to one of a path the ref changed or deleted.
+
+    The derived lookups (`top_level`, `children_of`, `firsts_of`, `local_names`) are Graph's,
+    built on the routed primitives below. `preload` loads the overlay only: the base is read
+    on demand (a few indexed queries per name or file the overlay's edges ask about), as an
+    overlay's sync must not cost a read of the whole base."""
+
+    def __init__(self, top: Graph, base: Graph, shadow: frozenset[str], state: str):
+        super().__init__(top.db, *top.key, self._text)
+        self.top, self.base, self.shadow = top, base, shadow
+        self.state = state  # the base state this resolution holds for (`refs.resolve`)
+        self._merged: dict[str, str] | None = None
+
+    def _layer(self, path: str) -> Graph:
+        return self.top if path in self.shadow else self.base
+
+    def _text(self, path: str) -> str | None:
+        return self._layer(path).read_text(path)
+
+    def preload(self, imports: list[Edge] | None = None) -> None:
+        self.top.preload(imports)
+
+    def edges(self, stored: Iterable[tuple]) -> list[Edge]:
+        return self.top.edges(stored)
+
+    def warm(self, paths: list[str]) -> None:
+        self.top.warm([p for p in paths if p in self.shadow])
+        self.base.warm([p for p in paths if p not in self.shadow])
+
+    def files(self) -> dict[str, str]:
+        if self._merged is None:
+            merged = {p: lang for p, lang in self.base.files().items() if p not in self.shadow}
+            merged.update(self.top.files())
+            self._merged = merged
+        return self._merged
+
+    def in_file(self, path: str) -> list[Sym]:
+        return self._layer(path).in_file(path)
+
+    def imports(self, path: str) -> list[Edge]:
+        return self._layer(path).imports(path)
+
+    def named(self, name: str) -> list[Sym]:
+        got = self._by_name.get(name)
+        if got is None:
+            got = self._by_name[name] = sorted(
+                self.top.named(name) + [s for s in self.base.named(name) if s.path not in self.shadow],
+                key=_path_line_id)
+        return got
+
+    def few_named(self, name: str, kinds: tuple[str, ...], languages: tuple[str, ...]) -> list[Sym]:
+        key = (name, kinds, languages)
+        got = self._few.get(key)
+        if got is None:
+            base = self.base.few_named(name, kinds, languages)
+            if any(s.path in self.shadow for s in base):  # two shadowed ones may hide a visible third
+                base = [s for s in self.base.named(name) if s.kind in kinds and s.language in languages]
+            visible = [s for s in base if s.path not in self.shadow]
+            got = self._few[key] = sorted(self.top.few_named(name, kinds, languages) + visible,
+                                          key=_path_line_id)[:2]
+        return got
+
+    def get(self, symbol_id: str | None) -> Sym | None:
+        s = self.top.get(symbol_id)
+        if s is None:
+            s = self.base.get(symbol_id)
+            if s is not None and s.path in self.shadow:
+                return None
+        return s

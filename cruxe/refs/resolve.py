@@ -29,6 +29,7 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol
 
@@ -38,13 +39,13 @@ from ..procs import worker_pool
 from ..model import EdgeBlock
 from ..store import CONFIDENCE_CODES, EDGE_TYPE_CODES, Generation, id_blob, transaction
 from ..store.edges import (dirty_name_edges, edge_count, edge_rowid_range, finish_resolution, label_pending,
-                           next_edge_rowid, pending_edges, resolver_version, stored_edges_between,
-                           write_resolutions)
+                           next_edge_rowid, pending_edges, requeue_into, resolved_shadow, resolver_version,
+                           stored_edges_between, write_resolutions)
 from ..store.writer import FileEdges, build_symbol_indexes, file_ids, insert_edges
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
 from .golang import GoResolver
-from .graph import Edge, Graph
+from .graph import Edge, Graph, LayeredGraph
 from .python import PythonResolver
 from .rust import RustResolver
 from .text import file_text
@@ -78,18 +79,47 @@ _RESOLVERS: dict[str, type[LanguageResolver]] = {
 }
 
 
-def resolve_edges(gen: Generation, repo: str, ref: str, build_indexes: bool = False, workers: int | None = None) -> None:
+@dataclass(frozen=True, slots=True)
+class Under:
+    """The base an overlay's edges are resolved over (`LayeredGraph`): the base's generation
+    (opened read only), its ref, the paths the overlay holds or tombstones, and the base state
+    (generation, commit, when indexed) the resolution holds for: another state re-resolves every
+    edge of the overlay (its base's ids and definitions may have changed under it)."""
+
+    gen: Generation
+    ref: str
+    shadow: frozenset[str]
+    state: str
+
+
+def _graph(gen: Generation, repo: str, ref: str, under: Under | None) -> Graph:
+    g = Graph(gen.db, repo, ref, lambda path: file_text(gen, repo, ref, path))
+    if under is None:
+        return g
+    b = under.gen
+    return LayeredGraph(g, Graph(b.db, repo, under.ref, lambda path: file_text(b, repo, under.ref, path)),
+                        under.shadow, under.state)
+
+
+def _version(g: Graph) -> str:
+    """The version recorded for a resolution: the rules' own, and an overlay's base state."""
+    return f"{RESOLVER_VERSION}+{g.state}" if isinstance(g, LayeredGraph) else RESOLVER_VERSION
+
+
+def resolve_edges(gen: Generation, repo: str, ref: str, build_indexes: bool = False, workers: int | None = None,
+                  under: Under | None = None) -> None:
     """Resolve what the last index job left pending in the table (see the module docstring):
     every edge when the rules' version is missing or older, else the pending edges and those
     of the dirty names. `build_indexes`: a bulk build left the edge indexes out; create them
     in the same transaction, after the rows are final. `workers`: at most this many
     resolution processes (`config.default_workers`; 1 resolves in this process, with the
-    least memory)."""
+    least memory). `under`: the generation is an overlay, resolved over that base (in this
+    process: a worker loads a graph of one generation)."""
     t0 = time.monotonic()
     try:
-        g = Graph(gen.db, repo, ref, lambda path: file_text(gen, repo, ref, path))
-        if resolver_version(gen.db) != RESOLVER_VERSION:
-            mode, (edges, resolved) = "full", _resolve_full(gen, g, build_indexes, workers)
+        g = _graph(gen, repo, ref, under)
+        if resolver_version(gen.db) != _version(g) or (isinstance(g, LayeredGraph) and not _follow_shadow(gen.db, g)):
+            mode, (edges, resolved) = "full", _resolve_full(gen, g, build_indexes, 1 if under else workers)
         else:
             mode, (edges, resolved) = "incremental", _resolve_incremental(gen.db, g, build_indexes)
     except sqlite3.DatabaseError as e:
@@ -98,14 +128,16 @@ def resolve_edges(gen: Generation, repo: str, ref: str, build_indexes: bool = Fa
               int((time.monotonic() - t0) * 1000))
 
 
-def resolve_spool(gen: Generation, repo: str, ref: str, spool: list[FileEdges], workers: int | None = None) -> None:
+def resolve_spool(gen: Generation, repo: str, ref: str, spool: list[FileEdges], workers: int | None = None,
+                  under: Under | None = None) -> None:
     """Resolve a bulk build's edges, kept out of the table until now (`store.defer_edge_indexes`),
     and insert them resolved, in the order the batches would have inserted them, then build
-    the edge indexes; in worker processes when resolution is parallel (`workers`)."""
+    the edge indexes; in worker processes when resolution is parallel (`workers`; an overlay's,
+    `under` its base, in this process)."""
     t0 = time.monotonic()
     try:
-        g = Graph(gen.db, repo, ref, lambda path: file_text(gen, repo, ref, path))
-        edges, resolved = _resolve_spool(gen, g, spool, workers, True)
+        g = _graph(gen, repo, ref, under)
+        edges, resolved = _resolve_spool(gen, g, spool, 1 if under else workers, True)
     except sqlite3.DatabaseError as e:
         raise CruxeError("internal_error", f"edge resolution failed: {e}") from e
     log.debug("edges resolved (spool): %d, %d of them to a symbol, in %d ms", edges, resolved,
@@ -126,7 +158,7 @@ def _resolve_full(gen: Generation, g: Graph, build_indexes: bool, workers: int |
             stack.enter_context(worker_pool(n, "reference-resolution")), gen, g.key)
         with transaction(db):
             counts = _resolve_streaming(db, run.map(_range_outcomes, _rowid_ranges(db)))
-            _finish(db, *g.key, build_indexes)
+            _finish(db, g, build_indexes)
     return counts
 
 
@@ -140,12 +172,34 @@ def _resolve_incremental(db: sqlite3.Connection, g: Graph, build_indexes: bool) 
     results = _resolve_all(g, edges_todo)
     with transaction(db):
         _write(db, results)
-        _finish(db, *g.key, build_indexes)
+        _finish(db, g, build_indexes)
     return len(results), sum(1 for r in results if r[3] in RESOLVED)
 
 
-def _finish(db: sqlite3.Connection, repo: str, ref: str, build_indexes: bool) -> None:
-    finish_resolution(db, repo, ref, RESOLVER_VERSION, build_indexes)
+def _finish(db: sqlite3.Connection, g: Graph, build_indexes: bool) -> None:
+    if isinstance(g, LayeredGraph):
+        finish_resolution(db, *g.key, _version(g), build_indexes, sorted(g.shadow))
+    else:
+        finish_resolution(db, *g.key, RESOLVER_VERSION, build_indexes)
+
+
+def _follow_shadow(db: sqlite3.Connection, g: LayeredGraph) -> bool:
+    """Before an overlay's incremental resolution on the base state its edges were resolved
+    on: when the paths it shadows changed since (a file the ref changes now, or one back to the
+    base's content), the edges resolved into the base's definitions of the newly shadowed
+    paths go back to pending, and every name the base defines in a path that changed sides is
+    dirty (it may now fit, or no longer be unique). False when no shadow was recorded: the
+    caller resolves every edge."""
+    before = resolved_shadow(db)
+    if before is None:
+        return False
+    moved = sorted(before ^ g.shadow)
+    if moved:
+        base = g.base
+        base.warm(moved)
+        gone = [s.id for p in moved if p in g.shadow for s in base.in_file(p)]
+        requeue_into(db, *g.key, gone, {s.name for p in moved for s in base.in_file(p)})
+    return True
 
 
 # What resolution decided for one edge: (current to_symbol_id, current confidence,
@@ -322,7 +376,7 @@ def _resolve_spool(gen: Generation, g: Graph, spool: list[FileEdges], workers: i
                 insert_edges(db, [(path, block) for path, _, block in chunk], ids, outcome)
             resolved += sum(conf.count(c) for _, conf in outcome for c in codes)
         with transaction(db):
-            _finish(db, *g.key, build_indexes)
+            _finish(db, g, build_indexes)
     return total, resolved
 
 

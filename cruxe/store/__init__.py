@@ -15,10 +15,10 @@ health use `store.X`; `index` and `refs` import `store.writer` / `store.edges` b
 from __future__ import annotations
 
 from .layout import (LOW_SPACE_BYTES, SQLITE_BUSY_TIMEOUT_MS, STORAGE_PROBLEMS, Generation, Overlay, ProjectInfo,
-                     ProjectStore, connect, is_corruption, is_engine_panic, now_iso, ref_slug, storage_error,
+                     ProjectStore, Withheld, connect, is_corruption, is_engine_panic, now_iso, ref_slug, storage_error,
                      storage_kind, transaction)
 from .fulltext import COMMON_TERM_MIN_DOCS, MAX_TERM_DOC_SHARE, prune_common_terms
-from .reads import (Chunk, EdgeSite, FileDoc, OutlineRow, Symbol, branch_state, damaged, disagreeing_files,
+from .reads import (Chunk, EdgeSite, FileDoc, OutlineRow, Symbol, branch_state, counts_in, damaged, disagreeing_files,
                     dirty_paths, document_counts, extraction_version, integrity_problem, overlay_info, paths_indexed_since, probe_index, read_doc,
                     skipped_files, storage_note, tree_clean, tree_state)
 # the reads that merge an overlay with its base (`layers`); on a whole index, the plain reads
@@ -30,8 +30,8 @@ from .schema import (_INDEX_SCHEMA, CONFIDENCE_CODES, name_tail, EDGE_TYPE_CODES
 
 __all__ = [
     "LOW_SPACE_BYTES", "SQLITE_BUSY_TIMEOUT_MS", "STORAGE_PROBLEMS", "Generation", "ProjectInfo", "ProjectStore",
-    "Overlay", "overlay_info", "paths_indexed_since", "storage_note", "layer_of", "save_overlay", "connect", "is_corruption", "is_engine_panic", "now_iso", "ref_slug", "storage_error", "storage_kind",
-    "transaction", "branch_state", "damaged", "disagreeing_files", "document_counts", "manifest", "read_doc",
+    "Overlay", "Withheld", "overlay_info", "paths_indexed_since", "storage_note", "layer_of", "save_overlay", "connect", "is_corruption", "is_engine_panic", "now_iso", "ref_slug", "storage_error", "storage_kind",
+    "transaction", "branch_state", "counts_in", "damaged", "disagreeing_files", "document_counts", "manifest", "read_doc",
     "skipped_files", "tree_state", "COMMON_TERM_MIN_DOCS", "MAX_TERM_DOC_SHARE", "prune_common_terms",
     "search_index", "warm_indices", "Chunk", "EdgeSite", "FileDoc", "OutlineRow", "Symbol", "all_symbols", "chunks",
     "edges_to", "file_language", "file_warnings", "innermost_symbols", "integrity_problem", "outline_count",

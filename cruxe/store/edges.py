@@ -2,13 +2,17 @@
 indexer's validation counts, and what reference resolution reads and rewrites."""
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import NamedTuple
 
-from .layout import Generation
+from ..jsonenc import to_json
+from .layout import Generation, transaction
 from .schema import (EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, RETRY_SQL, confidence_sql, edge_type_sql,
                      id_blob, id_sql, name_lower_sql, tail_sql)
 from .writer import build_edge_indexes
+
+EDGES_SHADOW_KEY = "edges_shadow"  # meta key: the paths an overlay's edges were resolved from the overlay for
 
 
 class ManifestFile(NamedTuple):
@@ -40,18 +44,45 @@ def rows(db: sqlite3.Connection, sql: str, args: tuple = ()) -> sqlite3.Cursor:
     return cur.execute(sql, args)
 
 
+def resolved_shadow(db: sqlite3.Connection) -> frozenset[str] | None:
+    """The paths an overlay's last resolution took from the overlay rather than the base
+    (`finish_resolution`); None when none was recorded (a whole index, or never resolved)."""
+    row = db.execute("SELECT value FROM meta WHERE key=?", (EDGES_SHADOW_KEY,)).fetchone()
+    try:
+        return frozenset(json.loads(row[0])) if row else None
+    except (ValueError, TypeError):  # damaged: resolved anew, as if never recorded
+        return None
+
+
+def requeue_into(db: sqlite3.Connection, repo: str, ref: str, ids: list[str], names: set[str]) -> None:
+    """The edges resolved into the symbols `ids` (hex) go back to pending, and `names` are
+    dirty (`refs.resolve`): what an overlay does when the paths it shadows change and with them
+    which of its base's definitions its edges may reach."""
+    with transaction(db):
+        for i in range(0, len(ids), 500):
+            chunk = [id_blob(x) for x in ids[i:i + 500]]
+            db.execute("UPDATE symbol_edges SET to_symbol_id=NULL, confidence=NULL WHERE to_symbol_id IN "
+                       f"({','.join('?' * len(chunk))})", chunk)
+        db.executemany("INSERT OR IGNORE INTO edge_dirty_names VALUES (?,?,?)", [(repo, ref, n) for n in sorted(names)])
+
+
 def resolver_version(db: sqlite3.Connection) -> str | None:
     """The version of the rules that resolved the generation's edges (None: never resolved)."""
     row = db.execute("SELECT value FROM meta WHERE key=?", (EDGES_RESOLVER_KEY,)).fetchone()
     return row[0] if row else None
 
 
-def finish_resolution(db: sqlite3.Connection, repo: str, ref: str, version: str, build_indexes: bool) -> None:
+def finish_resolution(db: sqlite3.Connection, repo: str, ref: str, version: str, build_indexes: bool,
+                      shadow: list[str] | None = None) -> None:
     """Inside the resolution's transaction: the dirty names are done, the rules' `version` is
     recorded, the edges are in the table (a bulk build's mark goes), and with `build_indexes`
-    the edge indexes a bulk build left out are built on the final rows."""
+    the edge indexes a bulk build left out are built on the final rows. `shadow`: an overlay's
+    edges were resolved over its base with these paths the overlay's (`resolved_shadow`)."""
     db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
     db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, version))
+    db.execute("DELETE FROM meta WHERE key=?", (EDGES_SHADOW_KEY,))
+    if shadow is not None:
+        db.execute("INSERT INTO meta VALUES (?, ?)", (EDGES_SHADOW_KEY, to_json(sorted(shadow))))
     db.execute("DELETE FROM meta WHERE key=?", (EDGES_DEFERRED_KEY,))
     if build_indexes:
         build_edge_indexes(db)

@@ -7,13 +7,16 @@ A read of one file goes to the one layer that holds it; a read across files runs
 merges, the base's rows of shadowed paths dropped. Query code calls these through `store` and
 never needs to know which kind of index it reads.
 
-References across layers: an edge written in an overlay file was resolved against the
-overlay's own definitions (the resolver reads one index). So a definition in the overlay is
-found from base files through its counterpart in the base (same path, qualified name and kind:
-the definition those base files' edges were resolved to), and from overlay files directly; an
-overlay file's use of a definition that only the base holds is left unresolved there and is
-listed among the name's unresolved uses. A base edge whose target's file the ref changed and
-whose target is gone on the ref is never listed (no definition of the ref leads to it).
+References across layers: an overlay's edges were resolved over its base (`refs.graph.
+LayeredGraph`), so an overlay file's use of a base definition points at the base's id and is
+found by the plain read of the overlay's edges. A definition in the overlay is found from base
+files through its counterpart in the base (same path, qualified name and kind: the definition
+those base files' edges were resolved to), and from overlay files directly. A base edge whose
+target's file the ref changed and whose target is gone on the ref is never listed (no
+definition of the ref leads to it).
+
+Withheld files (`Withheld`: files a ref's last job read with edits its commit lacks) are left
+out of every read across files, like a tombstone without a replacement.
 """
 from __future__ import annotations
 
@@ -22,14 +25,25 @@ import math
 from typing import Any, Iterable, Iterator
 
 from . import fulltext, reads
-from .layout import Generation, Overlay
+from .layout import Generation, Overlay, Withheld
 from .reads import Chunk, EdgeSite, OutlineRow, Symbol
 
-View = Generation | Overlay
+View = Generation | Overlay | Withheld
+
+
+def _own(gen: View) -> Generation | Overlay:
+    """The index itself, without the files a `Withheld` leaves out of reads across files."""
+    return gen.inner if isinstance(gen, Withheld) else gen
+
+
+def _kept(gen: Withheld, items: Iterable[Any]) -> list[Any]:
+    """The items (anything with a `path`) of files the view does not withhold."""
+    return [x for x in items if x.path not in gen.withheld]
 
 
 def _route(gen: View, ref: str, path: str) -> tuple[Generation, str]:
     """The generation, and the ref its rows carry, that answers for one file."""
+    gen = _own(gen)
     if isinstance(gen, Overlay):
         return (gen.top, ref) if gen.layer_of(path) == "overlay" else (gen.base, gen.base_ref)
     return gen, ref
@@ -69,6 +83,7 @@ def siblings(gen: View, repo: str, ref: str, row: Symbol, parent: Symbol | None,
 
 def innermost_symbols(gen: View, repo: str, ref: str,
                       points: list[tuple[str, int]]) -> dict[tuple[str, int], Symbol]:
+    gen = _own(gen)
     if not isinstance(gen, Overlay):
         return reads.innermost_symbols(gen, repo, ref, points)
     mine = [p for p in points if gen.layer_of(p[0]) == "overlay"]
@@ -82,6 +97,8 @@ def innermost_symbols(gen: View, repo: str, ref: str,
 # ---- across files ------------------------------------------------------------------------------
 
 def symbols_named(gen: View, name_lower: str) -> list[Symbol]:
+    if isinstance(gen, Withheld):
+        return _kept(gen, symbols_named(gen.inner, name_lower))
     if not isinstance(gen, Overlay):
         return reads.symbols_named(gen, name_lower)
     rows = reads.symbols_named(gen.top, name_lower) + list(_visible(gen, reads.symbols_named(gen.base, name_lower)))
@@ -89,6 +106,8 @@ def symbols_named(gen: View, name_lower: str) -> list[Symbol]:
 
 
 def symbols_by_id(gen: View, ids: list[str]) -> dict[str, Symbol]:
+    if isinstance(gen, Withheld):
+        return {i: s for i, s in symbols_by_id(gen.inner, ids).items() if s.path not in gen.withheld}
     if not isinstance(gen, Overlay):
         return reads.symbols_by_id(gen, ids)
     out = {i: s for i, s in reads.symbols_by_id(gen.base, ids).items() if s.path not in gen.shadow}
@@ -97,6 +116,8 @@ def symbols_by_id(gen: View, ids: list[str]) -> dict[str, Symbol]:
 
 
 def all_symbols(gen: View, repo: str, ref: str) -> Iterator[Symbol]:
+    if isinstance(gen, Withheld):
+        return (s for s in all_symbols(gen.inner, repo, ref) if s.path not in gen.withheld)
     if not isinstance(gen, Overlay):
         return reads.all_symbols(gen, repo, ref)
     return heapq.merge(reads.all_symbols(gen.top, repo, ref),
@@ -105,6 +126,8 @@ def all_symbols(gen: View, repo: str, ref: str) -> Iterator[Symbol]:
 
 
 def manifest(gen: View, repo: str, ref: str) -> dict[str, tuple[str, int, int]]:
+    """Every file the ref's index holds (withheld ones too: what is stored, not what answers)."""
+    gen = _own(gen)
     if not isinstance(gen, Overlay):
         return reads.manifest(gen, repo, ref)
     out = {p: v for p, v in reads.manifest(gen.base, repo, gen.base_ref).items() if p not in gen.shadow}
@@ -113,12 +136,14 @@ def manifest(gen: View, repo: str, ref: str) -> dict[str, tuple[str, int, int]]:
 
 
 def file_warnings(gen: View, repo: str, ref: str) -> list[str]:
+    gen = _own(gen)
     if not isinstance(gen, Overlay):
         return reads.file_warnings(gen, repo, ref)
     return reads.file_warnings(gen.top, repo, ref)
 
 
 def probe_tables(gen: View) -> None:
+    gen = _own(gen)
     if isinstance(gen, Overlay):
         reads.probe_tables(gen.base)
         gen = gen.top
@@ -127,12 +152,15 @@ def probe_tables(gen: View) -> None:
 
 def layer_of(gen: View, path: str) -> str | None:
     """"overlay" or "base" on a ref stored as an overlay; None for a whole index (no layers)."""
+    gen = _own(gen)
     return gen.layer_of(path) if isinstance(gen, Overlay) else None
 
 
 # ---- references --------------------------------------------------------------------------------
 
 def edges_to(gen: View, ids: list[str], edge_type: str | None = None) -> list[EdgeSite]:
+    if isinstance(gen, Withheld):
+        return _kept(gen, edges_to(gen.inner, ids, edge_type))
     if not isinstance(gen, Overlay):
         return reads.edges_to(gen, ids, edge_type)
     base_ids = list(ids) + _counterparts(gen, ids)
@@ -152,6 +180,9 @@ def _counterparts(gen: Overlay, ids: list[str]) -> list[str]:
 
 
 def unresolved_count(gen: View, name: str, edge_type: str | None = None) -> int:
+    if isinstance(gen, Withheld):
+        return unresolved_count(gen.inner, name, edge_type) - sum(
+            1 for e in unresolved_edges(gen.inner, name, edge_type) if e.path in gen.withheld)
     if not isinstance(gen, Overlay):
         return reads.unresolved_count(gen, name, edge_type)
     shadowed = sum(1 for e in reads.unresolved_edges(gen.base, name, edge_type) if e.path in gen.shadow)
@@ -160,6 +191,8 @@ def unresolved_count(gen: View, name: str, edge_type: str | None = None) -> int:
 
 
 def unresolved_edges(gen: View, name: str, edge_type: str | None = None) -> Iterator[EdgeSite]:
+    if isinstance(gen, Withheld):
+        return (e for e in unresolved_edges(gen.inner, name, edge_type) if e.path not in gen.withheld)
     if not isinstance(gen, Overlay):
         return reads.unresolved_edges(gen, name, edge_type)
     return heapq.merge(reads.unresolved_edges(gen.top, name, edge_type),
@@ -170,7 +203,8 @@ def unresolved_edges(gen: View, name: str, edge_type: str | None = None) -> Iter
 # ---- full text ---------------------------------------------------------------------------------
 
 def search_index(gen: View, index: str, clauses: tuple[Any, ...], fetch: int, repo: str, ref: str,
-                 language: str | None, kinds: tuple[str, ...]) -> tuple[list[tuple[float, Any]], tuple[Any, ...]]:
+                 language: str | None, kinds: tuple[str, ...],
+                 exclude: frozenset[str] = frozenset()) -> tuple[list[tuple[float, Any]], tuple[Any, ...]]:
     """`fulltext.search_index`, on an overlay run on both layers (the base's shadowed paths
     excluded in the query itself, so the base still yields `fetch` hits) and merged by score.
 
@@ -178,15 +212,20 @@ def search_index(gen: View, index: str, clauses: tuple[Any, ...], fetch: int, re
     own counts, and the overlay is small, so its IDFs run low and its hits would rank under the
     base's. Each overlay score is multiplied by the ratio of the clauses' IDFs over both layers to
     their IDFs in the overlay alone (boost-weighted, over the terms the overlay holds): exact for a
-    one-term clause, an approximation for several (a hit's score sums only the terms it has)."""
+    one-term clause, an approximation for several (a hit's score sums only the terms it has).
+
+    `exclude` (and a `Withheld` view's files): paths left out in the query itself, as the
+    shadowed ones are, so a page is full and the hits counted are those that may answer."""
+    if isinstance(gen, Withheld):
+        return search_index(gen.inner, index, clauses, fetch, repo, ref, language, kinds, exclude | gen.withheld)
     if not isinstance(gen, Overlay):
-        return fulltext.search_index(gen, index, clauses, fetch, repo, ref, language, kinds)
+        return fulltext.search_index(gen, index, clauses, fetch, repo, ref, language, kinds, exclude=exclude)
     base, base_clauses = fulltext.search_index(gen.base, index, clauses, fetch, repo, gen.base_ref, language, kinds,
-                                               exclude=gen.shadow)
+                                               exclude=gen.shadow | exclude)
     # the overlay searches the terms the base kept (a small index prunes no common term): both
     # layers rank on the same words
     top, top_clauses = fulltext.search_index(gen.top, index, base_clauses or clauses, fetch, repo, ref, language,
-                                             kinds)
+                                             kinds, exclude=exclude)
     scale = _idf_scale(gen, index, top_clauses)
     hits = base + [(score * scale, found) for score, found in top]
     hits.sort(key=lambda h: (-h[0], h[1].path, h[1].line_start, getattr(h[1], "symbol_id", "")))
@@ -211,10 +250,12 @@ def _idf_scale(gen: Overlay, index: str, clauses: tuple[Any, ...]) -> float:
 
 
 def warm_tables(gen: View) -> None:
+    gen = _own(gen)
     for g in (gen.top, gen.base) if isinstance(gen, Overlay) else (gen,):
         reads.warm_tables(g)
 
 
 def warm_indices(gen: View, terms: Iterable[str]) -> None:
+    gen = _own(gen)
     for g in (gen.top, gen.base) if isinstance(gen, Overlay) else (gen,):
         fulltext.warm_indices(g, terms)

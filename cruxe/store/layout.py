@@ -83,13 +83,19 @@ def _set_wal(conn: sqlite3.Connection) -> None:
             delay = min(delay * 2, 0.1)
 
 
-def connect(path: Path) -> sqlite3.Connection:
+def connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
     """A SQLite connection with the FR-017 pragmas. When the file exists but its directory
     takes no writes (a read-only or full disk: WAL needs its `-shm` file), it is opened as it
-    is, for reading: queries still answer, and a write says what is wrong (`storage_error`)."""
+    is, for reading: queries still answer, and a write says what is wrong (`storage_error`).
+    `read_only`: no statement through it writes (`query_only`), for a job that reads another
+    ref's index (an overlay's resolver reading its base). Not `mode=ro`: such a connection leaves
+    the `-wal` and `-shm` files behind, where the last connection to close removes them."""
     try:
-        return _configure(sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000,
-                                          isolation_level=None, check_same_thread=False), wal=True)
+        conn = _configure(sqlite3.connect(str(path), timeout=SQLITE_BUSY_TIMEOUT_MS / 1000,
+                                          isolation_level=None, check_same_thread=False), wal=not read_only)
+        if read_only:
+            conn.execute("PRAGMA query_only=ON")
+        return conn
     except sqlite3.DatabaseError as e:
         kind = None if is_corruption(e) else storage_kind(e, path)
         if kind is None:
@@ -245,9 +251,10 @@ class Generation:
     shareable and reloaded only when the index's meta.json changes (a stat per check).
     """
 
-    def __init__(self, path: Path, number: int, create: bool = False):
+    def __init__(self, path: Path, number: int, create: bool = False, read_only: bool = False):
         self.path = path
         self.number = number
+        self.read_only = read_only  # no write through its SQLite connections (`connect`)
         if create:
             path.mkdir(parents=True, exist_ok=True)
         elif not (path / "index.db").is_file():
@@ -290,12 +297,19 @@ class Generation:
     def db(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = connect(self.path / "index.db")
+            conn = connect(self.path / "index.db", self.read_only)
             self._local.conn = conn
             with self._lock:
                 _close_connections(self._conns, dead_threads_only=True)
                 self._conns.append((threading.current_thread(), conn))
         return conn
+
+    def close(self) -> None:
+        """Close every thread's SQLite connection now (a job done reading another ref's index:
+        the last connection to close removes the WAL files it opened)."""
+        with self._lock:
+            _close_connections(self._conns)
+        self._local = threading.local()
 
     def schema_version(self) -> int | None:
         try:
@@ -348,6 +362,20 @@ class Overlay:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.top, name)
+
+
+class Withheld:
+    """A ref's index (a generation or an overlay) with files withheld: read while the ref was
+    checked out with edits its commit lacks, they may hold another branch's code once it is left
+    (`freshness.IndexState.withheld`). The reads across files of `store.layers` leave their rows
+    and documents out (so a page is full and a total counts only what may be listed); a read of
+    one file the caller names, and everything else, is the index's own, by delegation."""
+
+    def __init__(self, inner: Generation | Overlay, paths: frozenset[str]):
+        self.inner, self.withheld = inner, frozenset(paths)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
 
 
 def _close_connections(conns: list[tuple[threading.Thread, sqlite3.Connection]],
@@ -522,6 +550,15 @@ class ProjectStore:
                     del self._gens[old]
                 self._gens[key] = gen
             return gen
+
+    def read_only_generation(self, ref: str, number: int) -> Generation | None:
+        """Generation `number` of `ref` opened for reading only (`connect`), not cached (its
+        reader closes it: `Generation.close`); None when it is gone (collected since)."""
+        path = self.ref_dir(ref) / f"gen-{number}"
+        try:
+            return Generation(path, number, read_only=True)
+        except CruxeError:
+            return None
 
     def current_generation(self, ref: str) -> Generation | None:
         n = self.current_generation_number(ref)

@@ -83,6 +83,19 @@ def branch_state(gen: Generation, repo: str, ref: str) -> dict[str, Any] | None:
 
 
 
+def counts_in(gen: Generation, repo: str, ref: str, paths: list[str]) -> tuple[int, int]:
+    """(files, symbols) the generation holds of `paths`: what an overlay shadows of its base."""
+    files = symbols = 0
+    for i in range(0, len(paths), 500):
+        chunk = paths[i:i + 500]
+        marks = ",".join("?" * len(chunk))
+        files += gen.db.execute(f'SELECT count(*) FROM file_manifest WHERE repo=? AND "ref"=? AND path IN ({marks})',
+                                (repo, ref, *chunk)).fetchone()[0]
+        symbols += gen.db.execute(f"SELECT count(*) FROM symbols s JOIN paths f ON f.id = s.file_id "
+                                  f"WHERE f.path IN ({marks})", chunk).fetchone()[0]
+    return files, symbols
+
+
 def tree_state(gen: Generation) -> dict[str, int] | None:
     """`save_tree_state`'s directories, or None for an index built before it was kept."""
     row = gen.db.execute("SELECT value FROM meta WHERE key='dir_mtimes'").fetchone()
