@@ -304,13 +304,6 @@ class Generation:
                 self._conns.append((threading.current_thread(), conn))
         return conn
 
-    def close(self) -> None:
-        """Close every thread's SQLite connection now (a job done reading another ref's index:
-        the last connection to close removes the WAL files it opened)."""
-        with self._lock:
-            _close_connections(self._conns)
-        self._local = threading.local()
-
     def schema_version(self) -> int | None:
         try:
             row = self.db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
@@ -332,7 +325,8 @@ class Generation:
         return index.searcher()
 
     def close(self) -> None:
-        """Close this thread's connection."""
+        """Close this thread's connection (a job done reading another ref's index reads it in
+        one thread: the last connection to close removes the WAL files it opened)."""
         conn = getattr(self._local, "conn", None)
         if conn is not None:
             with self._lock:
