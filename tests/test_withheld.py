@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from cruxe.index import run_index
-from cruxe.shape import full_metadata
 from cruxe.tools import Server
 from support.repos import git as _git
 
