@@ -69,7 +69,10 @@ CHILD_MEMORY = 2 << 30
 def child(*argv: str, timeout: float = 60) -> subprocess.CompletedProcess:
     """A Python child importing the Cruxe under test, bounded in memory and time: a hang raises
     TimeoutExpired and a runaway read MemoryError in the child (the test fails either way)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    # glibc reserves 64 MB of address space per malloc arena, an arena per thread that meets a
+    # busy one: under load a child's threads could reach the bound without reading anything
+    # (a flaky ENOMEM seen once in a full run); two arenas keep the bound about reads.
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "MALLOC_ARENA_MAX": "2"}
     return subprocess.run([sys.executable, *argv], capture_output=True, text=True, timeout=timeout,
                           env=env, stdin=subprocess.DEVNULL, preexec_fn=_bounded_memory)
 
