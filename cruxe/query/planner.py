@@ -136,16 +136,12 @@ PATH_AFFINITY_MIN_LEN = 3
 
 @dataclass(frozen=True, slots=True)
 class Clause:
-    """Terms searched in one field with one boost; `phrase` asks for the words in order.
-    `all_of`, when given, makes the clause a conjunction: each side (a tuple of clauses, any
-    of which may match) must match (query/probes.py); `field` and `terms` then name what it
-    holds, for explanations and the overlay's IDF scaling."""
+    """Terms searched in one field with one boost; `phrase` asks for the words in order."""
 
     field: str
     terms: tuple[str, ...]
     boost: float
     phrase: bool = False
-    all_of: tuple[tuple["Clause", ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

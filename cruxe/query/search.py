@@ -27,7 +27,7 @@ from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE
 from ..model import Hit
 from ..shape import dedup_key
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
-from . import coverage, messages, probes
+from . import coverage, messages
 from . import signals as sig
 from .bodies import CALLABLE_KINDS
 from .context import enrich
@@ -53,12 +53,11 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
 def plan_query(gen, repo: str, ref: str, query: str, *, role: str | None = None,
                language: str | None = None, limit: int = 10) -> Plan:
     """The plan `search_code` runs: the pure plan, re-planned as an error when the index says
-    the code emits the sentence as a message (`messages.emits_message`); a question in words
-    gets the conjunctive probes of its rarest words (`probes.with_probes`)."""
+    the code emits the sentence as a message (`messages.emits_message`)."""
     p = build_plan(query, role=role, language=language, limit=limit)
     if p.intent == "natural_language" and messages.emits_message(gen, repo, ref, p):
         p = build_plan(query, role=role, language=language, limit=limit, intent="error")
-    return probes.with_probes(gen, p)
+    return p
 
 
 def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int]:

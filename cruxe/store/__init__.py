@@ -23,7 +23,7 @@ from .reads import (Chunk, EdgeSite, FileDoc, OutlineRow, Symbol, branch_state, 
                     skipped_files, storage_note, tree_clean, tree_state)
 # the reads that merge an overlay with its base (`layers`); on a whole index, the plain reads
 from .layers import (all_symbols, chunks, edges_to, file_language, file_warnings, innermost_symbols, layer_of,
-                     manifest, outline_count, outline_rows, probe_tables, search_index, siblings, term_doc_freqs, symbols_by_id,
+                     manifest, outline_count, outline_rows, probe_tables, search_index, siblings, symbols_by_id,
                      symbols_named, unresolved_count, unresolved_edges, warm_indices, warm_tables)
 from .schema import (_INDEX_SCHEMA, CONFIDENCE_CODES, name_tail, EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, INDEX_NAMES,
                      LINE_FIELDS, SCHEMA_VERSION, SCHEMAS, STORED_ONLY, Field, id_blob)
@@ -33,7 +33,7 @@ __all__ = [
     "Overlay", "Withheld", "overlay_info", "paths_indexed_since", "storage_note", "layer_of", "save_overlay", "connect", "is_corruption", "is_engine_panic", "now_iso", "ref_slug", "storage_error", "storage_kind",
     "transaction", "branch_state", "counts_in", "damaged", "disagreeing_files", "document_counts", "manifest", "read_doc",
     "skipped_files", "tree_state", "COMMON_TERM_MIN_DOCS", "MAX_TERM_DOC_SHARE", "prune_common_terms",
-    "search_index", "term_doc_freqs", "warm_indices", "Chunk", "EdgeSite", "FileDoc", "OutlineRow", "Symbol", "all_symbols", "chunks",
+    "search_index", "warm_indices", "Chunk", "EdgeSite", "FileDoc", "OutlineRow", "Symbol", "all_symbols", "chunks",
     "edges_to", "file_language", "file_warnings", "innermost_symbols", "integrity_problem", "outline_count",
     "outline_rows", "probe_index", "probe_tables", "siblings", "symbols_by_id", "symbols_named", "unresolved_count",
     "unresolved_edges", "warm_tables", "LINE_FIELDS", "Field", "CONFIDENCE_CODES", "EDGE_TYPE_CODES", "EDGES_DEFERRED_KEY",

@@ -6,9 +6,6 @@ kinds) are wrapped in zero-score queries: they restrict, they never add to BM25.
 
 A clause is anything with `field`, `terms`, `boost` and `phrase` (the planner's `Clause`, a
 frozen dataclass): the clauses searched are the given ones, pruned with `dataclasses.replace`.
-A clause may also carry `all_of`, sides that must all match (each side an OR of its own
-clauses): a conjunction, searched as given (`term_doc_freqs` tells a caller which words are
-rare enough to ask for together).
 """
 from __future__ import annotations
 
@@ -44,8 +41,6 @@ def _filter(schema: tantivy.Schema, field: str, values: Iterable[str]) -> tantiv
 
 
 def _clause_query(schema: tantivy.Schema, c: Any) -> tantivy.Query | None:
-    if getattr(c, "all_of", ()):
-        return _conjunction(schema, c)
     if c.phrase:
         if len(c.terms) < 2:
             return None
@@ -57,23 +52,6 @@ def _clause_query(schema: tantivy.Schema, c: Any) -> tantivy.Query | None:
     return Q.boost_query(q, c.boost)
 
 
-def _conjunction(schema: tantivy.Schema, c: Any) -> tantivy.Query | None:
-    """Every side of `c.all_of` must match, each side by any of its clauses."""
-    sides = []
-    for side in c.all_of:
-        qs = [q for q in (_clause_query(schema, s) for s in side) if q is not None]
-        if not qs:
-            return None
-        sides.append(qs[0] if len(qs) == 1 else Q.boolean_query([(O.Should, q) for q in qs]))
-    return Q.boost_query(Q.boolean_query([(O.Must, q) for q in sides]), c.boost)
-
-
-def term_doc_freqs(gen: Generation, index: str, field: str, terms: Iterable[str]) -> dict[str, int]:
-    """How many documents of one index hold each term in `field` (all repos and refs)."""
-    searcher = gen.searcher(index)
-    return {t: searcher.doc_freq(field, t) for t in terms}
-
-
 def prune_common_terms(searcher: tantivy.Searcher, clauses: tuple[Any, ...]) -> tuple[Any, ...]:
     """Drop terms too common to rank (MAX_TERM_DOC_SHARE); phrases keep every word. When
     every term would go, the channel keeps its rarest one rather than nothing."""
@@ -81,7 +59,7 @@ def prune_common_terms(searcher: tantivy.Searcher, clauses: tuple[Any, ...]) -> 
     out: list[Any] = []
     rarest: tuple[int, int, str] | None = None
     for ci, c in enumerate(clauses):
-        if c.phrase or getattr(c, "all_of", ()):  # a conjunction asks for its words as chosen
+        if c.phrase:
             out.append(c)
             continue
         kept = []

@@ -232,18 +232,6 @@ def search_index(gen: View, index: str, clauses: tuple[Any, ...], fetch: int, re
     return hits[:fetch], base_clauses or top_clauses
 
 
-def term_doc_freqs(gen: View, index: str, field: str, terms: Iterable[str]) -> dict[str, int]:
-    """`fulltext.term_doc_freqs`, an overlay's counts summed over both layers (a file the
-    overlay shadows counts twice: the counts rank words by rarity, they are no IDF)."""
-    gen = _own(gen)
-    terms = tuple(terms)
-    if not isinstance(gen, Overlay):
-        return fulltext.term_doc_freqs(gen, index, field, terms)
-    top = fulltext.term_doc_freqs(gen.top, index, field, terms)
-    base = fulltext.term_doc_freqs(gen.base, index, field, terms)
-    return {t: top[t] + base[t] for t in terms}
-
-
 def _idf(n_docs: int, df: int) -> float:
     return math.log(1 + (n_docs - df + 0.5) / (df + 0.5))
 
