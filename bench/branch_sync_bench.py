@@ -2,6 +2,7 @@
 """Syncing a branch that is not checked out (issue 20 goal 2), and what it does to the base.
 
 usage: python3 bench/branch_sync_bench.py [--src DIR] [--work DIR] [--changed 10,50] [--rounds 3]
+                                          [--oracle] [--base-moves] [--redefine K]
 
 Copies SRC (default: go-5k, the Go standard library subset of bench/agent_tasks) into a fresh git
 repository under WORK with one commit on `main`, indexes `main` (the checked-out ref, the base), then
@@ -20,7 +21,11 @@ resolved again on the base's new state). With `--oracle`: feature's checkout (th
 worktree) is indexed as a whole index under another CRUXE_HOME, and each edge written in a file
 the overlay holds is compared with the same edge there (same file, line, name and type): the
 same definition (path and qualified name) or both unresolved: after the syncs, after the
-forced index and (with `--base-moves`) after the base moved. One JSON object on stdout.
+forced index and (with `--base-moves`) after the base moved; `base_files`: the same for every
+other file (the base's edges, with the overlay's fixes of them: `cruxe.store.basefix`). With
+`--redefine K` (default 1): each round's first changed file also gets K methods named as the base
+files' most used calls resolved by unique name and left unresolved, alternately (`base_names`):
+definitions the branch adds whose names base files use. One JSON object on stdout.
 """
 from __future__ import annotations
 

@@ -118,3 +118,23 @@ def test_a_definition_the_branch_removes_and_one_it_takes_back(make_repo, tmp_pa
     monkeypatch.setenv("CRUXE_HOME", home)
     assert whole == [{"error": "symbol_not_found", "unresolved_count": 1}] * 2
     assert overlay == whole
+
+
+def test_a_later_sync_that_defines_a_redefined_name_again(make_repo, tmp_path, monkeypatch):
+    """helper is redefined by the branch's first commit (one definition: the base file's call
+    resolves to it) and again by a later one (a second: ambiguous): the later sync's incremental
+    resolution redoes the fixes of that name, as a whole index of the branch answers."""
+    root = two_branches(make_repo(PY_BASE), PY_FEATURE)
+    run_index(root)
+    run_index(root, ref="feature")
+    assert _answer(root, "helper", "feature")["sites"] == [("caller.py", 2)]
+    _feature_commit(root, {"extra2.py": "class Extra2:\n    def helper(self):\n        return 5\n"}, "helper again")
+    run_index(root, ref="feature")
+    asks = [("helper", {"path": "extra.py"}), ("helper", {"path": "extra2.py"})]
+    overlay = [_answer(root, n, "feature", **a) for n, a in asks]
+    home = os.environ["CRUXE_HOME"]
+    clone = _whole(root, tmp_path, monkeypatch)
+    whole = [_answer(clone, n, None, **a) for n, a in asks]
+    monkeypatch.setenv("CRUXE_HOME", home)
+    assert [w["sites"] for w in whole] == [[], []] and whole[0]["unresolved_count"] == 1
+    assert overlay == whole

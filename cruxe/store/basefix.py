@@ -4,8 +4,9 @@ A base file the ref left alone keeps the base's edges, but what some of them res
 definitions the ref added, changed or removed: a call the base left unresolved may now name the
 ref's new definition, and one the base resolved by unique name may now be ambiguous. The overlay's
 resolution (`refs.resolve`) re-resolves those edges over both layers and writes each edge whose
-answer differs from the base's into the overlay's own `base_edge_fixes` table, keyed by the base
-row's rowid (stable while the base state the overlay was resolved on holds: another state
+answer differs from the base's into the overlay's own `base_edge_fixes` table (a full resolution:
+all of them; an incremental one: those by the names it finds dirty or newly redefined, the names
+no longer redefined dropped), keyed by the base row's rowid (stable while the base state the overlay was resolved on holds: another state
 re-resolves everything, these rows too). Reads (`layers`) drop a fixed base row and read its fix
 in its place. The base generation is never written.
 
@@ -13,13 +14,16 @@ The table is made by the first resolution that writes it (an overlay made before
 reads treat that as no fixes): base generations and whole indexes never hold it."""
 from __future__ import annotations
 
+import json
 import sqlite3
 from typing import Any, Iterable, Iterator
 
+from ..jsonenc import to_json
 from .edges import EDGE_TABLE_COLS, rows
 from .reads import EdgeSite, _CONFIDENCE_LABELS, _unresolved_where
 from .schema import EDGE_TYPE_CODES, RETRY_SQL, edge_type_sql, id_blob, id_sql, tail_sql
 
+FIX_NAMES_KEY = "base_fix_names"  # meta key: the names the overlay's fixes were computed for
 _FIX_DDL = """CREATE TABLE IF NOT EXISTS base_edge_fixes (
   base_rowid INTEGER PRIMARY KEY, path TEXT NOT NULL, source_line INTEGER NOT NULL, edge_type INTEGER NOT NULL,
   from_symbol_id BLOB, to_name TEXT NOT NULL, to_symbol_id BLOB, confidence INTEGER)"""
@@ -40,15 +44,39 @@ def retry_edges_named(db: sqlite3.Connection, names: Iterable[str], opaque: int,
     return out
 
 
-def write_fixes(db: sqlite3.Connection, fixes: list[tuple[int, str, int, str, str | None, str, str | None, int]]
-                ) -> None:
-    """Inside the resolution's transaction: the overlay's fixes become exactly `fixes`, each
-    (base rowid, path, line, edge type label, from id, to_name, to id, confidence code); ids hex."""
+def write_fixes(db: sqlite3.Connection, fixes: list[tuple[int, str, int, str, str | None, str, str | None, int]],
+                names: set[str], redo: set[str] | None) -> None:
+    """Inside the resolution's transaction: the overlay's fixes of the base edges by `redo` (None:
+    by every name) become `fixes`, each (base rowid, path, line, edge type label, from id, to_name,
+    to id, confidence code; ids hex); those by a name no longer in `names` (the names the ref
+    redefines, recorded for the next resolution: `fixed_names`) go."""
     db.execute(_FIX_DDL)
-    db.execute("DELETE FROM base_edge_fixes")
-    db.executemany("INSERT INTO base_edge_fixes VALUES (?,?,?,?,?,?,?,?)",
+    if redo is None:
+        db.execute("DELETE FROM base_edge_fixes")
+    else:
+        gone = sorted(redo | ((fixed_names(db) or set()) - names))
+        for i in range(0, len(gone), 500):
+            chunk = gone[i:i + 500]
+            db.execute(f"DELETE FROM base_edge_fixes WHERE {tail_sql()} IN ({','.join('?' * len(chunk))})", chunk)
+    db.executemany("INSERT OR REPLACE INTO base_edge_fixes VALUES (?,?,?,?,?,?,?,?)",
                    [(r, p, ln, EDGE_TYPE_CODES[t], id_blob(f), name, id_blob(to), c)
                     for r, p, ln, t, f, name, to, c in fixes])
+    db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (FIX_NAMES_KEY, to_json(sorted(names))))
+
+
+def fixed_names(db: sqlite3.Connection) -> set[str] | None:
+    """The names the overlay's last resolution found redefined (`write_fixes`); None: none recorded
+    (never computed, or damaged): every name is done again."""
+    row = db.execute("SELECT value FROM meta WHERE key=?", (FIX_NAMES_KEY,)).fetchone()
+    try:
+        return set(json.loads(row[0])) if row else None
+    except (ValueError, TypeError):
+        return None
+
+
+def dirty_names(db: sqlite3.Connection, repo: str, ref: str) -> set[str]:
+    """The names the job's batches marked dirty (`edge_dirty_names`), before the resolution clears them."""
+    return {n for (n,) in db.execute('SELECT name FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))}
 
 
 def _has_fixes(gen: Any) -> bool:
@@ -61,6 +89,7 @@ def drop_fixes(db: sqlite3.Connection) -> None:
     """Inside a resolution's transaction that is not over a base: fixes of another one's rows
     must not outlive it (no write when there are none)."""
     db.execute("DROP TABLE IF EXISTS base_edge_fixes")
+    db.execute("DELETE FROM meta WHERE key=?", (FIX_NAMES_KEY,))
 
 
 def fix_count(gen: Any) -> int:
