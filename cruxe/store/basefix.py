@@ -6,9 +6,10 @@ ref's new definition, and one the base resolved by unique name may now be ambigu
 resolution (`refs.resolve`) re-resolves those edges over both layers and writes each edge whose
 answer differs from the base's into the overlay's own `base_edge_fixes` table (a full resolution:
 all of them; an incremental one: those by the names it finds dirty or newly redefined, the names
-no longer redefined dropped), keyed by the base row's rowid (stable while the base state the overlay was resolved on holds: another state
-re-resolves everything, these rows too). Reads (`layers`) drop a fixed base row and read its fix
-in its place. The base generation is never written.
+no longer redefined dropped), keyed by the base row's rowid (stable while the base state the
+overlay was resolved on holds: another state re-resolves everything, these rows too). Reads
+(`layers`) drop a fixed base row and read its fix in its place. The base generation is never
+written.
 
 The table is made by the first resolution that writes it (an overlay made before has none, and
 reads treat that as no fixes): base generations and whole indexes never hold it."""
@@ -81,8 +82,8 @@ def dirty_names(db: sqlite3.Connection, repo: str, ref: str) -> set[str]:
 
 def _has_fixes(gen: Any) -> bool:
     """`gen` (None: no fixes to read) holds the table."""
-    return gen is not None and gen.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='base_edge_fixes'"
-                          ).fetchone() is not None
+    return gen is not None and gen.db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type='table' AND name='base_edge_fixes'").fetchone() is not None
 
 
 def drop_fixes(db: sqlite3.Connection) -> None:

@@ -164,7 +164,8 @@ def edges_to(gen: View, ids: list[str], edge_type: str | None = None) -> list[Ed
     if not isinstance(gen, Overlay):
         return reads.edges_to(gen, ids, edge_type)
     base_ids = list(ids) + _counterparts(gen, ids)
-    found = (reads.edges_to(gen.top, ids, edge_type) + _base_sites(gen, reads.edges_to_rows(gen.base, base_ids, edge_type))
+    found = (reads.edges_to(gen.top, ids, edge_type)
+             + _base_sites(gen, reads.edges_to_rows(gen.base, base_ids, edge_type))
              + basefix.fixes_to(_fixes(gen), ids, edge_type))
     return sorted(found, key=lambda e: (e.path, e.line, e.edge_type, e.from_symbol_id or ""))
 
