@@ -138,3 +138,31 @@ def test_a_later_sync_that_defines_a_redefined_name_again(make_repo, tmp_path, m
     monkeypatch.setenv("CRUXE_HOME", home)
     assert [w["sites"] for w in whole] == [[], []] and whole[0]["unresolved_count"] == 1
     assert overlay == whole
+
+
+def _helper_sites(root) -> set[tuple[str, int]]:
+    """The sites of helper's references on feature as the store reads them (no query policy: no
+    sync starts), and the overlay's fixes count."""
+    from cruxe import store
+    from cruxe.freshness import open_generation
+    from cruxe.project import open_project
+    gen = open_generation(open_project(root), "feature").gen
+    ids = [s.symbol_id for s in store.symbols_named(gen, "helper")]
+    return {(e.path, e.line) for e in store.edges_to(gen, ids)}
+
+
+def test_fixes_are_not_read_over_a_base_that_indexed_files_again(make_repo):
+    """main changes caller.py (its call moves from line 2 to line 4) and is indexed again: until
+    feature's next sync its fixes name rows of the base as it was, so they are not read (caller.py
+    answers nothing on feature then, as a file the base indexed again since); the sync answers for
+    feature's own caller.py (unchanged there: the call on line 2)."""
+    root = two_branches(make_repo(PY_BASE), PY_FEATURE)
+    run_index(root)
+    run_index(root, ref="feature")
+    assert _helper_sites(root) == {("caller.py", 2)}
+    (root / "caller.py").write_text("# moved\n# down\n" + PY_BASE["caller.py"])
+    _git(root, "commit", "-qam", "main moves")
+    run_index(root)
+    assert _helper_sites(root) == set()
+    run_index(root, ref="feature")
+    assert _helper_sites(root) == {("caller.py", 2)}
