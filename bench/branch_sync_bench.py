@@ -2,6 +2,7 @@
 """Syncing a branch that is not checked out (issue 20 goal 2), and what it does to the base.
 
 usage: python3 bench/branch_sync_bench.py [--src DIR] [--work DIR] [--changed 10,50] [--rounds 3]
+                                          [--oracle] [--base-moves] [--redefine K]
 
 Copies SRC (default: go-5k, the Go standard library subset of bench/agent_tasks) into a fresh git
 repository under WORK with one commit on `main`, indexes `main` (the checked-out ref, the base), then
@@ -20,7 +21,11 @@ resolved again on the base's new state). With `--oracle`: feature's checkout (th
 worktree) is indexed as a whole index under another CRUXE_HOME, and each edge written in a file
 the overlay holds is compared with the same edge there (same file, line, name and type): the
 same definition (path and qualified name) or both unresolved: after the syncs, after the
-forced index and (with `--base-moves`) after the base moved. One JSON object on stdout.
+forced index and (with `--base-moves`) after the base moved; `base_files`: the same for every
+other file (the base's edges, with the overlay's fixes of them: `cruxe.store.basefix`). With
+`--redefine K` (default 1): each round's first changed file also gets K methods named as the base
+files' most used calls resolved by unique name and left unresolved, alternately (`base_names`):
+definitions the branch adds whose names base files use. One JSON object on stdout.
 """
 from __future__ import annotations
 
@@ -91,16 +96,32 @@ def _targets(dbs: list[Path]) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _edge_answers(db: Path, targets: dict, paths: set[str]) -> Counter:
-    """(path, line, name, type, what it resolves to: a definition, or None) of each edge of `paths`."""
+def _edge_answers(db: Path, targets: dict, paths: set[str] | None, skip: frozenset[str] = frozenset(),
+                  fixes: dict[int, str | None] | None = None) -> Counter:
+    """(path, line, name, type, what it resolves to: a definition, or None) of each edge of `paths`
+    (None: of every file but `skip`); `fixes`: base rowid -> the to_symbol_id an overlay gave it."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    fixes = fixes or {}
     try:
         got = Counter()
-        for path, line, name, kind, to in con.execute(
-                "SELECT source_file, source_line, to_name, edge_type, to_symbol_id FROM edges"):
-            if path in paths:
+        for rowid, path, line, name, kind, to in con.execute(
+                "SELECT rowid, source_file, source_line, to_name, edge_type, to_symbol_id FROM edges"):
+            if (path in paths) if paths is not None else (path not in skip):
+                to = fixes.get(rowid, to)
                 got[(path, line, name, kind, targets.get(to) if to else None)] += 1
         return got
+    finally:
+        con.close()
+
+
+def _fixes(overlay: Path) -> dict[int, str | None]:
+    """The overlay's resolutions of base edges (`cruxe.store.basefix`): base rowid -> to id (hex)."""
+    con = sqlite3.connect(f"file:{overlay}?mode=ro", uri=True)
+    try:
+        if not con.execute("SELECT 1 FROM sqlite_master WHERE name='base_edge_fixes'").fetchone():
+            return {}
+        return {r: to for r, to in con.execute(
+            "SELECT base_rowid, nullif(lower(hex(to_symbol_id)), '') FROM base_edge_fixes")}
     finally:
         con.close()
 
@@ -125,13 +146,40 @@ def agreement(repo: Path, whole: Path) -> dict:
     con = sqlite3.connect(f"file:{overlay}?mode=ro", uri=True)
     paths = {p for (p,) in con.execute("SELECT path FROM file_manifest")}
     con.close()
-    mine = _edge_answers(overlay, _targets([base, overlay]), paths)
+    targets = _targets([base, overlay])
+    fixes = _fixes(overlay)
+    mine = _edge_answers(overlay, targets, paths)
     truth = _edge_answers(whole, _targets([whole]), paths)
+    # the files feature left alone: the base's edges, with the overlay's fixes of them
+    mine_rest = _edge_answers(base, targets, None, frozenset(paths), fixes)
+    truth_rest = _edge_answers(whole, _targets([whole]), None, frozenset(paths))
+    return {**_compare(mine, truth), "base_files": {**_compare(mine_rest, truth_rest), "fixes": len(fixes)}}
+
+
+def _compare(mine: Counter, truth: Counter) -> dict:
     both = mine & truth
     return {"edges": sum(truth.values()), "same": sum(both.values()),
             "resolved_in_whole": sum(n for k, n in truth.items() if k[4] is not None),
             "resolved_same": sum(n for k, n in both.items() if k[4] is not None),
             "resolved_in_overlay": sum(n for k, n in mine.items() if k[4] is not None)}
+
+
+def base_names(repo: Path, n: int) -> list[str]:
+    """Names base files use that a definition the branch adds would change: alternately the most
+    used unresolved (not opaque) call names and the most used names resolved by unique name (a
+    second definition makes them ambiguous), `n` in all: how the bench's branch redefines them."""
+    from cruxe.project import open_project
+    con = sqlite3.connect(f"file:{open_project(repo).store.current_generation('main').path / 'index.db'}?mode=ro",
+                          uri=True)
+    try:
+        picks = [[name for (name,) in con.execute(
+            "SELECT to_tail FROM edges WHERE edge_type='calls' AND " + where + " AND to_tail GLOB '[A-Za-z]*' "
+            "GROUP BY to_tail ORDER BY count(*) DESC, to_tail LIMIT ?", (n,))]
+            for where in ("confidence='unique_name'", "to_symbol_id IS NULL AND confidence<>'opaque'")]
+    finally:
+        con.close()
+    out = [name for pair in zip(*picks) for name in pair]
+    return out[:n]
 
 
 def base_moves(repo: Path, rel: Path, run_index) -> dict:
@@ -154,6 +202,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--base-moves", action="store_true")
     ap.add_argument("--oracle", action="store_true")
+    ap.add_argument("--redefine", type=int, default=1,
+                    help="per round, methods the branch adds named as base files' calls (base_names)")
     args = ap.parse_args()
     src = args.src or default_src()
     if args.work.exists():
@@ -176,12 +226,19 @@ def main() -> None:
     git(repo, "worktree", "add", "-q", str(scratch), "feature")
     files = sorted(p.relative_to(scratch) for p in scratch.rglob("*.go") if "testdata" not in p.parts)
     out: dict = {"src": str(src), "files": len(files), "first_index_of_feature": first, "syncs": {}}
+    rounds = len(args.changed.split(",")) * args.rounds
+    names = base_names(repo, rounds * args.redefine)
+    out["redefined_names"] = names
     k = 0
     for n in [int(x) for x in args.changed.split(",")]:
         for rnd in range(args.rounds):
             for rel in files[k:k + n]:
                 with open(scratch / rel, "a", encoding="utf-8") as f:
                     f.write(f"\nfunc benchBranchSync{k}_{rnd}() {{}}\n")
+            with open(scratch / files[k], "a", encoding="utf-8") as f:
+                for name in names[:args.redefine]:
+                    f.write(f"\ntype benchT{k}{name} struct{{}}\n\nfunc (benchT{k}{name}) {name}() {{}}\n")
+            names = names[args.redefine:]
             k += n
             git(scratch, "commit", "-qam", f"{n} files, round {rnd}")
             t0, c0 = time.monotonic(), cpu()

@@ -41,6 +41,7 @@ from ..store import CONFIDENCE_CODES, EDGE_TYPE_CODES, Generation, id_blob, tran
 from ..store.edges import (dirty_name_edges, edge_count, edge_rowid_range, finish_resolution, label_pending,
                            next_edge_rowid, pending_edges, requeue_into, resolved_shadow, resolver_version,
                            stored_edges_between, write_resolutions)
+from ..store.basefix import dirty_names, drop_fixes, fixed_names, retry_edges_named, write_fixes
 from ..store.writer import FileEdges, build_symbol_indexes, file_ids, insert_edges
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
 from .generic import GenericResolver
@@ -54,7 +55,7 @@ from .typescript import TypeScriptResolver
 log = logging.getLogger(__name__)
 
 # Bump when the rules change what an edge resolves to: the next sync re-resolves all edges.
-RESOLVER_VERSION = "7"
+RESOLVER_VERSION = "8"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
@@ -172,15 +173,58 @@ def _resolve_incremental(db: sqlite3.Connection, g: Graph, build_indexes: bool) 
     results = _resolve_all(g, edges_todo)
     with transaction(db):
         _write(db, results)
-        _finish(db, g, build_indexes)
+        _finish(db, g, build_indexes, full=False)
     return len(results), sum(1 for r in results if r[3] in RESOLVED)
 
 
-def _finish(db: sqlite3.Connection, g: Graph, build_indexes: bool) -> None:
+def _finish(db: sqlite3.Connection, g: Graph, build_indexes: bool, full: bool = True) -> None:
+    """Inside the resolution's transaction, after its writes; `full`: every edge was resolved."""
     if isinstance(g, LayeredGraph):
+        _fix_base_edges(db, g, full)
         finish_resolution(db, *g.key, _version(g), build_indexes, sorted(g.shadow))
     else:
+        drop_fixes(db)
         finish_resolution(db, *g.key, RESOLVER_VERSION, build_indexes)
+
+
+def _fix_base_edges(db: sqlite3.Connection, g: LayeredGraph, full: bool) -> None:
+    """An overlay's resolutions of base edges (`store.basefix`): the base files' edges (files the
+    ref left alone) that a definition the ref added, changed or removed can change, resolved
+    over both layers; those whose answer differs from the base's are written as the overlay's
+    fixes. A `full` resolution does every such edge; an incremental one those by the names whose
+    definitions this job changed (its dirty names, the rule of a whole index's incremental
+    resolution) or that the ref redefines since the last one, and drops the fixes by names it no
+    longer redefines."""
+    t0 = time.monotonic()
+    names = _redefined(g)
+    before = None if full else fixed_names(db)
+    redo = None if before is None else (dirty_names(db, *g.key) | (names - before)) & names
+    todo = [e for e in map(Edge._make, retry_edges_named(g.base.db, names if redo is None else redo,
+                                                        CONFIDENCE_CODES[OPAQUE], CONFIDENCE_CODES[UNIQUE]))
+            if e.path not in g.shadow]
+    todo.sort(key=lambda e: (e.path, e.rowid))  # a file's edges together: `_resolutions` memoises per file
+    g.warm([e.path for e in todo])
+    codes = CONFIDENCE_CODES
+    fixes = [(e.rowid, e.path, e.line, e.edge_type, e.from_id, e.to_name, to, codes[conf])
+             for e, (to, conf) in zip(todo, _resolutions(g, todo)) if (to, conf) != (e.to_id, e.confidence)]
+    write_fixes(db, fixes, names, redo)
+    log.debug("base edges of %d names the ref redefines (%s): %d resolved again, %d fixes, in %d ms", len(names),
+              "all" if redo is None else f"{len(redo)} again", len(todo), len(fixes),
+              int((time.monotonic() - t0) * 1000))
+
+
+def _redefined(g: LayeredGraph) -> set[str]:
+    """The names whose definitions the ref changes: those whose (path, qualified name, kind)
+    of the shadowed paths differ between the overlay and the base. A name the ref only moves
+    (a line, an id) is left out: base edges into it reach it through its counterpart (`store.layers`)."""
+    paths = sorted(g.shadow)
+    g.top.warm(paths)
+    g.base.warm(paths)
+    mine, theirs = Counter(), Counter()
+    for p in paths:
+        mine.update((s.name, s.path, s.qname, s.kind) for s in g.top.in_file(p))
+        theirs.update((s.name, s.path, s.qname, s.kind) for s in g.base.in_file(p))
+    return {key[0] for key in (mine - theirs) + (theirs - mine)}
 
 
 def _follow_shadow(db: sqlite3.Connection, g: LayeredGraph) -> bool:

@@ -8,6 +8,7 @@
     layers.py    the reads of a ref stored as an overlay: its files merged with its base's
     writer.py    the write side: a generation's rows and documents, written in crash-safe order
     edges.py     the edge table's named reads and writes for reference resolution
+    basefix.py   an overlay's resolutions of base edges its own definitions change (per-edge shadowing)
 
 This module is the import surface for everything but the indexing wing: queries, tools and
 health use `store.X`; `index` and `refs` import `store.writer` / `store.edges` by name.

@@ -24,7 +24,7 @@ import heapq
 import math
 from typing import Any, Iterable, Iterator
 
-from . import fulltext, reads
+from . import basefix, fulltext, reads
 from .layout import Generation, Overlay, Withheld
 from .reads import Chunk, EdgeSite, OutlineRow, Symbol
 
@@ -164,9 +164,28 @@ def edges_to(gen: View, ids: list[str], edge_type: str | None = None) -> list[Ed
     if not isinstance(gen, Overlay):
         return reads.edges_to(gen, ids, edge_type)
     base_ids = list(ids) + _counterparts(gen, ids)
-    found = reads.edges_to(gen.top, ids, edge_type) + list(_visible(gen, reads.edges_to(gen.base, base_ids,
-                                                                                         edge_type)))
+    found = (reads.edges_to(gen.top, ids, edge_type)
+             + _base_sites(gen, reads.edges_to_rows(gen.base, base_ids, edge_type))
+             + basefix.fixes_to(_fixes(gen), ids, edge_type))
     return sorted(found, key=lambda e: (e.path, e.line, e.edge_type, e.from_symbol_id or ""))
+
+
+def _base_sites(gen: Overlay, found: Iterable[tuple[int, EdgeSite]]) -> list[EdgeSite]:
+    """The base's edge sites the overlay does not shadow: neither by path (a file the ref
+    changed) nor by edge (a base row the overlay resolved anew: `basefix`)."""
+    found = [(r, e) for r, e in found if e.path not in gen.shadow]
+    fixed = basefix.fixed_among(_fixes(gen), [r for r, _ in found])
+    return [e for r, e in found if r not in fixed]
+
+
+def _fixes(gen: Overlay) -> Generation | None:
+    """The generation holding the overlay's fixes of base edges (`basefix`), when they hold for
+    the base it is read over: the base generation they were computed on, no file of which was
+    indexed again since (their rowids name that generation's rows). Else None: the base's own
+    answers, until the overlay's next sync recomputes them."""
+    hidden = gen.shadow - frozenset(gen.info["paths"])
+    same = gen.base.number == int(gen.info.get("base_generation") or 0)
+    return gen.top if same and not hidden else None
 
 
 def _counterparts(gen: Overlay, ids: list[str]) -> list[str]:
@@ -180,14 +199,9 @@ def _counterparts(gen: Overlay, ids: list[str]) -> list[str]:
 
 
 def unresolved_count(gen: View, name: str, edge_type: str | None = None) -> int:
-    if isinstance(gen, Withheld):
-        return unresolved_count(gen.inner, name, edge_type) - sum(
-            1 for e in unresolved_edges(gen.inner, name, edge_type) if e.path in gen.withheld)
-    if not isinstance(gen, Overlay):
-        return reads.unresolved_count(gen, name, edge_type)
-    shadowed = sum(1 for e in reads.unresolved_edges(gen.base, name, edge_type) if e.path in gen.shadow)
-    return (reads.unresolved_count(gen.top, name, edge_type) + reads.unresolved_count(gen.base, name, edge_type)
-            - shadowed)
+    if isinstance(gen, Withheld) or isinstance(gen, Overlay):
+        return sum(1 for _ in unresolved_edges(gen, name, edge_type))
+    return reads.unresolved_count(gen, name, edge_type)
 
 
 def unresolved_edges(gen: View, name: str, edge_type: str | None = None) -> Iterator[EdgeSite]:
@@ -196,7 +210,8 @@ def unresolved_edges(gen: View, name: str, edge_type: str | None = None) -> Iter
     if not isinstance(gen, Overlay):
         return reads.unresolved_edges(gen, name, edge_type)
     return heapq.merge(reads.unresolved_edges(gen.top, name, edge_type),
-                       _visible(gen, reads.unresolved_edges(gen.base, name, edge_type)),
+                       _base_sites(gen, reads.unresolved_rows(gen.base, name, edge_type)),
+                       basefix.fixes_unresolved(_fixes(gen), name, edge_type),
                        key=lambda e: (e.path, e.line))
 
 

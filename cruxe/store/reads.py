@@ -415,14 +415,21 @@ _CONFIDENCE_LABELS = {code: label for label, code in CONFIDENCE_CODES.items()}
 
 def edges_to(gen: Generation, ids: list[str], edge_type: str | None = None) -> list[EdgeSite]:
     """The edges resolved to any of the definitions `ids` (of one type, when given)."""
-    marks = ",".join("?" * len(ids))
-    sql = (f"SELECT f.path, e.source_line, {edge_type_sql('e')}, {id_sql('e.from_symbol_id')}, e.confidence "
-           f"FROM symbol_edges e JOIN paths f ON f.id = e.file_id WHERE e.to_symbol_id IN ({marks})")
+    return [site for _, site in edges_to_rows(gen, ids, edge_type)]
+
+
+_SITE_SQL = (f"SELECT e.rowid, f.path, e.source_line, {edge_type_sql('e')}, {id_sql('e.from_symbol_id')}, "
+             "e.confidence FROM symbol_edges e JOIN paths f ON f.id = e.file_id")
+
+
+def edges_to_rows(gen: Generation, ids: list[str], edge_type: str | None = None) -> list[tuple[int, EdgeSite]]:
+    """`edges_to`, each site with its row's rowid (what an overlay's fixes of base rows name: `basefix`)."""
+    sql = f"{_SITE_SQL} WHERE e.to_symbol_id IN ({','.join('?' * len(ids))})"
     args: list[Any] = [id_blob(i) for i in ids]
     if edge_type is not None:
         sql += " AND e.edge_type=?"
         args.append(EDGE_TYPE_CODES[edge_type])
-    return [EdgeSite(p, ln, t, f, _CONFIDENCE_LABELS.get(c)) for p, ln, t, f, c in gen.db.execute(sql, args)]
+    return [(r, EdgeSite(p, ln, t, f, _CONFIDENCE_LABELS.get(c))) for r, p, ln, t, f, c in gen.db.execute(sql, args)]
 
 
 def _like_escape(s: str) -> str:
@@ -451,11 +458,14 @@ def unresolved_count(gen: Generation, name: str, edge_type: str | None = None) -
 
 def unresolved_edges(gen: Generation, name: str, edge_type: str | None = None) -> Iterator[EdgeSite]:
     """The edges `unresolved_count` counts, in (path, line) order; read lazily."""
+    return (site for _, site in unresolved_rows(gen, name, edge_type))
+
+
+def unresolved_rows(gen: Generation, name: str, edge_type: str | None = None) -> Iterator[tuple[int, EdgeSite]]:
+    """`unresolved_edges`, each site with its row's rowid."""
     where, args = _unresolved_where(name, edge_type)
-    cursor = gen.db.execute(
-        f"SELECT f.path, e.source_line, {edge_type_sql('e')}, {id_sql('e.from_symbol_id')}, e.confidence "
-        f"FROM symbol_edges e JOIN paths f ON f.id = e.file_id WHERE {where} ORDER BY f.path, e.source_line", args)
-    return (EdgeSite(p, ln, t, f, _CONFIDENCE_LABELS.get(c)) for p, ln, t, f, c in cursor)
+    cursor = gen.db.execute(f"{_SITE_SQL} WHERE {where} ORDER BY f.path, e.source_line", args)
+    return ((r, EdgeSite(p, ln, t, f, _CONFIDENCE_LABELS.get(c))) for r, p, ln, t, f, c in cursor)
 
 
 # ---- health and warm-up -----------------------------------------------------------------------
