@@ -27,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from corpora import CORPORA, materialize  # noqa: E402
+from corpora import ALL_CORPORA, materialize  # noqa: E402
 from common import KINDS  # noqa: E402
 
 RG_TIMEOUT_S = 60
@@ -126,7 +126,7 @@ def run(tasks: list[dict], work: Path) -> tuple[list[dict], dict]:
     home = work / "home"
     os.environ["CRUXE_HOME"] = str(home)
     records, index_s = [], {}
-    for corpus in [c for c in CORPORA if any(t["corpus"] == c for t in tasks)]:
+    for corpus in [c for c in ALL_CORPORA if any(t["corpus"] == c for t in tasks)]:
         root, index_s[corpus] = ensure_index(work, corpus)
         server = Server(root, home=home)
         for t in (t for t in tasks if t["corpus"] == corpus):
@@ -182,7 +182,7 @@ def table(summary: dict) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", choices=sorted(CORPORA))
+    ap.add_argument("--corpus", choices=sorted(ALL_CORPORA))
     ap.add_argument("--kind", choices=KINDS)
     ap.add_argument("--split", choices=("tune", "validation"))
     ap.add_argument("--limit", type=int)
