@@ -69,6 +69,11 @@ def test_a_quarter_is_validation_by_the_stated_rule(tasks):
 def test_no_concept_question_names_its_answer(tasks):
     concepts = [t for t in tasks if t["kind"] == "concept"]
     assert len(concepts) >= 55
+    assert_questions_avoid_names(concepts)
+
+
+def assert_questions_avoid_names(concepts: list[dict]) -> None:
+    """No code-like token, and none of the answers' names (whole or split into words)."""
     for t in concepts:
         q = t["query"].lower()
         assert not CODE_TOKEN.search(t["query"]), t["id"]
