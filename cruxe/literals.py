@@ -157,11 +157,17 @@ def _bytes_literal(text: str, start: int) -> bool:
 
 
 def _in_comment(text: str, start: int) -> bool:
-    """On a comment line (a doc example's `/// panic!("...")`, an attribute's `#[...]`). Looked
-    for within EMIT_WINDOW only: a minified file's one line must not be scanned per literal."""
+    """On a comment line (a doc example's `/// panic!("...")`, an attribute's `#[...]`, a block
+    comment's ` * ` line), not on a dereferencing one (`*out = ...`). Looked for within
+    EMIT_WINDOW only: a minified file's one line must not be scanned per literal."""
     lo = max(0, start - EMIT_WINDOW)
     head = text[text.rfind("\n", lo, start) + 1 or lo:start].lstrip()
-    return head.startswith(_COMMENT_LEADS)
+    if not head.startswith(_COMMENT_LEADS):
+        return False
+    if head[0] != "*" or len(head) == 1 or not (head[1].isalnum() or head[1] in "_("):
+        return True
+    # `*out = f("...")`: a dereference is code, unless a block comment is open around it
+    return text.rfind("/*", lo, start) > text.rfind("*/", lo, start)
 
 
 def _only_joiners(gap: str) -> bool:

@@ -69,6 +69,11 @@ def test_a_quarter_is_validation_by_the_stated_rule(tasks):
 def test_no_concept_question_names_its_answer(tasks):
     concepts = [t for t in tasks if t["kind"] == "concept"]
     assert len(concepts) >= 55
+    assert_questions_avoid_names(concepts)
+
+
+def assert_questions_avoid_names(concepts: list[dict]) -> None:
+    """No code-like token, and none of the answers' names (whole or split into words)."""
     for t in concepts:
         q = t["query"].lower()
         assert not CODE_TOKEN.search(t["query"]), t["id"]
@@ -103,3 +108,31 @@ def test_scoring_rules():
     s = score(callers, [("a.py", 4, 4), ("a.py", 4, 4), ("c.py", 1, 1)])
     assert s["recall"] == 0.5 and s["precision"] == 0.5 and s["at1"]
     assert score(callers, [])["precision"] == 0.0
+
+
+# ---- the holdout (holdout.jsonl): the same rules over corpora outside the tuned subsets -------
+
+holdout_concepts = agent_tasks("holdout_concepts")
+
+
+@pytest.fixture(scope="module")
+def holdout() -> list[dict]:
+    return [json.loads(line) for line in (BENCH / "holdout.jsonl").read_text().splitlines() if line.strip()]
+
+
+def test_holdout_corpora_are_outside_the_tuned_ones(holdout):
+    assert not set(corpora.HOLDOUT) & set(CORPORA)
+    assert not set(corpora.GO_HOLDOUT) & set(corpora.GO_PACKAGES)
+    assert {t["corpus"] for t in holdout} == set(corpora.HOLDOUT)
+    per_cell = collections.Counter((t["corpus"], t["kind"]) for t in holdout)
+    assert all(per_cell[(c, k)] >= 5 for c in corpora.HOLDOUT for k in KINDS), per_cell
+    assert 16 <= len(holdout_concepts.HOLDOUT_CONCEPTS) <= 24
+
+
+def test_holdout_tasks_follow_the_task_rules(holdout, monkeypatch):
+    monkeypatch.setitem(globals(), "CORPORA", corpora.HOLDOUT)
+    test_every_task_is_complete_and_coherent(holdout)
+    test_errors_are_pasted_with_values_and_callers_leave_tests_out(holdout)
+    concepts = [t for t in holdout if t["kind"] == "concept"]
+    assert len(concepts) == len(holdout_concepts.HOLDOUT_CONCEPTS)
+    assert_questions_avoid_names(concepts)

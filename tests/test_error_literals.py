@@ -171,6 +171,20 @@ def test_only_literals_inside_an_emitting_call_are_kept():
     assert emitted_segments('/// panic!("example in a doc comment")\nfn f() {}', "rust") == []
 
 
+def test_a_dereferencing_assignment_line_is_code_not_a_comment():
+    """A line that starts with `*` is a block comment's continuation only when a space, `/` or
+    another `*` follows; `*out = ...` (Rust, Go, C-like dereference) is code whose message counts."""
+    src = 'fn f(out: &mut String, v: Vec<u8>) {\n    *out = String::from_utf8(v).expect("the data must be valid utf-8");\n}\n'
+    assert emitted_segments(src, "rust") == [["the", "data", "must", "be", "valid", "utf", "8", "|"]]
+    assert emitted_segments('\t*p = mustParse("bad value in the header")\n', "go") == []  # not an emitting call
+    assert emitted_segments('\t*p = errors.New("bad value in the header")\n', "go") == [
+        ["bad", "value", "in", "the", "header", "|"]]
+    # block comments' continuation lines stay comments
+    assert emitted_segments('/*\n * panic!("in a block comment")\n */', "rust") == []
+    assert emitted_segments('/**\n *panic!("in a block comment")\n**/', "rust") == []
+    assert emitted_segments('/**\n ** throw new Error("in a doc block")\n */', "typescript") == []
+
+
 def test_pasted_wrappers_and_values_are_taken_off():
     assert unwrap_message("thread 'main' panicked at 'slot 3 gone', src/main.rs:4:9") == "slot 3 gone"
     assert unwrap_message("panic: store: closed") == "store: closed"

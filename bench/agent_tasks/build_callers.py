@@ -11,25 +11,27 @@ from pathlib import Path
 from common import code_lines, file_lines, python_trees
 from corpora import SOURCE_SUFFIX, is_test_path
 
-STDLIB_NAMES_CACHE: set[str] = set()
+STDLIB_NAMES_CACHE: dict[frozenset[str], set[str]] = {}
 MAX_SITES = 15  # find_references lists 20 by default; a few more than that would measure the limit
 
 
-def _stdlib_names() -> set[str]:
-    """Names the Python stdlib defines: an attribute call by such a name may not be ours."""
-    if not STDLIB_NAMES_CACHE:
+def _stdlib_names(ours: frozenset[str] = frozenset()) -> set[str]:
+    """Names the Python stdlib defines outside the corpus (`ours`: the stdlib entries the corpus
+    copies, for the holdout's py-std): an attribute call by such a name may not be ours."""
+    if ours not in STDLIB_NAMES_CACHE:
         import sysconfig
         std = Path(sysconfig.get_paths()["stdlib"])
+        names = STDLIB_NAMES_CACHE.setdefault(ours, set())
         for f in std.rglob("*.py"):
-            if "site-packages" in f.parts:
+            if "site-packages" in f.parts or f.relative_to(std).parts[0] in ours:
                 continue
             try:
                 tree = ast.parse(f.read_bytes())
             except (SyntaxError, ValueError):
                 continue
-            STDLIB_NAMES_CACHE.update(n.name for n in ast.walk(tree)
-                                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
-    return STDLIB_NAMES_CACHE
+            names.update(n.name for n in ast.walk(tree)
+                         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)))
+    return STDLIB_NAMES_CACHE[ours]
 
 
 def python_calls(root: Path) -> tuple[dict[str, set[tuple[str, int, int]]], set[str]]:
@@ -63,7 +65,7 @@ def python_calls(root: Path) -> tuple[dict[str, set[tuple[str, int, int]]], set[
 def _foreign_imports(tree: ast.Module, root: Path) -> set[str]:
     """Local names a module binds to modules or objects from outside the corpus: imports, and
     module-level `x = foreign.f(...)` (`advapi32 = ctypes.WinDLL(...)`)."""
-    tops = {p.name for p in root.iterdir() if p.is_dir()}
+    tops = {p.name if p.is_dir() else p.stem for p in root.iterdir() if p.is_dir() or p.suffix == ".py"}
     names = set()
     for n in ast.walk(tree):
         if isinstance(n, ast.Import):
@@ -82,7 +84,10 @@ def _foreign_imports(tree: ast.Module, root: Path) -> set[str]:
 
 def _python(root: Path, rows: list[dict], n: int, rng: random.Random) -> list[tuple[dict, list]]:
     count = collections.Counter(r["name"] for r in rows)
-    std = _stdlib_names()
+    # the stdlib's own entries when the corpus is a copy of them (py-std); none for py-5k
+    import sysconfig
+    std_root = Path(sysconfig.get_paths()["stdlib"])
+    std = _stdlib_names(frozenset(p.name for p in root.iterdir() if (std_root / p.name).exists()))
     calls, bound = python_calls(root)
     cands = sorted((r["path"], r["name"]) for r in rows
                    if count[r["name"]] == 1 and r["kind"] in ("function", "method") and len(r["name"]) >= 8

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Write bench/agent_tasks/tasks.jsonl from the corpora, the kit's oracles and concepts.py.
 
-usage: python3 bench/agent_tasks/build_tasks.py [--work /tmp/agenttasks-work]
+usage: python3 bench/agent_tasks/build_tasks.py [--work /tmp/agenttasks-work] [--holdout]
 
 Copies each corpus subset under WORK (corpora.py), runs the language's oracle over it (output
 kept in WORK/gt/<corpus>.jsonl), then samples definition, error and caller tasks with fixed
 seeds and resolves the hand-written concept questions. Deterministic: the same corpora give
-the same file. Never reads anything Cruxe produced.
+the same file. Never reads anything Cruxe produced. `--holdout` writes holdout.jsonl instead, by
+the same builders over the holdout corpora (corpora.HOLDOUT) and holdout_concepts.py.
 """
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ import build_definitions  # noqa: E402
 import build_errors  # noqa: E402
 from common import assign_splits, body_span, load_oracle  # noqa: E402
 from concepts import CONCEPTS  # noqa: E402
-from corpora import CORPORA, materialize  # noqa: E402
+from corpora import CORPORA, HOLDOUT, materialize  # noqa: E402
+from holdout_concepts import HOLDOUT_CONCEPTS  # noqa: E402
 from support.locations import ORACLES  # noqa: E402
 
 PER_CORPUS = {"definition": 5, "error": 15, "callers": 15}  # definition: per subkind (3 subkinds)
@@ -44,9 +46,9 @@ def oracle(work: Path, corpus: str, lang: str, root: Path) -> list[dict]:
     return load_oracle(out, corpus)
 
 
-def concept_tasks(corpus: str, root: Path, rows: list[dict]) -> list[dict]:
+def concept_tasks(corpus: str, root: Path, rows: list[dict], concepts: list[dict] = CONCEPTS) -> list[dict]:
     tasks = []
-    for c in (c for c in CONCEPTS if c["corpus"] == corpus):
+    for c in (c for c in concepts if c["corpus"] == corpus):
         targets = [(c["path"], c["name"], c["scope"]), *c.get("also", [])]
         expected = []
         for path, name, scope in targets:
@@ -81,26 +83,29 @@ def concept_rg(question: str) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--work", default="/tmp/agenttasks-work")
-    ap.add_argument("--out", default=str(HERE / "tasks.jsonl"))
+    ap.add_argument("--out", help="default: tasks.jsonl, or holdout.jsonl with --holdout")
+    ap.add_argument("--holdout", action="store_true", help="the holdout corpora and their concept questions")
     a = ap.parse_args()
     work = Path(a.work)
+    out = a.out or str(HERE / ("holdout.jsonl" if a.holdout else "tasks.jsonl"))
+    corpora, concepts = (HOLDOUT, HOLDOUT_CONCEPTS) if a.holdout else (CORPORA, CONCEPTS)
     tasks = []
-    for corpus, (lang, _) in CORPORA.items():
+    for corpus, (lang, _) in corpora.items():
         root = materialize(work, corpus)
         rows = oracle(work, corpus, lang, root)
         tasks += build_definitions.build(corpus, lang, root, rows, PER_CORPUS["definition"])
-        tasks += concept_tasks(corpus, root, rows)
+        tasks += concept_tasks(corpus, root, rows, concepts)
         tasks += build_errors.build(corpus, lang, root, PER_CORPUS["error"])
         tasks += build_callers.build(corpus, lang, root, rows, PER_CORPUS["callers"])
     assign_splits(tasks)
     seen = set()
-    with open(a.out, "w") as fh:
+    with open(out, "w") as fh:
         for t in tasks:
             if t["id"] in seen:
                 raise SystemExit(f"duplicate task id {t['id']}")
             seen.add(t["id"])
             fh.write(json.dumps(t, ensure_ascii=False, sort_keys=False) + "\n")
-    print(f"{len(tasks)} tasks -> {a.out}", file=sys.stderr)
+    print(f"{len(tasks)} tasks -> {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from corpora import SOURCE_SUFFIX, is_test_path
 
 KINDS = ("definition", "concept", "error", "callers")
 VALIDATION_SHARE = 4  # one task in four
+MAX_CODE_LINE = 20_000  # characters
 
 
 def id_hash(task_id: str) -> str:
@@ -89,7 +90,8 @@ def python_trees(root: Path):
 def code_lines(root: Path, lang: str):
     """(path, line number, text) of the code lines of non-test Go/Rust/TS files, in order:
     `//` comments, `/* */` blocks, Go raw-string bodies, Rust `#[cfg(test)] mod tests` blocks,
-    `.d.ts` files and Go files excluded from every build (`//go:build ignore`) left out."""
+    `.d.ts` files, Go files excluded from every build (`//go:build ignore`) and lines over
+    MAX_CODE_LINE characters left out."""
     for f in sorted(p for suf in SOURCE_SUFFIX[lang] for p in root.rglob(f"*{suf}")):
         rel = f.relative_to(root).as_posix()
         if is_test_path(rel) or f.name.endswith(".d.ts"):
@@ -97,7 +99,9 @@ def code_lines(root: Path, lang: str):
         lines = f.read_text(encoding="utf-8", errors="replace").splitlines()
         if lang == "go" and any(line.startswith("//go:build ignore") for line in lines[:20]):
             continue
-        yield from ((rel, no, line) for no, line in _live_lines(lines, lang))
+        # a megabyte-long line is an embedded bundle (effect's http-api assets), not code anyone
+        # calls from, and the builders' quote-stripping regexes are quadratic on it
+        yield from ((rel, no, line) for no, line in _live_lines(lines, lang) if len(line) <= MAX_CODE_LINE)
 
 
 def _live_lines(lines: list[str], lang: str):

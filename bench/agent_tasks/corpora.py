@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
-from support.locations import CORPORA_ROOT, GO_SRC, RUST_LIBRARY, SHARED, TS_MODULES  # noqa: E402
+from support.locations import CORPORA_ROOT, GO_SRC, RUST_LIBRARY, SHARED, STDLIB, TS_MODULES  # noqa: E402
 
 GO_PACKAGES = ("archive", "bufio", "bytes", "compress", "context", "database", "encoding", "errors",
                "flag", "fmt", "go", "html", "io", "mime", "net", "os", "path", "regexp", "sort",
@@ -30,6 +30,24 @@ CORPORA: dict[str, tuple[str, list[tuple[str, Path]]]] = {
     "ts-real": ("typescript", [(f"{p}/src", TS_MODULES / p / "src") for p in TS_PACKAGES]),
 }
 
+# The holdout (issue 17's robustness check): code of the kit outside every tuned subset above,
+# for questions nobody tuned on. Python: stdlib packages and modules; Go: std packages not in
+# GO_PACKAGES; Rust: crates of the Debian cargo registry (their `src/` only); TypeScript: effect.
+PY_STD = ("asyncio", "concurrent", "email", "html", "http", "importlib", "json", "logging", "multiprocessing",
+          "urllib", "wsgiref", "xml", "xmlrpc", "argparse.py", "configparser.py", "dataclasses.py", "ftplib.py",
+          "imaplib.py", "pathlib.py", "shutil.py", "smtplib.py", "subprocess.py", "tarfile.py", "zipfile.py")
+GO_HOLDOUT = ("container", "crypto", "debug", "hash", "image", "log", "math", "sync", "unicode")
+RUST_HOLDOUT = ("indexmap-1.9.2", "petgraph-0.6.2", "rayon-1.6.1", "regex-1.7.1", "regex-syntax-0.6.27",
+                "serde-1.0.152", "tokio-1.24.2")
+CARGO_REGISTRY = Path("/usr/share/cargo/registry")
+HOLDOUT: dict[str, tuple[str, list[tuple[str, Path]]]] = {
+    "py-std": ("python", [(m, STDLIB / m) for m in PY_STD]),
+    "go-hold": ("go", [(p, GO_SRC / p) for p in GO_HOLDOUT]),
+    "rs-hold": ("rust", [(f"{c.rsplit('-', 1)[0]}/src", CARGO_REGISTRY / c / "src") for c in RUST_HOLDOUT]),
+    "ts-hold": ("typescript", [("effect/src", TS_MODULES / "effect" / "src")]),
+}
+ALL_CORPORA = {**CORPORA, **HOLDOUT}
+
 SOURCE_SUFFIX = {"python": (".py",), "go": (".go",), "rust": (".rs",), "typescript": (".ts", ".tsx")}
 
 
@@ -45,7 +63,11 @@ def materialize(work: Path, corpus: str) -> Path:
         return root
     if root.exists():
         shutil.rmtree(root)
-    for dest, src in CORPORA[corpus][1]:
+    for dest, src in ALL_CORPORA[corpus][1]:
+        if src.is_file():  # a single-module corpus entry (the stdlib's argparse.py)
+            (root / dest).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, root / dest)
+            continue
         if not src.is_dir():
             raise SystemExit(f"{corpus}: {src} is missing (run {SHARED}/bench/setup_corpora.sh)")
         shutil.copytree(src, root / dest, symlinks=True,

@@ -27,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from corpora import CORPORA, materialize  # noqa: E402
+from corpora import ALL_CORPORA, materialize  # noqa: E402
 from common import KINDS  # noqa: E402
 
 RG_TIMEOUT_S = 60
@@ -117,6 +117,21 @@ def score(task: dict, hits: list[tuple[str, int, int]]) -> dict:
     return out
 
 
+TOKEN_PIECE = 50_000  # characters: bpe_openai refuses a very long input
+
+
+def count_tokens(enc, text: str) -> int:
+    """o200k tokens of `text`; an answer too long for the encoder in one piece (rg printing a
+    megabyte-long matched line) is counted line by line, in pieces: the sum differs from the
+    whole's count only at the piece boundaries."""
+    try:
+        return len(enc.encode(text))
+    except ValueError:
+        pieces = (line[i:i + TOKEN_PIECE] for line in text.splitlines(keepends=True)
+                  for i in range(0, len(line), TOKEN_PIECE))
+        return sum(len(enc.encode(p)) for p in pieces)
+
+
 def run(tasks: list[dict], work: Path) -> tuple[list[dict], dict]:
     from bpe_openai import get_encoding
 
@@ -126,7 +141,7 @@ def run(tasks: list[dict], work: Path) -> tuple[list[dict], dict]:
     home = work / "home"
     os.environ["CRUXE_HOME"] = str(home)
     records, index_s = [], {}
-    for corpus in [c for c in CORPORA if any(t["corpus"] == c for t in tasks)]:
+    for corpus in [c for c in ALL_CORPORA if any(t["corpus"] == c for t in tasks)]:
         root, index_s[corpus] = ensure_index(work, corpus)
         server = Server(root, home=home)
         for t in (t for t in tasks if t["corpus"] == corpus):
@@ -134,8 +149,8 @@ def run(tasks: list[dict], work: Path) -> tuple[list[dict], dict]:
             r_hits, r_text = rg_answer(root, t)
             records.append({"id": t["id"], "corpus": corpus, "kind": t["kind"], "subkind": t["subkind"],
                             "split": t["split"],
-                            "cruxe": {**score(t, c_hits), "tokens": len(enc.encode(c_text)), "error": c_err},
-                            "rg": {**score(t, r_hits), "tokens": len(enc.encode(r_text))}})
+                            "cruxe": {**score(t, c_hits), "tokens": count_tokens(enc, c_text), "error": c_err},
+                            "rg": {**score(t, r_hits), "tokens": count_tokens(enc, r_text)}})
     order = {t["id"]: i for i, t in enumerate(tasks)}
     records.sort(key=lambda r: order[r["id"]])
     return records, {k: round(v, 1) for k, v in index_s.items()}
@@ -182,7 +197,7 @@ def table(summary: dict) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", choices=sorted(CORPORA))
+    ap.add_argument("--corpus", choices=sorted(ALL_CORPORA))
     ap.add_argument("--kind", choices=KINDS)
     ap.add_argument("--split", choices=("tune", "validation"))
     ap.add_argument("--limit", type=int)
