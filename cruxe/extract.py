@@ -21,8 +21,10 @@ _BOM = b"\xef\xbb\xbf"
 # (that is SCHEMA_VERSION). A generation records the version that wrote it; a job finding another
 # rebuilds the ref beside it instead of syncing rows of two extractors into one index, and the
 # ref reads stale until then (so `balanced` starts that job).
-EXTRACTION_VERSION = "4"  # 3: identifier parts split acronyms (codetokens.PARTS_PATTERN); 4: Python instance attributes with a visible type are variables of
-# their class, and a line starting with a dereference (`*out = ...`) is code whose messages count
+# 3: identifier parts split acronyms (codetokens.PARTS_PATTERN); 4: Python instance attributes
+# with a visible type are variables of their class, and a line starting with a dereference
+# (`*out = ...`) is code whose messages count (literals).
+EXTRACTION_VERSION = "4"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

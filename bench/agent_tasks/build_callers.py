@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from common import code_lines, file_lines, python_trees
-from corpora import SOURCE_SUFFIX, is_test_path
+from corpora import is_test_path
 
 STDLIB_NAMES_CACHE: dict[frozenset[str], set[str]] = {}
 MAX_SITES = 15  # find_references lists 20 by default; a few more than that would measure the limit
