@@ -516,3 +516,21 @@ def test_same_named_definitions_in_one_file_are_all_answered(make_repo):
         payload, is_error = server.call_tool("locate_symbol", {"name": name})
         assert not is_error
         assert sorted(r["line_start"] for r in payload["results"]) == lines
+
+
+def test_locate_a_qualified_name_in_its_exact_case_ranks_first(make_repo):
+    """`formatError.Error` with five `FormatError.Error` around (Go 1.19 has both): the one
+    whose scope matches the case as written comes first, the case-insensitive ones after."""
+    files = {f"p{i}/f.go": f"package p{i}\n\ntype FormatError struct{{}}\n\n"
+                           "func (e FormatError) Error() string { return \"bad\" }\n" for i in range(5)}
+    files["deep/inner/fmt.go"] = ("package inner\n\ntype formatError struct{}\n\n"
+                                  "func (e formatError) Error() string { return \"bad format\" }\n")
+    root = make_repo(files)
+    run_index(root)
+    gen, repo, ref = open_gen(root)
+    hits, total = locate_symbol(gen, repo, ref, "formatError.Error", limit=5)
+    assert total == 6 and len(hits) == 5
+    assert (hits[0].path, hits[0].line_start) == ("deep/inner/fmt.go", 5)
+    assert {h.path for h in hits[1:]} <= {f"p{i}/f.go" for i in range(5)}
+    upper, _ = locate_symbol(gen, repo, ref, "FormatError.Error", limit=10)
+    assert len(upper) == 6 and upper[-1].path == "deep/inner/fmt.go"

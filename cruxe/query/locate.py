@@ -7,7 +7,10 @@ SQLite only (the `name_lower` index): every definition of the last segment's nam
   qualifier segments in order (`json.JSONDecoder` finds `json.decoder.JSONDecoder`);
 - kind / role / language filters with spec 04 intersection semantics;
 - exact case first: when some of the remaining rows match the name's case exactly, only
-  those are kept, otherwise the lookup is case-insensitive.
+  those are kept, otherwise the lookup is case-insensitive. For a qualified query the scope's
+  case is a ranking tier instead: rows whose qualified path matches as written
+  (`formatError.Error`) come before the case-insensitive ones (`FormatError.Error`), which stay
+  listed.
 Then the spec 04 signals (bm25_score is 0.0: there is no full-text base) and a full tie-break.
 """
 from __future__ import annotations
@@ -49,7 +52,10 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     # only when there is an order to decide, and not for a name defined hundreds of times
     stubs = declarations(gen, repo, ref, rows) if 1 < len(rows) <= MAX_BODY_CHECKS else set()
     hits = [_hit(r, target, query_path, kind_intent, r.symbol_id in stubs) for r in rows]
-    hits.sort(key=_sort_key)
+    # the scope's case outranks every signal: a qualified name is typed as it is spelled, and
+    # five other-case types must not push the one asked for past the limit
+    other_case = [qualified and not _scope_as_written(r, segments) for r in rows]
+    hits = [h for _, h in sorted(zip(other_case, hits), key=lambda th: (th[0], *_sort_key(th[1])))]
     hits = take(hits, limit)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
@@ -79,14 +85,23 @@ def _qualified(rows: list[Symbol], segments: list[str]) -> list[Symbol]:
     return [r for r in rows if _in_order(qualifier, _context_segments(r))]
 
 
-def _seg(qualified_name: str) -> list[str]:
-    return [s for s in intent_mod.NAME_SEPARATORS.split(qualified_name.lower()) if s]
+def _scope_as_written(row: Symbol, segments: list[str]) -> bool:
+    """The row matches the qualified query in the query's case, by the rule `_qualified`
+    applied case-insensitively (suffix of the qualified name, else qualifier in order)."""
+    if _seg(row.qualified_name, fold=False)[-len(segments):] == segments:
+        return True
+    return row.name == segments[-1] and _in_order(segments[:-1], _context_segments(row, fold=False))
 
 
-def _context_segments(row: Symbol) -> list[str]:
+def _seg(qualified_name: str, *, fold: bool = True) -> list[str]:
+    text = qualified_name.lower() if fold else qualified_name
+    return [s for s in intent_mod.NAME_SEPARATORS.split(text) if s]
+
+
+def _context_segments(row: Symbol, *, fold: bool = True) -> list[str]:
     """Where a symbol lives, as segments: its path's components, then its qualifier."""
-    path = [p for p in _PATH_PARTS.split(row.path.lower()) if p]
-    return path + _seg(row.qualified_name)[:-1]
+    path = [p for p in _PATH_PARTS.split(row.path.lower() if fold else row.path) if p]
+    return path + _seg(row.qualified_name, fold=fold)[:-1]
 
 
 def _in_order(needles: list[str], hay: list[str]) -> bool:
