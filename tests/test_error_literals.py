@@ -7,6 +7,7 @@ import pytest
 
 from cruxe.literals import emitted_segments, message_segments, unwrap_message
 from cruxe.query import plan, search_code
+from cruxe.query.messages import FIT_DEPTH
 
 from support.repos import indexed_files
 
@@ -206,3 +207,28 @@ def test_error_plan_searches_segments_as_phrases_in_emitted_messages():
     assert ("error_literals", ("manifest",)) not in phrases
     words = {t for ch in p.channels for c in ch.clauses if not c.phrase for t in c.terms}
     assert not words & {"var", "x", "json", "3", "4"}
+
+
+def test_a_value_that_no_message_holds_is_cut_from_every_phrase(tmp_path):
+    """`data must be str, not NoneType`: the type name filled into `%s` is a word of the code
+    (`NoneType = type(None)`) but of no message, so a phrase through it matches nothing in
+    the code either; cut there, the emitting line's text is found by the content channel too
+    and outranks the sites that emit a message with the same words (`name must be str, not
+    {}`), found by the words' bag in both channels, more of them than the
+    channels' first places that are read for their messages (`messages.FIT_DEPTH`)."""
+    competitors = {f"data/str_type_{i}.py": (
+        "NoneType = type(None)\n\n\n"
+        f"def data_str_{i}(data, name):\n"
+        "    if not isinstance(name, str) or isinstance(data, NoneType):\n"
+        "        raise TypeError(f'data name must be str, not {type(name)}: data must be data')\n"
+        "    return str(data)\n") for i in range(FIT_DEPTH + 4)}
+    files = {**competitors, "store/text.py": (
+        "def write_text(path, data):\n"
+        "    if not isinstance(data, str):\n"
+        "        raise TypeError('data must be str, not %s' % data.__class__.__name__)\n"
+        "    path.write(data)\n")}
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    for pasted in ("TypeError: data must be str, not NoneType", "TypeError: data must be str, not int"):
+        hits, _, intent = search_code(gen, repo, ref, pasted, limit=5)
+        assert intent["intent"] == "error"
+        assert (hits[0].path, hits[0].line_start <= 3 <= hits[0].line_end) == ("store/text.py", True), hits[:3]

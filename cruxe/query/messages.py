@@ -10,13 +10,20 @@ filled by values that fit them, in its case), non-source files after source amon
 their BM25 over the message's phrases cannot tell apart sites that emit the same words
 (`.pick() cannot be used ...` beside `.${name}() cannot be used ...`). The emitting line is
 the chunk's best line, so a chunk of several small functions stands for the one that emits.
+
+`cut_values`: a filled-in value that reads as a word (`NoneType`, `int` in `..., not %s`) is
+not taken off the paste by `literals.is_value`; the store cuts it out of the literal phrases
+because no message holds it, and once an emitting site explains the paste, the other channels'
+phrases are cut at the same words (a phrase through a value matches nothing in the code).
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 from .. import literals
 from ..model import is_non_source_path
 from ..store import Chunk, search_index
-from .planner import MIN_PROBE_WORDS, Plan, message_probe
+from .planner import MIN_PROBE_WORDS, Clause, Plan, message_probe
 
 # The chunks of a channel whose messages are read: the ones that can reach the first answers
 # (reading a chunk's literals is most of an error query's cost).
@@ -39,6 +46,37 @@ def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
         elif len(searched) > 1:
             pending += long
     return bool(clauses) and found >= need
+
+
+def pasted_values(asked: tuple[Clause, ...], searched: tuple[Clause, ...],
+                  fits: dict[tuple[str, int], tuple[float, int]]) -> frozenset[str]:
+    """The words of the literal phrases `asked` that the store cut out (`searched` keeps the
+    runs that messages hold), once some site's message explains the paste (`fits`, by_fit):
+    without one, the words could as well be a message the code keeps outside an emitting call."""
+    if not any(fit > 0 for fit, _ in fits.values()):
+        return frozenset()
+    held = {t for c in searched if c.phrase for t in c.terms}
+    return frozenset(t for c in asked if c.phrase for t in c.terms if t not in held)
+
+
+def cut_values(clauses: tuple[Clause, ...], values: frozenset[str]) -> tuple[Clause, ...]:
+    """Phrases cut at the pasted values, each run of two words or more kept as a phrase (as
+    the store cuts a phrase at the words its field never holds); other clauses unchanged."""
+    if not values:
+        return clauses
+    out: list[Clause] = []
+    for c in clauses:
+        if not c.phrase or values.isdisjoint(c.terms):
+            out.append(c)
+            continue
+        runs: list[list[str]] = [[]]
+        for t in c.terms:
+            if t in values:
+                runs.append([])
+            else:
+                runs[-1].append(t)
+        out += [replace(c, terms=tuple(r)) for r in runs if len(r) >= 2]
+    return tuple(out)
 
 
 def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int], tuple[float, int]]

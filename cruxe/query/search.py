@@ -65,12 +65,15 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int]:
     rrf: dict[str, float] = {}
     fits: dict[tuple[str, int], tuple[float, int]] = {}
     fetched: dict[str, list[Chunk]] = {}  # path -> the snippet chunks the channels read
+    values: frozenset[str] = frozenset()  # words the paste's literal phrases lost (messages.cut_values)
     for channel in p.channels:
-        docs, clauses = search_index(gen, channel.index, channel.clauses, channel.fetch, repo, ref, p.language,
-                                     p.kinds)
+        asked = messages.cut_values(channel.clauses, values)
+        docs, clauses = search_index(gen, channel.index, asked, channel.fetch, repo, ref, p.language, p.kinds)
         fit_lines: dict[tuple[str, int], int] = {}
         if p.intent == "error" and channel.index == "snippets":
             docs, fit_lines = messages.by_fit(docs, p, fits)
+        if p.intent == "error" and channel.name == "literals":
+            values = messages.pasted_values(asked, clauses, fits)
         cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines, fetched)
         _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
