@@ -53,7 +53,7 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     stubs = declarations(gen, repo, ref, rows) if 1 < len(rows) <= MAX_BODY_CHECKS else set()
     hits = [_hit(r, target, query_path, kind_intent, r.symbol_id in stubs) for r in rows]
     # the scope's case outranks every signal: a qualified name is typed as it is spelled, and
-    # five other-case types must not push the one asked for past the limit
+    # the same-named methods of other-case types must not push the one asked for past the limit
     other_case = [qualified and not _scope_as_written(r, segments) for r in rows]
     hits = [h for _, h in sorted(zip(other_case, hits), key=lambda th: (th[0], *_sort_key(th[1])))]
     hits = take(hits, limit)
