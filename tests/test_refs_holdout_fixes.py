@@ -1,0 +1,38 @@
+"""Reference failures the holdout found (issue 17, docs/BENCHMARKS.md "Holdout"): a Rust
+local named like a module of its crate, a TypeScript function declared inside a constant's
+initializer, and test code inside source files listed after source."""
+from __future__ import annotations
+
+from cruxe.index import run_index
+
+from test_refs_callers import refs, sites
+
+
+RUST_VALUE_NAMED_LIKE_A_MODULE = {
+    "Cargo.toml": '[package]\nname = "chan"\nversion = "0.1.0"\n',
+    "src/lib.rs": "pub mod block;\npub mod context;\npub mod list;\n",
+    "src/block.rs": ("pub struct Block {\n    start: usize,\n}\n\n"
+                     "impl Block {\n    pub fn is_at_index(&self, i: usize) -> bool {\n        self.start == i\n    }\n}\n"),
+    "src/context.rs": ("pub struct Context;\n\nimpl Context {\n    pub fn park_timeout(&self) {}\n}\n\n"
+                       "pub fn current() -> Context {\n    Context\n}\n"),
+    "src/list.rs": ("use crate::block::Block;\nuse crate::context::Context;\n\n"
+                    "pub fn find(blocks: &[Block], i: usize) -> bool {\n"
+                    "    let block = &blocks[0];\n"
+                    "    block.is_at_index(i)\n"  # line 6: a local binding, not the module `block`
+                    "}\n\n"
+                    "pub fn wait(context: &Context) {\n"
+                    "    context.park_timeout();\n"  # line 10: a typed parameter, not the module
+                    "    crate::context::current().park_timeout();\n"  # line 11
+                    "}\n"),
+}
+
+
+def test_a_rust_method_call_on_a_value_named_like_a_module_resolves_as_a_method(make_repo):
+    root = make_repo(RUST_VALUE_NAMED_LIKE_A_MODULE)
+    run_index(root)
+    got = refs(root, "is_at_index", path="src/block.rs")
+    assert sites(got["references"]) == [("src/list.rs", 6)] and got["unresolved_count"] == 0
+    got = refs(root, "park_timeout", path="src/context.rs")
+    assert sites(got["references"]) == [("src/list.rs", 10), ("src/list.rs", 11)] and got["unresolved_count"] == 0
+    # the module's own items still resolve through the module path
+    assert sites(refs(root, "current", path="src/context.rs")["references"]) == [("src/list.rs", 11)]
