@@ -36,3 +36,26 @@ def test_a_rust_method_call_on_a_value_named_like_a_module_resolves_as_a_method(
     assert sites(got["references"]) == [("src/list.rs", 10), ("src/list.rs", 11)] and got["unresolved_count"] == 0
     # the module's own items still resolve through the module path
     assert sites(refs(root, "current", path="src/context.rs")["references"]) == [("src/list.rs", 11)]
+
+
+TS_FUNCTION_IN_A_CONSTANT = {
+    "make.ts": ("import { Effect } from 'effect'\n\n"
+                "export const make = Effect.gen(function*() {\n"
+                "  function notifyWith(x: number) {\n    return x\n  }\n"
+                "  notifyWith(1)\n"  # line 7
+                "  return { run() { return notifyWith(2) } }\n"  # line 8: from an object literal's method
+                "})\n\n"
+                "export const Proto = {\n"
+                "  toJSON() { return 1 },\n"  # line 12: a property, not a binding of the initializer
+                "  show() { return toJSON() },\n"  # line 13: a global `toJSON`, not the property
+                "}\n"),
+}
+
+
+def test_a_typescript_function_declared_in_a_constants_initializer_is_found_by_its_bare_name(make_repo):
+    root = make_repo(TS_FUNCTION_IN_A_CONSTANT)
+    run_index(root)
+    got = refs(root, "notifyWith", path="make.ts")
+    assert sites(got["references"]) == [("make.ts", 7), ("make.ts", 8)] and got["unresolved_count"] == 0
+    got = refs(root, "toJSON", path="make.ts")
+    assert got["references"] == [] and sites(got["unresolved"]) == [("make.ts", 13)]
