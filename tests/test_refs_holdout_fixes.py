@@ -59,3 +59,32 @@ def test_a_typescript_function_declared_in_a_constants_initializer_is_found_by_i
     assert sites(got["references"]) == [("make.ts", 7), ("make.ts", 8)] and got["unresolved_count"] == 0
     got = refs(root, "toJSON", path="make.ts")
     assert got["references"] == [] and sites(got["unresolved"]) == [("make.ts", 13)]
+
+
+TEST_CODE_IN_SOURCE_FILES = {
+    "Cargo.toml": '[package]\nname = "q"\nversion = "0.1.0"\n',
+    "src/lib.rs": ("pub mod a;\npub mod z;\n\npub fn push(x: usize) -> usize {\n    x\n}\n\n"
+                   "#[cfg(test)]\n#[allow(unused)]\nmod tests {\n    use super::*;\n\n"
+                   "    #[test]\n    fn pushes() {\n        push(1);\n    }\n}\n\n"  # line 15: a test
+                   "pub fn after() -> usize {\n    push(2)\n}\n"),  # line 20: source again
+    "src/a.rs": "pub fn one() -> usize {\n    crate::push(3)\n}\n",  # line 2
+    "src/z.rs": "pub fn last() -> usize {\n    crate::push(4)\n}\n",  # line 2
+    "tests/it.rs": "#[test]\nfn it() {\n    q::push(5);\n}\n",  # line 3
+    "go.mod": "module example.com/m\n\ngo 1.19\n",
+    "gen/a_gen.go": ("// Copyright the authors.\n\n//go:build ignore\n\npackage main\n\n"
+                     "import \"example.com/m/pkg\"\n\nfunc main() {\n\tpkg.Encode(1)\n}\n"),  # line 10
+    "pkg/enc.go": "package pkg\n\nfunc Encode(x int) int {\n\treturn x\n}\n",
+    "pkg/use.go": "package pkg\n\nfunc twice(x int) int {\n\treturn Encode(Encode(x))\n}\n",  # line 4
+    "pkg/notignored.go": ("//go:build !ignore\n\npackage pkg\n\n"
+                          "func thrice(x int) int {\n\treturn Encode(x) * 3\n}\n"),  # line 6: built
+}
+
+
+def test_rust_cfg_test_modules_and_go_ignored_files_are_listed_after_source(make_repo):
+    root = make_repo(TEST_CODE_IN_SOURCE_FILES)
+    run_index(root)
+    got = refs(root, "push", path="src/lib.rs")
+    assert sites(got["references"]) == [("src/a.rs", 2), ("src/lib.rs", 20), ("src/z.rs", 2),
+                                        ("src/lib.rs", 15), ("tests/it.rs", 3)]
+    got = refs(root, "Encode", path="pkg/enc.go")
+    assert sites(got["references"]) == [("pkg/notignored.go", 6), ("pkg/use.go", 4), ("gen/a_gen.go", 10)]
