@@ -86,5 +86,23 @@ def test_rust_cfg_test_modules_and_go_ignored_files_are_listed_after_source(make
     got = refs(root, "push", path="src/lib.rs")
     assert sites(got["references"]) == [("src/a.rs", 2), ("src/lib.rs", 20), ("src/z.rs", 2),
                                         ("src/lib.rs", 15), ("tests/it.rs", 3)]
+    got = refs(root, "push", path="src/lib.rs", limit=2)  # a page cut behind the test code
+    assert sites(got["references"]) == [("src/a.rs", 2), ("src/lib.rs", 20)] and got["truncated"]
     got = refs(root, "Encode", path="pkg/enc.go")
     assert sites(got["references"]) == [("pkg/notignored.go", 6), ("pkg/use.go", 4), ("gen/a_gen.go", 10)]
+
+
+def test_test_code_is_checked_only_as_far_as_the_page_reaches():
+    from cruxe.refs.testcode import test_code_last
+    rows = [{"path": p, "line_start": n} for p, n in
+            [("a.rs", 1), ("a.rs", 9), ("b.rs", 1), ("c.rs", 1), ("d.rs", 9), ("tests/t.rs", 1)]]
+    asked: list[tuple[str, int]] = []
+
+    def is_test(path: str, line: int) -> bool:
+        asked.append((path, line))
+        return line == 9
+
+    got = test_code_last(rows, 2, is_test)
+    assert [(r["path"], r["line_start"]) for r in got] == \
+        [("a.rs", 1), ("b.rs", 1), ("c.rs", 1), ("d.rs", 9), ("a.rs", 9), ("tests/t.rs", 1)]
+    assert asked == [("a.rs", 1), ("a.rs", 9), ("b.rs", 1)]

@@ -31,7 +31,7 @@ from ..shape import apply_safety_limit
 from ..store import (Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
                      unresolved_edges)
 from .resolve import resolver_version
-from .testcode import TestCode
+from .testcode import TestCode, test_code_last
 from .text import line_of
 
 EDGE_KINDS = ("calls", "imports", "references")
@@ -58,9 +58,9 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     segments = parse_name(symbol_name, "symbol_name")
     name = segments[-1]
     targets = _targets(gen, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
-    test_code = TestCode(gen, repo, ref)
-    refs, folded = _fold_imports(_grouped_references(gen, targets, kind, test_code)) if kind is None else \
-        (_grouped_references(gen, targets, kind, test_code), 0)
+    refs, folded = _fold_imports(_grouped_references(gen, targets, kind)) if kind is None else \
+        (_grouped_references(gen, targets, kind), 0)
+    refs = test_code_last(refs, limit, TestCode(gen, repo, ref))
     unresolved = unresolved_sites(gen, name, kind, limit + 1)
     page, listed = refs[:limit], unresolved[:limit]
     _decorate(gen, repo, ref, page + listed)
@@ -210,7 +210,7 @@ def _public(row: dict[str, Any]) -> dict[str, Any]:
 
 # ---- references ------------------------------------------------------------------------------
 
-def _references(gen: Generation, ids: list[str], kind: str | None, test_code: TestCode) -> list[dict[str, Any]]:
+def _references(gen: Generation, ids: list[str], kind: str | None) -> list[dict[str, Any]]:
     best: dict[tuple[str, int], dict[str, Any]] = {}
     for e in edges_to(gen, ids, kind):
         path, line, edge_type, from_id = e.path, e.line, e.edge_type, e.from_symbol_id
@@ -219,7 +219,7 @@ def _references(gen: Generation, ids: list[str], kind: str | None, test_code: Te
         if cur is None or (_KIND_ORDER.get(edge_type, 9), from_id or "") < (_KIND_ORDER.get(cur["edge_type"], 9),
                                                                          cur["from_symbol"] or ""):
             best[(path, line)] = cand
-    return [best[k] for k in sorted(best, key=lambda k: (is_non_source_path(k[0]) or test_code(*k), k))]
+    return [best[k] for k in sorted(best, key=lambda k: (is_non_source_path(k[0]), k))]
 
 
 def _fold_imports(refs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
@@ -233,15 +233,15 @@ def _fold_imports(refs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int
 
 
 def _grouped_references(gen: Generation, targets: list[list[dict[str, Any]]],
-                        kind: str | None, test_code: TestCode) -> list[dict[str, Any]]:
+                        kind: str | None) -> list[dict[str, Any]]:
     """Each target's references in (path, line) order, target after target; with several
     targets each reference names the one it reaches (`definition`: its qualified name,
     unique within the one file the targets share)."""
     if len(targets) == 1:
-        return _references(gen, [d["symbol_id"] for d in targets[0]], kind, test_code)
+        return _references(gen, [d["symbol_id"] for d in targets[0]], kind)
     out: list[dict[str, Any]] = []
     for t in targets:
-        for r in _references(gen, [d["symbol_id"] for d in t], kind, test_code):
+        for r in _references(gen, [d["symbol_id"] for d in t], kind):
             r["definition"] = t[0]["qualified_name"]
             out.append(r)
     return out

@@ -6,12 +6,16 @@ path looks like source, and are listed after it the same way:
   test-only `fn`): the lines of the item the attribute stands on.
 - Go files with a build constraint that excludes them from every build (`//go:build ignore`,
   `// +build ignore`: generators run by `go run`), read from the lines before `package`.
-Only files that hold a reference are read, each once.
+Only files of references that may reach the answer's page are read, each once: a popular
+function's hundreds of calling files are not all opened to order the first `limit`.
 """
 from __future__ import annotations
 
 import re
+from itertools import groupby
+from typing import Any, Callable
 
+from ..model import is_non_source_path
 from ..store import Generation, chunks, innermost_symbols
 
 # an attribute line that makes the next item test-only: `#[cfg(test)]`, `#[cfg(all(test, ...))]`
@@ -72,3 +76,24 @@ class TestCode:
             return []
         found = innermost_symbols(self._gen, self._repo, self._ref, [(path, n) for n in items])
         return [(s.line_start, s.line_end) for s in found.values() if s.kind in ("module", "function", "method")]
+
+
+def test_code_last(refs: list[dict[str, Any]], limit: int,
+                   is_test: Callable[[str, int], bool]) -> list[dict[str, Any]]:
+    """References (each definition's run in source-paths-first order) with test code inside
+    source files moved behind the source, before the test, doc and example files. Checked
+    until `limit` source references lead their run: the answer's page is then exactly what a
+    full check gives; later ones keep their place (beyond any page)."""
+    out: list[dict[str, Any]] = []
+    for _, run in groupby(refs, key=lambda r: r.get("definition")):
+        group = list(run)
+        head: list[dict[str, Any]] = []
+        tests: list[dict[str, Any]] = []
+        i = 0
+        while i < len(group) and len(head) < limit and not is_non_source_path(group[i]["path"]):
+            r = group[i]
+            (tests if is_test(r["path"], r["line_start"]) else head).append(r)
+            i += 1
+        cut = next((j for j in range(i, len(group)) if is_non_source_path(group[j]["path"])), len(group))
+        out += head + group[i:cut] + tests + group[cut:]
+    return out
