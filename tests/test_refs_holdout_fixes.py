@@ -3,9 +3,21 @@ local named like a module of its crate, a TypeScript function declared inside a 
 initializer, and test code inside source files listed after source."""
 from __future__ import annotations
 
-from cruxe.index import run_index
+from pathlib import Path
 
-from test_refs_callers import refs, sites
+from cruxe.index import run_index
+from cruxe.project import open_project
+from cruxe.refs import find_references
+from cruxe.refs.testcode import source_before_test_code
+
+
+def refs(root: Path, name: str, **kw) -> dict:
+    project = open_project(root)
+    return find_references(project.store.current_generation("live"), project.id, "live", name, **kw)
+
+
+def sites(refs_list: list[dict]) -> list[tuple]:
+    return [(r["path"], r["line_start"]) for r in refs_list]
 
 
 RUST_VALUE_NAMED_LIKE_A_MODULE = {
@@ -93,7 +105,6 @@ def test_rust_cfg_test_modules_and_go_ignored_files_are_listed_after_source(make
 
 
 def test_test_code_is_checked_only_as_far_as_the_page_reaches():
-    from cruxe.refs.testcode import test_code_last
     rows = [{"path": p, "line_start": n} for p, n in
             [("a.rs", 1), ("a.rs", 9), ("b.rs", 1), ("c.rs", 1), ("d.rs", 9), ("tests/t.rs", 1)]]
     asked: list[tuple[str, int]] = []
@@ -102,7 +113,7 @@ def test_test_code_is_checked_only_as_far_as_the_page_reaches():
         asked.append((path, line))
         return line == 9
 
-    got = test_code_last(rows, 2, is_test)
+    got = source_before_test_code(rows, 2, is_test)
     assert [(r["path"], r["line_start"]) for r in got] == \
         [("a.rs", 1), ("b.rs", 1), ("c.rs", 1), ("d.rs", 9), ("a.rs", 9), ("tests/t.rs", 1)]
     assert asked == [("a.rs", 1), ("a.rs", 9), ("b.rs", 1)]

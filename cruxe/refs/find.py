@@ -31,7 +31,7 @@ from ..shape import apply_safety_limit
 from ..store import (Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
                      unresolved_edges)
 from .resolve import resolver_version
-from .testcode import TestCode, test_code_last
+from .testcode import InSourceTests, source_before_test_code
 from .text import line_of
 
 EDGE_KINDS = ("calls", "imports", "references")
@@ -60,7 +60,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     targets = _targets(gen, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
     refs, folded = _fold_imports(_grouped_references(gen, targets, kind)) if kind is None else \
         (_grouped_references(gen, targets, kind), 0)
-    refs = test_code_last(refs, limit, TestCode(gen, repo, ref))
+    refs = source_before_test_code(refs, limit, InSourceTests(gen, repo, ref))
     unresolved = unresolved_sites(gen, name, kind, limit + 1)
     page, listed = refs[:limit], unresolved[:limit]
     _decorate(gen, repo, ref, page + listed)

@@ -27,7 +27,7 @@ _GO_PACKAGE = re.compile(r"^package\s", re.M)
 _GO_HEADER_LINES = 80  # the build constraint precedes `package`, after a licence header at most
 
 
-class TestCode:
+class InSourceTests:
     """`(path, line)` -> whether the line is test code of a source file (see the module doc)."""
 
     def __init__(self, gen: Generation, repo: str, ref: str):
@@ -78,7 +78,7 @@ class TestCode:
         return [(s.line_start, s.line_end) for s in found.values() if s.kind in ("module", "function", "method")]
 
 
-def test_code_last(refs: list[dict[str, Any]], limit: int,
+def source_before_test_code(refs: list[dict[str, Any]], limit: int,
                    is_test: Callable[[str, int], bool]) -> list[dict[str, Any]]:
     """References (each definition's run in source-paths-first order) with test code inside
     source files moved behind the source, before the test, doc and example files. Checked
