@@ -2,7 +2,7 @@
 
 The answer never claims more than the index knows. Resolved references are listed (one
 per source line, in (path, line) order, the implementation's files before tests, docs,
-examples and fixtures); each use is listed once: an import line of the target is folded
+examples and fixtures, and before test code inside source files: `testcode.py`); each use is listed once: an import line of the target is folded
 into the file's other references to it (counted in `imports_folded`, present when not 0)
 and stays listed when it is the file's only one; `kind: "imports"` lists every import.
 Edges that name the symbol but could not be tied
@@ -31,6 +31,7 @@ from ..shape import apply_safety_limit
 from ..store import (Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
                      unresolved_edges)
 from .resolve import resolver_version
+from .testcode import InSourceTests, source_before_test_code
 from .text import line_of
 
 EDGE_KINDS = ("calls", "imports", "references")
@@ -59,6 +60,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     targets = _targets(gen, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
     refs, folded = _fold_imports(_grouped_references(gen, targets, kind)) if kind is None else \
         (_grouped_references(gen, targets, kind), 0)
+    refs = source_before_test_code(refs, limit, InSourceTests(gen, repo, ref))
     unresolved = unresolved_sites(gen, name, kind, limit + 1)
     page, listed = refs[:limit], unresolved[:limit]
     _decorate(gen, repo, ref, page + listed)

@@ -13,6 +13,8 @@
 - `Type::f()` / `Self::f()` / `self.f()`: the methods of that type (impl blocks may live in
   any module of the crate: matched on `Type::f`); other receivers: the one Rust method of
   that name, unless a name the standard traits use everywhere (`new`, `clone`, `len`, ...).
+  `x.f()` and `x::f()` carry the same receiver text: a lone receiver naming a module that
+  has no `f` is a value (a local or parameter named like the module), resolved as above.
 """
 from __future__ import annotations
 
@@ -75,7 +77,12 @@ class RustResolver(LanguageResolver):
             if isinstance(target, Sym) and target.kind != "module":
                 return self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
             if isinstance(target, (str, Sym)):
-                return self._module_item(crate, here, e, parts, target)
+                got = self._module_item(crate, here, e, parts, target)
+                if got[0] is not None or len(parts) > 1 or not recv.isidentifier():
+                    return got
+                # `block.f()`: a local or parameter named like a module that has no `f` is a
+                # value (the receiver text of `x.f()` and `x::f()` is the same), so a method
+                return self._value_method(crate, here, e, recv, got)
             if target is None and parts[0] in self.crate_names():
                 # `krate::f()`, or `v.f()` on a local that shares a crate's name: the same
                 # receiver text, so the crate's item counts only when there is one
@@ -84,9 +91,22 @@ class RustResolver(LanguageResolver):
                     return hit.id, IMPORT
             if target is False:
                 return None, EXTERNAL
+        return self._any_method(e)
+
+    def _any_method(self, e: Edge) -> Resolution:
+        """A method on a receiver of unknown type: the one Rust method of that name."""
         if e.to_name in _COMMON_METHODS:
             return None, OPAQUE
         return unique(self.g.few_named(e.to_name, ("method",), ("rust",)))
+
+    def _value_method(self, crate: str, here: str, e: Edge, name: str, as_module: Resolution) -> Resolution:
+        """`name.f()` where `name` also names a module without `f`: through the parameter's
+        declared type, else the one method of that name; else what the module path said."""
+        typed = self._parameter_type(crate, here, e, name)
+        if typed is not None:
+            return self._method(crate_of(typed.path), typed.qname, e.to_name, RECEIVER)
+        got = self._any_method(e)
+        return got if got[0] is not None else as_module
 
     def _module_item(self, crate: str, here: str, e: Edge, parts: list[str], module: Sym | str) -> Resolution:
         """`module::f()`: the item the module (a file or an inline `mod`) defines or

@@ -6,8 +6,9 @@
   and `paths` (read from the index); anything else is a package, outside the repository.
 - A module's exports: its top-level definitions, names its imports/re-exports bind
   (`export {a as b} from`), and `export * from` modules, followed up to MAX_HOPS.
-- Bare names: enclosing functions' and namespaces' definitions, the file's top level, its
-  imports; ES modules bind every name explicitly, so nothing else is guessed.
+- Bare names: enclosing functions' and namespaces' definitions (and functions declared in
+  an enclosing constant's initializer: `const m = gen(function*() { function f() {} })`),
+  the file's top level, its imports; ES modules bind every name explicitly, so nothing else is guessed.
 - `this.m` / `super.m`: the enclosing class and its `extends` chain; `X.m` when X is a
   class, enum, namespace or imported module; `new X().m()`. Other receivers: the one
   method of that name in the family, unless it is a common library method name.
@@ -191,8 +192,11 @@ class TypeScriptResolver(ScopedResolver):
     def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
         sym = self.g.get(from_id)
         while sym is not None:
-            if sym.kind in _SCOPES:
-                hit = first(self.g.children(sym, name))
+            if sym.kind in _SCOPES or sym.kind in _VALUES:
+                # a constant's children: functions declared in its initializer (bound there)
+                # and its object literal's methods (properties, no binding)
+                kids = self.g.children(sym, name)
+                hit = first(kids if sym.kind in _SCOPES else [k for k in kids if k.kind != "method"])
                 if hit is not None:
                     return hit, SCOPE
             sym = self.g.get(sym.parent)

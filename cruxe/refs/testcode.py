@@ -1,0 +1,99 @@
+"""Test code inside source files, for the order of `find_references`' answer.
+
+A file's path says most (`is_non_source_path`); two kinds of test code sit in files whose
+path looks like source, and are listed after it the same way:
+- Rust items under `#[cfg(test)]` (the `mod tests { ... }` at the end of a source file, or a
+  test-only `fn`): the lines of the item the attribute stands on.
+- Go files with a build constraint that excludes them from every build (`//go:build ignore`,
+  `// +build ignore`: generators run by `go run`), read from the lines before `package`.
+Only files of references that may reach the answer's page are read, each once: a popular
+function's hundreds of calling files are not all opened to order the first `limit`.
+"""
+from __future__ import annotations
+
+import re
+from itertools import groupby
+from typing import Any, Callable
+
+from ..model import is_non_source_path
+from ..store import Generation, chunks, innermost_symbols
+
+# an attribute line that makes the next item test-only: `#[cfg(test)]`, `#[cfg(all(test, ...))]`
+_CFG_TEST = re.compile(r"^\s*#\[cfg\((?:all\()?test\b")
+_ATTRIBUTE_OR_COMMENT = re.compile(r"^\s*(?:#\[|//|$)")
+_ITEM = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:mod|fn)\s")
+_GO_IGNORE = re.compile(r"^//(?:go:build|\s*\+build)\s+(?:.*[\s(|&])?ignore(?:$|[\s)|&])", re.M)
+_GO_PACKAGE = re.compile(r"^package\s", re.M)
+_GO_HEADER_LINES = 80  # the build constraint precedes `package`, after a licence header at most
+
+
+class InSourceTests:
+    """`(path, line)` -> whether the line is test code of a source file (see the module doc)."""
+
+    def __init__(self, gen: Generation, repo: str, ref: str):
+        self._gen, self._repo, self._ref = gen, repo, ref
+        self._files: dict[str, list[tuple[int, int]] | bool] = {}
+
+    def __call__(self, path: str, line: int) -> bool:
+        got = self._files.get(path)
+        if got is None:
+            got = self._files[path] = self._read(path)
+        if isinstance(got, bool):
+            return got
+        return any(a <= line <= b for a, b in got)
+
+    def _read(self, path: str) -> list[tuple[int, int]] | bool:
+        if path.endswith(".go"):
+            return self._go_ignored(path)
+        if path.endswith(".rs"):
+            return self._rust_test_items(path)
+        return False
+
+    def _lines(self, path: str, span: tuple[int, int] | None = None) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for c in chunks(self._gen, self._repo, self._ref, path, span):
+            for i, text in enumerate(c.source.split("\n")):
+                out.setdefault(int(c.line_start) + i, text)
+        return out
+
+    def _go_ignored(self, path: str) -> bool:
+        lines = self._lines(path, (1, _GO_HEADER_LINES))
+        head = "\n".join(lines[n] for n in sorted(lines))
+        package = _GO_PACKAGE.search(head)
+        return _GO_IGNORE.search(head, 0, package.start() if package else len(head)) is not None
+
+    def _rust_test_items(self, path: str) -> list[tuple[int, int]]:
+        lines = self._lines(path)
+        items: list[int] = []
+        for n in sorted(lines):
+            if _CFG_TEST.match(lines[n]):
+                item = n + 1  # the item the attribute stands on: after further attributes, comments
+                while item in lines and _ATTRIBUTE_OR_COMMENT.match(lines[item]) and not _ITEM.match(lines[item]):
+                    item += 1
+                if item in lines and _ITEM.match(lines[item]):
+                    items.append(item)
+        if not items:
+            return []
+        found = innermost_symbols(self._gen, self._repo, self._ref, [(path, n) for n in items])
+        return [(s.line_start, s.line_end) for s in found.values() if s.kind in ("module", "function", "method")]
+
+
+def source_before_test_code(refs: list[dict[str, Any]], limit: int,
+                   is_test: Callable[[str, int], bool]) -> list[dict[str, Any]]:
+    """References (each definition's run in source-paths-first order) with test code inside
+    source files moved behind the source, before the test, doc and example files. Checked
+    until `limit` source references lead their run: the answer's page is then exactly what a
+    full check gives; later ones keep their place (beyond any page)."""
+    out: list[dict[str, Any]] = []
+    for _, run in groupby(refs, key=lambda r: r.get("definition")):
+        group = list(run)
+        head: list[dict[str, Any]] = []
+        tests: list[dict[str, Any]] = []
+        i = 0
+        while i < len(group) and len(head) < limit and not is_non_source_path(group[i]["path"]):
+            r = group[i]
+            (tests if is_test(r["path"], r["line_start"]) else head).append(r)
+            i += 1
+        cut = next((j for j in range(i, len(group)) if is_non_source_path(group[j]["path"])), len(group))
+        out += head + group[i:cut] + tests + group[cut:]
+    return out
