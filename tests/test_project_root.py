@@ -74,7 +74,6 @@ def test_a_running_job_answers_null_counts_not_zero(make_repo, monkeypatch):
     run_index(root)
     server = Server(root)
     project = open_project(root)
-    ref = project.default_ref()
 
     def spawn(root_, home, *, ref, force, job_id):  # a job that registered and is still scanning
         project.store.create_job(job_id, ref, "incremental", project.store.current_generation_number(ref))
