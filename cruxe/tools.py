@@ -150,33 +150,35 @@ class Server:
 
     def call_tool(self, name: str, arguments: Any, progress: Any = None) -> tuple[dict[str, Any], bool]:
         tool = TOOLS[name]  # KeyError -> the dispatcher answers -32602
+        asked: str | None = None  # the ref a valid call named: an error's metadata is about it
         try:
             arguments = arguments if arguments is not None else {}
             if tool.configured_limit and isinstance(arguments, dict) and arguments.get("limit") is None:
                 arguments = {**arguments, "limit": self.config.search.default_limit}
             args = validate(tool.input_schema, arguments)
+            asked = args.get("ref") if isinstance(args.get("ref"), str) else None
             for key in tool.ignored_args:
                 args.pop(key, None)
             if tool.reads_index:
                 return self._read(tool, args, progress), False
             return tool.handler(self, args, progress), False
         except CruxeError as e:
-            return self.error_payload(e), True
+            return self.error_payload(e, asked), True
         except sqlite3.DatabaseError as e:
             if not is_corruption(e):
                 log.exception("tool %s failed", name)
-                return self.error_payload(CruxeError("internal_error", f"{type(e).__name__} in {name}")), True
+                return self.error_payload(CruxeError("internal_error", f"{type(e).__name__} in {name}"), asked), True
             log.error("tool %s: index.db is damaged (%s)", name, e)
-            return self.error_payload(damaged("reading the index database", e)), True
+            return self.error_payload(damaged("reading the index database", e), asked), True
         except Exception as e:  # noqa: BLE001 - the edge: nothing unexpected escapes as a traceback
             log.exception("tool %s failed", name)
-            return self.error_payload(CruxeError("internal_error", f"{type(e).__name__} in {name}")), True
+            return self.error_payload(CruxeError("internal_error", f"{type(e).__name__} in {name}"), asked), True
         except BaseException as e:
             if not is_engine_panic(e):
                 raise
             # our queries are built, not parsed from user text: a panic on them means damaged data
             log.error("tool %s: the search engine panicked (%s); the index is probably damaged", name, e)
-            return self.error_payload(damaged("the search engine failed while reading", e)), True
+            return self.error_payload(damaged("the search engine failed while reading", e), asked), True
 
     def _read(self, tool: Tool, args: dict[str, Any], progress: Any) -> dict[str, Any]:
         """Run a read tool; if it failed because a rebuild published a new generation (and
@@ -220,8 +222,9 @@ class Server:
             hook()
 
     # helpers
-    def error_payload(self, e: CruxeError) -> dict[str, Any]:
-        ref = self.project.default_ref() if self.project else "live"
+    def error_payload(self, e: CruxeError, ref: str | None = None) -> dict[str, Any]:
+        """The error envelope; its metadata names the ref asked about, else the default one."""
+        ref = ref or (self.project.default_ref() if self.project else "live")
         meta = {"cruxe_protocol_version": "1.0", "ref": ref}
         return {"error": e.to_dict(), "metadata": meta}
 

@@ -39,6 +39,7 @@ def test_other_policies_still_refuse_and_start_nothing(repo):
         payload, is_error = _locate(Server(repo), "feature_only", freshness_policy=policy)
         assert is_error and payload["error"]["code"] == "index_not_ready"
         assert "cruxe index --ref feature" in payload["error"]["data"]["remedy"]
+        assert payload["metadata"]["ref"] == "feature"  # the error is about the ref asked, not the default
     assert Server(repo).project.store.current_generation_number("feature") is None
 
 
