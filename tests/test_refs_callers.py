@@ -17,22 +17,12 @@ import pytest
 from cruxe.config import load_config
 from cruxe.errors import CruxeError
 from cruxe.index import run_index
-from cruxe.project import open_project
-from cruxe.refs import find_references
 from cruxe.shape import full_metadata
 from cruxe.tools import Server
 
+from support.references import refs, sites
 from support.repos import POOL_REPO, fixture_repo
 
-
-
-def refs(root: Path, name: str, **kw) -> dict:
-    project = open_project(root)
-    return find_references(project.store.current_generation("live"), project.id, "live", name, **kw)
-
-
-def sites(refs_list: list[dict]) -> list[tuple]:
-    return [(r["path"], r["line_start"]) for r in refs_list]
 
 
 PY_CIRCLE = [("main.py", 5), ("shapes.py", 12)]

@@ -3,21 +3,10 @@ local named like a module of its crate, a TypeScript function declared inside a 
 initializer, and test code inside source files listed after source."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from cruxe.index import run_index
-from cruxe.project import open_project
-from cruxe.refs import find_references
 from cruxe.refs.testcode import source_before_test_code
 
-
-def refs(root: Path, name: str, **kw) -> dict:
-    project = open_project(root)
-    return find_references(project.store.current_generation("live"), project.id, "live", name, **kw)
-
-
-def sites(refs_list: list[dict]) -> list[tuple]:
-    return [(r["path"], r["line_start"]) for r in refs_list]
+from support.references import refs, sites
 
 
 RUST_VALUE_NAMED_LIKE_A_MODULE = {
