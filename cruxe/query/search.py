@@ -11,8 +11,9 @@ Plain RRF scores are tiny (1/61 for a first place), which would let the boosts a
 the order (every class above every function, whatever matched). RRF_SCALE = 20 k makes a
 first place in a weight-w channel worth ~20 w points and one rank step near the top ~0.3 w,
 so the boosts (0.5..12) reorder neighbours and lift exact names (5 + 1) far, without erasing
-what retrieval found; a question's coverage (up to 30, query/coverage.py) moves the result that
-says all of it past several that match a word or two. Spec 04's examples stay exact: they are statements about the boosts.
+what retrieval found; a question's coverage (up to QUERY_COVERAGE_BOOST, query/coverage.py)
+moves the result that says all of it past several that match a word or two. Spec 04's examples
+stay exact: they are statements about the boosts.
 Measured on bench/nl_search.py (tuning sample, seed 11), symbol MRR@10 / file-recall@10:
 scale 600 -> Django 0.652/0.925, Go 0.286/0.81; 1200 -> 0.653/0.93, 0.294/0.885; 2400 ->
 0.652/0.925, 0.297/0.90. Smaller scales let kind weights push file results and the

@@ -199,7 +199,7 @@ def _counterparts(gen: Overlay, ids: list[str]) -> list[str]:
 
 
 def unresolved_count(gen: View, name: str, edge_type: str | None = None) -> int:
-    if isinstance(gen, Withheld) or isinstance(gen, Overlay):
+    if isinstance(gen, (Withheld, Overlay)):
         return sum(1 for _ in unresolved_edges(gen, name, edge_type))
     return reads.unresolved_count(gen, name, edge_type)
 
