@@ -201,6 +201,8 @@ def _render_results(payload: dict[str, Any]) -> None:
     extra = f", intent {payload['query_intent']['intent']}" if "query_intent" in payload else ""
     print(f"-- {len(payload.get('results', []))} of {payload.get('total_candidates', 0)} "
           f"({meta.get('freshness_status')}, {meta.get('result_completeness')}{extra})", file=sys.stderr)
+    for w in meta.get("warnings") or ():
+        print(f"-- warning: {_human(w)}", file=sys.stderr)
 
 
 def cmd_search(a: argparse.Namespace) -> int:

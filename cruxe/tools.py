@@ -372,11 +372,14 @@ def _query_context(server: Server, args: dict[str, Any]):
 
 
 def _shape_query(server: Server, tool: str, args: dict[str, Any], state, hits, total, extra, gen,
-                 definitions: bool = False) -> dict[str, Any]:
+                 definitions: bool = False, warnings: tuple[str, ...] = ()) -> dict[str, Any]:
+    base = state.base_metadata()
+    if warnings:
+        base = {**base, "warnings": [*(base.get("warnings") or ()), *warnings]}
     payload = shape.shape_response(
         tool, hits, detail_level=args["detail_level"], compact=bool(args.get("compact")),
         explain_level=resolve_explain_level(args.get("ranking_explain_level"), server.config),
-        max_bytes=_room(server, gen, args["limit"]), base_metadata=state.base_metadata(),
+        max_bytes=_room(server, gen, args["limit"]), base_metadata=base,
         total_candidates=total, args=args, extra=extra, limit=args["limit"], definitions=definitions)
     _add_layers(gen, payload.get("results", ()))
     return payload
@@ -421,6 +424,13 @@ def _locate(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
     return _shape_query(server, "locate_symbol", args, state, hits, total, {}, gen, definitions=True)
 
 
+# A pasted message that no raise/throw/panic/log call the search found emits: the results share
+# its words only, which an agent would otherwise read as the answer. The code may build the
+# message at run time, or emit it from files the index leaves out.
+NO_EMITTING_SITE = ("no_emitting_site: no call in the indexed code emits this message; the results only "
+                    "share its words")
+
+
 def _search(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:
     from . import query
 
@@ -431,7 +441,9 @@ def _search(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
     hits, total, intent = query.search_code(gen, project.id, ref, q, role=args.get("role"),
                                             language=args.get("language"),
                                             limit=_fetch(args), detail_level=args["detail_level"])
-    return _shape_query(server, "search_code", args, state, hits, total, {"query_intent": intent}, gen)
+    warnings = () if intent.pop("emitting_site", True) else (NO_EMITTING_SITE,)
+    return _shape_query(server, "search_code", args, state, hits, total, {"query_intent": intent}, gen,
+                        warnings=warnings)
 
 
 def _outline(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:

@@ -222,3 +222,30 @@ def test_search_plan_shows_the_plan_the_search_runs(make_repo):
     assert cli("index of nil pointer", "--json")["query_intent"]["intent"] == "error"
     probed = cli("index of nil pointer", "--plan")
     assert probed["intent"] == "error" and not any("not probed" in n for n in probed["notes"])
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    from cruxe.index import run_index
+    from cruxe.tools import Server
+
+    root, home = tmp_path_factory.mktemp("errsite"), tmp_path_factory.mktemp("errsitehome")
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    run_index(root, home=home)
+    return Server(root, home=home)
+
+
+def test_a_paste_no_code_emits_says_so_and_a_found_one_does_not(served):
+    # the words of a message the files hold, in a message none of them emits
+    payload, is_error = served.call_tool("search_code", {"query": "Error: segment schemas still hold refinements"})
+    assert not is_error and payload["query_intent"]["intent"] == "error"
+    assert payload["results"], payload  # the words still find something to show
+    assert [w.split(":")[0] for w in payload["metadata"].get("warnings", [])] == ["no_emitting_site"]
+    payload, _ = served.call_tool("search_code", {"query": "Error: segment table holds 12 entries past its end"})
+    assert payload["results"][0]["path"] == "store/seg.go"
+    assert "warnings" not in payload["metadata"]
+    # a sentence is no paste: nothing is said of emitting sites
+    payload, _ = served.call_tool("search_code", {"query": "where are refinements of object schemas checked"})
+    assert payload["query_intent"]["intent"] == "natural_language" and "warnings" not in payload["metadata"]

@@ -43,12 +43,17 @@ SNIPPET_LINE_CHARS = 160
 def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None,
                 language: str | None = None, limit: int = 10,
                 detail_level: str = "signature") -> tuple[list[Hit], int, dict[str, Any]]:
-    """Ranked hits for a free-form query: (hits, total_candidates, {intent, confidence})."""
+    """Ranked hits for a free-form query: (hits, total_candidates, {intent, confidence}), and
+    for a pasted message `emitting_site: False` when no site found emits it (the hits then
+    only share its words)."""
     p = plan_query(gen, repo, ref, query, role=role, language=language, limit=limit)
-    hits, total = run_plan(gen, repo, ref, p)
+    hits, total, explained = run_plan(gen, repo, ref, p)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
-    return hits, total, {"intent": p.intent, "confidence": p.confidence}
+    info: dict[str, Any] = {"intent": p.intent, "confidence": p.confidence}
+    if p.intent == "error" and not explained:
+        info["emitting_site"] = False
+    return hits, total, info
 
 
 def plan_query(gen, repo: str, ref: str, query: str, *, role: str | None = None,
@@ -61,7 +66,9 @@ def plan_query(gen, repo: str, ref: str, query: str, *, role: str | None = None,
     return p
 
 
-def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int]:
+def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
+    """(the first hits, how many candidates, whether a site the channels found emits the
+    pasted message: always False unless the plan is a pasted message's)."""
     fused: dict[str, Hit] = {}
     rrf: dict[str, float] = {}
     fits: dict[tuple[str, int], tuple[float, int]] = {}
@@ -82,7 +89,7 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int]:
     if p.intent == "natural_language":
         coverage.rerank(gen, repo, ref, ranked[:coverage.COVERAGE_WINDOW], p.terms, fetched)
         ranked.sort(key=sort_key)
-    return take(ranked, p.limit), len(ranked)
+    return take(ranked, p.limit), len(ranked), any(fit > 0 for fit, _ in fits.values())
 
 
 def take(ranked: list[Hit], limit: int) -> list[Hit]:
