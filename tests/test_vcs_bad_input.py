@@ -188,7 +188,12 @@ def test_a_worktree_with_a_dot_git_file_is_its_own_project_on_its_own_branch(mak
     assert _ask(wt, "feat", freshness_policy="strict") == (["feat.py"], "fresh")
 
 
-def test_a_shallow_clone_is_indexed_and_its_refs_resolve(make_repo, tmp_path):
+def test_a_shallow_clone_is_indexed_and_its_refs_resolve(make_repo, tmp_path, monkeypatch):
+    from cruxe import tools
+
+    # what is tested is the shallow clone's objects, not the wait's bound (test_first_index): a
+    # loaded machine can take longer than the bound to start the index child
+    monkeypatch.setattr(tools, "FIRST_INDEX_WAIT_S", 60.0)
     root = _repo(make_repo)
     for i in range(3):
         _commit(root, f"s{i}.py", _fn(f"shallow_{i}"))
