@@ -441,7 +441,8 @@ def _search(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
     hits, total, intent = query.search_code(gen, project.id, ref, q, role=args.get("role"),
                                             language=args.get("language"),
                                             limit=_fetch(args), detail_level=args["detail_level"])
-    warnings = () if intent.pop("emitting_site", True) else (NO_EMITTING_SITE,)
+    explained = intent.pop("emitting_site", True)
+    warnings = (NO_EMITTING_SITE,) if hits and not explained else ()  # no result says enough
     return _shape_query(server, "search_code", args, state, hits, total, {"query_intent": intent}, gen,
                         warnings=warnings)
 

@@ -246,6 +246,10 @@ def test_a_paste_no_code_emits_says_so_and_a_found_one_does_not(served):
     payload, _ = served.call_tool("search_code", {"query": "Error: segment table holds 12 entries past its end"})
     assert payload["results"][0]["path"] == "store/seg.go"
     assert "warnings" not in payload["metadata"]
+    # no result at all says enough by itself
+    payload, _ = served.call_tool("search_code", {"query": "Error: zzqx wvyk qqpl"})
+    assert payload["query_intent"]["intent"] == "error" and payload["results"] == []
+    assert "warnings" not in payload["metadata"]
     # a sentence is no paste: nothing is said of emitting sites
     payload, _ = served.call_tool("search_code", {"query": "where are refinements of object schemas checked"})
     assert payload["query_intent"]["intent"] == "natural_language" and "warnings" not in payload["metadata"]
