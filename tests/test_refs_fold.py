@@ -13,8 +13,7 @@ from cruxe.index import run_index
 from cruxe.jsonenc import to_json
 from cruxe.shape import full_metadata
 
-from support.references import refs, sites
-from test_refs_callers import server_with_limit
+from support.references import refs, server_with_limit, sites
 
 TEST_CALLS = [6, 7, 8, 10, 11, 12, 13]  # test_parses' seven calls
 MANY_TEST_CALLS = {
