@@ -203,7 +203,8 @@ def run(args: argparse.Namespace) -> dict:
                 totals[kind]["errors"] += 1
                 worst.append({"symbol": hit[4], "error": e.code})
                 continue
-            got = {(r["path"], r["line_start"]) for r in ans["references"]}
+            # a test's sites folded into one entry each keep their line in `lines`
+            got = {(r["path"], line) for r in ans["references"] for line in r.get("lines", (r["line_start"],))}
             if ans.get("imports_folded"):  # the default answer folds imports beside a use: ask for them
                 got |= {(r["path"], r["line_start"]) for r in find_references(
                     gen, project.id, ref, hit[4], path=hit[0], kind="imports", limit=100_000)["references"]}

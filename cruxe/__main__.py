@@ -242,8 +242,9 @@ def cmd_outline(a: argparse.Namespace) -> int:
 def cmd_refs(a: argparse.Namespace) -> int:
     def render(p: dict[str, Any]) -> None:
         for r in p.get("references", []):
+            more = f"\t{r['sites']} sites, lines {','.join(map(str, r['lines']))}" if "lines" in r else ""
             print(f"{_human(r['path'])}:{r['line_start']}\t{r['edge_type']}\t{_human(r.get('from_symbol') or '')}\t"
-                  f"{_human(r.get('context', ''))}")
+                  f"{_human(r.get('context', ''))}{more}")
         folded = f", {p['imports_folded']} import lines folded into uses (--kind imports lists them)" \
             if p.get("imports_folded") else ""
         print(f"-- {p.get('total_references', 0)} resolved, {p.get('unresolved_count', 0)} unresolved{folded}",

@@ -53,7 +53,7 @@ def refs(root: Path, name: str, **kw) -> dict:
     ans = default_refs(root, name, **kw)
     if kw.get("kind") is None and ans.get("imports_folded"):
         imports = default_refs(root, name, **{**kw, "kind": "imports"})["references"]
-        listed = {(r["path"], r["line_start"]) for r in ans["references"]}
+        listed = {(r["path"], line) for r in ans["references"] for line in r.get("lines", (r["line_start"],))}
         ans["references"] = sorted(ans["references"] + [r for r in imports if (r["path"], r["line_start"]) not in listed],
                                    key=lambda r: (is_non_source_path(r["path"]), r["path"], r["line_start"]))
         ans["total_references"] += ans.pop("imports_folded")
@@ -61,7 +61,8 @@ def refs(root: Path, name: str, **kw) -> dict:
 
 
 def sites(answer: dict) -> list[list]:
-    return [[r["path"], r["line_start"], r["edge_type"]] for r in answer["references"]]
+    """Every listed site, a test's folded ones (`lines`) included."""
+    return [[r["path"], line, r["edge_type"]] for r in answer["references"] for line in r.get("lines", (r["line_start"],))]
 
 
 def edge_table(root: Path) -> list[tuple]:

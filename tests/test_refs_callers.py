@@ -5,22 +5,19 @@ resolved ones, and the payload safety limit. Rust re-exports: the `rust_reexport
 test_refs.py's hand-checked answers."""
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from cruxe.config import load_config
 from cruxe.errors import CruxeError
 from cruxe.index import run_index
 from cruxe.shape import full_metadata
 from cruxe.tools import Server
 
-from support.references import refs, sites
+from support.references import refs, server_with_limit, sites
 from support.repos import POOL_REPO, fixture_repo
 
 
@@ -113,12 +110,6 @@ def many_callers(n: int) -> dict[str, str]:
                     for i in range(n))
     return {"lib.py": "def target(x, y):\n    return x\n",
             "use.py": f"from lib import target\n\n\ndef caller():\n{calls}"}
-
-
-def server_with_limit(root: Path, max_bytes: int) -> Server:
-    cfg = load_config(str(root))
-    return Server(root, config=dataclasses.replace(cfg, search=dataclasses.replace(cfg.search,
-                                                                                   max_response_bytes=max_bytes)))
 
 
 def test_the_payload_safety_limit_cuts_references_with_truncated_and_next_actions(make_repo):

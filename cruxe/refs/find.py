@@ -5,6 +5,11 @@ per source line, in (path, line) order, the implementation's files before tests,
 examples and fixtures, and before test code inside source files: `testcode.py`); each use is listed once: an import line of the target is folded
 into the file's other references to it (counted in `imports_folded`, present when not 0)
 and stays listed when it is the file's only one; `kind: "imports"` lists every import.
+The references in test code of one test (one enclosing symbol, or a test file's top level)
+are one entry: the first site, with `test: true`, `sites` and every site's `lines`
+(`testcode.fold_test_code`); `limit` counts entries, `total_references` sites. A lone one is
+marked `test: true` only where its path does not say it (test code inside a source file). A
+target that is itself test code (a test helper) is not folded: its callers are the tests.
 Edges that name the symbol but could not be tied
 to any definition are counted in `unresolved_count`, always present, so "0 references,
 0 unresolved" means no use of that name was found at all, while "0 references, 7
@@ -21,7 +26,7 @@ no `path` raise `ambiguous_symbol` listing them, each with the arguments that pi
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import CruxeError
 from ..intent import NAME_SEPARATORS, parse_name
@@ -31,7 +36,7 @@ from ..shape import apply_safety_limit
 from ..store import (Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
                      unresolved_edges)
 from .resolve import resolver_version
-from .testcode import InSourceTests, source_before_test_code
+from .testcode import InSourceTests, fold_test_code, is_test_file, source_before_test_code
 from .text import line_of
 
 EDGE_KINDS = ("calls", "imports", "references")
@@ -60,9 +65,11 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     targets = _targets(gen, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
     refs, folded = _fold_imports(_grouped_references(gen, targets, kind)) if kind is None else \
         (_grouped_references(gen, targets, kind), 0)
-    refs = source_before_test_code(refs, limit, InSourceTests(gen, repo, ref))
+    in_source_tests = InSourceTests(gen, repo, ref)
+    refs = source_before_test_code(refs, limit, in_source_tests)
+    entries = fold_test_code(refs, _folds(targets, in_source_tests))
     unresolved = unresolved_sites(gen, name, kind, limit + 1)
-    page, listed = refs[:limit], unresolved[:limit]
+    page, listed = entries[:limit], unresolved[:limit]
     _decorate(gen, repo, ref, page + listed)
     out: dict[str, Any] = {"symbol": _public(targets[0][0])}
     if len(targets) > 1:
@@ -74,7 +81,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     out["unresolved_count"] = unresolved_count(gen, name, kind)
     if listed:
         out["unresolved"] = listed
-    if len(refs) > limit or len(unresolved) > limit:
+    if len(entries) > limit or len(unresolved) > limit:
         out["truncated"] = True
     if max_bytes is not None:
         _apply_safety_limit(out, max_bytes)
@@ -127,7 +134,7 @@ def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, An
         add({**asked, **_picking(d)}, f"the references of {d['qualified_name']} alone")
     if "kind" not in asked:
         add({**asked, "kind": "calls"}, "the call sites only")
-    listed, total = len(out["references"]), out["total_references"]
+    listed, total = sum(r.get("sites", 1) for r in out["references"]), out["total_references"]
     if not out.get("safety_limit_applied") and listed < total <= MAX_LIMIT:
         add({**asked, "limit": total}, "every resolved reference")
     return actions[:MAX_NEXT_ACTIONS]
@@ -167,6 +174,20 @@ def _targets(gen: Generation, symbol_name: str, segments: list[str], path: str |
                                     "name, `path` and `line`), or with `path` alone for every definition in "
                                     "that file."})
     return targets
+
+
+def _folds(targets: list[list[dict[str, Any]]], in_source_tests: InSourceTests) -> Callable[[str | None], bool]:
+    """Whether a definition's references in test code fold (by `definition`, None for a lone
+    target): not when it is itself test code, a test helper, whose callers are the tests that
+    the question is about, each a site to read."""
+    def is_test(t: list[dict[str, Any]]) -> bool:
+        return is_test_file(t[0]["path"]) or in_source_tests(t[0]["path"], t[0]["line_start"])
+
+    if len(targets) == 1:
+        folding = not is_test(targets[0])
+        return lambda definition: folding
+    folded = {t[0]["qualified_name"] for t in targets if not is_test(t)}
+    return lambda definition: definition in folded
 
 
 def _picking(d: dict[str, Any]) -> dict[str, Any]:

@@ -1,13 +1,19 @@
-"""Test code inside source files, for the order of `find_references`' answer.
+"""Test code, for the order and the folding of `find_references`' answer.
 
-A file's path says most (`is_non_source_path`); two kinds of test code sit in files whose
-path looks like source, and are listed after it the same way:
+A file's path says most (`is_non_source_path` orders, `is_test_file` names test code); two
+kinds of test code sit in files whose path looks like source, and are listed after it the same way:
 - Rust items under `#[cfg(test)]` (the `mod tests { ... }` at the end of a source file, or a
   test-only `fn`): the lines of the item the attribute stands on.
 - Go files with a build constraint that excludes them from every build (`//go:build ignore`,
   `// +build ignore`: generators run by `go run`), read from the lines before `package`.
 Only files of references that may reach the answer's page are read, each once: a popular
 function's hundreds of calling files are not all opened to order the first `limit`.
+
+Folding (`fold_test_code`): a test that calls the target twenty times is one thing for an agent
+to read, not twenty. The references in test code that share an enclosing symbol (or, at a
+file's top level, the file) and an edge type are one entry: the first site, `test: true`,
+`sites` (how many) and `lines` (every site's line, the first included). Source references
+are never folded.
 """
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ import re
 from itertools import groupby
 from typing import Any, Callable
 
-from ..model import is_non_source_path
+from ..model import is_non_source_path, is_test_path
 from ..store import Generation, chunks, innermost_symbols
 
 # an attribute line that makes the next item test-only: `#[cfg(test)]`, `#[cfg(all(test, ...))]`
@@ -25,6 +31,15 @@ _ITEM = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:mod|fn)\s")
 _GO_IGNORE = re.compile(r"^//(?:go:build|\s*\+build)\s+(?:.*[\s(|&])?ignore(?:$|[\s)|&])", re.M)
 _GO_PACKAGE = re.compile(r"^package\s", re.M)
 _GO_HEADER_LINES = 80  # the build constraint precedes `package`, after a licence header at most
+# directories of tests' data, mocks, fixtures, snapshots and benchmarks; docs, examples and
+# generated files are listed after the implementation too but are no test code
+_TEST_DIRS = ("/testdata/", "/__tests__/", "/__mocks__/", "/fixtures/", "/fixture/", "/__snapshots__/", "/benches/")
+
+
+def is_test_file(path: str) -> bool:
+    """A file of test code by its path: spec 04's test-file patterns or a test directory."""
+    p = "/" + path.lower()
+    return is_test_path(path) or any(d in p for d in _TEST_DIRS)
 
 
 class InSourceTests:
@@ -81,9 +96,9 @@ class InSourceTests:
 def source_before_test_code(refs: list[dict[str, Any]], limit: int,
                    is_test: Callable[[str, int], bool]) -> list[dict[str, Any]]:
     """References (each definition's run in source-paths-first order) with test code inside
-    source files moved behind the source, before the test, doc and example files. Checked
-    until `limit` source references lead their run: the answer's page is then exactly what a
-    full check gives; later ones keep their place (beyond any page)."""
+    source files moved behind the source, before the test, doc and example files, and marked
+    (`test: true`). Checked until `limit` source references lead their run: the answer's page
+    is then exactly what a full check gives; later ones keep their place (beyond any page)."""
     out: list[dict[str, Any]] = []
     for _, run in groupby(refs, key=lambda r: r.get("definition")):
         group = list(run)
@@ -92,8 +107,36 @@ def source_before_test_code(refs: list[dict[str, Any]], limit: int,
         i = 0
         while i < len(group) and len(head) < limit and not is_non_source_path(group[i]["path"]):
             r = group[i]
-            (tests if is_test(r["path"], r["line_start"]) else head).append(r)
+            if is_test(r["path"], r["line_start"]):
+                r["test"] = True
+                tests.append(r)
+            else:
+                head.append(r)
             i += 1
         cut = next((j for j in range(i, len(group)) if is_non_source_path(group[j]["path"])), len(group))
         out += head + group[i:cut] + tests + group[cut:]
+    return out
+
+
+def fold_test_code(refs: list[dict[str, Any]], folds: Callable[[str | None], bool]) -> list[dict[str, Any]]:
+    """The answer's entries: `refs` in their order, the references in test code (marked
+    `test` by `source_before_test_code`, or in a test file) of one definition (`definition`,
+    when `folds` of it) that share a file, an enclosing symbol and an edge type folded into
+    the first one, which gets `test: true`, `sites` and `lines` (ascending, as the references
+    come in (path, line) order). A lone one stays a plain entry, marked only where its path
+    does not say it is test code (as `language` is left out where the extension says it)."""
+    out: list[dict[str, Any]] = []
+    heads: dict[tuple[Any, ...], tuple[dict[str, Any], list[int]]] = {}
+    for r in refs:
+        if r.get("test") or is_test_file(r["path"]):
+            key = (r.get("definition"), r["path"], r["from_symbol"], r["edge_type"])
+            if key in heads:
+                heads[key][1].append(r["line_start"])
+                continue
+            if folds(r.get("definition")):
+                heads[key] = (r, [r["line_start"]])
+        out.append(r)
+    for head, lines in heads.values():
+        if len(lines) > 1:
+            head["test"], head["sites"], head["lines"] = True, len(lines), lines
     return out

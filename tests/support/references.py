@@ -1,10 +1,14 @@
-"""find_references on a repository indexed at its working tree (`live`), and its sites."""
+"""find_references on a repository indexed at its working tree (`live`), its sites, and a
+server whose payload safety limit is given."""
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
+from cruxe.config import load_config
 from cruxe.project import open_project
 from cruxe.refs import find_references
+from cruxe.tools import Server
 
 
 def refs(root: Path, name: str, **kw) -> dict:
@@ -14,3 +18,9 @@ def refs(root: Path, name: str, **kw) -> dict:
 
 def sites(refs_list: list[dict]) -> list[tuple]:
     return [(r["path"], r["line_start"]) for r in refs_list]
+
+
+def server_with_limit(root: Path, max_bytes: int) -> Server:
+    cfg = load_config(str(root))
+    return Server(root, config=dataclasses.replace(cfg, search=dataclasses.replace(cfg.search,
+                                                                                   max_response_bytes=max_bytes)))
