@@ -5,6 +5,7 @@ usage:
   python3 bench/refs_oracle.py setup-python [--work DIR]      # corpus + scip-python index
   python3 bench/refs_oracle.py setup-typescript [--work DIR]  # corpus + scip-typescript index
   python3 bench/refs_oracle.py run --corpus DIR --scip FILE [--package NAME] [--sample N] [--seed S]
+                                   [--adjudicate jedi]
 
 `setup-*` copies a corpus into --work (default /tmp/cruxe_refs_oracle), installs the indexer
 with npm into --work (pinned version; the npm registry must be reachable once) and writes
@@ -28,10 +29,22 @@ import; folding changes what an agent reads, not what this bench measures. Repor
                untyped values unresolved (`e.is_silenced()`), and a site it has no
                occurrence for is not a false one, only an unchecked one
 One JSON object on stdout; --details adds the worst symbols for debugging.
+
+--adjudicate jedi asks a second, independent static analyzer about every listed site the
+oracle does not confirm. It needs the `jedi` package (`pip install jedi`; a requirement of
+this option only, not of Cruxe). At each occurrence of the symbol's name on the site's line,
+jedi's goto (imports followed) and infer are asked; the site is
+  jedi_confirmed  if a result lands in the definition's file inside its span (Cruxe's span),
+  jedi_other      if none does but jedi names some other definition (likely a Cruxe error),
+  jedi_undecided  if jedi names nothing (or the line does not contain the name).
+Reported beside the scip-only figures, which it leaves unchanged:
+  precision_adjudicated = listed sites confirmed by the oracle or by jedi / listed sites
+With --details, `jedi_other` lists each disagreement: the site, its line, and where jedi went.
 """
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import random
@@ -40,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tokenize
 from collections import defaultdict
 from pathlib import Path
 
@@ -141,6 +155,85 @@ def names_by_line(scip_path: Path) -> dict[tuple[str, int], set[str]]:
     return out
 
 
+# ---- the second oracle (jedi), for the sites the first does not confirm -----------------------
+
+class JediJudge:
+    """Where jedi says a name at a site goes. One jedi Script per file, sites asked in file order."""
+
+    def __init__(self, corpus: Path):
+        try:
+            import jedi
+        except ImportError:
+            sys.exit("--adjudicate jedi needs the jedi package: pip install jedi")
+        self.jedi = jedi
+        self.root = corpus
+        self.project = jedi.Project(corpus)
+        self.path: str | None = None
+
+    def _load(self, path: str) -> None:
+        if path == self.path:
+            return
+        code = (self.root / path).read_text(encoding="utf-8", errors="replace")
+        self.path, self.lines = path, code.splitlines()
+        self.script = self.jedi.Script(code, path=self.root / path, project=self.project)
+        self.names: dict[int, list[tuple[int, str]]] = defaultdict(list)
+        try:  # identifier tokens only: a name inside a string or a comment is no occurrence
+            for tok in tokenize.generate_tokens(io.StringIO(code).readline):
+                if tok.type == tokenize.NAME:
+                    self.names[tok.start[0]].append((tok.start[1], tok.string))
+        except (tokenize.TokenError, SyntaxError):
+            pass
+
+    def occurrences(self, path: str, line: int, name: str) -> tuple[str, list[list[tuple]]]:
+        """(the site's line, for each occurrence of name on it the [(path, line, type, full
+        name)] that jedi's goto (imports followed) and infer give there)."""
+        self._load(path)
+        text = self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
+        out = []
+        for col, tok in self.names.get(line, ()):
+            if tok != name:
+                continue
+            found: set[tuple] = set()
+            for ask in (lambda: self.script.goto(line, col, follow_imports=True),
+                        lambda: self.script.infer(line, col)):
+                try:
+                    found |= {(self._relative(n.module_path), n.line, n.type, n.full_name) for n in ask()}
+                except Exception:  # a jedi crash at one position leaves that occurrence unanswered
+                    pass
+            out.append(sorted(found, key=lambda t: tuple("" if v is None else str(v) for v in t)))
+        return text, out
+
+    def _relative(self, module_path) -> str | None:
+        if module_path is None:
+            return None
+        try:
+            return Path(module_path).resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return str(module_path)
+
+
+def adjudicate(judge: JediJudge, pending: list[tuple]) -> list[tuple[str, dict | None]]:
+    """For each (symbol's Cruxe row, site): 'confirmed' if jedi takes some occurrence of the
+    name there into the definition's span; 'other' if jedi answers at every occurrence and
+    never there (the line holds no use Cruxe could mean); else 'undecided'. An 'other' comes
+    with a record of the disagreement."""
+    verdicts = []
+    for hit, site in pending:
+        text, answers = judge.occurrences(site[0], site[1], hit[1])
+        lands = [any(p == hit[0] and ln is not None and hit[2] <= ln <= hit[3] for p, ln, _, _ in found)
+                 for found in answers]
+        if any(lands):
+            verdicts.append(("confirmed", None))
+        elif answers and all(answers):
+            verdicts.append(("other", {"symbol": hit[4], "definition": f"{hit[0]}:{hit[2]}",
+                                       "site": f"{site[0]}:{site[1]}", "text": text,
+                                       "jedi": sorted({f"{p}:{ln} {typ} {full}" for found in answers
+                                                       for p, ln, typ, full in found})}))
+        else:
+            verdicts.append(("undecided", None))
+    return verdicts
+
+
 # ---- cruxe ---------------------------------------------------------------------------------
 
 def index_corpus(corpus: Path, home: Path):
@@ -178,22 +271,9 @@ def run(args: argparse.Namespace) -> dict:
     home = Path(tempfile.mkdtemp(prefix="cruxe_refs_oracle_"))
     try:
         project, gen, ref, index_seconds = index_corpus(Path(args.corpus).resolve(), home)
-        syms = cruxe_symbols(gen, project.id, ref)
-        by_kind: dict[str, list[tuple[str, tuple]]] = defaultdict(list)
-        unmatched = 0
-        for sym, defn in sorted(defs.items()):
-            hit = match(defn, syms)
-            if hit is None:
-                unmatched += 1
-                continue
-            by_kind[defn[3]].append((sym, hit))
-        rng = random.Random(args.seed)
-        sample = []
-        for kind in sorted(by_kind):
-            items = by_kind[kind]
-            sample += [(kind, *x) for x in (rng.sample(items, args.sample) if len(items) > args.sample else items)]
+        sample, unmatched = pick_sample(defs, cruxe_symbols(gen, project.id, ref), args.sample, args.seed)
         totals: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-        worst = []
+        worst, pending = [], []
         t = time.perf_counter()
         for kind, sym, hit in sample:
             truth = refs.get(sym, set())
@@ -219,32 +299,77 @@ def run(args: argparse.Namespace) -> dict:
                 tk["with_refs"] += bool(truth)
                 tk["false_zero"] += bool(truth) and not got and ans["unresolved_count"] == 0
                 tk["honest_zero"] += bool(truth) and not got and ans["unresolved_count"] > 0
+            pending += [(kind, hit, site) for site in got - truth]
             if truth - got or got - truth:
                 worst.append({"symbol": hit[4], "path": hit[0], "kind": kind, "oracle": len(truth), "listed": len(got),
                               "missed": sorted(truth - got)[:5], "extra": sorted(got - truth)[:5],
                               "unresolved_count": ans["unresolved_count"]})
         query_seconds = time.perf_counter() - t
+        disagreements = adjudicate_all(Path(args.corpus).resolve(), pending, totals) if args.adjudicate else []
         report = {"corpus": str(args.corpus), "oracle_symbols": len(defs), "unmatched_definitions": unmatched,
                   "index_seconds": round(index_seconds, 2),
                   "query_ms_mean": round(1000 * query_seconds / max(1, len(sample)), 2),
-                  "sample_per_kind": args.sample, "seed": args.seed, "by_kind": {}}
-        for key, tk in sorted(totals.items()):
-            report["by_kind"][key] = {
-                "symbols": int(tk["symbols"]), "errors": int(tk["errors"]),
-                "oracle_sites": int(tk["oracle_sites"]), "listed_sites": int(tk["listed_sites"]),
-                "recall": round(tk["confirmed"] / tk["oracle_sites"], 4) if tk["oracle_sites"] else None,
-                "precision": round(tk["confirmed"] / tk["listed_sites"], 4) if tk["listed_sites"] else None,
-                "precision_seen": round(tk["confirmed"] / tk["listed_seen"], 4) if tk["listed_seen"] else None,
-                "symbols_with_refs": int(tk["with_refs"]),
-                "false_zero_rate": round(tk["false_zero"] / tk["with_refs"], 4) if tk["with_refs"] else None,
-                "false_zeros": int(tk["false_zero"]), "honest_zeros": int(tk["honest_zero"]),
-            }
+                  "sample_per_kind": args.sample, "seed": args.seed,
+                  "by_kind": {key: summary(tk, args.adjudicate) for key, tk in sorted(totals.items())}}
         if args.details:
             worst.sort(key=lambda w: -(len(w.get("missed", [])) + len(w.get("extra", []))))
             report["details"] = worst[:args.details]
+            if args.adjudicate:
+                report["jedi_other"] = disagreements[:args.details]
         return report
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+def pick_sample(defs: dict, syms: dict, per_kind: int, seed: int) -> tuple[list[tuple], int]:
+    """[(kind, scip symbol, Cruxe row)] stratified by kind with a fixed seed, and how many
+    oracle definitions have no Cruxe symbol."""
+    by_kind: dict[str, list[tuple[str, tuple]]] = defaultdict(list)
+    unmatched = 0
+    for sym, defn in sorted(defs.items()):
+        hit = match(defn, syms)
+        if hit is None:
+            unmatched += 1
+            continue
+        by_kind[defn[3]].append((sym, hit))
+    rng = random.Random(seed)
+    sample = []
+    for kind in sorted(by_kind):
+        items = by_kind[kind]
+        sample += [(kind, *x) for x in (rng.sample(items, per_kind) if len(items) > per_kind else items)]
+    return sample, unmatched
+
+
+def adjudicate_all(corpus: Path, pending: list[tuple], totals: dict) -> list[dict]:
+    """Ask jedi about every unconfirmed listed site (in file order, so each file is parsed
+    once); count its verdicts per kind; return the disagreements."""
+    pending = sorted(pending, key=lambda p: (p[2], p[1][4], p[1][0]))
+    verdicts = adjudicate(JediJudge(corpus), [(hit, site) for _, hit, site in pending])
+    disagreements = []
+    for (kind, _, _), (verdict, record) in zip(pending, verdicts):
+        for key in (kind, "all"):
+            totals[key]["jedi_" + verdict] += 1
+        if record:
+            disagreements.append(record)
+    return disagreements
+
+
+def summary(tk: dict, adjudicated: str | None) -> dict:
+    out = {
+        "symbols": int(tk["symbols"]), "errors": int(tk["errors"]),
+        "oracle_sites": int(tk["oracle_sites"]), "listed_sites": int(tk["listed_sites"]),
+        "recall": round(tk["confirmed"] / tk["oracle_sites"], 4) if tk["oracle_sites"] else None,
+        "precision": round(tk["confirmed"] / tk["listed_sites"], 4) if tk["listed_sites"] else None,
+        "precision_seen": round(tk["confirmed"] / tk["listed_seen"], 4) if tk["listed_seen"] else None,
+        "symbols_with_refs": int(tk["with_refs"]),
+        "false_zero_rate": round(tk["false_zero"] / tk["with_refs"], 4) if tk["with_refs"] else None,
+        "false_zeros": int(tk["false_zero"]), "honest_zeros": int(tk["honest_zero"]),
+    }
+    if adjudicated:
+        either = tk["confirmed"] + tk["jedi_confirmed"]
+        out["precision_adjudicated"] = round(either / tk["listed_sites"], 4) if tk["listed_sites"] else None
+        out |= {f"jedi_{v}": int(tk[f"jedi_{v}"]) for v in ("confirmed", "other", "undecided")}
+    return out
 
 
 def main() -> None:
@@ -262,6 +387,8 @@ def main() -> None:
     r.add_argument("--sample", type=int, default=150, help="symbols per kind")
     r.add_argument("--seed", type=int, default=7)
     r.add_argument("--details", type=int, default=0)
+    r.add_argument("--adjudicate", choices=["jedi"],
+                   help="ask jedi about the listed sites the oracle does not confirm (needs pip install jedi)")
     a = ap.parse_args()
     if a.cmd == "run":
         print(json.dumps(run(a), indent=1))
