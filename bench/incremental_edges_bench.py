@@ -93,6 +93,22 @@ class Facts:
             "SELECT source_file, source_line, to_name, coalesce(module, '') FROM edges WHERE edge_type = 'imports' "
             "ORDER BY source_file, source_line, rowid")]
 
+        # where names are used: by edges naming them, and inside edges' receivers
+        self.used_in: dict[str, set[str]] = {}
+        self.receiver_in: dict[str, set[str]] = {}
+        for path, name, receiver in db.execute("SELECT source_file, to_tail, coalesce(receiver, '') FROM edges"):
+            self.used_in.setdefault(name, set()).add(path)
+            for w in set(_IDENT.findall(receiver)):
+                self.receiver_in.setdefault(w, set()).add(path)
+        del project
+
+    def elsewhere(self, pool: list[tuple], rng: random.Random, uses: dict[str, set[str]],
+                  where=lambda s: {s[4]}) -> list[tuple]:
+        """`pool` shuffled, those whose name `uses` lists in files other than `where` first:
+        an edit that another file's edges can depend on tells the most."""
+        rng.shuffle(pool)
+        return sorted(pool, key=lambda s: not (uses.get(s[1], set()) - where(s)))
+
     def ancestors_members(self, cls: tuple) -> list[tuple]:
         out, seen, cur = [], set(), self.bases.get(cls[0])
         while cur is not None and cur not in seen:
@@ -158,14 +174,13 @@ _BASE = {"python": re.compile(r"^\s*class\s+\w+\((?:[\w.]+\.)?([A-Z]\w*)"),
 
 
 def edit_attr_type(rng, tree, facts, lang):
-    pool = [s for s in facts.syms if s[3] in ("variable", "field", "property", "constant") and s[7] is not None]
-    rng.shuffle(pool)
+    pool = facts.elsewhere([s for s in facts.syms if s[3] in ("variable", "field", "property", "constant")
+                            and s[7] is not None], rng, facts.receiver_in)
     return next((d for s in pool if (d := _swap_type(rng, tree, facts, s[4], s[5], _ATTR[lang]))), None)
 
 
 def edit_return_type(rng, tree, facts, lang):
-    pool = [s for s in facts.syms if s[3] in ("function", "method")]
-    rng.shuffle(pool)
+    pool = facts.elsewhere([s for s in facts.syms if s[3] in ("function", "method")], rng, facts.receiver_in)
     for s in pool:
         d = _swap_type(rng, tree, facts, s[4], s[5], _RETURN[lang])
         if d:
@@ -184,6 +199,7 @@ def edit_return_type(rng, tree, facts, lang):
 def edit_base_list(rng, tree, facts, lang):
     pool = [c for c in facts.classes if c[0] in facts.bases]
     rng.shuffle(pool)
+    pool.sort(key=lambda c: not any(s[4] != c[4] for s in facts.subclasses.get(c[0], [])))
     return next((d for s in pool if (d := _swap_type(rng, tree, facts, s[4], s[5], _BASE[lang]))), None)
 
 
@@ -208,6 +224,7 @@ def _module_of(path: str, lang: str) -> str:
 def edit_import_target(rng, tree, facts, lang):
     pool = list(facts.imports)
     rng.shuffle(pool)
+    pool.sort(key=lambda i: not (facts.used_in.get(i[2], set()) - {i[0]}))
     for path, line, name, module in pool:
         others = [s for s in facts.top.get(name, []) if s[4] != path and s[4].endswith(SUFFIX[lang])]
         if len(others) < 2:
@@ -265,6 +282,7 @@ def _class_body_line(tree: Tree, cls: tuple, lang: str) -> tuple[int, str] | Non
 def edit_method_added(rng, tree, facts, lang):
     pool = _with_subclasses(facts)
     rng.shuffle(pool)
+    pool.sort(key=lambda c: not any(s[4] != c[4] for s in facts.subclasses.get(c[0], [])))
     for cls in pool:
         own = {m[1] for m in facts.members.get(cls[0], [])}
         inherited = sorted({m[1] for m in facts.ancestors_members(cls)} - own)
@@ -273,7 +291,8 @@ def edit_method_added(rng, tree, facts, lang):
         at = _class_body_line(tree, cls, lang)
         if at is None:
             continue
-        name = rng.choice(inherited)
+        subfiles = {s[4] for s in facts.subclasses[cls[0]]}
+        name = rng.choice([n for n in inherited if facts.used_in.get(n, set()) & subfiles] or inherited)
         lines = tree.lines(cls[4])
         body = ([f"{at[1]}def {name}(self, *args, **kwargs):", f"{at[1]}    return None", ""] if lang == "python"
                 else [f"{at[1]}{name}(...args: any[]): any {{", f"{at[1]}  return undefined;", f"{at[1]}}}"])
@@ -283,15 +302,16 @@ def edit_method_added(rng, tree, facts, lang):
     return None
 
 
-def _subclass_methods(facts: Facts) -> list[tuple]:
-    return [m for c in _with_subclasses(facts) for m in facts.members.get(c[0], [])
-            if m[3] == "method" and not m[1].startswith("__")]
+def _subclass_methods(facts: Facts, rng: random.Random) -> list[tuple]:
+    """Methods of classes with subclasses, those named in the subclasses' other files first."""
+    pool = [(m, {s[4] for s in facts.subclasses[c[0]]}) for c in _with_subclasses(facts)
+            for m in facts.members.get(c[0], []) if m[3] == "method" and not m[1].startswith("__")]
+    rng.shuffle(pool)
+    return [m for m, subs in sorted(pool, key=lambda p: not (facts.used_in.get(p[0][1], set()) & (p[1] - {p[0][4]})))]
 
 
 def edit_method_removed(rng, tree, facts, lang):
-    pool = _subclass_methods(facts)
-    rng.shuffle(pool)
-    for m in pool:
+    for m in _subclass_methods(facts, rng):
         lines = tree.lines(m[4])
         start = m[5] - 1
         while start > 0 and lines[start - 1].strip().startswith("@"):
@@ -307,9 +327,7 @@ def edit_method_removed(rng, tree, facts, lang):
 
 
 def edit_method_renamed(rng, tree, facts, lang):
-    pool = _subclass_methods(facts)
-    rng.shuffle(pool)
-    for m in pool:
+    for m in _subclass_methods(facts, rng):
         lines = tree.lines(m[4])
         text = lines[m[5] - 1]
         pat = re.compile(rf"(\bdef\s+){re.escape(m[1])}\b" if lang == "python" else rf"^(\s*(?:\w+\s+)*){re.escape(m[1])}(?=\s*[(<])")
