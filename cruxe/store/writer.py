@@ -510,7 +510,7 @@ class GenerationWriter:
 
 
 # The resolver's rule (`cruxe.refs.dirty.dirty_names`): from the definitions (path, qualified
-# name, name) and imports (path, name, module, alias) of the replaced files before and after
+# name, name, kind, signature) and imports (path, name, module, alias) of the replaced files before and after
 # the batch, the names whose edges elsewhere may now resolve differently.
 DirtyRule = Callable[[set[tuple], set[tuple], set[tuple], set[tuple]], Iterable[str]]
 
@@ -533,12 +533,12 @@ def _requeue_edges(c: sqlite3.Connection, repo: str, ref: str, paths: list[str],
         file_id, edge_range = row[:1], row[1:]
         c.execute("UPDATE symbol_edges SET to_symbol_id=NULL, confidence=NULL WHERE to_symbol_id IN "
                   "(SELECT symbol_id FROM symbols WHERE file_id=?)", file_id)
-        old_defs.update((path, q, n) for q, n in c.execute(
-            "SELECT qualified_name, name FROM symbols WHERE file_id=?", file_id))
+        old_defs.update((path, q, n, k, sig) for q, n, k, sig in c.execute(
+            "SELECT qualified_name, name, kind, coalesce(signature, '') FROM symbols WHERE file_id=?", file_id))
         old_imports.update((path, t, m or "", a or "") for t, m, a in c.execute(
             "SELECT to_name, module, alias FROM symbol_edges WHERE rowid BETWEEN ? AND ? AND edge_type=?",
             (*edge_range, EDGE_TYPE_CODES["imports"])))
-    new_defs = {(row.path, row.qualified_name, row.name) for row in symbols}
+    new_defs = {(row.path, row.qualified_name, row.name, row.kind, row.signature or "") for row in symbols}
     imports = EDGE_TYPE_CODES["imports"]
     new_imports = {(path, name, module, alias)
                    for path, b in edges
