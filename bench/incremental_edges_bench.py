@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Incremental syncs against a whole index: do the edges agree after edits that change types?
 
-usage: python3 bench/incremental_edges_bench.py [--corpus django|ts-real] [--seed 1]
+usage: python3 bench/incremental_edges_bench.py [--corpus django|py-5k|ts-real] [--seed 1]
        [--edits 8] [--classes attr_type,...] [--work DIR] [--keep]
 
-A copy of a small real corpus (`django`: py-5k's Django tree; `ts-real`: the TypeScript subset of
-bench/agent_tasks/corpora.py) is indexed once (home 0). Then, per class of edit, from a copy of
+A copy of a small real corpus (`django`: py-5k's Django tree; `py-5k`: Django and Salt, for the
+syncs' cost at scale; `ts-real`: the TypeScript subset of bench/agent_tasks/corpora.py) is indexed once (home 0). Then, per class of edit, from a copy of
 home 0 and the pristine tree: `--edits` seeded random edits of that class, each followed by an
 incremental sync (`index.run_index`, the path `cruxe sync` and the watch take); then a fresh whole
 index of the same tree in another home, and the two edge tables are diffed. An edge is compared
@@ -51,7 +51,7 @@ from agent_tasks.corpora import CORPORA  # noqa: E402
 CLASSES = ("attr_type", "return_type", "base_list", "typed_local", "import_target", "method_added",
            "method_removed", "method_renamed")
 TYPE_KINDS = ("class", "interface", "struct", "type_alias", "enum", "trait")
-SOURCES = {"django": ("python", [("django", CORPORA["py-5k"][1][0][1])]),
+SOURCES = {"django": ("python", [("django", CORPORA["py-5k"][1][0][1])]), "py-5k": CORPORA["py-5k"],
            "ts-real": CORPORA["ts-real"]}
 SUFFIX = {"python": (".py",), "typescript": (".ts", ".tsx")}
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
@@ -348,6 +348,33 @@ EDITS = {"attr_type": edit_attr_type, "return_type": edit_return_type, "base_lis
 
 # ---- indexes and their edges -------------------------------------------------------------------
 
+# per sync: (seconds in resolve_edges, edges the incremental resolution looked at)
+RESOLUTIONS: list[tuple[float, int]] = []
+
+
+def _spy_resolution() -> None:
+    """Time each resolution and count the edges an incremental one retries (the job imports
+    `resolve_edges` from cruxe.refs at call time, and it calls `_resolve_incremental`)."""
+    import cruxe.refs as refs
+    from cruxe.refs import resolve as mod
+    resolve, incremental = refs.resolve_edges, mod._resolve_incremental
+    seen: list[int] = []
+
+    def timed(*a, **k):
+        seen.clear()
+        t = time.perf_counter()
+        try:
+            return resolve(*a, **k)
+        finally:
+            RESOLUTIONS.append((time.perf_counter() - t, seen[0] if seen else -1))
+
+    def counted(*a, **k):
+        out = incremental(*a, **k)
+        seen.append(out[0])
+        return out
+    refs.resolve_edges, mod._resolve_incremental = timed, counted
+
+
 def index(repo: Path, home: Path) -> float:
     from cruxe.index import run_index
     os.environ["CRUXE_HOME"] = str(home)
@@ -374,18 +401,24 @@ def edges(repo: Path, home: Path) -> Counter:
     return Counter(tuple(r) for r in db.execute(q))
 
 
+def _median(values: list) -> float | None:
+    return round(sorted(values)[len(values) // 2], 3) if values else None
+
+
 def run_class(name, rng, work, repo, home0, facts, lang, n_edits) -> dict:
     tree = Tree(repo)
     synced, fresh = work / f"home-{name}", work / f"fresh-{name}"
     shutil.copytree(home0, synced)
-    applied, sync_s = [], []
+    applied, sync_s, resolutions = [], [], []
     try:
         for _ in range(n_edits):
             d = EDITS[name](rng, tree, facts, lang)
             if d is None:
                 break
             applied.append(d)
+            RESOLUTIONS.clear()
             sync_s.append(index(repo, synced))
+            resolutions.extend(RESOLUTIONS)
         a = edges(repo, synced)
         index(repo, fresh)
         b = edges(repo, fresh)
@@ -395,7 +428,10 @@ def run_class(name, rng, work, repo, home0, facts, lang, n_edits) -> dict:
     out = {"edits": len(applied), "edges_compared": sum(b.values()),
            "edges_differing": sum(only_synced.values()) + sum(only_fresh.values()),
            "only_synced": sum(only_synced.values()), "only_fresh": sum(only_fresh.values()),
-           "sync_s_median": round(sorted(sync_s)[len(sync_s) // 2], 3) if sync_s else None,
+           "sync_s_median": _median(sync_s), "sync_s_max": round(max(sync_s), 3) if sync_s else None,
+           "resolution_s_median": _median([r[0] for r in resolutions]),
+           "edges_retried_median": _median([r[1] for r in resolutions]),
+           "edges_retried_max": max((r[1] for r in resolutions), default=None),
            "applied": applied,
            "examples": {"synced": [list(k) for k in sorted(only_synced)[:4]],
                         "fresh": [list(k) for k in sorted(only_fresh)[:4]]}}
@@ -420,6 +456,7 @@ def main() -> None:
         if not repo.exists():
             for dest, src in parts:
                 shutil.copytree(src, repo / dest, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", ".git"))
+        _spy_resolution()
         home0 = work / "home0"
         if home0.exists():
             shutil.rmtree(home0)
