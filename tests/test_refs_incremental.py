@@ -10,6 +10,7 @@ import pytest
 from cruxe.errors import CruxeError
 from cruxe.index import run_index
 from cruxe.project import open_project
+from cruxe.refs.dirty import dirty_names, receiver_names
 
 from support.references import refs
 
@@ -110,3 +111,27 @@ def test_a_type_change_in_one_file_moves_the_edges_of_another(make_repo, tmp_pat
     monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "fresh_home"))
     run_index(root)
     assert synced == edge_table(root)
+
+
+def test_the_rule_names_what_changed_and_the_types_whose_members_follow():
+    old = {("q.py", "q.QuerySet", "QuerySet", "class", "class QuerySet(AltersData)"),
+           ("q.py", "q.QuerySet.get", "get", "method", "def get(self)"),
+           ("q.py", "q.make", "make", "function", "def make() -> Foo")}
+    moved_only = set(old)
+    assert dirty_names(old, moved_only, set(), set()) == (set(), set())
+    new = {("q.py", "q.QuerySet", "QuerySet", "class", "class QuerySet(AltersData, Iterable)"),
+           ("q.py", "q.QuerySet.get", "get", "method", "def get(self)"),
+           ("q.py", "q.make", "make", "function", "def make() -> Bar")}
+    imports_before = {("q.py", "Foo", "a", "")}
+    imports_after = {("q.py", "Foo", "b", "F")}
+    names, types = dirty_names(old, new, imports_before, imports_after)
+    # its own name and the bases it had and has; not its own members (their edges went back to
+    # pending with the file), and a changed return type makes the function's name dirty
+    assert {"QuerySet", "AltersData", "Iterable", "make", "Foo", "F"} <= names and "get" not in names
+    assert {"AltersData", "Iterable", "Foo", "F"} <= types and "QuerySet" not in types
+
+
+def test_receiver_names_are_the_identifiers_it_writes():
+    assert receiver_names("self.loader.graph") == {"self", "loader", "graph"}
+    assert receiver_names("make(a, b).x") == {"make", "a", "b", "x"}
+    assert receiver_names("new Observable@0.1") == {"new", "Observable"}

@@ -16,11 +16,11 @@ surely as a new definition does. What the resolution then retries, for each dirt
   resolved to and how: what it passed through may have changed under it;
 - every edge whose receiver names it (`receiver_names`): what the receiver's type is may
   have changed;
-- for a name of a type (a class, interface, struct...), the same for the names of its members
-  and its ancestors' (`type_members`): a base list that changes, or an import that now binds
-  another class of that name, changes which definition every inherited member is. A changed
-  type's own base names (old and new) are dirty too, so the members of an ancestor it no
-  longer has are retried.
+- for the names of the types a changed type's base list writes (old and new) and those an
+  import binds, the same for the names of their members and their ancestors' (`type_members`):
+  a base list that changes, or an import that now binds another class of that name, changes
+  which definition every inherited member is (a changed type's own members need not be: the
+  edges into them went back to pending with its file).
 """
 from __future__ import annotations
 
@@ -35,23 +35,25 @@ _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def dirty_names(old_defs: set[tuple], new_defs: set[tuple], old_imports: set[tuple],
-                new_imports: set[tuple]) -> set[str]:
-    """The names whose definitions or imports really changed (added, removed or given another
-    signature, not merely moved: compared as (path, qualified name, name, kind, signature)
-    and (path, name, module, alias) before and after): edges by those names elsewhere, or
-    through them, may now resolve differently. A changed type also makes the names its
-    signature writes dirty (its bases, old and new); an import makes the last segment of its
-    name dirty, and the alias it binds."""
+                new_imports: set[tuple]) -> tuple[set[str], set[str]]:
+    """(names, type names): the names whose definitions or imports really changed (added,
+    removed or given another signature, not merely moved: compared as (path, qualified name,
+    name, kind, signature) and (path, name, module, alias) before and after), whose edges
+    elsewhere, or through them, may now resolve differently; and the names whose types'
+    members are dirty too: those a changed type's signature writes (its bases, old and new;
+    not its own name: the edges into its own members were sent back to pending with its file),
+    and those an import binds (the last segment of its name, and its alias)."""
     changed = old_defs ^ new_defs
     names = {d[2] for d in changed}
+    types: set[str] = set()
     for d in changed:
         if d[3] in TYPE_KINDS:
-            names.update(_IDENT.findall(d[4]))
+            types.update(n for n in _IDENT.findall(d[4]) if n != d[2])
     for _, to_name, _, alias in old_imports ^ new_imports:
-        names.add(name_tail(to_name))
+        types.add(name_tail(to_name))
         if alias:
-            names.add(alias)
-    return names
+            types.add(alias)
+    return names | types, types
 
 
 def receiver_names(receiver: str) -> set[str]:

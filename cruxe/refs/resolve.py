@@ -38,7 +38,7 @@ from ..errors import CruxeError
 from ..procs import worker_pool
 from ..model import EdgeBlock
 from ..store import CONFIDENCE_CODES, EDGE_TYPE_CODES, Generation, id_blob, transaction
-from ..store.edges import (edge_count, edge_rowid_range, edges_at, edges_named, finish_resolution,
+from ..store.edges import (dirty_types, edge_count, edge_rowid_range, edges_at, edges_named, finish_resolution,
                            label_pending, next_edge_rowid, pending_edges, receivers_containing, requeue_into,
                            resolved_shadow, resolver_version, stored_edges_between, write_resolutions)
 from ..store.basefix import dirty_names, drop_fixes, fixed_names, retry_edges_named, write_fixes
@@ -488,13 +488,13 @@ def _write(db: sqlite3.Connection, outcomes: list[Outcome], bulk: str | None = N
 
 def _work(db: sqlite3.Connection, g: Graph, resolvers: dict[type, LanguageResolver]) -> list[Edge]:
     """Edges an incremental resolution must (re)consider: the pending ones and those a dirty
-    name can change (the rule of `refs.dirty`): by the dirty names and their types' member
-    names, every edge but `opaque` ones, and the edges whose receivers name them. `resolvers`:
+    name can change (the rule of `refs.dirty`): by the dirty names and the member names of
+    the dirty types, every edge but `opaque` ones, and the edges whose receivers name them. `resolvers`:
     the resolution's own (a type's bases are read as the language resolves them)."""
     found = {e.rowid: e for e in map(Edge._make, pending_edges(db))}
     names = dirty_names(db, *g.key)
     if names:
-        names |= type_members(g, sorted(names), lambda sym: _bases(g, resolvers, sym))
+        names |= type_members(g, sorted(dirty_types(db, *g.key)), lambda sym: _bases(g, resolvers, sym))
         for e in map(Edge._make, edges_named(db, sorted(names))):
             if e.confidence != OPAQUE:
                 found.setdefault(e.rowid, e)

@@ -10,7 +10,7 @@ from ..jsonenc import to_json
 from .layout import Generation, transaction
 from .schema import (EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, RETRY_SQL, confidence_sql, edge_type_sql,
                      id_blob, id_sql, name_lower_sql, name_tail, tail_sql)
-from .writer import build_edge_indexes
+from .writer import DIRTY_TYPES_DDL, build_edge_indexes
 
 EDGES_SHADOW_KEY = "edges_shadow"  # meta key: the paths an overlay's edges were resolved from the overlay for
 
@@ -79,6 +79,8 @@ def finish_resolution(db: sqlite3.Connection, repo: str, ref: str, version: str,
     the edge indexes a bulk build left out are built on the final rows. `shadow`: an overlay's
     edges were resolved over its base with these paths the overlay's (`resolved_shadow`)."""
     db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
+    if _has_dirty_types(db):
+        db.execute('DELETE FROM edge_dirty_types WHERE repo=? AND "ref"=?', (repo, ref))
     db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, version))
     db.execute("DELETE FROM meta WHERE key=?", (EDGES_SHADOW_KEY,))
     if shadow is not None:
@@ -86,6 +88,18 @@ def finish_resolution(db: sqlite3.Connection, repo: str, ref: str, version: str,
     db.execute("DELETE FROM meta WHERE key=?", (EDGES_DEFERRED_KEY,))
     if build_indexes:
         build_edge_indexes(db)
+
+
+def _has_dirty_types(db: sqlite3.Connection) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='edge_dirty_types'").fetchone() is not None
+
+
+def dirty_types(db: sqlite3.Connection, repo: str, ref: str) -> set[str]:
+    """The type names the job's batches marked dirty (`writer.DIRTY_TYPES_DDL`): their members'
+    names are dirty too."""
+    if not _has_dirty_types(db):
+        return set()
+    return {n for (n,) in db.execute('SELECT name FROM edge_dirty_types WHERE repo=? AND "ref"=?', (repo, ref))}
 
 
 def edge_count(db: sqlite3.Connection) -> int:
