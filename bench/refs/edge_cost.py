@@ -126,8 +126,9 @@ def one_file_sync(repo: Path, rel: str) -> dict:
     original = refs.resolve_edges
 
     def spy(*a, **k):  # index._index_into looks the resolver up on cruxe.refs at call time
-        stats.update(original(*a, **k))
-        return stats
+        result = original(*a, **k)
+        stats.update(result or {})  # (resolve_edges now returns nothing: it logs its counts)
+        return result
     target = repo / rel
     target.write_text("# moved\n" + target.read_text())
     refs.resolve_edges = spy

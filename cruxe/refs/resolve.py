@@ -3,20 +3,20 @@
 Which edges are (re)resolved is read from the index itself, so an interrupted job leaves
 nothing behind: extraction inserts edges pending (`confidence IS NULL`); the batch
 transaction that replaces a file also sends edges resolved into its old symbols back to
-pending and records in `edge_dirty_names` the names whose definitions or imports it
-added or removed (the rule of `refs.dirty`). This function resolves the pending edges and,
-by dirty name, the edges a new or vanished definition can change (unresolved ones, and
-those resolved by unique name), then clears the dirty names and records the rules'
+pending and records in `edge_dirty_names` the names whose definitions (with their signatures) or
+imports it changed (the rule of `refs.dirty`). This function resolves the pending edges and
+the edges the dirty names can change, then clears the dirty names and records the rules'
 version in `meta`, all in one transaction. When that version is missing (first index, or
 a job killed before its first resolution) or older, every edge is resolved. A bulk
 build's edges, kept out of the table until then, go through `resolve_spool` instead and are
 inserted already resolved. Every full resolution runs a source's chunks on an executor:
 here (`_Here`) or in resolution processes (`_Workers`).
 
-Known limit of the incremental path: an edge resolved through an import or class chain
-that passes through a changed file, to a symbol that did not move, keeps its target even
-if the chain now leads elsewhere; `cruxe index --force` (or a RESOLVER_VERSION bump)
-recomputes everything.
+Which edges the dirty names bring back is `refs.dirty`'s rule: every edge by such a name (but
+`opaque` ones), by a member name of a type so named or of its ancestors, and every edge whose
+receiver writes one of those names; so an edge that went through a changed file's type
+information (an annotation, a return type, a base list, an import) is resolved again, as a
+whole index would resolve it.
 """
 from __future__ import annotations
 
@@ -38,15 +38,16 @@ from ..errors import CruxeError
 from ..procs import worker_pool
 from ..model import EdgeBlock
 from ..store import CONFIDENCE_CODES, EDGE_TYPE_CODES, Generation, id_blob, transaction
-from ..store.edges import (dirty_name_edges, edge_count, edge_rowid_range, finish_resolution, label_pending,
-                           next_edge_rowid, pending_edges, requeue_into, resolved_shadow, resolver_version,
-                           stored_edges_between, write_resolutions)
+from ..store.edges import (dirty_types, edge_count, edge_rowid_range, edges_at, edges_named, finish_resolution,
+                           label_pending, next_edge_rowid, pending_edges, receivers_containing, requeue_into,
+                           resolved_shadow, resolver_version, stored_edges_between, write_resolutions)
 from ..store.basefix import dirty_names, drop_fixes, fixed_names, retry_edges_named, write_fixes
 from ..store.writer import FileEdges, build_symbol_indexes, file_ids, insert_edges
 from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
+from .dirty import receiver_names, type_members
 from .generic import GenericResolver
 from .golang import GoResolver
-from .graph import Edge, Graph, LayeredGraph
+from .graph import Edge, Graph, LayeredGraph, Sym
 from .python import PythonResolver
 from .rust import RustResolver
 from .text import file_text
@@ -55,7 +56,9 @@ from .typescript import TypeScriptResolver
 log = logging.getLogger(__name__)
 
 # Bump when the rules change what an edge resolves to: the next sync re-resolves all edges.
-RESOLVER_VERSION = "9"
+# (10: the incremental rule retries the edges through changed type information; a generation
+# synced under 9 may hold such edges stale, and re-resolving it once mends them.)
+RESOLVER_VERSION = "10"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
@@ -165,12 +168,13 @@ def _resolve_full(gen: Generation, g: Graph, build_indexes: bool, workers: int |
 
 def _resolve_incremental(db: sqlite3.Connection, g: Graph, build_indexes: bool) -> tuple[int, int]:
     """The pending edges and those a dirty name can change (`_work`)."""
-    edges_todo = _work(db, *g.key)
+    resolvers: dict[type, LanguageResolver] = {}
+    edges_todo = _work(db, g, resolvers)
     if len(edges_todo) > PRELOAD_EDGES:
         g.preload()
     else:
         g.warm([e.path for e in edges_todo])
-    results = _resolve_all(g, edges_todo)
+    results = _resolve_all(g, edges_todo, resolvers)
     with transaction(db):
         _write(db, results)
         _finish(db, g, build_indexes, full=False)
@@ -482,17 +486,44 @@ def _write(db: sqlite3.Connection, outcomes: list[Outcome], bulk: str | None = N
     write_resolutions(db, changed)
 
 
-def _work(db: sqlite3.Connection, repo: str, ref: str) -> list[Edge]:
+def _work(db: sqlite3.Connection, g: Graph, resolvers: dict[type, LanguageResolver]) -> list[Edge]:
     """Edges an incremental resolution must (re)consider: the pending ones and those a dirty
-    name can change."""
+    name can change (the rule of `refs.dirty`): by the dirty names and the member names of
+    the dirty types, every edge but `opaque` ones, and the edges whose receivers name them. `resolvers`:
+    the resolution's own (a type's bases are read as the language resolves them)."""
     found = {e.rowid: e for e in map(Edge._make, pending_edges(db))}
-    # A changed definition can change what an edge by that name resolves to only when the
-    # edge is unresolved (a definition may now fit) or resolved by unique name (it may now
-    # be ambiguous); scope/import/receiver resolutions follow explicit paths and edges into
-    # the changed files were sent back to pending already.
-    for e in map(Edge._make, dirty_name_edges(db, repo, ref, CONFIDENCE_CODES[OPAQUE], CONFIDENCE_CODES[UNIQUE])):
-        found.setdefault(e.rowid, e)
+    names = dirty_names(db, *g.key)
+    if names:
+        names |= type_members(g, sorted(dirty_types(db, *g.key)), lambda sym: _bases(g, resolvers, sym))
+        for e in map(Edge._make, edges_named(db, sorted(names))):
+            if e.confidence != OPAQUE:
+                found.setdefault(e.rowid, e)
+        for e in _through_receivers(db, names):
+            found.setdefault(e.rowid, e)
     return [found[k] for k in sorted(found)]
+
+
+def _bases(g: Graph, resolvers: dict[type, LanguageResolver], sym: Sym) -> list[Sym | None]:
+    """A type's bases as its language's resolver reads them (none where it reads none)."""
+    cls = _RESOLVERS.get(sym.language, GenericResolver)
+    r = resolvers.get(cls)
+    if r is None:
+        r = resolvers[cls] = cls(g)
+    bases = getattr(r, "bases", None)
+    return bases(sym) if bases is not None else []
+
+
+def _through_receivers(db: sqlite3.Connection, names: set[str]) -> list[Edge]:
+    """The edges whose receiver names one of `names` (`self.loader.graph` names `graph`)."""
+    memo: dict[str, bool] = {}
+    hits = []
+    for rowid, receiver in receivers_containing(db, sorted(names)):
+        hit = memo.get(receiver)
+        if hit is None:
+            hit = memo[receiver] = not names.isdisjoint(receiver_names(receiver))
+        if hit:
+            hits.append(rowid)
+    return list(map(Edge._make, edges_at(db, hits)))
 
 
 def _resolve_all(g: Graph, edges: list[Edge], resolvers: dict[type, LanguageResolver] | None = None

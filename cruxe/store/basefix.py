@@ -34,7 +34,7 @@ _SITE_COLS = f"e.path, e.source_line, {edge_type_sql('e')}, {id_sql('e.from_symb
 def retry_edges_named(db: sqlite3.Connection, names: Iterable[str], opaque: int, unique: int) -> list[tuple]:
     """The edges (EDGE_TABLE_COLS rows) whose name ends in one of `names` and that another
     definition of the name can change: unresolved but not `opaque`, or resolved by `unique`
-    name (the rule of `edges.dirty_name_edges`), through the se_tail index."""
+    name, through the se_tail index."""
     todo, out = sorted(names), []
     for i in range(0, len(todo), 500):
         chunk = todo[i:i + 500]

@@ -9,8 +9,8 @@ from typing import NamedTuple
 from ..jsonenc import to_json
 from .layout import Generation, transaction
 from .schema import (EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, RETRY_SQL, confidence_sql, edge_type_sql,
-                     id_blob, id_sql, name_lower_sql, tail_sql)
-from .writer import build_edge_indexes
+                     id_blob, id_sql, name_lower_sql, name_tail, tail_sql)
+from .writer import DIRTY_TYPES_DDL, build_edge_indexes
 
 EDGES_SHADOW_KEY = "edges_shadow"  # meta key: the paths an overlay's edges were resolved from the overlay for
 
@@ -79,6 +79,8 @@ def finish_resolution(db: sqlite3.Connection, repo: str, ref: str, version: str,
     the edge indexes a bulk build left out are built on the final rows. `shadow`: an overlay's
     edges were resolved over its base with these paths the overlay's (`resolved_shadow`)."""
     db.execute('DELETE FROM edge_dirty_names WHERE repo=? AND "ref"=?', (repo, ref))
+    if _has_dirty_types(db):
+        db.execute('DELETE FROM edge_dirty_types WHERE repo=? AND "ref"=?', (repo, ref))
     db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (EDGES_RESOLVER_KEY, version))
     db.execute("DELETE FROM meta WHERE key=?", (EDGES_SHADOW_KEY,))
     if shadow is not None:
@@ -86,6 +88,18 @@ def finish_resolution(db: sqlite3.Connection, repo: str, ref: str, version: str,
     db.execute("DELETE FROM meta WHERE key=?", (EDGES_DEFERRED_KEY,))
     if build_indexes:
         build_edge_indexes(db)
+
+
+def _has_dirty_types(db: sqlite3.Connection) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='edge_dirty_types'").fetchone() is not None
+
+
+def dirty_types(db: sqlite3.Connection, repo: str, ref: str) -> set[str]:
+    """The type names the job's batches marked dirty (`writer.DIRTY_TYPES_DDL`): their members'
+    names are dirty too."""
+    if not _has_dirty_types(db):
+        return set()
+    return {n for (n,) in db.execute('SELECT name FROM edge_dirty_types WHERE repo=? AND "ref"=?', (repo, ref))}
 
 
 def edge_count(db: sqlite3.Connection) -> int:
@@ -126,16 +140,54 @@ def pending_edges(db: sqlite3.Connection) -> sqlite3.Cursor:
                 "ON f.id = e.file_id WHERE e.confidence IS NULL")
 
 
-def dirty_name_edges(db: sqlite3.Connection, repo: str, ref: str, opaque: int, unique: int) -> sqlite3.Cursor:
-    """The edges by a dirty name that a changed definition can change, as EDGE_TABLE_COLS rows:
-    unresolved but not `opaque`, or resolved by `unique` name (confidence codes). CROSS JOIN
-    fixes the loop order: each dirty name, then its edges through se_tail (`+d.name`: without
-    the column's text affinity, which the index expression lacks, so the comparison can
-    search the index)."""
-    return rows(db, f"SELECT {EDGE_TABLE_COLS} FROM edge_dirty_names d CROSS JOIN symbol_edges e "
-                f"ON {tail_sql('e')} = +d.name CROSS JOIN paths f ON f.id = e.file_id "
-                f'WHERE d.repo=? AND d."ref"=? AND {RETRY_SQL} '
-                "AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)", (repo, ref, opaque, unique))
+def edges_named(db: sqlite3.Connection, names: list[str]) -> list[tuple]:
+    """Every edge whose name's last segment is one of `names`, as EDGE_TABLE_COLS rows in rowid
+    order: the unresolved and unique-name ones through se_tail, the others through the symbols
+    of that name they resolved to (sr_name, then se_to). An edge resolved to a definition of
+    another name (an import's alias) is not listed."""
+    found: dict[int, tuple] = {}
+    wanted = set(names)
+    for i in range(0, len(names), 500):
+        chunk = names[i:i + 500]
+        marks = ",".join("?" * len(chunk))
+        for row in rows(db, f"SELECT {EDGE_TABLE_COLS} FROM symbol_edges e INDEXED BY se_tail CROSS JOIN paths f "
+                        f"ON f.id = e.file_id WHERE {tail_sql('e')} IN ({marks}) AND {RETRY_SQL}", tuple(chunk)):
+            found[row[0]] = row
+        lowered = sorted({n.lower() for n in chunk})
+        for name, row in ((r[0], r[1:]) for r in rows(
+                db, f"SELECT s.name, {EDGE_TABLE_COLS} FROM symbols s INDEXED BY sr_name CROSS JOIN symbol_edges e "
+                f"INDEXED BY se_to ON e.to_symbol_id = s.symbol_id CROSS JOIN paths f ON f.id = e.file_id "
+                f"WHERE {name_lower_sql('s')} IN ({','.join('?' * len(lowered))}) AND e.to_symbol_id IS NOT NULL",
+                tuple(lowered))):
+            if name in wanted and name_tail(row[4]) == name:
+                found[row[0]] = row
+    return [found[k] for k in sorted(found)]
+
+
+# Up to this many names, `receivers_containing` has SQL test each of them per row; past it,
+# every receiver comes back (one test per row costs less than many).
+RECEIVER_TESTS = 24
+
+
+def receivers_containing(db: sqlite3.Connection, names: list[str]) -> list[tuple[int, str]]:
+    """(rowid, receiver) of the edges whose receiver text contains one of `names` (or, past
+    RECEIVER_TESTS names, of every edge with a receiver: the caller tests them). One scan of
+    the edge table: no index holds receivers."""
+    if not names:
+        return []
+    test = "" if len(names) > RECEIVER_TESTS else f" AND ({' OR '.join(['instr(receiver, ?)'] * len(names))})"
+    return list(rows(db, f"SELECT rowid, receiver FROM symbol_edges WHERE receiver IS NOT NULL AND receiver <> ''"
+                     f"{test}", () if not test else tuple(names)))
+
+
+def edges_at(db: sqlite3.Connection, rowids: list[int]) -> list[tuple]:
+    """The edges of these rowids, as EDGE_TABLE_COLS rows in rowid order."""
+    out: list[tuple] = []
+    for i in range(0, len(rowids), 500):
+        chunk = rowids[i:i + 500]
+        out.extend(rows(db, f"SELECT {EDGE_TABLE_COLS} FROM symbol_edges e CROSS JOIN paths f ON f.id = e.file_id "
+                        f"WHERE e.rowid IN ({','.join('?' * len(chunk))})", tuple(chunk)))
+    return sorted(out)
 
 
 # The edge table's columns as stored, which `Graph.edges` turns into Edge values in Python

@@ -306,7 +306,9 @@ def clear_generation(db: sqlite3.Connection) -> None:
     """Forget every file of a generation (its Tantivy documents must be deleted first): what a
     bulk build that lost its spooled edges does before starting over."""
     with transaction(db):
-        for table in ("symbol_edges", "symbols", "paths", "file_manifest", "edge_dirty_names", "branch_state"):
+        db.execute(DIRTY_TYPES_DDL)
+        for table in ("symbol_edges", "symbols", "paths", "file_manifest", "edge_dirty_names", "edge_dirty_types",
+                      "branch_state"):
             db.execute(f"DELETE FROM {table}")
         db.execute("DELETE FROM meta WHERE key IN (?, ?)", (EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY))
 
@@ -510,9 +512,14 @@ class GenerationWriter:
 
 
 # The resolver's rule (`cruxe.refs.dirty.dirty_names`): from the definitions (path, qualified
-# name, name) and imports (path, name, module, alias) of the replaced files before and after
-# the batch, the names whose edges elsewhere may now resolve differently.
-DirtyRule = Callable[[set[tuple], set[tuple], set[tuple], set[tuple]], Iterable[str]]
+# name, name, kind, signature) and imports (path, name, module, alias) of the replaced files
+# before and after the batch, the names whose edges elsewhere may now resolve differently, and
+# the names of the types whose members' edges may too.
+DirtyRule = Callable[[set[tuple], set[tuple], set[tuple], set[tuple]], tuple[Iterable[str], Iterable[str]]]
+# The type names of the rule, beside `edge_dirty_names`; created on first use, so that a
+# generation built before it needs no new schema (`edges.dirty_types` reads it).
+DIRTY_TYPES_DDL = """CREATE TABLE IF NOT EXISTS edge_dirty_types (
+  repo TEXT NOT NULL, "ref" TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (repo, "ref", name)) WITHOUT ROWID"""
 
 
 def _requeue_edges(c: sqlite3.Connection, repo: str, ref: str, paths: list[str], symbols: list[SymbolRow],
@@ -533,19 +540,22 @@ def _requeue_edges(c: sqlite3.Connection, repo: str, ref: str, paths: list[str],
         file_id, edge_range = row[:1], row[1:]
         c.execute("UPDATE symbol_edges SET to_symbol_id=NULL, confidence=NULL WHERE to_symbol_id IN "
                   "(SELECT symbol_id FROM symbols WHERE file_id=?)", file_id)
-        old_defs.update((path, q, n) for q, n in c.execute(
-            "SELECT qualified_name, name FROM symbols WHERE file_id=?", file_id))
+        old_defs.update((path, q, n, k, sig) for q, n, k, sig in c.execute(
+            "SELECT qualified_name, name, kind, coalesce(signature, '') FROM symbols WHERE file_id=?", file_id))
         old_imports.update((path, t, m or "", a or "") for t, m, a in c.execute(
             "SELECT to_name, module, alias FROM symbol_edges WHERE rowid BETWEEN ? AND ? AND edge_type=?",
             (*edge_range, EDGE_TYPE_CODES["imports"])))
-    new_defs = {(row.path, row.qualified_name, row.name) for row in symbols}
+    new_defs = {(row.path, row.qualified_name, row.name, row.kind, row.signature or "") for row in symbols}
     imports = EDGE_TYPE_CODES["imports"]
     new_imports = {(path, name, module, alias)
                    for path, b in edges
                    for t, name, module, alias in zip(b.types, b.column(b.names), b.column(b.modules),
                                                      b.column(b.aliases)) if t == imports}
-    names = rule(old_defs, new_defs, old_imports, new_imports)
+    names, types = rule(old_defs, new_defs, old_imports, new_imports)
     c.executemany("INSERT OR IGNORE INTO edge_dirty_names VALUES (?,?,?)", [(repo, ref, n) for n in sorted(names)])
+    if types:
+        c.execute(DIRTY_TYPES_DDL)
+        c.executemany("INSERT OR IGNORE INTO edge_dirty_types VALUES (?,?,?)", [(repo, ref, n) for n in sorted(types)])
 
 
 def save_skipped_files(gen: Generation, warnings: list[str]) -> None:

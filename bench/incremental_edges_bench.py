@@ -1,0 +1,481 @@
+#!/usr/bin/env python3
+"""Incremental syncs against a whole index: do the edges agree after edits that change types?
+
+usage: python3 bench/incremental_edges_bench.py [--corpus django|py-5k|ts-real] [--seed 1]
+       [--edits 8] [--classes attr_type,...] [--work DIR] [--keep]
+
+A copy of a small real corpus (`django`: py-5k's Django tree; `py-5k`: Django and Salt, for the
+syncs' cost at scale; `ts-real`: the TypeScript subset of bench/agent_tasks/corpora.py) is indexed once (home 0). Then, per class of edit, from a copy of
+home 0 and the pristine tree: `--edits` seeded random edits of that class, each followed by an
+incremental sync (`index.run_index`, the path `cruxe sync` and the watch take); then a fresh whole
+index of the same tree in another home, and the two edge tables are diffed. An edge is compared
+by what does not depend on row order or on the job that wrote it: its file, line, edge type,
+name, receiver, the qualified name of the definition it stands in, its target's path and
+qualified name, and its confidence (as multisets: one line may use a name twice). The tree is
+restored before the next class.
+
+Classes of edit (each changes type information some other file's edges can depend on; the
+edit is chosen among the definitions the index lists, so it is real code):
+  attr_type      an attribute's or field's declared or constructed type names another class
+  return_type    a function's or method's return annotation names another class (added if none)
+  base_list      a class's base list names another class
+  typed_local    a local typed by an annotation or a constructor call gets another class
+  import_target  an import takes the same name from another module that defines it
+  method_added   a class with subclasses gains a method one of its ancestors has (an override)
+  method_removed a method of a class with subclasses is deleted
+  method_renamed a method of a class with subclasses is renamed (its callers are not)
+"another class": one whose name the same file already uses (defines or imports), so the edit
+stays resolvable. One JSON object on stdout: per class, edits applied, edges compared, edges
+differing (only in the synced index / only in the fresh one), sync time, and a few examples.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from agent_tasks.corpora import CORPORA  # noqa: E402
+
+CLASSES = ("attr_type", "return_type", "base_list", "typed_local", "import_target", "method_added",
+           "method_removed", "method_renamed")
+TYPE_KINDS = ("class", "interface", "struct", "type_alias", "enum", "trait")
+SOURCES = {"django": ("python", [("django", CORPORA["py-5k"][1][0][1])]), "py-5k": CORPORA["py-5k"],
+           "ts-real": CORPORA["ts-real"]}
+SUFFIX = {"python": (".py",), "typescript": (".ts", ".tsx")}
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+# ---- the index's facts the edits are chosen from -----------------------------------------------
+
+class Facts:
+    """Definitions and subclass links of the pristine tree, read from home 0's index."""
+
+    def __init__(self, repo: Path, home: Path):
+        project, db = _open(repo, home)
+        cols = "s.symbol_id, s.name, s.qualified_name, s.kind, f.path, s.line_start, s.line_end, s.parent_symbol_id, " \
+               "coalesce(s.signature, '')"
+        self.syms = [tuple(r) for r in db.execute(f"SELECT {cols} FROM symbols s JOIN paths f ON f.id = s.file_id "
+                                                 "ORDER BY f.path, s.line_start, s.symbol_id")]
+        self.by_id = {s[0]: s for s in self.syms}
+        self.classes = [s for s in self.syms if s[3] in TYPE_KINDS]
+        self.class_names = {s[1] for s in self.classes}
+        self.members: dict[bytes, list[tuple]] = {}
+        for s in self.syms:
+            if s[7] is not None:
+                self.members.setdefault(s[7], []).append(s)
+        # subclass links: a class's own line names a resolved class (its base list)
+        self.subclasses: dict[bytes, list[tuple]] = {}
+        for from_id, to_id in db.execute(
+                "SELECT e.from_symbol_id, e.to_symbol_id FROM symbol_edges e JOIN symbols a ON a.symbol_id = "
+                "e.from_symbol_id JOIN symbols b ON b.symbol_id = e.to_symbol_id WHERE a.line_start = e.source_line "
+                f"AND a.kind IN {TYPE_KINDS} AND b.kind IN {TYPE_KINDS} AND a.file_id = e.file_id"):
+            if from_id != to_id:
+                self.subclasses.setdefault(to_id, []).append(self.by_id[from_id])
+        self.bases = {s[0]: b for b, subs in self.subclasses.items() for s in subs}
+        # top-level definitions by name: where an import could take a name from instead
+        self.top = {}
+        for s in self.syms:
+            if s[7] is None:
+                self.top.setdefault(s[1], []).append(s)
+        self.imports = [tuple(r) for r in db.execute(
+            "SELECT source_file, source_line, to_name, coalesce(module, '') FROM edges WHERE edge_type = 'imports' "
+            "ORDER BY source_file, source_line, rowid")]
+
+        # where names are used: by edges naming them, and inside edges' receivers
+        self.used_in: dict[str, set[str]] = {}
+        self.receiver_in: dict[str, set[str]] = {}
+        for path, name, receiver in db.execute("SELECT source_file, to_tail, coalesce(receiver, '') FROM edges"):
+            self.used_in.setdefault(name, set()).add(path)
+            for w in set(_IDENT.findall(receiver)):
+                self.receiver_in.setdefault(w, set()).add(path)
+        del project
+
+    def elsewhere(self, pool: list[tuple], rng: random.Random, uses: dict[str, set[str]],
+                  where=lambda s: {s[4]}) -> list[tuple]:
+        """`pool` shuffled, those whose name `uses` lists in files other than `where` first:
+        an edit that another file's edges can depend on tells the most."""
+        rng.shuffle(pool)
+        return sorted(pool, key=lambda s: not (uses.get(s[1], set()) - where(s)))
+
+    def ancestors_members(self, cls: tuple) -> list[tuple]:
+        out, seen, cur = [], set(), self.bases.get(cls[0])
+        while cur is not None and cur not in seen:
+            seen.add(cur)
+            out += [m for m in self.members.get(cur, []) if m[3] == "method"]
+            cur = self.bases.get(cur)
+        return out
+
+
+# ---- edits -------------------------------------------------------------------------------------
+
+class Tree:
+    """The working copy: edits by line, and the originals to restore."""
+
+    def __init__(self, repo: Path):
+        self.repo, self.original = repo, {}
+
+    def lines(self, rel: str) -> list[str]:
+        return (self.repo / rel).read_text().split("\n")
+
+    def write(self, rel: str, lines: list[str]) -> None:
+        p = self.repo / rel
+        self.original.setdefault(rel, p.read_text())
+        p.write_text("\n".join(lines))
+
+    def restore(self) -> None:
+        for rel, text in self.original.items():
+            (self.repo / rel).write_text(text)
+        self.original.clear()
+
+
+def _other_class(rng: random.Random, tree: Tree, facts: Facts, rel: str, old: str) -> str | None:
+    """A class name other than `old` that file `rel` already writes (defines or imports)."""
+    used = sorted({w for w in _IDENT.findall((tree.repo / rel).read_text()) if w in facts.class_names} - {old})
+    return rng.choice(used) if used else None
+
+
+def _swap_type(rng, tree, facts, rel, line_no, pattern: re.Pattern) -> str | None:
+    """On line `line_no` (1-based) of `rel`, the class name group 1 of `pattern` matches becomes
+    another; the description of the edit, or None when the line has no such name."""
+    lines = tree.lines(rel)
+    if line_no > len(lines):
+        return None
+    m = pattern.search(lines[line_no - 1])
+    if m is None or m.group(1) not in facts.class_names:
+        return None
+    new = _other_class(rng, tree, facts, rel, m.group(1))
+    if new is None:
+        return None
+    text = lines[line_no - 1]
+    lines[line_no - 1] = text[:m.start(1)] + new + text[m.end(1):]
+    tree.write(rel, lines)
+    return f"{rel}:{line_no} {m.group(1)} -> {new}"
+
+
+_ATTR = {"python": re.compile(r"self\.\w+\s*(?::\s*|=\s*)([A-Z]\w*)\b"),
+         "typescript": re.compile(r"^\s*(?:(?:private|public|protected|readonly|static)\s+)*\w+[?!]?\s*:\s*([A-Z]\w*)\b")}
+_LOCAL = {"python": re.compile(r"^\s+\w+\s*(?::\s*|=\s*)([A-Z]\w*)\b"),
+          "typescript": re.compile(r"^\s+(?:const|let|var)\s+\w+\s*(?::\s*|=\s*new\s+)([A-Z]\w*)\b")}
+_RETURN = {"python": re.compile(r"\)\s*->\s*([A-Z]\w*)\b"), "typescript": re.compile(r"\)\s*:\s*([A-Z]\w*)\b")}
+_BASE = {"python": re.compile(r"^\s*class\s+\w+\((?:[\w.]+\.)?([A-Z]\w*)"),
+         "typescript": re.compile(r"\b(?:extends|implements)\s+([A-Z]\w*)")}
+
+
+def edit_attr_type(rng, tree, facts, lang):
+    pool = facts.elsewhere([s for s in facts.syms if s[3] in ("variable", "field", "property", "constant")
+                            and s[7] is not None], rng, facts.receiver_in)
+    return next((d for s in pool if (d := _swap_type(rng, tree, facts, s[4], s[5], _ATTR[lang]))), None)
+
+
+def edit_return_type(rng, tree, facts, lang):
+    pool = facts.elsewhere([s for s in facts.syms if s[3] in ("function", "method")], rng, facts.receiver_in)
+    for s in pool:
+        d = _swap_type(rng, tree, facts, s[4], s[5], _RETURN[lang])
+        if d:
+            return d
+        if lang == "python" and s[3] == "method":  # none written: one is added
+            lines = tree.lines(s[4])
+            head = lines[s[5] - 1]
+            new = _other_class(rng, tree, facts, s[4], "")
+            if new and head.rstrip().endswith("):") and "->" not in head:
+                lines[s[5] - 1] = head.rstrip()[:-1] + f" -> {new}:"
+                tree.write(s[4], lines)
+                return f"{s[4]}:{s[5]} + -> {new}"
+    return None
+
+
+def edit_base_list(rng, tree, facts, lang):
+    pool = [c for c in facts.classes if c[0] in facts.bases]
+    rng.shuffle(pool)
+    pool.sort(key=lambda c: not any(s[4] != c[4] for s in facts.subclasses.get(c[0], [])))
+    return next((d for s in pool if (d := _swap_type(rng, tree, facts, s[4], s[5], _BASE[lang]))), None)
+
+
+def edit_typed_local(rng, tree, facts, lang):
+    pool = [s for s in facts.syms if s[3] in ("function", "method") and s[6] > s[5] + 1]
+    rng.shuffle(pool)
+    for s in pool[:400]:
+        for line_no in range(s[5] + 1, s[6] + 1):
+            d = _swap_type(rng, tree, facts, s[4], line_no, _LOCAL[lang])
+            if d:
+                return d
+    return None
+
+
+def _module_of(path: str, lang: str) -> str:
+    if lang == "python":
+        mod = path[:-3].replace("/", ".")
+        return mod[:-len(".__init__")] if mod.endswith(".__init__") else mod
+    return re.sub(r"\.tsx?$", "", path)
+
+
+def edit_import_target(rng, tree, facts, lang):
+    pool = list(facts.imports)
+    rng.shuffle(pool)
+    pool.sort(key=lambda i: not (facts.used_in.get(i[2], set()) - {i[0]}))
+    for path, line, name, module in pool:
+        others = [s for s in facts.top.get(name, []) if s[4] != path and s[4].endswith(SUFFIX[lang])]
+        if len(others) < 2:
+            continue
+        target = rng.choice(others)
+        lines = tree.lines(path)
+        text = lines[line - 1]
+        if lang == "python":
+            m = re.match(r"^(\s*from\s+)(\S+)(\s+import\s+)(.*)$", text)
+            if not m or "(" in m.group(4) or name not in re.split(r"[\s,]+", m.group(4)):
+                continue
+            new_mod = _module_of(target[4], lang)
+            if new_mod == module or m.group(2).lstrip(".") and new_mod.endswith(m.group(2).lstrip(".")):
+                continue
+            names = [n for n in re.split(r"\s*,\s*", m.group(4).strip()) if n and n != name]
+            lines[line - 1] = (m.group(1) + m.group(2) + m.group(3) + ", ".join(names)) if names else ""
+            indent = re.match(r"\s*", text).group(0)
+            lines.insert(line, f"{indent}from {new_mod} import {name}")
+        else:
+            m = re.match(r"^(\s*import\s*(?:type\s*)?\{)([^}]*)(\}\s*from\s*)(['\"])([^'\"]+)(['\"];?)\s*$", text)
+            if not m or name not in [n.strip() for n in m.group(2).split(",")]:
+                continue
+            rel = os.path.relpath(_module_of(target[4], lang), os.path.dirname(path))
+            rel = rel if rel.startswith(".") else "./" + rel
+            if m.group(5).endswith(".js"):
+                rel += ".js"
+            if rel == m.group(5):
+                continue
+            names = [n.strip() for n in m.group(2).split(",") if n.strip() and n.strip() != name]
+            lines[line - 1] = f"{m.group(1)} {', '.join(names)} {m.group(3)}{m.group(4)}{m.group(5)}{m.group(6)}" \
+                if names else ""
+            lines.insert(line, f"import {{ {name} }} from '{rel}';")
+        tree.write(path, lines)
+        return f"{path}:{line} {name}: {module} -> {target[4]}"
+    return None
+
+
+def _with_subclasses(facts: Facts) -> list[tuple]:
+    return [c for c in facts.classes if c[0] in facts.subclasses]
+
+
+def _class_body_line(tree: Tree, cls: tuple, lang: str) -> tuple[int, str] | None:
+    """Where a new member goes (0-based index to insert at) and its indentation."""
+    lines = tree.lines(cls[4])
+    for i in range(cls[5] - 1, min(cls[6], len(lines))):
+        if lang == "python" and lines[i].rstrip().endswith(":") and re.match(r"\s*class\b", lines[i]):
+            nxt = next((ln for ln in lines[i + 1:cls[6]] if ln.strip()), "")
+            return i + 1, re.match(r"\s*", nxt).group(0) or "    "
+        if lang == "typescript" and lines[i].rstrip().endswith("{"):
+            nxt = next((ln for ln in lines[i + 1:cls[6]] if ln.strip()), "  ")
+            return i + 1, re.match(r"\s*", nxt).group(0) or "  "
+    return None
+
+
+def edit_method_added(rng, tree, facts, lang):
+    pool = _with_subclasses(facts)
+    rng.shuffle(pool)
+    pool.sort(key=lambda c: not any(s[4] != c[4] for s in facts.subclasses.get(c[0], [])))
+    for cls in pool:
+        own = {m[1] for m in facts.members.get(cls[0], [])}
+        inherited = sorted({m[1] for m in facts.ancestors_members(cls)} - own)
+        if not inherited or cls[3] != "class":
+            continue
+        at = _class_body_line(tree, cls, lang)
+        if at is None:
+            continue
+        subfiles = {s[4] for s in facts.subclasses[cls[0]]}
+        name = rng.choice([n for n in inherited if facts.used_in.get(n, set()) & subfiles] or inherited)
+        lines = tree.lines(cls[4])
+        body = ([f"{at[1]}def {name}(self, *args, **kwargs):", f"{at[1]}    return None", ""] if lang == "python"
+                else [f"{at[1]}{name}(...args: any[]): any {{", f"{at[1]}  return undefined;", f"{at[1]}}}"])
+        lines[at[0]:at[0]] = body
+        tree.write(cls[4], lines)
+        return f"{cls[4]}:{cls[5]} {cls[1]} + {name}"
+    return None
+
+
+def _subclass_methods(facts: Facts, rng: random.Random) -> list[tuple]:
+    """Methods of classes with subclasses, those named in the subclasses' other files first."""
+    pool = [(m, {s[4] for s in facts.subclasses[c[0]]}) for c in _with_subclasses(facts)
+            for m in facts.members.get(c[0], []) if m[3] == "method" and not m[1].startswith("__")]
+    rng.shuffle(pool)
+    return [m for m, subs in sorted(pool, key=lambda p: not (facts.used_in.get(p[0][1], set()) & (p[1] - {p[0][4]})))]
+
+
+def edit_method_removed(rng, tree, facts, lang):
+    for m in _subclass_methods(facts, rng):
+        lines = tree.lines(m[4])
+        start = m[5] - 1
+        while start > 0 and lines[start - 1].strip().startswith("@"):
+            start -= 1
+        if lang == "python" and not re.match(r"\s*(async\s+)?def\b", lines[m[5] - 1]):
+            continue
+        indent = re.match(r"\s*", lines[m[5] - 1]).group(0)
+        filler = [f"{indent}pass"] if lang == "python" else []
+        lines[start:m[6]] = filler
+        tree.write(m[4], lines)
+        return f"{m[4]}:{m[5]} - {m[2]}"
+    return None
+
+
+def edit_method_renamed(rng, tree, facts, lang):
+    for m in _subclass_methods(facts, rng):
+        lines = tree.lines(m[4])
+        text = lines[m[5] - 1]
+        pat = re.compile(rf"(\bdef\s+){re.escape(m[1])}\b" if lang == "python" else rf"^(\s*(?:\w+\s+)*){re.escape(m[1])}(?=\s*[(<])")
+        hit = pat.search(text)
+        if hit is None:
+            continue
+        new = m[1] + "_renamed"
+        lines[m[5] - 1] = text[:hit.end(1)] + new + text[hit.end():]
+        tree.write(m[4], lines)
+        return f"{m[4]}:{m[5]} {m[1]} -> {new}"
+    return None
+
+
+EDITS = {"attr_type": edit_attr_type, "return_type": edit_return_type, "base_list": edit_base_list,
+         "typed_local": edit_typed_local, "import_target": edit_import_target, "method_added": edit_method_added,
+         "method_removed": edit_method_removed, "method_renamed": edit_method_renamed}
+
+
+# ---- indexes and their edges -------------------------------------------------------------------
+
+# per sync: (seconds in resolve_edges, edges the incremental resolution looked at)
+RESOLUTIONS: list[tuple[float, int]] = []
+
+
+def _spy_resolution() -> None:
+    """Time each resolution and count the edges an incremental one retries (the job imports
+    `resolve_edges` from cruxe.refs at call time, and it calls `_resolve_incremental`)."""
+    import cruxe.refs as refs
+    from cruxe.refs import resolve as mod
+    resolve, incremental = refs.resolve_edges, mod._resolve_incremental
+    seen: list[int] = []
+
+    def timed(*a, **k):
+        seen.clear()
+        t = time.perf_counter()
+        try:
+            return resolve(*a, **k)
+        finally:
+            RESOLUTIONS.append((time.perf_counter() - t, seen[0] if seen else -1))
+
+    def counted(*a, **k):
+        out = incremental(*a, **k)
+        seen.append(out[0])
+        return out
+    refs.resolve_edges, mod._resolve_incremental = timed, counted
+
+
+def index(repo: Path, home: Path) -> float:
+    from cruxe.index import run_index
+    os.environ["CRUXE_HOME"] = str(home)
+    t = time.perf_counter()
+    run_index(repo, home=home)
+    return time.perf_counter() - t
+
+
+def _open(repo: Path, home: Path):
+    """(the project, its live generation's database): the project keeps the database open."""
+    from cruxe.project import open_project
+    os.environ["CRUXE_HOME"] = str(home)
+    project = open_project(repo)
+    return project, project.store.current_generation("live").db
+
+
+def edges(repo: Path, home: Path) -> Counter:
+    project, db = _open(repo, home)
+    q = ("SELECT v.source_file, v.source_line, v.edge_type, v.to_name, coalesce(v.receiver, ''), "
+         "coalesce(a.qualified_name, ''), coalesce(tf.path, ''), coalesce(t.qualified_name, ''), "
+         "coalesce(v.confidence, '') FROM edges v JOIN symbol_edges e ON e.rowid = v.rowid "
+         "LEFT JOIN symbols a ON a.symbol_id = e.from_symbol_id LEFT JOIN symbols t ON t.symbol_id = e.to_symbol_id "
+         "LEFT JOIN paths tf ON tf.id = t.file_id")
+    return Counter(tuple(r) for r in db.execute(q))
+
+
+def _median(values: list) -> float | None:
+    return round(sorted(values)[len(values) // 2], 3) if values else None
+
+
+def run_class(name, rng, work, repo, home0, facts, lang, n_edits) -> dict:
+    tree = Tree(repo)
+    synced, fresh = work / f"home-{name}", work / f"fresh-{name}"
+    shutil.copytree(home0, synced)
+    applied, sync_s, resolutions = [], [], []
+    try:
+        for _ in range(n_edits):
+            d = EDITS[name](rng, tree, facts, lang)
+            if d is None:
+                break
+            applied.append(d)
+            RESOLUTIONS.clear()
+            sync_s.append(index(repo, synced))
+            resolutions.extend(RESOLUTIONS)
+        a = edges(repo, synced)
+        index(repo, fresh)
+        b = edges(repo, fresh)
+    finally:
+        tree.restore()
+    only_synced, only_fresh = a - b, b - a
+    out = {"edits": len(applied), "edges_compared": sum(b.values()),
+           "edges_differing": sum(only_synced.values()) + sum(only_fresh.values()),
+           "only_synced": sum(only_synced.values()), "only_fresh": sum(only_fresh.values()),
+           "sync_s_median": _median(sync_s), "sync_s_max": round(max(sync_s), 3) if sync_s else None,
+           "resolution_s_median": _median([r[0] for r in resolutions]),
+           "edges_retried_median": _median([r[1] for r in resolutions]),
+           "edges_retried_max": max((r[1] for r in resolutions), default=None),
+           "applied": applied,
+           "examples": {"synced": [list(k) for k in sorted(only_synced)[:4]],
+                        "fresh": [list(k) for k in sorted(only_fresh)[:4]]}}
+    shutil.rmtree(synced, ignore_errors=True)
+    shutil.rmtree(fresh, ignore_errors=True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", choices=sorted(SOURCES), default="django")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--edits", type=int, default=8, help="edits per class, each followed by a sync")
+    ap.add_argument("--classes", default=",".join(CLASSES))
+    ap.add_argument("--work", type=Path, help="work directory (default: a temporary one, removed)")
+    ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    a = ap.parse_args()
+    lang, parts = SOURCES[a.corpus]
+    work = a.work or Path(tempfile.mkdtemp(prefix="cruxe-incr-edges-"))
+    repo = work / "repo"
+    try:
+        if not repo.exists():
+            for dest, src in parts:
+                shutil.copytree(src, repo / dest, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", ".git"))
+        _spy_resolution()
+        home0 = work / "home0"
+        if home0.exists():
+            shutil.rmtree(home0)
+        t0 = index(repo, home0)
+        facts = Facts(repo, home0)
+        out = {"corpus": a.corpus, "seed": a.seed, "edits_per_class": a.edits, "date": time.strftime("%Y-%m-%d %H:%M"),
+               "load": os.getloadavg()[0], "first_index_s": round(t0, 1), "classes": {}}
+        for i, name in enumerate(a.classes.split(",")):
+            rng = random.Random(f"{a.seed}-{name}")
+            out["classes"][name] = run_class(name, rng, work, repo, home0, facts, lang, a.edits)
+            print(f"{name}: {json.dumps({k: v for k, v in out['classes'][name].items() if k not in ('applied', 'examples')})}",
+                  file=sys.stderr)
+        out["total"] = {k: sum(c[k] for c in out["classes"].values())
+                        for k in ("edits", "edges_compared", "edges_differing")}
+        print(json.dumps(out, indent=1))
+    finally:
+        if not a.keep and a.work is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
