@@ -10,7 +10,7 @@ from ..jsonenc import to_json
 from .layout import Generation, transaction
 from .schema import (EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, RETRY_SQL, confidence_sql, edge_type_sql,
                      id_blob, id_sql, name_lower_sql, name_tail, tail_sql)
-from .writer import DIRTY_TYPES_DDL, build_edge_indexes
+from .writer import build_edge_indexes
 
 EDGES_SHADOW_KEY = "edges_shadow"  # meta key: the paths an overlay's edges were resolved from the overlay for
 
