@@ -55,7 +55,7 @@ from .typescript import TypeScriptResolver
 log = logging.getLogger(__name__)
 
 # Bump when the rules change what an edge resolves to: the next sync re-resolves all edges.
-RESOLVER_VERSION = "9"
+RESOLVER_VERSION = "10"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
