@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cruxe.index import run_index
+from cruxe.languages.python import extract
 from cruxe.project import open_project
 from cruxe.refs import find_references
 
@@ -224,3 +225,16 @@ class Field:
     run_index(root)
     assert _sites(root, "Field.validators", "fields.py") == [("fields.py", 11)]
     assert ("fields.py", 5) in _sites(root, "EMPTY_VALUES", "core/validators.py")
+
+
+def test_calls_moved_out_of_heads_keep_one_order():
+    # captures() lists come in no set order; the calls a head moves share one position
+    heads = b"".join(b"@dep(H%d, fallback=f%d(), other=g%d())\ndef fn%d():\n    pass\n\n" % (i, i, i, i)
+                     for i in range(20))
+    src = b"def dep(*a, **k):\n    pass\n" + b"".join(b"def f%d(): pass\ndef g%d(): pass\n" % (i, i)
+                                                 for i in range(20)) + heads
+    runs = {tuple((r.edge_type, r.to_name, r.line, r.from_symbol) for r in extract(src, "m.py").references)
+            for _ in range(5)}
+    assert len(runs) == 1
+    calls = [r.to_name for r in extract(src, "m.py").references if r.edge_type == "calls"]
+    assert calls == [name for i in range(20) for name in ("dep", f"f{i}", f"g{i}")]  # source order

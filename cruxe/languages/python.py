@@ -689,7 +689,9 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
     if not star:  # `len(x)` here can only be the builtin: no edge can ever resolve it
         names = {n.decode("utf-8", "replace") for n in known}
         pending[:] = [r for r in pending if r[1] != "calls" or r[6] or r[2] in names or r[2] not in _BUILTINS]
-    if heads:  # calls in heads too (the positions of calls served `callees` above)
+    if heads:  # calls in heads too (the positions of calls served `callees` above), in source
+        # order first: captures() lists are not, and moved calls share one position
+        pending.sort(key=_FIRST)
         pending[:] = [(_outside_heads(r[0], heads), *r[1:]) if r[1] == "calls" else r for r in pending]
     pending += out
     bindings = _local_bindings(uses, source, known, star)
@@ -885,8 +887,8 @@ def _without_locals(refs: list[PendingRef], bindings: list[tuple[int, str, bool]
     bindings (the resolver reads them, in order) but hides them from the functions in it.
     A use is kept when that function also defines the name with a `def` or `class` (that
     definition is a symbol the resolver finds in the function's scope)."""
-    scopes = sorted(((d.start_byte, d.end_byte, d.type == "class_definition", text(d.child_by_field_name("name"), source))
-                     for d in defs), key=lambda r: (r[0], -r[1]))
+    ordered = sorted(defs, key=lambda d: (d.start_byte, -d.end_byte))
+    scopes = [(d.start_byte, d.end_byte, d.type == "class_definition") for d in ordered]
     ranges = [(r[0], r[1]) for r in scopes]
     spots = sorted({b[0] for b in bindings})
     at = dict(zip(spots, enclosing(ranges, spots)))
@@ -898,7 +900,8 @@ def _without_locals(refs: list[PendingRef], bindings: list[tuple[int, str, bool]
     positions = sorted({r[0] for r in refs if r[1] != "imports" and not r[6] and r[2] in names})
     owner = dict(zip(positions, enclosing(ranges, positions)))
     parents = _parents(ranges)
-    nested = {(parents[i], r[3]) for i, r in enumerate(scopes)}  # (scope, name of a definition in it)
+    nested = {(parents[i], text(d.child_by_field_name("name"), source))  # (scope, a definition's name in it)
+              for i, d in enumerate(ordered) if parents[i] is not None}
     local: dict[tuple[int | None, str], bool] = {}
     out = []
     for r in refs:
@@ -929,7 +932,7 @@ def _global_imports(refs: list[PendingRef], bindings: list[tuple[int, str, bool]
 
 
 def _bound_in_function(scope: int | None, name: str, binds: dict[tuple[int, str], bool],
-                       scopes: list[tuple[int, int, bool, str]], parents: list[int | None],
+                       scopes: list[tuple[int, int, bool]], parents: list[int | None],
                        nested: set[tuple[int | None, str]]) -> bool:
     """Whether `name` read in scope `scope` (an index of `scopes`) is a function's local
     that no definition of the function names."""
