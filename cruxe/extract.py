@@ -23,8 +23,10 @@ _BOM = b"\xef\xbb\xbf"
 # ref reads stale until then (so `balanced` starts that job).
 # 3: identifier parts split acronyms (codetokens.PARTS_PATTERN); 4: Python instance attributes
 # with a visible type are variables of their class, and a line starting with a dereference
-# (`*out = ...`) is code whose messages count (literals).
-EXTRACTION_VERSION = "4"
+# (`*out = ...`) is code whose messages count (literals); 5: Python uses in a definition's head
+# (bases, decorators, defaults, annotations) belong to the scope around it, and a name an
+# enclosing function binds is no reference in the functions nested in it.
+EXTRACTION_VERSION = "5"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -73,8 +73,7 @@ def extract(source: bytes, path: str) -> FileExtract:
         else:
             other.update(r[5] or r[2] for r in refs)
     cands = [_def_candidate(n, source) for n in defs]
-    # (decorator start, definition start) of each decorated definition: its candidate spans both
-    decorators = sorted((c.node.start_byte, n.start_byte) for c, n in zip(cands, defs) if c.node is not n)
+    heads = _heads(cands, defs)
     cands += [a for n in defs if n.type == "class_definition" for a in _class_attributes(n, source)]
     cands += _module_bindings(root, source)
     defined = {c.name for c in cands}
@@ -83,7 +82,7 @@ def extract(source: bytes, path: str) -> FileExtract:
     if typed:
         parents = _owned_by_class(ordered, parents)
     symbols = _symbols(ordered, parents, module_path(path))
-    name_uses(caps, defined, defs, pending, source, plain - other - defined, decorators,
+    name_uses(caps, defined, defs, pending, source, plain - other - defined, heads,
               {c.name for c in typed})
     pending = typed_locals(caps, pending, defs, source)
     pending += _redefinitions(ordered, parents)
@@ -128,6 +127,19 @@ def visibility(name: str) -> str:
 
 
 # ---- definitions ------------------------------------------------------------------------
+
+def _heads(cands: list[Candidate], defs: list[ts.Node]) -> list[tuple[int, int]]:
+    """(start, body start) of each definition's head, sorted: its decorators, a class's
+    bases and keywords, a function's parameters (defaults, annotations) and return
+    annotation. Python evaluates all of these in the scope around the definition, before
+    the name is bound; heads never overlap (no definition starts inside one)."""
+    out = []
+    for c, n in zip(cands, defs):
+        body = n.child_by_field_name("body")
+        out.append((c.node.start_byte, body.start_byte if body is not None else n.end_byte))
+    out.sort()
+    return out
+
 
 def _def_candidate(node: ts.Node, source: bytes) -> Candidate:
     """A def/class node -> Candidate spanning its decorators, named at the def line."""
@@ -645,11 +657,12 @@ _BUILTINS = frozenset(dir(builtins))
 
 def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.Node],
               pending: list[PendingRef], source: bytes, modules: AbstractSet[str] = frozenset(),
-              decorators: Sequence[tuple[int, int]] = (), attributes: AbstractSet[str] = frozenset()) -> None:
+              heads: Sequence[tuple[int, int]] = (), attributes: AbstractSet[str] = frozenset()) -> None:
     """Add to `pending` a `references` edge for each non-call use among `uses` (captures of
     QUERY; one per name, receiver and line), and drop the bare names, calls included,
-    that their function binds locally (parameters, assignments, loop/with/except targets):
-    Python makes such a name local in the whole function, so it cannot mean the
+    that their function, or a function around it, binds locally (parameters, assignments,
+    loop/with/except targets): Python makes such a name local in the whole function and
+    in the functions nested in it (unless one declares it `global`), so it cannot mean the
     module-level definition or import of the same name. Bare calls of builtins the file
     does not redefine or import are dropped too; `self.x` reads are kept only for names
     some definition here has (instance attributes are the bulk of the rest).
@@ -660,8 +673,8 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
     symbol that happens to share the name (`salt`, `pytest`, `os`...). Its attribute reads
     (`os.path`, `salt.utils`) are kept like any others.
 
-    `decorators`: (decorator start, definition start) of each decorated definition, sorted
-    (a use inside a decorator is evaluated in the scope around the definition).
+    `heads`: (start, body start) of each definition's head (`_heads`), sorted: a use there,
+    call or not, is evaluated in the scope around the definition, and is placed there.
 
     `attributes`: the instance attributes this file's classes define (`self.x = Foo()`):
     their `self.x` reads are kept, but a bare `x` is no use of them."""
@@ -672,16 +685,20 @@ def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.N
     found = _without_baseless_reads(found, members, defs, source)
     found += _plain_uses(uses.get("name", ()), source, known, star, module_only)
     found += _super_uses(uses, source, callees)
-    out = _one_per_line(found, decorators)
+    out = _one_per_line(found, heads)
     if not star:  # `len(x)` here can only be the builtin: no edge can ever resolve it
         names = {n.decode("utf-8", "replace") for n in known}
         pending[:] = [r for r in pending if r[1] != "calls" or r[6] or r[2] in names or r[2] not in _BUILTINS]
+    if heads:  # calls in heads too (the positions of calls served `callees` above), in source
+        # order first: captures() lists are not, and moved calls share one position
+        pending.sort(key=_FIRST)
+        pending[:] = [(_outside_heads(r[0], heads), *r[1:]) if r[1] == "calls" else r for r in pending]
     pending += out
     bindings = _local_bindings(uses, source, known, star)
     if bindings:
-        funcs = sorted(((d.start_byte, d.end_byte) for d in defs if d.type == "function_definition"),
-                       key=lambda r: (r[0], -r[1]))
-        pending[:] = _without_locals(pending, bindings, funcs)
+        pending[:] = _without_locals(pending, bindings, defs, source)
+        if any(b[2] for b in bindings):
+            _global_imports(pending, bindings, defs)
 
 
 # A use found, before its line is known: (position, name, receiver text, node on its line).
@@ -794,7 +811,7 @@ def _super_uses(uses: dict[str, list[ts.Node]], source: bytes, callees: set[int]
     return found
 
 
-def _one_per_line(found: list[_Use], decorators: Sequence[tuple[int, int]]) -> list[PendingRef]:
+def _one_per_line(found: list[_Use], heads: Sequence[tuple[int, int]]) -> list[PendingRef]:
     """`references` edges in source order (captures() lists are not), one per name, receiver
     and line: of a name's uses on one line the first is kept, the same one every run."""
     found.sort(key=_FIRST)
@@ -805,7 +822,7 @@ def _one_per_line(found: list[_Use], decorators: Sequence[tuple[int, int]]) -> l
         key = (word, recv, line)
         if key not in seen:
             seen.add(key)
-            out.append((_outside_decorators(start, decorators) if decorators else start, "references",
+            out.append((_outside_heads(start, heads) if heads else start, "references",
                         word.decode("utf-8", "replace"), line, "", "", recv.decode("utf-8", "replace")))
     return out
 
@@ -851,27 +868,94 @@ def _file_names(defined: set[str], pending: list[PendingRef]) -> tuple[set[bytes
     return known, callees, star
 
 
-def _outside_decorators(pos: int, decorators: list[tuple[int, int]]) -> int:
-    """A use inside a decorator is evaluated in the scope around the decorated definition
-    (`@name.setter` sees the class body): move it just before that definition, so the
-    enclosing symbol is the scope's."""
-    i = bisect.bisect_right(decorators, (pos, 1 << 62)) - 1
-    if i >= 0 and decorators[i][0] <= pos < decorators[i][1]:
-        return max(decorators[i][0] - 1, 0)
+def _outside_heads(pos: int, heads: Sequence[tuple[int, int]]) -> int:
+    """A use inside a definition's head is evaluated in the scope around the definition
+    (`@name.setter` and a method's defaults see the class body, `class A(dict)` does not see
+    A's own `dict`): move it just before the definition, so the enclosing symbol is the
+    scope's (-1, before everything, for a definition at the file's first byte)."""
+    i = bisect.bisect_right(heads, (pos, 1 << 62)) - 1
+    if i >= 0 and heads[i][0] <= pos < heads[i][1]:
+        return heads[i][0] - 1
     return pos
 
 
 def _without_locals(refs: list[PendingRef], bindings: list[tuple[int, str, bool]],
-                    funcs: list[tuple[int, int]]) -> list[PendingRef]:
-    # the functions' local bindings first: most files that bind a known name bind it only
-    # where it is no local (module level, `global`), and then no reference needs its owner
+                    defs: list[ts.Node], source: bytes) -> list[PendingRef]:
+    """`refs` without the bare uses of names a function binds, read in it or in a scope
+    nested in it (see name_uses): from the use's innermost definition outwards, the first
+    function that binds the name or declares it `global` decides. A class body sees its own
+    bindings (the resolver reads them, in order) but hides them from the functions in it.
+    A use is kept when that function also defines the name with a `def` or `class` (that
+    definition is a symbol the resolver finds in the function's scope)."""
+    ordered = sorted(defs, key=lambda d: (d.start_byte, -d.end_byte))
+    scopes = [(d.start_byte, d.end_byte, d.type == "class_definition") for d in ordered]
+    ranges = [(r[0], r[1]) for r in scopes]
     spots = sorted({b[0] for b in bindings})
-    at = dict(zip(spots, enclosing(funcs, spots)))
-    local = {(at[p], name) for p, name, is_global in bindings if not is_global and at[p] is not None}
-    local -= {(at[p], name) for p, name, is_global in bindings if is_global}
-    if not local:
-        return refs
-    names = {name for _, name in local}
+    at = dict(zip(spots, enclosing(ranges, spots)))
+    binds = {(at[p], name): is_global for p, name, is_global in sorted(bindings, key=lambda b: b[2])
+             if at[p] is not None}  # `global x` and `x = 1` in one function: x is global there
+    if not any(not g and not scopes[i][2] for (i, _), g in binds.items()):
+        return refs  # no function binds a name the file defines or imports: nothing to drop
+    names = {name for _, name in binds}
     positions = sorted({r[0] for r in refs if r[1] != "imports" and not r[6] and r[2] in names})
-    owner = dict(zip(positions, enclosing(funcs, positions)))
-    return [r for r in refs if r[1] == "imports" or r[6] or r[2] not in names or (owner[r[0]], r[2]) not in local]
+    owner = dict(zip(positions, enclosing(ranges, positions)))
+    parents = _parents(ranges)
+    nested = {(parents[i], text(d.child_by_field_name("name"), source))  # (scope, a definition's name in it)
+              for i, d in enumerate(ordered) if parents[i] is not None}
+    local: dict[tuple[int | None, str], bool] = {}
+    out = []
+    for r in refs:
+        if r[1] != "imports" and not r[6] and r[2] in names:
+            key = (owner[r[0]], r[2])
+            if key not in local:
+                local[key] = _bound_in_function(key[0], r[2], binds, scopes, parents, nested)
+            if local[key]:
+                continue
+        out.append(r)
+    return out
+
+
+def _global_imports(refs: list[PendingRef], bindings: list[tuple[int, str, bool]], defs: list[ts.Node]) -> None:
+    """Place at module level (position -1) the imports in a function that declares the name
+    they bind `global` (`global np; import numpy as np`): they bind the module's name, not
+    the function's."""
+    funcs = sorted(((d.start_byte, d.end_byte) for d in defs if d.type == "function_definition"),
+                   key=lambda r: (r[0], -r[1]))
+    declared = sorted((p, name) for p, name, is_global in bindings if is_global)
+    glob = {(fn, name) for (_, name), fn in zip(declared, enclosing(funcs, [p for p, _ in declared]))
+            if fn is not None}
+    imports = sorted((r[0], i) for i, r in enumerate(refs) if r[1] == "imports")
+    for (_, i), fn in zip(imports, enclosing(funcs, [p for p, _ in imports])):
+        r = refs[i]
+        if fn is not None and ((fn, r[5] or r[2]) in glob or (fn, r[2].split(".", 1)[0]) in glob):
+            refs[i] = (-1, *r[1:])
+
+
+def _bound_in_function(scope: int | None, name: str, binds: dict[tuple[int, str], bool],
+                       scopes: list[tuple[int, int, bool]], parents: list[int | None],
+                       nested: set[tuple[int | None, str]]) -> bool:
+    """Whether `name` read in scope `scope` (an index of `scopes`) is a function's local
+    that no definition of the function names."""
+    first = True
+    while scope is not None:
+        g = binds.get((scope, name))
+        if scopes[scope][2]:  # a class body: its own names only to its own statements
+            if first and g is not None:
+                return False
+        elif g is not None:
+            return not g and (scope, name) not in nested
+        first = False
+        scope = parents[scope]
+    return False
+
+
+def _parents(ranges: list[tuple[int, int]]) -> list[int | None]:
+    """The index of the innermost range around each of `ranges` (sorted by (start, -end))."""
+    out: list[int | None] = []
+    stack: list[int] = []
+    for i, (start, _) in enumerate(ranges):
+        while stack and ranges[stack[-1]][1] <= start:
+            stack.pop()
+        out.append(stack[-1] if stack else None)
+        stack.append(i)
+    return out

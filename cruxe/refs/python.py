@@ -3,6 +3,12 @@
 Python binds every name explicitly: a bare name is a definition of the enclosing function
 or of the module, an import, a star import, or a builtin/local. So a bare name that none
 of these explains stays unresolved; it is never matched by name across the repository.
+Scopes follow the language: an import inside a function binds its name in that function
+(and the functions nested in it) only, ahead of a module definition of the name; a class
+body is seen only by its own statements, which run top to bottom, so a name it reads before
+binding it (`x = list(validators.X)` above `def validators`) is looked up outside. (Names a
+function binds are dropped at extraction, and bases, decorators and defaults are read in the
+scope around their definition: cruxe/languages/python.py.)
 Attribute uses (`x.f()`, `x.f`) resolve through the receiver when the syntax shows its
 type: `self`/`cls` (the enclosing class and its bases, left to right), `super()`, a name
 bound to a class or module, a constructor call `Foo().f()`, an annotated parameter, an
@@ -44,6 +50,9 @@ _SUBSCRIPT = re.compile(r"\[.*\]$", re.S)
 _VALUE_TYPE = re.compile(r"^[\w.]+\s*(?::\s*([\w.]+)\s*(?:=|$)|=\s*(?:\w+\s+or\s+)?([\w.]+)\s*\(|=\s*([\w.]+)\s*$)")
 _RETURNS = re.compile(r"->\s*[\"']?(?:Optional\[)?([A-Za-z_][\w.]*)")
 _NOT_YET = object()  # a memo's "not asked yet", where None is an answer
+_NONE: dict = {}  # no imports in a scope (shared, never written)
+# one scope a bare name is looked up in: name -> definitions, name -> imports, is a class body
+_Scope = tuple[dict[str, list[Sym]], dict[str, list[Edge]], bool]
 
 
 class PythonResolver(ScopedResolver):
@@ -55,16 +64,26 @@ class PythonResolver(ScopedResolver):
         self._namespaces: set[str] = set()
         self._module_names: dict[tuple[str, str], str | None] = {}
         self._bound: dict[tuple[str, str], Target] = {}
-        self._roots: dict[tuple[str, str | None, str], tuple[Target, str]] = {}
+        self._roots: dict[tuple[str, str | None, str, int | None], tuple[Target, str]] = {}
         self._suffix: dict[str, list[str]] = {}
         self._bindings: dict[str, tuple[dict[str, list[Edge]], list[str]]] = {}
+        self._scoped: dict[str, dict[str, dict[str, list[Edge]]]] = {}  # imports inside defs
         self._lookups: dict[tuple[str, str], Target] = {}
         self._bases: dict[str, list[Sym | None]] = {}
         self._active: set[tuple[str, str]] = set()
         self._members: dict[tuple[str, str], Sym | None] = {}
         self._building = 0  # bases() computations in progress
         self._receivers: dict[str, list[str] | None] = {}
-        self._scopes: dict[tuple[str, str | None], tuple[dict[str, list[Sym]], ...]] = {}
+        self._scopes: dict[tuple[str, str | None], tuple[_Scope, ...]] = {}
+        self._assignments: dict[str, str | None] = {}  # variable -> the scope its value is read in
+
+    def resolve(self, e: Edge) -> Resolution:
+        if e.edge_type == "imports" or e.receiver:
+            return super().resolve(e)
+        target, conf = self.bare(e.path, e.from_id, e.to_name, e.line)  # the line: a class body's order
+        if target is None and e.to_name in _BUILTINS:
+            return None, EXTERNAL
+        return as_resolution(target, conf)
 
     # ---- edges -------------------------------------------------------------------------
     def import_edge(self, e: Edge) -> Resolution:
@@ -93,7 +112,7 @@ class PythonResolver(ScopedResolver):
         if parts is _NOT_YET:  # receivers repeat (`self`, `os.path`, `self.assertEqual`'s self)
             parts = self._receivers[recv] = ident_chain(recv) or constructor_chain(recv)
         if parts:
-            base, conf = self.chain(e.path, e.from_id, parts)
+            base, conf = self.chain(e.path, e.from_id, parts, e.line)
             if base is not None:
                 return as_resolution(self.attribute_of(base, name), conf)
             if parts[0] in ("self", "cls") and len(parts) == 1:
@@ -105,7 +124,7 @@ class PythonResolver(ScopedResolver):
         args = e.receiver[len("super("):-1].split(",")[0].strip()
         parts = ident_chain(args) if args else None
         if parts:
-            cls = self.chain(e.path, e.from_id, parts)[0]
+            cls = self.chain(e.path, e.from_id, parts, e.line)[0]
             return cls if isinstance(cls, Sym) and cls.kind == "class" else None
         return enclosing_symbol(self.g, owner, _CLASS)
 
@@ -115,30 +134,40 @@ class PythonResolver(ScopedResolver):
         return unique(self.g.few_named(name, ("method",), ("python",)))
 
     # ---- names -------------------------------------------------------------------------
-    def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
-        """What a bare name means at a use site: (target, confidence)."""
+    def bare(self, path: str, from_id: str | None, name: str, line: int | None = None) -> tuple[Target, str]:
+        """What a bare name means at a use site: (target, confidence). `line`: the use's
+        line (None: no use in particular, such as a type a signature names)."""
         local = self.g.local_names(path)
-        if local is None or name in local[0] or (from_id is not None and from_id not in local[1]):
-            hit = self._scope(path, from_id, name)
-            if hit is not None:
-                return hit, SCOPE
+        if (local is None or name in local[0] or (from_id is not None and from_id not in local[1])
+                or name in self.scoped_imports(path)[""]):
+            found = self._scope(path, from_id, name, line)
+            if found is not None:
+                return found
         # else every scope visible from the use is in this file, which lacks the name
         return self.bound(path, name, 0), IMPORT
 
-    def _scope(self, path: str, from_id: str | None, name: str) -> Sym | None:
-        key = (path, from_id)
-        scopes = self._scopes.get(key)
-        if scopes is None:  # a function's edges ask about its scopes again and again
-            scopes = self._scopes[key] = self._scope_chain(path, from_id)
-        for names in scopes:
+    def _scope(self, path: str, from_id: str | None, name: str, line: int | None) -> tuple[Target, str] | None:
+        """The name as a definition or an import of a scope visible from the use, innermost
+        first; None when only the module's imports can bind it."""
+        for names, imports, body in self._scope_chain(path, from_id):
             hit = names.get(name)
+            if hit is not None and body and line is not None:
+                # a class body runs top to bottom: what it binds after the use is not bound yet
+                hit = [s for s in hit if s.end < line] or None
             if hit is not None:
-                return hit[0] if len(hit) == 1 else first(hit)
+                return (hit[0] if len(hit) == 1 else first(hit)), SCOPE
+            if name in imports:
+                return self._imported(imports[name], 0), IMPORT
         return None
 
-    def _scope_chain(self, path: str, from_id: str | None) -> tuple[dict[str, list[Sym]], ...]:
+    def _scope_chain(self, path: str, from_id: str | None) -> tuple[_Scope, ...]:
         """The scopes a bare name used in `from_id` is looked up in, innermost first: each
-        as name -> its definitions there."""
+        as (name -> its definitions there, name -> the imports binding it there, whether it
+        is the class body the use is in)."""
+        key = (path, from_id)
+        got = self._scopes.get(key)
+        if got is not None:  # a function's edges ask about its scopes again and again
+            return got
         g = self.g
         sym = g.get(from_id)
         while sym is not None and sym.kind in _BINDINGS:  # `X = f()`: evaluated in X's scope
@@ -148,19 +177,23 @@ class PythonResolver(ScopedResolver):
         while sym is not None:
             # enclosing functions' names are visible; a class body only to its own code
             if sym.kind in _SCOPES or (innermost and sym.kind == "class"):
-                scopes.append(g.children_of(sym.path, sym.id))
+                scopes.append((g.children_of(sym.path, sym.id), self.scoped_imports(sym.path).get(sym.id, _NONE),
+                               sym.kind == "class"))
             innermost = False
             sym = g.get(sym.parent)
-        scopes.append(g.children_of(path, None))
-        return tuple(scopes)
+        scopes.append((g.children_of(path, None), _NONE, False))  # the module's imports: `bound`
+        got = self._scopes[key] = tuple(scopes)
+        return got
 
-    def chain(self, path: str, from_id: str | None, parts: list[str]) -> tuple[Target, str]:
-        """`a.b.c` at a use site: the target of the whole chain, or None. The root may be
+    def chain(self, path: str, from_id: str | None, parts: list[str], line: int | None = None) -> tuple[Target, str]:
+        """`a.b.c` at a use site (on `line`): the target of the whole chain, or None. The root may be
         self/cls (the enclosing class) or a parameter annotated with a class."""
-        key = (path, from_id, parts[0])
+        if line is not None and not self._scope_chain(path, from_id)[0][2]:
+            line = None  # only a class body's order depends on the line
+        key = (path, from_id, parts[0], line)
         root = self._roots.get(key)
         if root is None:  # one function asks about the same receiver again and again
-            root = self._roots[key] = self._root(path, from_id, parts[0])
+            root = self._roots[key] = self._root(path, from_id, parts[0], line)
         if len(parts) == 1:
             return root
         target, conf = root
@@ -172,10 +205,10 @@ class PythonResolver(ScopedResolver):
             target = self.attribute_of(target, part)
         return target, conf
 
-    def _root(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
+    def _root(self, path: str, from_id: str | None, name: str, line: int | None) -> tuple[Target, str]:
         if name in ("self", "cls"):
             return enclosing_symbol(self.g, self.g.get(from_id), _CLASS), RECEIVER
-        target, conf = self.bare(path, from_id, name)
+        target, conf = self.bare(path, from_id, name, line)
         if target is None:
             return self._parameter_class(from_id, name), RECEIVER
         return target, conf
@@ -218,7 +251,20 @@ class PythonResolver(ScopedResolver):
         expr = m and (m.group(1) or m.group(2) or m.group(3))
         if not expr or expr.rsplit(".", 1)[-1] == var.name:
             return None
-        return self.named_type(var.path, var.parent, expr, _CLASS)
+        return self.named_type(var.path, self._assigned_in(var), expr, _CLASS)
+
+    def _assigned_in(self, var: Sym) -> str | None:
+        """The scope a variable's assignment is read in: the method that assigns an
+        instance attribute (`self.x = Foo()` sees the method's imports), else the variable's own."""
+        got = self._assignments.get(var.id, _NOT_YET)
+        if got is _NOT_YET:
+            got = var.parent
+            cls = self.g.get(var.parent)
+            if cls is not None and cls.kind == "class":
+                for syms in self.g.children_of(cls.path, cls.id).values():
+                    got = next((s.id for s in syms if s.kind == "method" and s.line <= var.line <= s.end), got)
+            self._assignments[var.id] = got
+        return got
 
     # ---- classes -----------------------------------------------------------------------
     def member(self, cls: Sym | None, name: str) -> Sym | None:
@@ -261,7 +307,8 @@ class PythonResolver(ScopedResolver):
             try:
                 for expr in _base_exprs(cls.signature):
                     parts = ident_chain(_SUBSCRIPT.sub("", expr))
-                    target = self.chain(cls.path, cls.parent, parts)[0] if parts else None
+                    # read where the class statement runs: in the scope around it, at its line
+                    target = self.chain(cls.path, cls.parent, parts, cls.line)[0] if parts else None
                     got.append(target if isinstance(target, Sym) and target.kind == "class" else None)
             finally:
                 self._building -= 1
@@ -337,11 +384,13 @@ class PythonResolver(ScopedResolver):
         return fits[0] if len(fits) == 1 else None
 
     def file_bindings(self, path: str) -> tuple[dict[str, list[Edge]], list[str]]:
-        """The names a file's imports bind -> import edges, and its star-imported modules."""
+        """The names the file's module-level imports bind -> import edges, and its
+        star-imported modules."""
         got = self._bindings.get(path)
         if got is None:
             names: dict[str, list[Edge]] = {}
             stars: list[str] = []
+            scoped: dict[str, dict[str, list[Edge]]] = {"": {}}
             for imp in self.g.imports(path):
                 if imp.to_name == "*":
                     stars.append(imp.module)
@@ -352,10 +401,22 @@ class PythonResolver(ScopedResolver):
                     bound = imp.to_name.split(".", 1)[0]
                 else:
                     bound = imp.to_name
-                names.setdefault(bound, []).append(imp)
+                if imp.from_id is None:
+                    names.setdefault(bound, []).append(imp)
+                else:  # inside a def or class: binds there only ("": every such name of the file)
+                    scoped.setdefault(imp.from_id, {}).setdefault(bound, []).append(imp)
+                    scoped[""].setdefault(bound, [])
             got = (names, stars)
             self._bindings[path] = got
+            self._scoped[path] = scoped
         return got
+
+    def scoped_imports(self, path: str) -> dict[str, dict[str, list[Edge]]]:
+        """Definition id -> the names imports inside it bind -> their edges; under "" every
+        name some definition of the file imports."""
+        if path not in self._scoped:
+            self.file_bindings(path)
+        return self._scoped[path]
 
     def _is_plain_import(self, imp: Edge) -> bool:
         """`import a.b` (to_name == module) rather than `from m import x`. The written forms
@@ -380,14 +441,9 @@ class PythonResolver(ScopedResolver):
 
     def _bound_uncached(self, path: str, name: str, hops: int) -> Target:
         names, stars = self.file_bindings(path)
-        fallback: Target = None
-        for imp in names.get(name, ()):
-            target = self._binding_target(imp, name, hops)
-            if isinstance(target, Sym) or (isinstance(target, Module) and target.path is not None):
-                return target  # try/except ImportError fallbacks: the repository's wins
-            fallback = fallback or target
-        if fallback is not None:
-            return fallback
+        hit = self._imported(names.get(name, ()), hops)
+        if hit is not None:
+            return hit
         for star in stars:
             mod = self.module_named(star, path)
             if mod is not None:
@@ -396,7 +452,17 @@ class PythonResolver(ScopedResolver):
                     return hit
         return None
 
-    def _binding_target(self, imp: Edge, name: str, hops: int) -> Target:
+    def _imported(self, imports: list[Edge], hops: int) -> Target:
+        """What one scope's imports of a name bind it to."""
+        fallback: Target = None
+        for imp in imports:
+            target = self._binding_target(imp, hops)
+            if isinstance(target, Sym) or (isinstance(target, Module) and target.path is not None):
+                return target  # try/except ImportError fallbacks: the repository's wins
+            fallback = fallback or target
+        return fallback
+
+    def _binding_target(self, imp: Edge, hops: int) -> Target:
         if self._is_plain_import(imp):
             full = imp.to_name if imp.alias else imp.to_name.split(".", 1)[0]
             mod = self.module_named(full, imp.path)
