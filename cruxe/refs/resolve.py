@@ -56,10 +56,10 @@ from .typescript import TypeScriptResolver
 log = logging.getLogger(__name__)
 
 # Bump when the rules change what an edge resolves to: the next sync re-resolves all edges.
-# (10: the incremental rule retries the edges through changed type information; a generation
-# synced under 9 may hold such edges stale, and re-resolving it once mends them; and Python's scoping rules: a
-# function-local import, a closure's reads of enclosing bindings, a class body's reads before
-# its own definitions.)
+# (10: the incremental rule retries the edges through changed type information, so a
+# generation synced under 9 may hold such edges stale and re-resolving it once mends them; and
+# Python's scoping rules: a function-local import, a closure's reads of enclosing bindings, a
+# class body's reads before its own definitions.)
 RESOLVER_VERSION = "10"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
