@@ -12,7 +12,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from . import vcs
@@ -62,10 +62,19 @@ class Opened:
     message: str | None = None  # why it is not compatible
     base_state: dict | None = None  # an overlay's: its base's branch state
     base_moved: bool = False  # an overlay's: its base is not the state it was built on
+    writing: bool = False  # a job held the ref's writer lock when it was opened (`open_generation`)
 
 
 def open_generation(project: Project, ref: str) -> Opened:
-    """The ref's published generation and whether it can be read; never raises for a broken index."""
+    """The ref's published generation and whether it can be read; never raises for a broken index.
+    Whether a job is writing the ref is probed first: what is read next may be that job's
+    unfinished work (an overlay's record before its last write), even when the job has ended by
+    the time the state is checked, so `index_state` counts such a job as still running."""
+    writing = project.store.writer_active(ref)
+    return replace(_open(project, ref), writing=writing)
+
+
+def _open(project: Project, ref: str) -> Opened:
     try:
         gen = project.store.current_generation(ref)
     except CruxeError as e:
@@ -101,7 +110,7 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
     PROBE_FILE_BUDGET_S, see below)."""
     opened = opened or open_generation(project, ref)
     gen, schema_status, message = opened.gen, opened.schema_status, opened.message
-    active = project.store.writer_active(ref)
+    active = opened.writing or project.store.writer_active(ref)
     if gen is None or schema_status != "compatible":
         return IndexState(ref, schema_status, "indexing" if active else
                           ("failed" if schema_status in ("corrupt_manifest", "reindex_required") else "not_indexed"),

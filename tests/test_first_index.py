@@ -63,3 +63,18 @@ def test_past_the_wait_the_refusal_names_the_running_job(repo, monkeypatch):
     assert is_error and payload["error"]["code"] == "index_not_ready"
     assert payload["error"]["data"]["job_id"] == "job-started-earlier"
     assert "being indexed" in payload["error"]["message"] and payload["error"]["data"]["remedy"]
+
+
+def test_a_generation_opened_while_a_job_writes_reads_as_that_jobs_unfinished_work(repo):
+    # The first query polls until the job is no longer writing; the state it then answers with
+    # must not pair a read from during the job (an overlay's record before its last write: stale,
+    # no files yet) with "not indexing" because the job ended between the read and the check.
+    from cruxe import freshness
+
+    project = Server(repo).project
+    ref = project.default_ref()
+    with project.store.writer_lock(ref):
+        opened = freshness.open_generation(project, ref)
+    assert opened.gen is not None and opened.writing
+    assert freshness.index_state(project, ref, opened).indexing_status == "indexing"
+    assert freshness.index_state(project, ref).indexing_status == "ready"  # opened after the job
