@@ -2,11 +2,13 @@
 
 A base file the ref left alone keeps the base's edges, but what some of them resolve to depends on
 definitions the ref added, changed or removed: a call the base left unresolved may now name the
-ref's new definition, and one the base resolved by unique name may now be ambiguous. The overlay's
+ref's new definition, one the base resolved by unique name may now be ambiguous, and one resolved
+through a receiver's type (`self.x.run()`, `x` declared in a class the ref changed) may now name
+another class's method (which edges: `refs.resolve._redefined`, a whole index's rule). The overlay's
 resolution (`refs.resolve`) re-resolves those edges over both layers and writes each edge whose
 answer differs from the base's into the overlay's own `base_edge_fixes` table (a full resolution:
-all of them; an incremental one: those by the names it finds dirty or newly redefined, the names
-no longer redefined dropped), keyed by the base row's rowid (stable while the base state the
+all of them; an incremental one: those of the edges it retried, by the names it finds dirty, newly
+redefined or no longer redefined), keyed by the base row's rowid (stable while the base state the
 overlay was resolved on holds: another state re-resolves everything, these rows too). Reads
 (`layers`) drop a fixed base row and read its fix in its place. The base generation is never
 written.
