@@ -2,7 +2,7 @@
 """Incremental syncs against a whole index: do the edges agree after edits that change types?
 
 usage: python3 bench/incremental_edges_bench.py [--corpus django|py-5k|ts-real] [--seed 1]
-       [--edits 8] [--classes attr_type,...] [--work DIR] [--keep]
+       [--edits 8] [--classes attr_type,...] [--work DIR] [--keep] [--branch]
 
 A copy of a small real corpus (`django`: py-5k's Django tree; `py-5k`: Django and Salt, for the
 syncs' cost at scale; `ts-real`: the TypeScript subset of bench/agent_tasks/corpora.py) is indexed once (home 0). Then, per class of edit, from a copy of
@@ -24,6 +24,16 @@ edit is chosen among the definitions the index lists, so it is real code):
   method_added   a class with subclasses gains a method one of its ancestors has (an override)
   method_removed a method of a class with subclasses is deleted
   method_renamed a method of a class with subclasses is renamed (its callers are not)
+With `--branch`, the same edits are made on a git branch instead: the copy is a git repository
+(one commit on `main`, checked out and indexed: the base), and per class a branch `feature` gets
+the edits in a scratch worktree, each committed and followed by a sync of `feature`
+(`run_index(ref="feature")`: an overlay over main, docs/ARCHITECTURE.md "Overlays"); then the
+overlay's merged edges (its own files' edges, and the base's for the files the branch left alone
+with the overlay's `base_edge_fixes` in place of the rows they fix: what find_references reads
+through `store.layers`) are compared with a whole index of the branch's checkout, by file, line,
+name, edge type and target (path and qualified name), split into the overlay's files and the
+base's (`base_files`).
+
 "another class": one whose name the same file already uses (defines or imports), so the edit
 stays resolvable. One JSON object on stdout: per class, edits applied, edges compared, edges
 differing (only in the synced index / only in the fresh one), sync time, and a few examples.
@@ -36,6 +46,7 @@ import os
 import random
 import re
 import shutil
+import sqlite3
 import sys
 import tempfile
 import time
@@ -75,12 +86,13 @@ class Facts:
         for s in self.syms:
             if s[7] is not None:
                 self.members.setdefault(s[7], []).append(s)
-        # subclass links: a class's own line names a resolved class (its base list)
+        # subclass links: a class's own line names a resolved class (its base list; the edge stands
+        # in the class or, since a definition's head is read in its enclosing scope, around it)
         self.subclasses: dict[bytes, list[tuple]] = {}
         for from_id, to_id in db.execute(
-                "SELECT e.from_symbol_id, e.to_symbol_id FROM symbol_edges e JOIN symbols a ON a.symbol_id = "
-                "e.from_symbol_id JOIN symbols b ON b.symbol_id = e.to_symbol_id WHERE a.line_start = e.source_line "
-                f"AND a.kind IN {TYPE_KINDS} AND b.kind IN {TYPE_KINDS} AND a.file_id = e.file_id"):
+                "SELECT a.symbol_id, e.to_symbol_id FROM symbol_edges e JOIN symbols a ON a.file_id = e.file_id "
+                "AND a.line_start = e.source_line JOIN symbols b ON b.symbol_id = e.to_symbol_id "
+                f"WHERE a.kind IN {TYPE_KINDS} AND b.kind IN {TYPE_KINDS}"):
             if from_id != to_id:
                 self.subclasses.setdefault(to_id, []).append(self.by_id[from_id])
         self.bases = {s[0]: b for b, subs in self.subclasses.items() for s in subs}
@@ -350,6 +362,8 @@ EDITS = {"attr_type": edit_attr_type, "return_type": edit_return_type, "base_lis
 
 # per sync: (seconds in resolve_edges, edges the incremental resolution looked at)
 RESOLUTIONS: list[tuple[float, int]] = []
+# per overlay resolution: seconds in its fixes of base edges (`refs.resolve._fix_base_edges`)
+FIX_TIMES: list[float] = []
 
 
 def _spy_resolution() -> None:
@@ -373,13 +387,22 @@ def _spy_resolution() -> None:
         seen.append(out[0])
         return out
     refs.resolve_edges, mod._resolve_incremental = timed, counted
+    fix = mod._fix_base_edges
+
+    def fixing(*a, **k):
+        t = time.perf_counter()
+        try:
+            return fix(*a, **k)
+        finally:
+            FIX_TIMES.append(time.perf_counter() - t)
+    mod._fix_base_edges = fixing
 
 
-def index(repo: Path, home: Path) -> float:
+def index(repo: Path, home: Path, ref: str | None = None) -> float:
     from cruxe.index import run_index
     os.environ["CRUXE_HOME"] = str(home)
     t = time.perf_counter()
-    run_index(repo, home=home)
+    run_index(repo, home=home, **({"ref": ref} if ref else {}))
     return time.perf_counter() - t
 
 
@@ -388,7 +411,8 @@ def _open(repo: Path, home: Path):
     from cruxe.project import open_project
     os.environ["CRUXE_HOME"] = str(home)
     project = open_project(repo)
-    return project, project.store.current_generation("live").db
+    gen = project.store.current_generation("live") or project.store.current_generation("main")  # main: --branch
+    return project, gen.db
 
 
 def edges(repo: Path, home: Path) -> Counter:
@@ -440,6 +464,83 @@ def run_class(name, rng, work, repo, home0, facts, lang, n_edits) -> dict:
     return out
 
 
+def _diff(mine: Counter, truth: Counter) -> dict:
+    only_mine, only_truth = mine - truth, truth - mine
+    return {"edges_compared": sum(truth.values()),
+            "edges_differing": sum(only_mine.values()) + sum(only_truth.values()),
+            "only_overlay": sum(only_mine.values()), "only_whole": sum(only_truth.values()),
+            "examples": {"overlay": [list(k) for k in sorted(only_mine, key=str)[:4]],
+                         "whole": [list(k) for k in sorted(only_truth, key=str)[:4]]}}
+
+
+def overlay_against_whole(repo: Path, whole: Path) -> dict:
+    """feature's merged edges (`branch_sync_bench`'s reading: the overlay's files' edges, the
+    base's for the rest with the overlay's fixes applied) against the whole index `whole`."""
+    from branch_sync_bench import _edge_answers, _fixes, _targets
+    from cruxe.project import open_project
+    store = open_project(repo).store
+    overlay = store.current_generation("feature").path / "index.db"
+    base = store.current_generation("main").path / "index.db"
+    con = sqlite3.connect(f"file:{overlay}?mode=ro", uri=True)
+    try:
+        paths = {p for (p,) in con.execute("SELECT path FROM file_manifest")}
+    finally:
+        con.close()
+    targets, truth_targets, fixes = _targets([base, overlay]), _targets([whole]), _fixes(overlay)
+    files = _diff(_edge_answers(overlay, targets, paths), _edge_answers(whole, truth_targets, paths))
+    rest = _diff(_edge_answers(base, targets, None, frozenset(paths), fixes),
+                 _edge_answers(whole, truth_targets, None, frozenset(paths)))
+    return {"overlay_files": files, "base_files": {**rest, "fixes": len(fixes)}}
+
+
+def run_class_branch(name, rng, work, repo, home0, facts, lang, n_edits) -> dict:
+    """`--branch`: the class's edits committed on `feature` (a scratch worktree off main), the
+    branch synced as an overlay after each, then compared with a whole index of its checkout."""
+    from branch_sync_bench import git, whole_index_of
+    from cruxe.freshness import index_state
+    from cruxe.index import run_index
+    from cruxe.project import open_project
+    synced, scratch = work / f"home-{name}", work / f"wt-{name}"
+    shutil.copytree(home0, synced)
+    git(repo, "worktree", "add", "-q", "-b", "feature", str(scratch), "main")
+    tree, applied, sync_s, resolutions = Tree(scratch), [], [], []
+    try:
+        index(repo, synced, ref="feature")  # the branch's first index: an overlay of nothing yet
+        for _ in range(n_edits):
+            d = EDITS[name](rng, tree, facts, lang)
+            if d is None:
+                break
+            applied.append(d)
+            git(scratch, "commit", "-qam", d)
+            RESOLUTIONS.clear()
+            sync_s.append(index(repo, synced, ref="feature"))
+            resolutions.extend(RESOLUTIONS)
+        storage = index_state(open_project(repo), "feature").storage
+        whole = whole_index_of(scratch, work / f"fresh-{name}", run_index)
+        found = overlay_against_whole(repo, whole)
+    finally:
+        git(repo, "worktree", "remove", "--force", str(scratch))
+        git(repo, "branch", "-D", "feature")
+    out = {"edits": len(applied), "storage": storage,
+           "edges_compared": found["overlay_files"]["edges_compared"] + found["base_files"]["edges_compared"],
+           "edges_differing": found["overlay_files"]["edges_differing"] + found["base_files"]["edges_differing"],
+           **found, "sync_s_median": _median(sync_s), "sync_s_max": round(max(sync_s), 3) if sync_s else None,
+           "resolution_s_median": _median([r[0] for r in resolutions]),
+           "fix_s_median": _median(FIX_TIMES[-len(sync_s):] if sync_s else []), "applied": applied}
+    shutil.rmtree(synced, ignore_errors=True)
+    shutil.rmtree(work / f"fresh-{name}", ignore_errors=True)
+    return out
+
+
+def _git_base(repo: Path) -> None:
+    """The copy as a git repository, one commit on `main` (`--branch`)."""
+    from branch_sync_bench import git
+    if not (repo / ".git").exists():
+        git(repo, "init", "-q", "-b", "main")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "base")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", choices=sorted(SOURCES), default="django")
@@ -448,6 +549,7 @@ def main() -> None:
     ap.add_argument("--classes", default=",".join(CLASSES))
     ap.add_argument("--work", type=Path, help="work directory (default: a temporary one, removed)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
+    ap.add_argument("--branch", action="store_true", help="edits on a branch synced as an overlay (see above)")
     a = ap.parse_args()
     lang, parts = SOURCES[a.corpus]
     work = a.work or Path(tempfile.mkdtemp(prefix="cruxe-incr-edges-"))
@@ -456,18 +558,20 @@ def main() -> None:
         if not repo.exists():
             for dest, src in parts:
                 shutil.copytree(src, repo / dest, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", ".git"))
+        if a.branch:
+            _git_base(repo)
         _spy_resolution()
         home0 = work / "home0"
         if home0.exists():
             shutil.rmtree(home0)
         t0 = index(repo, home0)
         facts = Facts(repo, home0)
-        out = {"corpus": a.corpus, "seed": a.seed, "edits_per_class": a.edits, "date": time.strftime("%Y-%m-%d %H:%M"),
+        out = {"corpus": a.corpus, "branch": a.branch, "seed": a.seed, "edits_per_class": a.edits, "date": time.strftime("%Y-%m-%d %H:%M"),
                "load": os.getloadavg()[0], "first_index_s": round(t0, 1), "classes": {}}
         for i, name in enumerate(a.classes.split(",")):
             rng = random.Random(f"{a.seed}-{name}")
-            out["classes"][name] = run_class(name, rng, work, repo, home0, facts, lang, a.edits)
-            print(f"{name}: {json.dumps({k: v for k, v in out['classes'][name].items() if k not in ('applied', 'examples')})}",
+            out["classes"][name] = (run_class_branch if a.branch else run_class)(name, rng, work, repo, home0, facts, lang, a.edits)
+            print(f"{name}: {json.dumps({k: v for k, v in out['classes'][name].items() if k not in ('applied', 'examples', 'overlay_files', 'base_files')})}",
                   file=sys.stderr)
         out["total"] = {k: sum(c[k] for c in out["classes"].values())
                         for k in ("edits", "edges_compared", "edges_differing")}

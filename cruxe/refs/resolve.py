@@ -41,9 +41,10 @@ from ..store import CONFIDENCE_CODES, EDGE_TYPE_CODES, Generation, id_blob, tran
 from ..store.edges import (dirty_types, edge_count, edge_rowid_range, edges_at, edges_named, finish_resolution,
                            label_pending, next_edge_rowid, pending_edges, receivers_containing, requeue_into,
                            resolved_shadow, resolver_version, stored_edges_between, write_resolutions)
-from ..store.basefix import dirty_names, drop_fixes, fixed_names, retry_edges_named, write_fixes
+from ..store.basefix import dirty_names, drop_fixes, fixed_names, write_fixes
 from ..store.writer import FileEdges, build_symbol_indexes, file_ids, insert_edges
-from .common import OPAQUE, RESOLVED, UNIQUE, UNKNOWN, LanguageResolver, Resolution
+from .common import OPAQUE, RESOLVED, TYPE_KINDS, UNKNOWN, LanguageResolver, Resolution
+from .dirty import dirty_names as dirty_rule
 from .dirty import receiver_names, type_members
 from .generic import GenericResolver
 from .golang import GoResolver
@@ -195,42 +196,68 @@ def _finish(db: sqlite3.Connection, g: Graph, build_indexes: bool, full: bool = 
 
 def _fix_base_edges(db: sqlite3.Connection, g: LayeredGraph, full: bool) -> None:
     """An overlay's resolutions of base edges (`store.basefix`): the base files' edges (files the
-    ref left alone) that a definition the ref added, changed or removed can change, resolved
-    over both layers; those whose answer differs from the base's are written as the overlay's
-    fixes. A `full` resolution does every such edge; an incremental one those by the names whose
-    definitions this job changed (its dirty names, the rule of a whole index's incremental
-    resolution) or that the ref redefines since the last one, and drops the fixes by names it no
-    longer redefines."""
+    ref left alone) that the ref's definitions and imports can change (`_redefined`: the rule of
+    `refs.dirty`, the ref's shadowed paths against the base's), resolved over both layers; those
+    whose answer differs from the base's (and not merely by the overlay's counterpart of the same
+    definition) are written as the overlay's fixes. A `full` resolution does every such edge; an
+    incremental one those of the names whose definitions this job changed (its dirty names and
+    their types' members, as a whole index's incremental resolution widens them) or that the ref
+    redefines since the last one or no longer does, and drops the fixes of the edges it retried."""
     t0 = time.monotonic()
-    names = _redefined(g)
+    resolvers: dict[type, LanguageResolver] = {}
+    names = _redefined(g, resolvers)
     before = None if full else fixed_names(db)
-    redo = None if before is None else (dirty_names(db, *g.key) | (names - before)) & names
-    todo = [e for e in map(Edge._make, retry_edges_named(g.base.db, names if redo is None else redo,
-                                                        CONFIDENCE_CODES[OPAQUE], CONFIDENCE_CODES[UNIQUE]))
-            if e.path not in g.shadow]
-    todo.sort(key=lambda e: (e.path, e.rowid))  # a file's edges together: `_resolutions` memoises per file
-    g.warm([e.path for e in todo])
+    redo = None
+    if before is not None:
+        dirty = dirty_names(db, *g.key)
+        dirty |= type_members(g, sorted(dirty_types(db, *g.key)), lambda sym: _bases(g, resolvers, sym))
+        redo = (dirty | (names ^ before)) & (names | before)
+    found = _named_or_through(g.base.db, names if redo is None else redo)
+    todo = sorted((e for e in found.values() if e.path not in g.shadow), key=lambda e: (e.path, e.rowid))
+    g.warm([e.path for e in todo])  # a file's edges together: `_resolutions` memoises per file
     codes = CONFIDENCE_CODES
     fixes = [(e.rowid, e.path, e.line, e.edge_type, e.from_id, e.to_name, to, codes[conf])
-             for e, (to, conf) in zip(todo, _resolutions(g, todo)) if (to, conf) != (e.to_id, e.confidence)]
-    write_fixes(db, fixes, names, redo)
+             for e, (to, conf) in zip(todo, _resolutions(g, todo, resolvers))
+             if (to, conf) != (e.to_id, e.confidence) and not _counterpart(g, e, to, conf)]
+    write_fixes(db, fixes, names, redo, [e.rowid for e in todo])
     log.debug("base edges of %d names the ref redefines (%s): %d resolved again, %d fixes, in %d ms", len(names),
               "all" if redo is None else f"{len(redo)} again", len(todo), len(fixes),
               int((time.monotonic() - t0) * 1000))
 
 
-def _redefined(g: LayeredGraph) -> set[str]:
-    """The names whose definitions the ref changes: those whose (path, qualified name, kind)
-    of the shadowed paths differ between the overlay and the base. A name the ref only moves
-    (a line, an id) is left out: base edges into it reach it through its counterpart (`store.layers`)."""
+def _counterpart(g: LayeredGraph, e: Edge, to: str | None, conf: str) -> bool:
+    """The new answer is the overlay's counterpart of the base's (same path, qualified name and
+    kind, found so at read time: `store.layers`): no fix needed."""
+    if conf != e.confidence or to is None or e.to_id is None:
+        return False
+    new, old = g.top.get(to), g.base.get(e.to_id)
+    return new is not None and old is not None and (new.path, new.qname, new.kind) == (old.path, old.qname, old.kind)
+
+
+def _redefined(g: LayeredGraph, resolvers: dict[type, LanguageResolver]) -> set[str]:
+    """The names whose definitions or imports the ref changes, read from the shadowed paths in
+    both layers: those `refs.dirty.dirty_names` finds (definitions with their kind and signature,
+    imports; a definition only moved, a line or an id, is left out: base edges into it reach it
+    through its counterpart, `store.layers`), those defined a different number of times (one
+    more definition of a name makes a unique one ambiguous), and the members of the types the
+    rule names and of the changed types themselves, and their ancestors'."""
     paths = sorted(g.shadow)
     g.top.warm(paths)
     g.base.warm(paths)
     mine, theirs = Counter(), Counter()
-    for p in paths:
-        mine.update((s.name, s.path, s.qname, s.kind) for s in g.top.in_file(p))
-        theirs.update((s.name, s.path, s.qname, s.kind) for s in g.base.in_file(p))
-    return {key[0] for key in (mine - theirs) + (theirs - mine)}
+    layers = ((g.top, mine, set(), set()), (g.base, theirs, set(), set()))
+    for layer, count, defs, imports in layers:
+        for p in paths:
+            syms = layer.in_file(p)
+            count.update((s.name, s.path, s.qname, s.kind) for s in syms)
+            defs.update((s.path, s.qname, s.name, s.kind, s.signature) for s in syms)
+            imports.update((p, e.to_name, e.module, e.alias) for e in layer.imports(p))
+    changed, types = dirty_rule(layers[1][2], layers[0][2], layers[1][3], layers[0][3])
+    changed |= {key[0] for key in (mine - theirs) + (theirs - mine)}
+    # and a changed type's own name: base edges into its members (its own and inherited) were
+    # never sent back to pending, as a whole index's edges into a replaced file's are
+    types |= {d[2] for d in layers[0][2] ^ layers[1][2] if d[3] in TYPE_KINDS}
+    return changed | type_members(g, sorted(types), lambda sym: _bases(g, resolvers, sym))
 
 
 def _follow_shadow(db: sqlite3.Connection, g: LayeredGraph) -> bool:
@@ -497,12 +524,20 @@ def _work(db: sqlite3.Connection, g: Graph, resolvers: dict[type, LanguageResolv
     names = dirty_names(db, *g.key)
     if names:
         names |= type_members(g, sorted(dirty_types(db, *g.key)), lambda sym: _bases(g, resolvers, sym))
-        for e in map(Edge._make, edges_named(db, sorted(names))):
-            if e.confidence != OPAQUE:
-                found.setdefault(e.rowid, e)
-        for e in _through_receivers(db, names):
-            found.setdefault(e.rowid, e)
+        for rowid, e in _named_or_through(db, names).items():
+            found.setdefault(rowid, e)
     return [found[k] for k in sorted(found)]
+
+
+def _named_or_through(db: sqlite3.Connection, names: set[str]) -> dict[int, Edge]:
+    """rowid -> edge, of the edges of `db` that `names` can change: every edge by one of them
+    but `opaque` ones, and every edge whose receiver names one."""
+    if not names:
+        return {}
+    found = {e.rowid: e for e in map(Edge._make, edges_named(db, sorted(names))) if e.confidence != OPAQUE}
+    for e in _through_receivers(db, names):
+        found.setdefault(e.rowid, e)
+    return found
 
 
 def _bases(g: Graph, resolvers: dict[type, LanguageResolver], sym: Sym) -> list[Sym | None]:

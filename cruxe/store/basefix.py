@@ -2,11 +2,13 @@
 
 A base file the ref left alone keeps the base's edges, but what some of them resolve to depends on
 definitions the ref added, changed or removed: a call the base left unresolved may now name the
-ref's new definition, and one the base resolved by unique name may now be ambiguous. The overlay's
+ref's new definition, one the base resolved by unique name may now be ambiguous, and one resolved
+through a receiver's type (`self.x.run()`, `x` declared in a class the ref changed) may now name
+another class's method (which edges: `refs.resolve._redefined`, a whole index's rule). The overlay's
 resolution (`refs.resolve`) re-resolves those edges over both layers and writes each edge whose
 answer differs from the base's into the overlay's own `base_edge_fixes` table (a full resolution:
-all of them; an incremental one: those by the names it finds dirty or newly redefined, the names
-no longer redefined dropped), keyed by the base row's rowid (stable while the base state the
+all of them; an incremental one: those of the edges it retried, by the names it finds dirty, newly
+redefined or no longer redefined), keyed by the base row's rowid (stable while the base state the
 overlay was resolved on holds: another state re-resolves everything, these rows too). Reads
 (`layers`) drop a fixed base row and read its fix in its place. The base generation is never
 written.
@@ -17,12 +19,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterator
 
 from ..jsonenc import to_json
-from .edges import EDGE_TABLE_COLS, rows
 from .reads import EdgeSite, _CONFIDENCE_LABELS, _unresolved_where
-from .schema import EDGE_TYPE_CODES, RETRY_SQL, edge_type_sql, id_blob, id_sql, tail_sql
+from .schema import EDGE_TYPE_CODES, edge_type_sql, id_blob, id_sql, tail_sql
 
 FIX_NAMES_KEY = "base_fix_names"  # meta key: the names the overlay's fixes were computed for
 _FIX_DDL = """CREATE TABLE IF NOT EXISTS base_edge_fixes (
@@ -31,26 +32,13 @@ _FIX_DDL = """CREATE TABLE IF NOT EXISTS base_edge_fixes (
 _SITE_COLS = f"e.path, e.source_line, {edge_type_sql('e')}, {id_sql('e.from_symbol_id')}, e.confidence"
 
 
-def retry_edges_named(db: sqlite3.Connection, names: Iterable[str], opaque: int, unique: int) -> list[tuple]:
-    """The edges (EDGE_TABLE_COLS rows) whose name ends in one of `names` and that another
-    definition of the name can change: unresolved but not `opaque`, or resolved by `unique`
-    name, through the se_tail index."""
-    todo, out = sorted(names), []
-    for i in range(0, len(todo), 500):
-        chunk = todo[i:i + 500]
-        out += rows(db, f"SELECT {EDGE_TABLE_COLS} FROM symbol_edges e JOIN paths f ON f.id = e.file_id "
-                    f"WHERE {RETRY_SQL} AND {tail_sql('e')} IN ({','.join('?' * len(chunk))}) "
-                    "AND (e.to_symbol_id IS NULL AND e.confidence <> ? OR e.confidence = ?)",
-                    (*chunk, opaque, unique)).fetchall()
-    return out
-
-
 def write_fixes(db: sqlite3.Connection, fixes: list[tuple[int, str, int, str, str | None, str, str | None, int]],
-                names: set[str], redo: set[str] | None) -> None:
-    """Inside the resolution's transaction: the overlay's fixes of the base edges by `redo` (None:
-    by every name) become `fixes`, each (base rowid, path, line, edge type label, from id, to_name,
-    to id, confidence code; ids hex); those by a name no longer in `names` (the names the ref
-    redefines, recorded for the next resolution: `fixed_names`) go."""
+                names: set[str], redo: set[str] | None, retried: list[int]) -> None:
+    """Inside the resolution's transaction: the overlay's fixes of the base edges `retried` (base
+    rowids) and of those by a name in `redo` (None: of every edge) become `fixes`, each (base rowid,
+    path, line, edge type label, from id, to_name, to id, confidence code; ids hex); those by a name
+    no longer in `names` (the names the ref redefines, recorded for the next resolution:
+    `fixed_names`) go."""
     db.execute(_FIX_DDL)
     if redo is None:
         db.execute("DELETE FROM base_edge_fixes")
@@ -59,6 +47,9 @@ def write_fixes(db: sqlite3.Connection, fixes: list[tuple[int, str, int, str, st
         for i in range(0, len(gone), 500):
             chunk = gone[i:i + 500]
             db.execute(f"DELETE FROM base_edge_fixes WHERE {tail_sql()} IN ({','.join('?' * len(chunk))})", chunk)
+        for i in range(0, len(retried), 500):
+            chunk = retried[i:i + 500]
+            db.execute(f"DELETE FROM base_edge_fixes WHERE base_rowid IN ({','.join('?' * len(chunk))})", chunk)
     db.executemany("INSERT OR REPLACE INTO base_edge_fixes VALUES (?,?,?,?,?,?,?,?)",
                    [(r, p, ln, EDGE_TYPE_CODES[t], id_blob(f), name, id_blob(to), c)
                     for r, p, ln, t, f, name, to, c in fixes])
