@@ -55,6 +55,15 @@ CASES = {
          "pkg/sub.py": "from pkg.base import Base\n\n\nclass Sub(Base):\n    def go(self):\n"
                        "        return self.run()\n"},
         ("pkg/base.py", "class Base(Foo)", "class Base(Bar)"), ("pkg/sub.py", 6), "Foo.run", "Bar.run"),
+    "base_list_with_a_base_of_its_own_name": (
+        {"pkg/tools.py": TOOLS,
+         "pkg/base.py": "from pkg.tools import Foo\n\n\nclass Serializer(Foo):\n    pass\n",
+         "pkg/python.py": "from pkg import base\nfrom pkg.tools import Bar\n\n\nclass Serializer(Bar):\n    pass\n",
+         "pkg/json.py": "from pkg.python import Serializer as PythonSerializer\n\n\n"
+                        "class Serializer(PythonSerializer):\n    def go(self):\n"
+                        "        return super(PythonSerializer, self).run()\n"},
+        ("pkg/python.py", "class Serializer(Bar)", "class Serializer(base.Serializer)"), ("pkg/json.py", 6),
+        "Bar.run", "Foo.run"),
     "method_added_in_a_base": (
         {"pkg/tools.py": TOOLS,
          "pkg/mid.py": "from pkg.tools import Foo\n\n\nclass Mid(Foo):\n    def other(self):\n        return 0\n",
@@ -129,6 +138,9 @@ def test_the_rule_names_what_changed_and_the_types_whose_members_follow():
     # pending with the file), and a changed return type makes the function's name dirty
     assert {"QuerySet", "AltersData", "Iterable", "make", "Foo", "F"} <= names and "get" not in names
     assert {"AltersData", "Iterable", "Foo", "F"} <= types and "QuerySet" not in types
+    # a base of the type's own name is a base like any other
+    same = {("j.py", "j.Serializer", "Serializer", "class", "class Serializer(base.Serializer)")}
+    assert "Serializer" in dirty_names(set(), same, set(), set())[1]
 
 
 def test_receiver_names_are_the_identifiers_it_writes():

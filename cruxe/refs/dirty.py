@@ -48,12 +48,21 @@ def dirty_names(old_defs: set[tuple], new_defs: set[tuple], old_imports: set[tup
     types: set[str] = set()
     for d in changed:
         if d[3] in TYPE_KINDS:
-            types.update(n for n in _IDENT.findall(d[4]) if n != d[2])
+            types.update(_written_besides_name(d[4], d[2]))
     for _, to_name, _, alias in old_imports ^ new_imports:
         types.add(name_tail(to_name))
         if alias:
             types.add(alias)
     return names | types, types
+
+
+def _written_besides_name(signature: str, name: str) -> list[str]:
+    """The names a type's signature writes but its own name where it is declared: a base of
+    the same name (`class Serializer(base.Serializer)`) is one of them."""
+    names = _IDENT.findall(signature or "")
+    if name in names:
+        names.remove(name)  # the first: the declaration's
+    return names
 
 
 def receiver_names(receiver: str) -> set[str]:
