@@ -300,11 +300,18 @@ def is_test_path(path: str) -> bool:
     return any(s in p for s in ("_test.", ".test.", ".spec.", "/test/", "/tests/", "test_"))
 
 
-# Beyond spec 04's test patterns: where docs, examples, fixtures and benchmarks live, and what
-# generators write. (`/doc/` is left out: Go's `go/doc` is a package.)
-_NON_SOURCE_DIRS = ("/docs/", "/examples/", "/example/", "/fixtures/", "/fixture/", "/testdata/",
-                    "/__tests__/", "/__mocks__/", "/benches/", "/__snapshots__/")
+# Beyond spec 04's test patterns: where tests' data, mocks, fixtures, snapshots and benchmarks
+# live (test code), and docs and examples (listed after the implementation too, but no test
+# code). (`/doc/` is left out: Go's `go/doc` is a package.)
+_TEST_DIRS = ("/fixtures/", "/fixture/", "/testdata/", "/__tests__/", "/__mocks__/", "/benches/", "/__snapshots__/")
+_NON_SOURCE_DIRS = ("/docs/", "/examples/", "/example/", *_TEST_DIRS)
 _NON_SOURCE_SUFFIXES = (".md", ".rst", ".txt", ".adoc", ".min.js", ".pb.go", "_pb2.py", "_generated.rs", ".snap")
+
+
+def is_test_file(path: str) -> bool:
+    """A file of test code by its path: spec 04's test-file patterns or a test directory."""
+    p = "/" + path.lower()
+    return is_test_path(path) or any(d in p for d in _TEST_DIRS)
 
 
 def is_non_source_path(path: str) -> bool:

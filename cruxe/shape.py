@@ -435,7 +435,8 @@ def shape_response(tool: str, hits: list[Hit], *, detail_level: str = "signature
                    compact: bool = False, explain_level: str = "off", max_bytes: int = 65536,
                    base_metadata: Mapping[str, Any], args: Mapping[str, Any] | None = None,
                    limit: int | None = None, total_candidates: int | None = None,
-                   extra: Mapping[str, Any] | None = None, definitions: bool = False) -> dict[str, Any]:
+                   extra: Mapping[str, Any] | None = None, definitions: bool = False,
+                   warnings: Iterable[str] = ()) -> dict[str, Any]:
     """dedup -> limit -> shape -> safety limit -> reasons -> metadata -> payload.
 
     `hits` are the query engine's `model.Hit` records, ranked, best first. `total_candidates` defaults
@@ -454,7 +455,7 @@ def shape_response(tool: str, hits: list[Hit], *, detail_level: str = "signature
     results, truncated = apply_safety_limit(results, max_bytes)
     kept = kept[:len(results)]
     meta = metadata(base_metadata, ranking_reasons=ranking_reasons(kept, explain_level),
-                    suppressed_duplicate_count=suppressed, safety_limit_applied=truncated)
+                    suppressed_duplicate_count=suppressed, safety_limit_applied=truncated, warnings=warnings)
     payload: dict[str, Any] = {"results": results, **(extra or {})}
     if "query_intent" in payload:
         payload["query_intent"] = _intent(payload["query_intent"], detail_level, explain_level)

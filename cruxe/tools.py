@@ -373,14 +373,12 @@ def _query_context(server: Server, args: dict[str, Any]):
 
 def _shape_query(server: Server, tool: str, args: dict[str, Any], state, hits, total, extra, gen,
                  definitions: bool = False, warnings: tuple[str, ...] = ()) -> dict[str, Any]:
-    base = state.base_metadata()
-    if warnings:
-        base = {**base, "warnings": [*(base.get("warnings") or ()), *warnings]}
     payload = shape.shape_response(
         tool, hits, detail_level=args["detail_level"], compact=bool(args.get("compact")),
         explain_level=resolve_explain_level(args.get("ranking_explain_level"), server.config),
-        max_bytes=_room(server, gen, args["limit"]), base_metadata=base,
-        total_candidates=total, args=args, extra=extra, limit=args["limit"], definitions=definitions)
+        max_bytes=_room(server, gen, args["limit"]), base_metadata=state.base_metadata(),
+        total_candidates=total, args=args, extra=extra, limit=args["limit"], definitions=definitions,
+        warnings=warnings)
     _add_layers(gen, payload.get("results", ()))
     return payload
 

@@ -30,13 +30,13 @@ from typing import Any, Callable
 
 from ..errors import CruxeError
 from ..intent import NAME_SEPARATORS, parse_name
-from ..model import is_non_source_path
+from ..model import is_non_source_path, is_test_file
 from ..outline import normalize_repo_path
 from ..shape import apply_safety_limit
 from ..store import (Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
                      unresolved_edges)
 from .resolve import resolver_version
-from .testcode import InSourceTests, fold_test_code, is_test_file, source_before_test_code
+from .testcode import InSourceTests, fold_test_code, source_before_test_code
 from .text import line_of
 
 EDGE_KINDS = ("calls", "imports", "references")

@@ -1,7 +1,8 @@
 """Test code, for the order and the folding of `find_references`' answer.
 
-A file's path says most (`is_non_source_path` orders, `is_test_file` names test code); two
-kinds of test code sit in files whose path looks like source, and are listed after it the same way:
+A file's path says most (`model.is_non_source_path` orders, `model.is_test_file` names test
+code); two kinds of test code sit in files whose path looks like source, and are listed after it
+the same way:
 - Rust items under `#[cfg(test)]` (the `mod tests { ... }` at the end of a source file, or a
   test-only `fn`): the lines of the item the attribute stands on.
 - Go files with a build constraint that excludes them from every build (`//go:build ignore`,
@@ -21,7 +22,7 @@ import re
 from itertools import groupby
 from typing import Any, Callable
 
-from ..model import is_non_source_path, is_test_path
+from ..model import is_non_source_path, is_test_file
 from ..store import Generation, chunks, innermost_symbols
 
 # an attribute line that makes the next item test-only: `#[cfg(test)]`, `#[cfg(all(test, ...))]`
@@ -31,15 +32,6 @@ _ITEM = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:mod|fn)\s")
 _GO_IGNORE = re.compile(r"^//(?:go:build|\s*\+build)\s+(?:.*[\s(|&])?ignore(?:$|[\s)|&])", re.M)
 _GO_PACKAGE = re.compile(r"^package\s", re.M)
 _GO_HEADER_LINES = 80  # the build constraint precedes `package`, after a licence header at most
-# directories of tests' data, mocks, fixtures, snapshots and benchmarks; docs, examples and
-# generated files are listed after the implementation too but are no test code
-_TEST_DIRS = ("/testdata/", "/__tests__/", "/__mocks__/", "/fixtures/", "/fixture/", "/__snapshots__/", "/benches/")
-
-
-def is_test_file(path: str) -> bool:
-    """A file of test code by its path: spec 04's test-file patterns or a test directory."""
-    p = "/" + path.lower()
-    return is_test_path(path) or any(d in p for d in _TEST_DIRS)
 
 
 class InSourceTests:
