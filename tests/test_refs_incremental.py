@@ -55,15 +55,6 @@ CASES = {
          "pkg/sub.py": "from pkg.base import Base\n\n\nclass Sub(Base):\n    def go(self):\n"
                        "        return self.run()\n"},
         ("pkg/base.py", "class Base(Foo)", "class Base(Bar)"), ("pkg/sub.py", 6), "Foo.run", "Bar.run"),
-    "base_list_with_a_base_of_its_own_name": (
-        {"pkg/tools.py": TOOLS,
-         "pkg/base.py": "from pkg.tools import Foo\n\n\nclass Serializer(Foo):\n    pass\n",
-         "pkg/python.py": "from pkg import base\nfrom pkg.tools import Bar\n\n\nclass Serializer(Bar):\n    pass\n",
-         "pkg/json.py": "from pkg.python import Serializer as PythonSerializer\n\n\n"
-                        "class Serializer(PythonSerializer):\n    def go(self):\n"
-                        "        return super(PythonSerializer, self).run()\n"},
-        ("pkg/python.py", "class Serializer(Bar)", "class Serializer(base.Serializer)"), ("pkg/json.py", 6),
-        "Bar.run", "Foo.run"),
     "method_added_in_a_base": (
         {"pkg/tools.py": TOOLS,
          "pkg/mid.py": "from pkg.tools import Foo\n\n\nclass Mid(Foo):\n    def other(self):\n        return 0\n",
@@ -116,6 +107,27 @@ def test_a_type_change_in_one_file_moves_the_edges_of_another(make_repo, tmp_pat
     edited.write_text(edited.read_text().replace(old, new))
     run_index(root)  # an incremental sync: the other file did not change
     assert site in uses(root, after) and site not in uses(root, before)
+    synced = edge_table(root)
+    monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "fresh_home"))
+    run_index(root)
+    assert synced == edge_table(root)
+
+
+def test_a_base_of_the_types_own_name_that_goes_away_takes_the_inherited_uses_with_it(make_repo, tmp_path,
+                                                                                       monkeypatch):
+    # `class Serializer(base.Serializer)`: the base shares the changed type's own name
+    root = make_repo({"pkg/tools.py": TOOLS,
+                      "pkg/base.py": "from pkg.tools import Foo\n\n\nclass Serializer(Foo):\n    pass\n",
+                      "pkg/python.py": "from pkg import base\n\n\nclass Serializer(base.Serializer):\n    pass\n",
+                      "pkg/json.py": "from pkg.python import Serializer as PythonSerializer\n\n\n"
+                                     "class Serializer(PythonSerializer):\n    def go(self):\n"
+                                     "        return super(PythonSerializer, self).run()\n"})
+    run_index(root)
+    assert ("pkg/json.py", 6) in uses(root, "Foo.run")
+    edited = root / "pkg/python.py"
+    edited.write_text(edited.read_text().replace("(base.Serializer)", "(Missing)"))
+    run_index(root)
+    assert ("pkg/json.py", 6) not in uses(root, "Foo.run")
     synced = edge_table(root)
     monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "fresh_home"))
     run_index(root)
