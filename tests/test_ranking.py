@@ -231,6 +231,50 @@ def test_high_relevance_test_result_still_ranks_well(ranking_repo):
     assert weak and all(hits.index(in_test) < hits.index(w) for w in weak)
 
 
+# A repository whose tests say the question's words far more often than the implementation does
+# (one test per redirect status, the feature's name in the test file's name): issue 17's "source
+# before tests" must hold however sure retrieval is of the tests.
+_REDIRECT_TESTS = "".join(
+    f"def test_redirect_{code}():\n    response = fetch_redirect({code})  # follow the redirect\n"
+    f"    assert response.redirected and response.redirect_count == 1\n\n\n"
+    for code in (301, 302, 303, 307, 308, 309, 310, 311))
+REDIRECTS = {
+    "pkg/client.py": (
+        "def send_until_final(request, history):\n"
+        '    """Send the request, then follow each redirect the server answers with."""\n'
+        "    while True:\n        response = send_single(request)\n"
+        "        if not response.is_redirect:\n            return response\n"
+        "        request = next_request(response)\n\n\n"
+        "def send_single(request):\n    return request\n"),
+    "tests/test_redirects.py": "def fetch_redirect(code):\n    return code\n\n\n" + _REDIRECT_TESTS,
+}
+
+
+def test_the_implementation_comes_before_tests_that_retrieval_is_surer_of(make_repo):
+    gen, repo, ref = index(make_repo(REDIRECTS))
+    hits, _, _ = search_code(gen, repo, ref, "where are redirects followed", limit=5)
+    assert hits[0].name == "send_until_final"
+    assert any(h.path == "tests/test_redirects.py" for h in hits)  # listed, after it
+    test = next(h for h in hits if h.path == "tests/test_redirects.py")
+    s = test.signals  # the explanation stays exact: the share is one more number in the sum
+    assert s["test_file_penalty"] == round(sig.TEST_FILE_PENALTY - sig.TEST_BASE_SHARE * s["bm25_score"], 4)
+    assert s["final_score"] == pytest.approx(s["bm25_score"] + total_boost(s), abs=1e-4)
+
+
+def test_a_question_about_tests_takes_nothing_from_them(make_repo):
+    gen, repo, ref = index(make_repo(REDIRECTS))
+    hits, _, _ = search_code(gen, repo, ref, "tests of redirects", limit=5)
+    assert sum(h.path == "tests/test_redirects.py" for h in hits) >= 4
+    assert all(h.signals["test_file_penalty"] == 0.0 for h in hits)
+
+
+def test_a_helper_defined_only_in_tests_is_found_by_its_name(make_repo):
+    gen, repo, ref = index(make_repo(REDIRECTS))
+    hits, _, _ = search_code(gen, repo, ref, "fetch_redirect", limit=5)
+    assert (hits[0].path, hits[0].name) == ("tests/test_redirects.py", "fetch_redirect")
+    assert hits[0].signals["test_file_penalty"] == sig.TEST_FILE_PENALTY  # no share: the name asked for
+
+
 # ---- field boosts ------------------------------------------------------------------------------
 
 def clause_boosts(p, index):

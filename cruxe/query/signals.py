@@ -20,6 +20,13 @@ PATH_AFFINITY_BOOST = 1.0
 # unless retrieval is much surer of the test, while staying below the exact-name boosts
 # (5 + 1), so a test asked for by its exact name still comes first (see DEPARTURES).
 TEST_FILE_PENALTY = -6.0
+# ...and this share of the test's own retrieval score on top. A test file says the words of
+# the code it tests, once per case and in its name and path (`test_redirects.py`: twenty tests
+# of redirects), so on a repository with many tests the channels are surer of the tests than of
+# the implementation by far more than a fixed step. A share keeps "source first" at any depth of
+# agreement, while a test that is the only strong match still appears. Not taken from a hit
+# with the exact name asked for: a helper defined only in tests stays findable by name.
+TEST_BASE_SHARE = 0.5
 # A callable without a working body (interface member, Protocol/abstract stub, trait method
 # without default, `declare`d function): listed, but after the definitions that do the work.
 DECLARATION_PENALTY = -1.0
@@ -75,10 +82,13 @@ def query_intent_boost(kind_intent: str | None, kind: str) -> float:
     return 0.0
 
 
-def test_file_penalty(path: str, wants_tests: bool = False) -> float:
+def test_file_penalty(path: str, wants_tests: bool = False, base: float = 0.0) -> float:
     """Applied once, however many patterns match, to tests and to the other non-source files
-    (docs, examples, fixtures, generated); never when the query asks for tests."""
-    return TEST_FILE_PENALTY if not wants_tests and is_non_source_path(path) else 0.0
+    (docs, examples, fixtures, generated); never when the query asks for tests. `base` is the
+    retrieval score whose TEST_BASE_SHARE is taken too (0 for a hit with the name asked for)."""
+    if wants_tests or not is_non_source_path(path):
+        return 0.0
+    return round(TEST_FILE_PENALTY - TEST_BASE_SHARE * base, SCORE_DIGITS)
 
 
 def normalize_qualified(text: str) -> str:
@@ -134,7 +144,7 @@ def compose(bm25_score: float, **boosts: float) -> dict[str, float]:
 def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, target: str,
                   query_path: str, kind_intent: str | None, path_terms: tuple[str, ...],
                   definition: bool = True, declaration: bool = False,
-                  wants_tests: bool = False) -> dict[str, float]:
+                  wants_tests: bool = False, base: float = 0.0) -> dict[str, float]:
     """The eight boosts for one result. `declaration` says the definition has no working
     body (`bodies.is_declaration`). `definition` says the hit is a symbol definition
     (snippet/file results pass kind="" and definition=False).
@@ -154,6 +164,6 @@ def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, targe
         "query_intent_boost": query_intent_boost(kind_intent, kind),
         "definition_boost": DEFINITION_BOOST if definition and exact else 0.0,
         "path_affinity": path_affinity(path_terms, path),
-        "test_file_penalty": test_file_penalty(path, wants_tests),
+        "test_file_penalty": test_file_penalty(path, wants_tests, 0.0 if exact else base),
         "declaration_penalty": DECLARATION_PENALTY if declaration else 0.0,
     }
