@@ -58,6 +58,10 @@ _LOGGERS = frozenset("log logger logging console warnings LOG LOGGER".split())
 # a name that is an error type or builds one (`ValueError(`, `&PathError{`, `io::Error::new(`, `newError(`)
 _ERROR_NAME = re.compile(r"Error|Exception|Warning|^Err")
 _NAME_SEP = re.compile(r"[.:]+")
+# `NAME =` (a declaration's keywords and a type annotation allowed) right before a literal, the
+# name in capitals: the convention of every language here for a constant.
+_CONSTANT_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:(?:pub(?:\([\w: ]*\))?|export|const|static|final|readonly|var|let)\s+)*"
+                              r"[A-Z][A-Z0-9_]*[A-Z0-9]\s*(?::[^=\n]{1,80})?=\s*\Z")
 _RAISE_BEFORE = re.compile(r"(?:\braise|\bthrow)\s+(?:new\s+)?\Z")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
 MAX_NAME_CHARS = 80
@@ -113,7 +117,7 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
         # a message has words apart (a literal without a space is a key, a name, a format)
         if (not joined and " " not in body) or len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
             continue
-        if not (joined or _inside_emit(text, start)) or _in_comment(text, start):
+        if not (joined or _inside_emit(text, start) or _message_constant(text, start)) or _in_comment(text, start):
             continue
         inner = _unquote(body)
         segments = literal_segments(inner)
@@ -172,6 +176,15 @@ def _in_comment(text: str, start: int) -> bool:
 
 def _only_joiners(gap: str) -> bool:
     return not gap.strip(" \t\r\n+\\")
+
+
+def _message_constant(text: str, start: int) -> bool:
+    """The literal at `start` is the whole value given to a constant named in capitals
+    (`const CONTEXT_MISSING_ERROR: &str =\n    "there is no reactor ..."`, `MSG = "..."`,
+    `export const NOT_FOUND = '...'`): a message kept apart from the call that raises or panics
+    with it (`panic!("{}", CONTEXT_MISSING_ERROR)`), which is its only source text."""
+    lo = max(0, start - EMIT_WINDOW)
+    return _CONSTANT_BEFORE.search(text, lo, start) is not None
 
 
 def _inside_emit(text: str, start: int) -> bool:

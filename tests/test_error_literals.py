@@ -172,6 +172,38 @@ def test_only_literals_inside_an_emitting_call_are_kept():
     assert emitted_segments('/// panic!("example in a doc comment")\nfn f() {}', "rust") == []
 
 
+def test_a_message_kept_in_a_capitalised_constant_is_a_message():
+    # tokio: `const CONTEXT_MISSING_ERROR: &str =\n    "there is no reactor running, ..."`, panicked with
+    # `panic!("{}", CONTEXT_MISSING_ERROR)`: the constant holds the only text of the message
+    rust = 'pub(crate) const CONTEXT_MISSING_ERROR: &str =\n    "there is no reactor running";\n'
+    assert emitted_segments(rust, "rust") == [["there", "is", "no", "reactor", "running", "|"]]
+    assert emitted_segments('class Form:\n    INVALID_MSG = "enter a valid value"\n', "python") == [
+        ["enter", "a", "valid", "value", "|"]]
+    assert emitted_segments("export const NOT_FOUND = 'no such plugin registered';", "typescript") == [
+        ["no", "such", "plugin", "registered", "|"]]
+    # not a constant: a variable in lower case, a comparison, a call's result
+    assert emitted_segments('label = "a plain label text"\nif MODE == "two words":\n    pass\n', "python") == []
+    assert emitted_segments('MSG = render("a template name here")', "python") == []
+
+
+def test_a_pasted_panic_finds_the_constant_that_holds_its_message(tmp_path):
+    files = {
+        "src/util/error.rs": 'pub(crate) const CONTEXT_MISSING_ERROR: &str =\n'
+                             '    "there is no reactor running, must be called from the context of a Tokio 1.x runtime";\n',
+        "src/runtime/handle.rs": 'pub fn current() -> Handle {\n'
+                                 '    match try_current() {\n        Some(h) => h,\n'
+                                 '        None => panic!("{}", crate::util::error::CONTEXT_MISSING_ERROR),\n    }\n}\n',
+        "src/runtime/driver.rs": 'pub fn io(&self) -> &Handle {\n'
+                                 '    self.io.as_ref().expect("must be called from the context of a runtime with IO enabled")\n}\n',
+    }
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    paste = ("thread 'main' panicked at 'there is no reactor running, must be called from the context of a "
+             "Tokio 1.x runtime', src/main.rs:5:5")
+    hits, _, intent = search_code(gen, repo, ref, paste, limit=5)
+    assert intent["intent"] == "error"
+    assert (hits[0].path, hits[0].line_start) == ("src/util/error.rs", 1), hits[:3]
+
+
 def test_a_dereferencing_assignment_line_is_code_not_a_comment():
     """A line that starts with `*` is a block comment's continuation only when a space, `/` or
     another `*` follows; `*out = ...` (Rust, Go, C-like dereference) is code whose message counts."""
