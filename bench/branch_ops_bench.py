@@ -23,7 +23,9 @@ An answer is a set of (path, line) hits. Counted per answer:
   stale_marked_fresh = different hits while freshness_status says fresh (the failure that matters)
   honest_stale       = different hits, flagged stale or syncing
   leakage            = answers with a hit that is not in the oracle of the ref asked about but is in
-                       the oracle of the other ref (its content at that moment)
+                       the oracle of the other ref (its content at that moment), and never was the
+                       ref's own: not in its oracle's earlier answers for that name, nor in the
+                       commit its index records, nor in the commit the ref names now (`leaked`)
   refusals           = an error (by code; index_not_ready before a branch was ever indexed)
   layered            = answers whose hits say `source_layer` (the ref was an overlay on its base)
 One JSON object on stdout; --details adds the first failures.
@@ -77,6 +79,11 @@ class Session:
     def branch(self) -> str:
         """The branch checked out, or `HEAD` when detached (Cruxe's name for that ref)."""
         return git(self.repo, "branch", "--show-current").stdout.decode().strip() or "HEAD"
+
+    def commit_of(self, ref: str) -> str | None:
+        """The commit `ref` names now (`HEAD`: the one checked out), None when it names none."""
+        done = git(self.repo, "rev-parse", "--verify", "-q", f"{ref}^{{commit}}", check=False)
+        return done.stdout.decode().strip() or None
 
     def other(self) -> str:
         return BRANCHES[1] if self.branch() == BRANCHES[0] else BRANCHES[0]
@@ -227,13 +234,16 @@ def classify(payload: dict, is_error: bool, truth: set) -> str:
 
 def leaked(session: Session, server, oracle: Oracle, ref: str, name: str, extra: set, other_truth: set) -> bool:
     """Whether a hit the oracle of `ref` lacks is the other ref's and never was this ref's: not in
-    an earlier answer of the oracle for this ref and name, nor in the commit its index was built from."""
+    an earlier answer of the oracle for this ref and name, nor in the commit its index was built
+    from, nor in the commit the ref names now (for the ref checked out, HEAD's: a hit its
+    uncommitted edits took away is the branch's own, stale). A job that saw the checkout move
+    records no commit, so the last is what tells such a hit from another branch's (seed 23: a
+    file the working tree renamed, listed under its committed path)."""
     suspects = (extra & other_truth) - session.seen[(ref, name)]
     if not suspects:
         return False
     status, _ = server.call_tool("index_status", {"ref": ref})
-    commit = status.get("last_indexed_commit")
-    if commit:
+    for commit in {status.get("last_indexed_commit"), session.commit_of(ref)} - {None}:
         suspects -= oracle.answer(oracle.export(session.repo, commit), name)
     return bool(suspects)
 

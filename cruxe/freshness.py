@@ -140,7 +140,7 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
         freshness = "stale" if edited else "fresh"
     else:  # built when it was checked out: its files are its commit's only if the tree was clean
         freshness = "fresh" if tree_clean(gen) else "stale"
-    withheld = _withheld(project, ref, gen)
+    withheld = _withheld(project, ref, gen, moved=bool(bs) and indexed is None and head is not None)
     complete = bool(bs.get("complete"))
     status = "indexing" if active else ("ready" if complete or bs else "not_indexed")
     files, symbols = bs.get("file_count") or 0, bs.get("symbol_count") or 0
@@ -151,13 +151,35 @@ def index_state(project: Project, ref: str, opened: Opened | None = None,
                       SCHEMA_VERSION, cursor=cursor, storage=_storage(project, ref, gen, bs), withheld=withheld)
 
 
-def _withheld(project: Project, ref: str, gen: Generation | Overlay) -> frozenset[str]:
+def _withheld(project: Project, ref: str, gen: Generation | Overlay, moved: bool) -> frozenset[str]:
     """A ref not checked out whose last job read files that were not its commit's (edits it
     lacks, or a checkout during the job): those files answer nothing on it (they may be another
-    branch's now). An overlay's files come from git's objects: none."""
-    if isinstance(gen, Overlay) or is_working_tree_ref(project, ref) or tree_clean(gen):
+    branch's now). The ref checked out, when its last job saw the checkout move (`moved`: no
+    commit recorded while HEAD names one): the files not on disk as that job read them (it may
+    have read them from the other checkout). An overlay's files come from git's objects: none."""
+    if isinstance(gen, Overlay) or tree_clean(gen):
         return frozenset()
+    if is_working_tree_ref(project, ref):
+        return _not_as_read(project, ref, gen) if moved else frozenset()
     return dirty_paths(gen) or frozenset()
+
+
+def _not_as_read(project: Project, ref: str, gen: Generation) -> frozenset[str]:
+    """The indexed files whose size or mtime on disk is not the one stored, or that are gone,
+    or that were stored without an mtime (read within 2 s of a write, as a checkout's files
+    are: which version was read cannot be told). The rest are the working tree's files now,
+    whichever checkout they were read in. A stat per indexed file, paid only by an index in
+    this state (the next job, which `balanced` starts, records a commit again)."""
+    root, unsure = str(project.root), set()
+    for path, (_, size, mtime) in manifest(gen, project.id, ref).items():
+        try:
+            st = os.stat(os.path.join(root, path))
+        except OSError:
+            unsure.add(path)
+            continue
+        if mtime is None or mtime <= 0 or st.st_size != size or st.st_mtime_ns != mtime:
+            unsure.add(path)
+    return frozenset(unsure)
 
 
 def _base_moved(project: Project, info: dict, base: Generation, bs: dict) -> bool:
