@@ -25,8 +25,10 @@ _BOM = b"\xef\xbb\xbf"
 # with a visible type are variables of their class, and a line starting with a dereference
 # (`*out = ...`) is code whose messages count (literals); 5: Python uses in a definition's head
 # (bases, decorators, defaults, annotations) belong to the scope around it, and a name an
-# enclosing function binds is no reference in the functions nested in it.
-EXTRACTION_VERSION = "5"
+# enclosing function binds is no reference in the functions nested in it; 6: a Python local's
+# binding types the uses it dominates (not only a name bound once), literals and builtin value
+# types included (`x = []` -> receiver `list()`).
+EXTRACTION_VERSION = "6"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and
