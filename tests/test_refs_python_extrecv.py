@@ -195,3 +195,26 @@ def f(msg, x):
     assert refs[("size", 5)] == "Multipart()"
     assert refs[("attach", 6)] == "msg"
     assert refs[("go", 9)] == "w"  # rebound by `:=`, which shows no class
+
+
+def test_a_read_of_a_method_that_takes_arguments_is_no_unique_name(make_repo):
+    root = make_repo({"query.py": """\
+class Query:
+    def table_alias(self, name, create=False):
+        return name
+
+    @property
+    def base_alias(self):
+        return "t"
+
+    def join(self, join):
+        if join.table_alias:
+            return join.base_alias
+        return join.table_alias("x")
+"""})
+    run_index(root)
+    # `join` is of unknown type: its `table_alias` read is some attribute (no property takes
+    # `name`); the call and the read of a property-like method stay linked by unique name
+    assert _sites(root, "Query.table_alias", "query.py") == [("query.py", 12)]
+    assert _unresolved(root, "Query.table_alias", "query.py") == [("query.py", 10)]
+    assert _sites(root, "Query.base_alias", "query.py") == [("query.py", 11)]

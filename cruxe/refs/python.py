@@ -21,7 +21,8 @@ name (inherited from an outside base, or nothing: unknown). For any other receiv
 local variable, an unannotated parameter, an untyped attribute) only a unique method of that name in the
 repository resolves, and not when the name is one of the builtin types' own methods
 (`x.get()` is far more often a dict than the one `get` a repository defines), nor for a read
-(not a call) of a name some class also binds as a data attribute.
+(not a call) of a name some class also binds as a data attribute, or of a method that takes
+arguments (no property: most likely another class's untyped attribute of that name).
 """
 from __future__ import annotations
 
@@ -145,13 +146,16 @@ class PythonResolver(ScopedResolver):
         name is a builtin type's method, or the use reads (not calls) a name some class here
         binds as a data attribute too (a class attribute, a typed instance attribute:
         `query.order_by` may read `Query.order_by = ()` as well as name `QuerySet.order_by`,
-        while `qs.order_by()` calls a method)."""
+        while `qs.order_by()` calls a method) or a method that takes arguments (so no
+        property: `join.table_alias` reads `Join`'s untyped attribute, not `Query.table_alias()`)."""
         if name in _COMMON_METHODS:
             return None, OPAQUE
-        got = unique(self.g.few_named(name, ("method",), ("python",)))
-        if got[0] is not None and not call and self._data_attribute(name):
+        found = self.g.few_named(name, ("method",), ("python",))
+        if not call and len(found) == 1 and (self._data_attribute(name) or len(_base_exprs(found[0].signature)) > 1):
+            # a read: the method only as a callback (no property takes a second argument), or
+            # another class's attribute of that name, which extraction does not always see
             return None, AMBIGUOUS
-        return got
+        return unique(found)
 
     def _data_attribute(self, name: str) -> bool:
         found = self._attributes.get(name)
@@ -550,7 +554,8 @@ def _rooted_name(path: str, packages: set[str]) -> str:
 
 
 def _base_exprs(signature: str) -> list[str]:
-    """Positional base expressions of `class A(B, C[int], metaclass=M)`."""
+    """Positional base expressions of `class A(B, C[int], metaclass=M)` (of a `def`: its
+    required positional parameters)."""
     open_at = signature.find("(")
     close_at = signature.rfind(")")
     if open_at < 0 or close_at <= open_at:
