@@ -255,6 +255,17 @@ def _class_attributes(cls: ts.Node, source: bytes) -> list[Candidate]:
     return out
 
 
+# The builtin types whose instances literals and calls of the type's name make: their methods
+# are the builtins', never a repository's. (`type(x)` is left out: it returns a class, maybe
+# the repository's; so are the callables whose result is their argument.)
+VALUE_TYPES = frozenset({"str", "bytes", "bytearray", "list", "dict", "set", "frozenset", "tuple", "int", "float",
+                         "complex", "bool", "memoryview", "range", "slice"})
+_LITERAL_TYPES = {"list": "list", "list_comprehension": "list", "dictionary": "dict",
+                  "dictionary_comprehension": "dict", "set": "set", "set_comprehension": "set", "tuple": "tuple",
+                  "string": "str", "concatenated_string": "str", "integer": "int", "float": "float",
+                  "true": "bool", "false": "bool"}
+
+
 # Instance attributes whose type the assignment shows. Only these become symbols: they are
 # what `self.x.method()` needs (the resolver reads the type from the signature, as it does
 # for a class-level `x: T`); an untyped `self.x = v` would only add names to search.
@@ -505,16 +516,21 @@ def _redefinitions(cands: list[Candidate], parents: list[int | None]) -> list[Pe
 
 def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs: list[ts.Node],
                  source: bytes) -> list[PendingRef]:
-    """Calls on a function's local whose one binding there shows its class (`w = Writer(...)`,
-    `w: Writer = ...`) get the receiver `Writer()`, a constructor call the resolver follows
-    (`w.write()` is Writer's write, or nothing: never another class's method of that name).
-    Only when that assignment is the name's one binding in its function (no parameter, loop
-    target, other assignment or `global` of the name there): nothing is guessed. Member reads
-    on such a local, and on a parameter annotated with a class and never rebound (`o.label`
-    for `o: Order`: the resolver reads the annotation), are references too."""
+    """Calls on a function's local whose binding shows its class (`w = Writer(...)`,
+    `w: Writer = ...`, a literal `w = []`) get the receiver `Writer()` (`list()`), a
+    constructor call the resolver follows (`w.write()` is Writer's write, or nothing: never
+    another class's method of that name). The binding shows the class of every use when it is
+    the name's one binding in its function (no parameter, loop target, other assignment, `:=`
+    or `global` of the name there); else of the uses it dominates (`_reaching`): nothing is
+    guessed. Member reads on such a local, and on a parameter annotated with a class and never
+    rebound (`o.label` for `o: Order`: the resolver reads the annotation), are references too."""
     fdefs = sorted((d for d in defs if d.type == "function_definition"), key=lambda d: (d.start_byte, -d.end_byte))
     funcs = [(d.start_byte, d.end_byte) for d in fdefs]
-    typed = _assigned_classes(caps.get("lvassign", ()), funcs, source)
+    # only names some call or member read uses as its object can take a type
+    wanted = {r[6].encode() for r in pending if r[1] == "calls" and r[6]}
+    wanted.update(source[n.start_byte:n.end_byte] for n in caps.get("obj", ()))
+    assigned = _local_assignments(caps.get("lvassign", ()), funcs, source, wanted)
+    typed = {k: got[0][1] for k, got in assigned.items() if len(got) == 1 and got[0][1]}
     for i, fn in enumerate(fdefs):
         params = fn.child_by_field_name("parameters")
         if params is None or b":" not in source[params.start_byte:params.end_byte]:
@@ -522,54 +538,106 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
         for name, kind in _parameter_types(fn, source).items():
             if name and kind:
                 typed.setdefault((i, name.encode()), name)
-    if not typed:
+    names = {k[1] for k in typed} | {k[1] for k, got in assigned.items() if any(r for _, r in got)}
+    if not names:
         return pending
-    names = {k[1] for k in typed}
-    binds = sorted((n.start_byte, source[n.start_byte:n.end_byte]) for role in ("local", "global")
-                   for n in caps.get(role, ()) if source[n.start_byte:n.end_byte] in names)
-    counts: dict[tuple[int | None, bytes], int] = {}
-    for (_, name), fn in zip(binds, enclosing(funcs, [b[0] for b in binds])):
-        counts[(fn, name)] = counts.get((fn, name), 0) + 1
-    typed = {k: v for k, v in typed.items() if counts.get(k) == 1}
-    if not typed:
-        return pending
+    binds = _local_binds(caps, names, funcs, source)
+    typed = {k: v for k, v in typed.items() if len(binds.get(k, ())) == 1}
+    reaching = _Reaching(assigned, binds)
+
+    def receiver(fn: int | None, name: bytes, pos: int) -> str | None:
+        return typed.get((fn, name)) or reaching.at(fn, name, pos)
+
     pending.sort(key=_FIRST)
     calls = [i for i, r in enumerate(pending) if r[1] == "calls" and r[6] and r[6].encode() in names]
     out = list(pending)
     for i, fn in zip(calls, enclosing(funcs, [pending[i][0] for i in calls])):
-        recv = typed.get((fn, pending[i][6].encode()))
+        recv = receiver(fn, pending[i][6].encode(), pending[i][0])
         if recv:
             out[i] = (*pending[i][:6], recv)
-    return out + _typed_reads(caps, source, funcs, typed, pending)
+    return out + _typed_reads(caps, source, funcs, names, receiver, pending)
 
 
-def _assigned_classes(assigns: list[ts.Node], funcs: list[tuple[int, int]],
-                      source: bytes) -> dict[tuple[int, bytes], str]:
-    """(function index, local name) -> `Foo()` for each `name = Foo(...)` / `name: Foo = ...`
-    in a function that assigns the name that way once."""
-    typed: dict[tuple[int, bytes], str] = {}
-    assigns = sorted(assigns, key=_START)
-    for node, fn in zip(assigns, enclosing(funcs, [n.start_byte for n in assigns])):
-        if fn is None:
-            continue  # module level: a variable symbol, typed by its signature
-        left = node.child_by_field_name("left")
-        key = (fn, source[left.start_byte:left.end_byte])
-        typed[key] = "" if key in typed else _local_class(node, source)  # assigned twice: no type
-    return {k: v for k, v in typed.items() if v}
+def _local_assignments(assigns: list[ts.Node], funcs: list[tuple[int, int]], source: bytes,
+                       wanted: AbstractSet[bytes]) -> dict[tuple[int, bytes], list[tuple[ts.Node, str]]]:
+    """(function index, local name) -> each `name = value` / `name: T = ...` of it there, in
+    source order, with the class it shows (`Foo()`, `list()`; '' when none); for the names
+    in `wanted` only."""
+    out: dict[tuple[int, bytes], list[tuple[ts.Node, str]]] = {}
+    named = []  # the assignment starts with its target: read from the text (a non-ASCII name: no match)
+    for n in assigns:
+        m = _LEFT_NAME.match(source, n.start_byte)
+        if m is not None and m.group() in wanted:
+            named.append((n.start_byte, m.group(), n))
+    named.sort(key=_FIRST)
+    for (pos, name, node), fn in zip(named, enclosing(funcs, [n[0] for n in named])):
+        if fn is not None:  # else module level: a variable symbol, typed by its signature
+            out.setdefault((fn, name), []).append((node, _local_class(node, source)))
+    return out
 
 
-def _typed_reads(caps: dict[str, list[ts.Node]], source: bytes, funcs: list[tuple[int, int]],
-                 typed: dict[tuple[int, bytes], str], pending: list[PendingRef]) -> list[PendingRef]:
-    """`w.name` read (not called, not assigned) on a typed local: a reference, receiver `Writer()`."""
-    objs = sorted((n for n in caps.get("obj", ()) if source[n.start_byte:n.end_byte] in {k[1] for k in typed}),
-                  key=_START)
+def _local_binds(caps: dict[str, list[ts.Node]], names: set[bytes], funcs: list[tuple[int, int]],
+                 source: bytes) -> dict[tuple[int | None, bytes], list[int]]:
+    """(function index, name) -> the positions where the function binds one of `names`
+    (parameters, assignment, loop, `with`/`except` and `:=` targets, in source order), and
+    [-1] first when it declares the name `global` (or a function nested in it `nonlocal`):
+    then another scope's code may rebind it at any time."""
+    nodes = sorted((n.start_byte, source[n.start_byte:n.end_byte], role) for role in ("local", "global", "walrus")
+                   for n in caps.get(role, ()) if source[n.start_byte:n.end_byte] in names)
+    shared = set()
+    if b"nonlocal" in source:  # rare: ask the tree which bindings are `nonlocal` declarations
+        shared = {source[n.start_byte:n.end_byte] for n in caps.get("local", ())
+                  if n.parent is not None and n.parent.type == "nonlocal_statement"}
+    out: dict[tuple[int | None, bytes], list[int]] = {}
+    for (pos, name, role), fn in zip(nodes, enclosing(funcs, [n[0] for n in nodes])):
+        spots = out.setdefault((fn, name), [])
+        if (role == "global" or name in shared) and spots[:1] != [-1]:
+            spots.insert(0, -1)
+        spots.append(pos)
+    return out
+
+
+class _Reaching:
+    """The class a local's binding shows at a use it dominates: the use is the binding's
+    function's, after the assignment statement and inside the block holding it (every path
+    to the use runs the assignment), no other binding of the name comes between, and none
+    follows in that block (a loop around the use could bring it back). `msg = Multipart()`
+    then `msg.attach()` is Multipart's attach even when `msg` is a parameter too."""
+
+    def __init__(self, assigned: dict[tuple[int, bytes], list[tuple[ts.Node, str]]],
+                 binds: dict[tuple[int | None, bytes], list[int]]):
+        self.binds = binds
+        self.at_left = {node.start_byte: (node, recv) for got in assigned.values() for node, recv in got if recv}
+
+    def at(self, fn: int | None, name: bytes, pos: int) -> str | None:
+        spots = self.binds.get((fn, name))
+        if fn is None or not spots or spots[0] == -1:
+            return None
+        i = bisect.bisect_left(spots, pos) - 1
+        hit = self.at_left.get(spots[i]) if i >= 0 else None
+        if hit is None or pos < hit[0].end_byte:
+            return None
+        stmt = hit[0].parent
+        block = stmt.parent if stmt is not None and stmt.type == "expression_statement" else None
+        if block is None or block.type != "block" or not block.start_byte <= pos < block.end_byte:
+            return None
+        if i + 1 < len(spots) and spots[i + 1] < block.end_byte:
+            return None
+        return hit[1]
+
+
+def _typed_reads(caps: dict[str, list[ts.Node]], source: bytes, funcs: list[tuple[int, int]], names: set[bytes],
+                 receiver, pending: list[PendingRef]) -> list[PendingRef]:
+    """`w.name` read (not called, not assigned) on a typed local: a reference, receiver `Writer()`.
+    `receiver(function index, local name, position)`: that class as a receiver, or None."""
+    objs = sorted((n for n in caps.get("obj", ()) if source[n.start_byte:n.end_byte] in names), key=_START)
     if not objs:
         return []
     callees = {r[0] for r in pending if r[1] == "calls"}
     bound = {n.start_byte for n in caps.get("objset", ())}
     found: list[_Use] = []
     for pos, fn in zip(objs, enclosing(funcs, [n.start_byte for n in objs])):
-        recv = typed.get((fn, source[pos.start_byte:pos.end_byte])) if pos.start_byte not in bound else None
+        recv = receiver(fn, source[pos.start_byte:pos.end_byte], pos.start_byte) if pos.start_byte not in bound else None
         name, a, line_node = _attribute_after(pos, source) if recv else (None, 0, pos)
         if name is not None and a not in callees:
             found.append((a, name, recv.encode(), line_node))
@@ -577,11 +645,31 @@ def _typed_reads(caps: dict[str, list[ts.Node]], source: bytes, funcs: list[tupl
 
 
 def _local_class(assign: ts.Node, source: bytes) -> str:
-    """`Foo()` for `x = Foo(...)` / `x = pkg.Foo(...)` / `x: Foo = ...`, else ''."""
+    """`Foo()` for `x = Foo(...)` / `x = pkg.Foo(...)` / `x: Foo = ...`, `list()` for `x = []`
+    or `x = list(...)` (a builtin value type), else ''."""
     kind = _class_of_annotation(assign.child_by_field_name("type"), source)
     if not kind:
-        kind = _constructed(assign.child_by_field_name("right"), source)
+        right = assign.child_by_field_name("right")
+        kind = _constructed(right, source) or _builtin_value(right, source)
     return f"{kind}()" if kind else ""
+
+
+def _builtin_value(value: ts.Node | None, source: bytes) -> str:
+    """The builtin type of a literal (`[]`, `{}`, `""`, f-strings, numbers, comprehensions)
+    or of a call of a builtin value type's name (`dict(...)`); else ''."""
+    if value is None:
+        return ""
+    kind = _LITERAL_TYPES.get(value.type, "")
+    if kind == "str" and value.type == "string" and source[value.start_byte:value.start_byte + 2].lower() in (
+            b"b'", b'b"', b"br", b"rb"):
+        return "bytes"
+    if kind or value.type != "call":
+        return kind
+    callee = value.child_by_field_name("function")
+    if callee is not None and callee.type == "identifier":
+        written = source[callee.start_byte:callee.end_byte].decode("utf-8", "replace")
+        return written if written in VALUE_TYPES else ""
+    return ""
 
 
 def _constructed(value: ts.Node | None, source: bytes) -> str:
@@ -653,6 +741,7 @@ _SELF_NAMES = (b"self", b"cls")
 # the node's parent and field lookups. A name that goes on in non-ASCII does not match.
 _ATTRIBUTE_NAME = re.compile(rb"[ \t]*\.[ \t]*([A-Za-z_]\w*)(?![\w\x80-\xff])")
 _BUILTINS = frozenset(dir(builtins))
+_LEFT_NAME = re.compile(rb"[A-Za-z_]\w*(?![\w\x80-\xff])")
 
 
 def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.Node],

@@ -13,10 +13,16 @@ Attribute uses (`x.f()`, `x.f`) resolve through the receiver when the syntax sho
 type: `self`/`cls` (the enclosing class and its bases, left to right), `super()`, a name
 bound to a class or module, a constructor call `Foo().f()`, an annotated parameter, an
 attribute whose class extraction recorded (`self.out = Writer()` in any method of the class
-or a base, `self.x: T`, a class-level `x: T`: `self.out.write()`). For any other receiver (a
+or a base, `self.x: T`, a class-level `x: T`: `self.out.write()`), a local whose binding
+extraction saw (`w = Writer()` -> receiver `Writer()`). A receiver whose value is from outside
+the repository calls outside code: a class imported from elsewhere (`MIMEBase()`: external), a
+builtin value (a literal, `list()`: external), a repository class that does not define the
+name (inherited from an outside base, or nothing: unknown). For any other receiver (a
 local variable, an unannotated parameter, an untyped attribute) only a unique method of that name in the
 repository resolves, and not when the name is one of the builtin types' own methods
-(`x.get()` is far more often a dict than the one `get` a repository defines).
+(`x.get()` is far more often a dict than the one `get` a repository defines), nor for a read
+(not a call) of a name some class also binds as a data attribute, or of a method that takes
+arguments (no property: most likely another class's untyped attribute of that name).
 """
 from __future__ import annotations
 
@@ -26,8 +32,8 @@ import logging
 import posixpath
 import re
 
-from ..languages.python import module_path
-from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
+from ..languages.python import VALUE_TYPES, module_path
+from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
                      Resolution, Target, as_resolution, constructor_chain, enclosing_symbol, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
@@ -45,6 +51,8 @@ _SCOPES = frozenset({"function", "method"})
 _CLASS = frozenset({"class"})
 _BINDINGS = frozenset({"variable", "constant"})
 _SUBSCRIPT = re.compile(r"\[.*\]$", re.S)
+# a receiver written as a literal: a string (any prefix), a list, dict or set display
+_LITERAL = re.compile(r"""^(?:[rRbBuUfF]{0,2}["']|[\[{])""")
 # `name: T = ...` | `name = T(...)` | `name = given or T(...)` | `name = T` (first line of a
 # variable's assignment; `self.name` for an instance attribute)
 _VALUE_TYPE = re.compile(r"^[\w.]+\s*(?::\s*([\w.]+)\s*(?:=|$)|=\s*(?:\w+\s+or\s+)?([\w.]+)\s*\(|=\s*([\w.]+)\s*$)")
@@ -76,6 +84,7 @@ class PythonResolver(ScopedResolver):
         self._receivers: dict[str, list[str] | None] = {}
         self._scopes: dict[tuple[str, str | None], tuple[_Scope, ...]] = {}
         self._assignments: dict[str, str | None] = {}  # variable -> the scope its value is read in
+        self._attributes: dict[str, bool] = {}  # name -> some class has a data attribute so named
 
     def resolve(self, e: Edge) -> Resolution:
         if e.edge_type == "imports" or e.receiver:
@@ -117,7 +126,11 @@ class PythonResolver(ScopedResolver):
                 return as_resolution(self.attribute_of(base, name), conf)
             if parts[0] in ("self", "cls") and len(parts) == 1:
                 return None, UNKNOWN  # an instance attribute, or inherited from outside
-        return self._by_unique_method(name)
+            if len(parts) == 1 and parts[0] in VALUE_TYPES and recv.endswith(")"):
+                return None, EXTERNAL  # `list()`, `str()` (a typed local's literal): a builtin's method
+        elif _LITERAL.match(recv):
+            return None, EXTERNAL
+        return self._by_unique_method(name, e.edge_type == "calls")
 
     def _super_class(self, e: Edge, owner: Sym | None) -> Sym | None:
         """The class whose bases `super()` / `super(C, self)` searches."""
@@ -128,10 +141,29 @@ class PythonResolver(ScopedResolver):
             return cls if isinstance(cls, Sym) and cls.kind == "class" else None
         return enclosing_symbol(self.g, owner, _CLASS)
 
-    def _by_unique_method(self, name: str) -> Resolution:
+    def _by_unique_method(self, name: str, call: bool) -> Resolution:
+        """A receiver of unknown type: the repository's one method of that name, unless the
+        name is a builtin type's method, or the use reads (not calls) a name some class here
+        binds as a data attribute too (a class attribute, a typed instance attribute:
+        `query.order_by` may read `Query.order_by = ()` as well as name `QuerySet.order_by`,
+        while `qs.order_by()` calls a method) or a method that takes arguments (so no
+        property: `join.table_alias` reads `Join`'s untyped attribute, not `Query.table_alias()`)."""
         if name in _COMMON_METHODS:
             return None, OPAQUE
-        return unique(self.g.few_named(name, ("method",), ("python",)))
+        found = self.g.few_named(name, ("method",), ("python",))
+        if not call and len(found) == 1 and (self._data_attribute(name) or len(_base_exprs(found[0].signature)) > 1):
+            # a read: the method only as a callback (no property takes a second argument), or
+            # another class's attribute of that name, which extraction does not always see
+            return None, AMBIGUOUS
+        return unique(found)
+
+    def _data_attribute(self, name: str) -> bool:
+        found = self._attributes.get(name)
+        if found is None:
+            found = self._attributes[name] = any(
+                s.kind in _BINDINGS and s.language == "python" and s.parent is not None
+                and getattr(self.g.get(s.parent), "kind", None) == "class" for s in self.g.named(name))
+        return found
 
     # ---- names -------------------------------------------------------------------------
     def bare(self, path: str, from_id: str | None, name: str, line: int | None = None) -> tuple[Target, str]:
@@ -522,7 +554,8 @@ def _rooted_name(path: str, packages: set[str]) -> str:
 
 
 def _base_exprs(signature: str) -> list[str]:
-    """Positional base expressions of `class A(B, C[int], metaclass=M)`."""
+    """Positional base expressions of `class A(B, C[int], metaclass=M)` (of a `def`: its
+    required positional parameters)."""
     open_at = signature.find("(")
     close_at = signature.rfind(")")
     if open_at < 0 or close_at <= open_at:

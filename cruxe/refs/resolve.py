@@ -60,8 +60,10 @@ log = logging.getLogger(__name__)
 # (10: the incremental rule retries the edges through changed type information, so a
 # generation synced under 9 may hold such edges stale and re-resolving it once mends them; and
 # Python's scoping rules: a function-local import, a closure's reads of enclosing bindings, a
-# class body's reads before its own definitions.)
-RESOLVER_VERSION = "10"
+# class body's reads before its own definitions.) (11: a Python receiver that is a builtin value
+# (a literal, `list()`) is external, and a read (not a call) through an unknown receiver names no
+# unique method that takes arguments or that some class also binds as a data attribute.)
+RESOLVER_VERSION = "11"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

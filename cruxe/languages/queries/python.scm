@@ -9,8 +9,10 @@
 ;   local      a function-local binding (parameters, assignment and loop targets)
 ;   global     a name a `global` statement declares
 ;   sup, sattr, sattribute   `super().name` read as a value
-;   lvassign   `name = Call(...)` / `name = x or Call(...)` / `name: T = ...`: a local whose
-;              type the statement may show
+;   lvassign   `name = value` / `name: T = ...`: a local whose type the statement may show
+;              (a constructor call, `x or Call(...)`, an annotation, a literal)
+;   walrus     the name `name := value` binds (also captured as a `name`: python.py's
+;              typed_locals only needs to know that it rebinds the name there)
 ; One pass, not a second query for the uses: the walk is most of a query's cost.
 
 ; ---- definitions
@@ -127,6 +129,6 @@
            attribute: (identifier) @sattr) @sattribute
 
 ; ---- locals whose assignment may show their class (python.py's typed_locals)
-(assignment left: (identifier) right: (call)) @lvassign
-(assignment left: (identifier) right: (boolean_operator right: (call))) @lvassign
+(assignment left: (identifier) right: (_)) @lvassign
 (assignment left: (identifier) type: (type)) @lvassign
+(named_expression name: (identifier) @walrus)
