@@ -26,8 +26,9 @@ _BOM = b"\xef\xbb\xbf"
 # (`*out = ...`) is code whose messages count (literals); 5: Python uses in a definition's head
 # (bases, decorators, defaults, annotations) belong to the scope around it, and a name an
 # enclosing function binds is no reference in the functions nested in it; 6: a literal given
-# whole to a constant named in capitals is a message (literals._message_constant).
-EXTRACTION_VERSION = "6"
+# whole to a constant named in capitals is a message (literals._message_constant); 7: Rust items
+# written in an item-level macro's `{ }` body (`cfg_rt! { pub fn spawn() {} }`) are read as items.
+EXTRACTION_VERSION = "7"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and
