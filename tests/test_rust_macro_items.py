@@ -135,6 +135,19 @@ mixed! {
     assert [(s.name, s.name_line) for s in extract(src, "src/lib.rs").symbols] == [("good", 2)]
 
 
+def test_a_bodyless_fn_declares_only_in_a_trait_or_extern_block():
+    src = b"""\
+fragments! {
+    Params { "function parameter"; many fn flat_map_param; fn visit_param(); }
+    fn visit_field();
+}
+trait T { cfg_x! { fn required(&self); } }
+extern "C" { cfg_x! { fn abs(x: i32) -> i32; } }
+"""
+    assert [(s.qualified_name, s.kind) for s in extract(src, "src/lib.rs").symbols] == \
+        [("T", "trait"), ("T::required", "method"), ("abs", "function")]
+
+
 def test_macro_rules_bodies_stay_templates():
     src = b"""\
 macro_rules! make {

@@ -318,7 +318,7 @@ def _macro_items(macros: list[ts.Node], source: bytes,
         except BudgetExceeded:  # a body the query cannot afford: its tokens are read as before
             continue
         inner_cands, inner_refs, inner_covered = _macro_items(_inside(inner, kept), source, depth + 1)
-        cands += _inside(c, kept) + inner_cands
+        cands += [x for x in _inside(c, kept) if _declares(x)] + inner_cands
         refs += _outside(_inside(r, kept), inner_covered) + inner_refs
         covered += kept
     covered.sort()
@@ -365,6 +365,13 @@ def _body_items(root: ts.Node, body: tuple) -> list[tuple[int, int]]:
         node = inner
     return [(ch.start_byte, ch.end_byte) for ch in node.children
             if start <= ch.start_byte and ch.end_byte <= end and _is_item(ch)]
+
+
+def _declares(cand: Candidate) -> bool:
+    """Whether a candidate read from a macro body is a definition: a `fn name(..);` without a
+    body declares something only in a trait or an `extern` block; elsewhere it is a word of the
+    macro's own language (`ast_fragments! { .. fn visit_param(); .. }`)."""
+    return cand.node.type != "function_signature_item" or cand.extra.get("container") in ("trait_item", "foreign_mod_item")
 
 
 def _is_item(node: ts.Node) -> bool:
