@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Iterator
 
 _KEYWORDS = "fn|struct|enum|union|trait|type|mod|const|static"
 _DEF = re.compile(rf"\b({_KEYWORDS})\s+(?:mut\s+)?(?!(?:{_KEYWORDS}|unsafe|extern|async)\b)([A-Za-z_][A-Za-z0-9_]*)")
@@ -131,21 +132,26 @@ def scan(src: str) -> list[tuple[str, str, int]]:
     return out
 
 
-def oracle(root: Path) -> list[dict]:
-    """The scan's definitions, each with `once`: whether its name is written after a definition
-    keyword nowhere else in the tree (in any context), so only one answer is right."""
-    rows = []
-    names: collections.Counter = collections.Counter()
+def rust_files(root: Path) -> Iterator[tuple[str, Path]]:
+    """(relative path, path) of each `.rs` file under root, in a stable order."""
     for dp, dns, fns in os.walk(root):
         dns[:] = sorted(d for d in dns if not d.startswith(".") and d != "target")
         for fn in sorted(fns):
             if fn.endswith(".rs"):
                 p = Path(dp) / fn
-                rel = p.relative_to(root).as_posix()
-                src = p.read_text(encoding="utf-8", errors="replace")
-                names.update(m.group(2) for m in _DEF.finditer(_strip(src)))
-                for kw, name, line in scan(src):
-                    rows.append({"path": rel, "keyword": kw, "name": name, "line": line})
+                yield p.relative_to(root).as_posix(), p
+
+
+def oracle(root: Path) -> list[dict]:
+    """The scan's definitions, each with `once`: whether its name is written after a definition
+    keyword nowhere else in the tree (in any context), so only one answer is right."""
+    rows = []
+    names: collections.Counter = collections.Counter()
+    for rel, p in rust_files(root):
+        src = p.read_text(encoding="utf-8", errors="replace")
+        names.update(m.group(2) for m in _DEF.finditer(_strip(src)))
+        for kw, name, line in scan(src):
+            rows.append({"path": rel, "keyword": kw, "name": name, "line": line})
     for r in rows:
         r["once"] = names[r["name"]] == 1
     return rows
@@ -157,15 +163,10 @@ def extracted(root: Path, rows: list[dict]) -> tuple[int, float, int]:
     from cruxe.extract import extract
     found, total, by_file = 0, 0, {}
     t = time.process_time()
-    for dp, dns, fns in os.walk(root):
-        dns[:] = sorted(d for d in dns if not d.startswith(".") and d != "target")
-        for fn in sorted(fns):
-            if fn.endswith(".rs"):
-                p = Path(dp) / fn
-                rel = p.relative_to(root).as_posix()
-                fx = extract(rel, p.read_bytes(), "rust")
-                total += len(fx.symbols)
-                by_file[rel] = {(s.name, s.name_line or s.line_start) for s in fx.symbols}
+    for rel, p in rust_files(root):
+        fx = extract(rel, p.read_bytes(), "rust")
+        total += len(fx.symbols)
+        by_file[rel] = {(s.name, s.name_line or s.line_start) for s in fx.symbols}
     cpu = time.process_time() - t
     for r in rows:
         found += (r["name"], r["line"]) in by_file.get(r["path"], ())
