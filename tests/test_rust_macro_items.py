@@ -4,6 +4,7 @@ their references read as code; bodies that are no items add nothing."""
 from __future__ import annotations
 
 from cruxe.index import run_index
+from cruxe.languages import rust
 from cruxe.languages.rust import MAX_MACRO_DEPTH, extract
 from support.extract import by_qname, rows
 from support.references import refs
@@ -103,6 +104,12 @@ def test_nesting_is_bounded():
     assert extract(src.encode(), "src/lib.rs").symbols == []
     src = "".join(f"m{i}! {{\n" for i in range(MAX_MACRO_DEPTH)) + "fn f() {}\n" + "}\n" * MAX_MACRO_DEPTH
     assert [s.name_line for s in extract(src.encode(), "src/lib.rs").symbols] == [MAX_MACRO_DEPTH + 1]
+
+
+def test_bodies_parsed_per_file_are_bounded(monkeypatch):
+    monkeypatch.setattr(rust, "MAX_MACRO_BODIES", 3)
+    src = b"".join(b"m! { fn f%d() {} }\n" % i for i in range(5))
+    assert [s.name for s in extract(src, "src/lib.rs").symbols] == ["f0", "f1", "f2"]
 
 
 def test_a_body_that_is_no_items_adds_nothing():

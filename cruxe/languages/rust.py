@@ -79,7 +79,7 @@ def extract(source: bytes, path: str) -> FileExtract:
     tree = parse(LANG, source)
     out = FileExtract(path, LANG, parse_errors=error_count(tree))
     cands, refs, macros = _read(tree.root_node, source)
-    more_cands, more_refs, covered = _macro_items(macros, source, 1)
+    more_cands, more_refs, covered = _macro_items(macros, source, 1, [MAX_MACRO_BODIES])
     cands, parents = nest(cands + more_cands)
     index = _build_symbols(cands, parents, module_path(path), out.symbols)
     owners = owner_of(cands, parents, index)
@@ -289,17 +289,24 @@ def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: s
 # `impl`'s macro is a method). Only what parses as items is read: items inside an ERROR node (a
 # body in a macro's own language) add nothing, and there the tokens are read as before.
 
-# Macros inside macros' bodies are read this many levels deep: a bound on the extra parses of a file.
+# Macros inside macros' bodies are read this many levels deep, and at most this many bodies of
+# one file are parsed again: bounds on the extra parses (a file of 100,000 `m!{..}` lines is
+# generated; real code stays far below, docs/BENCHMARKS.md).
 MAX_MACRO_DEPTH = 4
+MAX_MACRO_BODIES = 2000
+# A body without one of these words holds no item, nor a macro call: not worth a parse
+# (`DEFINE_GUID! { .. }` tables, `m! { a => b }`).
+_ITEM_WORD = re.compile(rb"\b(?:fn|struct|enum|union|trait|type|mod|const|static|impl|use|extern)\b|!")
 # Nodes of a body that are read from the new tree: items, their attributes, and macro calls.
 _ITEM_NODES = frozenset(_KINDS) | {"impl_item", "use_declaration", "extern_crate_declaration", "foreign_mod_item",
                                    "macro_invocation", "attribute_item", "inner_attribute_item"}
 
 
-def _macro_items(macros: list[ts.Node], source: bytes,
-                 depth: int) -> tuple[list[Candidate], list[PendingRef], list[tuple[int, int]]]:
+def _macro_items(macros: list[ts.Node], source: bytes, depth: int,
+                 left: list[int]) -> tuple[list[Candidate], list[PendingRef], list[tuple[int, int]]]:
     """Definitions and references of the items in these macros' brace bodies, and the byte spans
-    of those items (sorted): there the tokens of the outer tree are no longer read."""
+    of those items (sorted): there the tokens of the outer tree are no longer read. `left[0]`
+    is how many more bodies this file may parse (counted down)."""
     cands: list[Candidate] = []
     refs: list[PendingRef] = []
     covered: list[tuple[int, int]] = []
@@ -307,17 +314,21 @@ def _macro_items(macros: list[ts.Node], source: bytes,
         return cands, refs, covered
     for macro in macros:
         ranges = _body_ranges(macro, source)
-        if ranges is None:
+        if ranges is None or left[0] <= 0:
             continue
+        body = ranges[len(ranges) // 2]
+        if not _ITEM_WORD.search(source, body[0], body[1]):
+            continue
+        left[0] -= 1
         tree = parse_ranges(LANG, source, ranges)
-        kept = _body_items(tree.root_node, ranges[len(ranges) // 2])
+        kept = _body_items(tree.root_node, body)
         if not kept:
             continue
         try:
             c, r, inner = _read(tree.root_node, source)
         except BudgetExceeded:  # a body the query cannot afford: its tokens are read as before
             continue
-        inner_cands, inner_refs, inner_covered = _macro_items(_inside(inner, kept), source, depth + 1)
+        inner_cands, inner_refs, inner_covered = _macro_items(_inside(inner, kept), source, depth + 1, left)
         cands += [x for x in _inside(c, kept) if _declares(x)] + inner_cands
         refs += _outside(_inside(r, kept), inner_covered) + inner_refs
         covered += kept
