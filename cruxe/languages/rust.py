@@ -30,7 +30,8 @@ Rules (the choices CONTRACTS leaves open):
   parsed again as items, which are then symbols and references like any others, nested where
   they are written (`H::m`, a method), also in such macros inside those bodies. What does not
   parse as items (an ERROR node: a macro's own language, `cfg_if!`'s `if #[cfg(..)]`) adds no
-  symbol, and its calls are read from the tokens as in any macro's arguments.
+  symbol, and its calls are read from the tokens as in any macro's arguments; nor does a
+  bodyless `fn f();` outside a trait or `extern` block (a word of the macro's language).
 - References: one import per `use` leaf (groups flattened, `self` in a group, renames as
   alias, globs as `path::*`) and per `extern crate`; calls of functions, methods (with the
   receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`),
