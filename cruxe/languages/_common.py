@@ -89,7 +89,8 @@ def parse_ranges(lang_name: str, source: bytes, ranges: list[tuple[int, int, ts.
     sorted and disjoint, as if they were one text: every node keeps its position in `source`.
     A parser of its own per call: the shared one stays free of ranges, and a caller on
     another thread never sees these."""
-    return ts.Parser(language(lang_name), included_ranges=[ts.Range(sp, ep, sb, eb) for sb, eb, sp, ep in ranges]).parse(source)
+    included = [ts.Range(sp, ep, sb, eb) for sb, eb, sp, ep in ranges]
+    return ts.Parser(language(lang_name), included_ranges=included).parse(source)
 
 
 Captures = dict[str, list[ts.Node]]
