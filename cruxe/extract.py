@@ -28,8 +28,9 @@ _BOM = b"\xef\xbb\xbf"
 # enclosing function binds is no reference in the functions nested in it; 6: a literal given
 # whole to a constant named in capitals is a message (literals._message_constant); 7: a Python
 # local's binding types the uses it dominates (not only a name bound once), literals and builtin
-# value types included (`x = []` -> receiver `list()`).
-EXTRACTION_VERSION = "7"
+# value types included (`x = []` -> receiver `list()`); 8: Rust items written in an item-level
+# macro's `{ }` body (`cfg_rt! { pub fn spawn() {} }`) are read as items.
+EXTRACTION_VERSION = "8"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -84,6 +84,15 @@ def parse(lang_name: str, source: bytes) -> ts.Tree:
     return parser(lang_name).parse(source)
 
 
+def parse_ranges(lang_name: str, source: bytes, ranges: list[tuple[int, int, ts.Point, ts.Point]]) -> ts.Tree:
+    """Parse only the given (start byte, end byte, start point, end point) ranges of `source`,
+    sorted and disjoint, as if they were one text: every node keeps its position in `source`.
+    A parser of its own per call: the shared one stays free of ranges, and a caller on
+    another thread never sees these."""
+    included = [ts.Range(sp, ep, sb, eb) for sb, eb, sp, ep in ranges]
+    return ts.Parser(language(lang_name), included_ranges=included).parse(source)
+
+
 Captures = dict[str, list[ts.Node]]
 
 # A query cursor checks every in-progress pattern state at every node it visits, and a

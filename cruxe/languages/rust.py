@@ -25,6 +25,13 @@ Rules (the choices CONTRACTS leaves open):
   items of `impl Trait for T` are public (they are reachable wherever the trait is).
 - Docs: the outer doc comments in front of the item (`///`, `/** */`); an inline module also
   takes the inner ones (`//!`, `/*! */`) that open its body.
+- Item-level macros: the `{ }` body of a macro called at file level or in a `mod`/`impl`/
+  `trait`/`extern` body (`cfg_rt! { pub fn spawn() {} }`, `impl H { cfg_rt! { fn m() {} } }`) is
+  parsed again as items, which are then symbols and references like any others, nested where
+  they are written (`H::m`, a method), also in such macros inside those bodies. What does not
+  parse as items (an ERROR node: a macro's own language, `cfg_if!`'s `if #[cfg(..)]`) adds no
+  symbol, and its calls are read from the tokens as in any macro's arguments; nor does a
+  bodyless `fn f();` outside a trait or `extern` block (a word of the macro's language).
 - References: one import per `use` leaf (groups flattened, `self` in a group, renames as
   alias, globs as `path::*`) and per `extern crate`; calls of functions, methods (with the
   receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`),
@@ -38,9 +45,9 @@ from bisect import bisect_right
 import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Symbol
-from ._common import (MAX_SIGNATURE_CHARS, Candidate, Captures, PendingRef, attach_enclosing, block_doc, by_reader,
-                      cap, collapse, end_line, error_count, matches, nest, owner_of, parse, path_after_src, query,
-                      query_text, short_receiver, spans, start_line, text)
+from ._common import (MAX_SIGNATURE_CHARS, BudgetExceeded, Candidate, Captures, PendingRef, attach_enclosing,
+                      block_doc, by_reader, cap, collapse, end_line, error_count, matches, nest, owner_of, parse,
+                      parse_ranges, path_after_src, query, query_text, short_receiver, spans, start_line, text)
 
 LANG = "rust"
 
@@ -49,7 +56,8 @@ _QUERY = query_text(LANG)
 
 # The reader of each capture name (see _common.by_reader).
 _READERS = {"def": "definitions", "use": "refs", "crate": "refs", "cname": "refs", "crecv": "refs",
-            "mcall": "macro_args", "mattr": "macro_args", "tref": "types", "tdecl": "declared", "tparam": "declared", "tpath": "paths", "tscoped": "paths"}
+            "mcall": "macro_args", "mattr": "macro_args", "tref": "types", "tdecl": "declared", "tparam": "declared", "tpath": "paths", "tscoped": "paths",
+            "imacro": "item_macros"}
 
 _KINDS = {
     "function_item": Kind.FUNCTION, "function_signature_item": Kind.FUNCTION,
@@ -70,16 +78,23 @@ _IMPL = "impl"  # pseudo kind: an impl block is a scope for nesting, never a sym
 
 def extract(source: bytes, path: str) -> FileExtract:
     tree = parse(LANG, source)
-    root = tree.root_node
     out = FileExtract(path, LANG, parse_errors=error_count(tree))
-    groups = by_reader(matches(query(LANG, _QUERY), root), _READERS)
-    cands = [c for c in (_candidate(caps["def"][0], source) for caps in groups["definitions"]) if c is not None]
-    cands, parents = nest(cands)
+    cands, refs, macros = _read(tree.root_node, source)
+    more_cands, more_refs, covered = _macro_items(macros, source, 1, [MAX_MACRO_BODIES])
+    cands, parents = nest(cands + more_cands)
     index = _build_symbols(cands, parents, module_path(path), out.symbols)
     owners = owner_of(cands, parents, index)
-    out.references = attach_enclosing(_references(groups["refs"], source) + _macro_calls(groups["macro_args"], source)
-                                      + type_references(groups, source), spans(cands), owners)
+    out.references = attach_enclosing(_outside(refs, covered) + more_refs, spans(cands), owners)
     return out
+
+
+def _read(root: ts.Node, source: bytes) -> tuple[list[Candidate], list[PendingRef], list[ts.Node]]:
+    """One query pass over a tree: its definitions, its references and its item-level macros."""
+    groups = by_reader(matches(query(LANG, _QUERY), root), _READERS)
+    cands = [c for c in (_candidate(caps["def"][0], source) for caps in groups["definitions"]) if c is not None]
+    refs = (_references(groups["refs"], source) + _macro_calls(groups["macro_args"], source)
+            + type_references(groups, source))
+    return cands, refs, [caps["imacro"][0] for caps in groups["item_macros"]]
 
 
 def module_path(path: str) -> str:
@@ -265,6 +280,139 @@ def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: s
             name_line=c.name_line, byte_start=c.node.start_byte, byte_end=c.node.end_byte,
         ))
     return index
+
+
+# ---- items written in an item-level macro's body ---------------------------------------------
+# `cfg_rt! { pub fn spawn(..) {..} }` at file level or in a `mod`/`impl`/`trait` body: the grammar
+# leaves the body as tokens. It is parsed again, alone, as items: the included ranges are the
+# enclosing containers' headers up to their `{`, the body's inside and the containers' closing
+# `}`s, so every node keeps its place in the file and the items nest as written (a `fn` in an
+# `impl`'s macro is a method). Only what parses as items is read: items inside an ERROR node (a
+# body in a macro's own language) add nothing, and there the tokens are read as before.
+
+# Macros inside macros' bodies are read this many levels deep, and at most this many bodies of
+# one file are parsed again: bounds on the extra parses (a file of 100,000 `m!{..}` lines is
+# generated; real code stays far below, docs/BENCHMARKS.md).
+MAX_MACRO_DEPTH = 4
+MAX_MACRO_BODIES = 2000
+# A body without one of these words holds no item, nor a macro call: not worth a parse
+# (`DEFINE_GUID! { .. }` tables, `m! { a => b }`).
+_ITEM_WORD = re.compile(rb"\b(?:fn|struct|enum|union|trait|type|mod|const|static|impl|use|extern)\b|!")
+# Nodes of a body that are read from the new tree: items, their attributes, and macro calls.
+_ITEM_NODES = frozenset(_KINDS) | {"impl_item", "use_declaration", "extern_crate_declaration", "foreign_mod_item",
+                                   "macro_invocation", "attribute_item", "inner_attribute_item"}
+
+
+def _macro_items(macros: list[ts.Node], source: bytes, depth: int,
+                 left: list[int]) -> tuple[list[Candidate], list[PendingRef], list[tuple[int, int]]]:
+    """Definitions and references of the items in these macros' brace bodies, and the byte spans
+    of those items (sorted): there the tokens of the outer tree are no longer read. `left[0]`
+    is how many more bodies this file may parse (counted down)."""
+    cands: list[Candidate] = []
+    refs: list[PendingRef] = []
+    covered: list[tuple[int, int]] = []
+    if depth > MAX_MACRO_DEPTH:
+        return cands, refs, covered
+    for macro in macros:
+        ranges = _body_ranges(macro, source)
+        if ranges is None or left[0] <= 0:
+            continue
+        body = ranges[len(ranges) // 2]
+        if not _ITEM_WORD.search(source, body[0], body[1]):
+            continue
+        left[0] -= 1
+        tree = parse_ranges(LANG, source, ranges)
+        kept = _body_items(tree.root_node, body)
+        if not kept:
+            continue
+        try:
+            c, r, inner = _read(tree.root_node, source)
+        except BudgetExceeded:  # a body the query cannot afford: its tokens are read as before
+            continue
+        inner_cands, inner_refs, inner_covered = _macro_items(_inside(inner, kept), source, depth + 1, left)
+        cands += [x for x in _inside(c, kept) if _declares(x)] + inner_cands
+        refs += _outside(_inside(r, kept), inner_covered) + inner_refs
+        covered += kept
+    covered.sort()
+    return cands, refs, covered
+
+
+def _body_ranges(macro: ts.Node, source: bytes) -> list[tuple[int, int, ts.Point, ts.Point]] | None:
+    """The ranges to parse a macro's `{ }` body with (see above; the body's is the middle one),
+    None when the body is no brace group or a container is not closed by `}`."""
+    body = macro.children[-1] if macro.children else None
+    if body is None or body.type != "token_tree" or source[body.start_byte:body.start_byte + 1] != b"{" \
+            or source[body.end_byte - 1:body.end_byte] != b"}":
+        return None
+    heads, tails = [], []
+    node = macro.parent
+    while node is not None and node.type == "declaration_list" and node.parent is not None:
+        if source[node.end_byte - 1:node.end_byte] != b"}":
+            return None  # recovered from a missing `}`
+        owner = node.parent
+        heads.append((owner.start_byte, node.start_byte + 1, owner.start_point, _moved(node.start_point, 1)))
+        tails.append((node.end_byte - 1, node.end_byte, _moved(node.end_point, -1), node.end_point))
+        node = owner.parent
+    inside = (body.start_byte + 1, body.end_byte - 1, _moved(body.start_point, 1), _moved(body.end_point, -1))
+    return heads[::-1] + [inside] + tails
+
+
+def _moved(point: ts.Point, columns: int) -> ts.Point:
+    return ts.Point(point[0], point[1] + columns)
+
+
+def _body_items(root: ts.Node, body: tuple) -> list[tuple[int, int]]:
+    """Byte spans of the items the new tree holds in the body (`body` is its range): the
+    children of the innermost container, walked down from the root through the headers."""
+    start, end = body[0], body[1]
+    node = root
+    while True:
+        inner = next((ch for ch in node.children if ch.start_byte < start and end < ch.end_byte), None)
+        if inner is None:
+            break
+        if inner.type != "declaration_list":
+            inner = inner.child_by_field_name("body")
+            if inner is None or inner.type != "declaration_list" or not inner.start_byte < start:
+                return []  # the headers did not parse as containers
+        node = inner
+    return [(ch.start_byte, ch.end_byte) for ch in node.children
+            if start <= ch.start_byte and ch.end_byte <= end and _is_item(ch)]
+
+
+def _declares(cand: Candidate) -> bool:
+    """Whether a candidate read from a macro body is a definition: a `fn name(..);` without a
+    body declares something only in a trait or an `extern` block; elsewhere it is a word of the
+    macro's own language (`ast_fragments! { .. fn visit_param(); .. }`)."""
+    return cand.node.type != "function_signature_item" or cand.extra.get("container") in ("trait_item", "foreign_mod_item")
+
+
+def _is_item(node: ts.Node) -> bool:
+    if node.type == "expression_statement":  # `m!(..);`: at item level only a macro call is a statement
+        return node.named_child_count == 1 and node.named_children[0].type == "macro_invocation"
+    return node.type in _ITEM_NODES
+
+
+def _inside(items: list, spans_: list[tuple[int, int]], keep: bool = True) -> list:
+    """The candidates, nodes or references (by their start byte) that lie in one of the sorted,
+    disjoint spans; with `keep=False`, those that lie in none."""
+    starts = [s for s, _ in spans_]
+    out = []
+    for item in items:
+        pos = _start(item)
+        i = bisect_right(starts, pos) - 1
+        if (i >= 0 and pos < spans_[i][1]) == keep:
+            out.append(item)
+    return out
+
+
+def _outside(refs: list[PendingRef], spans_: list[tuple[int, int]]) -> list[PendingRef]:
+    return _inside(refs, spans_, keep=False) if spans_ else refs
+
+
+def _start(item: Candidate | ts.Node | PendingRef) -> int:
+    if isinstance(item, tuple):
+        return item[0]
+    return item.node.start_byte if isinstance(item, Candidate) else item.start_byte
 
 
 # ---- references -------------------------------------------------------------------------

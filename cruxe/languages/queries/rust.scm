@@ -9,11 +9,16 @@
 ;   mcall      a name before a token tree inside a macro's arguments; mattr an attribute's arguments
 ;   tref       a use of a named type; tpath, tscoped the path and name of `path::Type`
 ;   tparam     a generic type parameter; tdecl a name a type definition declares (not uses)
+;   imacro     a macro called at item level (rust.py parses its `{ }` body again as items)
 
 ; ---- definitions
 [(function_item) (function_signature_item) (struct_item) (union_item) (enum_item)
  (trait_item) (type_item) (associated_type) (const_item) (static_item) (mod_item)
  (macro_definition) (impl_item)] @def
+
+; ---- macros called at item level: in a file, or in a `mod`, `impl`, `trait` or `extern` body
+(source_file (macro_invocation) @imacro)
+(declaration_list (macro_invocation) @imacro)
 
 ; ---- imports
 (use_declaration argument: (_) @use)
