@@ -275,6 +275,18 @@ def test_a_helper_defined_only_in_tests_is_found_by_its_name(make_repo):
     assert hits[0].signals["test_file_penalty"] == sig.TEST_FILE_PENALTY  # no share: the name asked for
 
 
+def test_locate_lists_the_public_definition_before_same_named_crate_helpers(make_repo):
+    # tokio: `pub fn spawn_blocking` in src/task/blocking.rs, `pub(crate)` ones nearer the root
+    gen, repo, ref = index(make_repo({
+        "src/blocking.rs": "pub(crate) fn spawn_blocking() {}\n",
+        "src/task/blocking.rs": "pub fn spawn_blocking() {}\n",
+        "src/a.rs": "fn spawn_blocking() {}\n",
+    }))
+    hits, _ = locate_symbol(gen, repo, ref, "spawn_blocking")
+    assert [h.path for h in hits] == ["src/task/blocking.rs", "src/blocking.rs", "src/a.rs"]
+    assert len({h.score for h in hits}) == 1  # a tie-break, not a signal: the explanations are unchanged
+
+
 # ---- field boosts ------------------------------------------------------------------------------
 
 def clause_boosts(p, index):

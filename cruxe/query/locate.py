@@ -127,8 +127,13 @@ def _hit(row: Symbol, target: str, query_path: str, kind_intent: str | None,
     return hit
 
 
+# Among definitions the signals cannot tell apart, the one other modules can use is the one an
+# agent means: tokio's `pub fn spawn_blocking` before the `pub(crate)` helpers of the same name.
+_VISIBILITY_ORDER = {"public": 0, "": 0, "protected": 1, "internal": 1, "private": 2}
+
+
 def _sort_key(hit: Hit) -> tuple:
-    """Score, then non-test and shorter paths (the main definition tends to live nearer the
-    root), then a total order on identity."""
-    return (-hit.score, is_test_path(hit.path), hit.path.count("/"), len(hit.path), hit.path,
-            hit.line_start, hit.kind, hit.symbol_id)
+    """Score, then non-test, then wider visibility, then shorter paths (the main definition
+    tends to live nearer the root), then a total order on identity."""
+    return (-hit.score, is_test_path(hit.path), _VISIBILITY_ORDER.get(hit.visibility, 1), hit.path.count("/"),
+            len(hit.path), hit.path, hit.line_start, hit.kind, hit.symbol_id)
