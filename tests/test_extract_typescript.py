@@ -110,6 +110,25 @@ def test_commonjs_exports_and_prototype_methods():
     assert s["lib.commonjs.Legacy"].visibility == "private"
 
 
+def test_a_function_assigned_to_a_member_of_a_module_object_is_its_method():
+    # Express: `var res = Object.create(...)`, then `res.sendFile = function sendFile(...) {...}`
+    src = (b"var res = Object.create(http.ServerResponse.prototype);\n"
+           b"module.exports = res;\n\n"
+           b"res.sendFile = function sendFile(path, options) {\n  return send(path);\n};\n"
+           b"res.json = (obj) => res.send(JSON.stringify(obj));\n"
+           b"res.locals = {};\n"
+           b"window.onload = function () {};\n"
+           b"exports.helper = function helper() {};\n")
+    fx = extract_javascript(src, "lib/response.js")
+    s = {sym.qualified_name: sym for sym in fx.symbols}
+    assert (s["lib.response.res.sendFile"].kind, s["lib.response.res.sendFile"].line_start) == ("method", 4)
+    assert s["lib.response.res.sendFile"].parent == fx.symbols.index(s["lib.response.res"])
+    assert s["lib.response.res.json"].kind == "method"
+    assert "lib.response.res.locals" not in s  # a value, not a method
+    assert not any(q.endswith("onload") for q in s)  # a global's member belongs to no definition
+    assert s["lib.response.helper"].kind == "function"
+
+
 @pytest.mark.parametrize("path,expected", [
     ("src/index.ts", ""), ("src/auth/jwt.ts", "auth.jwt"), ("packages/core/src/a/index.tsx", "a"),
     ("lib/util.js", "lib.util"), ("types/api.d.ts", "types.api"), ("main.mts", "main"),

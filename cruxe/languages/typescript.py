@@ -14,7 +14,8 @@ Rules (the choices CONTRACTS leaves open):
   when its value is an arrow function / function expression; `let`/`var` -> variable; each
   declarator is its own symbol. JavaScript also gets CommonJS `exports.x = ...`,
   `module.exports.x = ...`, the function-valued pairs of `module.exports = {...}`, and
-  `X.prototype.m = function` (method, qualified `X.m`). Members with computed names
+  `X.prototype.m = function` and a top-level `X.m = function` (method, qualified `X.m`; not
+  on `exports`, `this` or a global such as `window`). Members with computed names
   (`[Symbol.iterator]()`) are not symbols.
 - Lines: `line_start` includes decorators and `export`/`declare`; for the 2nd and later
   declarators of one statement it is the declarator's own line; `line_end` of a variable is
@@ -75,6 +76,10 @@ _FIXED_KINDS = {
 }
 _FIELD_TYPES = frozenset({"public_field_definition", "field_definition"})
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+_JS_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+# Objects whose members assigned at a module's top level are not methods of a definition:
+# exports (handled above), globals and `this`.
+_NOT_OWNERS = frozenset({"exports", "module", "this", "window", "globalThis", "global", "self", "process"})
 _MEMBER_TYPES = frozenset({"method_definition", "method_signature", "abstract_method_signature",
                            "public_field_definition", "field_definition", "property_signature",
                            "enum_assignment"})
@@ -653,8 +658,11 @@ def _commonjs(stmt: ts.Node, lhs: ts.Node, rhs: ts.Node, ctx: _Ctx, exported: se
     if len(parts) == 2 and parts[0] == "exports" or len(parts) == 3 and parts[:2] == ["module", "exports"]:
         return [Candidate(stmt, parts[-1], kind.value, signature=_cap(collapse(_head_text(stmt, rhs, source))),
                           visibility="public", doc=doc, name_line=start_line(lhs), extra={"start": line})]
-    if len(parts) == 3 and parts[1] == "prototype" and is_fn:
-        return [Candidate(stmt, parts[2], Kind.METHOD.value, signature=_cap(collapse(_head_text(stmt, rhs, source))),
+    # `X.prototype.m = function`, and `X.m = function` on an object of the module (Express's
+    # `res.sendFile = function sendFile(...)`, `app.listen = function`): a method of X
+    member = len(parts) == 3 and parts[1] == "prototype" or len(parts) == 2 and parts[0] not in _NOT_OWNERS
+    if member and is_fn and all(_JS_NAME.fullmatch(p) for p in parts):
+        return [Candidate(stmt, parts[-1], Kind.METHOD.value, signature=_cap(collapse(_head_text(stmt, rhs, source))),
                           visibility="public", doc=doc, name_line=start_line(lhs), qualifier=parts[0],
                           extra={"start": line})]
     return []
