@@ -62,10 +62,16 @@ from agent_tasks.corpora import CORPORA  # noqa: E402
 CLASSES = ("attr_type", "return_type", "base_list", "typed_local", "import_target", "method_added",
            "method_removed", "method_renamed")
 TYPE_KINDS = ("class", "interface", "struct", "type_alias", "enum", "trait")
+# Go's own classes: Go has no base lists or class bodies; a struct's embedded fields are its bases
+# (their methods and fields are promoted), and a method belongs to its type by its receiver
+GO_CLASSES = ("attr_type", "return_type", "base_list", "embed_added", "embed_removed", "receiver_type",
+              "typed_local", "import_target", "method_added", "method_removed", "method_renamed")
 SOURCES = {"django": ("python", [("django", CORPORA["py-5k"][1][0][1])]), "py-5k": CORPORA["py-5k"],
-           "ts-real": CORPORA["ts-real"]}
-SUFFIX = {"python": (".py",), "typescript": (".ts", ".tsx")}
+           "ts-real": CORPORA["ts-real"], "go-5k": CORPORA["go-5k"]}
+SUFFIX = {"python": (".py",), "typescript": (".ts", ".tsx"), "go": (".go",)}
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+# a Go struct's embedded field: a line that is a type alone (`*pkg.T`, `T[int]`, a tag, a comment)
+_GO_EMBED = re.compile(r"^\s*\*?(?:\w+\.)?([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*(?:`[^`]*`)?\s*(?://.*)?$")
 
 
 # ---- the index's facts the edits are chosen from -----------------------------------------------
@@ -96,6 +102,8 @@ class Facts:
             if from_id != to_id:
                 self.subclasses.setdefault(to_id, []).append(self.by_id[from_id])
         self.bases = {s[0]: b for b, subs in self.subclasses.items() for s in subs}
+        if any(s[4].endswith(".go") for s in self.syms):
+            self._go_types(repo, db)
         # top-level definitions by name: where an import could take a name from instead
         self.top = {}
         for s in self.syms:
@@ -105,6 +113,8 @@ class Facts:
             "SELECT source_file, source_line, to_name, coalesce(module, '') FROM edges WHERE edge_type = 'imports' "
             "ORDER BY source_file, source_line, rowid")]
 
+        self.go_dirs = {os.path.dirname(s[4]) for s in self.syms if s[4].endswith(".go")}
+        self.method_names = {s[1] for s in self.syms if s[3] == "method"}
         # where names are used: by edges naming them, and inside edges' receivers
         self.used_in: dict[str, set[str]] = {}
         self.receiver_in: dict[str, set[str]] = {}
@@ -113,6 +123,33 @@ class Facts:
             for w in set(_IDENT.findall(receiver)):
                 self.receiver_in.setdefault(w, set()).add(path)
         del project
+
+    def _go_types(self, repo: Path, db) -> None:
+        """Go's members and bases: a method is its receiver type's (`pkg.T.M`, declared anywhere
+        in T's directory), and a struct's embedded fields (a line that is a type alone) are its
+        bases, read from its body's text and the type references the index resolved there."""
+        types = {(os.path.dirname(s[4]), s[2]): s for s in self.classes if s[4].endswith(".go")}
+        for s in self.syms:
+            t = types.get((os.path.dirname(s[4]), s[2].rsplit(".", 1)[0])) if s[3] == "method" and s[7] is None else None
+            if t is not None:
+                self.members.setdefault(t[0], []).append(s)
+        resolved = {(p, line, name): to for p, line, name, to in db.execute(
+            "SELECT source_file, source_line, to_name, to_symbol_id FROM edges "
+            "WHERE edge_type = 'references' AND to_symbol_id IS NOT NULL")}
+        self.embeds: dict[bytes, list[int]] = {}  # struct id -> its embedded fields' lines
+        for s in self.classes:
+            if s[3] != "struct" or not s[4].endswith(".go"):
+                continue
+            lines = (repo / s[4]).read_text(errors="replace").split("\n")
+            for line_no in range(s[5] + 1, min(s[6], len(lines) + 1)):
+                m = _GO_EMBED.match(lines[line_no - 1])
+                if m is None:
+                    continue
+                self.embeds.setdefault(s[0], []).append(line_no)
+                to = resolved.get((s[4], line_no, m.group(1)))
+                if to is not None and to != s[0] and to in self.by_id:
+                    self.subclasses.setdefault(to, []).append(s)
+                    self.bases.setdefault(s[0], to)
 
     def elsewhere(self, pool: list[tuple], rng: random.Random, uses: dict[str, set[str]],
                   where=lambda s: {s[4]}) -> list[tuple]:
@@ -177,15 +214,29 @@ def _swap_type(rng, tree, facts, rel, line_no, pattern: re.Pattern) -> str | Non
 
 
 _ATTR = {"python": re.compile(r"self\.\w+\s*(?::\s*|=\s*)([A-Z]\w*)\b"),
+         "go": re.compile(r"^\s*\w+(?:\s*,\s*\w+)*\s+[*\[\]]*(?:\w+\.)?([A-Za-z_]\w*)\b"),
          "typescript": re.compile(r"^\s*(?:(?:private|public|protected|readonly|static)\s+)*\w+[?!]?\s*:\s*([A-Z]\w*)\b")}
 _LOCAL = {"python": re.compile(r"^\s+\w+\s*(?::\s*|=\s*)([A-Z]\w*)\b"),
-          "typescript": re.compile(r"^\s+(?:const|let|var)\s+\w+\s*(?::\s*|=\s*new\s+)([A-Z]\w*)\b")}
-_RETURN = {"python": re.compile(r"\)\s*->\s*([A-Z]\w*)\b"), "typescript": re.compile(r"\)\s*:\s*([A-Z]\w*)\b")}
+          "typescript": re.compile(r"^\s+(?:const|let|var)\s+\w+\s*(?::\s*|=\s*new\s+)([A-Z]\w*)\b"),
+          "go": re.compile(r"^\s+(?:var\s+\w+\s+\*?|\w+\s*:=\s*&?)(?:\w+\.)?([A-Za-z_]\w*)(?:\s*$|\{)")}
+_RETURN = {"python": re.compile(r"\)\s*->\s*([A-Z]\w*)\b"), "typescript": re.compile(r"\)\s*:\s*([A-Z]\w*)\b"),
+           "go": re.compile(r"\)\s+\(?\*?(?:\w+\.)?([A-Za-z_]\w*)(?:\s*,[^)]*\))?\s*\{\s*$")}
 _BASE = {"python": re.compile(r"^\s*class\s+\w+\((?:[\w.]+\.)?([A-Z]\w*)"),
-         "typescript": re.compile(r"\b(?:extends|implements)\s+([A-Z]\w*)")}
+         "typescript": re.compile(r"\b(?:extends|implements)\s+([A-Z]\w*)"), "go": _GO_EMBED}
+
+
+def _go_struct_lines(rng, facts: Facts, only_embeds: bool) -> list[tuple[str, int]]:
+    """(path, line) of Go struct bodies' lines (or only their embedded fields'), the structs whose
+    names other files use first."""
+    structs = facts.elsewhere([s for s in facts.classes if s[3] == "struct" and s[4].endswith(".go")], rng,
+                              facts.used_in)
+    return [(s[4], n) for s in structs
+            for n in (facts.embeds.get(s[0], []) if only_embeds else range(s[5] + 1, s[6]))]
 
 
 def edit_attr_type(rng, tree, facts, lang):
+    if lang == "go":  # a struct field's type
+        return next((d for p, n in _go_struct_lines(rng, facts, False) if (d := _swap_type(rng, tree, facts, p, n, _ATTR[lang]))), None)
     pool = facts.elsewhere([s for s in facts.syms if s[3] in ("variable", "field", "property", "constant")
                             and s[7] is not None], rng, facts.receiver_in)
     return next((d for s in pool if (d := _swap_type(rng, tree, facts, s[4], s[5], _ATTR[lang]))), None)
@@ -209,6 +260,8 @@ def edit_return_type(rng, tree, facts, lang):
 
 
 def edit_base_list(rng, tree, facts, lang):
+    if lang == "go":  # an embedded field's type
+        return next((d for p, n in _go_struct_lines(rng, facts, True) if (d := _swap_type(rng, tree, facts, p, n, _BASE[lang]))), None)
     pool = [c for c in facts.classes if c[0] in facts.bases]
     rng.shuffle(pool)
     pool.sort(key=lambda c: not any(s[4] != c[4] for s in facts.subclasses.get(c[0], [])))
@@ -238,6 +291,11 @@ def edit_import_target(rng, tree, facts, lang):
     rng.shuffle(pool)
     pool.sort(key=lambda i: not (facts.used_in.get(i[2], set()) - {i[0]}))
     for path, line, name, module in pool:
+        if lang == "go":
+            d = _go_import_target(rng, tree, facts, path, line, name)
+            if d:
+                return d
+            continue
         others = [s for s in facts.top.get(name, []) if s[4] != path and s[4].endswith(SUFFIX[lang])]
         if len(others) < 2:
             continue
@@ -298,6 +356,11 @@ def edit_method_added(rng, tree, facts, lang):
     for cls in pool:
         own = {m[1] for m in facts.members.get(cls[0], [])}
         inherited = sorted({m[1] for m in facts.ancestors_members(cls)} - own)
+        if lang == "go":
+            d = _go_method_added(rng, tree, facts, cls, own, inherited)
+            if d:
+                return d
+            continue
         if not inherited or cls[3] != "class":
             continue
         at = _class_body_line(tree, cls, lang)
@@ -312,6 +375,23 @@ def edit_method_added(rng, tree, facts, lang):
         tree.write(cls[4], lines)
         return f"{cls[4]}:{cls[5]} {cls[1]} + {name}"
     return None
+
+
+def _go_method_added(rng, tree, facts, cls, own: set[str], inherited: list[str]) -> str | None:
+    """A Go struct that is embedded elsewhere gains a method (at the end of its file): one its own
+    embedded types promote, else one of another type that its embedders' files call."""
+    if cls[3] != "struct" or "[" in cls[8]:
+        return None
+    subfiles = {s[4] for s in facts.subclasses[cls[0]]}
+    called = sorted(n for n in facts.method_names - own if facts.used_in.get(n, set()) & subfiles)
+    names = [n for n in inherited if facts.used_in.get(n, set()) & subfiles] or inherited or called
+    if not names:
+        return None
+    name = rng.choice(names)
+    lines = tree.lines(cls[4])
+    lines += ["", f"func (*{cls[1]}) {name}(...interface{{}}) interface{{}} {{ return nil }}"]
+    tree.write(cls[4], lines)
+    return f"{cls[4]}:{cls[5]} {cls[1]} + {name}"
 
 
 def _subclass_methods(facts: Facts, rng: random.Random) -> list[tuple]:
@@ -331,7 +411,9 @@ def edit_method_removed(rng, tree, facts, lang):
         if lang == "python" and not re.match(r"\s*(async\s+)?def\b", lines[m[5] - 1]):
             continue
         indent = re.match(r"\s*", lines[m[5] - 1]).group(0)
-        filler = [f"{indent}pass"] if lang == "python" else []
+        # Go: blank lines in its place, so that the index's line numbers of the file's other
+        # definitions stay true for later edits
+        filler = [f"{indent}pass"] if lang == "python" else [""] * (m[6] - start) if lang == "go" else []
         lines[start:m[6]] = filler
         tree.write(m[4], lines)
         return f"{m[4]}:{m[5]} - {m[2]}"
@@ -342,7 +424,9 @@ def edit_method_renamed(rng, tree, facts, lang):
     for m in _subclass_methods(facts, rng):
         lines = tree.lines(m[4])
         text = lines[m[5] - 1]
-        pat = re.compile(rf"(\bdef\s+){re.escape(m[1])}\b" if lang == "python" else rf"^(\s*(?:\w+\s+)*){re.escape(m[1])}(?=\s*[(<])")
+        pat = re.compile(rf"(\bdef\s+){re.escape(m[1])}\b" if lang == "python"
+                         else rf"^(func\s*\([^)]*\)\s*){re.escape(m[1])}(?=\s*[(\[])" if lang == "go"
+                         else rf"^(\s*(?:\w+\s+)*){re.escape(m[1])}(?=\s*[(<])")
         hit = pat.search(text)
         if hit is None:
             continue
@@ -353,9 +437,101 @@ def edit_method_renamed(rng, tree, facts, lang):
     return None
 
 
+def _go_structs(facts: Facts) -> dict[str, list[tuple]]:
+    """directory -> its Go structs that take no type parameters."""
+    out: dict[str, list[tuple]] = {}
+    for c in facts.classes:
+        if c[3] == "struct" and c[4].endswith(".go") and "[" not in c[8]:
+            out.setdefault(os.path.dirname(c[4]), []).append(c)
+    return out
+
+
+def edit_embed_added(rng, tree, facts, lang):
+    """A Go struct gains an embedded field: another struct of its package that has methods."""
+    if lang != "go":
+        return None
+    structs = _go_structs(facts)
+    pool = facts.elsewhere([c for cs in structs.values() for c in cs if c[6] > c[5]], rng, facts.used_in)
+    for cls in pool:
+        others = [c for c in structs[os.path.dirname(cls[4])] if c[0] != cls[0] and facts.members.get(c[0])]
+        lines = tree.lines(cls[4])
+        if not others or not lines[cls[5] - 1].rstrip().endswith("{"):
+            continue
+        new = rng.choice(others)
+        lines[cls[5]:cls[5]] = [f"\t{new[1]}"]
+        tree.write(cls[4], lines)
+        return f"{cls[4]}:{cls[5]} {cls[1]} + embeds {new[1]}"
+    return None
+
+
+def edit_embed_removed(rng, tree, facts, lang):
+    """A Go struct's embedded field goes (a blank line in its place: line numbers stay)."""
+    if lang != "go":
+        return None
+    for path, line_no in _go_struct_lines(rng, facts, True):
+        lines = tree.lines(path)
+        if line_no > len(lines) or not _GO_EMBED.match(lines[line_no - 1]):
+            continue
+        was = lines[line_no - 1].strip()
+        lines[line_no - 1] = ""
+        tree.write(path, lines)
+        return f"{path}:{line_no} - embeds {was}"
+    return None
+
+
+_GO_RECEIVER = re.compile(r"^func\s*\(\s*(?:\w+\s+)?\*?\s*(\w+)\s*\)")
+
+
+def edit_receiver_type(rng, tree, facts, lang):
+    """A Go method moves to another struct of its package (its receiver's type changes)."""
+    if lang != "go":
+        return None
+    structs = _go_structs(facts)
+    pool = facts.elsewhere([s for s in facts.syms if s[3] == "method" and s[7] is None and s[4].endswith(".go")],
+                           rng, facts.used_in)
+    for m in pool:
+        lines = tree.lines(m[4])
+        hit = _GO_RECEIVER.match(lines[m[5] - 1]) if m[5] <= len(lines) else None
+        if hit is None:
+            continue
+        others = [c for c in structs.get(os.path.dirname(m[4]), []) if c[1] != hit.group(1)
+                  and m[1] not in {x[1] for x in facts.members.get(c[0], [])}]
+        if not others:
+            continue
+        new = rng.choice(others)[1]
+        text = lines[m[5] - 1]
+        lines[m[5] - 1] = text[:hit.start(1)] + new + text[hit.end(1):]
+        tree.write(m[4], lines)
+        return f"{m[4]}:{m[5]} {m[2]}: receiver {hit.group(1)} -> {new}"
+    return None
+
+
+_GO_IMPORT = re.compile(r'^(\s*(?:import\s+)?)(\w+\s+)?"([^"]+)"(.*)$')
+
+
+def _go_import_target(rng, tree, facts, path: str, line: int, import_path: str) -> str | None:
+    """A Go import of a package of the repository takes another package that defines one of
+    the names the file uses through it (an alias keeps the name it binds)."""
+    lines = tree.lines(path)
+    m = _GO_IMPORT.match(lines[line - 1]) if line <= len(lines) else None
+    if m is None or m.group(3) != import_path or import_path not in facts.go_dirs:
+        return None
+    bound = (m.group(2) or "").strip() or os.path.basename(import_path)
+    used = set(re.findall(rf"\b{re.escape(bound)}\.([A-Z]\w*)", "\n".join(lines)))
+    others = sorted({os.path.dirname(s[4]) for n in used for s in facts.top.get(n, [])
+                     if s[4].endswith(".go")} - {import_path})
+    if not others:
+        return None
+    target = rng.choice(others)
+    lines[line - 1] = f'{m.group(1)}{bound} "{target}"{m.group(4)}'
+    tree.write(path, lines)
+    return f"{path}:{line} {bound}: {import_path} -> {target}"
+
+
 EDITS = {"attr_type": edit_attr_type, "return_type": edit_return_type, "base_list": edit_base_list,
          "typed_local": edit_typed_local, "import_target": edit_import_target, "method_added": edit_method_added,
-         "method_removed": edit_method_removed, "method_renamed": edit_method_renamed}
+         "method_removed": edit_method_removed, "method_renamed": edit_method_renamed, "embed_added": edit_embed_added,
+         "embed_removed": edit_embed_removed, "receiver_type": edit_receiver_type}
 
 
 # ---- indexes and their edges -------------------------------------------------------------------
@@ -546,7 +722,7 @@ def main() -> None:
     ap.add_argument("--corpus", choices=sorted(SOURCES), default="django")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--edits", type=int, default=8, help="edits per class, each followed by a sync")
-    ap.add_argument("--classes", default=",".join(CLASSES))
+    ap.add_argument("--classes", help="comma-separated (default: every class of the corpus's language)")
     ap.add_argument("--work", type=Path, help="work directory (default: a temporary one, removed)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     ap.add_argument("--branch", action="store_true", help="edits on a branch synced as an overlay (see above)")
@@ -568,7 +744,8 @@ def main() -> None:
         facts = Facts(repo, home0)
         out = {"corpus": a.corpus, "branch": a.branch, "seed": a.seed, "edits_per_class": a.edits, "date": time.strftime("%Y-%m-%d %H:%M"),
                "load": os.getloadavg()[0], "first_index_s": round(t0, 1), "classes": {}}
-        for i, name in enumerate(a.classes.split(",")):
+        classes = a.classes.split(",") if a.classes else GO_CLASSES if lang == "go" else CLASSES
+        for name in classes:
             rng = random.Random(f"{a.seed}-{name}")
             out["classes"][name] = (run_class_branch if a.branch else run_class)(name, rng, work, repo, home0, facts, lang, a.edits)
             print(f"{name}: {json.dumps({k: v for k, v in out['classes'][name].items() if k not in ('applied', 'examples', 'overlay_files', 'base_files')})}",
