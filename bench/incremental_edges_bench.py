@@ -65,7 +65,8 @@ TYPE_KINDS = ("class", "interface", "struct", "type_alias", "enum", "trait")
 # Go's own classes: Go has no base lists or class bodies; a struct's embedded fields are its bases
 # (their methods and fields are promoted), and a method belongs to its type by its receiver
 GO_CLASSES = ("attr_type", "return_type", "base_list", "embed_added", "embed_removed", "receiver_type",
-              "typed_local", "import_target", "method_added", "method_removed", "method_renamed")
+              "typed_local", "import_target", "method_added", "method_removed", "method_renamed", "package_added",
+              "package_removed")
 SOURCES = {"django": ("python", [("django", CORPORA["py-5k"][1][0][1])]), "py-5k": CORPORA["py-5k"],
            "ts-real": CORPORA["ts-real"], "go-5k": CORPORA["go-5k"]}
 SUFFIX = {"python": (".py",), "typescript": (".ts", ".tsx"), "go": (".go",)}
@@ -170,7 +171,8 @@ class Facts:
 # ---- edits -------------------------------------------------------------------------------------
 
 class Tree:
-    """The working copy: edits by line, and the originals to restore."""
+    """The working copy: edits by line, files created and deleted, and the originals to restore
+    (None: a file the edits created)."""
 
     def __init__(self, repo: Path):
         self.repo, self.original = repo, {}
@@ -180,12 +182,23 @@ class Tree:
 
     def write(self, rel: str, lines: list[str]) -> None:
         p = self.repo / rel
-        self.original.setdefault(rel, p.read_text())
+        self.original.setdefault(rel, p.read_text() if p.exists() else None)
+        p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text("\n".join(lines))
+
+    def delete(self, rel: str) -> None:
+        p = self.repo / rel
+        self.original.setdefault(rel, p.read_text())
+        p.unlink()
 
     def restore(self) -> None:
         for rel, text in self.original.items():
-            (self.repo / rel).write_text(text)
+            p = self.repo / rel
+            if text is None:
+                p.unlink(missing_ok=True)
+            else:
+                p.parent.mkdir(parents=True, exist_ok=True)
+                p.write_text(text)
         self.original.clear()
 
 
@@ -528,10 +541,60 @@ def _go_import_target(rng, tree, facts, path: str, line: int, import_path: str) 
     return f"{path}:{line} {bound}: {import_path} -> {target}"
 
 
+def _go_uses_through(tree: Tree, files: set[str], bound: str) -> list[str]:
+    """The exported names `files` use through the package name `bound` (`bound.Name`)."""
+    pat = re.compile(rf"\b{re.escape(bound)}\.([A-Z]\w*)")
+    return sorted({n for f in sorted(files) for n in pat.findall((tree.repo / f).read_text(errors="replace"))})
+
+
+def edit_package_added(rng, tree, facts, lang):
+    """A package the repository's files import from outside appears in the repository (a new
+    directory, one file defining one of the names they use through it): their imports and
+    qualified uses now name it."""
+    if lang != "go":
+        return None
+    importers: dict[str, set[str]] = {}
+    for path, _, to, _ in facts.imports:
+        if path.endswith(".go") and to not in facts.go_dirs and "." not in to.split("/")[0]:
+            importers.setdefault(to, set()).add(path)
+    pool = sorted(importers)
+    rng.shuffle(pool)
+    for to in pool:
+        bound = os.path.basename(to)
+        used = _go_uses_through(tree, importers[to], bound) if bound.isidentifier() else []
+        rel = f"{to}/{bound}.go"
+        if not used or (tree.repo / rel).exists():
+            continue
+        name = rng.choice(used)
+        tree.write(rel, [f"package {bound}", "", f"func {name}() {{}}", ""])
+        return f"{rel} + {name} ({len(importers[to])} importers)"
+    return None
+
+
+def edit_package_removed(rng, tree, facts, lang):
+    """A small package of the repository that other directories import goes (every file of its
+    directory deleted)."""
+    if lang != "go":
+        return None
+    files: dict[str, set[str]] = {}
+    for s in facts.syms:
+        if s[4].endswith(".go"):
+            files.setdefault(os.path.dirname(s[4]), set()).add(s[4])
+    importers = {to for path, _, to, _ in facts.imports if to in files and os.path.dirname(path) != to}
+    pool = sorted(d for d in importers if len(files[d]) <= 3 and all((tree.repo / f).exists() for f in files[d]))
+    rng.shuffle(pool)
+    for d in pool:
+        for f in sorted(files[d]):
+            tree.delete(f)
+        return f"{d}/ - {len(files[d])} files"
+    return None
+
+
 EDITS = {"attr_type": edit_attr_type, "return_type": edit_return_type, "base_list": edit_base_list,
          "typed_local": edit_typed_local, "import_target": edit_import_target, "method_added": edit_method_added,
          "method_removed": edit_method_removed, "method_renamed": edit_method_renamed, "embed_added": edit_embed_added,
-         "embed_removed": edit_embed_removed, "receiver_type": edit_receiver_type}
+         "embed_removed": edit_embed_removed, "receiver_type": edit_receiver_type, "package_added": edit_package_added,
+         "package_removed": edit_package_removed}
 
 
 # ---- indexes and their edges -------------------------------------------------------------------
@@ -687,7 +750,8 @@ def run_class_branch(name, rng, work, repo, home0, facts, lang, n_edits) -> dict
             if d is None:
                 break
             applied.append(d)
-            git(scratch, "commit", "-qam", d)
+            git(scratch, "add", "-A")  # and the files an edit created
+            git(scratch, "commit", "-qm", d)
             RESOLUTIONS.clear()
             sync_s.append(index(repo, synced, ref="feature"))
             resolutions.extend(RESOLUTIONS)
