@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Incremental syncs against a whole index: do the edges agree after edits that change types?
 
-usage: python3 bench/incremental_edges_bench.py [--corpus django|py-5k|ts-real] [--seed 1]
+usage: python3 bench/incremental_edges_bench.py [--corpus django|py-5k|ts-real|go-5k|rs-5k] [--seed 1]
        [--edits 8] [--classes attr_type,...] [--work DIR] [--keep] [--branch]
 
 A copy of a small real corpus (`django`: py-5k's Django tree; `py-5k`: Django and Salt, for the
-syncs' cost at scale; `ts-real`: the TypeScript subset of bench/agent_tasks/corpora.py) is indexed once (home 0). Then, per class of edit, from a copy of
+syncs' cost at scale; `ts-real`, `go-5k`, `rs-5k`: the TypeScript, Go and Rust subsets of
+bench/agent_tasks/corpora.py) is indexed once (home 0). Then, per class of edit, from a copy of
 home 0 and the pristine tree: `--edits` seeded random edits of that class, each followed by an
 incremental sync (`index.run_index`, the path `cruxe sync` and the watch take); then a fresh whole
 index of the same tree in another home, and the two edge tables are diffed. An edge is compared
@@ -24,6 +25,22 @@ edit is chosen among the definitions the index lists, so it is real code):
   method_added   a class with subclasses gains a method one of its ancestors has (an override)
   method_removed a method of a class with subclasses is deleted
   method_renamed a method of a class with subclasses is renamed (its callers are not)
+Go (its default set: GO_CLASSES) reads these its own way: a struct's embedded fields are its
+bases and "subclasses" are the structs that embed it; attr_type changes a struct field's type,
+return_type a function's result, base_list an embedded field's type, typed_local a `var x T` or
+`x := T{...}`, import_target aliases an import of a package of the repository to another one
+that defines a name the file uses through it, method_added appends a method to an embedded
+struct; and it has five classes of its own:
+  embed_added    a struct embeds another struct of its package that has methods
+  embed_removed  an embedded field goes
+  receiver_type  a method's receiver becomes another struct of its package
+  package_added  a package the files import from outside appears (a new directory, one file)
+  package_removed a small package of the repository that other directories import goes
+Rust (RUST_CLASSES): attr_type changes a struct field's type, return_type a `-> T`, typed_local
+a `let x: T`, import_target a `use a::b::Name;` to another module of the crate that defines
+Name, receiver_type an inherent `impl T {` to another type of the same file, method_added an
+`impl T { fn name }` at the end of T's file of a name other files call, and method_removed /
+method_renamed any type's method (Rust's resolver follows no base lists: no base_list class).
 With `--branch`, the same edits are made on a git branch instead: the copy is a git repository
 (one commit on `main`, checked out and indexed: the base), and per class a branch `feature` gets
 the edits in a scratch worktree, each committed and followed by a sync of `feature`
@@ -68,8 +85,12 @@ GO_CLASSES = ("attr_type", "return_type", "base_list", "embed_added", "embed_rem
               "typed_local", "import_target", "method_added", "method_removed", "method_renamed", "package_added",
               "package_removed")
 SOURCES = {"django": ("python", [("django", CORPORA["py-5k"][1][0][1])]), "py-5k": CORPORA["py-5k"],
-           "ts-real": CORPORA["ts-real"], "go-5k": CORPORA["go-5k"]}
-SUFFIX = {"python": (".py",), "typescript": (".ts", ".tsx"), "go": (".go",)}
+           "ts-real": CORPORA["ts-real"], "go-5k": CORPORA["go-5k"], "rs-5k": CORPORA["rs-5k"]}
+SUFFIX = {"python": (".py",), "typescript": (".ts", ".tsx"), "go": (".go",), "rust": (".rs",)}
+# Rust's: no base lists either (a trait's methods are not followed through `impl Trait for T`);
+# a type's methods are its impl blocks' items, in any module of its crate
+RUST_CLASSES = ("attr_type", "return_type", "typed_local", "import_target", "receiver_type", "method_added",
+                "method_removed", "method_renamed")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
 # a Go struct's embedded field: a line that is a type alone (`*pkg.T`, `T[int]`, a tag, a comment)
 _GO_EMBED = re.compile(r"^\s*\*?(?:\w+\.)?([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*(?:`[^`]*`)?\s*(?://.*)?$")
@@ -228,28 +249,31 @@ def _swap_type(rng, tree, facts, rel, line_no, pattern: re.Pattern) -> str | Non
 
 _ATTR = {"python": re.compile(r"self\.\w+\s*(?::\s*|=\s*)([A-Z]\w*)\b"),
          "go": re.compile(r"^\s*\w+(?:\s*,\s*\w+)*\s+[*\[\]]*(?:\w+\.)?([A-Za-z_]\w*)\b"),
+         "rust": re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?\w+\s*:\s*(?:&(?:'\w+\s+)?(?:mut\s+)?)?(?:[\w:]+::)?([A-Z]\w*)\b"),
          "typescript": re.compile(r"^\s*(?:(?:private|public|protected|readonly|static)\s+)*\w+[?!]?\s*:\s*([A-Z]\w*)\b")}
 _LOCAL = {"python": re.compile(r"^\s+\w+\s*(?::\s*|=\s*)([A-Z]\w*)\b"),
           "typescript": re.compile(r"^\s+(?:const|let|var)\s+\w+\s*(?::\s*|=\s*new\s+)([A-Z]\w*)\b"),
-          "go": re.compile(r"^\s+(?:var\s+\w+\s+\*?|\w+\s*:=\s*&?)(?:\w+\.)?([A-Za-z_]\w*)(?:\s*$|\{)")}
+          "go": re.compile(r"^\s+(?:var\s+\w+\s+\*?|\w+\s*:=\s*&?)(?:\w+\.)?([A-Za-z_]\w*)(?:\s*$|\{)"),
+          "rust": re.compile(r"^\s+let\s+(?:mut\s+)?\w+\s*:\s*(?:&(?:mut\s+)?)?(?:[\w:]+::)?([A-Z]\w*)\b")}
 _RETURN = {"python": re.compile(r"\)\s*->\s*([A-Z]\w*)\b"), "typescript": re.compile(r"\)\s*:\s*([A-Z]\w*)\b"),
-           "go": re.compile(r"\)\s+\(?\*?(?:\w+\.)?([A-Za-z_]\w*)(?:\s*,[^)]*\))?\s*\{\s*$")}
+           "go": re.compile(r"\)\s+\(?\*?(?:\w+\.)?([A-Za-z_]\w*)(?:\s*,[^)]*\))?\s*\{\s*$"),
+           "rust": re.compile(r"\)\s*->\s*(?:&(?:'\w+\s+)?(?:mut\s+)?)?(?:[\w:]+::)?([A-Z]\w*)\b")}
 _BASE = {"python": re.compile(r"^\s*class\s+\w+\((?:[\w.]+\.)?([A-Z]\w*)"),
          "typescript": re.compile(r"\b(?:extends|implements)\s+([A-Z]\w*)"), "go": _GO_EMBED}
 
 
-def _go_struct_lines(rng, facts: Facts, only_embeds: bool) -> list[tuple[str, int]]:
-    """(path, line) of Go struct bodies' lines (or only their embedded fields'), the structs whose
-    names other files use first."""
-    structs = facts.elsewhere([s for s in facts.classes if s[3] == "struct" and s[4].endswith(".go")], rng,
+def _struct_lines(rng, facts: Facts, lang: str, only_embeds: bool = False) -> list[tuple[str, int]]:
+    """(path, line) of Go or Rust struct bodies' lines (or only Go's embedded fields'), the
+    structs whose names other files use first."""
+    structs = facts.elsewhere([s for s in facts.classes if s[3] == "struct" and s[4].endswith(SUFFIX[lang])], rng,
                               facts.used_in)
     return [(s[4], n) for s in structs
             for n in (facts.embeds.get(s[0], []) if only_embeds else range(s[5] + 1, s[6]))]
 
 
 def edit_attr_type(rng, tree, facts, lang):
-    if lang == "go":  # a struct field's type
-        return next((d for p, n in _go_struct_lines(rng, facts, False) if (d := _swap_type(rng, tree, facts, p, n, _ATTR[lang]))), None)
+    if lang in ("go", "rust"):  # a struct field's type
+        return next((d for p, n in _struct_lines(rng, facts, lang) if (d := _swap_type(rng, tree, facts, p, n, _ATTR[lang]))), None)
     pool = facts.elsewhere([s for s in facts.syms if s[3] in ("variable", "field", "property", "constant")
                             and s[7] is not None], rng, facts.receiver_in)
     return next((d for s in pool if (d := _swap_type(rng, tree, facts, s[4], s[5], _ATTR[lang]))), None)
@@ -274,7 +298,7 @@ def edit_return_type(rng, tree, facts, lang):
 
 def edit_base_list(rng, tree, facts, lang):
     if lang == "go":  # an embedded field's type
-        return next((d for p, n in _go_struct_lines(rng, facts, True) if (d := _swap_type(rng, tree, facts, p, n, _BASE[lang]))), None)
+        return next((d for p, n in _struct_lines(rng, facts, lang, True) if (d := _swap_type(rng, tree, facts, p, n, _BASE[lang]))), None)
     pool = [c for c in facts.classes if c[0] in facts.bases]
     rng.shuffle(pool)
     pool.sort(key=lambda c: not any(s[4] != c[4] for s in facts.subclasses.get(c[0], [])))
@@ -302,10 +326,11 @@ def _module_of(path: str, lang: str) -> str:
 def edit_import_target(rng, tree, facts, lang):
     pool = list(facts.imports)
     rng.shuffle(pool)
-    pool.sort(key=lambda i: not (facts.used_in.get(i[2], set()) - {i[0]}))
+    tail = (lambda n: n.rsplit("::", 1)[-1]) if lang == "rust" else (lambda n: n)
+    pool.sort(key=lambda i: not (facts.used_in.get(tail(i[2]), set()) - {i[0]}))
     for path, line, name, module in pool:
-        if lang == "go":
-            d = _go_import_target(rng, tree, facts, path, line, name)
+        if lang in ("go", "rust"):
+            d = (_go_import_target if lang == "go" else _rust_import_target)(rng, tree, facts, path, line, name)
             if d:
                 return d
             continue
@@ -363,6 +388,8 @@ def _class_body_line(tree: Tree, cls: tuple, lang: str) -> tuple[int, str] | Non
 
 
 def edit_method_added(rng, tree, facts, lang):
+    if lang == "rust":
+        return _rust_method_added(rng, tree, facts)
     pool = _with_subclasses(facts)
     rng.shuffle(pool)
     pool.sort(key=lambda c: not any(s[4] != c[4] for s in facts.subclasses.get(c[0], [])))
@@ -407,8 +434,35 @@ def _go_method_added(rng, tree, facts, cls, own: set[str], inherited: list[str])
     return f"{cls[4]}:{cls[5]} {cls[1]} + {name}"
 
 
-def _subclass_methods(facts: Facts, rng: random.Random) -> list[tuple]:
-    """Methods of classes with subclasses, those named in the subclasses' other files first."""
+def _rust_types(facts: Facts) -> list[tuple]:
+    """Rust structs and enums that take no generic parameters (`impl T` needs none)."""
+    return [c for c in facts.classes if c[3] in ("struct", "enum") and c[4].endswith(".rs") and "<" not in c[8]]
+
+
+def _rust_method_added(rng, tree, facts) -> str | None:
+    """A Rust type gains a method (an impl block at the end of its file) of a name that other
+    files call: the method of that name elsewhere is no longer the only one."""
+    pool = facts.elsewhere(_rust_types(facts), rng, facts.used_in)
+    for cls in pool:
+        own = {m[1] for m in facts.members.get(cls[0], [])}
+        names = sorted(n for n in facts.method_names - own if facts.used_in.get(n, set()) - {cls[4]}
+                       and n.isidentifier())
+        if not names:
+            continue
+        name = rng.choice(names)
+        lines = tree.lines(cls[4])
+        lines += ["", f"impl {cls[1]} {{", f"    pub fn {name}(&self) {{}}", "}", ""]
+        tree.write(cls[4], lines)
+        return f"{cls[4]}:{cls[5]} {cls[1]} + {name}"
+    return None
+
+
+def _subclass_methods(facts: Facts, rng: random.Random, lang: str = "") -> list[tuple]:
+    """Methods of classes with subclasses, those named in the subclasses' other files first
+    (Rust: methods of any type, those named in other files first)."""
+    if lang == "rust":
+        return facts.elsewhere([m for m in facts.syms if m[3] == "method" and m[7] is not None
+                                and m[4].endswith(".rs")], rng, facts.used_in)
     pool = [(m, {s[4] for s in facts.subclasses[c[0]]}) for c in _with_subclasses(facts)
             for m in facts.members.get(c[0], []) if m[3] == "method" and not m[1].startswith("__")]
     rng.shuffle(pool)
@@ -416,7 +470,7 @@ def _subclass_methods(facts: Facts, rng: random.Random) -> list[tuple]:
 
 
 def edit_method_removed(rng, tree, facts, lang):
-    for m in _subclass_methods(facts, rng):
+    for m in _subclass_methods(facts, rng, lang):
         lines = tree.lines(m[4])
         start = m[5] - 1
         while start > 0 and lines[start - 1].strip().startswith("@"):
@@ -426,7 +480,7 @@ def edit_method_removed(rng, tree, facts, lang):
         indent = re.match(r"\s*", lines[m[5] - 1]).group(0)
         # Go: blank lines in its place, so that the index's line numbers of the file's other
         # definitions stay true for later edits
-        filler = [f"{indent}pass"] if lang == "python" else [""] * (m[6] - start) if lang == "go" else []
+        filler = [f"{indent}pass"] if lang == "python" else [""] * (m[6] - start) if lang in ("go", "rust") else []
         lines[start:m[6]] = filler
         tree.write(m[4], lines)
         return f"{m[4]}:{m[5]} - {m[2]}"
@@ -434,11 +488,12 @@ def edit_method_removed(rng, tree, facts, lang):
 
 
 def edit_method_renamed(rng, tree, facts, lang):
-    for m in _subclass_methods(facts, rng):
+    for m in _subclass_methods(facts, rng, lang):
         lines = tree.lines(m[4])
         text = lines[m[5] - 1]
         pat = re.compile(rf"(\bdef\s+){re.escape(m[1])}\b" if lang == "python"
                          else rf"^(func\s*\([^)]*\)\s*){re.escape(m[1])}(?=\s*[(\[])" if lang == "go"
+                         else rf"(\bfn\s+){re.escape(m[1])}\b" if lang == "rust"
                          else rf"^(\s*(?:\w+\s+)*){re.escape(m[1])}(?=\s*[(<])")
         hit = pat.search(text)
         if hit is None:
@@ -481,7 +536,7 @@ def edit_embed_removed(rng, tree, facts, lang):
     """A Go struct's embedded field goes (a blank line in its place: line numbers stay)."""
     if lang != "go":
         return None
-    for path, line_no in _go_struct_lines(rng, facts, True):
+    for path, line_no in _struct_lines(rng, facts, lang, True):
         lines = tree.lines(path)
         if line_no > len(lines) or not _GO_EMBED.match(lines[line_no - 1]):
             continue
@@ -495,8 +550,32 @@ def edit_embed_removed(rng, tree, facts, lang):
 _GO_RECEIVER = re.compile(r"^func\s*\(\s*(?:\w+\s+)?\*?\s*(\w+)\s*\)")
 
 
+def _rust_impl_moved(rng, tree, facts) -> str | None:
+    """A Rust inherent impl block (`impl T {`) becomes another type's of the same file: its
+    methods move to that type."""
+    by_file: dict[str, list[tuple]] = {}
+    for c in _rust_types(facts):
+        by_file.setdefault(c[4], []).append(c)
+    pool = facts.elsewhere([c for cs in by_file.values() if len(cs) > 1 for c in cs if facts.members.get(c[0])],
+                           rng, facts.used_in)
+    for cls in pool:
+        lines = tree.lines(cls[4])
+        pat = re.compile(rf"^(impl\s+){re.escape(cls[1])}(\s*\{{\s*)$")
+        at = next((i for i, text in enumerate(lines) if pat.match(text)), None)
+        if at is None:
+            continue
+        new = rng.choice([c for c in by_file[cls[4]] if c[0] != cls[0]])[1]
+        lines[at] = pat.sub(rf"\g<1>{new}\g<2>", lines[at])
+        tree.write(cls[4], lines)
+        return f"{cls[4]}:{at + 1} impl {cls[1]} -> impl {new}"
+    return None
+
+
 def edit_receiver_type(rng, tree, facts, lang):
-    """A Go method moves to another struct of its package (its receiver's type changes)."""
+    """A Go method moves to another struct of its package (its receiver's type changes); in
+    Rust, an inherent impl block to another type."""
+    if lang == "rust":
+        return _rust_impl_moved(rng, tree, facts)
     if lang != "go":
         return None
     structs = _go_structs(facts)
@@ -588,6 +667,29 @@ def edit_package_removed(rng, tree, facts, lang):
             tree.delete(f)
         return f"{d}/ - {len(files[d])} files"
     return None
+
+
+_RUST_USE = re.compile(r"^(\s*(?:pub(?:\([^)]*\))?\s+)?use\s+)([\w:]+)::(\w+)(\s*;\s*)$")
+
+
+def _rust_import_target(rng, tree, facts, path: str, line: int, to_name: str) -> str | None:
+    """A Rust `use a::b::Name;` takes Name from another module of its crate that defines it."""
+    from cruxe.refs.rust import crate_of
+    lines = tree.lines(path)
+    m = _RUST_USE.match(lines[line - 1]) if line <= len(lines) else None
+    if m is None or f"{m.group(2)}::{m.group(3)}" != to_name:
+        return None
+    name, crate = m.group(3), crate_of(path)
+    others = sorted({s[2].rsplit("::", 1)[0] if "::" in s[2] else "" for s in facts.top.get(name, [])
+                     if s[4].endswith(".rs") and crate_of(s[4]) == crate and s[3] != "module"})
+    # another module, not the same one named otherwise (`self::x` in `a/mod.rs` is `crate::a::x`)
+    others = [o for o in others if o.rsplit("::", 1)[-1] != m.group(2).rsplit("::", 1)[-1]]
+    if not others:
+        return None
+    module = rng.choice(others)
+    lines[line - 1] = f"{m.group(1)}crate::{module + '::' if module else ''}{name}{m.group(4)}"
+    tree.write(path, lines)
+    return f"{path}:{line} {name}: {m.group(2)} -> crate::{module}"
 
 
 EDITS = {"attr_type": edit_attr_type, "return_type": edit_return_type, "base_list": edit_base_list,
@@ -714,7 +816,8 @@ def _diff(mine: Counter, truth: Counter) -> dict:
 
 def overlay_against_whole(repo: Path, whole: Path) -> dict:
     """feature's merged edges (`branch_sync_bench`'s reading: the overlay's files' edges, the
-    base's for the rest with the overlay's fixes applied) against the whole index `whole`."""
+    base's for the rest, neither changed nor deleted on the branch, with the overlay's fixes
+    applied) against the whole index `whole`."""
     from branch_sync_bench import _edge_answers, _fixes, _targets
     from cruxe.project import open_project
     store = open_project(repo).store
@@ -723,12 +826,15 @@ def overlay_against_whole(repo: Path, whole: Path) -> dict:
     con = sqlite3.connect(f"file:{overlay}?mode=ro", uri=True)
     try:
         paths = {p for (p,) in con.execute("SELECT path FROM file_manifest")}
+        # and its tombstones (paths the branch deleted: the base's edges there are not read)
+        record = con.execute("SELECT value FROM meta WHERE key = 'overlay'").fetchone()
+        shadow = frozenset(paths | set(json.loads(record[0])["paths"] if record else ()))
     finally:
         con.close()
     targets, truth_targets, fixes = _targets([base, overlay]), _targets([whole]), _fixes(overlay)
     files = _diff(_edge_answers(overlay, targets, paths), _edge_answers(whole, truth_targets, paths))
-    rest = _diff(_edge_answers(base, targets, None, frozenset(paths), fixes),
-                 _edge_answers(whole, truth_targets, None, frozenset(paths)))
+    rest = _diff(_edge_answers(base, targets, None, shadow, fixes),
+                 _edge_answers(whole, truth_targets, None, shadow))
     return {"overlay_files": files, "base_files": {**rest, "fixes": len(fixes)}}
 
 
@@ -808,7 +914,7 @@ def main() -> None:
         facts = Facts(repo, home0)
         out = {"corpus": a.corpus, "branch": a.branch, "seed": a.seed, "edits_per_class": a.edits, "date": time.strftime("%Y-%m-%d %H:%M"),
                "load": os.getloadavg()[0], "first_index_s": round(t0, 1), "classes": {}}
-        classes = a.classes.split(",") if a.classes else GO_CLASSES if lang == "go" else CLASSES
+        classes = a.classes.split(",") if a.classes else {"go": GO_CLASSES, "rust": RUST_CLASSES}.get(lang, CLASSES)
         for name in classes:
             rng = random.Random(f"{a.seed}-{name}")
             out["classes"][name] = (run_class_branch if a.branch else run_class)(name, rng, work, repo, home0, facts, lang, a.edits)
