@@ -681,7 +681,7 @@ def _rust_import_target(rng, tree, facts, path: str, line: int, to_name: str) ->
         return None
     name, crate = m.group(3), crate_of(path)
     others = sorted({s[2].rsplit("::", 1)[0] if "::" in s[2] else "" for s in facts.top.get(name, [])
-                     if s[4].endswith(".rs") and crate_of(s[4]) == crate and s[3] != "module"})
+                     if s[4].endswith(".rs") and crate_of(s[4]) == crate and s[3] not in ("module", "method")})
     # another module, not the same one named otherwise (`self::x` in `a/mod.rs` is `crate::a::x`)
     others = [o for o in others if o.rsplit("::", 1)[-1] != m.group(2).rsplit("::", 1)[-1]]
     if not others:
