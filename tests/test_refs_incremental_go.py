@@ -31,10 +31,11 @@ def answer(table: list[tuple], path: str, line: int, name: str) -> str:
 
 
 def synced_and_whole(root: Path, tmp_path: Path, monkeypatch, edit) -> tuple[list[tuple], list[tuple]]:
-    """The edge table after `edit` and an incremental sync, and that of a fresh whole index."""
+    """The edge table after `edit` and an incremental sync (the other files unchanged), and
+    that of a fresh whole index."""
     run_index(root)
     edit(root)
-    run_index(root)  # incremental: a/a.go did not change
+    run_index(root)  # incremental
     synced = edge_table(root)
     monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "fresh_home"))
     run_index(root)
@@ -77,4 +78,19 @@ def test_a_method_edit_in_another_file_moves_the_calls_of_it(make_repo, tmp_path
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch,
                                      lambda r: (r / "c/c.go").write_text(texts[edit]))
     assert answer(whole, "a/a.go", 6, "Run") == expected[edit]
+    assert synced == whole
+
+
+def test_the_same_rule_takes_a_python_module_that_appears(make_repo, tmp_path, monkeypatch):
+    # the rule is the language's import's: `import pkg.newmod` ends with the new file's stem
+    root = make_repo({"pkg/__init__.py": "",
+                      "pkg/use.py": "import pkg.newmod\nfrom pkg import other\n\n\ndef go():\n"
+                                    "    pkg.newmod.hello()\n    other.hi()\n"})
+
+    def add(r: Path) -> None:
+        (r / "pkg/newmod.py").write_text("def hello():\n    return 1\n")
+        (r / "pkg/other.py").write_text("def hi():\n    return 1\n")
+    synced, whole = synced_and_whole(root, tmp_path, monkeypatch, add)
+    assert answer(whole, "pkg/use.py", 1, "pkg.newmod") == "module"
+    assert answer(whole, "pkg/use.py", 2, "other") == "module"
     assert synced == whole
