@@ -217,6 +217,9 @@ class Tree:
             p = self.repo / rel
             if text is None:
                 p.unlink(missing_ok=True)
+                while p.parent != self.repo and not any(p.parent.iterdir()):  # the directories it made
+                    p = p.parent
+                    p.rmdir()
             else:
                 p.parent.mkdir(parents=True, exist_ok=True)
                 p.write_text(text)
