@@ -94,3 +94,24 @@ def test_the_same_rule_takes_a_python_module_that_appears(make_repo, tmp_path, m
     assert answer(whole, "pkg/use.py", 1, "pkg.newmod") == "module"
     assert answer(whole, "pkg/use.py", 2, "other") == "module"
     assert synced == whole
+
+
+def test_a_module_path_changed_in_go_mod_takes_every_import_of_it(make_repo, tmp_path, monkeypatch):
+    # go.mod defines no name: no dirty name follows it, the resolution's configuration does
+    root = make_repo({"go.mod": GO_MOD, "a/a.go": USER, "c/c.go": PACKAGE_C})
+    synced, whole = synced_and_whole(root, tmp_path, monkeypatch,
+                                     lambda r: (r / "go.mod").write_text(GO_MOD.replace("example.com/m", "example.com/z")))
+    assert answer(whole, "a/a.go", 3, "example.com/m/c") == "external"  # another module's path now
+    assert answer(whole, "a/a.go", 6, "Hello") == "external"
+    assert synced == whole
+
+
+def test_a_crate_renamed_in_cargo_toml_takes_the_paths_through_its_name(make_repo, tmp_path, monkeypatch):
+    # tests/ reach their crate by its Cargo.toml name (`refs.rust.crate_names`)
+    root = make_repo({"Cargo.toml": '[package]\nname = "kit"\nversion = "0.1.0"\n',
+                      "src/lib.rs": "pub fn hello() -> i32 {\n    1\n}\n",
+                      "tests/t.rs": "use kit::hello;\n\n#[test]\nfn t() {\n    hello();\n}\n"})
+    synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "Cargo.toml").write_text(
+        '[package]\nname = "tool"\nversion = "0.1.0"\n'))
+    assert answer(whole, "tests/t.rs", 1, "kit::hello") == "external"
+    assert synced == whole
