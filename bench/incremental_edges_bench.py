@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Incremental syncs against a whole index: do the edges agree after edits that change types?
 
-usage: python3 bench/incremental_edges_bench.py [--corpus django|py-5k|ts-real] [--seed 1]
+usage: python3 bench/incremental_edges_bench.py [--corpus django|py-5k|ts-real|go-5k|rs-5k] [--seed 1]
        [--edits 8] [--classes attr_type,...] [--work DIR] [--keep] [--branch]
 
 A copy of a small real corpus (`django`: py-5k's Django tree; `py-5k`: Django and Salt, for the
-syncs' cost at scale; `ts-real`: the TypeScript subset of bench/agent_tasks/corpora.py) is indexed once (home 0). Then, per class of edit, from a copy of
+syncs' cost at scale; `ts-real`, `go-5k`, `rs-5k`: the TypeScript, Go and Rust subsets of
+bench/agent_tasks/corpora.py) is indexed once (home 0). Then, per class of edit, from a copy of
 home 0 and the pristine tree: `--edits` seeded random edits of that class, each followed by an
 incremental sync (`index.run_index`, the path `cruxe sync` and the watch take); then a fresh whole
 index of the same tree in another home, and the two edge tables are diffed. An edge is compared
@@ -24,6 +25,22 @@ edit is chosen among the definitions the index lists, so it is real code):
   method_added   a class with subclasses gains a method one of its ancestors has (an override)
   method_removed a method of a class with subclasses is deleted
   method_renamed a method of a class with subclasses is renamed (its callers are not)
+Go (its default set: GO_CLASSES) reads these its own way: a struct's embedded fields are its
+bases and "subclasses" are the structs that embed it; attr_type changes a struct field's type,
+return_type a function's result, base_list an embedded field's type, typed_local a `var x T` or
+`x := T{...}`, import_target aliases an import of a package of the repository to another one
+that defines a name the file uses through it, method_added appends a method to an embedded
+struct; and it has five classes of its own:
+  embed_added    a struct embeds another struct of its package that has methods
+  embed_removed  an embedded field goes
+  receiver_type  a method's receiver becomes another struct of its package
+  package_added  a package the files import from outside appears (a new directory, one file)
+  package_removed a small package of the repository that other directories import goes
+Rust (RUST_CLASSES): attr_type changes a struct field's type, return_type a `-> T`, typed_local
+a `let x: T`, import_target a `use a::b::Name;` to another module of the crate that defines
+Name, receiver_type an inherent `impl T {` to another type of the same file, method_added an
+`impl T { fn name }` at the end of T's file of a name other files call, and method_removed /
+method_renamed any type's method (Rust's resolver follows no base lists: no base_list class).
 With `--branch`, the same edits are made on a git branch instead: the copy is a git repository
 (one commit on `main`, checked out and indexed: the base), and per class a branch `feature` gets
 the edits in a scratch worktree, each committed and followed by a sync of `feature`
@@ -62,10 +79,21 @@ from agent_tasks.corpora import CORPORA  # noqa: E402
 CLASSES = ("attr_type", "return_type", "base_list", "typed_local", "import_target", "method_added",
            "method_removed", "method_renamed")
 TYPE_KINDS = ("class", "interface", "struct", "type_alias", "enum", "trait")
+# Go's own classes: Go has no base lists or class bodies; a struct's embedded fields are its bases
+# (their methods and fields are promoted), and a method belongs to its type by its receiver
+GO_CLASSES = ("attr_type", "return_type", "base_list", "embed_added", "embed_removed", "receiver_type",
+              "typed_local", "import_target", "method_added", "method_removed", "method_renamed", "package_added",
+              "package_removed")
 SOURCES = {"django": ("python", [("django", CORPORA["py-5k"][1][0][1])]), "py-5k": CORPORA["py-5k"],
-           "ts-real": CORPORA["ts-real"]}
-SUFFIX = {"python": (".py",), "typescript": (".ts", ".tsx")}
+           "ts-real": CORPORA["ts-real"], "go-5k": CORPORA["go-5k"], "rs-5k": CORPORA["rs-5k"]}
+SUFFIX = {"python": (".py",), "typescript": (".ts", ".tsx"), "go": (".go",), "rust": (".rs",)}
+# Rust's: no base lists either (a trait's methods are not followed through `impl Trait for T`);
+# a type's methods are its impl blocks' items, in any module of its crate
+RUST_CLASSES = ("attr_type", "return_type", "typed_local", "import_target", "receiver_type", "method_added",
+                "method_removed", "method_renamed")
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+# a Go struct's embedded field: a line that is a type alone (`*pkg.T`, `T[int]`, a tag, a comment)
+_GO_EMBED = re.compile(r"^\s*\*?(?:\w+\.)?([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*(?:`[^`]*`)?\s*(?://.*)?$")
 
 
 # ---- the index's facts the edits are chosen from -----------------------------------------------
@@ -96,6 +124,8 @@ class Facts:
             if from_id != to_id:
                 self.subclasses.setdefault(to_id, []).append(self.by_id[from_id])
         self.bases = {s[0]: b for b, subs in self.subclasses.items() for s in subs}
+        if any(s[4].endswith(".go") for s in self.syms):
+            self._go_types(repo, db)
         # top-level definitions by name: where an import could take a name from instead
         self.top = {}
         for s in self.syms:
@@ -105,6 +135,8 @@ class Facts:
             "SELECT source_file, source_line, to_name, coalesce(module, '') FROM edges WHERE edge_type = 'imports' "
             "ORDER BY source_file, source_line, rowid")]
 
+        self.go_dirs = {os.path.dirname(s[4]) for s in self.syms if s[4].endswith(".go")}
+        self.method_names = {s[1] for s in self.syms if s[3] == "method"}
         # where names are used: by edges naming them, and inside edges' receivers
         self.used_in: dict[str, set[str]] = {}
         self.receiver_in: dict[str, set[str]] = {}
@@ -113,6 +145,33 @@ class Facts:
             for w in set(_IDENT.findall(receiver)):
                 self.receiver_in.setdefault(w, set()).add(path)
         del project
+
+    def _go_types(self, repo: Path, db) -> None:
+        """Go's members and bases: a method is its receiver type's (`pkg.T.M`, declared anywhere
+        in T's directory), and a struct's embedded fields (a line that is a type alone) are its
+        bases, read from its body's text and the type references the index resolved there."""
+        types = {(os.path.dirname(s[4]), s[2]): s for s in self.classes if s[4].endswith(".go")}
+        for s in self.syms:
+            t = types.get((os.path.dirname(s[4]), s[2].rsplit(".", 1)[0])) if s[3] == "method" and s[7] is None else None
+            if t is not None:
+                self.members.setdefault(t[0], []).append(s)
+        resolved = {(p, line, name): to for p, line, name, to in db.execute(
+            "SELECT source_file, source_line, to_name, to_symbol_id FROM edges "
+            "WHERE edge_type = 'references' AND to_symbol_id IS NOT NULL")}
+        self.embeds: dict[bytes, list[int]] = {}  # struct id -> its embedded fields' lines
+        for s in self.classes:
+            if s[3] != "struct" or not s[4].endswith(".go"):
+                continue
+            lines = (repo / s[4]).read_text(errors="replace").split("\n")
+            for line_no in range(s[5] + 1, min(s[6], len(lines) + 1)):
+                m = _GO_EMBED.match(lines[line_no - 1])
+                if m is None:
+                    continue
+                self.embeds.setdefault(s[0], []).append(line_no)
+                to = resolved.get((s[4], line_no, m.group(1)))
+                if to is not None and to != s[0] and to in self.by_id:
+                    self.subclasses.setdefault(to, []).append(s)
+                    self.bases.setdefault(s[0], to)
 
     def elsewhere(self, pool: list[tuple], rng: random.Random, uses: dict[str, set[str]],
                   where=lambda s: {s[4]}) -> list[tuple]:
@@ -133,7 +192,8 @@ class Facts:
 # ---- edits -------------------------------------------------------------------------------------
 
 class Tree:
-    """The working copy: edits by line, and the originals to restore."""
+    """The working copy: edits by line, files created and deleted, and the originals to restore
+    (None: a file the edits created)."""
 
     def __init__(self, repo: Path):
         self.repo, self.original = repo, {}
@@ -143,12 +203,26 @@ class Tree:
 
     def write(self, rel: str, lines: list[str]) -> None:
         p = self.repo / rel
-        self.original.setdefault(rel, p.read_text())
+        self.original.setdefault(rel, p.read_text() if p.exists() else None)
+        p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text("\n".join(lines))
+
+    def delete(self, rel: str) -> None:
+        p = self.repo / rel
+        self.original.setdefault(rel, p.read_text())
+        p.unlink()
 
     def restore(self) -> None:
         for rel, text in self.original.items():
-            (self.repo / rel).write_text(text)
+            p = self.repo / rel
+            if text is None:
+                p.unlink(missing_ok=True)
+                while p.parent != self.repo and not any(p.parent.iterdir()):  # the directories it made
+                    p = p.parent
+                    p.rmdir()
+            else:
+                p.parent.mkdir(parents=True, exist_ok=True)
+                p.write_text(text)
         self.original.clear()
 
 
@@ -177,15 +251,32 @@ def _swap_type(rng, tree, facts, rel, line_no, pattern: re.Pattern) -> str | Non
 
 
 _ATTR = {"python": re.compile(r"self\.\w+\s*(?::\s*|=\s*)([A-Z]\w*)\b"),
+         "go": re.compile(r"^\s*\w+(?:\s*,\s*\w+)*\s+[*\[\]]*(?:\w+\.)?([A-Za-z_]\w*)\b"),
+         "rust": re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?\w+\s*:\s*(?:&(?:'\w+\s+)?(?:mut\s+)?)?(?:[\w:]+::)?([A-Z]\w*)\b"),
          "typescript": re.compile(r"^\s*(?:(?:private|public|protected|readonly|static)\s+)*\w+[?!]?\s*:\s*([A-Z]\w*)\b")}
 _LOCAL = {"python": re.compile(r"^\s+\w+\s*(?::\s*|=\s*)([A-Z]\w*)\b"),
-          "typescript": re.compile(r"^\s+(?:const|let|var)\s+\w+\s*(?::\s*|=\s*new\s+)([A-Z]\w*)\b")}
-_RETURN = {"python": re.compile(r"\)\s*->\s*([A-Z]\w*)\b"), "typescript": re.compile(r"\)\s*:\s*([A-Z]\w*)\b")}
+          "typescript": re.compile(r"^\s+(?:const|let|var)\s+\w+\s*(?::\s*|=\s*new\s+)([A-Z]\w*)\b"),
+          "go": re.compile(r"^\s+(?:var\s+\w+\s+\*?|\w+\s*:=\s*&?)(?:\w+\.)?([A-Za-z_]\w*)(?:\s*$|\{)"),
+          "rust": re.compile(r"^\s+let\s+(?:mut\s+)?\w+\s*:\s*(?:&(?:mut\s+)?)?(?:[\w:]+::)?([A-Z]\w*)\b")}
+_RETURN = {"python": re.compile(r"\)\s*->\s*([A-Z]\w*)\b"), "typescript": re.compile(r"\)\s*:\s*([A-Z]\w*)\b"),
+           "go": re.compile(r"\)\s+\(?\*?(?:\w+\.)?([A-Za-z_]\w*)(?:\s*,[^)]*\))?\s*\{\s*$"),
+           "rust": re.compile(r"\)\s*->\s*(?:&(?:'\w+\s+)?(?:mut\s+)?)?(?:[\w:]+::)?([A-Z]\w*)\b")}
 _BASE = {"python": re.compile(r"^\s*class\s+\w+\((?:[\w.]+\.)?([A-Z]\w*)"),
-         "typescript": re.compile(r"\b(?:extends|implements)\s+([A-Z]\w*)")}
+         "typescript": re.compile(r"\b(?:extends|implements)\s+([A-Z]\w*)"), "go": _GO_EMBED}
+
+
+def _struct_lines(rng, facts: Facts, lang: str, only_embeds: bool = False) -> list[tuple[str, int]]:
+    """(path, line) of Go or Rust struct bodies' lines (or only Go's embedded fields'), the
+    structs whose names other files use first."""
+    structs = facts.elsewhere([s for s in facts.classes if s[3] == "struct" and s[4].endswith(SUFFIX[lang])], rng,
+                              facts.used_in)
+    return [(s[4], n) for s in structs
+            for n in (facts.embeds.get(s[0], []) if only_embeds else range(s[5] + 1, s[6]))]
 
 
 def edit_attr_type(rng, tree, facts, lang):
+    if lang in ("go", "rust"):  # a struct field's type
+        return next((d for p, n in _struct_lines(rng, facts, lang) if (d := _swap_type(rng, tree, facts, p, n, _ATTR[lang]))), None)
     pool = facts.elsewhere([s for s in facts.syms if s[3] in ("variable", "field", "property", "constant")
                             and s[7] is not None], rng, facts.receiver_in)
     return next((d for s in pool if (d := _swap_type(rng, tree, facts, s[4], s[5], _ATTR[lang]))), None)
@@ -209,6 +300,8 @@ def edit_return_type(rng, tree, facts, lang):
 
 
 def edit_base_list(rng, tree, facts, lang):
+    if lang == "go":  # an embedded field's type
+        return next((d for p, n in _struct_lines(rng, facts, lang, True) if (d := _swap_type(rng, tree, facts, p, n, _BASE[lang]))), None)
     pool = [c for c in facts.classes if c[0] in facts.bases]
     rng.shuffle(pool)
     pool.sort(key=lambda c: not any(s[4] != c[4] for s in facts.subclasses.get(c[0], [])))
@@ -236,8 +329,14 @@ def _module_of(path: str, lang: str) -> str:
 def edit_import_target(rng, tree, facts, lang):
     pool = list(facts.imports)
     rng.shuffle(pool)
-    pool.sort(key=lambda i: not (facts.used_in.get(i[2], set()) - {i[0]}))
+    tail = (lambda n: n.rsplit("::", 1)[-1]) if lang == "rust" else (lambda n: n)
+    pool.sort(key=lambda i: not (facts.used_in.get(tail(i[2]), set()) - {i[0]}))
     for path, line, name, module in pool:
+        if lang in ("go", "rust"):
+            d = (_go_import_target if lang == "go" else _rust_import_target)(rng, tree, facts, path, line, name)
+            if d:
+                return d
+            continue
         others = [s for s in facts.top.get(name, []) if s[4] != path and s[4].endswith(SUFFIX[lang])]
         if len(others) < 2:
             continue
@@ -292,12 +391,19 @@ def _class_body_line(tree: Tree, cls: tuple, lang: str) -> tuple[int, str] | Non
 
 
 def edit_method_added(rng, tree, facts, lang):
+    if lang == "rust":
+        return _rust_method_added(rng, tree, facts)
     pool = _with_subclasses(facts)
     rng.shuffle(pool)
     pool.sort(key=lambda c: not any(s[4] != c[4] for s in facts.subclasses.get(c[0], [])))
     for cls in pool:
         own = {m[1] for m in facts.members.get(cls[0], [])}
         inherited = sorted({m[1] for m in facts.ancestors_members(cls)} - own)
+        if lang == "go":
+            d = _go_method_added(rng, tree, facts, cls, own, inherited)
+            if d:
+                return d
+            continue
         if not inherited or cls[3] != "class":
             continue
         at = _class_body_line(tree, cls, lang)
@@ -314,8 +420,52 @@ def edit_method_added(rng, tree, facts, lang):
     return None
 
 
-def _subclass_methods(facts: Facts, rng: random.Random) -> list[tuple]:
-    """Methods of classes with subclasses, those named in the subclasses' other files first."""
+def _go_method_added(rng, tree, facts, cls, own: set[str], inherited: list[str]) -> str | None:
+    """A Go struct that is embedded elsewhere gains a method (at the end of its file): one its own
+    embedded types promote, else one of another type that its embedders' files call."""
+    if cls[3] != "struct" or "[" in cls[8]:
+        return None
+    subfiles = {s[4] for s in facts.subclasses[cls[0]]}
+    called = sorted(n for n in facts.method_names - own if facts.used_in.get(n, set()) & subfiles)
+    names = [n for n in inherited if facts.used_in.get(n, set()) & subfiles] or inherited or called
+    if not names:
+        return None
+    name = rng.choice(names)
+    lines = tree.lines(cls[4])
+    lines += ["", f"func (*{cls[1]}) {name}(...interface{{}}) interface{{}} {{ return nil }}"]
+    tree.write(cls[4], lines)
+    return f"{cls[4]}:{cls[5]} {cls[1]} + {name}"
+
+
+def _rust_types(facts: Facts) -> list[tuple]:
+    """Rust structs and enums that take no generic parameters (`impl T` needs none)."""
+    return [c for c in facts.classes if c[3] in ("struct", "enum") and c[4].endswith(".rs") and "<" not in c[8]]
+
+
+def _rust_method_added(rng, tree, facts) -> str | None:
+    """A Rust type gains a method (an impl block at the end of its file) of a name that other
+    files call: the method of that name elsewhere is no longer the only one."""
+    pool = facts.elsewhere(_rust_types(facts), rng, facts.used_in)
+    for cls in pool:
+        own = {m[1] for m in facts.members.get(cls[0], [])}
+        names = sorted(n for n in facts.method_names - own if facts.used_in.get(n, set()) - {cls[4]}
+                       and n.isidentifier())
+        if not names:
+            continue
+        name = rng.choice(names)
+        lines = tree.lines(cls[4])
+        lines += ["", f"impl {cls[1]} {{", f"    pub fn {name}(&self) {{}}", "}", ""]
+        tree.write(cls[4], lines)
+        return f"{cls[4]}:{cls[5]} {cls[1]} + {name}"
+    return None
+
+
+def _subclass_methods(facts: Facts, rng: random.Random, lang: str = "") -> list[tuple]:
+    """Methods of classes with subclasses, those named in the subclasses' other files first
+    (Rust: methods of any type, those named in other files first)."""
+    if lang == "rust":
+        return facts.elsewhere([m for m in facts.syms if m[3] == "method" and m[7] is not None
+                                and m[4].endswith(".rs")], rng, facts.used_in)
     pool = [(m, {s[4] for s in facts.subclasses[c[0]]}) for c in _with_subclasses(facts)
             for m in facts.members.get(c[0], []) if m[3] == "method" and not m[1].startswith("__")]
     rng.shuffle(pool)
@@ -323,7 +473,7 @@ def _subclass_methods(facts: Facts, rng: random.Random) -> list[tuple]:
 
 
 def edit_method_removed(rng, tree, facts, lang):
-    for m in _subclass_methods(facts, rng):
+    for m in _subclass_methods(facts, rng, lang):
         lines = tree.lines(m[4])
         start = m[5] - 1
         while start > 0 and lines[start - 1].strip().startswith("@"):
@@ -331,7 +481,9 @@ def edit_method_removed(rng, tree, facts, lang):
         if lang == "python" and not re.match(r"\s*(async\s+)?def\b", lines[m[5] - 1]):
             continue
         indent = re.match(r"\s*", lines[m[5] - 1]).group(0)
-        filler = [f"{indent}pass"] if lang == "python" else []
+        # Go: blank lines in its place, so that the index's line numbers of the file's other
+        # definitions stay true for later edits
+        filler = [f"{indent}pass"] if lang == "python" else [""] * (m[6] - start) if lang in ("go", "rust") else []
         lines[start:m[6]] = filler
         tree.write(m[4], lines)
         return f"{m[4]}:{m[5]} - {m[2]}"
@@ -339,10 +491,13 @@ def edit_method_removed(rng, tree, facts, lang):
 
 
 def edit_method_renamed(rng, tree, facts, lang):
-    for m in _subclass_methods(facts, rng):
+    for m in _subclass_methods(facts, rng, lang):
         lines = tree.lines(m[4])
         text = lines[m[5] - 1]
-        pat = re.compile(rf"(\bdef\s+){re.escape(m[1])}\b" if lang == "python" else rf"^(\s*(?:\w+\s+)*){re.escape(m[1])}(?=\s*[(<])")
+        pat = re.compile(rf"(\bdef\s+){re.escape(m[1])}\b" if lang == "python"
+                         else rf"^(func\s*\([^)]*\)\s*){re.escape(m[1])}(?=\s*[(\[])" if lang == "go"
+                         else rf"(\bfn\s+){re.escape(m[1])}\b" if lang == "rust"
+                         else rf"^(\s*(?:\w+\s+)*){re.escape(m[1])}(?=\s*[(<])")
         hit = pat.search(text)
         if hit is None:
             continue
@@ -353,9 +508,198 @@ def edit_method_renamed(rng, tree, facts, lang):
     return None
 
 
+def _go_structs(facts: Facts) -> dict[str, list[tuple]]:
+    """directory -> its Go structs that take no type parameters."""
+    out: dict[str, list[tuple]] = {}
+    for c in facts.classes:
+        if c[3] == "struct" and c[4].endswith(".go") and "[" not in c[8]:
+            out.setdefault(os.path.dirname(c[4]), []).append(c)
+    return out
+
+
+def edit_embed_added(rng, tree, facts, lang):
+    """A Go struct gains an embedded field: another struct of its package that has methods."""
+    if lang != "go":
+        return None
+    structs = _go_structs(facts)
+    pool = facts.elsewhere([c for cs in structs.values() for c in cs if c[6] > c[5]], rng, facts.used_in)
+    for cls in pool:
+        others = [c for c in structs[os.path.dirname(cls[4])] if c[0] != cls[0] and facts.members.get(c[0])]
+        lines = tree.lines(cls[4])
+        if not others or not lines[cls[5] - 1].rstrip().endswith("{"):
+            continue
+        new = rng.choice(others)
+        lines[cls[5]:cls[5]] = [f"\t{new[1]}"]
+        tree.write(cls[4], lines)
+        return f"{cls[4]}:{cls[5]} {cls[1]} + embeds {new[1]}"
+    return None
+
+
+def edit_embed_removed(rng, tree, facts, lang):
+    """A Go struct's embedded field goes (a blank line in its place: line numbers stay)."""
+    if lang != "go":
+        return None
+    for path, line_no in _struct_lines(rng, facts, lang, True):
+        lines = tree.lines(path)
+        if line_no > len(lines) or not _GO_EMBED.match(lines[line_no - 1]):
+            continue
+        was = lines[line_no - 1].strip()
+        lines[line_no - 1] = ""
+        tree.write(path, lines)
+        return f"{path}:{line_no} - embeds {was}"
+    return None
+
+
+_GO_RECEIVER = re.compile(r"^func\s*\(\s*(?:\w+\s+)?\*?\s*(\w+)\s*\)")
+
+
+def _rust_impl_moved(rng, tree, facts) -> str | None:
+    """A Rust inherent impl block (`impl T {`) becomes another type's of the same file: its
+    methods move to that type."""
+    by_file: dict[str, list[tuple]] = {}
+    for c in _rust_types(facts):
+        by_file.setdefault(c[4], []).append(c)
+    pool = facts.elsewhere([c for cs in by_file.values() if len(cs) > 1 for c in cs if facts.members.get(c[0])],
+                           rng, facts.used_in)
+    for cls in pool:
+        lines = tree.lines(cls[4])
+        pat = re.compile(rf"^(impl\s+){re.escape(cls[1])}(\s*\{{\s*)$")
+        at = next((i for i, text in enumerate(lines) if pat.match(text)), None)
+        if at is None:
+            continue
+        new = rng.choice([c for c in by_file[cls[4]] if c[0] != cls[0]])[1]
+        lines[at] = pat.sub(rf"\g<1>{new}\g<2>", lines[at])
+        tree.write(cls[4], lines)
+        return f"{cls[4]}:{at + 1} impl {cls[1]} -> impl {new}"
+    return None
+
+
+def edit_receiver_type(rng, tree, facts, lang):
+    """A Go method moves to another struct of its package (its receiver's type changes); in
+    Rust, an inherent impl block to another type."""
+    if lang == "rust":
+        return _rust_impl_moved(rng, tree, facts)
+    if lang != "go":
+        return None
+    structs = _go_structs(facts)
+    pool = facts.elsewhere([s for s in facts.syms if s[3] == "method" and s[7] is None and s[4].endswith(".go")],
+                           rng, facts.used_in)
+    for m in pool:
+        lines = tree.lines(m[4])
+        hit = _GO_RECEIVER.match(lines[m[5] - 1]) if m[5] <= len(lines) else None
+        if hit is None:
+            continue
+        others = [c for c in structs.get(os.path.dirname(m[4]), []) if c[1] != hit.group(1)
+                  and m[1] not in {x[1] for x in facts.members.get(c[0], [])}]
+        if not others:
+            continue
+        new = rng.choice(others)[1]
+        text = lines[m[5] - 1]
+        lines[m[5] - 1] = text[:hit.start(1)] + new + text[hit.end(1):]
+        tree.write(m[4], lines)
+        return f"{m[4]}:{m[5]} {m[2]}: receiver {hit.group(1)} -> {new}"
+    return None
+
+
+_GO_IMPORT = re.compile(r'^(\s*(?:import\s+)?)(\w+\s+)?"([^"]+)"(.*)$')
+
+
+def _go_import_target(rng, tree, facts, path: str, line: int, import_path: str) -> str | None:
+    """A Go import of a package of the repository takes another package that defines one of
+    the names the file uses through it (an alias keeps the name it binds)."""
+    lines = tree.lines(path)
+    m = _GO_IMPORT.match(lines[line - 1]) if line <= len(lines) else None
+    if m is None or m.group(3) != import_path or import_path not in facts.go_dirs:
+        return None
+    bound = (m.group(2) or "").strip() or os.path.basename(import_path)
+    used = set(re.findall(rf"\b{re.escape(bound)}\.([A-Z]\w*)", "\n".join(lines)))
+    others = sorted({os.path.dirname(s[4]) for n in used for s in facts.top.get(n, [])
+                     if s[4].endswith(".go")} - {import_path})
+    if not others:
+        return None
+    target = rng.choice(others)
+    lines[line - 1] = f'{m.group(1)}{bound} "{target}"{m.group(4)}'
+    tree.write(path, lines)
+    return f"{path}:{line} {bound}: {import_path} -> {target}"
+
+
+def _go_uses_through(tree: Tree, files: set[str], bound: str) -> list[str]:
+    """The exported names `files` use through the package name `bound` (`bound.Name`)."""
+    pat = re.compile(rf"\b{re.escape(bound)}\.([A-Z]\w*)")
+    return sorted({n for f in sorted(files) for n in pat.findall((tree.repo / f).read_text(errors="replace"))})
+
+
+def edit_package_added(rng, tree, facts, lang):
+    """A package the repository's files import from outside appears in the repository (a new
+    directory, one file defining one of the names they use through it): their imports and
+    qualified uses now name it."""
+    if lang != "go":
+        return None
+    importers: dict[str, set[str]] = {}
+    for path, _, to, _ in facts.imports:
+        if path.endswith(".go") and to not in facts.go_dirs and "." not in to.split("/")[0]:
+            importers.setdefault(to, set()).add(path)
+    pool = sorted(importers)
+    rng.shuffle(pool)
+    for to in pool:
+        bound = os.path.basename(to)
+        used = _go_uses_through(tree, importers[to], bound) if bound.isidentifier() else []
+        rel = f"{to}/{bound}.go"
+        if not used or (tree.repo / rel).exists():
+            continue
+        name = rng.choice(used)
+        tree.write(rel, [f"package {bound}", "", f"func {name}() {{}}", ""])
+        return f"{rel} + {name} ({len(importers[to])} importers)"
+    return None
+
+
+def edit_package_removed(rng, tree, facts, lang):
+    """A small package of the repository that other directories import goes (every file of its
+    directory deleted)."""
+    if lang != "go":
+        return None
+    files: dict[str, set[str]] = {}
+    for s in facts.syms:
+        if s[4].endswith(".go"):
+            files.setdefault(os.path.dirname(s[4]), set()).add(s[4])
+    importers = {to for path, _, to, _ in facts.imports if to in files and os.path.dirname(path) != to}
+    pool = sorted(d for d in importers if len(files[d]) <= 3 and all((tree.repo / f).exists() for f in files[d]))
+    rng.shuffle(pool)
+    for d in pool:
+        for f in sorted(files[d]):
+            tree.delete(f)
+        return f"{d}/ - {len(files[d])} files"
+    return None
+
+
+_RUST_USE = re.compile(r"^(\s*(?:pub(?:\([^)]*\))?\s+)?use\s+)([\w:]+)::(\w+)(\s*;\s*)$")
+
+
+def _rust_import_target(rng, tree, facts, path: str, line: int, to_name: str) -> str | None:
+    """A Rust `use a::b::Name;` takes Name from another module of its crate that defines it."""
+    from cruxe.refs.rust import crate_of
+    lines = tree.lines(path)
+    m = _RUST_USE.match(lines[line - 1]) if line <= len(lines) else None
+    if m is None or f"{m.group(2)}::{m.group(3)}" != to_name:
+        return None
+    name, crate = m.group(3), crate_of(path)
+    others = sorted({s[2].rsplit("::", 1)[0] if "::" in s[2] else "" for s in facts.top.get(name, [])
+                     if s[4].endswith(".rs") and crate_of(s[4]) == crate and s[3] not in ("module", "method")})
+    # another module, not the same one named otherwise (`self::x` in `a/mod.rs` is `crate::a::x`)
+    others = [o for o in others if o.rsplit("::", 1)[-1] != m.group(2).rsplit("::", 1)[-1]]
+    if not others:
+        return None
+    module = rng.choice(others)
+    lines[line - 1] = f"{m.group(1)}crate::{module + '::' if module else ''}{name}{m.group(4)}"
+    tree.write(path, lines)
+    return f"{path}:{line} {name}: {m.group(2)} -> crate::{module}"
+
+
 EDITS = {"attr_type": edit_attr_type, "return_type": edit_return_type, "base_list": edit_base_list,
          "typed_local": edit_typed_local, "import_target": edit_import_target, "method_added": edit_method_added,
-         "method_removed": edit_method_removed, "method_renamed": edit_method_renamed}
+         "method_removed": edit_method_removed, "method_renamed": edit_method_renamed, "embed_added": edit_embed_added,
+         "embed_removed": edit_embed_removed, "receiver_type": edit_receiver_type, "package_added": edit_package_added,
+         "package_removed": edit_package_removed}
 
 
 # ---- indexes and their edges -------------------------------------------------------------------
@@ -475,7 +819,8 @@ def _diff(mine: Counter, truth: Counter) -> dict:
 
 def overlay_against_whole(repo: Path, whole: Path) -> dict:
     """feature's merged edges (`branch_sync_bench`'s reading: the overlay's files' edges, the
-    base's for the rest with the overlay's fixes applied) against the whole index `whole`."""
+    base's for the rest, neither changed nor deleted on the branch, with the overlay's fixes
+    applied) against the whole index `whole`."""
     from branch_sync_bench import _edge_answers, _fixes, _targets
     from cruxe.project import open_project
     store = open_project(repo).store
@@ -484,12 +829,15 @@ def overlay_against_whole(repo: Path, whole: Path) -> dict:
     con = sqlite3.connect(f"file:{overlay}?mode=ro", uri=True)
     try:
         paths = {p for (p,) in con.execute("SELECT path FROM file_manifest")}
+        # and its tombstones (paths the branch deleted: the base's edges there are not read)
+        record = con.execute("SELECT value FROM meta WHERE key = 'overlay'").fetchone()
+        shadow = frozenset(paths | set(json.loads(record[0])["paths"] if record else ()))
     finally:
         con.close()
     targets, truth_targets, fixes = _targets([base, overlay]), _targets([whole]), _fixes(overlay)
     files = _diff(_edge_answers(overlay, targets, paths), _edge_answers(whole, truth_targets, paths))
-    rest = _diff(_edge_answers(base, targets, None, frozenset(paths), fixes),
-                 _edge_answers(whole, truth_targets, None, frozenset(paths)))
+    rest = _diff(_edge_answers(base, targets, None, shadow, fixes),
+                 _edge_answers(whole, truth_targets, None, shadow))
     return {"overlay_files": files, "base_files": {**rest, "fixes": len(fixes)}}
 
 
@@ -511,7 +859,8 @@ def run_class_branch(name, rng, work, repo, home0, facts, lang, n_edits) -> dict
             if d is None:
                 break
             applied.append(d)
-            git(scratch, "commit", "-qam", d)
+            git(scratch, "add", "-A")  # and the files an edit created
+            git(scratch, "commit", "-qm", d)
             RESOLUTIONS.clear()
             sync_s.append(index(repo, synced, ref="feature"))
             resolutions.extend(RESOLUTIONS)
@@ -546,7 +895,7 @@ def main() -> None:
     ap.add_argument("--corpus", choices=sorted(SOURCES), default="django")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--edits", type=int, default=8, help="edits per class, each followed by a sync")
-    ap.add_argument("--classes", default=",".join(CLASSES))
+    ap.add_argument("--classes", help="comma-separated (default: every class of the corpus's language)")
     ap.add_argument("--work", type=Path, help="work directory (default: a temporary one, removed)")
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     ap.add_argument("--branch", action="store_true", help="edits on a branch synced as an overlay (see above)")
@@ -568,7 +917,8 @@ def main() -> None:
         facts = Facts(repo, home0)
         out = {"corpus": a.corpus, "branch": a.branch, "seed": a.seed, "edits_per_class": a.edits, "date": time.strftime("%Y-%m-%d %H:%M"),
                "load": os.getloadavg()[0], "first_index_s": round(t0, 1), "classes": {}}
-        for i, name in enumerate(a.classes.split(",")):
+        classes = a.classes.split(",") if a.classes else {"go": GO_CLASSES, "rust": RUST_CLASSES}.get(lang, CLASSES)
+        for name in classes:
             rng = random.Random(f"{a.seed}-{name}")
             out["classes"][name] = (run_class_branch if a.branch else run_class)(name, rng, work, repo, home0, facts, lang, a.edits)
             print(f"{name}: {json.dumps({k: v for k, v in out['classes'][name].items() if k not in ('applied', 'examples', 'overlay_files', 'base_files')})}",

@@ -20,10 +20,16 @@ surely as a new definition does. What the resolution then retries, for each dirt
   import binds, the same for the names of their members and their ancestors' (`type_members`):
   a base list that changes, or an import that now binds another class of that name, changes
   which definition every inherited member is (a changed type's own members need not be: the
-  edges into them went back to pending with its file).
+  edges into them went back to pending with its file);
+- for a file that appears or goes (definitions or imports in it before and none now, or the
+  reverse), the names an import of it ends with: its own stem and its directory's name. A
+  module or a package can begin or cease to exist with it (Go's package is its directory),
+  and the imports of it elsewhere, and the uses through them (`pkg.Name`: the receiver names
+  the package), then resolve otherwise.
 """
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Iterable
 
@@ -38,9 +44,9 @@ def dirty_names(old_defs: set[tuple], new_defs: set[tuple], old_imports: set[tup
                 new_imports: set[tuple]) -> tuple[set[str], set[str]]:
     """(names, type names): the names whose definitions or imports really changed (added,
     removed or given another signature, not merely moved: compared as (path, qualified name,
-    name, kind, signature) and (path, name, module, alias) before and after), whose edges
-    elsewhere, or through them, may now resolve differently; and the names whose types'
-    members are dirty too: those a changed type's signature writes (its bases, old and new;
+    name, kind, signature) and (path, name, module, alias) before and after), and the names
+    an import of a file that appears or goes ends with, whose edges elsewhere, or through
+    them, may now resolve differently; and the names whose types' members are dirty too: those a changed type's signature writes (its bases, old and new;
     not its own name: the edges into its own members were sent back to pending with its file),
     and those an import binds (the last segment of its name, and its alias)."""
     changed = old_defs ^ new_defs
@@ -53,7 +59,23 @@ def dirty_names(old_defs: set[tuple], new_defs: set[tuple], old_imports: set[tup
         types.add(name_tail(to_name))
         if alias:
             types.add(alias)
-    return names | types, types
+    return names | types | _imported_as(old_defs, new_defs, old_imports, new_imports), types
+
+
+def _imported_as(old_defs: set[tuple], new_defs: set[tuple], old_imports: set[tuple],
+                 new_imports: set[tuple]) -> set[str]:
+    """The names an import of a file that appears or goes ends with (`a/b/c.py` -> {c, b}):
+    a file with definitions or imports on one side only. A file that merely empties is taken
+    too: one more name retried costs less than a stale import."""
+    before = {d[0] for d in old_defs} | {i[0] for i in old_imports}
+    after = {d[0] for d in new_defs} | {i[0] for i in new_imports}
+    out: set[str] = set()
+    for path in before ^ after:
+        directory, base = posixpath.split(path)
+        out.add(base.split(".", 1)[0])
+        if directory:
+            out.add(posixpath.basename(directory))
+    return out
 
 
 def _written_besides_name(signature: str, name: str) -> list[str]:

@@ -144,6 +144,11 @@ class GoResolver(LanguageResolver):
             self._mods = sorted(mods, key=lambda x: (-len(x[1]), x[0]))
         return self._mods
 
+    def configuration(self) -> list[tuple[str, str]]:
+        """What this resolver reads from files that are not code: the go.mod module paths
+        (`resolve._configuration`: another set resolves every edge again)."""
+        return self.modules()
+
     def import_dir(self, import_path: str) -> str | None:
         """The repository directory of an import path, or None when it is outside."""
         dirs = self.dirs()

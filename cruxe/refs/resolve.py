@@ -7,7 +7,8 @@ pending and records in `edge_dirty_names` the names whose definitions (with thei
 imports it changed (the rule of `refs.dirty`). This function resolves the pending edges and
 the edges the dirty names can change, then clears the dirty names and records the rules'
 version in `meta`, all in one transaction. When that version is missing (first index, or
-a job killed before its first resolution) or older, every edge is resolved. A bulk
+a job killed before its first resolution) or another (older rules, or another configuration
+the resolvers read: go.mod module paths, Cargo.toml crate names), every edge is resolved. A bulk
 build's edges, kept out of the table until then, go through `resolve_spool` instead and are
 inserted already resolved. Every full resolution runs a source's chunks on an executor:
 here (`_Here`) or in resolution processes (`_Workers`).
@@ -21,11 +22,13 @@ whole index would resolve it.
 from __future__ import annotations
 
 import gc
+import hashlib
 import logging
 import os
 import pickle
 import sqlite3
 import time
+import weakref
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
@@ -111,8 +114,32 @@ def _graph(gen: Generation, repo: str, ref: str, under: Under | None) -> Graph:
 
 
 def _version(g: Graph) -> str:
-    """The version recorded for a resolution: the rules' own, and an overlay's base state."""
-    return f"{RESOLVER_VERSION}+{g.state}" if isinstance(g, LayeredGraph) else RESOLVER_VERSION
+    """The version recorded for a resolution: the rules' own, an overlay's base state, and a
+    digest of the configuration the resolvers read (`_configuration`)."""
+    version = f"{RESOLVER_VERSION}+{g.state}" if isinstance(g, LayeredGraph) else RESOLVER_VERSION
+    configuration = _configuration(g)
+    return f"{version}+{configuration}" if configuration else version
+
+
+# per graph, the digest of its resolvers' configuration (read once: a resolution asks twice)
+_CONFIGURATIONS: weakref.WeakKeyDictionary[Graph, str] = weakref.WeakKeyDictionary()
+
+
+def _configuration(g: Graph) -> str:
+    """A digest of what the resolvers of the graph's languages read from files that are not
+    code (`configuration()`: Go's go.mod module paths, Rust's Cargo.toml crate names), "" when
+    none. Such a file maps import paths to directories for every file at once, and no dirty
+    name follows an edit of it: so a resolution holds for one configuration, and another
+    resolves every edge again, as a whole index would."""
+    got = _CONFIGURATIONS.get(g)
+    if got is None:
+        classes = {_RESOLVERS[lang] for lang in set(g.files().values()) if lang in _RESOLVERS}
+        facts = [(cls.__name__, read(cls(g))) for cls in sorted(classes, key=lambda c: c.__name__)
+                 if (read := getattr(cls, "configuration", None)) is not None]
+        facts = [f for f in facts if f[1]]
+        got = hashlib.blake2b(repr(facts).encode(), digest_size=8).hexdigest() if facts else ""
+        _CONFIGURATIONS[g] = got
+    return got
 
 
 def resolve_edges(gen: Generation, repo: str, ref: str, build_indexes: bool = False, workers: int | None = None,
@@ -193,7 +220,7 @@ def _finish(db: sqlite3.Connection, g: Graph, build_indexes: bool, full: bool = 
         finish_resolution(db, *g.key, _version(g), build_indexes, sorted(g.shadow))
     else:
         drop_fixes(db)
-        finish_resolution(db, *g.key, RESOLVER_VERSION, build_indexes)
+        finish_resolution(db, *g.key, _version(g), build_indexes)
 
 
 def _fix_base_edges(db: sqlite3.Connection, g: LayeredGraph, full: bool) -> None:

@@ -284,6 +284,11 @@ class RustResolver(LanguageResolver):
                         self._crate_names.setdefault(name.replace("-", "_"), posixpath.dirname(p))
         return self._crate_names
 
+    def configuration(self) -> list[tuple[str, str]]:
+        """What this resolver reads from files that are not code: the Cargo.toml crate names
+        (`resolve._configuration`: another set resolves every edge again)."""
+        return sorted(self.crate_names().items())
+
     def module_files(self, crate: str) -> dict[str, list[str]]:
         got = self._module_files.get(crate)
         if got is None:
