@@ -30,8 +30,9 @@ _BOM = b"\xef\xbb\xbf"
 # local's binding types the uses it dominates (not only a name bound once), literals and builtin
 # value types included (`x = []` -> receiver `list()`); 8: Rust items written in an item-level
 # macro's `{ }` body (`cfg_rt! { pub fn spawn() {} }`) are read as items; 9: a JavaScript
-# function assigned to a member of a module's object (`res.sendFile = function`) is its method.
-EXTRACTION_VERSION = "9"
+# function assigned to a member of a module's object (`res.sendFile = function`) is its method;
+# 10: a literal given to gettext (`_("...")`) or to `fail(`/`abort(` is a message.
+EXTRACTION_VERSION = "10"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

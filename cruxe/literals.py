@@ -2,7 +2,7 @@
 
 Indexing: every string literal of a snippet chunk that sits inside an emitting call (`raise`,
 `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`, an `...Error(`
-constructor, a logger method), or that is the whole value of a constant named in capitals
+constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole value of a constant named in capitals
 (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call names instead), is cut at its holes
 (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into constant segments; each segment's words (the identifiers of IDENT_PATTERN,
 lower-cased, as the `content` field holds them) go to the snippets' `error_literals` field,
@@ -54,7 +54,12 @@ _EMIT_MACROS = frozenset("panic unreachable unimplemented todo bail ensure forma
 _EMIT_MACRO_ENDS = ("panic", "abort", "error")
 # functions and methods, by their last name, lower-cased (`fmt.Errorf`, `t.Fatalf`, `.expect`, `p.error`)
 _EMIT_CALLS = frozenset("panic panicf panicln errorf error fatal fatalf fatalln expect expect_err warn warnf "
-                        "warning critical exception".split())
+                        "warning critical exception fail abort".split())
+# gettext and its kin mark the strings a program shows its users, wherever the message is then
+# raised or printed from (click: `message = _("No such option: {name}").format(...)`; Django:
+# `default_error_messages = {"invalid": _("Enter a valid value.")}`).
+_TRANSLATED = frozenset("_ gettext gettext_lazy ngettext ngettext_lazy pgettext pgettext_lazy npgettext "
+                        "gettext_noop ugettext ugettext_lazy".split())
 _LOGGERS = frozenset("log logger logging console warnings LOG LOGGER".split())
 # a name that is an error type or builds one (`ValueError(`, `&PathError{`, `io::Error::new(`, `newError(`)
 _ERROR_NAME = re.compile(r"Error|Exception|Warning|^Err")
@@ -220,7 +225,7 @@ def _emitting_call(text: str, bracket: int, lo: int) -> bool:
     last = parts[-1]
     if bang:
         return last in _EMIT_MACROS or last.endswith(_EMIT_MACRO_ENDS)
-    if last.lower() in _EMIT_CALLS or parts[-2:] == ["errors", "New"]:
+    if last.lower() in _EMIT_CALLS or parts[-2:] == ["errors", "New"] or last in _TRANSLATED:
         return True
     if any(_ERROR_NAME.search(x) for x in parts) or (len(parts) > 1 and parts[-2] in _LOGGERS):
         return True

@@ -186,6 +186,18 @@ def test_a_message_kept_in_a_capitalised_constant_is_a_message():
     assert emitted_segments('MSG = render("a template name here")', "python") == []
 
 
+def test_a_translated_or_failed_literal_is_a_message():
+    # click builds its messages apart from the raise (`message = _("No such option: {name}")...`),
+    # Django keeps them in dicts of `_()`; `self.fail(...)` raises click's BadParameter
+    assert emitted_segments('message = _("No such option: {name}").format(name=n)', "python") == [
+        ["no", "such", "option", "|"]]
+    assert emitted_segments('messages = {"invalid": gettext_lazy("Enter a valid value.")}', "python") == [
+        ["enter", "a", "valid", "value", "|"]]
+    assert emitted_segments('self.fail(f"{value!r} is not a valid integer", param, ctx)', "python") == [
+        ["is", "not", "a", "valid", "integer", "|"]]
+    assert emitted_segments('x = some_("not a translation call")', "python") == []
+
+
 def test_a_pasted_panic_finds_the_constant_that_holds_its_message(tmp_path):
     files = {
         "src/util/error.rs": 'pub(crate) const CONTEXT_MISSING_ERROR: &str =\n'
