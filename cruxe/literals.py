@@ -2,13 +2,13 @@
 
 Indexing: every string literal of a snippet chunk that sits inside an emitting call (`raise`,
 `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`, an `...Error(`
-constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole value of a constant named in capitals
-(`CONTEXT_MISSING_ERROR = "..."`, which the emitting call names instead), is cut at its holes
-(`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into constant segments; each segment's words (the identifiers of IDENT_PATTERN,
-lower-cased, as the `content` field holds them) go to the snippets' `error_literals` field,
-segments separated by SEGMENT_BREAK so that no phrase matches across a hole. Literals merely
-mentioned elsewhere (a test asserting the same text) are not in that field: the emitting site
-is what it finds.
+constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
+value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
+names instead), is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into
+constant segments; each segment's words (the identifiers of IDENT_PATTERN, lower-cased, as the
+`content` field holds them) go to the snippets' `error_literals` field, segments separated by
+SEGMENT_BREAK so that no phrase matches across a hole. Literals merely mentioned elsewhere (a test
+asserting the same text) are not in that field: the emitting site is what it finds.
 
 Querying: a pasted message loses the wrapper its runtime printed around it (`ValueError: `,
 `panic: `, Rust's `thread 'main' panicked at '...', src/main.rs:1:2`) and the words that are
