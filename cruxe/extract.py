@@ -29,8 +29,9 @@ _BOM = b"\xef\xbb\xbf"
 # whole to a constant named in capitals is a message (literals._message_constant); 7: a Python
 # local's binding types the uses it dominates (not only a name bound once), literals and builtin
 # value types included (`x = []` -> receiver `list()`); 8: Rust items written in an item-level
-# macro's `{ }` body (`cfg_rt! { pub fn spawn() {} }`) are read as items.
-EXTRACTION_VERSION = "8"
+# macro's `{ }` body (`cfg_rt! { pub fn spawn() {} }`) are read as items; 9: also those in each
+# branch of a `cfg_if!`, and an attribute in a macro's tokens (`#[cfg(unix)]`) holds no calls.
+EXTRACTION_VERSION = "9"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and
