@@ -223,6 +223,7 @@ def test_cfg_if_in_an_impl_gives_methods_of_the_type():
 pub struct Fd;
 impl Fd {
     cfg_if! {
+        // a comment before the first branch
         if #[cfg(unix)] {
             pub fn raw(&self) -> i32 { 0 }
         } else {
@@ -232,8 +233,8 @@ impl Fd {
 }
 """
     assert rows(extract(src, "src/fd.rs")) == [["Fd", "fd::Fd", "struct", 1, 1, 1, None],
-                                               ["raw", "fd::Fd::raw", "method", 5, 5, 5, "fd::Fd"],
-                                               ["raw", "fd::Fd::raw", "method", 7, 7, 7, "fd::Fd"]]
+                                               ["raw", "fd::Fd::raw", "method", 6, 6, 6, "fd::Fd"],
+                                               ["raw", "fd::Fd::raw", "method", 8, 8, 8, "fd::Fd"]]
 
 
 def test_cfg_if_branches_count_against_the_bound(monkeypatch):

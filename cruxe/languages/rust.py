@@ -373,7 +373,7 @@ def _blocks(body: ts.Node, source: bytes) -> list[ts.Node]:
     """A `cfg_if!` body (`if #[cfg(a)] { .. } else if #[cfg(b)] { .. } else { .. }`, whatever
     the macro is called) is no items, but each branch's block holds items, all of them code an
     agent may ask about (every cfg): its blocks are the branches'. Any other body is one block."""
-    inner = body.children[1:-1]
+    inner = [ch for ch in body.children[1:-1] if ch.type not in ("line_comment", "block_comment")]
     if len(inner) < 2 or inner[0].type != "if" or inner[1].type != "#":
         return [body]
     return [ch for ch in inner if ch.type == "token_tree" and _braced(ch, source)]
