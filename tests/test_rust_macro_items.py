@@ -283,3 +283,8 @@ lazy_static! { static ref = missing_name(); }
     fx = extract(src, "src/lib.rs")
     assert [(s.name, s.name_line) for s in fx.symbols] == [("kept", 5)]
     assert ("rust", 3, None) in calls(fx) and ("missing_name", 9, None) in calls(fx)
+
+
+def test_only_a_bracketed_group_after_hash_is_an_attribute_in_macro_tokens():
+    src = b"fn f() { quote! { #(make(x))* #[cfg(all(unix))] y } }\n"
+    assert calls(extract(src, "src/lib.rs")) == [("quote", 1, "f"), ("make", 1, "f")]

@@ -43,7 +43,7 @@
 ; one written in a macro's tokens (`cfg_if! { if #[cfg(unix)] { .. } }`)
 (token_tree (identifier) @mcall . (token_tree))
 (attribute (token_tree) @mattr)
-(token_tree "#" . (token_tree) @mattr)
+(token_tree "#" . (token_tree . "[") @mattr)
 
 ; ---- uses of named types, and the names that are not uses
 (type_identifier) @tref
