@@ -10,10 +10,14 @@ literals, and gives each `{` a context from the text before it since the last `;
 - item level: the file, and the bodies of `mod`, `impl`, `trait` and `extern` blocks;
 - an item-level macro body: `name! {` or `path::name! {` opened at item level (`macro_rules!`
   bodies are templates and do not count), itself item level;
+- a `cfg_if!` branch: `if #[..] {`, `else if #[..] {` or `else {` opened directly in an item-level
+  macro body, itself item level (and a macro body for what follows);
 - code: anything else (function bodies, struct fields, expressions).
 A definition is a `fn`/`struct`/`enum`/`union`/`trait`/`type`/`mod`/`const`/`static` keyword
-followed by its name, at item level with an item-level macro body among its enclosing braces
-(`impl X { .. }` inside a body included). Its line is the name's line.
+followed by its name (`static ref NAME`, as `lazy_static!` writes it, included), at item level
+with an item-level macro body among its enclosing braces (`impl X { .. }` inside a body included).
+Its line is the name's line. Each is of one form: `static_ref`, else `cfg_if` (inside a `cfg_if!`
+branch), else `macro`; the summary gives the figures per form too.
 
 Cruxe's side: the extraction of each file (`cruxe.extract.extract`, the code on PYTHONPATH) holds
 a symbol of that name at that name line ("extracted"); and over an index of DIR built in
@@ -35,11 +39,12 @@ from pathlib import Path
 from typing import Iterator
 
 _KEYWORDS = "fn|struct|enum|union|trait|type|mod|const|static"
-_DEF = re.compile(rf"\b({_KEYWORDS})\s+(?:mut\s+)?(?!(?:{_KEYWORDS}|unsafe|extern|async)\b)([A-Za-z_][A-Za-z0-9_]*)")
+_DEF = re.compile(rf"\b({_KEYWORDS})\s+(mut\s+|ref\s+)?(?!(?:{_KEYWORDS}|unsafe|extern|async)\b)([A-Za-z_][A-Za-z0-9_]*)")
 _MACRO = re.compile(r"(?:^|[^\w:!])((?:[A-Za-z_]\w*::)*([A-Za-z_]\w*))\s*!\s*$")
 _CONTAINER = re.compile(r"^(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+)?"
                         r"(?:impl\b|mod\s|trait\s|extern\b)")
-ITEM, MACRO_BODY, CODE = "item", "macro", "code"
+_BRANCH = re.compile(r"^(?:(?:else\s+)?if\s*#\s*\[[^\]]*\]|else)$")
+ITEM, MACRO_BODY, BRANCH, CODE = "item", "macro", "cfg_if", "code"
 
 
 def _strip(src: str) -> str:
@@ -90,12 +95,13 @@ def _string_end(src: str, i: int) -> int:
     return j + 1
 
 
-def scan(src: str) -> list[tuple[str, str, int]]:
-    """(keyword, name, line) of each definition at item level inside an item-level macro body."""
+def scan(src: str) -> list[tuple[str, str, int, str]]:
+    """(keyword, name, line, form) of each definition at item level inside an item-level macro
+    body or `cfg_if!` branch."""
     text = _strip(src)
     stack: list[str] = []  # context of each open `{`
-    in_macro = 0  # open `{` that are item-level macro bodies
-    out: list[tuple[str, str, int]] = []
+    in_macro = 0  # open `{` that are item-level macro bodies or cfg_if! branches
+    out: list[tuple[str, str, int, str]] = []
     seg_start = 0  # where the text since the last `;`, `{` or `}` begins
     line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
@@ -114,19 +120,23 @@ def scan(src: str) -> list[tuple[str, str, int]]:
         if here != CODE and in_macro:
             m = _DEF.search(seg)
             if m:
-                out.append((m.group(1), m.group(2), line_of(seg_start + m.start(2))))
+                form = "static_ref" if (m.group(2) or "").startswith("ref") else BRANCH if BRANCH in stack else "macro"
+                out.append((m.group(1), m.group(3), line_of(seg_start + m.start(3)), form))
         if c == "{":
             head = seg.strip()
             mac = _MACRO.search(seg)
             if here != CODE and mac and mac.group(2) != "macro_rules" and not head.startswith("macro_rules"):
                 stack.append(MACRO_BODY)
                 in_macro += 1
+            elif here == MACRO_BODY and _BRANCH.match(head):
+                stack.append(BRANCH)
+                in_macro += 1
             elif here != CODE and _CONTAINER.match(head):
                 stack.append(ITEM)
             else:
                 stack.append(CODE)
         elif c == "}" and stack:
-            if stack.pop() == MACRO_BODY:
+            if stack.pop() in (MACRO_BODY, BRANCH):
                 in_macro -= 1
         seg_start = i + 1
     return out
@@ -149,19 +159,20 @@ def oracle(root: Path) -> list[dict]:
     names: collections.Counter = collections.Counter()
     for rel, p in rust_files(root):
         src = p.read_text(encoding="utf-8", errors="replace")
-        names.update(m.group(2) for m in _DEF.finditer(_strip(src)))
-        for kw, name, line in scan(src):
-            rows.append({"path": rel, "keyword": kw, "name": name, "line": line})
+        names.update(m.group(3) for m in _DEF.finditer(_strip(src)))
+        for kw, name, line, form in scan(src):
+            rows.append({"path": rel, "keyword": kw, "name": name, "line": line, "form": form})
     for r in rows:
         r["once"] = names[r["name"]] == 1
     return rows
 
 
-def extracted(root: Path, rows: list[dict]) -> tuple[int, float, int]:
-    """Oracle rows whose file's extraction holds that name at that name line; the CPU seconds
-    of extracting every `.rs` file under root; and the symbols extracted in all."""
+def extracted(root: Path, rows: list[dict]) -> tuple[float, int]:
+    """Marks each oracle row `extracted` when its file's extraction holds that name at that name
+    line; returns the CPU seconds of extracting every `.rs` file under root and the symbols
+    extracted in all."""
     from cruxe.extract import extract
-    found, total, by_file = 0, 0, {}
+    total, by_file = 0, {}
     t = time.process_time()
     for rel, p in rust_files(root):
         fx = extract(rel, p.read_bytes(), "rust")
@@ -169,13 +180,13 @@ def extracted(root: Path, rows: list[dict]) -> tuple[int, float, int]:
         by_file[rel] = {(s.name, s.name_line or s.line_start) for s in fx.symbols}
     cpu = time.process_time() - t
     for r in rows:
-        found += (r["name"], r["line"]) in by_file.get(r["path"], ())
-    return found, cpu, total
+        r["extracted"] = (r["name"], r["line"]) in by_file.get(r["path"], ())
+    return cpu, total
 
 
-def located(root: Path, work: Path, rows: list[dict]) -> tuple[int, int, int, float]:
-    """Oracle rows `locate_symbol` lists first / among ten / first with a name defined once,
-    and the index's wall seconds."""
+def located(root: Path, work: Path, rows: list[dict]) -> float:
+    """Marks each oracle row `top1` / `top10` when `locate_symbol` lists it first / among ten;
+    returns the index's wall seconds."""
     import subprocess
     from cruxe.tools import Server
     import cruxe
@@ -189,15 +200,16 @@ def located(root: Path, work: Path, rows: list[dict]) -> tuple[int, int, int, fl
     index_s = time.perf_counter() - t
     os.environ["CRUXE_HOME"] = str(home)
     server = Server(root, home=home)
-    top1 = top10 = once1 = 0
     for r in rows:
         payload, _ = server.call_tool("locate_symbol", {"name": r["name"], "limit": 10})
         hits = [(h.get("path"), h.get("line_start") or 0, h.get("line_end") or 0) for h in payload.get("results") or []]
         ok = [p == r["path"] and a <= r["line"] <= b for p, a, b in hits]
-        top1 += bool(ok[:1] and ok[0])
-        once1 += bool(ok[:1] and ok[0] and r["once"])
-        top10 += any(ok)
-    return top1, top10, once1, index_s
+        r["top1"], r["top10"] = bool(ok[:1] and ok[0]), any(ok)
+    return index_s
+
+
+def tally(rows: list[dict]) -> dict:
+    return {"definitions": len(rows), **{k: sum(r[k] for r in rows) for k in ("extracted", "top1", "top10")}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -212,16 +224,24 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(root)
     shutil.copytree(a.dir, root, symlinks=True)
     rows = oracle(root)
-    found, cpu, total = extracted(root, rows)
-    top1, top10, once1, index_s = located(root, work, rows)
-    n, once = max(len(rows), 1), sum(r["once"] for r in rows)
+    cpu, total = extracted(root, rows)
+    index_s = located(root, work, rows)
+    all_ = tally(rows)
+    found, top1, top10, n = all_["extracted"], all_["top1"], all_["top10"], max(len(rows), 1)
+    once = sum(r["once"] for r in rows)
+    once1 = sum(r["top1"] and r["once"] for r in rows)
+    forms = {f: tally([r for r in rows if r["form"] == f]) for f in ("macro", "cfg_if", "static_ref")}
     summary = {"dir": a.dir, "oracle_definitions": len(rows), "extracted": found, "symbols_total": total,
                "extract_cpu_s": round(cpu, 2), "index_wall_s": round(index_s, 2),
-               "locate_top1": top1, "locate_top10": top10, "names_defined_once": once, "locate_top1_once": once1}
+               "locate_top1": top1, "locate_top10": top10, "names_defined_once": once, "locate_top1_once": once1,
+               "by_form": forms}
     print(f"{a.dir}: {len(rows)} definitions in item-level macro bodies (text scan); "
           f"extracted {found} ({found / n:.3f}); locate_symbol top-1 {top1} ({top1 / n:.3f}), "
           f"top-10 {top10} ({top10 / n:.3f}); of the {once} whose name is defined once, top-1 {once1}; "
           f"symbols in all {total}; extraction CPU {cpu:.2f} s; index {index_s:.1f} s wall")
+    for f, t in forms.items():
+        print(f"  {f}: {t['definitions']} definitions, extracted {t['extracted']}, "
+              f"top-1 {t['top1']}, top-10 {t['top10']}")
     if a.json:
         Path(a.json).write_text(json.dumps({"summary": summary, "rows": rows}, indent=1))
     return 0

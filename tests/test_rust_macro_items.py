@@ -1,11 +1,13 @@
 """Rust items written in the `{ }` body of a macro called at item level (`cfg_rt! { .. }`, as
-tokio wraps most of its API): symbols at their own lines, nested where they are written, and
-their references read as code; bodies that are no items add nothing."""
+tokio wraps most of its API), in each branch of a `cfg_if!` and as a `lazy_static!`'s `static ref`:
+symbols at their own lines, nested where they are written, and their references read as code;
+bodies that are no items add nothing."""
 from __future__ import annotations
 
 from cruxe.index import run_index
 from cruxe.languages import rust
 from cruxe.languages.rust import MAX_MACRO_DEPTH, extract
+from cruxe.tools import Server
 from support.extract import by_qname, rows
 from support.references import refs
 
@@ -118,13 +120,6 @@ dsl! {
     a => b, c + d;
     route GET "/x" => handler(x)
 }
-cfg_if::cfg_if! {
-    if #[cfg(unix)] {
-        mod unix;
-    } else {
-        mod other;
-    }
-}
 json!({ "a": 1 });
 """
     fx = extract(src, "src/lib.rs")
@@ -177,3 +172,119 @@ fn main() {
 """
     assert [s.name for s in extract(src, "src/lib.rs").symbols] == ["main"]
 
+
+
+CFG_IF = b"""\
+cfg_if::cfg_if! {
+    if #[cfg(unix)] {
+        mod unix;
+        pub use self::unix::*;
+        pub fn on_unix() { unix_call() }
+    } else if #[cfg(all(windows, not(target_vendor = "uwp")))] {
+        pub fn on_windows() {}
+    } else {
+        /// Anywhere else.
+        pub(crate) fn elsewhere() {}
+    }
+}
+"""
+
+
+def test_each_cfg_if_branch_holds_items_at_their_lines():
+    fx = extract(CFG_IF, "src/sys/mod.rs")
+    assert rows(fx) == [["unix", "sys::unix", "module", 3, 3, 3, None],
+                        ["on_unix", "sys::on_unix", "function", 5, 5, 5, None],
+                        ["on_windows", "sys::on_windows", "function", 7, 7, 7, None],
+                        ["elsewhere", "sys::elsewhere", "function", 9, 10, 10, None]]
+    s = by_qname(fx)["sys::elsewhere"]
+    assert (s.visibility, s.doc) == ("internal", "Anywhere else.")
+
+
+def test_a_mod_and_a_use_in_a_branch_are_as_at_top_level():
+    top = b"mod unix;\npub use self::unix::*;\n"
+    in_branch = b"cfg_if! {\n    if #[cfg(unix)] {\n" + top + b"    }\n}\n"
+
+    def seen(fx):
+        return ([(s.name, s.qualified_name, s.kind, s.visibility) for s in fx.symbols],
+                [(r.edge_type, r.to_name, r.module, r.line) for r in fx.references if r.edge_type == "imports"])
+    want_syms, want_imports = seen(extract(top, "src/sys/mod.rs"))
+    got_syms, got_imports = seen(extract(in_branch, "src/sys/mod.rs"))
+    assert got_syms == want_syms == [("unix", "sys::unix", "module", "private")]
+    assert [(e, n, m, line - 2) for e, n, m, line in got_imports] == want_imports == \
+        [("imports", "self::unix::*", "self::unix", 2)]
+
+
+def test_cfg_if_calls_are_code_and_its_cfg_attributes_no_calls():
+    assert calls(extract(CFG_IF, "src/lib.rs")) == [("cfg_if", 1, None), ("unix_call", 5, "on_unix")]
+
+
+def test_cfg_if_in_an_impl_gives_methods_of_the_type():
+    src = b"""\
+pub struct Fd;
+impl Fd {
+    cfg_if! {
+        // a comment before the first branch
+        if #[cfg(unix)] {
+            pub fn raw(&self) -> i32 { 0 }
+        } else {
+            pub fn raw(&self) -> i32 { 1 }
+        }
+    }
+}
+"""
+    assert rows(extract(src, "src/fd.rs")) == [["Fd", "fd::Fd", "struct", 1, 1, 1, None],
+                                               ["raw", "fd::Fd::raw", "method", 6, 6, 6, "fd::Fd"],
+                                               ["raw", "fd::Fd::raw", "method", 8, 8, 8, "fd::Fd"]]
+
+
+def test_cfg_if_branches_count_against_the_bound(monkeypatch):
+    monkeypatch.setattr(rust, "MAX_MACRO_BODIES", 2)
+    src = b"cfg_if! { if #[cfg(a)] { fn f0() {} } else if #[cfg(b)] { fn f1() {} } else { fn f2() {} } }\n"
+    assert [s.name for s in extract(src, "src/lib.rs").symbols] == ["f0", "f1"]
+
+
+LAZY = b"""\
+lazy_static::lazy_static! {
+    /// Compiled once.
+    pub static ref WORD_RE: Regex = Regex::new(r"\\w+").unwrap();
+    static ref
+        TABLE: Vec<u8> = build_table();
+}
+"""
+
+
+def test_a_lazy_static_ref_is_a_static_at_its_line(tmp_path):
+    fx = extract(LAZY, "src/lib.rs")
+    assert rows(fx) == [["WORD_RE", "WORD_RE", "constant", 2, 3, 3, None],
+                        ["TABLE", "TABLE", "constant", 4, 5, 5, None]]
+    s = by_qname(fx)["WORD_RE"]
+    assert (s.visibility, s.doc, s.signature) == ("public", "Compiled once.", "pub static ref WORD_RE: Regex")
+    assert ("build_table", 5, "TABLE") in calls(fx)
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "lib.rs").write_bytes(LAZY)
+    run_index(root)
+    payload, _ = Server(root).call_tool("locate_symbol", {"name": "TABLE"})
+    assert [(h["path"], h["line_start"], h["line_end"]) for h in payload["results"]] == [("src/lib.rs", 4, 5)]
+
+
+def test_malformed_cfg_if_and_lazy_static_bodies_add_nothing():
+    src = b"""\
+cfg_if! {
+    if #[cfg(a)] {
+        this is => not rust(1);
+    } else {
+        fn kept() {}
+    }
+}
+cfg_if! { if #[cfg(b)] { fn unclosed() {}
+lazy_static! { static ref = missing_name(); }
+"""
+    fx = extract(src, "src/lib.rs")
+    assert [(s.name, s.name_line) for s in fx.symbols] == [("kept", 5)]
+    assert ("rust", 3, None) in calls(fx) and ("missing_name", 9, None) in calls(fx)
+
+
+def test_only_a_bracketed_group_after_hash_is_an_attribute_in_macro_tokens():
+    src = b"fn f() { quote! { #(make(x))* #[cfg(all(unix))] y } }\n"
+    assert calls(extract(src, "src/lib.rs")) == [("quote", 1, "f"), ("make", 1, "f")]

@@ -28,10 +28,13 @@ Rules (the choices CONTRACTS leaves open):
 - Item-level macros: the `{ }` body of a macro called at file level or in a `mod`/`impl`/
   `trait`/`extern` body (`cfg_rt! { pub fn spawn() {} }`, `impl H { cfg_rt! { fn m() {} } }`) is
   parsed again as items, which are then symbols and references like any others, nested where
-  they are written (`H::m`, a method), also in such macros inside those bodies. What does not
-  parse as items (an ERROR node: a macro's own language, `cfg_if!`'s `if #[cfg(..)]`) adds no
-  symbol, and its calls are read from the tokens as in any macro's arguments; nor does a
-  bodyless `fn f();` outside a trait or `extern` block (a word of the macro's language).
+  they are written (`H::m`, a method), also in such macros inside those bodies. A `cfg_if!`
+  body (`if #[cfg(unix)] { .. } else { .. }`, by its shape, whatever the macro's name) is parsed
+  branch by branch, every branch (each cfg); `lazy_static!`'s `static ref X: T = ..;` parses as
+  the grammar's `static` (a constant). What does not parse as items (an ERROR node: a macro's
+  own language) adds no symbol, and its calls are read from the tokens as in any macro's
+  arguments (an attribute's there, `#[cfg(all(..))]`, are no calls); nor does a bodyless
+  `fn f();` outside a trait or `extern` block (a word of the macro's language).
 - References: one import per `use` leaf (groups flattened, `self` in a group, renames as
   alias, globs as `path::*`) and per `extern crate`; calls of functions, methods (with the
   receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`),
@@ -287,7 +290,8 @@ def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: s
 # leaves the body as tokens. It is parsed again, alone, as items: the included ranges are the
 # enclosing containers' headers up to their `{`, the body's inside and the containers' closing
 # `}`s, so every node keeps its place in the file and the items nest as written (a `fn` in an
-# `impl`'s macro is a method). Only what parses as items is read: items inside an ERROR node (a
+# `impl`'s macro is a method). A `cfg_if!` body is no items, but each branch's block is parsed
+# so, as a body of its own. Only what parses as items is read: items inside an ERROR node (a
 # body in a macro's own language) add nothing, and there the tokens are read as before.
 
 # Macros inside macros' bodies are read this many levels deep, and at most this many bodies of
@@ -314,47 +318,69 @@ def _macro_items(macros: list[ts.Node], source: bytes, depth: int,
     if depth > MAX_MACRO_DEPTH:
         return cands, refs, covered
     for macro in macros:
-        ranges = _body_ranges(macro, source)
-        if ranges is None or left[0] <= 0:
-            continue
-        body = ranges[len(ranges) // 2]
-        if not _ITEM_WORD.search(source, body[0], body[1]):
-            continue
-        left[0] -= 1
-        tree = parse_ranges(LANG, source, ranges)
-        kept = _body_items(tree.root_node, body)
-        if not kept:
-            continue
-        try:
-            c, r, inner = _read(tree.root_node, source)
-        except BudgetExceeded:  # a body the query cannot afford: its tokens are read as before
-            continue
-        inner_cands, inner_refs, inner_covered = _macro_items(_inside(inner, kept), source, depth + 1, left)
-        cands += [x for x in _inside(c, kept) if _declares(x)] + inner_cands
-        refs += _outside(_inside(r, kept), inner_covered) + inner_refs
-        covered += kept
+        for body, ranges in _bodies(macro, source):
+            if left[0] <= 0:
+                break
+            if not _ITEM_WORD.search(source, body[0], body[1]):
+                continue
+            left[0] -= 1
+            tree = parse_ranges(LANG, source, ranges)
+            kept = _body_items(tree.root_node, body)
+            if not kept:
+                continue
+            try:
+                c, r, inner = _read(tree.root_node, source)
+            except BudgetExceeded:  # a body the query cannot afford: its tokens are read as before
+                continue
+            inner_cands, inner_refs, inner_covered = _macro_items(_inside(inner, kept), source, depth + 1, left)
+            cands += [x for x in _inside(c, kept) if _declares(x)] + inner_cands
+            refs += _outside(_inside(r, kept), inner_covered) + inner_refs
+            covered += kept
     covered.sort()
     return cands, refs, covered
 
 
-def _body_ranges(macro: ts.Node, source: bytes) -> list[tuple[int, int, ts.Point, ts.Point]] | None:
-    """The ranges to parse a macro's `{ }` body with (see above; the body's is the middle one),
-    None when the body is no brace group or a container is not closed by `}`."""
+Range = tuple[int, int, ts.Point, ts.Point]
+
+
+def _bodies(macro: ts.Node, source: bytes) -> list[tuple[Range, list[Range]]]:
+    """The `{ }` blocks of a macro to parse as items: each as (its range inside the braces, the
+    ranges to parse it with: the containers' headers, the block's inside, their closers). A
+    macro's body is one block, a `cfg_if!` body holds one per branch; none when the body is no
+    brace group or a container is not closed by `}`."""
     body = macro.children[-1] if macro.children else None
-    if body is None or body.type != "token_tree" or source[body.start_byte:body.start_byte + 1] != b"{" \
-            or source[body.end_byte - 1:body.end_byte] != b"}":
-        return None
-    heads, tails = [], []
+    if body is None or body.type != "token_tree" or not _braced(body, source):
+        return []
+    heads: list[Range] = []
+    tails: list[Range] = []
     node = macro.parent
     while node is not None and node.type == "declaration_list" and node.parent is not None:
         if source[node.end_byte - 1:node.end_byte] != b"}":
-            return None  # recovered from a missing `}`
+            return []  # recovered from a missing `}`
         owner = node.parent
         heads.append((owner.start_byte, node.start_byte + 1, owner.start_point, _moved(node.start_point, 1)))
         tails.append((node.end_byte - 1, node.end_byte, _moved(node.end_point, -1), node.end_point))
         node = owner.parent
-    inside = (body.start_byte + 1, body.end_byte - 1, _moved(body.start_point, 1), _moved(body.end_point, -1))
-    return heads[::-1] + [inside] + tails
+    insides = [_inside_braces(b) for b in _blocks(body, source)]
+    return [(inside, heads[::-1] + [inside] + tails) for inside in insides]
+
+
+def _braced(node: ts.Node, source: bytes) -> bool:
+    return source[node.start_byte:node.start_byte + 1] == b"{" and source[node.end_byte - 1:node.end_byte] == b"}"
+
+
+def _blocks(body: ts.Node, source: bytes) -> list[ts.Node]:
+    """A `cfg_if!` body (`if #[cfg(a)] { .. } else if #[cfg(b)] { .. } else { .. }`, whatever
+    the macro is called) is no items, but each branch's block holds items, all of them code an
+    agent may ask about (every cfg): its blocks are the branches'. Any other body is one block."""
+    inner = [ch for ch in body.children[1:-1] if ch.type not in ("line_comment", "block_comment")]
+    if len(inner) < 2 or inner[0].type != "if" or inner[1].type != "#":
+        return [body]
+    return [ch for ch in inner if ch.type == "token_tree" and _braced(ch, source)]
+
+
+def _inside_braces(block: ts.Node) -> Range:
+    return (block.start_byte + 1, block.end_byte - 1, _moved(block.start_point, 1), _moved(block.end_point, -1))
 
 
 def _moved(point: ts.Point, columns: int) -> ts.Point:

@@ -39,9 +39,11 @@
 
 ; ---- calls inside a macro's arguments (`write!(f, "{}", sep(x))`): a token tree is not parsed
 ; into expressions, so a name right before a token tree is a call when the tree opens with `(`
-; (rust.py checks) and it lies outside an attribute's arguments (`#[cfg(all(unix))]`)
+; (rust.py checks) and it lies outside an attribute's arguments (`#[cfg(all(unix))]`), also
+; one written in a macro's tokens (`cfg_if! { if #[cfg(unix)] { .. } }`)
 (token_tree (identifier) @mcall . (token_tree))
 (attribute (token_tree) @mattr)
+(token_tree "#" . (token_tree . "[") @mattr)
 
 ; ---- uses of named types, and the names that are not uses
 (type_identifier) @tref
