@@ -8,10 +8,10 @@ imports it changed (the rule of `refs.dirty`). This function resolves the pendin
 the edges the dirty names can change, then clears the dirty names and records the rules'
 version in `meta`, all in one transaction. When that version is missing (first index, or
 a job killed before its first resolution) or another (older rules, or another configuration
-the resolvers read: go.mod module paths, Cargo.toml crate names), every edge is resolved. A bulk
-build's edges, kept out of the table until then, go through `resolve_spool` instead and are
-inserted already resolved. Every full resolution runs a source's chunks on an executor:
-here (`_Here`) or in resolution processes (`_Workers`).
+the resolvers read: go.mod module paths, Cargo.toml crate names, tsconfig.json paths), every
+edge is resolved. A bulk build's edges, kept out of the table until then, go through
+`resolve_spool` instead and are inserted already resolved. Every full resolution runs a
+source's chunks on an executor: here (`_Here`) or in resolution processes (`_Workers`).
 
 Which edges the dirty names bring back is `refs.dirty`'s rule: every edge by such a name (but
 `opaque` ones), by a member name of a type so named or of its ancestors, and every edge whose
@@ -127,10 +127,11 @@ _CONFIGURATIONS: weakref.WeakKeyDictionary[Graph, str] = weakref.WeakKeyDictiona
 
 def _configuration(g: Graph) -> str:
     """A digest of what the resolvers of the graph's languages read from files that are not
-    code (`configuration()`: Go's go.mod module paths, Rust's Cargo.toml crate names), "" when
-    none. Such a file maps import paths to directories for every file at once, and no dirty
-    name follows an edit of it: so a resolution holds for one configuration, and another
-    resolves every edge again, as a whole index would."""
+    code (`configuration()`: Go's go.mod module paths, Rust's Cargo.toml crate names,
+    TypeScript's tsconfig.json baseUrl and paths), "" when none. Such a file maps import
+    paths to directories for every file at once, and no dirty name follows an edit of it:
+    so a resolution holds for one configuration, and another resolves every edge again, as
+    a whole index would."""
     got = _CONFIGURATIONS.get(g)
     if got is None:
         classes = {_RESOLVERS[lang] for lang in set(g.files().values()) if lang in _RESOLVERS}

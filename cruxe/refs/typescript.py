@@ -3,7 +3,8 @@
 - Specifiers: relative ones (`./x`, `../y`) try the path as written, then with each source
   extension, then as a directory's `index` file; a `.js` written for a `.ts` source (ESM
   style) finds the `.ts`. Bare specifiers go through the nearest tsconfig.json's `baseUrl`
-  and `paths` (read from the index); anything else is a package, outside the repository.
+  and `paths` (read from the index; an edit of them resolves every edge again:
+  `configuration`); anything else is a package, outside the repository.
 - A module's exports: its top-level definitions, names its imports/re-exports bind
   (`export {a as b} from`), and `export * from` modules, followed up to MAX_HOPS.
 - Bare names: enclosing functions' and namespaces' definitions (and functions declared in
@@ -312,17 +313,33 @@ class TypeScriptResolver(ScopedResolver):
         """(its directory, baseUrl, paths) of the nearest tsconfig.json with either."""
         if directory in self._configs:
             return self._configs[directory]
-        got = None
         cfg = posixpath.join(directory, "tsconfig.json") if directory else "tsconfig.json"
-        if cfg in self.g.files():
-            opts = _compiler_options(self.g.read_text(cfg) or "")
-            if opts.get("baseUrl") is not None or opts.get("paths"):
-                paths = {k: [t for t in v if isinstance(t, str)] for k, v in (opts.get("paths") or {}).items()
-                         if isinstance(v, list)}
-                got = (directory, str(opts.get("baseUrl") or "."), paths)
+        got = self._tsconfig(cfg) if cfg in self.g.files() else None
         if got is None and directory:
             got = self._config(posixpath.dirname(directory))
         self._configs[directory] = got
+        return got
+
+    def _tsconfig(self, cfg: str) -> tuple[str, str, dict[str, list[str]]] | None:
+        """(its directory, baseUrl, paths) of the tsconfig.json at `cfg`, None without either."""
+        opts = _compiler_options(self.g.read_text(cfg) or "")
+        if opts.get("baseUrl") is None and not opts.get("paths"):
+            return None
+        paths = {k: [t for t in v if isinstance(t, str)] for k, v in (opts.get("paths") or {}).items()
+                 if isinstance(v, list)}
+        return posixpath.dirname(cfg), str(opts.get("baseUrl") or "."), paths
+
+    def configuration(self) -> list[tuple[str, str, list[tuple[str, list[str]]]]]:
+        """What this resolver reads from files that are not code: every tsconfig.json's
+        baseUrl and paths, by its path (`resolve._configuration`: another set resolves every
+        edge again). Every one in the repository: finding only those above a source file
+        would cost a walk of every source file's directories."""
+        got = []
+        for cfg in sorted(p for p in self.g.files() if posixpath.basename(p) == "tsconfig.json"):
+            found = self._tsconfig(cfg)
+            if found is not None:
+                # as written: the first pattern that fits wins (`specifier`), so order counts
+                got.append((cfg, found[1], list(found[2].items())))
         return got
 
     def file_bindings(self, path: str) -> tuple[dict[str, list[Edge]], list[Edge]]:
