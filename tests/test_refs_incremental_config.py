@@ -12,7 +12,7 @@ from cruxe.index import run_index
 from cruxe.project import open_project
 from cruxe.store.edges import resolver_version
 
-from test_refs_incremental_go import answer, edge_table, synced_and_whole
+from support.incremental import answer, edge_table, synced_and_whole
 
 UTIL = "export function helper(): number {\n  return {n};\n}\n"
 MAIN = 'import { helper } from "@lib/util";\n\nexport function run(): number {\n  return helper();\n}\n'

@@ -7,39 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from cruxe.index import run_index
-from cruxe.project import open_project
+from support.incremental import answer, synced_and_whole
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
 USER = ('package a\n\nimport "example.com/m/c"\n\nfunc Go() int {\n\treturn c.Hello() + c.Other()\n}\n')
 PACKAGE_C = "package c\n\nfunc Hello() int { return 1 }\n"
-
-
-def edge_table(root: Path) -> list[tuple]:
-    """Every edge with its resolution, keyed by what does not depend on row order."""
-    project = open_project(root)  # it keeps the database open
-    rows = project.store.current_generation("live").db.execute('SELECT source_file, source_line, edge_type, to_name, coalesce(receiver, ""), '
-                      'coalesce(to_symbol_id, ""), coalesce(confidence, "") FROM edges')
-    return sorted(tuple(r) for r in rows)
-
-
-def answer(table: list[tuple], path: str, line: int, name: str) -> str:
-    """The confidence of the one edge by `name` at path:line."""
-    got = [r[6] for r in table if r[:2] == (path, line) and r[3] == name]
-    assert len(got) == 1, got
-    return got[0]
-
-
-def synced_and_whole(root: Path, tmp_path: Path, monkeypatch, edit) -> tuple[list[tuple], list[tuple]]:
-    """The edge table after `edit` and an incremental sync (the other files unchanged), and
-    that of a fresh whole index."""
-    run_index(root)
-    edit(root)
-    run_index(root)  # incremental
-    synced = edge_table(root)
-    monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "fresh_home"))
-    run_index(root)
-    return synced, edge_table(root)
 
 
 def test_a_package_that_appears_takes_the_imports_of_it_and_the_uses_through_them(make_repo, tmp_path,

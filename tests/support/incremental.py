@@ -1,0 +1,37 @@
+"""Incremental resolution against the ground truth: the edge table of a repository indexed at
+its working tree (`live`), and that table after an edit and an incremental sync beside the
+table of a fresh whole index of the edited tree."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from cruxe.index import run_index
+from cruxe.project import open_project
+
+
+def edge_table(root: Path) -> list[tuple]:
+    """Every edge with its resolution, keyed by what does not depend on row order."""
+    project = open_project(root)  # it keeps the database open
+    rows = project.store.current_generation("live").db.execute(
+        'SELECT source_file, source_line, edge_type, to_name, coalesce(receiver, ""), coalesce(to_symbol_id, ""), '
+        'coalesce(confidence, "") FROM edges')
+    return sorted(tuple(r) for r in rows)
+
+
+def answer(table: list[tuple], path: str, line: int, name: str) -> str:
+    """The confidence of the one edge by `name` at path:line."""
+    got = [r[6] for r in table if r[:2] == (path, line) and r[3] == name]
+    assert len(got) == 1, got
+    return got[0]
+
+
+def synced_and_whole(root: Path, tmp_path: Path, monkeypatch, edit) -> tuple[list[tuple], list[tuple]]:
+    """The edge table after `edit` and an incremental sync (the other files unchanged), and
+    that of a fresh whole index."""
+    run_index(root)
+    edit(root)
+    run_index(root)  # incremental
+    synced = edge_table(root)
+    monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "fresh_home"))
+    run_index(root)
+    return synced, edge_table(root)
