@@ -612,7 +612,7 @@ def _go_import_target(rng, tree, facts, path: str, line: int, import_path: str) 
     if m is None or m.group(3) != import_path or import_path not in facts.go_dirs:
         return None
     bound = (m.group(2) or "").strip() or os.path.basename(import_path)
-    used = set(re.findall(rf"\b{re.escape(bound)}\.([A-Z]\w*)", "\n".join(lines)))
+    used = _go_uses_through(tree, {path}, bound)
     others = sorted({os.path.dirname(s[4]) for n in used for s in facts.top.get(n, [])
                      if s[4].endswith(".go")} - {import_path})
     if not others:

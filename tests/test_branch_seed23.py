@@ -12,12 +12,11 @@ from pathlib import Path
 
 import pytest
 
-import cruxe.index as index_mod
 from cruxe.index import run_index
 from cruxe.shape import full_metadata
 from cruxe.tools import Server
 from support.benches import BENCH, load
-from support.repos import commit_all, git, two_branches
+from support.repos import commit_all, git, index_switching_after_scan, two_branches
 
 
 def _fn(name: str) -> str:
@@ -48,16 +47,7 @@ def _index_across_a_switch(root: Path, monkeypatch) -> None:
     """A sync of `feature` that scans feature's files; the agent switches to main before they are
     read, so the job reads main's `a.py` (as in seed 23, where a background sync started on
     `feature` ran across the switch to `main`); then the agent switches back."""
-    real_scan = index_mod.scan
-
-    def scan_then_switch(*args, **kwargs):
-        found = real_scan(*args, **kwargs)
-        git(root, "switch", "-q", "main")
-        return found
-
-    monkeypatch.setattr(index_mod, "scan", scan_then_switch)
-    run_index(root)
-    monkeypatch.setattr(index_mod, "scan", real_scan)
+    index_switching_after_scan(root, monkeypatch, "main")
     git(root, "switch", "-q", "feature")
 
 

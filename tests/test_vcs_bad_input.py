@@ -16,6 +16,7 @@ from cruxe.errors import CruxeError
 from cruxe.index import run_index
 from cruxe.shape import full_metadata
 from cruxe.tools import Server
+from support.repos import index_switching_after_scan
 
 
 def _git(root: Path, *args: str, check: bool = True) -> str:
@@ -485,7 +486,6 @@ def test_a_switch_after_the_scan_never_leaves_the_other_branchs_content_on_the_b
     # the job scans feature, the agent switches to main before the files are read: the job reads
     # main's a.py, and at its end git's index agrees with the disk (both main's), so no file looks
     # edited; only the checkout that moved says the files may be either side's
-    import cruxe.index as index_mod
     root = _repo(make_repo)
     _git(root, "switch", "-q", "-c", "feature")
     _commit(root, "f.py", _fn("only_on_feature"))
@@ -493,14 +493,5 @@ def test_a_switch_after_the_scan_never_leaves_the_other_branchs_content_on_the_b
     (root / "a.py").write_text(_fn("alpha") + "\n\n" + _fn("only_on_main"))
     _git(root, "commit", "-qam", "main moves on")
     _git(root, "switch", "-q", "feature")
-    real_scan = index_mod.scan
-
-    def scan_then_switch(*args, **kwargs):
-        found = real_scan(*args, **kwargs)
-        _git(root, "switch", "-q", "main")
-        return found
-
-    monkeypatch.setattr(index_mod, "scan", scan_then_switch)
-    run_index(root)
-    monkeypatch.setattr(index_mod, "scan", real_scan)
+    index_switching_after_scan(root, monkeypatch, "main")
     assert _ask(root, "only_on_main", ref="feature", freshness_policy="best_effort") == ([], "stale")

@@ -59,8 +59,8 @@ _QUERY = query_text(LANG)
 
 # The reader of each capture name (see _common.by_reader).
 _READERS = {"def": "definitions", "use": "refs", "crate": "refs", "cname": "refs", "crecv": "refs",
-            "mcall": "macro_args", "mattr": "macro_args", "tref": "types", "tdecl": "declared", "tparam": "declared", "tpath": "paths", "tscoped": "paths",
-            "imacro": "item_macros"}
+            "mcall": "macro_args", "mattr": "macro_args", "tref": "types", "tdecl": "declared",
+            "tparam": "declared", "tpath": "paths", "tscoped": "paths", "imacro": "item_macros"}
 
 _KINDS = {
     "function_item": Kind.FUNCTION, "function_signature_item": Kind.FUNCTION,
@@ -409,7 +409,8 @@ def _declares(cand: Candidate) -> bool:
     """Whether a candidate read from a macro body is a definition: a `fn name(..);` without a
     body declares something only in a trait or an `extern` block; elsewhere it is a word of the
     macro's own language (`ast_fragments! { .. fn visit_param(); .. }`)."""
-    return cand.node.type != "function_signature_item" or cand.extra.get("container") in ("trait_item", "foreign_mod_item")
+    return (cand.node.type != "function_signature_item"
+            or cand.extra.get("container") in ("trait_item", "foreign_mod_item"))
 
 
 def _is_item(node: ts.Node) -> bool:

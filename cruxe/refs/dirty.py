@@ -46,9 +46,10 @@ def dirty_names(old_defs: set[tuple], new_defs: set[tuple], old_imports: set[tup
     removed or given another signature, not merely moved: compared as (path, qualified name,
     name, kind, signature) and (path, name, module, alias) before and after), and the names
     an import of a file that appears or goes ends with, whose edges elsewhere, or through
-    them, may now resolve differently; and the names whose types' members are dirty too: those a changed type's signature writes (its bases, old and new;
-    not its own name: the edges into its own members were sent back to pending with its file),
-    and those an import binds (the last segment of its name, and its alias)."""
+    them, may now resolve differently; and the names whose types' members are dirty too:
+    those a changed type's signature writes (its bases, old and new; not its own name: the
+    edges into its own members were sent back to pending with its file), and those an import
+    binds (the last segment of its name, and its alias)."""
     changed = old_defs ^ new_defs
     names = {d[2] for d in changed}
     types: set[str] = set()

@@ -69,3 +69,20 @@ def two_branches(root: Path, feature: dict[str, str | None]) -> Path:
     commit_all(root, "feature")
     git(root, "switch", "-q", "main")
     return root
+
+
+def index_switching_after_scan(root: Path, monkeypatch, branch: str) -> None:
+    """Index `root` while the checkout moves: the job's scan lists the files, then `branch` is
+    checked out before they are read (as a background sync running across a `git switch`)."""
+    import cruxe.index as index_mod
+
+    real_scan = index_mod.scan
+
+    def scan_then_switch(*args, **kwargs):
+        found = real_scan(*args, **kwargs)
+        git(root, "switch", "-q", branch)
+        return found
+
+    monkeypatch.setattr(index_mod, "scan", scan_then_switch)
+    run_index(root)
+    monkeypatch.setattr(index_mod, "scan", real_scan)
