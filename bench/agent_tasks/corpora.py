@@ -8,8 +8,11 @@ code bases of a thousand files or more.
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
+import tarfile
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
@@ -46,7 +49,32 @@ HOLDOUT: dict[str, tuple[str, list[tuple[str, Path]]]] = {
     "rs-hold": ("rust", [(f"{c.rsplit('-', 1)[0]}/src", CARGO_REGISTRY / c / "src") for c in RUST_HOLDOUT]),
     "ts-hold": ("typescript", [("effect/src", TS_MODULES / "effect" / "src")]),
 }
-ALL_CORPORA = {**CORPORA, **HOLDOUT}
+
+
+class Fetch(NamedTuple):
+    """A published package fetched from its registry (PyPI sdist or npm tarball) on first use:
+    `member` is the directory inside the archive that is copied."""
+    registry: str  # "pypi" or "npm"
+    spec: str      # "rich==13.7.1", "immer@10.1.1"
+    member: str    # "rich-13.7.1", "package/src"
+
+
+# User probes (issue 17's "try it as a new user would"): whole published projects, tests and
+# all, that no other set touches. Their tasks (probes_*.jsonl) are written by reading the code
+# before Cruxe is asked; each file keeps its own validation split.
+GOCODE = Path("/usr/share/gocode/src/github.com")
+PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
+    "py-probe": ("python", [("rich", Fetch("pypi", "rich==13.7.1", "rich-13.7.1")),
+                            ("requests", Fetch("pypi", "requests==2.31.0", "requests-2.31.0"))]),
+    "go-probe": ("go", [("cobra", GOCODE / "spf13/cobra"), ("viper", GOCODE / "spf13/viper"),
+                        ("validator", GOCODE / "go-playground/validator")]),
+    "rs-probe": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
+                          ("crossbeam-channel-0.5.6", "parking_lot-0.12.1", "bytes-1.2.1", "hashbrown-0.12.3")]),
+    "ts-probe": ("typescript", [("redux-toolkit", Fetch("npm", "@reduxjs/toolkit@2.2.7", "package/src")),
+                                ("table-core", Fetch("npm", "@tanstack/table-core@8.20.5", "package/src")),
+                                ("immer", Fetch("npm", "immer@10.1.1", "package/src"))]),
+}
+ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
 SOURCE_SUFFIX = {"python": (".py",), "go": (".go",), "rust": (".rs",), "typescript": (".ts", ".tsx")}
 
@@ -64,6 +92,8 @@ def materialize(work: Path, corpus: str) -> Path:
     if root.exists():
         shutil.rmtree(root)
     for dest, src in ALL_CORPORA[corpus][1]:
+        if isinstance(src, Fetch):
+            src = fetched(work / "downloads", src)
         if src.is_file():  # a single-module corpus entry (the stdlib's argparse.py)
             (root / dest).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, root / dest)
@@ -74,6 +104,22 @@ def materialize(work: Path, corpus: str) -> Path:
                         ignore=shutil.ignore_patterns("__pycache__", ".git"))
     mark.write_text("ok\n")
     return root
+
+
+def fetched(downloads: Path, f: Fetch) -> Path:
+    """Download and unpack `f` under `downloads` once; the unpacked member's directory."""
+    out = downloads / f.spec.replace("/", "_")
+    if not (out / ".complete").exists():
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)
+        cmd = ([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", "-d", str(out),
+                f.spec] if f.registry == "pypi" else ["npm", "pack", "-q", "--pack-destination", str(out), f.spec])
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        for archive in out.glob("*.t*gz"):
+            with tarfile.open(archive) as tar:
+                tar.extractall(out, filter="data")
+        (out / ".complete").write_text("ok\n")
+    return out / f.member
 
 
 def is_test_path(path: str) -> bool:
