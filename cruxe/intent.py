@@ -74,6 +74,8 @@ _ERROR_CI = [
     r"\baddress already in use\b", r"\bconnection (?:refused|reset)\b", r"\bunexpected (?:eof|end of (?:file|input))\b",
     r"\bassertion failed\b", r"\bexit(?:ed with)? (?:status|code) -?\d+\b", r"\bline \d+,? column \d+\b",
     r"\bi/o timeout\b",
+    # a diagnostic's position, then its message: "3:7: illegal char", "main.go:12:5: x declared"
+    r"(?:^|[\s(])(?:[\w./\\-]+:)?\d+:\d+:\s+[a-z]",
     r"^[a-z][\w.]*: \S+ \S+",  # Go's "pkg: message" convention, e.g. "sql: no rows in result set"
     # Messages open with a failure verb; questions and descriptions do not.
     r"^(?:cannot|can't|could not|couldn't|failed to|unable to|refusing to) \S+ \S+",

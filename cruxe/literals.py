@@ -52,8 +52,9 @@ _PREFIX = re.compile(r"[rRbBfFuU]{1,2}")  # Python string prefixes glued to the 
 _EMIT_MACROS = frozenset("panic unreachable unimplemented todo bail ensure format_err anyhow format eprintln eprint "
                          "assert debug_assert".split())
 _EMIT_MACRO_ENDS = ("panic", "abort", "error")
-# functions and methods, by their last name, lower-cased (`fmt.Errorf`, `t.Fatalf`, `.expect`, `p.error`)
-_EMIT_CALLS = frozenset("panic panicf panicln errorf error fatal fatalf fatalln expect expect_err warn warnf "
+# functions and methods, by their last name, lower-cased (`fmt.Errorf`, `t.Fatalf`, `.expect`, `p.error`,
+# a scanner's `s.err`)
+_EMIT_CALLS = frozenset("panic panicf panicln errorf error err fatal fatalf fatalln expect expect_err warn warnf "
                         "warning critical exception fail abort".split())
 # gettext and its kin mark the strings a program shows its users, wherever the message is then
 # raised or printed from (click: `message = _("No such option: {name}").format(...)`; Django:

@@ -198,6 +198,12 @@ def test_a_translated_or_failed_literal_is_a_message():
     assert emitted_segments('x = some_("not a translation call")', "python") == []
 
 
+def test_a_scanners_err_method_emits_its_message():
+    # hashicorp/hcl's scanner reports through `s.err("illegal char")`, printed as "At 3:7: illegal char"
+    assert emitted_segments('\t\ts.err("illegal char")\n', "go") == [["illegal", "char", "|"]]
+    assert emitted_segments('err := check("not a report")\n', "go") == []
+
+
 def test_a_pasted_panic_finds_the_constant_that_holds_its_message(tmp_path):
     files = {
         "src/util/error.rs": 'pub(crate) const CONTEXT_MISSING_ERROR: &str =\n'

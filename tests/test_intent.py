@@ -97,7 +97,8 @@ def test_urls_are_pasted_values_not_search_words():
 
 
 @pytest.mark.parametrize("q", ["Hijack failed on protocol switch: 404 Not Found", "invalid token: expired",
-                               "missing field: name"])
+                               "missing field: name", "At 3:7: illegal char", "main.go:12:5: x declared",
+                               "src/app.ts:4:10: unexpected token"])
 def test_a_failure_then_its_detail_after_a_colon_is_a_message(q):
     assert intent(q) == "error"
 
