@@ -34,8 +34,9 @@ _BOM = b"\xef\xbb\xbf"
 # 10: a literal given to gettext (`_("...")`) or to `fail(`/`abort(` is a message; 11: Rust items
 # in each branch of a `cfg_if!` too, and an attribute in a macro's tokens (`#[cfg(unix)]`) holds
 # no calls; 12: a literal given to a method named `err` (a scanner's `s.err("illegal char")`) is a
-# message.
-EXTRACTION_VERSION = "12"
+# message; 13: a literal given to a variable named for a message (`msg = f"..."`) or returned by a
+# function named for one is a message, and `f"a " f"b"` pieces are one literal.
+EXTRACTION_VERSION = "13"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -4,7 +4,9 @@ Indexing: every string literal of a snippet chunk that sits inside an emitting c
 `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`, an `...Error(`
 constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
-names instead), is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into
+names instead), or that is given to a variable named for a message (`msg = f"..."` then
+`raise ValueError(msg)`, the style linters ask of Python; `message.append(...)`) or returned by a
+function named for one (`def _undefined_message(self): return f"..."`), is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into
 constant segments; each segment's words (the identifiers of IDENT_PATTERN, lower-cased, as the
 `content` field holds them) go to the snippets' `error_literals` field, segments separated by
 SEGMENT_BREAK so that no phrase matches across a hole. Literals merely mentioned elsewhere (a test
@@ -45,6 +47,7 @@ _LITERAL["tsx"] = _LITERAL["javascript"] = _LITERAL["typescript"]
 _HOLE = re.compile(r"\$\{[^{}`]*\}|\{[^{}\s\"']{0,40}\}|%(?:\([\w.]*\))?[-+#0 ]*(?:\d+|\*)?(?:\.(?:\d+|\*))?"
                    r"[hlLqjzt]*[a-zA-Z]|\\(?:x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{1,6}\}?|.)")
 _PREFIX = re.compile(r"[rRbBfFuU]{1,2}")  # Python string prefixes glued to the quote
+_PREFIX_AT_END = re.compile(r"(?<![\w$])[rRbBfFuU]{1,2}\Z")
 # The calls whose string arguments are what a user sees pasted back (a message, a panic, a log
 # line), by the name before the call's bracket. Macros (`name!`): `assert_eq!`-style macros
 # compare their strings, they do not print them as the message; a name ending in panic, abort or
@@ -69,6 +72,17 @@ _NAME_SEP = re.compile(r"[.:]+")
 # name in capitals: the convention of every language here for a constant.
 _CONSTANT_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:(?:pub(?:\([\w: ]*\))?|export|const|static|final|readonly|var|let)\s+)*"
                               r"[A-Z][A-Z0-9_]*[A-Z0-9]\s*(?::[^=\n]{1,80})?=\s*\Z")
+# A variable named for a message (the name ends in msg or message) given the literal, the value
+# opened by brackets or a formatting call (`message = [f"..."`, `msg := fmt.Sprintf(`), or added to
+# it; any other call's result (`MSG = render("template name")`) is not the literal.
+_FORMAT_CALL = r"(?:[\w.:]*(?:format|Format|sprintf|Sprintf)!?\(\s*)?"
+_MESSAGE_VAR_BEFORE = re.compile(
+    r"(?:^|\n)[ \t]*(?:(?:let|const|var|mut)\s+)*(?:(?:self|this)\.)?\w*(?:msg|message|Msg|Message|MSG|MESSAGE)s?"
+    rf"(?:\s*(?::[^=\n]{{1,80}})?(?:\+=|:=|=)|\.(?:append|push|extend)\()[ \t\r\n(\[]*{_FORMAT_CALL}[rRbBfFuU]{{0,2}}\Z")
+_RETURN_BEFORE = re.compile(rf"\breturn\s+[\s(\[]*{_FORMAT_CALL}[rRbBfFuU]{{0,2}}\Z")
+_FUNCTION_NAME = re.compile(r"(?:\bdef|\bfn|\bfunc(?:\s*\([^)\n]*\))?|\bfunction)\s+(\w+)")
+_MESSAGE_WORD = re.compile(r"msg|message", re.IGNORECASE)
+FUNCTION_WINDOW = 4000  # chars before a returned literal searched for its function's name
 _RAISE_BEFORE = re.compile(r"(?:\braise|\bthrow)\s+(?:new\s+)?\Z")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
 MAX_NAME_CHARS = 80
@@ -124,7 +138,8 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
         # a message has words apart (a literal without a space is a key, a name, a format)
         if (not joined and " " not in body) or len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
             continue
-        if not (joined or _inside_emit(text, start) or _message_constant(text, start)) or _in_comment(text, start):
+        if not (joined or _inside_emit(text, start) or _message_constant(text, start)
+                or _message_variable(text, start)) or _in_comment(text, start):
             continue
         inner = _unquote(body)
         segments = literal_segments(inner)
@@ -182,7 +197,22 @@ def _in_comment(text: str, start: int) -> bool:
 
 
 def _only_joiners(gap: str) -> bool:
-    return not gap.strip(" \t\r\n+\\")
+    """Between two pieces of one literal: blanks, `+`, a line continuation, and the next
+    piece's string prefix (`f"a " f"b {x}"`)."""
+    return not _PREFIX_AT_END.sub("", gap).strip(" \t\r\n+\\")
+
+
+def _message_variable(text: str, start: int) -> bool:
+    """The literal at `start` is given to a variable named for a message (`msg = f"bad {x}"`,
+    `errMsg := fmt.Sprintf("...", x)`, `message.append(...)`), or returned by a function named for
+    one (`def format_message(self): return ...`): the message is raised or printed from there."""
+    lo = max(0, start - EMIT_WINDOW)
+    if _MESSAGE_VAR_BEFORE.search(text, lo, start) is not None:
+        return True
+    if _RETURN_BEFORE.search(text, lo, start) is None:
+        return False
+    names = _FUNCTION_NAME.findall(text, max(0, start - FUNCTION_WINDOW), start)
+    return bool(names) and _MESSAGE_WORD.search(names[-1]) is not None
 
 
 def _message_constant(text: str, start: int) -> bool:

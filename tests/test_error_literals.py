@@ -204,6 +204,32 @@ def test_a_scanners_err_method_emits_its_message():
     assert emitted_segments('err := check("not a report")\n', "go") == []
 
 
+def test_a_message_given_to_a_variable_or_returned_by_a_message_function_is_a_message():
+    # the style linters ask of Python (ruff EM101/EM102): `msg = f"..."` then `raise E(msg)`
+    assert emitted_segments('msg = f"bad value {x} here"\nraise ValueError(msg)\n', "python") == [
+        ["bad", "value", "|", "here", "|"]]
+    assert emitted_segments('errMsg := fmt.Sprintf("bad value %d here", x)\n', "go") == [
+        ["bad", "value", "|", "here", "|"]]
+    # jinja2's parser builds its message in a list, then fails with the joined text
+    assert emitted_segments('        message = [f"Encountered unknown tag {name!r}."]\n', "python") == [
+        ["encountered", "unknown", "tag", "|"]]
+    assert emitted_segments('    message.append(\n        "The innermost block that needs to be closed"\n', "python") == [
+        ["the", "innermost", "block", "that", "needs", "to", "be", "closed", "|"]]
+    # jinja2's Undefined: `def _undefined_message(self): ... return f"{obj!r} has no attribute {name!r}"`
+    src = 'def _undefined_message(self) -> str:\n    if x:\n        return f"{a!r} has no attribute {b!r}"\n'
+    assert emitted_segments(src, "python") == [["has", "no", "attribute", "|"]]
+    src = 'def _undefined_message(self):\n    return (\n        f"{a!r} has no"\n        f" element {b!r}"\n    )\n'
+    assert emitted_segments(src, "python") == [["has", "no", "element", "|"]]
+    # not messages: other names, other functions' returns
+    assert emitted_segments('message_id = "abc def"\nlabel = "two words"\n', "python") == []
+    assert emitted_segments('def render(self):\n    return f"some text here"\n', "python") == []
+
+
+def test_f_string_pieces_of_one_message_are_one_literal():
+    src = 'msg = (\n    f"first part "\n    f"second part {x}"\n)\n'
+    assert emitted_segments(src, "python") == [["first", "part", "second", "part", "|"]]
+
+
 def test_a_pasted_panic_finds_the_constant_that_holds_its_message(tmp_path):
     files = {
         "src/util/error.rs": 'pub(crate) const CONTEXT_MISSING_ERROR: &str =\n'
