@@ -493,6 +493,48 @@ def test_locate_puts_the_body_before_interface_members_and_stubs(make_repo, name
     assert all(h.signals["declaration_penalty"] < 0 for h in hits[1:])
     from cruxe.query.bodies import is_declaration
     assert not is_declaration("typescript", "", "export const loadAll = (s: Store) => s.loadItem('x');")
+    assert not is_declaration("typescript", "", "  get = (k: string) => this.map.get(k);")
+    assert not is_declaration("javascript", "", "const twice = x => x * 2;")
+    # a function type in a declaration's parameters or result (commander's `index.d.ts`)
+    assert is_declaration("typescript", "", "  action(fn: (...args: any[]) => void | Promise<void>): this;")
+    assert is_declaration("typescript", "", "  hook(): () => void;")
+
+
+def _ranked_hit(path: str, name: str, symbol_id: str, bm25: float, **name_signals: float):
+    from cruxe.model import Hit
+    from cruxe.query import signals as sig
+    h = Hit("symbol", path, 1, 3, kind="method", name=name, symbol_id=symbol_id)
+    h.signals = sig.compose(bm25, **name_signals)
+    h.score = h.signals["final_score"]
+    return h
+
+
+def test_search_puts_a_declaration_below_the_body_the_name_cannot_tell_it_from():
+    from cruxe.query.search import _declarations_below_bodies
+    # commander: retrieval was surer of `typings/index.d.ts`'s `action` than of `lib/command.js`'s
+    same = {"exact_match_boost": 25.0, "qualified_name_boost": 15.0}
+    decl = _ranked_hit("typings/index.d.ts", "action", "d", 76.2, **same)
+    body = _ranked_hit("lib/command.js", "action", "b", 59.0, **same)
+    other = _ranked_hit("lib/other.js", "command", "o", 70.0)
+    _declarations_below_bodies([decl, body, other], {"d"})
+    assert body.score > decl.score > other.score and decl.signals["declaration_penalty"] < 0
+    assert decl.score == round(decl.signals["bm25_score"] + sum(
+        v for k, v in decl.signals.items() if k not in ("bm25_score", "final_score", "semantic_similarity")), 4)
+    # `Reader.read_all` asked: the Protocol's member is what the name picks out; it stays first
+    proto = _ranked_hit("a.py", "read_all", "p", 60.0, exact_match_boost=25.0, qualified_name_boost=15.0)
+    impl = _ranked_hit("b.py", "read_all", "i", 50.0, exact_match_boost=25.0)
+    _declarations_below_bodies([proto, impl], {"p"})
+    assert proto.score > impl.score and proto.signals["declaration_penalty"] == 0.0
+
+
+@pytest.mark.parametrize("name, body_at", [("read_all", ("a.py", 23)), ("FetchIt", ("b.go", 9)),
+                                           ("area_of", ("c.rs", 8)), ("loadItem", ("d.ts", 6))])
+def test_search_by_name_lists_the_body_first(make_repo, name, body_at):
+    root = make_repo(STUB_REPO)
+    run_index(root)
+    gen, repo, ref = open_gen(root)
+    hits, _, intent = search_code(gen, repo, ref, name)
+    assert intent["intent"] == "symbol" and (hits[0].path, hits[0].line_start) == body_at
 
 
 def test_locate_kind_filter_applies_before_the_exact_case_tier(make_repo):

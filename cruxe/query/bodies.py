@@ -8,6 +8,7 @@ snippets index already stores (chunks cover every file), so no file is read from
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from ..store import Chunk, Symbol, chunks
 
@@ -15,6 +16,8 @@ CALLABLE_KINDS = frozenset({"function", "method"})
 # A stub is short; a longer span is a body whatever it says, and reading it would cost for nothing.
 MAX_STUB_LINES = 40
 _BRACE_LANGUAGES = frozenset({"rust", "go", "typescript", "tsx", "javascript"})
+MAX_BODY_CHECKS = 64  # definitions whose text is read to tell a body from a declaration
+_ASSIGNED = re.compile(r"(?<![=!<>])=(?![=>])")
 
 
 def declarations(gen, repo: str, ref: str, rows: list[Symbol]) -> set[str]:
@@ -46,8 +49,10 @@ def is_declaration(language: str, signature: str, text: str) -> bool:
         return _python_stub(text)
     if language in _BRACE_LANGUAGES:
         # an interface/trait member, an overload signature, `declare`/`abstract`: no `{` at
-        # all (an arrow function's expression body has no brace either, but has its `=>`)
-        return "{" not in text and "=>" not in text
+        # all. An arrow function's expression body has no brace either, but it is assigned
+        # (`const f = (x) => x + 1`, `get = (k) => ...`): an `=` before the parameters; a `=>`
+        # after them is a function type (`action(fn: () => void): this`), still a declaration.
+        return "{" not in text and ("=>" not in text or _ASSIGNED.search(text.split("(", 1)[0]) is None)
     return False
 
 

@@ -22,12 +22,11 @@ from ..errors import CruxeError
 from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
 from ..store import Symbol, symbols_named
 from . import signals as sig
-from .bodies import declarations
+from .bodies import MAX_BODY_CHECKS, declarations
 from .context import enrich
 from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, validate_limit
 from .search import symbol_hit, take
 
-MAX_BODY_CHECKS = 64  # definitions whose text is read to tell a body from a declaration
 _PATH_PARTS = re.compile(r"[/\\.]")
 
 

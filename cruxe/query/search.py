@@ -30,7 +30,7 @@ from ..shape import dedup_key
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
 from . import coverage, messages
 from . import signals as sig
-from .bodies import CALLABLE_KINDS
+from .bodies import CALLABLE_KINDS, MAX_BODY_CHECKS, declarations
 from .context import enrich
 from .planner import RRF_K, Clause, Plan, plan as build_plan
 
@@ -85,6 +85,7 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
         cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines, fetched)
         _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
+    _declarations_below_bodies(ranked, _declarations(gen, repo, ref, ranked, p))
     ranked.sort(key=sort_key)
     if p.intent == "natural_language":
         coverage.rerank(gen, repo, ref, ranked[:coverage.COVERAGE_WINDOW], p.terms, fetched)
@@ -296,6 +297,59 @@ def _fuse(fused: dict[str, Hit], rrf: dict[str, float], cands: list[Hit], weight
         elif c.snippet is not None and entry.snippet is None:
             entry.snippet = c.snippet
         rrf[key] += weight / (k + rank)
+
+
+def _declarations(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> set[str]:
+    """A name asked for (symbol intent) defined both with a body and without one (an
+    interface member, a `.d.ts` or Protocol stub): the ids of the declarations that outrank a
+    definition with a body the name cannot tell them from. The definitions are read best
+    first, and only until each declaration met has such a body below it: usually the first
+    one read has a body, and nothing else is read."""
+    if p.intent != "symbol" or not p.target:
+        return set()
+    target = p.target.lower()
+    named = sorted((h for h in ranked if h.result_type == "symbol" and h.name.lower() == target), key=sort_key)
+    stubs: set[str] = set()
+    waiting: set[tuple] = set()  # name keys of the declarations met, no body of theirs read yet
+    for h in named[:MAX_BODY_CHECKS]:
+        if declarations(gen, repo, ref, [h]):
+            stubs.add(h.symbol_id)
+            waiting.add(_name_key(h))
+            continue
+        waiting.discard(_name_key(h))
+        if not waiting:
+            break
+    return stubs
+
+
+_NAME_SIGNALS = ("exact_match_boost", "qualified_name_boost")
+
+
+def _declarations_below_bodies(ranked: list[Hit], stubs: set[str]) -> None:
+    """Each declaration scoring at least the best definition with a body that the name's
+    signals cannot tell from it (same name, same exact and qualified matches: commander's
+    `Command.action` in `index.d.ts` and in `command.js`) gets the `declaration_penalty` that
+    puts it just below that one. Retrieval's scores differ by many points where locate_symbol's
+    fixed penalty decides ties; the explanation stays exact. A declaration the name picks out
+    (`Reader.read_all` asked, a Protocol `Reader`'s member) keeps its place."""
+    if not stubs:
+        return
+    best: dict[tuple, float] = {}
+    for h in ranked:
+        if h.result_type == "symbol" and h.symbol_id not in stubs:
+            key = _name_key(h)
+            best[key] = max(best.get(key, h.score), h.score)
+    for h in ranked:
+        top = best.get(_name_key(h)) if h.symbol_id in stubs else None
+        if top is not None and h.score >= top:
+            boosts = {name: h.signals[name] for name in sig.BOOST_NAMES}
+            boosts["declaration_penalty"] = round(top - h.score + sig.DECLARATION_PENALTY, sig.SCORE_DIGITS)
+            h.signals = sig.compose(h.signals["bm25_score"], **boosts)
+            h.score = h.signals["final_score"]
+
+
+def _name_key(h: Hit) -> tuple:
+    return (h.name.lower(), *(h.signals.get(s, 0.0) for s in _NAME_SIGNALS))
 
 
 def _score(c: Hit, rrf: float, p: Plan) -> Hit:
