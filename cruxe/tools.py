@@ -26,7 +26,7 @@ from .store import damaged, is_corruption, is_engine_panic, layer_of
 
 log = logging.getLogger(__name__)
 
-MAX_QUERY_CHARS = 2000  # longer "queries" are pasted files; refuse rather than tokenise megabytes
+MAX_QUERY_CHARS = 8000  # a pasted traceback of ~60 frames fits; longer "queries" are pasted files: refused, not tokenised
 MAX_NAME_CHARS = 512
 DEDUP_SLACK = 5  # extra hits fetched so that dedup in shape still fills a page of `limit`
 # Hits ranked per query, however few are shown: each channel's depth follows the number asked
@@ -109,8 +109,10 @@ def _check(key: str, spec: dict[str, Any], value: Any) -> Any:
             except UnicodeEncodeError:
                 raise CruxeError("invalid_input", f"{key} is not valid Unicode (lone surrogate)",
                                  {"field": key}) from None
-        if len(value) > spec.get("maxLength", MAX_QUERY_CHARS):
-            raise CruxeError("invalid_input", f"{key} is too long", {"field": key})
+        if len(value) > (most := spec.get("maxLength", MAX_QUERY_CHARS)):
+            hint = "; of a pasted trace, its message and innermost frames are enough" if key == "query" else ""
+            raise CruxeError("invalid_input", f"{key} is too long ({len(value)} characters, at most {most}){hint}",
+                             {"field": key})
         if "enum" in spec and value not in spec["enum"]:
             raise CruxeError("invalid_input", f"{key} must be one of {', '.join(spec['enum'])}",
                              {"field": key, "allowed": spec["enum"]})

@@ -25,10 +25,11 @@ import re
 from typing import Any
 
 from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE
+from ..intent import classify
 from ..model import Hit
 from ..shape import dedup_key
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
-from . import coverage, messages
+from . import coverage, frames, messages
 from . import signals as sig
 from .bodies import CALLABLE_KINDS, MAX_BODY_CHECKS, declarations
 from .context import enrich
@@ -46,12 +47,22 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
     """Ranked hits for a free-form query: (hits, total_candidates, {intent, confidence}), and
     for a pasted message `emitting_site: False` when no site found emits it (the hits then
     only share its words)."""
-    p = plan_query(gen, repo, ref, query, role=role, language=language, limit=limit)
-    hits, total, explained = run_plan(gen, repo, ref, p)
+    trace, message = frames.split_trace(query)
+    placed = frames.places(gen, repo, ref, trace) if trace else []
+    if placed and not message:  # nothing but places: `parser.go:52`, a trace without its message
+        hits, total = _frames_first(placed, [], limit), len(placed)
+        intent, confidence = classify(query)
+        explained = True
+    else:
+        p = plan_query(gen, repo, ref, message if placed else query, role=role, language=language, limit=limit)
+        hits, total, explained = run_plan(gen, repo, ref, p)
+        intent, confidence = p.intent, p.confidence
+        if placed:  # the places say where it happened, whatever emits the message
+            hits, total, explained = _frames_first(placed, hits, limit), total + len(placed), True
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
-    info: dict[str, Any] = {"intent": p.intent, "confidence": p.confidence}
-    if p.intent == "error" and not explained:
+    info: dict[str, Any] = {"intent": intent, "confidence": confidence}
+    if intent == "error" and not explained:
         info["emitting_site"] = False
     return hits, total, info
 
@@ -91,6 +102,21 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
         coverage.rerank(gen, repo, ref, ranked[:coverage.COVERAGE_WINDOW], p.terms, fetched)
         ranked.sort(key=sort_key)
     return take(ranked, p.limit), len(ranked), any(fit > 0 for fit, _ in fits.values())
+
+
+def _frames_first(placed: list[tuple[str, int, Symbol | None]], hits: list[Hit], limit: int) -> list[Hit]:
+    """A pasted trace's places in the repository (innermost first), then the search's hits
+    that are not among them. A place's `stack_frame` signal lifts it above every hit, in
+    order; its retrieval base is 0 (no channel ranked it)."""
+    top = max((h.score for h in hits), default=0.0)
+    out: list[Hit] = []
+    for i, (path, line, s) in enumerate(placed):
+        hit = symbol_hit(s) if s is not None else Hit("snippet", path, line, line)
+        hit.signals = sig.compose(0.0, stack_frame=round(top + len(placed) - i, sig.SCORE_DIGITS))
+        hit.score = hit.signals["final_score"]
+        out.append(hit)
+    at = {(h.path, h.line_start, h.symbol_id) for h in out}
+    return take(out + [h for h in hits if (h.path, h.line_start, h.symbol_id) not in at], limit)
 
 
 def take(ranked: list[Hit], limit: int) -> list[Hit]:

@@ -1,0 +1,154 @@
+"""Stack frames in a pasted trace: the places a run went through, answered as file:line first.
+
+A pasted traceback or diagnostic names where it happened, each place with a path and a line and
+often the function: Python's `File "/site-packages/pkg/x.py", line 12, in f`, JavaScript's
+`at f (/app/src/x.js:12:5)`, Go's `\t/home/u/pkg/x.go:12 +0x1d`, Rust's `at ./src/x.rs:12:5` and
+a panic's `src/x.rs:12:5`, a compiler's `src/x.ts:4:10: error`. A frame whose path ends with the
+path of an indexed file (the longest such ending, at least the file name, naming one file) is a
+location the index answers exactly: the innermost definition around that line, or the line
+itself when no definition holds it. When the frame names its function and the definition around
+the line has another name (the pasted run used another version of the file), the file's
+definition of that name nearest the line answers instead.
+
+The frames come innermost first: Python prints the innermost frame last, the others first. The
+rest of the paste (without the indented frame lines, the source lines Python prints under them
+and the trace's header; a line that holds a location among words, a panic's or a compiler's,
+stays whole) is searched as usual, after the frames.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..store import Symbol, Withheld, innermost_symbols, manifest, symbols_named
+
+_SOURCE_SUFFIXES = r"(?:py|pyi|go|rs|ts|tsx|mts|cts|js|jsx|mjs|cjs)"
+_PY_FRAME = re.compile(r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>.+?))?\s*$')
+# `path:line[:col]`, bare or inside `at f (...)`, `--> `, Go's tab-indented frame line
+_PATH = rf"(?:[A-Za-z]:)?[\w./\\@~+-]*[\w-]\.{_SOURCE_SUFFIXES}"
+# ... and tsc's `src/app.ts(4,10): error TS2322`
+_FRAME = re.compile(rf"(?P<path>{_PATH}):(?P<line>\d+)(?::\d+)?|(?P<tpath>{_PATH})\((?P<tline>\d+),\d+\)")
+_JS_FUNC = re.compile(r"\bat\s+(?:async\s+)?(?P<func>[\w$.<>\[\]]+)\s+\(")
+# Go prints each frame's function on the line above its `\tpath:line +0x..`: `main.(*T).m(...)`
+_GO_FUNC = re.compile(r"^(?P<func>[\w./*()-]+)\((?:[^()]|\.\.\.)*\)\s*$")
+_GOROUTINE = re.compile(r"^goroutine \d+ \[")
+_TRACE_HEAD = re.compile(r"^\s*(?:Traceback \(most recent call last\):|goroutine \d+ \[|stack backtrace:)")
+MAX_FRAMES = 20  # a paste's first frames: a deep recursion repeats itself
+
+
+@dataclass(frozen=True)
+class Frame:
+    path: str  # as pasted, separators made `/`
+    line: int
+    func: str  # "" when the frame does not say
+
+
+def split_trace(query: str) -> tuple[list[Frame], str]:
+    """(the frames of a pasted trace, innermost first; the paste without them). Python's source
+    lines under a frame and the trace's header line go with the frames."""
+    frames: list[Frame] = []
+    rest: list[str] = []
+    python = False
+    skip_source = False
+    go_func, goroutines = "", False
+    for line in query.splitlines():
+        m = _PY_FRAME.match(line)
+        if m:
+            python = True
+            frames.append(Frame(_slashes(m["path"]), int(m["line"]), _last_name(m["func"] or "")))
+            skip_source = True
+            continue
+        if skip_source and line.startswith((" ", "\t")) and line.strip():
+            skip_source = False  # the source line Python prints under its frame
+            continue
+        skip_source = False
+        g = _GO_FUNC.match(line) if goroutines else None
+        if g:
+            go_func = g["func"]
+            continue
+        goroutines = goroutines or _GOROUTINE.match(line) is not None
+        found = list(_FRAME.finditer(line))
+        if not found:
+            # a trace's header and its frames outside any file (`at node:internal/...`) say nothing
+            if not (_TRACE_HEAD.match(line) or line.lstrip().startswith("at ")):
+                rest.append(line)
+            continue
+        func = _JS_FUNC.search(line)
+        name = _last_name(func["func"]) if func else _last_name(go_func) if line.startswith("\t") else ""
+        frames += [Frame(_slashes(f["path"] or f["tpath"]), int(f["line"] or f["tline"]), name) for f in found]
+        go_func = ""
+        if not line[:1].isspace():  # a frame line is indented; a sentence or a diagnostic stays
+            rest.append(line)
+    if python:
+        frames.reverse()
+    return frames[:MAX_FRAMES], "\n".join(rest).strip()
+
+
+def _slashes(path: str) -> str:
+    path = path.replace("\\", "/")
+    for prefix in ("file://", "webpack://", "webpack-internal:///"):
+        if path.startswith(prefix):
+            path = path[len(prefix):]
+    return path
+
+
+def _last_name(func: str) -> str:
+    """`Object.<anonymous>` -> "", `Server.handle` -> `handle`, `main.(*T).m` -> `m`,
+    `<module>` -> ""."""
+    name = re.split(r"[.:]", func)[-1] if func else ""
+    return name if re.fullmatch(r"[A-Za-z_$][\w$]*", name) else ""
+
+
+def places(gen, repo: str, ref: str, frames: list[Frame]) -> list[tuple[str, int, Symbol | None]]:
+    """The repository's places among `frames`, innermost first: (path, line, the definition
+    around the line or None), each definition or line once."""
+    if not frames:
+        return []
+    paths = _indexed_paths(gen, repo, ref)
+    located = [(f, p) for f in frames if (p := repo_path(f.path, paths)) is not None]
+    around = innermost_symbols(gen, repo, ref, [(p, f.line) for f, p in located]) if located else {}
+    out: list[tuple[str, int, Symbol | None]] = []
+    seen: set[tuple[str, int]] = set()
+    for f, path in located:
+        s = around.get((path, f.line))
+        if f.func and (s is None or s.name != f.func):
+            s = _named_near(gen, path, f) or s
+        key = (path, s.line_start if s is not None else f.line)
+        if key not in seen:
+            seen.add(key)
+            out.append((path, f.line, s))
+    return out
+
+
+def repo_path(pasted: str, paths: dict[str, list[str]]) -> str | None:
+    """The indexed file whose path is the longest ending of `pasted` (by whole components),
+    when exactly one file has that ending; `paths` maps a file name to the files so named."""
+    parts = [p for p in pasted.split("/") if p and p != "."]
+    if not parts:
+        return None
+    best: list[str] = []
+    best_len = 0
+    for candidate in paths.get(parts[-1], ()):
+        cparts = candidate.split("/")
+        n = 0
+        while n < min(len(cparts), len(parts)) and cparts[-1 - n] == parts[-1 - n]:
+            n += 1
+        if n > best_len:
+            best, best_len = [candidate], n
+        elif n == best_len:
+            best.append(candidate)
+    return best[0] if len(best) == 1 else None
+
+
+def _indexed_paths(gen, repo: str, ref: str) -> dict[str, list[str]]:
+    withheld = gen.withheld if isinstance(gen, Withheld) else frozenset()
+    by_name: dict[str, list[str]] = {}
+    for path in manifest(gen, repo, ref):
+        if path not in withheld:
+            by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    return by_name
+
+
+def _named_near(gen, path: str, f: Frame):
+    rows = [s for s in symbols_named(gen, f.func.lower()) if s.path == path and s.name == f.func]
+    return min(rows, key=lambda s: (abs(s.line_start - f.line), s.line_start)) if rows else None

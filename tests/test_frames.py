@@ -1,0 +1,101 @@
+"""A pasted trace's frames: parsed, mapped to the repository's files, answered first."""
+from __future__ import annotations
+
+from cruxe.index import run_index
+from cruxe.project import open_project
+from cruxe.query import search_code
+from cruxe.query.frames import Frame, repo_path, split_trace
+
+PY_TRACE = """Traceback (most recent call last):
+  File "app.py", line 5, in <module>
+    t.render()
+  File "/usr/lib/python3/site-packages/tmpl/environment.py", line 9, in render
+    return self.finish(ctx)
+  File "/usr/lib/python3/site-packages/tmpl/environment.py", line 13, in finish
+    raise UndefinedError(self.describe(ctx))
+tmpl.errors.UndefinedError: 'user' is undefined"""
+
+REPO = {
+    "src/tmpl/environment.py": (
+        "from .errors import UndefinedError\n\n\n"          # 1-3
+        "class Environment:\n"                               # 4
+        "    def __init__(self):\n        self.x = 1\n\n"    # 5-7
+        "    def render(self, ctx):\n"                       # 8
+        "        return self.finish(ctx)\n\n"                # 9-10
+        "    def finish(self, ctx):\n"                       # 11
+        "        value = ctx.get('user')\n"                  # 12
+        "        raise UndefinedError(self.describe(ctx))\n\n"  # 13-14
+        "    def describe(self, ctx):\n"                     # 15
+        "        name = 'user'\n"                            # 16
+        "        return f'{name!r} is undefined'\n"),        # 17
+    "src/tmpl/errors.py": "class UndefinedError(Exception):\n    pass\n",
+    "tests/test_environment.py": ("def test_undefined():\n    message = 'user is undefined'\n"
+                                  "    assert message == 'user is undefined'\n"),
+}
+
+
+def test_python_frames_come_innermost_first_and_leave_the_message():
+    frames, message = split_trace(PY_TRACE)
+    assert frames == [Frame("/usr/lib/python3/site-packages/tmpl/environment.py", 13, "finish"),
+                      Frame("/usr/lib/python3/site-packages/tmpl/environment.py", 9, "render"),
+                      Frame("app.py", 5, "")]
+    assert message == "tmpl.errors.UndefinedError: 'user' is undefined"
+
+
+def test_javascript_go_rust_and_compiler_locations():
+    js = ("TypeError: Cannot read properties of undefined (reading 'x')\n"
+          "    at Command.action (/app/node_modules/commander/lib/command.js:530:10)\n"
+          "    at Object.<anonymous> (C:\\app\\index.js:3:1)\n"
+          "    at node:internal/main/run_main_module:22:47")
+    frames, message = split_trace(js)
+    assert frames == [Frame("/app/node_modules/commander/lib/command.js", 530, "action"),
+                      Frame("C:/app/index.js", 3, "")]
+    assert message == "TypeError: Cannot read properties of undefined (reading 'x')"
+    go = ("panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\n"
+          "main.(*Parser).parse(...)\n\t/home/u/proj/hcl/parser/parser.go:52 +0x1d\n"
+          "main.main()\n\t/home/u/proj/main.go:10 +0x25\nexit status 2")
+    frames, message = split_trace(go)
+    assert frames == [Frame("/home/u/proj/hcl/parser/parser.go", 52, "parse"), Frame("/home/u/proj/main.go", 10, "main")]
+    assert message.splitlines()[0] == "panic: runtime error: index out of range [3] with length 3"
+    # a panic's or a compiler's line keeps its words: the message search reads them whole
+    rust = "thread 'main' panicked at 'range end out of bounds', src/bytes.rs:120:9"
+    assert split_trace(rust) == ([Frame("src/bytes.rs", 120, "")], rust)
+    tsc = "src/app.ts:4:10 - error TS2322: Type 'string' is not assignable to type 'number'."
+    assert split_trace(tsc)[0] == [Frame("src/app.ts", 4, "")]
+    assert split_trace("src/app.ts(4,10): error TS2322: Type 'string'")[0] == [Frame("src/app.ts", 4, "")]
+    assert split_trace("where is the config parsed") == ([], "where is the config parsed")
+
+
+def test_a_pasted_path_maps_to_the_one_file_with_its_longest_ending():
+    paths = {"environment.py": ["src/tmpl/environment.py", "docs/environment.py"],
+             "mod.rs": ["a/src/mod.rs", "b/src/mod.rs"]}
+    assert repo_path("/usr/lib/python3/site-packages/tmpl/environment.py", paths) == "src/tmpl/environment.py"
+    assert repo_path("environment.py", paths) is None  # two files end so: no guess
+    assert repo_path("/build/x/src/mod.rs", paths) is None
+    assert repo_path("/build/b/src/mod.rs", paths) == "b/src/mod.rs"
+    assert repo_path("app.py", paths) is None
+
+
+def _search(root, query):
+    run_index(root)
+    project = open_project(root)
+    ref = project.default_ref()
+    return search_code(project.store.current_generation(ref), project.id, ref, query)
+
+
+def test_a_pasted_traceback_answers_its_frames_first_then_what_emits_the_message(make_repo):
+    hits, total, intent = _search(make_repo(REPO), PY_TRACE)
+    found = [(h.path, h.name) for h in hits]
+    assert found[:2] == [("src/tmpl/environment.py", "finish"), ("src/tmpl/environment.py", "render")], found
+    assert ("src/tmpl/environment.py", "describe") in found[2:]  # the message's own site, after
+    assert intent["intent"] == "error" and "emitting_site" not in intent
+    assert hits[0].score == hits[0].signals["final_score"] == hits[0].signals["stack_frame"]
+    assert hits[0].score > hits[1].score > hits[2].score
+
+
+def test_a_frame_of_another_version_of_the_file_finds_its_function_by_name(make_repo):
+    # the run's file had two more lines above `finish`: line 15 is in `describe` here
+    trace = ('Traceback (most recent call last):\n'
+             '  File "/srv/tmpl/environment.py", line 15, in finish\n    raise X\nValueError: boom')
+    hits, _, _ = _search(make_repo(REPO), trace)
+    assert (hits[0].path, hits[0].name) == ("src/tmpl/environment.py", "finish")
