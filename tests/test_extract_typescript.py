@@ -401,3 +401,32 @@ def test_every_capture_has_one_reader_per_pattern():
 
     for lang in ("typescript", "tsx", "javascript"):
         assert_one_reader_per_pattern(lang, typescript._query_text(lang), typescript._READERS)
+
+
+def test_function_valued_pairs_and_member_assignments_in_bodies_are_methods():
+    # @tanstack/table-core: a feature is an object literal of arrow functions, and each of them
+    # implements the API by assigning arrows to its parameter's members; the interfaces only
+    # declare those members, so without these the implementations are no symbols at all.
+    src = ("export const RowSorting: TableFeature = {\n"
+           "  getInitialState: (state) => ({ sorting: [], ...state }),\n"
+           "  createColumn: <T,>(column: Column<T>, table: Table<T>): void => {\n"
+           "    column.getNextSortingOrder = (multi?: boolean) => {\n"
+           "      return multi ? 'asc' : 'desc'\n"
+           "    }\n"
+           "    column.label = 'x'\n"
+           "    this.skipped = () => 1\n"
+           "  },\n"
+           "  debug: true,\n"
+           "}\n"
+           "includesString.autoRemove = (val: any) => !val\n")
+    fx = ts(src, "src/features/RowSorting.ts")
+    s = {sym.qualified_name: sym for sym in fx.symbols}
+    q = "features.RowSorting.RowSorting."
+    assert (s[q + "createColumn"].kind, s[q + "createColumn"].line_start, s[q + "createColumn"].line_end) == (
+        "method", 3, 9)
+    assert s[q + "getInitialState"].kind == "method"
+    impl = s[q + "createColumn.column.getNextSortingOrder"]
+    assert (impl.kind, impl.line_start, impl.line_end, impl.name) == ("method", 4, 6, "getNextSortingOrder")
+    assert impl.parent == fx.symbols.index(s[q + "createColumn"])
+    assert not any(q.endswith((".debug", ".label", ".skipped")) for q in s)  # values, `this`
+    assert s["features.RowSorting.includesString.autoRemove"].kind == "method"

@@ -72,8 +72,9 @@ _FIXED_KINDS = {
     "type_alias_declaration": Kind.TYPE_ALIAS, "enum_declaration": Kind.ENUM,
     "method_definition": Kind.METHOD, "method_signature": Kind.METHOD,
     "abstract_method_signature": Kind.METHOD, "property_signature": Kind.VARIABLE,
-    "enum_assignment": Kind.CONSTANT,
+    "enum_assignment": Kind.CONSTANT, "pair": Kind.METHOD,
 }
+_NAME_FIELD = {"field_definition": "property", "pair": "key"}
 _FIELD_TYPES = frozenset({"public_field_definition", "field_definition"})
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 _JS_NAME = re.compile(r"[A-Za-z_$][\w$]*")
@@ -82,7 +83,7 @@ _JS_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _NOT_OWNERS = frozenset({"exports", "module", "this", "window", "globalThis", "global", "self", "process"})
 _MEMBER_TYPES = frozenset({"method_definition", "method_signature", "abstract_method_signature",
                            "public_field_definition", "field_definition", "property_signature",
-                           "enum_assignment"})
+                           "enum_assignment", "pair"})
 _NAME_TYPES = frozenset({"identifier", "type_identifier", "property_identifier",
                          "private_property_identifier", "string", "shorthand_property_identifier"})
 
@@ -314,6 +315,8 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
                                    extra={"start": start_line(decl)}))
         elif "cjs" in caps:
             cands.extend(_commonjs(caps["cjs"][0], caps["lhs"][0], caps["rhs"][0], ctx, exported))
+        elif "massign" in caps:
+            cands.extend(_member_method(caps["massign"][0], caps["mlhs"][0], caps["mrhs"][0], ctx))
         else:
             exported.add(text(caps["exported"][0], source))
     cands, parents = nest(cands)
@@ -331,7 +334,8 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
 
 # The reader of each capture name (see _common.by_reader).
 _READERS = {
-    **dict.fromkeys(("def", "vars", "member", "global", "cjs", "lhs", "rhs", "exported"), "definitions"),
+    **dict.fromkeys(("def", "vars", "member", "global", "cjs", "lhs", "rhs", "massign", "mlhs", "mrhs",
+                     "exported"), "definitions"),
     **dict.fromkeys(("wrapper", "wrapped", "before", "after"), "context"),
     **dict.fromkeys(("call", "new", "cname", "crecv", "dynimport", "jsxname", "import", "isrc", "reexport",
                      "esrc", "rname", "rsrc"), "refs"),  # _references
@@ -527,7 +531,7 @@ def _definition(node: ts.Node, ctx: _Ctx) -> Candidate | list[Candidate] | None:
     t = node.type
     if t in ("internal_module", "module"):
         return _module(node, ctx)
-    name_node = node.child_by_field_name("property" if t == "field_definition" else "name")
+    name_node = node.child_by_field_name(_NAME_FIELD.get(t, "name"))
     name = _name(name_node, source)
     if name is None:
         return None
@@ -536,6 +540,8 @@ def _definition(node: ts.Node, ctx: _Ctx) -> Candidate | list[Candidate] | None:
     if t in _FIELD_TYPES:
         value = node.child_by_field_name("value")
         kind = Kind.METHOD if value is not None and value.type in _FUNCTION_VALUES else Kind.VARIABLE
+    elif t == "pair":  # the query takes only function-valued pairs
+        value = node.child_by_field_name("value")
     outer = _outer(node, ctx)
     start = _leading_decorators(outer, ctx)
     return Candidate(
@@ -660,12 +666,23 @@ def _commonjs(stmt: ts.Node, lhs: ts.Node, rhs: ts.Node, ctx: _Ctx, exported: se
                           visibility="public", doc=doc, name_line=start_line(lhs), extra={"start": line})]
     # `X.prototype.m = function`, and `X.m = function` on an object of the module (Express's
     # `res.sendFile = function sendFile(...)`, `app.listen = function`): a method of X
-    member = len(parts) == 3 and parts[1] == "prototype" or len(parts) == 2 and parts[0] not in _NOT_OWNERS
+    member = len(parts) == 3 and parts[1] == "prototype" or len(parts) == 2
     if member and is_fn and all(_JS_NAME.fullmatch(p) for p in parts):
-        return [Candidate(stmt, parts[-1], Kind.METHOD.value, signature=_cap(collapse(_head_text(stmt, rhs, source))),
-                          visibility="public", doc=doc, name_line=start_line(lhs), qualifier=parts[0],
-                          extra={"start": line})]
+        return _member_method(stmt, lhs, rhs, ctx)
     return []
+
+
+def _member_method(stmt: ts.Node, lhs: ts.Node, rhs: ts.Node, ctx: _Ctx) -> list[Candidate]:
+    """`x.m = function` / `x.m = () => {}` (or `X.prototype.m = ...`): the method m of x,
+    qualified by x; none on `this`, `exports` or a global (their members belong to no definition)."""
+    source = ctx.source
+    owner = text(lhs, source).split(".")[0]
+    if owner in _NOT_OWNERS:
+        return []
+    name = text(lhs.child_by_field_name("property"), source)
+    return [Candidate(stmt, name, Kind.METHOD.value, signature=_cap(collapse(_head_text(stmt, rhs, source))),
+                      visibility="public", doc=_doc(stmt, ctx), name_line=start_line(lhs), qualifier=owner,
+                      extra={"start": start_line(stmt)})]
 
 
 def _cjs_pair(pair: ts.Node, ctx: _Ctx) -> Candidate:
