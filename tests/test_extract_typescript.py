@@ -430,3 +430,11 @@ def test_function_valued_pairs_and_member_assignments_in_bodies_are_methods():
     assert impl.parent == fx.symbols.index(s[q + "createColumn"])
     assert not any(q.endswith((".debug", ".label", ".skipped")) for q in s)  # values, `this`
     assert s["features.RowSorting.includesString.autoRemove"].kind == "method"
+
+
+def test_a_let_or_var_holding_a_function_is_a_function():
+    # RTK's `export let nanoid = (size = 21) => {...}`: a variable would be ranked as a value
+    # without a body, below every function, when the question describes what it does
+    fx = ts("export let nanoid = (size = 21) => {\n  return ''\n}\nvar legacy = function () {}\nlet count = 0\n")
+    assert [(s.name, s.kind) for s in fx.symbols] == [
+        ("nanoid", "function"), ("legacy", "function"), ("count", "variable")]

@@ -10,13 +10,16 @@ Rules (the choices CONTRACTS leaves open):
   interface and type-literal property signatures -> variable; interfaces -> interface;
   `type` -> type_alias; `enum` -> enum and each member -> constant; `namespace`/`module`/
   `declare module "x"`/`declare global` -> module (`namespace A.B.C` gives A, B and C).
-  Module-level `const` (file or namespace body, not inside functions) -> constant, or function
-  when its value is an arrow function / function expression; `let`/`var` -> variable; each
-  declarator is its own symbol. JavaScript also gets CommonJS `exports.x = ...`,
+  Module-level `const` (file or namespace body, not inside functions) -> constant, `let`/`var`
+  -> variable, either one function when its value is an arrow function / function expression;
+  each declarator is its own symbol. JavaScript also gets CommonJS `exports.x = ...`,
   `module.exports.x = ...`, the function-valued pairs of `module.exports = {...}`, and
   `X.prototype.m = function` and a top-level `X.m = function` (method, qualified `X.m`; not
-  on `exports`, `this` or a global such as `window`). Members with computed names
-  (`[Symbol.iterator]()`) are not symbols.
+  on `exports`, `this` or a global such as `window`); TypeScript gets the top-level member
+  assignments too. TypeScript/TSX: a function-valued object pair (`{ m: () => {} }`, the pair
+  form of `{ m() {} }`) -> method; `x.m = () => {}` / `x.m = function` as a statement in a
+  body -> method, qualified `x.m` under the enclosing definition (not on `this` or a global).
+  Members with computed names (`[Symbol.iterator]()`) are not symbols.
 - Lines: `line_start` includes decorators and `export`/`declare`; for the 2nd and later
   declarators of one statement it is the declarator's own line; `line_end` of a variable is
   its declarator's end (as the TypeScript compiler reports). `name_line` is the identifier's.
@@ -631,7 +634,7 @@ def _variables(decl: ts.Node, ctx: _Ctx) -> list[Candidate]:
             continue
         value = d.child_by_field_name("value")
         is_fn = value is not None and value.type in _FUNCTION_VALUES
-        kind = (Kind.FUNCTION if is_fn else Kind.CONSTANT) if is_const else Kind.VARIABLE
+        kind = Kind.FUNCTION if is_fn else Kind.CONSTANT if is_const else Kind.VARIABLE
         first = not out
         sig = collapse(f"{prefix}{keyword} {_head(d, value, source)}")
         out.append(Candidate(
