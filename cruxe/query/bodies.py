@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from ..model import normalize_signature
 from ..store import Chunk, Symbol, chunks
 
 CALLABLE_KINDS = frozenset({"function", "method"})
 # A stub is short; a longer span is a body whatever it says, and reading it would cost for nothing.
 MAX_STUB_LINES = 40
 _BRACE_LANGUAGES = frozenset({"rust", "go", "typescript", "tsx", "javascript"})
+_TS_FAMILY = frozenset({"typescript", "tsx", "javascript"})
 
 
 def declarations(gen, repo: str, ref: str, rows: list[Symbol]) -> set[str]:
@@ -45,10 +47,25 @@ def is_declaration(language: str, signature: str, text: str) -> bool:
     if language == "python":
         return _python_stub(text)
     if language in _BRACE_LANGUAGES:
+        rest = _after_signature(signature, text) if language in _TS_FAMILY else None
+        if rest is not None:
+            # the signature may hold `{` (an object type) and `=>` (a function type): what
+            # follows it is the body, an arrow's expression, or nothing (`;` at most)
+            return not rest.strip(" ;,")
         # an interface/trait member, an overload signature, `declare`/`abstract`: no `{` at
         # all (an arrow function's expression body has no brace either, but has its `=>`)
         return "{" not in text and "=>" not in text
     return False
+
+
+def _after_signature(signature: str, text: str) -> str | None:
+    """The text after the stored signature (both whitespace-collapsed), or None when the
+    signature is not found in it (cut at its length limit, or written otherwise)."""
+    if not signature:
+        return None
+    flat = normalize_signature(text)
+    i = flat.find(signature)
+    return None if i < 0 else flat[i + len(signature):]
 
 
 def _python_stub(text: str) -> bool:
