@@ -508,6 +508,13 @@ def test_a_typescript_member_signature_with_an_object_type_is_a_declaration():
     assert not is_declaration("typescript", body, "  getSelectors(select: (s: any) => S): X {\n    return x\n  }")
     arrow = "const inc = (a: number) =>"
     assert not is_declaration("typescript", arrow, "const inc = (a: number) => a + 1")
+    # a signature cut at its length limit: a body ends the text with its `}`, a member does not
+    # (RTK's `injectEndpoints<D>(_: { /** ... */ overrideExisting?: ... }): Api<...>`)
+    long_params = "".join(f"    p{i}: {{ a: string }},\n" for i in range(30))
+    member = f"  inject(_: {{\n{long_params}  }}): Api<\n    A,\n    B\n  >"
+    cut = " ".join(member.split())[:297] + "..."
+    assert is_declaration("typescript", cut, member)
+    assert not is_declaration("typescript", cut, member.replace("): Api<\n    A,\n    B\n  >", ") {\n  return x\n}"))
 
 
 def test_locate_kind_filter_applies_before_the_exact_case_tier(make_repo):

@@ -47,25 +47,28 @@ def is_declaration(language: str, signature: str, text: str) -> bool:
     if language == "python":
         return _python_stub(text)
     if language in _BRACE_LANGUAGES:
-        rest = _after_signature(signature, text) if language in _TS_FAMILY else None
-        if rest is not None:
-            # the signature may hold `{` (an object type) and `=>` (a function type): what
-            # follows it is the body, an arrow's expression, or nothing (`;` at most)
-            return not rest.strip(" ;,")
+        found = _after_signature(signature, text) if language in _TS_FAMILY else None
+        if found is not None:
+            return found
         # an interface/trait member, an overload signature, `declare`/`abstract`: no `{` at
         # all (an arrow function's expression body has no brace either, but has its `=>`)
         return "{" not in text and "=>" not in text
     return False
 
 
-def _after_signature(signature: str, text: str) -> str | None:
-    """The text after the stored signature (both whitespace-collapsed), or None when the
-    signature is not found in it (cut at its length limit, or written otherwise)."""
+def _after_signature(signature: str, text: str) -> bool | None:
+    """Declaration or not, by what follows the stored signature in the text (both
+    whitespace-collapsed); None when the signature is not found in it. The signature may hold
+    `{` (an object type) and `=>` (a function type): what follows it is the body, an arrow's
+    expression, or nothing (`;` at most)."""
     if not signature:
         return None
     flat = normalize_signature(text)
+    if signature.endswith("...") and signature[:-3] in flat:
+        # cut at its length limit: a body ends the text with its `}`, a member signature does not
+        return not flat.rstrip(" ;,").endswith("}")
     i = flat.find(signature)
-    return None if i < 0 else flat[i + len(signature):]
+    return None if i < 0 else not flat[i + len(signature):].strip(" ;,")
 
 
 def _python_stub(text: str) -> bool:
