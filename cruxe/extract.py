@@ -34,7 +34,8 @@ _BOM = b"\xef\xbb\xbf"
 # 10: a literal given to gettext (`_("...")`) or to `fail(`/`abort(` is a message; 11: Rust items
 # in each branch of a `cfg_if!` too, and an attribute in a macro's tokens (`#[cfg(unix)]`) holds
 # no calls; 12: TypeScript function-valued object pairs and `x.m = () => {}` in bodies are methods,
-# a let/var holding a function is a function, a TS table of messages (`const errors = [...]`) holds messages.
+# a let/var holding a function is a function, a TS table of messages (`const errors = [...]`) holds
+# messages, a typed local is seen from the methods nested in its function.
 EXTRACTION_VERSION = "12"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is

@@ -438,3 +438,23 @@ def test_a_let_or_var_holding_a_function_is_a_function():
     fx = ts("export let nanoid = (size = 21) => {\n  return ''\n}\nvar legacy = function () {}\nlet count = 0\n")
     assert [(s.name, s.kind) for s in fx.symbols] == [
         ("nanoid", "function"), ("legacy", "function"), ("count", "variable")]
+
+
+def test_a_typed_local_is_seen_from_methods_nested_in_its_function():
+    # rxjs `firstValueFrom`: `const subscriber = new SafeSubscriber({ next: (v) => {
+    # subscriber.unsubscribe() } })`, and `socket.onclose = (e) => { observer.error(e) }`: the pair
+    # and the assigned arrow are methods now, and the local of the function around them is theirs
+    src = (b"export function first<T>(source: Observable<T>) {\n"
+           b"  const subscriber = new SafeSubscriber<T>({\n"
+           b"    next: (value) => {\n"
+           b"      subscriber.unsubscribe();\n"
+           b"    },\n"
+           b"  });\n"
+           b"  socket.onclose = (e) => { subscriber.error(e) };\n"
+           b"  const inner = { run: (subscriber: Other) => subscriber.complete() };\n"
+           b"}\n")
+    fx = extract_typescript(src, "a.ts")
+    receivers = {(r.line, r.to_name): r.receiver for r in fx.references if r.edge_type == "calls"}
+    assert receivers[(4, "unsubscribe")] == "new SafeSubscriber()"
+    assert receivers[(7, "error")] == "new SafeSubscriber()"
+    assert receivers[(8, "complete")] == "subscriber"  # its own parameter shadows the local

@@ -331,7 +331,7 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     raw += use_references(groups, {c.name for c in cands}, raw, source)
     raw = _callback_receivers(raw, groups["callbacks"], bindings, source)
     out.references = _typed_receivers(attach_enclosing(raw, spans(cands), owners), groups["typed"], bindings,
-                                      cands, owners, source)
+                                      cands, owners, parents, source)
     return out
 
 
@@ -386,7 +386,8 @@ def _plain_type(written: str) -> str:
 
 
 def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings: list[ts.Node],
-                     cands: list[Candidate], owners: list[int | None], source: bytes) -> list[Reference]:
+                     cands: list[Candidate], owners: list[int | None], parents: list[int | None],
+                     source: bytes) -> list[Reference]:
     """Calls on a local variable whose type its declaration shows get a receiver the resolver
     can follow: `new Subject()` ("an instance of Subject") when the type is written (`const s
     = new Subject<T>()`, `let w: Subject<T> | null`), and the call itself when the value is
@@ -395,7 +396,9 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
     this._connection` -> `this._connection`: resolved through the field's written type). A
     written type wins over the value. Only when that declaration is the name's one binding
     in the enclosing symbol (no parameter, catch variable or other declaration of the same
-    name there): nothing is guessed."""
+    name there): nothing is guessed. A call in a symbol nested in that one (a method of an
+    object literal, an arrow assigned to a member) that binds the name nowhere on the way
+    sees the same local."""
     typed: dict[int, tuple[str, str, int]] = {}  # declarator name position -> (name, receiver, rank)
     for caps in typed_caps:
         node = caps["lvname"][0]
@@ -428,9 +431,21 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
     out = []
     for r in refs:
         # `w!.next()`: the non-null assertion changes nothing about the type
-        recv = known.get((r.from_symbol, r.receiver.rstrip("!"))) if r.edge_type == "calls" and r.receiver else None
+        recv = (_scoped(known, bindings, parents, r.from_symbol, r.receiver.rstrip("!"))
+                if r.edge_type == "calls" and r.receiver else None)
         out.append(Reference(r.edge_type, r.to_name, r.line, r.from_symbol, r.module, r.alias, recv) if recv else r)
     return out
+
+
+def _scoped(known: dict[tuple[int | None, str], str], bound: dict[tuple[int | None, str], int],
+            parents: list[int | None], sym: int | None, name: str) -> str | None:
+    """The typed local `name` of `sym` or of the nearest symbol around it, unless a symbol on
+    the way binds the name itself (its own parameter or local shadows the outer one)."""
+    while True:
+        hit = known.get((sym, name))
+        if hit is not None or bound.get((sym, name)) or sym is None:
+            return hit
+        sym = parents[sym]
 
 
 def _callback_receivers(raw: list[PendingRef], callback_caps: list[Captures], bindings: list[ts.Node],
