@@ -40,6 +40,11 @@ def ts(src: str, path: str = "src/x.ts") -> FileExtract:
     return extract_typescript(src.encode(), path)
 
 
+def call_receivers(src: bytes) -> dict[tuple[int, str], str]:
+    fx = extract_typescript(src, "a.ts")
+    return {(r.line, r.to_name): r.receiver for r in fx.references if r.edge_type == "calls"}
+
+
 # ---- the fixtures --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("case", CASES)
@@ -364,8 +369,7 @@ def test_calls_on_a_local_with_a_written_type_carry_that_type_as_receiver():
            b"  both.next(4);\n"
            b"  [1].forEach((shadowed) => shadowed.next(5));\n"
            b"}\n")
-    fx = extract_typescript(src, "a.ts")
-    receivers = {(r.line, r.to_name): r.receiver for r in fx.references if r.edge_type == "calls"}
+    receivers = call_receivers(src)
     assert receivers[(8, "complete")] == "new Subject()"
     assert receivers[(9, "error")] == "new Subject()"
     assert receivers[(10, "next")] == "make()"
@@ -444,17 +448,12 @@ def test_a_typed_local_is_seen_from_methods_nested_in_its_function():
     # rxjs `firstValueFrom`: `const subscriber = new SafeSubscriber({ next: (v) => {
     # subscriber.unsubscribe() } })`, and `socket.onclose = (e) => { observer.error(e) }`: the pair
     # and the assigned arrow are methods now, and the local of the function around them is theirs
-    src = (b"export function first<T>(source: Observable<T>) {\n"
-           b"  const subscriber = new SafeSubscriber<T>({\n"
-           b"    next: (value) => {\n"
-           b"      subscriber.unsubscribe();\n"
-           b"    },\n"
-           b"  });\n"
-           b"  socket.onclose = (e) => { subscriber.error(e) };\n"
-           b"  const inner = { run: (subscriber: Other) => subscriber.complete() };\n"
-           b"}\n")
-    fx = extract_typescript(src, "a.ts")
-    receivers = {(r.line, r.to_name): r.receiver for r in fx.references if r.edge_type == "calls"}
+    src = "\n".join(["export function first<T>(source: Observable<T>) {",
+                     "  const subscriber = new SafeSubscriber<T>({",
+                     "    next: (value) => {", "      subscriber.unsubscribe();", "    },", "  });",
+                     "  socket.onclose = (e) => { subscriber.error(e) };",
+                     "  const inner = { run: (subscriber: Other) => subscriber.complete() };", "}", ""]).encode()
+    receivers = call_receivers(src)
     assert receivers[(4, "unsubscribe")] == "new SafeSubscriber()"
     assert receivers[(7, "error")] == "new SafeSubscriber()"
     assert receivers[(8, "complete")] == "subscriber"  # its own parameter shadows the local
