@@ -107,6 +107,7 @@ LANGS: dict[str, LangSpec] = {
         key_field="name_line", our_key="name_line", start_field="line",
         kind_map={"type": ("type_alias",), "namespace": ("module",), "getter": ("method",),
                   "setter": ("method",), "enumerator": ("constant",), "property": ("variable", "method"),
+                  "variable": ("variable", "function"),
                   "constant": ("constant", "function")},
         ctags_lang="TypeScript"),
 }

@@ -35,8 +35,11 @@ _BOM = b"\xef\xbb\xbf"
 # in each branch of a `cfg_if!` too, and an attribute in a macro's tokens (`#[cfg(unix)]`) holds
 # no calls; 12: a literal given to a method named `err` (a scanner's `s.err("illegal char")`) is a
 # message; 13: a literal given to a variable named for a message (`msg = f"..."`) or returned by a
-# function named for one is a message, and `f"a " f"b"` pieces are one literal.
-EXTRACTION_VERSION = "13"
+# function named for one is a message, and `f"a " f"b"` pieces are one literal; 14: TypeScript
+# function-valued object pairs and `x.m = () => {}` in bodies are methods, a let/var holding a
+# function is a function, a TS table of messages (`const errors = [...]`) holds messages, a typed
+# local is seen from the methods nested in its function.
+EXTRACTION_VERSION = "14"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

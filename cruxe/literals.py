@@ -83,6 +83,16 @@ _RETURN_BEFORE = re.compile(rf"\breturn\s+[\s(\[]*{_FORMAT_CALL}[rRbBfFuU]{{0,2}
 _FUNCTION_NAME = re.compile(r"(?:\bdef|\bfn|\bfunc(?:\s*\([^)\n]*\))?|\bfunction)\s+(\w+)")
 _MESSAGE_WORD = re.compile(r"msg|message", re.IGNORECASE)
 FUNCTION_WINDOW = 4000  # chars before a returned literal searched for its function's name
+# TypeScript/JavaScript: a table of messages kept apart from the call that throws them by index
+# or key (immer's `export const errors = [..., "This object has been frozen ...", ...]` thrown by
+# `die(2)`; `errorMessages: Record<Code, string> = {...}`): a declaration whose name ends in
+# errors/messages/warnings, its value's first bracket within TABLE_OPEN_CHARS of the `=`.
+_TABLE_DECL = re.compile(r"\b(?:const|let|var)\s+(?:[A-Za-z_$][\w$]*?)?(?:[Ee]rrors?|[Mm]essages?|[Ww]arnings?|ERRORS?"
+                         r"|MESSAGES?|WARNINGS?)\s*(?::[^=\n]{1,80})?=(?!=)")
+TABLE_OPEN_CHARS = 120
+_BRACKET_OPEN = re.compile(r"[\[{]")
+_STATEMENT_START = re.compile(r";|(?<![!=<>])=(?![=>])|\n\s*(?:export|const|let|var|function|class)\b")
+_TS_FAMILY = frozenset({"typescript", "tsx", "javascript"})
 _RAISE_BEFORE = re.compile(r"(?:\braise|\bthrow)\s+(?:new\s+)?\Z")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
 MAX_NAME_CHARS = 80
@@ -129,6 +139,7 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
     if pattern is None or not any(q in text for q in "\"'`"):
         return []
     out: list[tuple[list[list[str]], list[str], int]] = []
+    tables = _message_tables(text, pattern) if language in _TS_FAMILY else []
     prev_end, prev_kept = -1, False
     for m in pattern.finditer(text):
         start, body = m.start(), m.group()
@@ -138,8 +149,9 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
         # a message has words apart (a literal without a space is a key, a name, a format)
         if (not joined and " " not in body) or len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
             continue
-        if not (joined or _inside_emit(text, start) or _message_constant(text, start)
-                or _message_variable(text, start)) or _in_comment(text, start):
+        kept = (joined or _inside_emit(text, start) or _message_constant(text, start)
+                or _message_variable(text, start) or _in_table(tables, start))
+        if not kept or _in_comment(text, start):
             continue
         inner = _unquote(body)
         segments = literal_segments(inner)
@@ -222,6 +234,49 @@ def _message_constant(text: str, start: int) -> bool:
     with it (`panic!("{}", CONTEXT_MISSING_ERROR)`), which is its only source text."""
     lo = max(0, start - EMIT_WINDOW)
     return _CONSTANT_BEFORE.search(text, lo, start) is not None
+
+
+def _message_tables(text: str, literal: re.Pattern) -> list[tuple[int, int]]:
+    """(start, end) of the value of each declaration `_TABLE_DECL` finds: from its first `[` or
+    `{` to the matching bracket (brackets inside string literals skipped)."""
+    spans: list[tuple[int, int]] = []
+    for m in _TABLE_DECL.finditer(text):
+        if spans and m.start() < spans[-1][1]:
+            continue
+        opened = _BRACKET_OPEN.search(text, m.end(), m.end() + TABLE_OPEN_CHARS)
+        if opened is not None and _table_head(text[m.end():opened.start()]):
+            spans.append((opened.start(), _closing(text, opened.start(), literal)))
+    return spans
+
+
+def _table_head(gap: str) -> bool:
+    """What lies between a table's `=` and its bracket: nothing, or the head of a ternary or a
+    call (`cond ? [`, `Object.freeze({`) within the same statement."""
+    return not gap.strip() or gap.rstrip().endswith(("?", "(")) and _STATEMENT_START.search(gap) is None
+
+
+def _closing(text: str, at: int, literal: re.Pattern) -> int:
+    """The end of the bracket opened at `at` (the text's end when it never closes)."""
+    depth, i = 0, at
+    while i < len(text):
+        c = text[i]
+        if c in "\"'`":
+            m = literal.match(text, i)
+            if m is not None:
+                i = m.end()
+                continue
+        elif c in _OPEN:
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
+
+
+def _in_table(tables: list[tuple[int, int]], start: int) -> bool:
+    return any(a < start < b for a, b in tables)
 
 
 def _inside_emit(text: str, start: int) -> bool:

@@ -186,6 +186,24 @@ def test_a_message_kept_in_a_capitalised_constant_is_a_message():
     assert emitted_segments('MSG = render("a template name here")', "python") == []
 
 
+def test_a_typescript_table_of_messages_holds_messages():
+    # immer: `export const errors = [function(plugin) { return `The plugin for '${plugin}' ...` },
+    # "This object has been frozen ...", ...]`, thrown by index (`die(2)`): the table holds the
+    # only text of each message, far more than one window away from the declaration's name
+    filler = "".join(f'\t"entry number {i} of the table",\n' for i in range(30))
+    ts = ("export const errors =\n\tprocess.env.NODE_ENV !== \"production\"\n\t\t? [\n"
+          "\t\t\tfunction(plugin: string) {\n\t\t\t\treturn `The plugin for '${plugin}' has not been loaded`\n\t\t\t},\n"
+          + filler + '\t"This object has been frozen and should not be mutated",\n\t\t]\n\t\t: []\n'
+          "const labels = ['first label text', 'second label text']\n"
+          "export const errorMessages: Record<Codes, string> = { [Codes.X]: 'Illegal comment here.' }\n")
+    segs = emitted_segments(ts, "typescript")
+    assert segs[0] == ["the", "plugin", "for", "|", "has", "not", "been", "loaded", "|"]
+    assert ["this", "object", "has", "been", "frozen", "and", "should", "not", "be", "mutated", "|"] in segs
+    assert ["illegal", "comment", "here", "|"] in segs
+    assert not any("label" in s for s in segs)  # a list not named as messages
+    assert emitted_segments('errors = ["two words"]', "python") == []  # TypeScript's tables only
+
+
 def test_a_translated_or_failed_literal_is_a_message():
     # click builds its messages apart from the raise (`message = _("No such option: {name}")...`),
     # Django keeps them in dicts of `_()`; `self.fail(...)` raises click's BadParameter

@@ -40,6 +40,11 @@ def ts(src: str, path: str = "src/x.ts") -> FileExtract:
     return extract_typescript(src.encode(), path)
 
 
+def call_receivers(src: bytes) -> dict[tuple[int, str], str]:
+    fx = extract_typescript(src, "a.ts")
+    return {(r.line, r.to_name): r.receiver for r in fx.references if r.edge_type == "calls"}
+
+
 # ---- the fixtures --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("case", CASES)
@@ -364,8 +369,7 @@ def test_calls_on_a_local_with_a_written_type_carry_that_type_as_receiver():
            b"  both.next(4);\n"
            b"  [1].forEach((shadowed) => shadowed.next(5));\n"
            b"}\n")
-    fx = extract_typescript(src, "a.ts")
-    receivers = {(r.line, r.to_name): r.receiver for r in fx.references if r.edge_type == "calls"}
+    receivers = call_receivers(src)
     assert receivers[(8, "complete")] == "new Subject()"
     assert receivers[(9, "error")] == "new Subject()"
     assert receivers[(10, "next")] == "make()"
@@ -401,3 +405,55 @@ def test_every_capture_has_one_reader_per_pattern():
 
     for lang in ("typescript", "tsx", "javascript"):
         assert_one_reader_per_pattern(lang, typescript._query_text(lang), typescript._READERS)
+
+
+def test_function_valued_pairs_and_member_assignments_in_bodies_are_methods():
+    # @tanstack/table-core: a feature is an object literal of arrow functions, and each of them
+    # implements the API by assigning arrows to its parameter's members; the interfaces only
+    # declare those members, so without these the implementations are no symbols at all.
+    src = ("export const RowSorting: TableFeature = {\n"
+           "  getInitialState: (state) => ({ sorting: [], ...state }),\n"
+           "  createColumn: <T,>(column: Column<T>, table: Table<T>): void => {\n"
+           "    column.getNextSortingOrder = (multi?: boolean) => {\n"
+           "      return multi ? 'asc' : 'desc'\n"
+           "    }\n"
+           "    column.label = 'x'\n"
+           "    this.skipped = () => 1\n"
+           "  },\n"
+           "  debug: true,\n"
+           "}\n"
+           "includesString.autoRemove = (val: any) => !val\n")
+    fx = ts(src, "src/features/RowSorting.ts")
+    s = {sym.qualified_name: sym for sym in fx.symbols}
+    q = "features.RowSorting.RowSorting."
+    assert (s[q + "createColumn"].kind, s[q + "createColumn"].line_start, s[q + "createColumn"].line_end) == (
+        "method", 3, 9)
+    assert s[q + "getInitialState"].kind == "method"
+    impl = s[q + "createColumn.column.getNextSortingOrder"]
+    assert (impl.kind, impl.line_start, impl.line_end, impl.name) == ("method", 4, 6, "getNextSortingOrder")
+    assert impl.parent == fx.symbols.index(s[q + "createColumn"])
+    assert not any(q.endswith((".debug", ".label", ".skipped")) for q in s)  # values, `this`
+    assert s["features.RowSorting.includesString.autoRemove"].kind == "method"
+
+
+def test_a_let_or_var_holding_a_function_is_a_function():
+    # RTK's `export let nanoid = (size = 21) => {...}`: a variable would be ranked as a value
+    # without a body, below every function, when the question describes what it does
+    fx = ts("export let nanoid = (size = 21) => {\n  return ''\n}\nvar legacy = function () {}\nlet count = 0\n")
+    assert [(s.name, s.kind) for s in fx.symbols] == [
+        ("nanoid", "function"), ("legacy", "function"), ("count", "variable")]
+
+
+def test_a_typed_local_is_seen_from_methods_nested_in_its_function():
+    # rxjs `firstValueFrom`: `const subscriber = new SafeSubscriber({ next: (v) => {
+    # subscriber.unsubscribe() } })`, and `socket.onclose = (e) => { observer.error(e) }`: the pair
+    # and the assigned arrow are methods now, and the local of the function around them is theirs
+    src = "\n".join(["export function first<T>(source: Observable<T>) {",
+                     "  const subscriber = new SafeSubscriber<T>({",
+                     "    next: (value) => {", "      subscriber.unsubscribe();", "    },", "  });",
+                     "  socket.onclose = (e) => { subscriber.error(e) };",
+                     "  const inner = { run: (subscriber: Other) => subscriber.complete() };", "}", ""]).encode()
+    receivers = call_receivers(src)
+    assert receivers[(4, "unsubscribe")] == "new SafeSubscriber()"
+    assert receivers[(7, "error")] == "new SafeSubscriber()"
+    assert receivers[(8, "complete")] == "subscriber"  # its own parameter shadows the local

@@ -537,6 +537,28 @@ def test_search_by_name_lists_the_body_first(make_repo, name, body_at):
     assert intent["intent"] == "symbol" and (hits[0].path, hits[0].line_start) == body_at
 
 
+def test_a_typescript_member_signature_with_an_object_type_is_a_declaration():
+    """A signature may hold `{` (an object type) or `=>` (a function type) and still have no
+    body: what follows the stored signature decides (RTK's `selectSlice(state: { [K in P]: S }): S`
+    interface member came before the function that does the work)."""
+    from cruxe.query.bodies import is_declaration
+    sig = "selectSlice(state: { [K in ReducerPath]: State }): State"
+    assert is_declaration("typescript", sig, "  selectSlice(state: {\n    [K in ReducerPath]: State\n  }): State")
+    on = "on(event: string, cb: (e: Event) => void): this"
+    assert is_declaration("typescript", on, "  on(event: string, cb: (e: Event) => void): this;")
+    body = "getSelectors(select: (s: any) => S): X"
+    assert not is_declaration("typescript", body, "  getSelectors(select: (s: any) => S): X {\n    return x\n  }")
+    arrow = "const inc = (a: number) =>"
+    assert not is_declaration("typescript", arrow, "const inc = (a: number) => a + 1")
+    # a signature cut at its length limit: a body ends the text with its `}`, a member does not
+    # (RTK's `injectEndpoints<D>(_: { /** ... */ overrideExisting?: ... }): Api<...>`)
+    long_params = "".join(f"    p{i}: {{ a: string }},\n" for i in range(30))
+    member = f"  inject(_: {{\n{long_params}  }}): Api<\n    A,\n    B\n  >"
+    cut = " ".join(member.split())[:297] + "..."
+    assert is_declaration("typescript", cut, member)
+    assert not is_declaration("typescript", cut, member.replace("): Api<\n    A,\n    B\n  >", ") {\n  return x\n}"))
+
+
 def test_locate_kind_filter_applies_before_the_exact_case_tier(make_repo):
     root = make_repo({"m.py": "class Config:\n    pass\n\n\nconfig = Config()\n"})
     run_index(root)

@@ -10,13 +10,16 @@ Rules (the choices CONTRACTS leaves open):
   interface and type-literal property signatures -> variable; interfaces -> interface;
   `type` -> type_alias; `enum` -> enum and each member -> constant; `namespace`/`module`/
   `declare module "x"`/`declare global` -> module (`namespace A.B.C` gives A, B and C).
-  Module-level `const` (file or namespace body, not inside functions) -> constant, or function
-  when its value is an arrow function / function expression; `let`/`var` -> variable; each
-  declarator is its own symbol. JavaScript also gets CommonJS `exports.x = ...`,
+  Module-level `const` (file or namespace body, not inside functions) -> constant, `let`/`var`
+  -> variable, either one function when its value is an arrow function / function expression;
+  each declarator is its own symbol. JavaScript also gets CommonJS `exports.x = ...`,
   `module.exports.x = ...`, the function-valued pairs of `module.exports = {...}`, and
   `X.prototype.m = function` and a top-level `X.m = function` (method, qualified `X.m`; not
-  on `exports`, `this` or a global such as `window`). Members with computed names
-  (`[Symbol.iterator]()`) are not symbols.
+  on `exports`, `this` or a global such as `window`); TypeScript gets the top-level member
+  assignments too. TypeScript/TSX: a function-valued object pair (`{ m: () => {} }`, the pair
+  form of `{ m() {} }`) -> method; `x.m = () => {}` / `x.m = function` as a statement in a
+  body -> method, qualified `x.m` under the enclosing definition (not on `this` or a global).
+  Members with computed names (`[Symbol.iterator]()`) are not symbols.
 - Lines: `line_start` includes decorators and `export`/`declare`; for the 2nd and later
   declarators of one statement it is the declarator's own line; `line_end` of a variable is
   its declarator's end (as the TypeScript compiler reports). `name_line` is the identifier's.
@@ -72,8 +75,9 @@ _FIXED_KINDS = {
     "type_alias_declaration": Kind.TYPE_ALIAS, "enum_declaration": Kind.ENUM,
     "method_definition": Kind.METHOD, "method_signature": Kind.METHOD,
     "abstract_method_signature": Kind.METHOD, "property_signature": Kind.VARIABLE,
-    "enum_assignment": Kind.CONSTANT,
+    "enum_assignment": Kind.CONSTANT, "pair": Kind.METHOD,
 }
+_NAME_FIELD = {"field_definition": "property", "pair": "key"}
 _FIELD_TYPES = frozenset({"public_field_definition", "field_definition"})
 _FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 _JS_NAME = re.compile(r"[A-Za-z_$][\w$]*")
@@ -82,7 +86,7 @@ _JS_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 _NOT_OWNERS = frozenset({"exports", "module", "this", "window", "globalThis", "global", "self", "process"})
 _MEMBER_TYPES = frozenset({"method_definition", "method_signature", "abstract_method_signature",
                            "public_field_definition", "field_definition", "property_signature",
-                           "enum_assignment"})
+                           "enum_assignment", "pair"})
 _NAME_TYPES = frozenset({"identifier", "type_identifier", "property_identifier",
                          "private_property_identifier", "string", "shorthand_property_identifier"})
 
@@ -314,6 +318,8 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
                                    extra={"start": start_line(decl)}))
         elif "cjs" in caps:
             cands.extend(_commonjs(caps["cjs"][0], caps["lhs"][0], caps["rhs"][0], ctx, exported))
+        elif "massign" in caps:
+            cands.extend(_member_method(caps["massign"][0], caps["mlhs"][0], caps["mrhs"][0], ctx))
         else:
             exported.add(text(caps["exported"][0], source))
     cands, parents = nest(cands)
@@ -325,13 +331,14 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     raw += use_references(groups, {c.name for c in cands}, raw, source)
     raw = _callback_receivers(raw, groups["callbacks"], bindings, source)
     out.references = _typed_receivers(attach_enclosing(raw, spans(cands), owners), groups["typed"], bindings,
-                                      cands, owners, source)
+                                      cands, owners, parents, source)
     return out
 
 
 # The reader of each capture name (see _common.by_reader).
 _READERS = {
-    **dict.fromkeys(("def", "vars", "member", "global", "cjs", "lhs", "rhs", "exported"), "definitions"),
+    **dict.fromkeys(("def", "vars", "member", "global", "cjs", "lhs", "rhs", "massign", "mlhs", "mrhs",
+                     "exported"), "definitions"),
     **dict.fromkeys(("wrapper", "wrapped", "before", "after"), "context"),
     **dict.fromkeys(("call", "new", "cname", "crecv", "dynimport", "jsxname", "import", "isrc", "reexport",
                      "esrc", "rname", "rsrc"), "refs"),  # _references
@@ -379,7 +386,8 @@ def _plain_type(written: str) -> str:
 
 
 def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings: list[ts.Node],
-                     cands: list[Candidate], owners: list[int | None], source: bytes) -> list[Reference]:
+                     cands: list[Candidate], owners: list[int | None], parents: list[int | None],
+                     source: bytes) -> list[Reference]:
     """Calls on a local variable whose type its declaration shows get a receiver the resolver
     can follow: `new Subject()` ("an instance of Subject") when the type is written (`const s
     = new Subject<T>()`, `let w: Subject<T> | null`), and the call itself when the value is
@@ -388,7 +396,9 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
     this._connection` -> `this._connection`: resolved through the field's written type). A
     written type wins over the value. Only when that declaration is the name's one binding
     in the enclosing symbol (no parameter, catch variable or other declaration of the same
-    name there): nothing is guessed."""
+    name there): nothing is guessed. A call in a symbol nested in that one (a method of an
+    object literal, an arrow assigned to a member) that binds the name nowhere on the way
+    sees the same local."""
     typed: dict[int, tuple[str, str, int]] = {}  # declarator name position -> (name, receiver, rank)
     for caps in typed_caps:
         node = caps["lvname"][0]
@@ -421,9 +431,21 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
     out = []
     for r in refs:
         # `w!.next()`: the non-null assertion changes nothing about the type
-        recv = known.get((r.from_symbol, r.receiver.rstrip("!"))) if r.edge_type == "calls" and r.receiver else None
+        recv = (_scoped(known, bindings, parents, r.from_symbol, r.receiver.rstrip("!"))
+                if r.edge_type == "calls" and r.receiver else None)
         out.append(Reference(r.edge_type, r.to_name, r.line, r.from_symbol, r.module, r.alias, recv) if recv else r)
     return out
+
+
+def _scoped(known: dict[tuple[int | None, str], str], bound: dict[tuple[int | None, str], int],
+            parents: list[int | None], sym: int | None, name: str) -> str | None:
+    """The typed local `name` of `sym` or of the nearest symbol around it, unless a symbol on
+    the way binds the name itself (its own parameter or local shadows the outer one)."""
+    while True:
+        hit = known.get((sym, name))
+        if hit is not None or bound.get((sym, name)) or sym is None:
+            return hit
+        sym = parents[sym]
 
 
 def _callback_receivers(raw: list[PendingRef], callback_caps: list[Captures], bindings: list[ts.Node],
@@ -527,7 +549,7 @@ def _definition(node: ts.Node, ctx: _Ctx) -> Candidate | list[Candidate] | None:
     t = node.type
     if t in ("internal_module", "module"):
         return _module(node, ctx)
-    name_node = node.child_by_field_name("property" if t == "field_definition" else "name")
+    name_node = node.child_by_field_name(_NAME_FIELD.get(t, "name"))
     name = _name(name_node, source)
     if name is None:
         return None
@@ -536,6 +558,8 @@ def _definition(node: ts.Node, ctx: _Ctx) -> Candidate | list[Candidate] | None:
     if t in _FIELD_TYPES:
         value = node.child_by_field_name("value")
         kind = Kind.METHOD if value is not None and value.type in _FUNCTION_VALUES else Kind.VARIABLE
+    elif t == "pair":  # the query takes only function-valued pairs
+        value = node.child_by_field_name("value")
     outer = _outer(node, ctx)
     start = _leading_decorators(outer, ctx)
     return Candidate(
@@ -625,7 +649,7 @@ def _variables(decl: ts.Node, ctx: _Ctx) -> list[Candidate]:
             continue
         value = d.child_by_field_name("value")
         is_fn = value is not None and value.type in _FUNCTION_VALUES
-        kind = (Kind.FUNCTION if is_fn else Kind.CONSTANT) if is_const else Kind.VARIABLE
+        kind = Kind.FUNCTION if is_fn else Kind.CONSTANT if is_const else Kind.VARIABLE
         first = not out
         sig = collapse(f"{prefix}{keyword} {_head(d, value, source)}")
         out.append(Candidate(
@@ -660,12 +684,23 @@ def _commonjs(stmt: ts.Node, lhs: ts.Node, rhs: ts.Node, ctx: _Ctx, exported: se
                           visibility="public", doc=doc, name_line=start_line(lhs), extra={"start": line})]
     # `X.prototype.m = function`, and `X.m = function` on an object of the module (Express's
     # `res.sendFile = function sendFile(...)`, `app.listen = function`): a method of X
-    member = len(parts) == 3 and parts[1] == "prototype" or len(parts) == 2 and parts[0] not in _NOT_OWNERS
+    member = len(parts) == 3 and parts[1] == "prototype" or len(parts) == 2
     if member and is_fn and all(_JS_NAME.fullmatch(p) for p in parts):
-        return [Candidate(stmt, parts[-1], Kind.METHOD.value, signature=_cap(collapse(_head_text(stmt, rhs, source))),
-                          visibility="public", doc=doc, name_line=start_line(lhs), qualifier=parts[0],
-                          extra={"start": line})]
+        return _member_method(stmt, lhs, rhs, ctx)
     return []
+
+
+def _member_method(stmt: ts.Node, lhs: ts.Node, rhs: ts.Node, ctx: _Ctx) -> list[Candidate]:
+    """`x.m = function` / `x.m = () => {}` (or `X.prototype.m = ...`): the method m of x,
+    qualified by x; none on `this`, `exports` or a global (their members belong to no definition)."""
+    source = ctx.source
+    owner = text(lhs, source).split(".")[0]
+    if owner in _NOT_OWNERS:
+        return []
+    name = text(lhs.child_by_field_name("property"), source)
+    return [Candidate(stmt, name, Kind.METHOD.value, signature=_cap(collapse(_head_text(stmt, rhs, source))),
+                      visibility="public", doc=_doc(stmt, ctx), name_line=start_line(lhs), qualifier=owner,
+                      extra={"start": start_line(stmt)})]
 
 
 def _cjs_pair(pair: ts.Node, ctx: _Ctx) -> Candidate:

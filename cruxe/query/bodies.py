@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
+from ..model import normalize_signature
 from ..store import Chunk, Symbol, chunks
 
 CALLABLE_KINDS = frozenset({"function", "method"})
@@ -18,6 +19,7 @@ MAX_STUB_LINES = 40
 _BRACE_LANGUAGES = frozenset({"rust", "go", "typescript", "tsx", "javascript"})
 MAX_BODY_CHECKS = 64  # definitions whose text is read to tell a body from a declaration
 _ASSIGNED = re.compile(r"(?<![=!<>])=(?![=>])")
+_TS_FAMILY = frozenset({"typescript", "tsx", "javascript"})
 
 
 def declarations(gen, repo: str, ref: str, rows: list[Symbol]) -> set[str]:
@@ -48,12 +50,30 @@ def is_declaration(language: str, signature: str, text: str) -> bool:
     if language == "python":
         return _python_stub(text)
     if language in _BRACE_LANGUAGES:
+        found = _after_signature(signature, text) if language in _TS_FAMILY else None
+        if found is not None:
+            return found
         # an interface/trait member, an overload signature, `declare`/`abstract`: no `{` at
         # all. An arrow function's expression body has no brace either, but it is assigned
         # (`const f = (x) => x + 1`, `get = (k) => ...`): an `=` before the parameters; a `=>`
         # after them is a function type (`action(fn: () => void): this`), still a declaration.
         return "{" not in text and ("=>" not in text or _ASSIGNED.search(text.split("(", 1)[0]) is None)
     return False
+
+
+def _after_signature(signature: str, text: str) -> bool | None:
+    """Declaration or not, by what follows the stored signature in the text (both
+    whitespace-collapsed); None when the signature is not found in it. The signature may hold
+    `{` (an object type) and `=>` (a function type): what follows it is the body, an arrow's
+    expression, or nothing (`;` at most)."""
+    if not signature:
+        return None
+    flat = normalize_signature(text)
+    if signature.endswith("...") and signature[:-3] in flat:
+        # cut at its length limit: a body ends the text with its `}`, a member signature does not
+        return not flat.rstrip(" ;,").endswith("}")
+    i = flat.find(signature)
+    return None if i < 0 else not flat[i + len(signature):].strip(" ;,")
 
 
 def _python_stub(text: str) -> bool:

@@ -25,6 +25,15 @@
  (public_field_definition) (property_signature) (enum_assignment)] @def
 (enum_body name: (_) @member)
 (ambient_declaration "global" (statement_block)) @global
+; `{ m: () => {} }` is the method `{ m() {} }` written as a pair; `x.m = () => {}` in a body
+; implements x's member there (TanStack Table's features do nothing else); at the top
+; level the CommonJS-style assignments, as in JavaScript
+(pair key: (_) value: [(arrow_function) (function_expression) (generator_function)]) @def
+(statement_block (expression_statement (assignment_expression
+   left: (member_expression object: (identifier) property: (property_identifier)) @mlhs
+   right: [(arrow_function) (function_expression) (generator_function)] @mrhs)) @massign)
+(program (expression_statement (assignment_expression
+   left: (member_expression) @lhs right: (_) @rhs)) @cjs)
 
 ;; section: js-defs
 [(function_declaration) (generator_function_declaration) (class_declaration)
