@@ -99,3 +99,14 @@ def test_a_frame_of_another_version_of_the_file_finds_its_function_by_name(make_
              '  File "/srv/tmpl/environment.py", line 15, in finish\n    raise X\nValueError: boom')
     hits, _, _ = _search(make_repo(REPO), trace)
     assert (hits[0].path, hits[0].name) == ("src/tmpl/environment.py", "finish")
+
+
+def test_a_go_test_failure_picks_the_same_named_file_that_defines_the_failing_test(make_repo):
+    test = "package {p}\n\nimport \"testing\"\n\nfunc {t}(t *testing.T) {{\n\tt.Errorf(\"want 1, got %d\", 2)\n}}\n"
+    root = make_repo({"hcl/parser/parser_test.go": test.format(p="parser", t="TestParse"),
+                      "json/parser/parser_test.go": test.format(p="parser", t="TestObjectKey")})
+    output = "--- FAIL: TestObjectKey (0.00s)\n    parser_test.go:6: want 1, got 2\nFAIL\n"
+    frames, message = split_trace(output)
+    assert frames == [Frame("parser_test.go", 6, "TestObjectKey")] and "want 1, got 2" in message
+    hits, _, _ = _search(root, output)
+    assert (hits[0].path, hits[0].name) == ("json/parser/parser_test.go", "TestObjectKey")

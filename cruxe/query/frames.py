@@ -32,6 +32,7 @@ _JS_FUNC = re.compile(r"\bat\s+(?:async\s+)?(?P<func>[\w$.<>\[\]]+)\s+\(")
 # Go prints each frame's function on the line above its `\tpath:line +0x..`: `main.(*T).m(...)`
 _GO_FUNC = re.compile(r"^(?P<func>[\w./*()-]+)\((?:[^()]|\.\.\.)*\)\s*$")
 _GOROUTINE = re.compile(r"^goroutine \d+ \[")
+_GO_TEST_FAIL = re.compile(r"^\s*--- FAIL: (?P<func>\w+)")
 _TRACE_HEAD = re.compile(r"^\s*(?:Traceback \(most recent call last\):|goroutine \d+ \[|stack backtrace:)")
 MAX_FRAMES = 20  # a paste's first frames: a deep recursion repeats itself
 
@@ -50,7 +51,7 @@ def split_trace(query: str) -> tuple[list[Frame], str]:
     rest: list[str] = []
     python = False
     skip_source = False
-    go_func, goroutines = "", False
+    go_func, goroutines, test_func = "", False, ""
     for line in query.splitlines():
         m = _PY_FRAME.match(line)
         if m:
@@ -66,6 +67,9 @@ def split_trace(query: str) -> tuple[list[Frame], str]:
         if g:
             go_func = g["func"]
             continue
+        t = _GO_TEST_FAIL.match(line)
+        if t:
+            test_func = t["func"]
         goroutines = goroutines or _GOROUTINE.match(line) is not None
         found = list(_FRAME.finditer(line))
         if not found:
@@ -74,11 +78,17 @@ def split_trace(query: str) -> tuple[list[Frame], str]:
                 rest.append(line)
             continue
         func = _JS_FUNC.search(line)
-        name = _last_name(func["func"]) if func else _last_name(go_func) if line.startswith("\t") else ""
+        name = (_last_name(func["func"]) if func else _last_name(go_func) if go_func and line.startswith("\t")
+                else test_func if line[:1].isspace() else "")
         frames += [Frame(_slashes(f["path"] or f["tpath"]), int(f["line"] or f["tline"]), name) for f in found]
-        go_func = ""
         if not line[:1].isspace():  # a frame line is indented; a sentence or a diagnostic stays
             rest.append(line)
+        elif not (func or go_func or line.lstrip().startswith("at ")):
+            # an indented location with words after it: a Go test's `    x_test.go:25: want 1, got 2`
+            tail = line[found[-1].end():].strip(" :")
+            if tail and not tail.startswith("+0x"):
+                rest.append(tail)
+        go_func = ""
     if python:
         frames.reverse()
     return frames[:MAX_FRAMES], "\n".join(rest).strip()
@@ -105,7 +115,7 @@ def places(gen, repo: str, ref: str, frames: list[Frame]) -> list[tuple[str, int
     if not frames:
         return []
     paths = _indexed_paths(gen, repo, ref)
-    located = [(f, p) for f in frames if (p := repo_path(f.path, paths)) is not None]
+    located = [(f, p) for f in frames if (p := _locate(gen, f, paths)) is not None]
     around = innermost_symbols(gen, repo, ref, [(p, f.line) for f, p in located]) if located else {}
     out: list[tuple[str, int, Symbol | None]] = []
     seen: set[tuple[str, int]] = set()
@@ -123,9 +133,15 @@ def places(gen, repo: str, ref: str, frames: list[Frame]) -> list[tuple[str, int
 def repo_path(pasted: str, paths: dict[str, list[str]]) -> str | None:
     """The indexed file whose path is the longest ending of `pasted` (by whole components),
     when exactly one file has that ending; `paths` maps a file name to the files so named."""
+    found = endings(pasted, paths)
+    return found[0] if len(found) == 1 else None
+
+
+def endings(pasted: str, paths: dict[str, list[str]]) -> list[str]:
+    """The indexed files whose paths are the longest ending of `pasted` by whole components."""
     parts = [p for p in pasted.split("/") if p and p != "."]
     if not parts:
-        return None
+        return []
     best: list[str] = []
     best_len = 0
     for candidate in paths.get(parts[-1], ()):
@@ -137,7 +153,17 @@ def repo_path(pasted: str, paths: dict[str, list[str]]) -> str | None:
             best, best_len = [candidate], n
         elif n == best_len:
             best.append(candidate)
-    return best[0] if len(best) == 1 else None
+    return best
+
+
+def _locate(gen, f: Frame, paths: dict[str, list[str]]) -> str | None:
+    """The frame's file: the one its path ends with; among several, the one file that defines the
+    function the frame names (Go's test output: `parser_test.go:25` under `--- FAIL: TestParse`)."""
+    found = endings(f.path, paths)
+    if len(found) > 1 and f.func:
+        named = {s.path for s in symbols_named(gen, f.func.lower()) if s.name == f.func}
+        found = [p for p in found if p in named]
+    return found[0] if len(found) == 1 else None
 
 
 def _indexed_paths(gen, repo: str, ref: str) -> dict[str, list[str]]:
