@@ -268,6 +268,7 @@ def _full_reason(i: int, hit: Hit) -> dict[str, Any]:
         "declaration_penalty": round(_signal(hit, "declaration_penalty"), REASON_DIGITS),
         "query_coverage": round(_signal(hit, "query_coverage"), REASON_DIGITS),
         "bodyless_penalty": round(_signal(hit, "bodyless_penalty"), REASON_DIGITS),
+        "stack_frame": round(_signal(hit, "stack_frame"), REASON_DIGITS),
     }
 
 

@@ -91,6 +91,12 @@ def test_a_pasted_traceback_answers_its_frames_first_then_what_emits_the_message
     assert intent["intent"] == "error" and "emitting_site" not in intent
     assert hits[0].score == hits[0].signals["final_score"] == hits[0].signals["stack_frame"]
     assert hits[0].score > hits[1].score > hits[2].score
+    from cruxe import shape
+    parts = ("bm25_score", "exact_match_boost", "qualified_name_boost", "path_affinity", "definition_boost",
+             "kind_match", "test_file_penalty", "declaration_penalty", "query_coverage", "bodyless_penalty",
+             "stack_frame")
+    for r in shape.ranking_reasons(hits, "full"):  # the explanation adds up, frames and the rest
+        assert round(sum(r[k] for k in parts), 4) == r["final_score"]
 
 
 def test_a_frame_of_another_version_of_the_file_finds_its_function_by_name(make_repo):
