@@ -4,7 +4,8 @@ Indexing: every string literal of a snippet chunk that sits inside an emitting c
 `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`, an `...Error(`
 constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
-names instead), is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into
+names instead), or, in Rust, that a `fn fmt` writes (a `Display` impl: what `{}` prints of an
+error) or that thiserror's `#[error("...")]` holds, is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into
 constant segments; each segment's words (the identifiers of IDENT_PATTERN, lower-cased, as the
 `content` field holds them) go to the snippets' `error_literals` field, segments separated by
 SEGMENT_BREAK so that no phrase matches across a hole. Literals merely mentioned elsewhere (a test
@@ -22,6 +23,7 @@ find what a message says, and a scan stays linear on any input.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 SEGMENT_BREAK = "|"  # a token no query term can be (queries keep identifier characters only)
 MIN_LITERAL_WORDS = 2  # shorter literals are keys, names and separators, not messages
@@ -74,6 +76,14 @@ MAX_NAME_CHARS = 80
 _OPEN = frozenset("([{")
 _BRACKET = re.compile(r"[()\[\]{}]")
 _COMMENT_LEADS = ("//", "#", "*", "/*")
+# Rust: an error's message is what its `Display` impl writes (`"...".fmt(f)`, `write!(f, "...")`,
+# `f.write_str`, `f.pad`), found by the `fn fmt` around it within FMT_WINDOW; thiserror (and
+# snafu, failure) write it as an attribute of the error type or variant.
+FMT_WINDOW = 2000
+_RUST_FN = re.compile(r"\bfn\s+([A-Za-z_]\w*)")
+_RUST_FMT_RECEIVER = re.compile(r"\s*\.fmt\(")
+_RUST_WRITERS = frozenset("write writeln write_str write_fmt pad format_args".split())
+_RUST_ERROR_ATTRIBUTE = re.compile(r"#\[\s*(?:error\(|snafu\(\s*display\(|fail\(\s*display\s*=)\s*\Z")
 
 # Pasted wrappers: how a runtime prints an uncaught error around its message.
 _RUST_PANIC = re.compile(r"^thread '[^']*' panicked at (?:'(?P<old>.*)',\s*\S+:\d+:\d+"
@@ -123,7 +133,7 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
         # a message has words apart (a literal without a space is a key, a name, a format)
         if (not joined and " " not in body) or len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
             continue
-        if not (joined or _inside_emit(text, start) or _message_constant(text, start)) or _in_comment(text, start):
+        if not _kept(text, start, m.end(), language, joined):
             continue
         inner = _unquote(body)
         segments = literal_segments(inner)
@@ -137,6 +147,35 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
         else:
             out.append((segments, [inner], start))
     return [(segs, "".join(raw), at) for segs, raw, at in out if sum(len(s) for s in segs) >= MIN_LITERAL_WORDS]
+
+
+def _kept(text: str, start: int, end: int, language: str, joined: bool) -> bool:
+    """The literal at `start`..`end` is (a piece of) a message: emitted, a message constant, or
+    in Rust written by a `Display` impl or given to thiserror's `#[error(...)]`; never one in a
+    comment."""
+    rust = language == "rust"
+    if rust and _RUST_ERROR_ATTRIBUTE.search(text, max(0, start - MAX_NAME_CHARS), start):
+        return True
+    if _in_comment(text, start):
+        return False
+    return (joined or _inside_emit(text, start) or _message_constant(text, start)
+            or (rust and _rust_display_text(text, start, end)))
+
+
+def _rust_display_text(text: str, start: int, end: int) -> bool:
+    """The literal is written by a `fn fmt` (what `{}` prints of a Rust error): the receiver of
+    `.fmt(f)`, or an argument of `write!`, `f.write_str`, `f.pad`, `format_args!`."""
+    fns = list(_RUST_FN.finditer(text, max(0, start - FMT_WINDOW), start))
+    if not fns or fns[-1].group(1) != "fmt":
+        return False
+    if _RUST_FMT_RECEIVER.match(text, end):
+        return True
+    return _inside_call(text, start, _rust_writer)
+
+
+def _rust_writer(text: str, bracket: int, lo: int) -> bool:
+    parts = _call_name(text, bracket, lo)[0]
+    return bool(parts) and parts[-1] in _RUST_WRITERS
 
 
 def field_text(text: str, language: str) -> str:
@@ -197,6 +236,12 @@ def _inside_emit(text: str, start: int) -> bool:
     """The literal at `start` is an argument of an emitting call: walking out from it through
     the brackets still open (within EMIT_WINDOW before it), one of them is opened by such a call
     (`raise E(_("..."))`, `panic(fmt.Sprintf("..."))`: the inner call is not, the outer one is)."""
+    return _inside_call(text, start, _emitting_call)
+
+
+def _inside_call(text: str, start: int, opens: Callable[[str, int, int], bool]) -> bool:
+    """Some bracket still open at `start` (within EMIT_WINDOW before it) is one that `opens`
+    (text, the bracket's offset, the window's start) accepts."""
     lo = max(0, start - EMIT_WINDOW)
     depth = 0
     for m in reversed(list(_BRACKET.finditer(text, lo, start))):
@@ -204,13 +249,15 @@ def _inside_emit(text: str, start: int) -> bool:
             depth += 1
         elif depth:
             depth -= 1
-        elif _emitting_call(text, m.start(), lo):
+        elif opens(text, m.start(), lo):
             return True
     return False
 
 
-def _emitting_call(text: str, bracket: int, lo: int) -> bool:
-    """The call, macro or constructor whose bracket opens at `bracket` emits a message."""
+def _call_name(text: str, bracket: int, lo: int) -> tuple[list[str], bool, int]:
+    """The name parts (split at `.` and `::`) of the call whose bracket opens at `bracket`,
+    whether it is a macro (`name!(`) and where the name starts; no parts when no name precedes
+    the bracket."""
     j = bracket
     while j > lo and text[j - 1] in " \t\r\n":
         j -= 1
@@ -219,7 +266,12 @@ def _emitting_call(text: str, bracket: int, lo: int) -> bool:
     k = j
     while k > max(lo, j - MAX_NAME_CHARS) and text[k - 1] in _NAME_CHARS:
         k -= 1
-    parts = [x for x in _NAME_SEP.split(text[k:j]) if x]
+    return [x for x in _NAME_SEP.split(text[k:j]) if x], bang, k
+
+
+def _emitting_call(text: str, bracket: int, lo: int) -> bool:
+    """The call, macro or constructor whose bracket opens at `bracket` emits a message."""
+    parts, bang, k = _call_name(text, bracket, lo)
     if not parts:
         return False
     last = parts[-1]
