@@ -12,7 +12,8 @@ SEGMENT_BREAK so that no phrase matches across a hole. Literals merely mentioned
 asserting the same text) are not in that field: the emitting site is what it finds.
 
 Querying: a pasted message loses the wrapper its runtime printed around it (`ValueError: `,
-`panic: `, Rust's `thread 'main' panicked at '...', src/main.rs:1:2`) and the words that are
+`panic: `, Rust's `thread 'main' panicked at '...', src/main.rs:1:2` and std's ``called
+`Result::unwrap()` on an `Err` value: ``) and the words that are
 filled-in values (numbers, paths, URLs, addresses, quoted values); the runs of words between
 them are the candidate constant segments, searched as phrases.
 
@@ -88,6 +89,8 @@ _RUST_ERROR_ATTRIBUTE = re.compile(r"#\[\s*(?:error\(|snafu\(\s*display\(|fail\(
 # Pasted wrappers: how a runtime prints an uncaught error around its message.
 _RUST_PANIC = re.compile(r"^thread '[^']*' panicked at (?:'(?P<old>.*)',\s*\S+:\d+:\d+"
                          r"|\S+:\d+:\d+:\s*(?P<new>.*))$", re.S)
+# std's words around the error's Debug text when `.unwrap()` meets an `Err` (`unwrap_err`, an `Ok`)
+_RUST_UNWRAP = re.compile(r"^called `(?:Result|Option)::\w+\(\)` on an? `\w+` value:\s*")
 _GO_PANIC = re.compile(r"^panic:\s+(.*?)(?:\s+goroutine \d+ \[.*)?$", re.S)
 _EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*:\s+(?=\S)")
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
@@ -294,7 +297,11 @@ def unwrap_message(q: str) -> str:
         s = s[1:-1].strip()
     m = _RUST_PANIC.match(s)
     if m:
-        return (m.group("old") if m.group("old") is not None else m.group("new")).strip()
+        s = (m.group("old") if m.group("old") is not None else m.group("new")).strip()
+        return _RUST_UNWRAP.sub("", s, count=1) or s
+    m = _RUST_UNWRAP.match(s)
+    if m and s[m.end():]:
+        return s[m.end():]
     m = _GO_PANIC.match(s)
     if m:
         return m.group(1).strip()

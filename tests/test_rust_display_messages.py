@@ -62,3 +62,37 @@ fn send_after_close_{i}() {{
     hits, _, intent = search_code(gen, repo, ref, "error: job 17 failed: sending on a closed pipe", limit=5)
     assert intent["intent"] == "error"
     assert (hits[0].path, hits[0].line_start <= 3 <= hits[0].line_end) == ("src/err.rs", True), hits[:3]
+
+
+def test_the_std_unwrap_wrapper_is_taken_off():
+    """`.unwrap()` on an `Err` panics with std's own words around the error's Debug text; the
+    error is what the paste is about."""
+    from cruxe.literals import unwrap_message
+    paste = "thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: SendError(..)', src/main.rs:5:18"
+    assert unwrap_message(paste) == "SendError(..)"
+    new_format = ("thread 'main' panicked at src/main.rs:5:18:\n"
+                  "called `Result::unwrap()` on an `Err` value: Os { code: 2, kind: NotFound }")
+    assert unwrap_message(new_format) == "Os { code: 2, kind: NotFound }"
+    assert unwrap_message("called `Result::unwrap_err()` on an `Ok` value: 3") == "3"
+    # std's whole message, with nothing of the program's: it stays as it is
+    none = "called `Option::unwrap()` on a `None` value"
+    assert unwrap_message(f"thread 'main' panicked at '{none}', src/lib.rs:1:2") == none
+
+
+def test_a_pasted_unwrap_of_an_error_finds_the_error_type(tmp_path):
+    files = {
+        "src/err.rs": "/// The message could not be sent: the channel is disconnected.\n"
+                      "pub struct SendError<T>(pub T);\n\n"
+                      "impl<T> From<SendError<T>> for TrySendError<T> {\n"
+                      "    fn from(err: SendError<T>) -> TrySendError<T> {\n"
+                      "        match err {\n            SendError(t) => TrySendError::Disconnected(t),\n        }\n    }\n}\n",
+        "src/result.rs": "/// Returns the contained value; called on an `Err` value it panics.\n"
+                         "pub fn unwrap<T, E>(r: Result<T, E>) -> T {\n    match r { Ok(v) => v, Err(_) => on_err() }\n}\n"
+                         "/// Called on an `Err` value: the value is lost.\npub fn unwrap_err_value() {}\n",
+    }
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    paste = "thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: SendError(..)', src/main.rs:5:18"
+    hits, _, _ = search_code(gen, repo, ref, paste, limit=5)
+    # std's words (`called`, `unwrap`, `Err`, `value`) decide nothing: the error's code comes first
+    assert [h.path for h in hits[:2]] == ["src/err.rs", "src/err.rs"], hits[:3]
+    assert any(h.line_start <= 2 <= h.line_end for h in hits[:2]), hits[:2]  # `pub struct SendError`
