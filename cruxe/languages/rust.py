@@ -38,7 +38,8 @@ Rules (the choices CONTRACTS leaves open):
 - References: one import per `use` leaf (groups flattened, `self` in a group, renames as
   alias, globs as `path::*`) and per `extern crate`; calls of functions, methods (with the
   receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`),
-  also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`).
+  also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`),
+  where `fn name(` is a definition of the template, no call.
 """
 from __future__ import annotations
 
@@ -469,6 +470,7 @@ def _references(ref_caps: list[Captures], source: bytes) -> list[PendingRef]:
 # a receiver chain (`self.x.`), or another expression's end (`).`: its text is not read).
 _MACRO_PATH = re.compile(rb"((?:\$?[A-Za-z_]\w*::)+)$")
 _MACRO_RECV = re.compile(rb"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.$")
+_MACRO_FN = re.compile(rb"\bfn\s+$")
 _MACRO_LOOKBEHIND = 200  # bytes read before the name: a path or chain longer than this is cut
 
 
@@ -487,6 +489,8 @@ def _macro_calls(caps_list: list[Captures], source: bytes) -> list[PendingRef]:
             continue
         start = node.start_byte
         before = source[max(0, start - _MACRO_LOOKBEHIND):start]
+        if _MACRO_FN.search(before):
+            continue  # `fn name(` in a template (`macro_rules!`) defines the name
         receiver = ""
         if before.endswith(b"::"):
             m = _MACRO_PATH.search(before)
