@@ -13,3 +13,11 @@ def test_a_fn_written_in_a_macros_tokens_is_no_call():
            b"        pub fn\n        remaining(&self) -> usize { helper() }\n    };\n}\n")
     calls = [(r.to_name, r.line) for r in extract(src, "src/buf.rs").references if r.edge_type == "calls"]
     assert calls == [("advance", 4), ("helper", 7)]
+
+
+def test_an_exported_macro_is_public():
+    # crossbeam-channel's `select!`: `#[macro_export]` makes it usable from every crate
+    src = (b"/// Selects one operation.\n#[macro_export(local_inner_macros)]\n#[doc(hidden)]\nmacro_rules! select {\n"
+           b"    () => {};\n}\nmacro_rules! helper {\n    () => {};\n}\n")
+    vis = {s.name: s.visibility for s in extract(src, "src/lib.rs").symbols}
+    assert vis == {"select": "public", "helper": "private"}

@@ -21,7 +21,8 @@ Rules (the choices CONTRACTS leaves open):
   symbols; their items' parent is the target type when that type is defined in the same
   scope of the same file, otherwise the enclosing symbol.
 - Visibility: `pub` -> public; `pub(crate)`, `pub(super)`, `pub(in path)`, `crate` ->
-  internal; `pub(self)` and nothing -> private. Trait items take the trait's visibility;
+  internal; `pub(self)` and nothing -> private; a `macro_rules!` is public with `#[macro_export]`,
+  else private. Trait items take the trait's visibility;
   items of `impl Trait for T` are public (they are reachable wherever the trait is).
 - Docs: the outer doc comments in front of the item (`///`, `/** */`); an inline module also
   takes the inner ones (`//!`, `/*! */`) that open its body.
@@ -235,6 +236,8 @@ def _signature(node: ts.Node, source: bytes) -> str:
 
 
 def _visibility(node: ts.Node, source: bytes) -> str:
+    if node.type == "macro_definition":
+        return "public" if _exported(node, source) else "private"
     for child in node.children:
         if child.type == "visibility_modifier":
             vis = collapse(text(child, source))
@@ -244,6 +247,19 @@ def _visibility(node: ts.Node, source: bytes) -> str:
         if child.is_named and child.type not in ("function_modifiers", "attribute_item"):
             break  # visibility comes first; a name or type means there is none
     return "private"
+
+
+def _exported(node: ts.Node, source: bytes) -> bool:
+    """A `macro_rules!` with `#[macro_export]` among the attributes in front of it."""
+    sib = node.prev_sibling
+    while sib is not None and sib.type in ("attribute_item", "line_comment", "block_comment"):
+        if sib.type == "attribute_item" and _MACRO_EXPORT.match(text(sib, source)):
+            return True
+        sib = sib.prev_sibling
+    return False
+
+
+_MACRO_EXPORT = re.compile(r"#\[\s*macro_export\b")
 
 
 def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: str,
