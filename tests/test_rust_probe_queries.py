@@ -1,7 +1,11 @@
-"""Rust error messages written by a `Display` impl (issue 17, user probe on crossbeam-channel):
-`"sending on a disconnected channel".fmt(f)`, `f.write_str("...")` and `write!(f, "...")` inside
-`fn fmt` are what `{}` prints, and thiserror's `#[error("...")]` is the same message written as an
-attribute. A pasted one finds its impl, above the tests that assert the same text."""
+"""Queries on Rust code found wanting by using Cruxe on unseen crates (issue 17's user probe:
+crossbeam-channel, parking_lot, bytes, hashbrown).
+
+Error messages written by a `Display` impl: `"sending on a disconnected channel".fmt(f)`,
+`f.write_str("...")` and `write!(f, "...")` inside `fn fmt` are what `{}` prints, and thiserror's
+`#[error("...")]` is the same message written as an attribute; a pasted one finds its impl, above
+the tests that assert the same text. A pasted `.unwrap()` panic is about the error, not std's
+words around it. A name written as a macro call (`select!`) asks for the macro."""
 from __future__ import annotations
 
 from cruxe.literals import emitted_segments
@@ -96,3 +100,20 @@ def test_a_pasted_unwrap_of_an_error_finds_the_error_type(tmp_path):
     # std's words (`called`, `unwrap`, `Err`, `value`) decide nothing: the error's code comes first
     assert [h.path for h in hits[:2]] == ["src/err.rs", "src/err.rs"], hits[:3]
     assert any(h.line_start <= 2 <= h.line_end for h in hits[:2]), hits[:2]  # `pub struct SendError`
+
+
+def test_a_name_written_as_a_macro_call_finds_the_macro_first(tmp_path):
+    # crossbeam-channel: `select!` (the macro), `pub fn select` and `Select::select` share the name
+    files = {
+        "src/select.rs": "pub fn select(handles: &mut [usize]) -> usize { 0 }\n"
+                         "pub struct Select;\nimpl Select {\n    pub fn select(&mut self) -> usize { 0 }\n}\n",
+        "src/select_macro.rs": "/// Selects from a set of channel operations.\n#[macro_export]\n"
+                               "macro_rules! select {\n    ($($tokens:tt)*) => {};\n}\n",
+    }
+    from cruxe.query import locate_symbol
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    hits, total = locate_symbol(gen, repo, ref, "select!")
+    assert (hits[0].path, hits[0].signature) == ("src/select_macro.rs", "macro_rules! select"), hits[:2]
+    assert total == 3  # the others stay listed
+    hits, _ = locate_symbol(gen, repo, ref, "select")
+    assert hits[0].path == "src/select.rs"  # without the `!`, nothing says macro
