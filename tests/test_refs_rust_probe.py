@@ -41,3 +41,12 @@ def test_a_call_through_a_tuple_structs_field_resolves_by_the_fields_type(make_r
     # and a field whose type is one the struct is generic over says nothing of it
     assert [(u["path"], u["line_start"], u["reason"]) for u in got["unresolved"]] == [
         ("src/wrap.rs", 5, "external"), ("src/wrap.rs", 13, "ambiguous")]
+
+
+def test_a_tuple_structs_fields_and_parameters_are_read_from_its_signature():
+    from cruxe.refs.rust import field_type, generic_parameters, tuple_fields
+    sig = "pub struct Guard<'a, F: Fn(u8) -> bool, T = u8>(pub(crate) &'a mut Box<Inner<T>>, Vec<(u8, u16)>)"
+    assert tuple_fields(sig) == ["pub(crate) &'a mut Box<Inner<T>>", "Vec<(u8, u16)>"]
+    assert generic_parameters(sig) == {"F", "T"}
+    assert [field_type(f) for f in tuple_fields(sig)] == [["Inner"], ["Vec"]]
+    assert tuple_fields("pub struct Named<T> where T: Copy") == [] and field_type("[u8; 4]") == []

@@ -51,7 +51,7 @@ _TUPLE_FIELD = re.compile(r"self\.(\d+)")
 _FIELD_TYPE = re.compile(r"(?:pub(?:\([^)]*\))?\s+)?(?:&\s*|'\w+\s+|mut\s+|dyn\s+|\*const\s+|\*mut\s+)*"
                          r"((?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)")
 _SMART_POINTERS = frozenset("Box Rc Arc".split())
-_STRUCT_GENERICS = re.compile(r"\bstruct\s+[A-Za-z_]\w*\s*<")
+_STRUCT_NAME = re.compile(r"\bstruct\s+[A-Za-z_]\w*\s*")
 _PARAM_NAME = re.compile(r"\s*(?:const\s+)?([A-Za-z_]\w*)")  # a lifetime (`'a`) does not match
 # std's types every module names without a `use`: a field of one holds no type of the repository
 _STD_TYPES = frozenset("String Vec Option Result Box Rc Arc RefCell Cell HashMap HashSet BTreeMap BTreeSet "
@@ -397,48 +397,45 @@ def crate_of(path: str) -> str:
 def tuple_fields(signature: str) -> list[str]:
     """The field types of a tuple struct's signature (`pub struct A<'a, T>(pub &'a B<T>, u8)`
     -> [`pub &'a B<T>`, `u8`]); [] for any other struct."""
-    i = signature.find("struct ")
-    if i < 0:
+    m = _STRUCT_NAME.search(signature)
+    if m is None:
         return []
-    i = signature.find("(", i)
-    if i < 0 or "{" in signature[:i]:
-        return []
-    fields, depth, start = [], 0, i + 1
-    for j in range(i + 1, len(signature)):
-        c = signature[j]
-        if c in "(<[":
-            depth += 1
-        elif c in ")>]" and depth:
-            depth -= 1
-        elif c == ")" or (c == "," and depth == 0):
-            fields.append(signature[start:j].strip())
-            if c == ")":
-                break
-            start = j + 1
-    return [f for f in fields if f]
+    i = m.end()
+    if signature.startswith("<", i):
+        i = _bracketed(signature, i)[1]
+    while signature.startswith(" ", i):
+        i += 1
+    return _bracketed(signature, i)[0] if signature.startswith("(", i) else []
 
 
 def generic_parameters(signature: str) -> set[str]:
     """The type parameters a struct's signature declares (`struct A<'a, P: Pattern<'a>, T = u8>`
-    -> {P, T}); lifetimes and const parameters' types are no names of types."""
-    m = _STRUCT_GENERICS.search(signature)
-    if m is None:
+    -> {P, T}); lifetimes are no names of types."""
+    m = _STRUCT_NAME.search(signature)
+    if m is None or not signature.startswith("<", m.end()):
         return set()
-    names, depth, start, text = set(), 0, m.end(), signature
-    for j in range(m.end(), len(text)):
+    heads = (_PARAM_NAME.match(item) for item in _bracketed(signature, m.end())[0])
+    return {h.group(1) for h in heads if h is not None}
+
+
+def _bracketed(text: str, at: int) -> tuple[list[str], int]:
+    """The comma-separated items of the bracket opening at `at` (nested brackets kept whole),
+    and the offset after its closing bracket (the text's end if it does not close)."""
+    items, depth, start = [], 0, at + 1
+    for j in range(at + 1, len(text)):
         c = text[j]
-        if c in "<([":
+        if c == ">" and text[j - 1] == "-":
+            continue  # `Fn(u8) -> bool`: an arrow, no bracket
+        if c in "(<[":
             depth += 1
-        elif c in ">)]" and depth:
+        elif c in ")>]" and depth:
             depth -= 1
-        elif c == ">" or (c == "," and depth == 0):
-            head = _PARAM_NAME.match(text, start)
-            if head is not None:
-                names.add(head.group(1))
-            if c == ">":
-                break
+        elif c in ")>]" or (c == "," and depth == 0):
+            items.append(text[start:j].strip())
+            if c != ",":
+                return [x for x in items if x], j + 1
             start = j + 1
-    return names
+    return [x for x in items if x], len(text)
 
 
 def field_type(field: str) -> list[str]:
