@@ -117,3 +117,14 @@ def test_a_name_written_as_a_macro_call_finds_the_macro_first(tmp_path):
     assert total == 3  # the others stay listed
     hits, _ = locate_symbol(gen, repo, ref, "select")
     assert hits[0].path == "src/select.rs"  # without the `!`, nothing says macro
+
+
+def test_a_crate_qualified_name_finds_the_item_in_a_hyphenated_crate_directory(tmp_path):
+    # `crossbeam_channel::bounded`: the package `crossbeam-channel` is the crate `crossbeam_channel`
+    files = {"crossbeam-channel/src/channel.rs": "pub fn bounded(cap: usize) {}\n",
+             "other/src/lib.rs": "pub fn bounded(cap: usize) {}\n"}
+    from cruxe.query import locate_symbol
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    for written in ("crossbeam_channel::bounded", "crossbeam-channel::bounded"):
+        hits, total = locate_symbol(gen, repo, ref, written)
+        assert [h.path for h in hits] == ["crossbeam-channel/src/channel.rs"], written

@@ -4,7 +4,8 @@ SQLite only (the `name_lower` index): every definition of the last segment's nam
 - a qualified query (`QuerySet.filter`, `auth::jwt::validate`, `http.Server.ListenAndServe`)
   keeps the rows whose qualified name ends with the given path at a segment boundary (`.`
   and `::` alike); when none does, the rows whose path and qualifier contain the query's
-  qualifier segments in order (`json.JSONDecoder` finds `json.decoder.JSONDecoder`);
+  qualifier segments in order (`json.JSONDecoder` finds `json.decoder.JSONDecoder`,
+  `crossbeam_channel::bounded` finds `bounded` in `crossbeam-channel/src/channel.rs`);
 - kind / role / language filters with spec 04 intersection semantics;
 - exact case first: when some of the remaining rows match the name's case exactly, only
   those are kept, otherwise the lookup is case-insensitive. For a qualified query the scope's
@@ -111,8 +112,10 @@ def _context_segments(row: Symbol, *, fold: bool = True) -> list[str]:
 
 
 def _in_order(needles: list[str], hay: list[str]) -> bool:
-    it = iter(hay)
-    return all(any(n == h for h in it) for n in needles)
+    """`needles` appear in `hay` in this order; `-` and `_` alike (the package `crossbeam-channel`
+    is the crate `crossbeam_channel` in Rust paths)."""
+    it = iter(h.replace("-", "_") for h in hay)
+    return all(any(n.replace("-", "_") == h for h in it) for n in needles)
 
 
 def _case_tier(rows: list[Symbol], target: str) -> list[Symbol]:
