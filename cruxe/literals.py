@@ -5,11 +5,13 @@ Indexing: every string literal of a snippet chunk that sits inside an emitting c
 constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
 names instead), or, in Rust, that a `fn fmt` writes (a `Display` impl: what `{}` prints of an
-error) or that thiserror's `#[error("...")]` holds, is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into
-constant segments; each segment's words (the identifiers of IDENT_PATTERN, lower-cased, as the
-`content` field holds them) go to the snippets' `error_literals` field, segments separated by
-SEGMENT_BREAK so that no phrase matches across a hole. Literals merely mentioned elsewhere (a test
-asserting the same text) are not in that field: the emitting site is what it finds.
+error) or that thiserror's `#[error("...")]` holds, is cut at its holes (`{}`, `{name}`, `%s`,
+`%(x)s`, `${...}`, `%v`, escapes) into constant segments; each segment's words (the identifiers
+of IDENT_PATTERN, lower-cased, as the `content` field holds them) go to the snippets'
+`error_literals` field, segments separated by SEGMENT_BREAK so that no phrase matches across a
+hole. A Rust `assert!(cond)` without a message emits `assertion failed: cond`, the condition's
+own text (what `stringify!` prints). Literals merely mentioned elsewhere (a test asserting the
+same text) are not in that field: the emitting site is what it finds.
 
 Querying: a pasted message loses the wrapper its runtime printed around it (`ValueError: `,
 `panic: `, Rust's `thread 'main' panicked at '...', src/main.rs:1:2` and std's ``called
@@ -84,6 +86,7 @@ FMT_WINDOW = 2000
 _RUST_FN = re.compile(r"\bfn\s+([A-Za-z_]\w*)")
 _RUST_FMT_RECEIVER = re.compile(r"\s*\.fmt\(")
 _RUST_WRITERS = frozenset("write writeln write_str write_fmt pad format_args".split())
+_RUST_ASSERT = re.compile(r"\b(?:debug_)?assert!\s*\(")
 _RUST_ERROR_ATTRIBUTE = re.compile(r"#\[\s*(?:error\(|snafu\(\s*display\(|fail\(\s*display\s*=)\s*\Z")
 
 # Pasted wrappers: how a runtime prints an uncaught error around its message.
@@ -123,9 +126,10 @@ def best_fit(text: str, language: str, pasted: str) -> tuple[float, int]:
 def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]:
     """(constant segments, text with holes, offset of its first piece) of each emitted
     message of two words or more."""
+    asserted = _rust_assertions(text) if language == "rust" and "assert" in text else []
     pattern = _LITERAL.get(language)
     if pattern is None or not any(q in text for q in "\"'`"):
-        return []
+        return asserted
     out: list[tuple[list[list[str]], list[str], int]] = []
     prev_end, prev_kept = -1, False
     for m in pattern.finditer(text):
@@ -149,7 +153,46 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
             out[-1][1].append(inner)
         else:
             out.append((segments, [inner], start))
-    return [(segs, "".join(raw), at) for segs, raw, at in out if sum(len(s) for s in segs) >= MIN_LITERAL_WORDS]
+    found = [(segs, "".join(raw), at) for segs, raw, at in out if sum(len(s) for s in segs) >= MIN_LITERAL_WORDS]
+    return sorted(found + asserted, key=lambda m: m[2]) if asserted else found
+
+
+def _rust_assertions(text: str) -> list[tuple[list[list[str]], str, int]]:
+    """`assert!(cond)` / `debug_assert!(cond)` without a message of their own panic with
+    "assertion failed: " and the condition's text (whitespace collapsed, as `stringify!`
+    prints it): (segments, that message, offset) of each."""
+    out = []
+    for m in _RUST_ASSERT.finditer(text):
+        if _in_comment(text, m.start()):
+            continue
+        args = _rust_macro_arguments(text, m.end())
+        if args is None or len(args) != 1:
+            continue  # unclosed, or a message given after the condition
+        message = "assertion failed: " + " ".join(args[0].split())
+        segments = [[w.lower() for w in _WORD.findall(message)]]
+        if sum(len(x) for x in segments) >= MIN_LITERAL_WORDS:
+            out.append((segments, message, m.start()))
+    return out
+
+
+def _rust_macro_arguments(text: str, at: int) -> list[str] | None:
+    """The top-level comma-separated arguments of the macro call whose `(` is at `at - 1`
+    (within MAX_LITERAL_CHARS), or None when it does not close there; strings and chars with
+    brackets or commas inside are rare in a condition and taken as written."""
+    args, depth, start = [], 0, at
+    for j in range(at, min(len(text), at + MAX_LITERAL_CHARS)):
+        c = text[j]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                args.append(text[start:j])
+                return [a for a in args if a.strip()]
+            depth -= 1
+        elif c == "," and depth == 0:
+            args.append(text[start:j])
+            start = j + 1
+    return None
 
 
 def _kept(text: str, start: int, end: int, language: str, joined: bool) -> bool:

@@ -128,3 +128,55 @@ def test_a_crate_qualified_name_finds_the_item_in_a_hyphenated_crate_directory(t
     for written in ("crossbeam_channel::bounded", "crossbeam-channel::bounded"):
         hits, total = locate_symbol(gen, repo, ref, written)
         assert [h.path for h in hits] == ["crossbeam-channel/src/channel.rs"], written
+
+
+BUF = '''\
+pub trait Buf {
+    fn remaining(&self) -> usize;
+
+    fn copy_to_slice(&mut self, dst: &mut [u8]) {
+        let mut off = 0;
+        assert!(self.remaining() >= dst.len());
+        while off < dst.len() {
+            off += 1;
+        }
+    }
+
+    fn copy_to_bytes(&mut self, len: usize) -> Vec<u8> {
+        assert!(len <= self.remaining(), "`len` greater than remaining");
+        let mut ret = Vec::with_capacity(len);
+        ret.extend(self.remaining().to_le_bytes());
+        if ret.len() >= len && self.remaining() >= ret.len() {
+            ret.truncate(len);
+        }
+        ret
+    }
+}
+'''
+
+
+def test_an_assert_without_a_message_emits_its_condition():
+    # what `assert!(cond)` panics with: "assertion failed: " and the condition's tokens
+    from cruxe.literals import emitted_messages
+    assert emitted_messages(BUF, "rust") == ["assertion failed: self.remaining() >= dst.len()",
+                                             "`len` greater than remaining"]
+    multi = "fn f(a: u8) {\n    debug_assert!(\n        a <= 7 &&\n        matches!(a, 1 | 2)\n    );\n}\n"
+    assert emitted_messages(multi, "rust") == ["assertion failed: a <= 7 && matches!(a, 1 | 2)"]
+    assert emitted_messages("// assert!(x > 1);\nfn g() { assert_eq!(a, b); }\n", "rust") == []
+
+
+def test_a_pasted_failed_assertion_finds_the_assert(tmp_path):
+    # functions that say the same words (conditions, doc comments) without asserting them
+    decoys = "".join(f'''
+/// Copies into `dst` what fits: a failed assertion never happens here, the self check is done.
+pub fn fill_{i}(buf: &mut impl Buf, dst: &mut [u8]) -> usize {{
+    if buf.remaining() >= dst.len() {{ dst.len() }} else {{ buf.remaining() }}
+}}
+''' for i in range(4))
+    files = {"src/buf.rs": BUF, "src/fill.rs": decoys}
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    paste = ("thread 'main' panicked at 'assertion failed: self.remaining() >= dst.len()', "
+             "/home/me/.cargo/registry/src/github.com-1ecc6299db9ec823/bytes-1.2.1/src/buf.rs:6:9")
+    hits, _, intent = search_code(gen, repo, ref, paste, limit=5)
+    assert intent["intent"] == "error"
+    assert (hits[0].path, hits[0].line_start <= 6 <= hits[0].line_end) == ("src/buf.rs", True), hits[:2]
