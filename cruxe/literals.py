@@ -201,7 +201,9 @@ def _kept(text: str, start: int, end: int, language: str, joined: bool) -> bool:
     comment."""
     rust = language == "rust"
     if rust and _RUST_ERROR_ATTRIBUTE.search(text, max(0, start - MAX_NAME_CHARS), start):
-        return True
+        line = text[text.rfind("\n", 0, start) + 1:start].lstrip()
+        if not line or line.startswith("#"):  # the attribute itself, not a doc comment showing one
+            return True
     if _in_comment(text, start):
         return False
     return (joined or _inside_emit(text, start) or _message_constant(text, start)

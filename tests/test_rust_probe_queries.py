@@ -50,6 +50,10 @@ def test_a_thiserror_attribute_is_a_message():
            '    #[error("no route to host {host} after {0} tries")]\n    NoRoute(u32, String),\n'
            '    #[doc = "not a message at all"]\n    Other,\n}\n')
     assert emitted_segments(src, "rust") == [["no", "route", "to", "host", "|", "after", "|", "tries", "|"]]
+    assert emitted_segments('#[derive(Error)]\nenum E {\n    #[error(\n        "written on its own line"\n    )]\n    A,\n}\n',
+                            "rust") == [["written", "on", "its", "own", "line", "|"]]
+    # a doc comment's example of one is not the program's message
+    assert emitted_segments('/// #[error("an example in the docs")]\nenum E {}\n', "rust") == []
 
 
 def test_a_pasted_display_message_finds_the_impl_first(tmp_path):
