@@ -36,8 +36,9 @@ _BOM = b"\xef\xbb\xbf"
 # no calls; 12: a Rust literal written by a `fn fmt` (`"...".fmt(f)`, `write!(f, ..)`, `f.write_str`) or
 # given to thiserror's `#[error(..)]` is a message; 13: `fn name(` in a Rust macro's tokens (a
 # `macro_rules!` template's method) is no call of `name`; 14: a `#[macro_export]` macro is public;
-# 15: a Rust `assert!(cond)` without a message emits "assertion failed: cond".
-EXTRACTION_VERSION = "15"
+# 15: a Rust `assert!(cond)` without a message emits "assertion failed: cond"; 16: thiserror's
+# `#[error(..)]` in a doc comment is no message.
+EXTRACTION_VERSION = "16"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and
