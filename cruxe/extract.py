@@ -38,8 +38,12 @@ _BOM = b"\xef\xbb\xbf"
 # function named for one is a message, and `f"a " f"b"` pieces are one literal; 14: TypeScript
 # function-valued object pairs and `x.m = () => {}` in bodies are methods, a let/var holding a
 # function is a function, a TS table of messages (`const errors = [...]`) holds messages, a typed
-# local is seen from the methods nested in its function.
-EXTRACTION_VERSION = "14"
+# local is seen from the methods nested in its function; 15: a Rust literal written by a `fn fmt`
+# (`"...".fmt(f)`, `write!(f, ..)`, `f.write_str`) or given to thiserror's `#[error(..)]` (not in a
+# doc comment) is a message, `fn name(` in a Rust macro's tokens is no call of `name`, a
+# `#[macro_export]` macro is public, and a Rust `assert!(cond)` without a message emits
+# "assertion failed: cond".
+EXTRACTION_VERSION = "15"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

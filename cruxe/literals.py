@@ -6,14 +6,19 @@ constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or 
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
 names instead), or that is given to a variable named for a message (`msg = f"..."` then
 `raise ValueError(msg)`, the style linters ask of Python; `message.append(...)`) or returned by a
-function named for one (`def _undefined_message(self): return f"..."`), is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into
-constant segments; each segment's words (the identifiers of IDENT_PATTERN, lower-cased, as the
-`content` field holds them) go to the snippets' `error_literals` field, segments separated by
-SEGMENT_BREAK so that no phrase matches across a hole. Literals merely mentioned elsewhere (a test
-asserting the same text) are not in that field: the emitting site is what it finds.
+function named for one (`def _undefined_message(self): return f"..."`), or, in Rust, that a `fn fmt`
+writes (a `Display` impl: what `{}` prints of an error) or that thiserror's `#[error("...")]`
+holds, is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into constant
+segments; each segment's words (the identifiers of IDENT_PATTERN, lower-cased, as the `content`
+field holds them) go to the snippets' `error_literals` field, segments separated by SEGMENT_BREAK
+so that no phrase matches across a hole. A Rust `assert!(cond)` without a message emits
+`assertion failed: cond`, the condition's own text (what `stringify!` prints). Literals merely
+mentioned elsewhere (a test asserting the same text) are not in that field: the emitting site is
+what it finds.
 
 Querying: a pasted message loses the wrapper its runtime printed around it (`ValueError: `,
-`panic: `, Rust's `thread 'main' panicked at '...', src/main.rs:1:2`) and the words that are
+`panic: `, Rust's `thread 'main' panicked at '...', src/main.rs:1:2` and std's ``called
+`Result::unwrap()` on an `Err` value: ``) and the words that are
 filled-in values (numbers, paths, URLs, addresses, quoted values); the runs of words between
 them are the candidate constant segments, searched as phrases.
 
@@ -24,6 +29,7 @@ find what a message says, and a scan stays linear on any input.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 SEGMENT_BREAK = "|"  # a token no query term can be (queries keep identifier characters only)
 MIN_LITERAL_WORDS = 2  # shorter literals are keys, names and separators, not messages
@@ -99,10 +105,21 @@ MAX_NAME_CHARS = 80
 _OPEN = frozenset("([{")
 _BRACKET = re.compile(r"[()\[\]{}]")
 _COMMENT_LEADS = ("//", "#", "*", "/*")
+# Rust: an error's message is what its `Display` impl writes (`"...".fmt(f)`, `write!(f, "...")`,
+# `f.write_str`, `f.pad`), found by the `fn fmt` around it within FMT_WINDOW; thiserror (and
+# snafu, failure) write it as an attribute of the error type or variant.
+FMT_WINDOW = 2000
+_RUST_FN = re.compile(r"\bfn\s+([A-Za-z_]\w*)")
+_RUST_FMT_RECEIVER = re.compile(r"\s*\.fmt\(")
+_RUST_WRITERS = frozenset("write writeln write_str write_fmt pad format_args".split())
+_RUST_ASSERT = re.compile(r"\b(?:debug_)?assert!\s*\(")
+_RUST_ERROR_ATTRIBUTE = re.compile(r"#\[\s*(?:error\(|snafu\(\s*display\(|fail\(\s*display\s*=)\s*\Z")
 
 # Pasted wrappers: how a runtime prints an uncaught error around its message.
 _RUST_PANIC = re.compile(r"^thread '[^']*' panicked at (?:'(?P<old>.*)',\s*\S+:\d+:\d+"
                          r"|\S+:\d+:\d+:\s*(?P<new>.*))$", re.S)
+# std's words around the error's Debug text when `.unwrap()` meets an `Err` (`unwrap_err`, an `Ok`)
+_RUST_UNWRAP = re.compile(r"^called `(?:Result|Option)::\w+\(\)` on an? `\w+` value:\s*")
 _GO_PANIC = re.compile(r"^panic:\s+(.*?)(?:\s+goroutine \d+ \[.*)?$", re.S)
 _EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*:\s+(?=\S)")
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
@@ -135,9 +152,10 @@ def best_fit(text: str, language: str, pasted: str) -> tuple[float, int]:
 def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]:
     """(constant segments, text with holes, offset of its first piece) of each emitted
     message of two words or more."""
+    asserted = _rust_assertions(text) if language == "rust" and "assert" in text else []
     pattern = _LITERAL.get(language)
     if pattern is None or not any(q in text for q in "\"'`"):
-        return []
+        return asserted
     out: list[tuple[list[list[str]], list[str], int]] = []
     tables = _message_tables(text, pattern) if language in _TS_FAMILY else []
     prev_end, prev_kept = -1, False
@@ -149,9 +167,7 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
         # a message has words apart (a literal without a space is a key, a name, a format)
         if (not joined and " " not in body) or len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
             continue
-        kept = (joined or _inside_emit(text, start) or _message_constant(text, start)
-                or _message_variable(text, start) or _in_table(tables, start))
-        if not kept or _in_comment(text, start):
+        if not _kept(text, start, m.end(), language, joined, tables):
             continue
         inner = _unquote(body)
         segments = literal_segments(inner)
@@ -164,7 +180,79 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
             out[-1][1].append(inner)
         else:
             out.append((segments, [inner], start))
-    return [(segs, "".join(raw), at) for segs, raw, at in out if sum(len(s) for s in segs) >= MIN_LITERAL_WORDS]
+    found = [(segs, "".join(raw), at) for segs, raw, at in out if sum(len(s) for s in segs) >= MIN_LITERAL_WORDS]
+    return sorted(found + asserted, key=lambda m: m[2]) if asserted else found
+
+
+def _rust_assertions(text: str) -> list[tuple[list[list[str]], str, int]]:
+    """`assert!(cond)` / `debug_assert!(cond)` without a message of their own panic with
+    "assertion failed: " and the condition's text (whitespace collapsed, as `stringify!`
+    prints it): (segments, that message, offset) of each."""
+    out = []
+    for m in _RUST_ASSERT.finditer(text):
+        if _in_comment(text, m.start()):
+            continue
+        args = _rust_macro_arguments(text, m.end())
+        if args is None or len(args) != 1:
+            continue  # unclosed, or a message given after the condition
+        message = "assertion failed: " + " ".join(args[0].split())
+        segments = [[w.lower() for w in _WORD.findall(message)]]
+        if sum(len(x) for x in segments) >= MIN_LITERAL_WORDS:
+            out.append((segments, message, m.start()))
+    return out
+
+
+def _rust_macro_arguments(text: str, at: int) -> list[str] | None:
+    """The top-level comma-separated arguments of the macro call whose `(` is at `at - 1`
+    (within MAX_LITERAL_CHARS), or None when it does not close there; strings and chars with
+    brackets or commas inside are rare in a condition and taken as written."""
+    args, depth, start = [], 0, at
+    for j in range(at, min(len(text), at + MAX_LITERAL_CHARS)):
+        c = text[j]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                args.append(text[start:j])
+                return [a for a in args if a.strip()]
+            depth -= 1
+        elif c == "," and depth == 0:
+            args.append(text[start:j])
+            start = j + 1
+    return None
+
+
+def _kept(text: str, start: int, end: int, language: str, joined: bool, tables: list) -> bool:
+    """The literal at `start`..`end` is (a piece of) a message: emitted, a message constant, given
+    to a message variable or returned by a message function, in a TypeScript table of messages,
+    or in Rust written by a `Display` impl or given to thiserror's `#[error(...)]`; never one in a
+    comment."""
+    rust = language == "rust"
+    if rust and _RUST_ERROR_ATTRIBUTE.search(text, max(0, start - MAX_NAME_CHARS), start):
+        line = text[text.rfind("\n", 0, start) + 1:start].lstrip()
+        if not line or line.startswith("#"):  # the attribute itself, not a doc comment showing one
+            return True
+    if _in_comment(text, start):
+        return False
+    return (joined or _inside_emit(text, start) or _message_constant(text, start)
+            or _message_variable(text, start) or _in_table(tables, start)
+            or (rust and _rust_display_text(text, start, end)))
+
+
+def _rust_display_text(text: str, start: int, end: int) -> bool:
+    """The literal is written by a `fn fmt` (what `{}` prints of a Rust error): the receiver of
+    `.fmt(f)`, or an argument of `write!`, `f.write_str`, `f.pad`, `format_args!`."""
+    fns = list(_RUST_FN.finditer(text, max(0, start - FMT_WINDOW), start))
+    if not fns or fns[-1].group(1) != "fmt":
+        return False
+    if _RUST_FMT_RECEIVER.match(text, end):
+        return True
+    return _inside_call(text, start, _rust_writer)
+
+
+def _rust_writer(text: str, bracket: int, lo: int) -> bool:
+    parts = _call_name(text, bracket, lo)[0]
+    return bool(parts) and parts[-1] in _RUST_WRITERS
 
 
 def field_text(text: str, language: str) -> str:
@@ -283,6 +371,12 @@ def _inside_emit(text: str, start: int) -> bool:
     """The literal at `start` is an argument of an emitting call: walking out from it through
     the brackets still open (within EMIT_WINDOW before it), one of them is opened by such a call
     (`raise E(_("..."))`, `panic(fmt.Sprintf("..."))`: the inner call is not, the outer one is)."""
+    return _inside_call(text, start, _emitting_call)
+
+
+def _inside_call(text: str, start: int, opens: Callable[[str, int, int], bool]) -> bool:
+    """Some bracket still open at `start` (within EMIT_WINDOW before it) is one that `opens`
+    (text, the bracket's offset, the window's start) accepts."""
     lo = max(0, start - EMIT_WINDOW)
     depth = 0
     for m in reversed(list(_BRACKET.finditer(text, lo, start))):
@@ -290,13 +384,15 @@ def _inside_emit(text: str, start: int) -> bool:
             depth += 1
         elif depth:
             depth -= 1
-        elif _emitting_call(text, m.start(), lo):
+        elif opens(text, m.start(), lo):
             return True
     return False
 
 
-def _emitting_call(text: str, bracket: int, lo: int) -> bool:
-    """The call, macro or constructor whose bracket opens at `bracket` emits a message."""
+def _call_name(text: str, bracket: int, lo: int) -> tuple[list[str], bool, int]:
+    """The name parts (split at `.` and `::`) of the call whose bracket opens at `bracket`,
+    whether it is a macro (`name!(`) and where the name starts; no parts when no name precedes
+    the bracket."""
     j = bracket
     while j > lo and text[j - 1] in " \t\r\n":
         j -= 1
@@ -305,7 +401,12 @@ def _emitting_call(text: str, bracket: int, lo: int) -> bool:
     k = j
     while k > max(lo, j - MAX_NAME_CHARS) and text[k - 1] in _NAME_CHARS:
         k -= 1
-    parts = [x for x in _NAME_SEP.split(text[k:j]) if x]
+    return [x for x in _NAME_SEP.split(text[k:j]) if x], bang, k
+
+
+def _emitting_call(text: str, bracket: int, lo: int) -> bool:
+    """The call, macro or constructor whose bracket opens at `bracket` emits a message."""
+    parts, bang, k = _call_name(text, bracket, lo)
     if not parts:
         return False
     last = parts[-1]
@@ -328,7 +429,11 @@ def unwrap_message(q: str) -> str:
         s = s[1:-1].strip()
     m = _RUST_PANIC.match(s)
     if m:
-        return (m.group("old") if m.group("old") is not None else m.group("new")).strip()
+        s = (m.group("old") if m.group("old") is not None else m.group("new")).strip()
+        return _RUST_UNWRAP.sub("", s, count=1) or s
+    m = _RUST_UNWRAP.match(s)
+    if m and s[m.end():]:
+        return s[m.end():]
     m = _GO_PANIC.match(s)
     if m:
         return m.group(1).strip()

@@ -21,7 +21,8 @@ Rules (the choices CONTRACTS leaves open):
   symbols; their items' parent is the target type when that type is defined in the same
   scope of the same file, otherwise the enclosing symbol.
 - Visibility: `pub` -> public; `pub(crate)`, `pub(super)`, `pub(in path)`, `crate` ->
-  internal; `pub(self)` and nothing -> private. Trait items take the trait's visibility;
+  internal; `pub(self)` and nothing -> private; a `macro_rules!` is public with `#[macro_export]`,
+  else private. Trait items take the trait's visibility;
   items of `impl Trait for T` are public (they are reachable wherever the trait is).
 - Docs: the outer doc comments in front of the item (`///`, `/** */`); an inline module also
   takes the inner ones (`//!`, `/*! */`) that open its body.
@@ -38,7 +39,8 @@ Rules (the choices CONTRACTS leaves open):
 - References: one import per `use` leaf (groups flattened, `self` in a group, renames as
   alias, globs as `path::*`) and per `extern crate`; calls of functions, methods (with the
   receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`),
-  also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`).
+  also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`),
+  where `fn name(` is a definition of the template, no call.
 """
 from __future__ import annotations
 
@@ -234,6 +236,8 @@ def _signature(node: ts.Node, source: bytes) -> str:
 
 
 def _visibility(node: ts.Node, source: bytes) -> str:
+    if node.type == "macro_definition":
+        return "public" if _exported(node, source) else "private"
     for child in node.children:
         if child.type == "visibility_modifier":
             vis = collapse(text(child, source))
@@ -243,6 +247,19 @@ def _visibility(node: ts.Node, source: bytes) -> str:
         if child.is_named and child.type not in ("function_modifiers", "attribute_item"):
             break  # visibility comes first; a name or type means there is none
     return "private"
+
+
+def _exported(node: ts.Node, source: bytes) -> bool:
+    """A `macro_rules!` with `#[macro_export]` among the attributes in front of it."""
+    sib = node.prev_sibling
+    while sib is not None and sib.type in ("attribute_item", "line_comment", "block_comment"):
+        if sib.type == "attribute_item" and _MACRO_EXPORT.match(text(sib, source)):
+            return True
+        sib = sib.prev_sibling
+    return False
+
+
+_MACRO_EXPORT = re.compile(r"#\[\s*macro_export\b")
 
 
 def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: str,
@@ -469,6 +486,7 @@ def _references(ref_caps: list[Captures], source: bytes) -> list[PendingRef]:
 # a receiver chain (`self.x.`), or another expression's end (`).`: its text is not read).
 _MACRO_PATH = re.compile(rb"((?:\$?[A-Za-z_]\w*::)+)$")
 _MACRO_RECV = re.compile(rb"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.$")
+_MACRO_FN = re.compile(rb"\bfn\s+$")
 _MACRO_LOOKBEHIND = 200  # bytes read before the name: a path or chain longer than this is cut
 
 
@@ -487,6 +505,8 @@ def _macro_calls(caps_list: list[Captures], source: bytes) -> list[PendingRef]:
             continue
         start = node.start_byte
         before = source[max(0, start - _MACRO_LOOKBEHIND):start]
+        if _MACRO_FN.search(before):
+            continue  # `fn name(` in a template (`macro_rules!`) defines the name
         receiver = ""
         if before.endswith(b"::"):
             m = _MACRO_PATH.search(before)

@@ -4,13 +4,16 @@ SQLite only (the `name_lower` index): every definition of the last segment's nam
 - a qualified query (`QuerySet.filter`, `auth::jwt::validate`, `http.Server.ListenAndServe`)
   keeps the rows whose qualified name ends with the given path at a segment boundary (`.`
   and `::` alike); when none does, the rows whose path and qualifier contain the query's
-  qualifier segments in order (`json.JSONDecoder` finds `json.decoder.JSONDecoder`);
+  qualifier segments in order (`json.JSONDecoder` finds `json.decoder.JSONDecoder`,
+  `crossbeam_channel::bounded` finds `bounded` in `crossbeam-channel/src/channel.rs`);
 - kind / role / language filters with spec 04 intersection semantics;
 - exact case first: when some of the remaining rows match the name's case exactly, only
   those are kept, otherwise the lookup is case-insensitive. For a qualified query the scope's
   case is a ranking tier instead: rows whose qualified path matches as written
   (`formatError.Error`) come before the case-insensitive ones (`FormatError.Error`), which stay
-  listed.
+  listed;
+- a name written as a Rust macro call (`select!`) is a tier too: the `macro_rules!`
+  definitions first, the same-named functions and methods after.
 Then the spec 04 signals (bm25_score is 0.0: there is no full-text base) and a full tie-break.
 """
 from __future__ import annotations
@@ -28,6 +31,7 @@ from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, va
 from .search import symbol_hit, take
 
 _PATH_PARTS = re.compile(r"[/\\.]")
+_MACRO_CALL = re.compile(r"\w!\s*(?:\(\s*\))?[\s`]*$")
 
 
 def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = None, role: str | None = None,
@@ -54,7 +58,10 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     # the scope's case outranks every signal: a qualified name is typed as it is spelled, and
     # the same-named methods of other-case types must not push the one asked for past the limit
     other_case = [qualified and not _scope_as_written(r, segments) for r in rows]
-    hits = [h for _, h in sorted(zip(other_case, hits), key=lambda th: (th[0], *_sort_key(th[1])))]
+    # `name!` is a Rust macro call: the macro it names comes before same-named functions
+    macro = _MACRO_CALL.search(name) is not None
+    not_macro = [macro and not (r.signature or "").startswith("macro_rules!") for r in rows]
+    hits = [h for *_, h in sorted(zip(other_case, not_macro, hits), key=lambda t: (t[0], t[1], *_sort_key(t[2])))]
     hits = take(hits, limit)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
@@ -104,8 +111,10 @@ def _context_segments(row: Symbol, *, fold: bool = True) -> list[str]:
 
 
 def _in_order(needles: list[str], hay: list[str]) -> bool:
-    it = iter(hay)
-    return all(any(n == h for h in it) for n in needles)
+    """`needles` appear in `hay` in this order; `-` and `_` alike (the package `crossbeam-channel`
+    is the crate `crossbeam_channel` in Rust paths)."""
+    it = iter(h.replace("-", "_") for h in hay)
+    return all(any(n.replace("-", "_") == h for h in it) for n in needles)
 
 
 def _case_tier(rows: list[Symbol], target: str) -> list[Symbol]:

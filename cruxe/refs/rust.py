@@ -15,6 +15,9 @@
   that name, unless a name the standard traits use everywhere (`new`, `clone`, `len`, ...).
   `x.f()` and `x::f()` carry the same receiver text: a lone receiver naming a module that
   has no `f` is a value (a local or parameter named like the module), resolved as above.
+- `self.0.f()` in a method of a tuple struct: `f` of the field's type as the struct's
+  signature declares it (`struct Sender<'a, T>(&'a Channel<T>)`), through `Box`/`Rc`/`Arc`;
+  a std type's field reaches the crate's impl for that type, else std (external).
 """
 from __future__ import annotations
 
@@ -42,6 +45,17 @@ _COMMON_METHODS = frozenset("new default clone len is_empty iter iter_mut into_i
 # (`unsafe { ptr::read(kv) }.f()`: that value's type is unknown, not another crate's).
 _PATH = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _TURBOFISH = re.compile(r"::<[^<>]*(?:<[^<>]*>[^<>]*)*>")
+# `self.0.f()`: a call on a tuple struct's field
+_TUPLE_FIELD = re.compile(r"self\.(\d+)")
+# a tuple field's type, without its visibility, references, lifetimes and `mut`/`dyn`
+_FIELD_TYPE = re.compile(r"(?:pub(?:\([^)]*\))?\s+)?(?:&\s*|'\w+\s+|mut\s+|dyn\s+|\*const\s+|\*mut\s+)*"
+                         r"((?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)")
+_SMART_POINTERS = frozenset("Box Rc Arc".split())
+_STRUCT_NAME = re.compile(r"\bstruct\s+[A-Za-z_]\w*\s*")
+_PARAM_NAME = re.compile(r"\s*(?:const\s+)?([A-Za-z_]\w*)")  # a lifetime (`'a`) does not match
+# std's types every module names without a `use`: a field of one holds no type of the repository
+_STD_TYPES = frozenset("String Vec Option Result Box Rc Arc RefCell Cell HashMap HashSet BTreeMap BTreeSet "
+                       "VecDeque Cow PhantomData Mutex RwLock Duration Path PathBuf".split())
 
 
 class RustResolver(LanguageResolver):
@@ -68,6 +82,11 @@ class RustResolver(LanguageResolver):
         if recv in ("self", "Self") or recv.startswith("Self::"):
             owner_type = _impl_type(self.g.get(e.from_id))
             return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
+        field = _TUPLE_FIELD.fullmatch(recv)
+        if field is not None:
+            got = self._tuple_field_method(crate, e, int(field.group(1)))
+            if got is not None:
+                return got
         path_recv = _TURBOFISH.sub("", recv) if "::<" in recv else recv  # `Vec::<u8>::f()`: Vec's
         if _PATH.fullmatch(path_recv):  # `Type::f()`, `module::f()`, or `value.f()`
             parts = path_recv.removeprefix("::").split("::")
@@ -92,6 +111,30 @@ class RustResolver(LanguageResolver):
             if target is False:
                 return None, EXTERNAL
         return self._any_method(e)
+
+    def _tuple_field_method(self, crate: str, e: Edge, index: int) -> Resolution | None:
+        """`self.0.f()` in a method of a tuple struct: `f` of the field's type, as the struct's
+        signature declares it (`struct Sender<'a, T>(&'a Channel<T>)`; through `Box`, `Rc`,
+        `Arc`, whose methods are the inner type's); a std type's `f` is the crate's impl for it,
+        if any, else std's. None when the signature says nothing (a generic parameter)."""
+        owner = _impl_type(self.g.get(e.from_id))
+        structs = [t for t in self.qnames(crate).get(owner, []) if t.kind == "struct"] if owner else []
+        if len(structs) != 1:
+            return None
+        struct = structs[0]
+        fields = tuple_fields(struct.signature)
+        if index >= len(fields):
+            return None
+        parts = field_type(fields[index])
+        if not parts or parts[0] in generic_parameters(struct.signature):
+            return None  # `T`, `P::Searcher`: a type the struct is generic over
+        target = self.path(crate, module_path(struct.path), struct.path, parts)
+        if isinstance(target, Sym) and target.kind in ("struct", "enum", "trait", "type_alias"):
+            return self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
+        if target is None and len(parts) == 1 and parts[0] in _STD_TYPES:
+            got = self._method(crate, parts[0], e.to_name, RECEIVER)
+            return got if got[0] is not None else (None, EXTERNAL)
+        return (None, EXTERNAL) if target is False else None
 
     def _any_method(self, e: Edge) -> Resolution:
         """A method on a receiver of unknown type: the one Rust method of that name."""
@@ -349,6 +392,63 @@ def crate_of(path: str) -> str:
         src_at = len(parts) - 2 - parts[:-1][::-1].index("src")
         return "/".join(parts[:src_at])
     return path
+
+
+def tuple_fields(signature: str) -> list[str]:
+    """The field types of a tuple struct's signature (`pub struct A<'a, T>(pub &'a B<T>, u8)`
+    -> [`pub &'a B<T>`, `u8`]); [] for any other struct."""
+    m = _STRUCT_NAME.search(signature)
+    if m is None:
+        return []
+    i = m.end()
+    if signature.startswith("<", i):
+        i = _bracketed(signature, i)[1]
+    while signature.startswith(" ", i):
+        i += 1
+    return _bracketed(signature, i)[0] if signature.startswith("(", i) else []
+
+
+def generic_parameters(signature: str) -> set[str]:
+    """The type parameters a struct's signature declares (`struct A<'a, P: Pattern<'a>, T = u8>`
+    -> {P, T}); lifetimes are no names of types."""
+    m = _STRUCT_NAME.search(signature)
+    if m is None or not signature.startswith("<", m.end()):
+        return set()
+    heads = (_PARAM_NAME.match(item) for item in _bracketed(signature, m.end())[0])
+    return {h.group(1) for h in heads if h is not None}
+
+
+def _bracketed(text: str, at: int) -> tuple[list[str], int]:
+    """The comma-separated items of the bracket opening at `at` (nested brackets kept whole),
+    and the offset after its closing bracket (the text's end if it does not close)."""
+    items, depth, start = [], 0, at + 1
+    for j in range(at + 1, len(text)):
+        c = text[j]
+        if c == ">" and text[j - 1] == "-":
+            continue  # `Fn(u8) -> bool`: an arrow, no bracket
+        if c in "(<[":
+            depth += 1
+        elif c in ")>]" and depth:
+            depth -= 1
+        elif c in ")>]" or (c == "," and depth == 0):
+            items.append(text[start:j].strip())
+            if c != ",":
+                return [x for x in items if x], j + 1
+            start = j + 1
+    return [x for x in items if x], len(text)
+
+
+def field_type(field: str) -> list[str]:
+    """The path of the type a tuple field holds, its methods' owner: `pub(crate) &'a mut
+    a::B<T>` -> [a, B], `Box<B>` -> [B] (a smart pointer derefs to what it holds); [] for a
+    type that is no path (`[u8; 4]`, `(A, B)`, `fn()`)."""
+    m = _FIELD_TYPE.match(field)
+    if m is None:
+        return []
+    parts = m.group(1).removeprefix("::").split("::")
+    if parts[-1] in _SMART_POINTERS and m.end() < len(field) and field[m.end()] == "<":
+        return field_type(field[m.end() + 1:])
+    return parts
 
 
 def _impl_type(sym: Sym | None) -> str | None:
