@@ -34,8 +34,9 @@ _BOM = b"\xef\xbb\xbf"
 # 10: a literal given to gettext (`_("...")`) or to `fail(`/`abort(` is a message; 11: Rust items
 # in each branch of a `cfg_if!` too, and an attribute in a macro's tokens (`#[cfg(unix)]`) holds
 # no calls; 12: a file's messages are found in one scan of the file (literals.field_texts), so a
-# chunk cut inside a docstring or raw string keeps its messages.
-EXTRACTION_VERSION = "12"
+# chunk cut inside a docstring or raw string keeps its messages; 13: a bare call of a Python
+# local bound to an attribute (`f = obj.method`) is a call of that attribute (`obj.method`).
+EXTRACTION_VERSION = "13"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

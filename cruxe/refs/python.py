@@ -14,7 +14,8 @@ type: `self`/`cls` (the enclosing class and its bases, left to right), `super()`
 bound to a class or module, a constructor call `Foo().f()`, an annotated parameter, an
 attribute whose class extraction recorded (`self.out = Writer()` in any method of the class
 or a base, `self.x: T`, a class-level `x: T`: `self.out.write()`), a local whose binding
-extraction saw (`w = Writer()` -> receiver `Writer()`). A receiver whose value is from outside
+extraction saw (`w = Writer()` -> receiver `Writer()`; `f = obj.method` makes `f()` the call
+`obj.method()`). A receiver whose value is from outside
 the repository calls outside code: a class imported from elsewhere (`MIMEBase()`: external), a
 builtin value (a literal, `list()`: external), a repository class that does not define the
 name (inherited from an outside base, or nothing: unknown). For any other receiver (a
