@@ -35,8 +35,9 @@ _BOM = b"\xef\xbb\xbf"
 # in each branch of a `cfg_if!` too, and an attribute in a macro's tokens (`#[cfg(unix)]`) holds
 # no calls; 12: a file's messages are found in one scan of the file (literals.field_texts), so a
 # chunk cut inside a docstring or raw string keeps its messages; 13: a bare call of a Python
-# local bound to an attribute (`f = obj.method`) is a call of that attribute (`obj.method`).
-EXTRACTION_VERSION = "13"
+# local bound to an attribute (`f = obj.method`) is a call of that attribute (`obj.method`); 14: a
+# message's next piece keeps its Python prefix (`"..."\n    f"..."` is one message).
+EXTRACTION_VERSION = "14"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -90,6 +90,8 @@ _TRIM = _QUOTES + ".,;:!?()[]{}<>"
 # A repr at a word's start (`<class 'str'>`, `(<Foo object at 0x1f>)`), whatever follows it up to the next space.
 _PASTED_WORD = re.compile(r"(?:(?<=\s)|^)[(\[{'\"]*<[A-Za-z_][^<>\n]{0,200}>\S*|\S+")
 _REPR_TAIL = _QUOTES + ".,;:!?)]}"
+_PY_TRACEBACK = "Traceback (most recent call last):"
+_PY_FRAME = re.compile(r'^\s+File "[^"\n]*", line \d+')
 
 
 def emitted_segments(text: str, language: str) -> list[list[str]]:
@@ -212,6 +214,12 @@ def _in_comment(text: str, start: int) -> bool:
 
 
 def _only_joiners(gap: str) -> bool:
+    """Nothing but what joins two literals into one message: spaces, line breaks, `+`, a line
+    continuation, and the next literal's Python prefix (`"..."\n    f"..."`: black writes a long
+    f-string message so)."""
+    m = _PREFIX.search(gap, max(0, len(gap) - 2))
+    if m is not None and m.end() == len(gap):
+        gap = gap[:m.start()]
     return not gap.strip(" \t\r\n+\\")
 
 
@@ -267,8 +275,9 @@ def _emitting_call(text: str, bracket: int, lo: int) -> bool:
 
 def unwrap_message(q: str) -> str:
     """The message inside what a runtime printed around it (Rust and Go panics, `ExcType: `,
-    `Error: `, surrounding quotes); only one exception name is taken off, the rest is message."""
-    s = q.strip()
+    `Error: `, surrounding quotes, a Python traceback's frames); only one exception name is
+    taken off, the rest is message."""
+    s = _python_exception(q).strip()
     if len(s) >= 2 and s[0] == s[-1] and s[0] in _QUOTES:  # the whole message quoted, not its last value
         s = s[1:-1].strip()
     m = _RUST_PANIC.match(s)
@@ -279,6 +288,23 @@ def unwrap_message(q: str) -> str:
         return m.group(1).strip()
     rest = _EXC_NAME.sub("", s, count=1)
     return rest if rest.strip() else s
+
+
+def _python_exception(q: str) -> str:
+    """What a pasted Python traceback ends with, the exception it raised (`ExcType: message`):
+    the lines after its last frame (`  File "...", line N, in f` and the frame's indented
+    source and caret lines); a chained traceback's last one is the exception that escaped.
+    Anything else as it is."""
+    if _PY_TRACEBACK not in q:
+        return q
+    lines = q.strip().split("\n")
+    last = max((i for i, line in enumerate(lines) if _PY_FRAME.match(line)), default=-1)
+    if last < 0:
+        return q
+    rest = lines[last + 1:]
+    while rest and rest[0][:1].isspace():  # the frame's source line, 3.11's `~~~^^^` markers
+        rest = rest[1:]
+    return "\n".join(rest) if "".join(rest).strip() else q
 
 
 def is_value(word: str) -> bool:

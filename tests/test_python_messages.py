@@ -1,12 +1,13 @@
 """Python messages pasted back (issue 17 user probes, py-probe: rich and requests): a value that
 Python prints as an object's repr (`<class 'str'>`, `<Report object at 0x7f...>`) is a value, not
 words of the message; a message raised in a long class is found although the class's snippet
-chunks are cut inside a docstring."""
+chunks are cut inside a docstring; a message written as adjacent f-strings on several lines (as
+black writes a long one) is one message; a whole traceback pasted is its exception's message."""
 from __future__ import annotations
 
 import pytest
 
-from cruxe.literals import best_fit, field_texts, message_segments, unwrap_message
+from cruxe.literals import best_fit, emitted_messages, field_texts, message_segments, unwrap_message
 from cruxe.query import search_code
 from cruxe.store.writer import CHUNK_MAX_LINES
 
@@ -97,3 +98,33 @@ def test_the_raise_in_a_long_class_comes_first_and_explains_the_paste(indexed):
     assert intent["intent"] == "error" and intent.get("emitting_site", True)
     top = hits[0]
     assert (top.path, top.line_start <= RAISE_LINE + 1 <= top.line_end) == ("client/models.py", True), hits[:3]
+
+
+def test_adjacent_f_strings_on_several_lines_are_one_message():
+    source = 'raise MissingSchema(\n    f"Invalid URL {url!r}: No scheme supplied. "\n    f"Perhaps you meant https://{url}?"\n)'
+    assert emitted_messages(source, "python") == ["Invalid URL {url!r}: No scheme supplied. Perhaps you meant https://{url}?"]
+    # a literal that is another argument stays apart
+    assert emitted_messages('raise E("first part", f"other {x} words")', "python") == ["first part", "other {x} words"]
+
+
+TRACEBACK = """\
+Traceback (most recent call last):
+  File "/home/me/app/fetch.py", line 12, in <module>
+    r = client.get("api.example.org/v1")
+  File "/usr/lib/python3.11/site-packages/client/models.py", line 9, in iter_content
+    raise TypeError(
+    ^^^^^^^^^^^^^^^^
+TypeError: chunk_size must be an int, it is instead a <class 'str'>.
+"""
+
+
+def test_a_pasted_traceback_is_its_exception():
+    assert unwrap_message(TRACEBACK) == "chunk_size must be an int, it is instead a <class 'str'>."
+    assert unwrap_message("Traceback (most recent call last):\nno frames here").startswith("Traceback")
+
+
+def test_a_traceback_finds_the_raise_as_the_message_does(indexed):
+    gen, repo, ref = indexed
+    hits, _, intent = search_code(gen, repo, ref, TRACEBACK, limit=5)
+    assert intent["intent"] == "error" and intent.get("emitting_site", True)
+    assert (hits[0].path, hits[0].line_start <= RAISE_LINE + 1 <= hits[0].line_end) == ("client/models.py", True)
