@@ -1,7 +1,9 @@
 """A bound method kept in a local (issue 17 user probes, py-probe: rich's `render_str =
 console.render_str`, `from_rgb = Color.from_rgb`, `render_lines = console.render_lines`): the
 local's bare calls are calls of that method, linked through the receiver the binding names, and
-only where the binding reaches the call."""
+only where the binding reaches the call. Found beside it: a regular expression match's own
+methods (`get_span = match.span`) are never the repository's method of that name, and a class
+attribute annotated `Optional[Color]` types its reads as a `Color`."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -72,3 +74,43 @@ def test_the_aliased_calls_are_found_as_callers(make_repo):
     assert _sites(root, "Console.render_str") == [("pkg/columns.py", 7)]
     assert _sites(root, "Color.from_rgb") == [("pkg/columns.py", 10)]
     assert _sites(root, "Console.print") == [("pkg/columns.py", 12)]
+
+
+STYLE = """\
+from typing import Optional
+
+from .console import Color
+
+
+class Measurement:
+    def span(self):
+        return 1
+
+    def from_rgb(self, red, green, blue):  # a second from_rgb: no unique method to fall back on
+        return 2
+
+
+class Style:
+    _color: Optional[Color]
+
+    def codes(self, system):
+        return self._color.from_rgb(system, 0, 0)
+
+    def spans(self, text, pattern):
+        out = []
+        for match in pattern.finditer(text):
+            get_span = match.span
+            out.append(get_span())
+            out.append(match.span())
+        return out
+"""
+
+
+def test_an_optional_attribute_and_a_match_method(make_repo):
+    root = make_repo({"pkg/__init__.py": "", "pkg/console.py": CONSOLE, "pkg/style.py": STYLE})
+    run_index(root)
+    project = open_project(root)
+    gen = project.store.current_generation("live")
+    span = find_references(gen, project.id, "live", "Measurement.span", path="pkg/style.py", kind="calls")
+    assert span["references"] == [], span["references"]
+    assert ("pkg/style.py", 18) in _sites(root, "Color.from_rgb"), _sites(root, "Color.from_rgb")

@@ -380,7 +380,12 @@ def _class_of_annotation(node: ts.Node | None, source: bytes) -> str:
     """`Foo`, `pkg.Foo`, `"Foo"`, `Optional[Foo]`, `Foo | None` -> the dotted name; else ''."""
     if node is None:
         return ""
-    written = collapse(text(node, source)).strip()
+    return annotation_class(collapse(text(node, source)))
+
+
+def annotation_class(written: str) -> str:
+    """The class an annotation's text names, unwrapped as `_class_of_annotation` says; else ''."""
+    written = written.strip()
     for _ in range(2):
         written = written.strip("\"'")
         m = _OPTIONAL.match(written)
