@@ -21,7 +21,8 @@ builtin value (a literal, `list()`: external), a repository class that does not 
 name (inherited from an outside base, or nothing: unknown). For any other receiver (a
 local variable, an unannotated parameter, an untyped attribute) only a unique method of that name in the
 repository resolves, and not when the name is one of the builtin types' own methods
-(`x.get()` is far more often a dict than the one `get` a repository defines), nor for a read
+(`x.get()` is far more often a dict than the one `get` a repository defines) or of a regular
+expression match's (`m.span()`), nor for a read
 (not a call) of a name some class also binds as a data attribute, or of a method that takes
 arguments (no property: most likely another class's untyped attribute of that name).
 """
