@@ -1,8 +1,8 @@
 """Messages as literals with holes: what a raise/panic/log call would print, and a pasted one.
 
-Indexing: every string literal of a file (scanned whole: `field_texts`) that sits inside an emitting call (`raise`,
-`throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`, an `...Error(`
-constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
+Indexing: every string literal of a file (scanned whole: `field_texts`) that sits inside an
+emitting call (`raise`, `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`,
+an `...Error(` constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
 names instead), is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into
 constant segments; each segment's words (the identifiers of IDENT_PATTERN, lower-cased, as the

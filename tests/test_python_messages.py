@@ -101,8 +101,10 @@ def test_the_raise_in_a_long_class_comes_first_and_explains_the_paste(indexed):
 
 
 def test_adjacent_f_strings_on_several_lines_are_one_message():
-    source = 'raise MissingSchema(\n    f"Invalid URL {url!r}: No scheme supplied. "\n    f"Perhaps you meant https://{url}?"\n)'
-    assert emitted_messages(source, "python") == ["Invalid URL {url!r}: No scheme supplied. Perhaps you meant https://{url}?"]
+    source = ('raise MissingSchema(\n    f"Invalid URL {url!r}: No scheme supplied. "\n'
+              '    f"Perhaps you meant https://{url}?"\n)')
+    assert emitted_messages(source, "python") == [
+        "Invalid URL {url!r}: No scheme supplied. Perhaps you meant https://{url}?"]
     # a literal that is another argument stays apart
     assert emitted_messages('raise E("first part", f"other {x} words")', "python") == ["first part", "other {x} words"]
 

@@ -52,7 +52,8 @@ _RE_METHODS = frozenset("group groups groupdict span lastgroup lastindex regs fi
 _COMMON_METHODS = frozenset(
     n for t in (str, bytes, bytearray, list, dict, set, frozenset, tuple, int, float, complex, object,
                 io.IOBase, io.TextIOWrapper, io.BufferedReader, io.BytesIO, io.StringIO)
-    for n in dir(t)) | frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}) | _RE_METHODS
+    for n in dir(t)) | frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}) \
+    | _RE_METHODS
 _SCOPES = frozenset({"function", "method"})
 _CLASS = frozenset({"class"})
 _BINDINGS = frozenset({"variable", "constant"})
