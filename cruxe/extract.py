@@ -42,8 +42,10 @@ _BOM = b"\xef\xbb\xbf"
 # (`"...".fmt(f)`, `write!(f, ..)`, `f.write_str`) or given to thiserror's `#[error(..)]` (not in a
 # doc comment) is a message, `fn name(` in a Rust macro's tokens is no call of `name`, a
 # `#[macro_export]` macro is public, and a Rust `assert!(cond)` without a message emits
-# "assertion failed: cond".
-EXTRACTION_VERSION = "15"
+# "assertion failed: cond"; 16: a file's messages are found in one scan of the file
+# (literals.field_texts), so a chunk cut inside a docstring or raw string keeps its messages; 17: a
+# bare call of a Python local bound to an attribute (`f = obj.method`) is a call of that attribute.
+EXTRACTION_VERSION = "17"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

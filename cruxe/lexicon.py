@@ -31,7 +31,7 @@ MIN_TERM_LEN = 2  # one-letter names (`i`, `s`, `b`) are everywhere and mean not
 # the name fields' query.
 FUNCTION_WORDS = frozenset("""
 about again against also am among any anything because both but doing during either else even
-ever every few further here however itself just may might much must neither nor once onto ought
+ever every few further here however itself just many may might much must neither nor once onto ought
 own per rather several shall she since some something somewhere such thing things though through
 thus too two under until upon us very via way ways whatever whenever whereas wherever whether
 while whom whose within without yet

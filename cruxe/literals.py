@@ -1,8 +1,8 @@
 """Messages as literals with holes: what a raise/panic/log call would print, and a pasted one.
 
-Indexing: every string literal of a snippet chunk that sits inside an emitting call (`raise`,
-`throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`, an `...Error(`
-constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
+Indexing: every string literal of a file (scanned whole: `field_texts`) that sits inside an
+emitting call (`raise`, `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`,
+an `...Error(` constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
 names instead), or that is given to a variable named for a message (`msg = f"..."` then
 `raise ValueError(msg)`, the style linters ask of Python; `message.append(...)`) or returned by a
@@ -18,9 +18,9 @@ what it finds.
 
 Querying: a pasted message loses the wrapper its runtime printed around it (`ValueError: `,
 `panic: `, Rust's `thread 'main' panicked at '...', src/main.rs:1:2` and std's ``called
-`Result::unwrap()` on an `Err` value: ``) and the words that are
-filled-in values (numbers, paths, URLs, addresses, quoted values); the runs of words between
-them are the candidate constant segments, searched as phrases.
+`Result::unwrap()` on an `Err` value: ``) and the words that are filled-in values (numbers, paths,
+URLs, addresses, quoted values, `<...>` reprs); the runs of words between them are the candidate
+constant segments, searched as phrases.
 
 Literals are found by a lexical scan, the same for every language (quotes, triple quotes, Go and
 TypeScript backticks; single quotes only where they delimit strings): no grammar is needed to
@@ -28,6 +28,7 @@ find what a message says, and a scan stays linear on any input.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Callable
 
@@ -49,6 +50,10 @@ _LITERAL = {
     "rust": re.compile(_DOUBLE, re.S),
 }
 _LITERAL["tsx"] = _LITERAL["javascript"] = _LITERAL["typescript"]
+# The quotes that open a string spanning lines (a Rust string may too, but the scan reads Rust
+# strings one line at a time).
+_MULTILINE_QUOTE = {"python": re.compile(r'"""|\'\'\''), "go": re.compile("`"), "typescript": re.compile("`")}
+_MULTILINE_QUOTE["tsx"] = _MULTILINE_QUOTE["javascript"] = _MULTILINE_QUOTE["typescript"]
 # Holes: template and format placeholders, printf verbs, escapes (a `\n` is no word of the message).
 _HOLE = re.compile(r"\$\{[^{}`]*\}|\{[^{}\s\"']{0,40}\}|%(?:\([\w.]*\))?[-+#0 ]*(?:\d+|\*)?(?:\.(?:\d+|\*))?"
                    r"[hlLqjzt]*[a-zA-Z]|\\(?:x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{1,6}\}?|.)")
@@ -124,6 +129,11 @@ _GO_PANIC = re.compile(r"^panic:\s+(.*?)(?:\s+goroutine \d+ \[.*)?$", re.S)
 _EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*:\s+(?=\S)")
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
 _TRIM = _QUOTES + ".,;:!?()[]{}<>"
+# A repr at a word's start (`<class 'str'>`, `(<Foo object at 0x1f>)`), whatever follows it up to the next space.
+_PASTED_WORD = re.compile(r"(?:(?<=\s)|^)[(\[{'\"]*<[A-Za-z_][^<>\n]{0,200}>\S*|\S+")
+_REPR_TAIL = _QUOTES + ".,;:!?)]}"
+_PY_TRACEBACK = "Traceback (most recent call last):"
+_PY_FRAME = re.compile(r'^\s+File "[^"\n]*", line \d+')
 
 
 def emitted_segments(text: str, language: str) -> list[list[str]]:
@@ -140,12 +150,24 @@ def emitted_messages(text: str, language: str) -> list[str]:
 
 def best_fit(text: str, language: str, pasted: str) -> tuple[float, int]:
     """(message_fit, offset in `text`) of the message of `text` that best explains the pasted
-    one (wrapper already off); (0.0, -1) when none does."""
+    one (wrapper already off); (0.0, -1) when none does. `text` may be a chunk cut out of a
+    long definition inside a multi-line string (field_texts): when no message fits, it is
+    read again from the end of its first multi-line quote, as the file reads it."""
+    best = _best_fit_from(text, 0, language, pasted)
+    quote = _MULTILINE_QUOTE.get(language)
+    if best[0] == 0 and quote is not None:
+        m = quote.search(text)
+        if m is not None:
+            best = _best_fit_from(text, m.end(), language, pasted)
+    return best
+
+
+def _best_fit_from(text: str, offset: int, language: str, pasted: str) -> tuple[float, int]:
     best = (0.0, -1)
-    for _, raw, start in _emitted(text, language):
+    for _, raw, start in _emitted(text[offset:], language):
         fit = message_fit(raw, pasted)
         if fit > best[0]:
-            best = (fit, start)
+            best = (fit, offset + start)
     return best
 
 
@@ -255,11 +277,22 @@ def _rust_writer(text: str, bracket: int, lo: int) -> bool:
     return bool(parts) and parts[-1] in _RUST_WRITERS
 
 
-def field_text(text: str, language: str) -> str:
-    """The `error_literals` field of one chunk: its emitted literals' segments, each ended by
-    SEGMENT_BREAK, at most MAX_FIELD_TERMS terms."""
-    terms = [w for lit in emitted_segments(text, language) for w in lit]
-    return " ".join(terms[:MAX_FIELD_TERMS])
+def field_texts(text: str, language: str, chunks: list[tuple[int, int]]) -> list[str]:
+    """The `error_literals` field of each chunk of a file: the segments of the messages whose
+    first piece starts in its lines, each ended by SEGMENT_BREAK, at most MAX_FIELD_TERMS
+    terms. `text` is the whole file (its lines joined by `\n`), `chunks` the (first, last)
+    lines of its chunks in line order. The file is scanned as one text: a chunk cut out of a
+    long definition may start inside a string (a docstring, a raw string), and scanned alone
+    it would read that string's end as an opening quote and every string after it inside out."""
+    fields: list[list[str]] = [[] for _ in chunks]
+    starts = [a for a, _ in chunks]
+    line, pos = 1, 0
+    for segs, _, at in _emitted(text, language):
+        line, pos = line + text.count("\n", pos, at), at
+        i = bisect.bisect_right(starts, line) - 1
+        if i >= 0 and line <= chunks[i][1]:
+            fields[i].extend(w for seg in segs for w in seg + [SEGMENT_BREAK])
+    return [" ".join(f[:MAX_FIELD_TERMS]) for f in fields]
 
 
 def literal_segments(inner: str) -> list[list[str]]:
@@ -297,8 +330,9 @@ def _in_comment(text: str, start: int) -> bool:
 
 
 def _only_joiners(gap: str) -> bool:
-    """Between two pieces of one literal: blanks, `+`, a line continuation, and the next
-    piece's string prefix (`f"a " f"b {x}"`)."""
+    """Nothing but what joins two literals into one message: spaces, line breaks, `+`, a line
+    continuation, and the next literal's Python prefix (`"..."\n    f"..."`: black writes a long
+    f-string message so)."""
     return not _PREFIX_AT_END.sub("", gap).strip(" \t\r\n+\\")
 
 
@@ -423,8 +457,9 @@ def _emitting_call(text: str, bracket: int, lo: int) -> bool:
 
 def unwrap_message(q: str) -> str:
     """The message inside what a runtime printed around it (Rust and Go panics, `ExcType: `,
-    `Error: `, surrounding quotes); only one exception name is taken off, the rest is message."""
-    s = q.strip()
+    `Error: `, surrounding quotes, a Python traceback's frames); only one exception name is
+    taken off, the rest is message."""
+    s = _python_exception(q).strip()
     if len(s) >= 2 and s[0] == s[-1] and s[0] in _QUOTES:  # the whole message quoted, not its last value
         s = s[1:-1].strip()
     m = _RUST_PANIC.match(s)
@@ -441,23 +476,51 @@ def unwrap_message(q: str) -> str:
     return rest if rest.strip() else s
 
 
+def _python_exception(q: str) -> str:
+    """What a pasted Python traceback ends with, the exception it raised (`ExcType: message`):
+    the lines after its last frame (`  File "...", line N, in f` and the frame's indented
+    source and caret lines); a chained traceback's last one is the exception that escaped.
+    Anything else as it is."""
+    if _PY_TRACEBACK not in q:
+        return q
+    lines = q.strip().split("\n")
+    last = max((i for i, line in enumerate(lines) if _PY_FRAME.match(line)), default=-1)
+    if last < 0:
+        return q
+    rest = lines[last + 1:]
+    while rest and rest[0][:1].isspace():  # the frame's source line, 3.11's `~~~^^^` markers
+        rest = rest[1:]
+    return "\n".join(rest) if "".join(rest).strip() else q
+
+
 def is_value(word: str) -> bool:
     """A word a run filled in rather than one the code wrote: a number, a path, a URL, an
-    address, a quoted value."""
+    address, a quoted value, an object's `<...>` repr (`pasted_words` keeps one whole)."""
     w = word.strip(_TRIM)
     if not w:
         return False
+    bare = word.rstrip(_REPR_TAIL).lstrip("([{" + _QUOTES)
+    if len(bare) > 2 and bare[0] == "<" and bare[-1] == ">":
+        return True
     if w[0].isdigit() or any(c in w for c in "/\\@") or "://" in w:
         return True
     core = word.strip(".,;:!?()[]{}<>")
     return len(core) >= 2 and core[0] in _QUOTES and core[-1] in _QUOTES
 
 
+def pasted_words(q: str) -> list[str]:
+    """The words of a pasted message (wrapper off), split at whitespace, except that an
+    object's repr stays one word: Python prints what has no literal form between angle
+    brackets (`<class 'str'>`, `<Report object at 0x7f3a...>`, `<Response [404]>`), a value
+    whose words are not the message's."""
+    return _PASTED_WORD.findall(unwrap_message(q))
+
+
 def message_segments(q: str) -> list[tuple[str, ...]]:
     """The pasted message's candidate constant segments: runs of words between filled-in
     values, as lower-cased identifier terms, longest first (ties in text order)."""
     runs: list[list[str]] = [[]]
-    for word in unwrap_message(q).split():
+    for word in pasted_words(q):
         if is_value(word):
             runs.append([])
         else:

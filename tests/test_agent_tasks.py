@@ -6,22 +6,15 @@ from __future__ import annotations
 import collections
 import copy
 import json
-import re
 
 import pytest
 
-from support.benches import AGENT_TASKS as BENCH, agent_tasks
+from support.benches import (AGENT_TASKS as BENCH, UNFILLED, agent_tasks, assert_questions_avoid_names,
+                             assert_task_well_formed)
 
 common, corpora, run = (agent_tasks(name) for name in ("common", "corpora", "run"))
 KINDS, CORPORA = common.KINDS, corpora.CORPORA
 assign_splits, is_test_path, matches, score = common.assign_splits, corpora.is_test_path, run.matches, run.score
-
-TOOL = {"definition": "locate_symbol", "concept": "search_code", "error": "search_code",
-        "callers": "find_references"}
-# holes a pasted message must not keep: {} {0} {name} {:?} %s %d %v %q %r ${...}
-UNFILLED = re.compile(r"\{\}|\{\d+\}|\{[a-z_]+\}|\{:\??\}|%[sdvqr]\b|\$\{")
-# anything that reads as code: snake_case, camelCase, dotted or :: paths, calls
-CODE_TOKEN = re.compile(r"\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w*|\w\.\w|::|\w\(")
 
 
 @pytest.fixture(scope="module")
@@ -32,17 +25,8 @@ def tasks() -> list[dict]:
 def test_every_task_is_complete_and_coherent(tasks):
     assert len({t["id"] for t in tasks}) == len(tasks)
     for t in tasks:
-        assert t["corpus"] in CORPORA and t["kind"] in KINDS and t["subkind"], t["id"]
-        assert t["query"].strip() and t["truth"].strip() and t["rg"] and t["rg"][-1].strip(), t["id"]
-        assert t["tool"] == TOOL[t["kind"]], t["id"]
-        assert t["expected"], t["id"]
-        for e in t["expected"]:
-            assert not e["path"].startswith(("/", "..")) and 1 <= e["line_start"] <= e["line_end"], t["id"]
-        key = {"locate_symbol": "name", "search_code": "query"}.get(t["tool"])
-        if key:
-            assert t["args"] == {key: t["query"]}, t["id"]
-        else:
-            assert t["args"]["symbol_name"] and set(t["args"]) <= {"symbol_name", "path"}, t["id"]
+        assert t["corpus"] in CORPORA and t["kind"] in KINDS, t["id"]
+        assert_task_well_formed(t)
 
 
 def test_kinds_and_corpora_are_balanced(tasks):
@@ -70,17 +54,6 @@ def test_no_concept_question_names_its_answer(tasks):
     concepts = [t for t in tasks if t["kind"] == "concept"]
     assert len(concepts) >= 55
     assert_questions_avoid_names(concepts)
-
-
-def assert_questions_avoid_names(concepts: list[dict]) -> None:
-    """No code-like token, and none of the answers' names (whole or split into words)."""
-    for t in concepts:
-        q = t["query"].lower()
-        assert not CODE_TOKEN.search(t["query"]), t["id"]
-        for name in t["answer_names"]:
-            spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").strip().lower()
-            for form in {name.lower(), spaced}:
-                assert not re.search(rf"\b{re.escape(form)}(s|es)?\b", q), (t["id"], name)
 
 
 def test_errors_are_pasted_with_values_and_callers_leave_tests_out(tasks):

@@ -56,6 +56,14 @@ def test_only_questions_in_words_are_expanded():
     assert "addr" not in terms('ValueError: bad address "x"')  # so is a pasted message
 
 
+def test_how_many_is_no_name():
+    # "how many ..." asks for a count: `many` is a word of prose (as `much` and `few` are), so
+    # it searches doc comments, not names (`TooManyRedirects` answered every "how many")
+    fields = {cl.field for c in plan("decide how many colours the terminal supports").channels
+              for cl in c.clauses if "many" in cl.terms}
+    assert "doc_tokens" in fields and not fields & {"name_tokens", "qualified_tokens", "signature_tokens"}, fields
+
+
 # ---- finding code through the lexicon ---------------------------------------------------------
 
 LEXICON_REPO = {

@@ -82,6 +82,7 @@ def extract(source: bytes, path: str) -> FileExtract:
     if typed:
         parents = _owned_by_class(ordered, parents)
     symbols = _symbols(ordered, parents, module_path(path))
+    pending = aliased_calls(caps, pending, defs, source)
     name_uses(caps, defined, defs, pending, source, plain - other - defined, heads,
               {c.name for c in typed})
     pending = typed_locals(caps, pending, defs, source)
@@ -379,7 +380,12 @@ def _class_of_annotation(node: ts.Node | None, source: bytes) -> str:
     """`Foo`, `pkg.Foo`, `"Foo"`, `Optional[Foo]`, `Foo | None` -> the dotted name; else ''."""
     if node is None:
         return ""
-    written = collapse(text(node, source)).strip()
+    return annotation_class(collapse(text(node, source)))
+
+
+def annotation_class(written: str) -> str:
+    """The class an annotation's text names, unwrapped as `_class_of_annotation` says; else ''."""
+    written = written.strip()
     for _ in range(2):
         written = written.strip("\"'")
         m = _OPTIONAL.match(written)
@@ -556,6 +562,52 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
         if recv:
             out[i] = (*pending[i][:6], recv)
     return out + _typed_reads(caps, source, funcs, names, receiver, pending)
+
+
+def aliased_calls(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs: list[ts.Node],
+                  source: bytes) -> list[PendingRef]:
+    """A bare call of a function's local bound to an attribute (`render = console.render_str`
+    then `render(x)`, the bound method kept in a local for speed, or a short name for it) is
+    that attribute's call: `console.render_str(x)`, resolved through its receiver as if
+    written so. The binding decides as a typed local's does (`typed_locals`): the name's one
+    binding in its function, or one that dominates the call."""
+    bare = {r[2].encode() for r in pending if r[1] == "calls" and not r[6]}
+    if not bare:
+        return pending
+    funcs = sorted(((d.start_byte, d.end_byte) for d in defs if d.type == "function_definition"),
+                   key=lambda r: (r[0], -r[1]))
+    assigned = {k: [(node, _alias_of(node, source)) for node, _ in got]
+                for k, got in _local_assignments(caps.get("lvassign", ()), funcs, source, bare).items()}
+    assigned = {k: got for k, got in assigned.items() if any(alias for _, alias in got)}
+    if not assigned:
+        return pending
+    binds = _local_binds(caps, {k[1] for k in assigned}, funcs, source)
+    single = {k: got[0][1] for k, got in assigned.items() if len(got) == 1 and len(binds.get(k, ())) == 1}
+    reaching = _Reaching(assigned, binds)
+    calls = sorted((i for i, r in enumerate(pending) if r[1] == "calls" and not r[6]), key=lambda i: pending[i][0])
+    out = list(pending)
+    for i, fn in zip(calls, enclosing(funcs, [pending[i][0] for i in calls])):
+        name = pending[i][2].encode()
+        alias = single.get((fn, name)) or reaching.at(fn, name, pending[i][0])
+        if alias:
+            obj, _, attr = alias.rpartition(".")
+            out[i] = (pending[i][0], "calls", attr, *pending[i][3:6], obj)
+    return out
+
+
+def _alias_of(assign: ts.Node, source: bytes) -> str:
+    """`a.b.c` for `x = a.b.c` (names and attributes only: no call, subscript or literal on
+    the way), else ''."""
+    right = assign.child_by_field_name("right")
+    if right is None or right.type != "attribute" or assign.child_by_field_name("type") is not None:
+        return ""
+    node = right.child_by_field_name("object")
+    while node is not None and node.type == "attribute":
+        node = node.child_by_field_name("object")
+    if node is None or node.type != "identifier":
+        return ""
+    written = receiver_text(right, source)
+    return written if _DOTTED.fullmatch(written) else ""  # not cut for display, no spaces
 
 
 def _local_assignments(assigns: list[ts.Node], funcs: list[tuple[int, int]], source: bytes,
@@ -742,6 +794,7 @@ _SELF_NAMES = (b"self", b"cls")
 _ATTRIBUTE_NAME = re.compile(rb"[ \t]*\.[ \t]*([A-Za-z_]\w*)(?![\w\x80-\xff])")
 _BUILTINS = frozenset(dir(builtins))
 _LEFT_NAME = re.compile(rb"[A-Za-z_]\w*(?![\w\x80-\xff])")
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
 def name_uses(uses: dict[str, list[ts.Node]], defined: set[str], defs: list[ts.Node],

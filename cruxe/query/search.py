@@ -38,6 +38,8 @@ from .planner import RRF_K, Clause, Plan, plan as build_plan
 RRF_SCALE = 20.0 * RRF_K
 RESULT_TYPE_ORDER = {"symbol": 0, "snippet": 1, "file": 2}
 SNIPPET_LINES = 3  # matching lines shown in a snippet hit
+MAX_CHUNK_MEMBERS = 3  # definitions one container chunk can surface for a question
+MAX_MEMBER_LINES = 40  # a container chunk's best matching lines read for its other members
 SNIPPET_LINE_CHARS = 160
 
 
@@ -153,7 +155,8 @@ def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, An
         return [_file_hit(d) for _, d in docs]
     for _, d in docs:
         fetched.setdefault(d.path, []).append(d)
-    return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses), first_lines)
+    return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses), first_lines,
+                         siblings=p.intent == "natural_language")
 
 
 def symbol_hit(s: Symbol) -> Hit:
@@ -172,18 +175,21 @@ def _file_hit(d: FileDoc | Chunk, result_type: str = "file") -> Hit:
 
 
 def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], pattern: re.Pattern[str] | None,
-                  first_lines: dict[tuple[str, int], int]) -> list[Hit]:
+                  first_lines: dict[tuple[str, int], int], siblings: bool = False) -> list[Hit]:
     """Each chunk's best-matching lines; the innermost symbol holding the best line stands in
     for the chunk (a snippet inside a definition surfaces that definition). `first_lines`
-    names a chunk's best line outright (the pasted message's emitting line)."""
+    names a chunk's best line outright (the pasted message's emitting line). `siblings`: a
+    chunk whose best line is in a member of a container (a method in its class's chunk) also
+    surfaces the other members its matching lines are in (`_sibling_members`)."""
     matched = [(_lines(d, pattern, first_lines), d) for _, d in docs]
     points = [(d.path, lines[0][0]) for lines, d in matched if lines]
     documented = {(d.path, lines[0][0]): _documented_line(d, lines[0][0]) for lines, d in matched if lines}
     documented = {k: v for k, v in documented.items() if v is not None}
     owners = innermost_symbols(gen, repo, ref, points + [(k[0], v[1]) for k, v in documented.items()]) if points else {}
-    out = []
+    out, members = [], []
     for lines, d in matched:
         owner = _owner(owners, documented, d.path, lines[0][0]) if lines else None
+        members.append((lines, d) if siblings and owner is not None and owner.parent_symbol_id else None)
         if owner is not None:
             hit = symbol_hit(owner)
         else:
@@ -193,6 +199,34 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], pat
             hit.line_end = shown[-1][0] if shown else int(d.line_end)
             hit.snippet = "\n".join(f"{n}: {t.strip()[:SNIPPET_LINE_CHARS]}" for n, t in shown)
         out.append(hit)
+    return _sibling_members(gen, repo, ref, out, members) if siblings else out
+
+
+def _sibling_members(gen, repo: str, ref: str, hits: list[Hit],
+                     members: list[tuple[list[tuple[int, str]], Chunk] | None]) -> list[Hit]:
+    """`hits` with, after each chunk's hit that is a member of a container (`members`: its
+    matching lines, best first, and chunk; else None), up to MAX_CHUNK_MEMBERS - 1 other
+    callable members holding its next best lines (MAX_MEMBER_LINES), best first. A container
+    keeps its members in its own chunk (docs/BENCHMARKS.md, "Snippet chunks"), so a question
+    whose words a long class holds in several methods would otherwise surface only the one
+    holding the best line, and the method saying the rest would get nothing of the chunk."""
+    points = [(m[1].path, n) for m in members if m is not None for n, _ in m[0][1:MAX_MEMBER_LINES]]
+    if not points:
+        return hits
+    owners = innermost_symbols(gen, repo, ref, points)
+    out: list[Hit] = []
+    for hit, m in zip(hits, members):
+        out.append(hit)
+        if m is None:
+            continue
+        seen = {hit.symbol_id}
+        for n, _ in m[0][1:MAX_MEMBER_LINES]:
+            o = owners.get((m[1].path, n))
+            if o is not None and o.symbol_id not in seen and o.kind in CALLABLE_KINDS:
+                seen.add(o.symbol_id)
+                out.append(symbol_hit(o))
+                if len(seen) == MAX_CHUNK_MEMBERS:
+                    break
     return out
 
 

@@ -14,13 +14,15 @@ type: `self`/`cls` (the enclosing class and its bases, left to right), `super()`
 bound to a class or module, a constructor call `Foo().f()`, an annotated parameter, an
 attribute whose class extraction recorded (`self.out = Writer()` in any method of the class
 or a base, `self.x: T`, a class-level `x: T`: `self.out.write()`), a local whose binding
-extraction saw (`w = Writer()` -> receiver `Writer()`). A receiver whose value is from outside
+extraction saw (`w = Writer()` -> receiver `Writer()`; `f = obj.method` makes `f()` the call
+`obj.method()`). A receiver whose value is from outside
 the repository calls outside code: a class imported from elsewhere (`MIMEBase()`: external), a
 builtin value (a literal, `list()`: external), a repository class that does not define the
 name (inherited from an outside base, or nothing: unknown). For any other receiver (a
 local variable, an unannotated parameter, an untyped attribute) only a unique method of that name in the
 repository resolves, and not when the name is one of the builtin types' own methods
-(`x.get()` is far more often a dict than the one `get` a repository defines), nor for a read
+(`x.get()` is far more often a dict than the one `get` a repository defines) or of a regular
+expression match's (`m.span()`), nor for a read
 (not a call) of a name some class also binds as a data attribute, or of a method that takes
 arguments (no property: most likely another class's untyped attribute of that name).
 """
@@ -32,7 +34,7 @@ import logging
 import posixpath
 import re
 
-from ..languages.python import VALUE_TYPES, module_path
+from ..languages.python import VALUE_TYPES, annotation_class, module_path
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
                      Resolution, Target, as_resolution, constructor_chain, enclosing_symbol, first,
                      ident_chain, unique)
@@ -41,12 +43,17 @@ from .graph import Edge, Graph, Sym
 log = logging.getLogger(__name__)
 
 _BUILTINS = frozenset(dir(builtins))
-# Methods of builtin and I/O types, and the stdlib logging API: an unknown receiver
+# A regular expression match's and pattern's own methods (`m.group(1)`, `m.span()`, `get = m.span`),
+# not those whose names a repository's classes use too (`start`, `end`, `search`, `match`, `sub`).
+_RE_METHODS = frozenset("group groups groupdict span lastgroup lastindex regs findall finditer fullmatch "
+                        "subn".split())
+# Methods of builtin, I/O and regular expression types, and the stdlib logging API: an unknown receiver
 # calling one of these is most likely not the repository's method of the same name.
 _COMMON_METHODS = frozenset(
     n for t in (str, bytes, bytearray, list, dict, set, frozenset, tuple, int, float, complex, object,
                 io.IOBase, io.TextIOWrapper, io.BufferedReader, io.BytesIO, io.StringIO)
-    for n in dir(t)) | frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+    for n in dir(t)) | frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"}) \
+    | _RE_METHODS
 _SCOPES = frozenset({"function", "method"})
 _CLASS = frozenset({"class"})
 _BINDINGS = frozenset({"variable", "constant"})
@@ -56,6 +63,7 @@ _LITERAL = re.compile(r"""^(?:[rRbBuUfF]{0,2}["']|[\[{])""")
 # `name: T = ...` | `name = T(...)` | `name = given or T(...)` | `name = T` (first line of a
 # variable's assignment; `self.name` for an instance attribute)
 _VALUE_TYPE = re.compile(r"^[\w.]+\s*(?::\s*([\w.]+)\s*(?:=|$)|=\s*(?:\w+\s+or\s+)?([\w.]+)\s*\(|=\s*([\w.]+)\s*$)")
+_ANNOTATED = re.compile(r"^[\w.]+\s*:\s*([^=\n]+?)\s*(?:=|$)")
 _RETURNS = re.compile(r"->\s*[\"']?(?:Optional\[)?([A-Za-z_][\w.]*)")
 _NOT_YET = object()  # a memo's "not asked yet", where None is an answer
 _NONE: dict = {}  # no imports in a scope (shared, never written)
@@ -281,6 +289,9 @@ class PythonResolver(ScopedResolver):
         (an instance: its attributes are the class's) or `x = Foo` (an alias)."""
         m = _VALUE_TYPE.match(var.signature)
         expr = m and (m.group(1) or m.group(2) or m.group(3))
+        if not expr:  # `x: Optional[Foo]`, `x: "Foo"`, `x: Foo | None = None`
+            a = _ANNOTATED.match(var.signature)
+            expr = a and annotation_class(a.group(1))
         if not expr or expr.rsplit(".", 1)[-1] == var.name:
             return None
         return self.named_type(var.path, self._assigned_in(var), expr, _CLASS)

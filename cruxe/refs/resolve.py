@@ -66,8 +66,10 @@ log = logging.getLogger(__name__)
 # class body's reads before its own definitions.) (11: a Python receiver that is a builtin value
 # (a literal, `list()`) is external, and a read (not a call) through an unknown receiver names no
 # unique method that takes arguments or that some class also binds as a data attribute.) (12: a
-# Rust call on a tuple struct's field, `self.0.f()`, through the field's declared type.)
-RESOLVER_VERSION = "12"
+# Rust call on a tuple struct's field, `self.0.f()`, through the field's declared type.) (13: a
+# Python variable annotated `Optional[T]`, `"T"` or `T | None` is a T; a regular expression
+# match's own methods (`m.span()`) name no unique method.)
+RESOLVER_VERSION = "13"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -102,13 +102,13 @@ def build_documents(item: Source, fx: FileExtract, text: str) -> Documents:
                                   id_blob(symbol_content_hash(fx.source, s.byte_start, s.byte_end)),
                                   folded_name(s.name)))
     snippet_docs = []
-    for a, b, kind in chunk_ranges(fx, lines):
-        chunk = "\n".join(lines[a - 1:b])
-        body = chunk.encode()
+    ranges = chunk_ranges(fx, lines)
+    fields = literals.field_texts("\n".join(lines), language, [(a, b) for a, b, _ in ranges])
+    for (a, b, kind), messages in zip(ranges, fields):
+        body = "\n".join(lines[a - 1:b]).encode()
         idents, parts = code_terms(body)
         doc = {**common, "line_start": a, "line_end": b, "chunk_kind": kind, "source": body,
                "content": idents, "content_parts": parts}
-        messages = literals.field_text(chunk, language)
         if messages:  # most chunks emit none: no empty field for the single-threaded writer
             doc["error_literals"] = messages
         snippet_docs.append(doc)

@@ -3,6 +3,7 @@ here: the one place that knows where the benches live and how they import each o
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -28,3 +29,38 @@ def agent_tasks(name: str) -> ModuleType:
     if str(AGENT_TASKS) not in sys.path:
         sys.path.insert(0, str(AGENT_TASKS))
     return importlib.import_module(name)
+
+
+# ---- the rules every agent-task file keeps (tasks.jsonl, holdout.jsonl, probes_*.jsonl) ----------
+
+TOOL = {"definition": "locate_symbol", "concept": "search_code", "error": "search_code",
+        "callers": "find_references"}
+# holes a pasted message must not keep: {} {0} {name} {:?} %s %d %v %q %r ${...}
+UNFILLED = re.compile(r"\{\}|\{\d+\}|\{[a-z_]+\}|\{:\??\}|%[sdvqr]\b|\$\{")
+# anything that reads as code: snake_case, camelCase, dotted or :: paths, calls
+CODE_TOKEN = re.compile(r"\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w*|\w\.\w|::|\w\(")
+
+
+def assert_questions_avoid_names(concepts: list[dict]) -> None:
+    """No code-like token, and none of the answers' names (whole or split into words)."""
+    for t in concepts:
+        q = t["query"].lower()
+        assert not CODE_TOKEN.search(t["query"]), t["id"]
+        for name in t["answer_names"]:
+            spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).replace("_", " ").strip().lower()
+            for form in {name.lower(), spaced}:
+                assert not re.search(rf"\b{re.escape(form)}(s|es)?\b", q), (t["id"], name)
+
+
+def assert_task_well_formed(t: dict) -> None:
+    """One task's own fields: the kind's tool, expected spans inside the corpus, the tool's args."""
+    assert t["kind"] in TOOL and t["subkind"] and t["tool"] == TOOL[t["kind"]], t["id"]
+    assert t["query"].strip() and t["truth"].strip() and t["rg"] and t["rg"][-1].strip(), t["id"]
+    assert t["expected"], t["id"]
+    for e in t["expected"]:
+        assert not e["path"].startswith(("/", "..")) and 1 <= e["line_start"] <= e["line_end"], t["id"]
+    key = {"locate_symbol": "name", "search_code": "query"}.get(t["tool"])
+    if key:
+        assert t["args"] == {key: t["query"]}, t["id"]
+    else:
+        assert t["args"]["symbol_name"] and set(t["args"]) <= {"symbol_name", "path"}, t["id"]
