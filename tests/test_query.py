@@ -527,6 +527,22 @@ def test_search_puts_a_declaration_below_the_body_the_name_cannot_tell_it_from()
     assert proto.score > impl.score and proto.signals["declaration_penalty"] == 0.0
 
 
+def test_search_for_a_qualified_name_lists_what_it_names_above_other_same_named_definitions():
+    from cruxe.query.planner import plan as build_plan
+    from cruxe.query.search import _qualified_first
+    # rich: retrieval was surer of `jupyter.print` (a short wrapper) than of `Console.print`
+    wrapper = _ranked_hit("rich/jupyter.py", "print", "w", 75.5, exact_match_boost=25.0)
+    method = _ranked_hit("rich/console.py", "print", "m", 59.0, exact_match_boost=25.0, qualified_name_boost=15.0)
+    other = _ranked_hit("rich/console.py", "Console", "c", 67.7)
+    _qualified_first([wrapper, method, other], build_plan("Console.print"))
+    assert method.score > wrapper.score > other.score
+    assert method.signals["qualified_name_boost"] > 15.0 and method.score == method.signals["final_score"]
+    # a bare name asked: nothing to lift
+    bare = _ranked_hit("rich/console.py", "print", "m2", 59.0, exact_match_boost=25.0)
+    _qualified_first([bare], build_plan("print"))
+    assert bare.signals["qualified_name_boost"] == 0.0
+
+
 @pytest.mark.parametrize("name, body_at", [("read_all", ("a.py", 23)), ("FetchIt", ("b.go", 9)),
                                            ("area_of", ("c.rs", 8)), ("loadItem", ("d.ts", 6))])
 def test_search_by_name_lists_the_body_first(make_repo, name, body_at):

@@ -98,6 +98,7 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
         cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines, fetched)
         _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
+    _qualified_first(ranked, p)
     _declarations_below_bodies(ranked, _declarations(gen, repo, ref, ranked, p))
     ranked.sort(key=sort_key)
     if p.intent == "natural_language":
@@ -380,6 +381,29 @@ def _declarations(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> set[s
         if not waiting:
             break
     return stubs
+
+
+def _qualified_first(ranked: list[Hit], p: Plan) -> None:
+    """A qualified name asked for (`Console.print`): the definitions it names get the
+    `qualified_name_boost` that puts the best of them above every other definition of the bare
+    name (rich's `jupyter.print`, a short wrapper retrieval was surer of by more than the boost).
+    At least QUALIFIED_NAME_BOOST; the explanation stays exact."""
+    if p.intent != "symbol" or not p.target or p.query_path.lower() == p.target.lower():
+        return
+    target = p.target.lower()
+    named = [h for h in ranked if h.result_type == "symbol" and h.name.lower() == target]
+    matched = [h for h in named if h.signals.get("qualified_name_boost", 0.0) > 0]
+    others = [h.score for h in named if h.signals.get("qualified_name_boost", 0.0) <= 0]
+    if not matched or not others:
+        return
+    lift = max(others) - max(h.score for h in matched) + 1.0
+    if lift <= 0:
+        return
+    for h in matched:
+        boosts = {name: h.signals[name] for name in sig.BOOST_NAMES}
+        boosts["qualified_name_boost"] = round(boosts["qualified_name_boost"] + lift, sig.SCORE_DIGITS)
+        h.signals = sig.compose(h.signals["bm25_score"], **boosts)
+        h.score = h.signals["final_score"]
 
 
 _NAME_SIGNALS = ("exact_match_boost", "qualified_name_boost")
