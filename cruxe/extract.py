@@ -33,8 +33,9 @@ _BOM = b"\xef\xbb\xbf"
 # function assigned to a member of a module's object (`res.sendFile = function`) is its method;
 # 10: a literal given to gettext (`_("...")`) or to `fail(`/`abort(` is a message; 11: Rust items
 # in each branch of a `cfg_if!` too, and an attribute in a macro's tokens (`#[cfg(unix)]`) holds
-# no calls.
-EXTRACTION_VERSION = "11"
+# no calls; 12: in Go, a literal in an `Error() string` method's body and a constant's whole value
+# (any case) are messages.
+EXTRACTION_VERSION = "12"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -123,7 +123,8 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
         # a message has words apart (a literal without a space is a key, a name, a format)
         if (not joined and " " not in body) or len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
             continue
-        if not (joined or _inside_emit(text, start) or _message_constant(text, start)) or _in_comment(text, start):
+        if not (joined or _inside_emit(text, start, language) or _message_constant(text, start, language)) \
+                or _in_comment(text, start):
             continue
         inner = _unquote(body)
         segments = literal_segments(inner)
@@ -184,19 +185,46 @@ def _only_joiners(gap: str) -> bool:
     return not gap.strip(" \t\r\n+\\")
 
 
-def _message_constant(text: str, start: int) -> bool:
+def _message_constant(text: str, start: int, language: str) -> bool:
     """The literal at `start` is the whole value given to a constant named in capitals
     (`const CONTEXT_MISSING_ERROR: &str =\n    "there is no reactor ..."`, `MSG = "..."`,
-    `export const NOT_FOUND = '...'`): a message kept apart from the call that raises or panics
-    with it (`panic!("{}", CONTEXT_MISSING_ERROR)`), which is its only source text."""
+    `export const NOT_FOUND = '...'`), or in Go to any constant (Go names no constant in
+    capitals: `const ( fieldErrMsg = "Key: '%s' Error:..." )`): a message kept apart from the
+    call that raises or panics with it (`panic!("{}", CONTEXT_MISSING_ERROR)`,
+    `fmt.Sprintf(fieldErrMsg, ...)`), which is its only source text."""
     lo = max(0, start - EMIT_WINDOW)
-    return _CONSTANT_BEFORE.search(text, lo, start) is not None
+    if _CONSTANT_BEFORE.search(text, lo, start) is not None:
+        return True
+    return language == "go" and _go_constant(text, start)
 
 
-def _inside_emit(text: str, start: int) -> bool:
+# A Go constant spec right before a literal: `name = `, `name Type = `, or `const name = `.
+_GO_CONST_SPEC = re.compile(r"(?:^|\n)[ \t]*(?P<kw>const[ \t]+)?[A-Za-z_]\w*(?:[ \t]+[\w.]+)?[ \t]*=[ \t]*\Z")
+GO_CONST_BLOCK_WINDOW = 8000  # chars before a literal searched for the `const (` opening its block
+
+
+def _go_constant(text: str, start: int) -> bool:
+    """The Go literal at `start` is a constant's whole value: on a `const name = ` line, or a
+    `name = ` line of a `const ( ... )` block (gofmt opens it at the line's start and closes it
+    with `)` alone at a line's start, so the nearest opening not yet closed is the block)."""
+    m = _GO_CONST_SPEC.search(text, max(0, start - 2 * MAX_NAME_CHARS), start)
+    if m is None:
+        return False
+    if m.group("kw"):
+        return True
+    lo = max(0, start - GO_CONST_BLOCK_WINDOW)
+    block = text.rfind("\nconst (", lo, start)
+    if block < 0 and lo == 0 and text.startswith("const ("):
+        block = 0
+    return block >= 0 and text.rfind("\n)", block, start) < 0
+
+
+def _inside_emit(text: str, start: int, language: str) -> bool:
     """The literal at `start` is an argument of an emitting call: walking out from it through
     the brackets still open (within EMIT_WINDOW before it), one of them is opened by such a call
-    (`raise E(_("..."))`, `panic(fmt.Sprintf("..."))`: the inner call is not, the outer one is)."""
+    (`raise E(_("..."))`, `panic(fmt.Sprintf("..."))`: the inner call is not, the outer one is),
+    or, in Go, by the body of an `Error() string` method (what the `error` interface prints:
+    `return fmt.Sprintf("Config File %q Not Found in %q", ...)`)."""
     lo = max(0, start - EMIT_WINDOW)
     depth = 0
     for m in reversed(list(_BRACKET.finditer(text, lo, start))):
@@ -206,7 +234,12 @@ def _inside_emit(text: str, start: int) -> bool:
             depth -= 1
         elif _emitting_call(text, m.start(), lo):
             return True
+        elif language == "go" and m.group() == "{" and _GO_ERROR_METHOD.search(text, lo, m.start()):
+            return True
     return False
+
+
+_GO_ERROR_METHOD = re.compile(r"\)\s*Error\(\s*\)\s*string\s*\Z")  # `func (e T) Error() string {`
 
 
 def _emitting_call(text: str, bracket: int, lo: int) -> bool:
