@@ -200,23 +200,34 @@ def _message_constant(text: str, start: int, language: str) -> bool:
 
 # A Go constant spec right before a literal: `name = `, `name Type = `, or `const name = `.
 _GO_CONST_SPEC = re.compile(r"(?:^|\n)[ \t]*(?P<kw>const[ \t]+)?[A-Za-z_]\w*(?:[ \t]+[\w.]+)?[ \t]*=[ \t]*\Z")
+# The lines of a gofmt'd `const ( )` block: a spec (one tab in), an `iota` repeat, a spec's
+# continuation (two tabs in), a comment, a blank line.
+_GO_BLOCK_LINE = re.compile(r"\t[A-Za-z_]\w*(?:[ \t]+[\w.]+)?[ \t]*=|\t[A-Za-z_]\w*\s*$|\t\t|\s*//|\s*$")
 GO_CONST_BLOCK_WINDOW = 8000  # chars before a literal searched for the `const (` opening its block
 
 
 def _go_constant(text: str, start: int) -> bool:
-    """The Go literal at `start` is a constant's whole value: on a `const name = ` line, or a
-    `name = ` line of a `const ( ... )` block (gofmt opens it at the line's start and closes it
-    with `)` alone at a line's start, so the nearest opening not yet closed is the block)."""
+    """The Go literal at `start` is a constant's whole value: on a `const name = ` line, or on a
+    spec line of a `const ( )` block. Walking up from its line over the block's lines reaches
+    `const (`, or the chunk's start (a snippet chunk is cut at top-level symbols, and each
+    constant of a block is one: the chunk of a long block's last entries does not hold its
+    opening); anything else (`var (`, a `func` line, a statement) says it is no constant."""
     m = _GO_CONST_SPEC.search(text, max(0, start - 2 * MAX_NAME_CHARS), start)
     if m is None:
         return False
     if m.group("kw"):
         return True
-    lo = max(0, start - GO_CONST_BLOCK_WINDOW)
-    block = text.rfind("\nconst (", lo, start)
-    if block < 0 and lo == 0 and text.startswith("const ("):
-        block = 0
-    return block >= 0 and text.rfind("\n)", block, start) < 0
+    pos = text.rfind("\n", 0, start) + 1
+    if not _GO_BLOCK_LINE.match(text, pos) or text.startswith("\t\t", pos):
+        return False
+    while pos > 0:
+        prev = text.rfind("\n", 0, pos - 1) + 1
+        if text.startswith("const (", prev):
+            return True
+        if start - prev > GO_CONST_BLOCK_WINDOW or not _GO_BLOCK_LINE.match(text[prev:pos - 1]):
+            return False
+        pos = prev
+    return True
 
 
 def _inside_emit(text: str, start: int, language: str) -> bool:

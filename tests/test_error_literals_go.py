@@ -89,8 +89,13 @@ def test_a_go_constant_of_any_case_holds_a_message():
         ["no", "such", "key", "in", "the", "map", "|"]]
     assert emitted_segments('const (\n\ta = 1\n\tmsg string = "bad key value"\n)\n', "go") == [
         ["bad", "key", "value", "|"]]
+    # a snippet chunk of a long block's last constants does not hold the block's opening
+    tail = '\t// msgA is shown when\n\tmsgA = "first message here"\n\tkind = iota\n\tmsgB = "second message " +\n\t\t"in two pieces"\n)\n'
+    assert emitted_segments(tail, "go") == [["first", "message", "here", "|"],
+                                            ["second", "message", "in", "two", "pieces", "|"]]
     # not a constant: a var, an assignment after the block closed, a struct field
     assert emitted_segments('var label = "a plain label text"\n', "go") == []
+    assert emitted_segments('var (\n\tlabel = "a plain label text"\n)\n', "go") == []
     assert emitted_segments('const (\n\ta = 1\n)\n\nfunc f() {\n\tx = "two words here"\n}\n', "go") == []
     assert emitted_segments('func f() T {\n\treturn T{name: "two words"}\n}\n', "go") == []
 
