@@ -7,7 +7,10 @@ What counts as a symbol (and why):
   their type, as gopls' outline shows them too);
 - named types: `struct`, `interface`, and `type_alias` for both `type A = B` and named types
   of any other underlying type (`type Duration int64`, `type HandlerFunc func(...)`): Go has
-  no class or enum, and agents look these up like aliases;
+  no class or enum, and agents look these up like aliases; a struct's signature lists the
+  types it embeds (`type Order struct { *Base; sync.Mutex }`): their methods are the
+  struct's too (the resolver follows them), and an edit of them changes the signature, which
+  is what tells an incremental resolution that the calls through them may resolve otherwise;
 - interface method specs (`method`, parent the interface, qualified `pkg.Iface.Method`);
 - package-level `const` / `var`: every name of a spec is its own symbol (`_` skipped),
   `line_start` = the name's line, `line_end` = the end of its spec.
@@ -168,7 +171,9 @@ class _Out:
                 sig = "type " + first_line(spec, self.source, MAX_VALUE_SIGNATURE_CHARS)
             else:
                 head = self.source[spec.start_byte:type_node.start_byte].decode("utf-8", "replace")
-                sig = collapse(f"type {head} {kind}")
+                embeds = embedded_types(type_node, self.source) if kind == STRUCT else []
+                sig = cap(collapse(f"type {head} {kind}" + (" { " + "; ".join(embeds) + " }" if embeds else "")),
+                          MAX_SIGNATURE_CHARS)
             name_node = spec.child_by_field_name("name")
             if self.add(spec if grouped else decl, name_node, kind, sig, spec_doc or doc) and kind == INTERFACE:
                 self.interface_methods(type_node, len(self.rows) - 1, text(name_node, self.source))
@@ -207,6 +212,18 @@ class _Out:
             out.append(Symbol(name, f"{prefix}.{name}" if prefix else name, kind, start, end, sig,
                               visibility(name), parent, doc, name_line, *span))
         return out
+
+
+def embedded_types(struct: ts.Node, source: bytes) -> list[str]:
+    """The types a struct embeds, as written (`*Base`, `shop.Other`, `List[int]`): its fields
+    without a name, tags left out."""
+    fields = next((c for c in struct.named_children if c.type == "field_declaration_list"), None)
+    out = []
+    for fd in fields.named_children if fields is not None else ():
+        t = fd.child_by_field_name("type") if fd.type == "field_declaration" else None
+        if t is not None and fd.child_by_field_name("name") is None:
+            out.append(collapse(source[fd.start_byte:t.end_byte].decode("utf-8", "replace")))
+    return out
 
 
 def receiver_type(receiver: ts.Node | None, source: bytes) -> str:

@@ -7,7 +7,9 @@
 - A bare name is a package-level definition of the same directory (every file of a package
   shares one scope), or a name of a dot-import; the predeclared functions are external.
 - `pkg.Name` goes through the import that binds `pkg` (its alias, or the imported
-  package's own name); `recv.M()` inside `func (recv *T) ...` is T's method M.
+  package's own name); `recv.M()` inside `func (recv *T) ...` is T's method M, or the method
+  M that T's struct promotes from a type it embeds (its signature lists them: `*Base`,
+  `shop.Base`), the shallowest embedding first, as Go selects it.
 - Other receivers: the one Go method of that name in the repository, unless it is a name
   that the standard interfaces use everywhere (Close, String, Write, ...).
 Several package-level definitions of one name in one directory (build-tagged variants)
@@ -29,6 +31,10 @@ _COMMON_METHODS = frozenset("Close Error String Read Write Len Less Swap Lock Un
 _RECEIVER = re.compile(r"^func\s*\(\s*(\w+)\s+\*?\s*(\w+)")
 _MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.M)
 _MAJOR = re.compile(r"^v\d+$")
+# `type T struct { *Base; shop.Other; List[int] }`: the embedded types the extractor writes
+_EMBEDS = re.compile(r"\bstruct \{ (.*) \}$")
+_EMBEDDED = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)")
+MAX_EMBED_DEPTH = 4  # embedding levels followed for a promoted method
 
 
 class GoResolver(LanguageResolver):
@@ -40,6 +46,7 @@ class GoResolver(LanguageResolver):
         self._methods: dict[str, dict[tuple[str, str], list[Sym]]] = {}
         self._bindings: dict[str, dict[str, str | None]] = {}
         self._pkg_names: dict[str, str] = {}
+        self._embeds: dict[tuple[str, str], list[tuple[str, str]]] = {}
 
     def resolve(self, e: Edge) -> Resolution:
         if e.edge_type == "imports":
@@ -56,11 +63,11 @@ class GoResolver(LanguageResolver):
         owner = self.g.get(e.from_id)
         m = _RECEIVER.match(owner.signature) if owner is not None and owner.kind == "method" else None
         if m is not None and m.group(1) == e.receiver:
-            hits = self.methods(here).get((m.group(2), name), [])
+            hits = self.method_set(here, m.group(2), name)
             if hits:
                 return _pick(hits, RECEIVER)
         if e.receiver in self.package_level(here):  # `T.Method` method expressions
-            hits = self.methods(here).get((e.receiver, name), [])
+            hits = self.method_set(here, e.receiver, name)
             if hits:
                 return _pick(hits, RECEIVER)
         if name in _COMMON_METHODS:
@@ -112,6 +119,50 @@ class GoResolver(LanguageResolver):
                         got.setdefault((parts[-2], s.name), []).append(s)
             self._methods[directory] = got
         return got
+
+    def method_set(self, directory: str, type_name: str, name: str) -> list[Sym]:
+        """The methods `name` of the type `type_name` of `directory`: its own, else those its
+        struct promotes from the types it embeds, breadth first: the shallowest depth holding
+        the name decides (two there are ambiguous, as they are to the compiler)."""
+        level, seen = [(directory, type_name)], set()
+        for _ in range(MAX_EMBED_DEPTH + 1):
+            hits = [h for d, t in level for h in self.methods(d).get((t, name), [])]
+            if hits or not level:
+                return hits
+            seen.update(level)
+            level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
+        return []
+
+    def embedded(self, directory: str, type_name: str) -> list[tuple[str, str]]:
+        """(directory, type name) of each repository type that the struct `type_name` of
+        `directory` embeds, read from its signature (a package outside is left out)."""
+        key = (directory, type_name)
+        got = self._embeds.get(key)
+        if got is None:
+            got = self._embeds[key] = []
+            structs = [s for s in self.package_level(directory).get(type_name, []) if s.kind == "struct"]
+            m = _EMBEDS.search(structs[0].signature) if len(structs) == 1 else None
+            for written in m.group(1).split("; ") if m else ():
+                e = _EMBEDDED.match(written)
+                if e is None:
+                    continue
+                target = self.bindings(structs[0].path).get(e.group(1)) if e.group(1) else directory
+                if target is not None:
+                    got.append((target, e.group(2)))
+        return got
+
+    def members(self, sym: Sym) -> list[str]:
+        """The names of the methods of a type (`refs.dirty.type_members`): Go declares them
+        outside the type, so no definition is its child; with those of the types its struct
+        embeds, the edges through which may resolve otherwise once its embedding changes."""
+        directory = posixpath.dirname(sym.path)
+        out: list[str] = []
+        level, seen = [(directory, sym.name)], set()
+        for _ in range(MAX_EMBED_DEPTH + 1):
+            seen.update(level)
+            out += [n for d, t in level for (owner, n) in self.methods(d) if owner == t]
+            level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
+        return out
 
     def package_name(self, directory: str) -> str:
         """The name the directory's package clause gives, read from a non-test file's
