@@ -34,7 +34,8 @@ _BOM = b"\xef\xbb\xbf"
 # 10: a literal given to gettext (`_("...")`) or to `fail(`/`abort(` is a message; 11: Rust items
 # in each branch of a `cfg_if!` too, and an attribute in a macro's tokens (`#[cfg(unix)]`) holds
 # no calls; 12: in Go, a literal in an `Error() string` method's body and a constant's whole value
-# (any case) are messages, and a struct's signature lists the types it embeds.
+# (any case) are messages, a struct's signature lists the types it embeds, and a name used as a
+# value (not called) is a `references` edge.
 EXTRACTION_VERSION = "12"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is

@@ -20,6 +20,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from ..languages.go import import_name
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
                      Resolution, unique)
 from .graph import Edge, Graph, Sym
@@ -30,7 +31,6 @@ _COMMON_METHODS = frozenset("Close Error String Read Write Len Less Swap Lock Un
                             "Done Wait Err Value Next Reset Flush Seek Sum Size Bytes Int Format".split())
 _RECEIVER = re.compile(r"^func\s*\(\s*(\w+)\s+\*?\s*(\w+)")
 _MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.M)
-_MAJOR = re.compile(r"^v\d+$")
 # `type T struct { *Base; shop.Other; List[int] }`: the embedded types the extractor writes
 _EMBEDS = re.compile(r"\bstruct \{ (.*) \}$")
 _EMBEDDED = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)")
@@ -227,20 +227,9 @@ class GoResolver(LanguageResolver):
                 if alias == ".":
                     got["." + imp.to_name] = target
                     continue
-                got[alias or (self.package_name(target) if target is not None else default_name(imp.to_name))] = target
+                got[alias or (self.package_name(target) if target is not None else import_name(imp.to_name, ""))] = target
             self._bindings[path] = got
         return got
-
-
-def default_name(import_path: str) -> str:
-    """The package name an outside import most likely binds: the last path element,
-    skipping a major-version element (`/v2`) and `.vN` / `go-` decorations."""
-    parts = [p for p in import_path.split("/") if p]
-    if len(parts) > 1 and _MAJOR.match(parts[-1]):
-        parts.pop()
-    last = parts[-1] if parts else import_path
-    last = re.sub(r"\.v\d+$", "", last)
-    return last.rsplit("-", 1)[-1]
 
 
 def _pick(hits: list[Sym], confidence: str) -> Resolution:
