@@ -10,8 +10,7 @@ import pytest
 
 from cruxe.index import run_index
 from cruxe.languages.go import extract
-from cruxe.project import open_project
-from support.incremental import answer, edge_table, synced_and_whole
+from support.incremental import answer, edge_table, symbol_names, synced_and_whole
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
 SHOP = '''\
@@ -115,9 +114,7 @@ def repo(make_repo) -> Path:
 
 def _ids(root: Path) -> dict[str, str]:
     """qualified name -> symbol id, as the edges view writes it (16 hex digits)."""
-    project = open_project(root)  # it keeps the database open
-    rows = project.store.current_generation("live").db.execute("SELECT symbol_id, qualified_name FROM symbols")
-    return {qname: sid.hex() for sid, qname in rows}
+    return {qname: sid for sid, qname in symbol_names(root).items()}
 
 
 def test_a_method_promoted_from_an_embedded_struct_resolves_to_it(repo):

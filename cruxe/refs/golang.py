@@ -10,6 +10,9 @@
   package's own name); `recv.M()` inside `func (recv *T) ...` is T's method M, or the method
   M that T's struct promotes from a type it embeds (its signature lists them: `*Base`,
   `shop.Base`), the shallowest embedding first, as Go selects it.
+- `p.M()` where `p` is a parameter of the enclosing function declared with one named type
+  (`p *T`, `p pkg.T`, read from its signature): T's method M (its own, a promoted one, or an
+  interface's method spec); external when `pkg` is a package outside the repository.
 - Other receivers: the one Go method of that name in the repository, unless it is a name
   that the standard interfaces use everywhere (Close, String, Write, ...).
 Several package-level definitions of one name in one directory (build-tagged variants)
@@ -70,6 +73,9 @@ class GoResolver(LanguageResolver):
             hits = self.method_set(here, e.receiver, name)
             if hits:
                 return _pick(hits, RECEIVER)
+        typed = self._through_parameter(e, owner, here, name) if owner is not None else None
+        if typed is not None:
+            return typed
         if name in _COMMON_METHODS:
             return None, OPAQUE
         return unique(self.g.few_named(name, ("method",), ("go",)))
@@ -119,6 +125,29 @@ class GoResolver(LanguageResolver):
                         got.setdefault((parts[-2], s.name), []).append(s)
             self._methods[directory] = got
         return got
+
+    def _through_parameter(self, e: Edge, owner: Sym, here: str, name: str) -> Resolution | None:
+        """`p.M()` where `p` is a parameter of the function it stands in, declared with one
+        named type (`p *T`, `p pkg.T`): outside the repository, the call is external (a unique
+        method name of ours is no answer for `t *template.Template`); ours, T's method M, its
+        promoted one, or an interface's method spec. None when it decides nothing."""
+        declared = parameter_types(owner.signature, owner.name).get(e.receiver)
+        if declared is None:
+            return None
+        pkg, type_name = declared
+        directory = here
+        if pkg:
+            bindings = self.bindings(e.path)
+            if pkg not in bindings:
+                return None
+            if bindings[pkg] is None:
+                return None, EXTERNAL
+            directory = bindings[pkg]
+        hits = self.method_set(directory, type_name, name)
+        if not hits:
+            hits = [c for t in self.package_level(directory).get(type_name, []) if t.kind == "interface"
+                    for c in self.g.children(t, name)]
+        return _pick(hits, RECEIVER) if hits else None
 
     def method_set(self, directory: str, type_name: str, name: str) -> list[Sym]:
         """The methods `name` of the type `type_name` of `directory`: its own, else those its
@@ -230,6 +259,56 @@ class GoResolver(LanguageResolver):
                 got[alias or (self.package_name(target) if target is not None else import_name(imp.to_name, ""))] = target
             self._bindings[path] = got
         return got
+
+
+_PARAM_TYPE = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)(?:\[.*\])?$")
+MAX_PARAM_CACHE = 50_000
+
+
+def parameter_types(signature: str, name: str) -> dict[str, tuple[str, str]]:
+    """The parameters of a Go function's signature (`func (r T) name[P any](a, b *pkg.T, c
+    int)`) declared with one named type: name -> (package or "", type name). Slices, maps,
+    channels, functions, variadics and unnamed parameters are left out."""
+    key = (signature, name)
+    got = _PARAM_CACHE.get(key)
+    if got is not None:
+        return got
+    got = {}
+    head = re.search(rf"\b{re.escape(name)}\s*(?:\[[^\]]*\])?\s*\(", signature)
+    if head is not None:
+        depth, start, parts = 1, head.end(), []
+        for i in range(head.end(), len(signature)):
+            ch = signature[i]
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+                if depth == 0:
+                    parts.append(signature[start:i])
+                    break
+            elif ch == "," and depth == 1:
+                parts.append(signature[start:i])
+                start = i + 1
+        waiting: list[str] = []
+        for part in parts:
+            words = part.split(None, 1)
+            if len(words) == 1:
+                waiting.append(words[0])
+                continue
+            if len(words) != 2:
+                continue
+            m = _PARAM_TYPE.match(words[1].strip())
+            for param in (*waiting, words[0]):
+                if m is not None and param.isidentifier():
+                    got[param] = (m.group(1) or "", m.group(2))
+            waiting = []
+    if len(_PARAM_CACHE) > MAX_PARAM_CACHE:
+        _PARAM_CACHE.clear()
+    _PARAM_CACHE[key] = got
+    return got
+
+
+_PARAM_CACHE: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
 
 
 def _pick(hits: list[Sym], confidence: str) -> Resolution:

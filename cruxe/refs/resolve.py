@@ -66,7 +66,8 @@ log = logging.getLogger(__name__)
 # class body's reads before its own definitions.) (11: a Python receiver that is a builtin value
 # (a literal, `list()`) is external, and a read (not a call) through an unknown receiver names no
 # unique method that takes arguments or that some class also binds as a data attribute.) (12: a Go
-# call on a method's receiver reaches the methods its struct promotes from the types it embeds.)
+# call on a method's receiver reaches the methods its struct promotes from the types it embeds, and
+# a call on a parameter declared with a named type reaches that type's methods, or is external.)
 RESOLVER_VERSION = "12"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
