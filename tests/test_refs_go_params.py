@@ -69,3 +69,17 @@ def test_a_call_on_a_typed_parameter_goes_to_its_type(tmp_path, monkeypatch):
     assert got[(_line("v.Get"), "Get")] == ("cmd.Viper.Get", "receiver")  # though Cache has a Get too
     assert got[(_line("v.Get"), "Param")] == ("cmd.Level.Param", "receiver")  # the interface's method spec
     assert got[(_line("c.Get"), "Get")] == ("cmd.Cache.Get", "receiver")
+
+
+def test_the_root_package_of_a_module_in_a_subdirectory_is_ours(tmp_path, monkeypatch):
+    # go-probe: cobra/go.mod says `module github.com/spf13/cobra`, and cobra/doc imports it
+    files = {"cobra/go.mod": "module github.com/spf13/cobra\n\ngo 1.15\n", "cobra/cobra.go": CMD.replace(
+        "package cmd", "package cobra"), "cobra/doc/doc.go": 'package doc\n\nimport "github.com/spf13/cobra"\n\n'
+        'func gen(c *cobra.Command) error {\n\treturn c.Execute()\n}\n'}
+    root = tmp_path / "repo"
+    indexed_files(root, tmp_path / "home", files)
+    monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "home"))
+    names = symbol_names(root)
+    got = {(r[0], r[3]): (names.get(r[5], ""), r[6]) for r in edge_table(root)}
+    assert got[("cobra/doc/doc.go", "github.com/spf13/cobra")] == ("", "module")
+    assert got[("cobra/doc/doc.go", "Execute")] == ("cobra.Command.Execute", "receiver")

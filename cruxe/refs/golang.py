@@ -235,7 +235,8 @@ class GoResolver(LanguageResolver):
         for moddir, modpath in self.modules():
             if import_path == modpath or import_path.startswith(modpath + "/"):
                 rest = import_path[len(modpath):].lstrip("/")
-                d = posixpath.join(moddir, rest) if moddir else rest
+                # the module's own root package is its go.mod's directory (no "cobra/" for "cobra")
+                d = posixpath.join(moddir, rest) if moddir and rest else (moddir or rest)
                 return d if d in dirs else None
         if import_path in dirs:
             return import_path
