@@ -44,8 +44,11 @@ _BOM = b"\xef\xbb\xbf"
 # `#[macro_export]` macro is public, and a Rust `assert!(cond)` without a message emits
 # "assertion failed: cond"; 16: a file's messages are found in one scan of the file
 # (literals.field_texts), so a chunk cut inside a docstring or raw string keeps its messages; 17: a
-# bare call of a Python local bound to an attribute (`f = obj.method`) is a call of that attribute.
-EXTRACTION_VERSION = "17"
+# bare call of a Python local bound to an attribute (`f = obj.method`) is a call of that attribute;
+# 18: in Go, a literal in an `Error() string` method's body and a constant's whole value (any
+# case) are messages, a struct's signature lists the types it embeds, and a name used as a value
+# (not called) is a `references` edge.
+EXTRACTION_VERSION = "18"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -256,7 +256,7 @@ def _kept(text: str, start: int, end: int, language: str, joined: bool, tables: 
             return True
     if _in_comment(text, start):
         return False
-    return (joined or _inside_emit(text, start) or _message_constant(text, start)
+    return (joined or _inside_emit(text, start, language) or _message_constant(text, start, language)
             or _message_variable(text, start) or _in_table(tables, start)
             or (rust and _rust_display_text(text, start, end)))
 
@@ -349,13 +349,17 @@ def _message_variable(text: str, start: int) -> bool:
     return bool(names) and _MESSAGE_WORD.search(names[-1]) is not None
 
 
-def _message_constant(text: str, start: int) -> bool:
+def _message_constant(text: str, start: int, language: str) -> bool:
     """The literal at `start` is the whole value given to a constant named in capitals
     (`const CONTEXT_MISSING_ERROR: &str =\n    "there is no reactor ..."`, `MSG = "..."`,
-    `export const NOT_FOUND = '...'`): a message kept apart from the call that raises or panics
-    with it (`panic!("{}", CONTEXT_MISSING_ERROR)`), which is its only source text."""
+    `export const NOT_FOUND = '...'`), or in Go to any constant (Go names no constant in
+    capitals: `const ( fieldErrMsg = "Key: '%s' Error:..." )`): a message kept apart from the
+    call that raises or panics with it (`panic!("{}", CONTEXT_MISSING_ERROR)`,
+    `fmt.Sprintf(fieldErrMsg, ...)`), which is its only source text."""
     lo = max(0, start - EMIT_WINDOW)
-    return _CONSTANT_BEFORE.search(text, lo, start) is not None
+    if _CONSTANT_BEFORE.search(text, lo, start) is not None:
+        return True
+    return language == "go" and _go_constant(text, start)
 
 
 def _message_tables(text: str, literal: re.Pattern) -> list[tuple[int, int]]:
@@ -401,11 +405,52 @@ def _in_table(tables: list[tuple[int, int]], start: int) -> bool:
     return any(a < start < b for a, b in tables)
 
 
-def _inside_emit(text: str, start: int) -> bool:
+# A Go constant spec right before a literal: `name = `, `name Type = `, or `const name = `.
+_GO_CONST_SPEC = re.compile(r"(?:^|\n)[ \t]*(?P<kw>const[ \t]+)?[A-Za-z_]\w*(?:[ \t]+[\w.]+)?[ \t]*=[ \t]*\Z")
+# The lines of a gofmt'd `const ( )` block: a spec (one tab in), an `iota` repeat, a spec's
+# continuation (two tabs in), a comment, a blank line.
+_GO_BLOCK_LINE = re.compile(r"\t[A-Za-z_]\w*(?:[ \t]+[\w.]+)?[ \t]*=|\t[A-Za-z_]\w*\s*$|\t\t|\s*//|\s*$")
+GO_CONST_BLOCK_WINDOW = 8000  # chars before a literal searched for the `const (` opening its block
+
+
+def _go_constant(text: str, start: int) -> bool:
+    """The Go literal at `start` is a constant's whole value: on a `const name = ` line, or on a
+    spec line of a `const ( )` block. Walking up from its line over the block's lines reaches
+    `const (`, or the chunk's start (a snippet chunk is cut at top-level symbols, and each
+    constant of a block is one: the chunk of a long block's last entries does not hold its
+    opening); anything else (`var (`, a `func` line, a statement) says it is no constant."""
+    m = _GO_CONST_SPEC.search(text, max(0, start - 2 * MAX_NAME_CHARS), start)
+    if m is None:
+        return False
+    if m.group("kw"):
+        return True
+    pos = text.rfind("\n", 0, start) + 1
+    if not _GO_BLOCK_LINE.match(text, pos) or text.startswith("\t\t", pos):
+        return False
+    while pos > 0:
+        prev = text.rfind("\n", 0, pos - 1) + 1
+        if text.startswith("const (", prev):
+            return True
+        if start - prev > GO_CONST_BLOCK_WINDOW or not _GO_BLOCK_LINE.match(text[prev:pos - 1]):
+            return False
+        pos = prev
+    return True
+
+
+def _inside_emit(text: str, start: int, language: str) -> bool:
     """The literal at `start` is an argument of an emitting call: walking out from it through
     the brackets still open (within EMIT_WINDOW before it), one of them is opened by such a call
-    (`raise E(_("..."))`, `panic(fmt.Sprintf("..."))`: the inner call is not, the outer one is)."""
-    return _inside_call(text, start, _emitting_call)
+    (`raise E(_("..."))`, `panic(fmt.Sprintf("..."))`: the inner call is not, the outer one is),
+    or, in Go, by the body of an `Error() string` method (what the `error` interface prints:
+    `return fmt.Sprintf("Config File %q Not Found in %q", ...)`)."""
+    return _inside_call(text, start, _emitting_call) or (language == "go" and _inside_call(text, start, _go_error_body))
+
+
+_GO_ERROR_METHOD = re.compile(r"\)\s*Error\(\s*\)\s*string\s*\Z")  # `func (e T) Error() string {`
+
+
+def _go_error_body(text: str, bracket: int, lo: int) -> bool:
+    return text[bracket] == "{" and _GO_ERROR_METHOD.search(text, lo, bracket) is not None
 
 
 def _inside_call(text: str, start: int, opens: Callable[[str, int, int], bool]) -> bool:

@@ -38,10 +38,11 @@ def test_a_package_that_goes_leaves_the_imports_of_it_outside(make_repo, tmp_pat
 
 @pytest.mark.parametrize("edit", ["method_added", "receiver_changed", "method_removed"])
 def test_a_method_edit_in_another_file_moves_the_calls_of_it(make_repo, tmp_path, monkeypatch, edit):
-    # controls: the name of a method added, moved to another type or removed is dirty
+    # controls: the name of a method added, moved to another type or removed is dirty (the
+    # receiver is no parameter with a declared type, which the resolver would follow instead)
     files = {"go.mod": GO_MOD,
              "c/c.go": "package c\n\ntype S struct{}\n\ntype U struct{}\n\nfunc (s *S) Run() int { return 1 }\n",
-             "a/a.go": 'package a\n\nimport "example.com/m/c"\n\nfunc Go(s *c.S) int {\n\treturn s.Run()\n}\n'}
+             "a/a.go": 'package a\n\nimport "example.com/m/c"\n\nfunc Go(s []*c.S) int {\n\treturn s[0].Run()\n}\n'}
     root = make_repo(files)
     texts = {"method_added": files["c/c.go"] + "\nfunc (u U) Run() int { return 2 }\n",
              "receiver_changed": files["c/c.go"].replace("(s *S) Run", "(s *U) Run"),

@@ -7,11 +7,21 @@ What counts as a symbol (and why):
   their type, as gopls' outline shows them too);
 - named types: `struct`, `interface`, and `type_alias` for both `type A = B` and named types
   of any other underlying type (`type Duration int64`, `type HandlerFunc func(...)`): Go has
-  no class or enum, and agents look these up like aliases;
+  no class or enum, and agents look these up like aliases; a struct's signature lists the
+  types it embeds (`type Order struct { *Base; sync.Mutex }`): their methods are the
+  struct's too (the resolver follows them), and an edit of them changes the signature, which
+  is what tells an incremental resolution that the calls through them may resolve otherwise;
 - interface method specs (`method`, parent the interface, qualified `pkg.Iface.Method`);
 - package-level `const` / `var`: every name of a spec is its own symbol (`_` skipped),
   `line_start` = the name's line, `line_end` = the end of its spec.
 Struct fields and function-local declarations are not symbols (yet).
+References: calls, uses of named types, and uses of a name as a value (`limit`, `RunE: run`,
+`viper.SupportedExts`): an identifier that is not called, not a struct literal's key, and not
+declared in the function it stands in (a parameter, a `:=`, a `var`, a range or type switch
+variable: Go locals shadow package-level names, and the extractor sees no other file of the
+package); a selector's operand that names an import gives a qualified use instead. Without
+them a package-level constant or variable, or a function passed as a value, had no reference
+at all: a confident zero.
 Only top-level declarations are definitions in Go, so they are read by iterating the
 file's direct children (no query, no deep walk); that also gives each one its doc comment
 (the `//` block right above, blank line or trailing comment breaking it).
@@ -19,18 +29,22 @@ file's direct children (no query, no deep walk); that also gives each one its do
 from __future__ import annotations
 
 import os
+import re
+from operator import attrgetter
 
 import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Symbol
 from ._common import (MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, MAX_VALUE_SIGNATURE_CHARS, PendingRef, attach_enclosing,
-                      cap, collapse, end_line, error_count, first_line, matches, parse, query, query_text,
+                      cap, captures, collapse, enclosing, end_line, error_count, first_line, matches, parse, query, query_text,
                       receiver_text, start_line, text)
 
 LANG = "go"
 
 # Calls and uses of named types, one query pass; the capture names are those queries/go.scm lists.
 QUERY = query_text(LANG)
+# Uses of names as values, one `captures` pass (queries/go_values.scm).
+VALUES = query_text("go_values")
 
 
 def extract(source: bytes, path: str) -> FileExtract:
@@ -69,7 +83,10 @@ def extract(source: bytes, path: str) -> FileExtract:
             declared.add(caps["tdecl"][0].start_byte)
         else:
             packages[caps["tqual"][0].start_byte] = caps["tpkg"][0]
-    pending += type_references(types, {p[0] for p in pending}, declared, packages, source)
+    taken = {p[0] for p in pending}
+    imported = {import_name(p[2], p[5]) for p in pending if p[1] == "imports"}
+    pending += type_references(types, taken, declared, packages, source)
+    pending += _Values(captures(query(LANG, VALUES), root)).references(taken, imported, out.ranges, source)
     symbols = out.symbols(path)
     return FileExtract(path, LANG, symbols=symbols, references=attach_enclosing(pending, out.ranges),
                        parse_errors=error_count(tree))
@@ -168,7 +185,9 @@ class _Out:
                 sig = "type " + first_line(spec, self.source, MAX_VALUE_SIGNATURE_CHARS)
             else:
                 head = self.source[spec.start_byte:type_node.start_byte].decode("utf-8", "replace")
-                sig = collapse(f"type {head} {kind}")
+                embeds = embedded_types(type_node, self.source) if kind == STRUCT else []
+                sig = cap(collapse(f"type {head} {kind}" + (" { " + "; ".join(embeds) + " }" if embeds else "")),
+                          MAX_SIGNATURE_CHARS)
             name_node = spec.child_by_field_name("name")
             if self.add(spec if grouped else decl, name_node, kind, sig, spec_doc or doc) and kind == INTERFACE:
                 self.interface_methods(type_node, len(self.rows) - 1, text(name_node, self.source))
@@ -209,6 +228,18 @@ class _Out:
         return out
 
 
+def embedded_types(struct: ts.Node, source: bytes) -> list[str]:
+    """The types a struct embeds, as written (`*Base`, `shop.Other`, `List[int]`): its fields
+    without a name, tags left out."""
+    fields = next((c for c in struct.named_children if c.type == "field_declaration_list"), None)
+    out = []
+    for fd in fields.named_children if fields is not None else ():
+        t = fd.child_by_field_name("type") if fd.type == "field_declaration" else None
+        if t is not None and fd.child_by_field_name("name") is None:
+            out.append(collapse(source[fd.start_byte:t.end_byte].decode("utf-8", "replace")))
+    return out
+
+
 def receiver_type(receiver: ts.Node | None, source: bytes) -> str:
     """`(s *Set[K, V])` -> `Set`: the named type, without pointer or type arguments."""
     if receiver is None:
@@ -246,6 +277,76 @@ def type_references(nodes: list[ts.Node], taken: set[int], declared: set[int], p
         seen.add(key)
         out.append((start, "references", word.decode("utf-8", "replace"), line, "", "", recv))
     return out
+
+
+# Identifiers that name no definition of the repository when used as values.
+_NO_VALUE_REF = frozenset(b"_ nil true false iota".split())
+
+
+class _Values:
+    """The value uses of names (VALUES's captures), turned into `references` edges once the
+    calls are known."""
+
+    def __init__(self, caps: dict) -> None:
+        self.uses: list[ts.Node] = caps.get("vref", [])
+        self.decls: list[ts.Node] = caps.get("vdecl", [])
+        # struct literal keys and declared names: no uses
+        self.skip = {n.start_byte for n in caps.get("vkey", [])} | {n.start_byte for n in self.decls}
+        self.selectors = [(n.child_by_field_name("operand"), n.child_by_field_name("field"))
+                          for n in caps.get("vsel", [])]
+
+    def references(self, taken: set[int], imported: set[str], ranges: list[tuple[int, int]],
+                   source: bytes) -> list[PendingRef]:
+        """`pkg.Name` where `pkg` names an import and `Name` is not called; every other
+        identifier not called, not skipped, not a package's name and not declared in the
+        definition it stands in (compared by name over the whole function: a name a block
+        declares anywhere in it is taken for a local everywhere in it)."""
+        out: list[PendingRef] = []
+        seen: set[tuple[bytes, str, int]] = set()
+
+        def add(node: ts.Node, recv: str) -> None:
+            line = node.start_point[0] + 1
+            word = source[node.start_byte:node.end_byte]
+            if (word, recv, line) not in seen:
+                seen.add((word, recv, line))
+                out.append((node.start_byte, "references", word.decode("utf-8", "replace"), line, "", "", recv))
+        packages = set()
+        for operand, field in self.selectors:
+            name = text(operand, source)
+            if name in imported:
+                packages.add(operand.start_byte)
+                if field.start_byte not in taken:
+                    add(field, name)
+        skip = taken | self.skip | packages
+        uses = sorted((n for n in self.uses if n.start_byte not in skip), key=_START)
+        decls = sorted(self.decls, key=_START)
+        local = set(zip(enclosing(ranges, [n.start_byte for n in decls]),
+                        (source[n.start_byte:n.end_byte] for n in decls)))
+        for node, owner in zip(uses, enclosing(ranges, [n.start_byte for n in uses])):
+            word = source[node.start_byte:node.end_byte]
+            if word not in _NO_VALUE_REF and (owner is None or (owner, word) not in local):
+                add(node, "")
+        return out
+
+
+_START = attrgetter("start_byte")
+
+
+def import_name(import_path: str, alias: str) -> str:
+    """The name an import binds in its file: its alias, else most likely the path's last
+    element, skipping a major-version element (`/v2`) and `.vN` / `go-` decorations (the
+    package clause of an outside package is not read)."""
+    if alias:
+        return alias
+    parts = [p for p in import_path.split("/") if p]
+    if len(parts) > 1 and _MAJOR.match(parts[-1]):
+        parts.pop()
+    last = parts[-1] if parts else import_path
+    last = re.sub(r"\.v\d+$", "", last)
+    return last.rsplit("-", 1)[-1]
+
+
+_MAJOR = re.compile(r"^v\d+$")
 
 
 def _imports(decl: ts.Node, source: bytes) -> list[PendingRef]:

@@ -93,10 +93,12 @@ def receiver_names(receiver: str) -> set[str]:
     return set(_IDENT.findall(receiver))
 
 
-def type_members(g: Graph, names: Iterable[str], bases: Callable[[Sym], list[Sym | None]]) -> set[str]:
+def type_members(g: Graph, names: Iterable[str], bases: Callable[[Sym], list[Sym | None]],
+                 members: Callable[[Sym], Iterable[str]] | None = None) -> set[str]:
     """The names of the members of every type named in `names` and of its ancestors (`bases`:
     the language's own reading of a type's base list), each hierarchy followed at most
-    MAX_HOPS deep."""
+    MAX_HOPS deep; `members`: a type's member names that are no children of it (Go's
+    methods and those its struct promotes from the types it embeds)."""
     out: set[str] = set()
     seen: set[str] = set()
     todo = [(s, 0) for n in names for s in g.named(n) if s.kind in TYPE_KINDS]
@@ -106,5 +108,7 @@ def type_members(g: Graph, names: Iterable[str], bases: Callable[[Sym], list[Sym
             continue
         seen.add(sym.id)
         out.update(g.children_of(sym.path, sym.id))
+        if members is not None:
+            out.update(members(sym))
         todo.extend((b, hops + 1) for b in bases(sym) if b is not None)
     return out

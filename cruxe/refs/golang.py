@@ -7,7 +7,12 @@
 - A bare name is a package-level definition of the same directory (every file of a package
   shares one scope), or a name of a dot-import; the predeclared functions are external.
 - `pkg.Name` goes through the import that binds `pkg` (its alias, or the imported
-  package's own name); `recv.M()` inside `func (recv *T) ...` is T's method M.
+  package's own name); `recv.M()` inside `func (recv *T) ...` is T's method M, or the method
+  M that T's struct promotes from a type it embeds (its signature lists them: `*Base`,
+  `shop.Base`), the shallowest embedding first, as Go selects it.
+- `p.M()` where `p` is a parameter of the enclosing function declared with one named type
+  (`p *T`, `p pkg.T`, read from its signature): T's method M (its own, a promoted one, or an
+  interface's method spec); external when `pkg` is a package outside the repository.
 - Other receivers: the one Go method of that name in the repository, unless it is a name
   that the standard interfaces use everywhere (Close, String, Write, ...).
 Several package-level definitions of one name in one directory (build-tagged variants)
@@ -18,6 +23,7 @@ from __future__ import annotations
 import posixpath
 import re
 
+from ..languages.go import import_name
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
                      Resolution, unique)
 from .graph import Edge, Graph, Sym
@@ -28,7 +34,10 @@ _COMMON_METHODS = frozenset("Close Error String Read Write Len Less Swap Lock Un
                             "Done Wait Err Value Next Reset Flush Seek Sum Size Bytes Int Format".split())
 _RECEIVER = re.compile(r"^func\s*\(\s*(\w+)\s+\*?\s*(\w+)")
 _MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.M)
-_MAJOR = re.compile(r"^v\d+$")
+# `type T struct { *Base; shop.Other; List[int] }`: the embedded types the extractor writes
+_EMBEDS = re.compile(r"\bstruct \{ (.*) \}$")
+_EMBEDDED = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)")
+MAX_EMBED_DEPTH = 4  # embedding levels followed for a promoted method
 
 
 class GoResolver(LanguageResolver):
@@ -40,6 +49,7 @@ class GoResolver(LanguageResolver):
         self._methods: dict[str, dict[tuple[str, str], list[Sym]]] = {}
         self._bindings: dict[str, dict[str, str | None]] = {}
         self._pkg_names: dict[str, str] = {}
+        self._embeds: dict[tuple[str, str], list[tuple[str, str]]] = {}
 
     def resolve(self, e: Edge) -> Resolution:
         if e.edge_type == "imports":
@@ -56,13 +66,16 @@ class GoResolver(LanguageResolver):
         owner = self.g.get(e.from_id)
         m = _RECEIVER.match(owner.signature) if owner is not None and owner.kind == "method" else None
         if m is not None and m.group(1) == e.receiver:
-            hits = self.methods(here).get((m.group(2), name), [])
+            hits = self.method_set(here, m.group(2), name)
             if hits:
                 return _pick(hits, RECEIVER)
         if e.receiver in self.package_level(here):  # `T.Method` method expressions
-            hits = self.methods(here).get((e.receiver, name), [])
+            hits = self.method_set(here, e.receiver, name)
             if hits:
                 return _pick(hits, RECEIVER)
+        typed = self._through_parameter(e, owner, here, name) if owner is not None else None
+        if typed is not None:
+            return typed
         if name in _COMMON_METHODS:
             return None, OPAQUE
         return unique(self.g.few_named(name, ("method",), ("go",)))
@@ -113,6 +126,73 @@ class GoResolver(LanguageResolver):
             self._methods[directory] = got
         return got
 
+    def _through_parameter(self, e: Edge, owner: Sym, here: str, name: str) -> Resolution | None:
+        """`p.M()` where `p` is a parameter of the function it stands in, declared with one
+        named type (`p *T`, `p pkg.T`): outside the repository, the call is external (a unique
+        method name of ours is no answer for `t *template.Template`); ours, T's method M, its
+        promoted one, or an interface's method spec. None when it decides nothing."""
+        declared = parameter_types(owner.signature, owner.name).get(e.receiver)
+        if declared is None:
+            return None
+        pkg, type_name = declared
+        directory = here
+        if pkg:
+            bindings = self.bindings(e.path)
+            if pkg not in bindings:
+                return None
+            if bindings[pkg] is None:
+                return None, EXTERNAL
+            directory = bindings[pkg]
+        hits = self.method_set(directory, type_name, name)
+        if not hits:
+            hits = [c for t in self.package_level(directory).get(type_name, []) if t.kind == "interface"
+                    for c in self.g.children(t, name)]
+        return _pick(hits, RECEIVER) if hits else None
+
+    def method_set(self, directory: str, type_name: str, name: str) -> list[Sym]:
+        """The methods `name` of the type `type_name` of `directory`: its own, else those its
+        struct promotes from the types it embeds, breadth first: the shallowest depth holding
+        the name decides (two there are ambiguous, as they are to the compiler)."""
+        level, seen = [(directory, type_name)], set()
+        for _ in range(MAX_EMBED_DEPTH + 1):
+            hits = [h for d, t in level for h in self.methods(d).get((t, name), [])]
+            if hits or not level:
+                return hits
+            seen.update(level)
+            level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
+        return []
+
+    def embedded(self, directory: str, type_name: str) -> list[tuple[str, str]]:
+        """(directory, type name) of each repository type that the struct `type_name` of
+        `directory` embeds, read from its signature (a package outside is left out)."""
+        key = (directory, type_name)
+        got = self._embeds.get(key)
+        if got is None:
+            got = self._embeds[key] = []
+            structs = [s for s in self.package_level(directory).get(type_name, []) if s.kind == "struct"]
+            m = _EMBEDS.search(structs[0].signature) if len(structs) == 1 else None
+            for written in m.group(1).split("; ") if m else ():
+                e = _EMBEDDED.match(written)
+                if e is None:
+                    continue
+                target = self.bindings(structs[0].path).get(e.group(1)) if e.group(1) else directory
+                if target is not None:
+                    got.append((target, e.group(2)))
+        return got
+
+    def members(self, sym: Sym) -> list[str]:
+        """The names of the methods of a type (`refs.dirty.type_members`): Go declares them
+        outside the type, so no definition is its child; with those of the types its struct
+        embeds, the edges through which may resolve otherwise once its embedding changes."""
+        directory = posixpath.dirname(sym.path)
+        out: list[str] = []
+        level, seen = [(directory, sym.name)], set()
+        for _ in range(MAX_EMBED_DEPTH + 1):
+            seen.update(level)
+            out += [n for d, t in level for (owner, n) in self.methods(d) if owner == t]
+            level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
+        return out
+
     def package_name(self, directory: str) -> str:
         """The name the directory's package clause gives, read from a non-test file's
         definitions: a `_test.go` file may belong to the external test package `x_test`,
@@ -155,7 +235,8 @@ class GoResolver(LanguageResolver):
         for moddir, modpath in self.modules():
             if import_path == modpath or import_path.startswith(modpath + "/"):
                 rest = import_path[len(modpath):].lstrip("/")
-                d = posixpath.join(moddir, rest) if moddir else rest
+                # the module's own root package is its go.mod's directory (no "cobra/" for "cobra")
+                d = posixpath.join(moddir, rest) if moddir and rest else (moddir or rest)
                 return d if d in dirs else None
         if import_path in dirs:
             return import_path
@@ -176,20 +257,59 @@ class GoResolver(LanguageResolver):
                 if alias == ".":
                     got["." + imp.to_name] = target
                     continue
-                got[alias or (self.package_name(target) if target is not None else default_name(imp.to_name))] = target
+                got[alias or (self.package_name(target) if target is not None else import_name(imp.to_name, ""))] = target
             self._bindings[path] = got
         return got
 
 
-def default_name(import_path: str) -> str:
-    """The package name an outside import most likely binds: the last path element,
-    skipping a major-version element (`/v2`) and `.vN` / `go-` decorations."""
-    parts = [p for p in import_path.split("/") if p]
-    if len(parts) > 1 and _MAJOR.match(parts[-1]):
-        parts.pop()
-    last = parts[-1] if parts else import_path
-    last = re.sub(r"\.v\d+$", "", last)
-    return last.rsplit("-", 1)[-1]
+_PARAM_TYPE = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)(?:\[.*\])?$")
+MAX_PARAM_CACHE = 50_000
+
+
+def parameter_types(signature: str, name: str) -> dict[str, tuple[str, str]]:
+    """The parameters of a Go function's signature (`func (r T) name[P any](a, b *pkg.T, c
+    int)`) declared with one named type: name -> (package or "", type name). Slices, maps,
+    channels, functions, variadics and unnamed parameters are left out."""
+    key = (signature, name)
+    got = _PARAM_CACHE.get(key)
+    if got is not None:
+        return got
+    got = {}
+    head = re.search(rf"\b{re.escape(name)}\s*(?:\[[^\]]*\])?\s*\(", signature)
+    if head is not None:
+        depth, start, parts = 1, head.end(), []
+        for i in range(head.end(), len(signature)):
+            ch = signature[i]
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+                if depth == 0:
+                    parts.append(signature[start:i])
+                    break
+            elif ch == "," and depth == 1:
+                parts.append(signature[start:i])
+                start = i + 1
+        waiting: list[str] = []
+        for part in parts:
+            words = part.split(None, 1)
+            if len(words) == 1:
+                waiting.append(words[0])
+                continue
+            if len(words) != 2:
+                continue
+            m = _PARAM_TYPE.match(words[1].strip())
+            for param in (*waiting, words[0]):
+                if m is not None and param.isidentifier():
+                    got[param] = (m.group(1) or "", m.group(2))
+            waiting = []
+    if len(_PARAM_CACHE) > MAX_PARAM_CACHE:
+        _PARAM_CACHE.clear()
+    _PARAM_CACHE[key] = got
+    return got
+
+
+_PARAM_CACHE: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
 
 
 def _pick(hits: list[Sym], confidence: str) -> Resolution:

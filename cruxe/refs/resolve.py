@@ -68,8 +68,10 @@ log = logging.getLogger(__name__)
 # unique method that takes arguments or that some class also binds as a data attribute.) (12: a
 # Rust call on a tuple struct's field, `self.0.f()`, through the field's declared type.) (13: a
 # Python variable annotated `Optional[T]`, `"T"` or `T | None` is a T; a regular expression
-# match's own methods (`m.span()`) name no unique method.)
-RESOLVER_VERSION = "13"
+# match's own methods (`m.span()`) name no unique method.) (14: a Go call on a method's receiver
+# reaches the methods its struct promotes from the types it embeds, and a call on a parameter
+# declared with a named type reaches that type's methods, or is external.)
+RESOLVER_VERSION = "14"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
@@ -243,7 +245,7 @@ def _fix_base_edges(db: sqlite3.Connection, g: LayeredGraph, full: bool) -> None
     redo = None
     if before is not None:
         dirty = dirty_names(db, *g.key)
-        dirty |= type_members(g, sorted(dirty_types(db, *g.key)), lambda sym: _bases(g, resolvers, sym))
+        dirty |= type_members(g, sorted(dirty_types(db, *g.key)), *_hierarchy(g, resolvers))
         redo = (dirty | (names ^ before)) & (names | before)
     found = _named_or_through(g.base.db, names if redo is None else redo)
     todo = sorted((e for e in found.values() if e.path not in g.shadow), key=lambda e: (e.path, e.rowid))
@@ -290,7 +292,7 @@ def _redefined(g: LayeredGraph, resolvers: dict[type, LanguageResolver]) -> set[
     # and a changed type's own name: base edges into its members (its own and inherited) were
     # never sent back to pending, as a whole index's edges into a replaced file's are
     types |= {d[2] for d in layers[0][2] ^ layers[1][2] if d[3] in TYPE_KINDS}
-    return changed | type_members(g, sorted(types), lambda sym: _bases(g, resolvers, sym))
+    return changed | type_members(g, sorted(types), *_hierarchy(g, resolvers))
 
 
 def _follow_shadow(db: sqlite3.Connection, g: LayeredGraph) -> bool:
@@ -556,7 +558,7 @@ def _work(db: sqlite3.Connection, g: Graph, resolvers: dict[type, LanguageResolv
     found = {e.rowid: e for e in map(Edge._make, pending_edges(db))}
     names = dirty_names(db, *g.key)
     if names:
-        names |= type_members(g, sorted(dirty_types(db, *g.key)), lambda sym: _bases(g, resolvers, sym))
+        names |= type_members(g, sorted(dirty_types(db, *g.key)), *_hierarchy(g, resolvers))
         for rowid, e in _named_or_through(db, names).items():
             found.setdefault(rowid, e)
     return [found[k] for k in sorted(found)]
@@ -573,14 +575,20 @@ def _named_or_through(db: sqlite3.Connection, names: set[str]) -> dict[int, Edge
     return found
 
 
-def _bases(g: Graph, resolvers: dict[type, LanguageResolver], sym: Sym) -> list[Sym | None]:
-    """A type's bases as its language's resolver reads them (none where it reads none)."""
+def _hierarchy(g: Graph, resolvers: dict[type, LanguageResolver]) -> tuple[Callable, Callable]:
+    """(bases, members) of a type as its language's resolver reads them, for
+    `refs.dirty.type_members`: its bases (none where the resolver reads none), and the names
+    of its members that are no children of it (Go's methods, declared outside their type)."""
+    return (lambda sym: _ask(g, resolvers, sym, "bases")), (lambda sym: _ask(g, resolvers, sym, "members"))
+
+
+def _ask(g: Graph, resolvers: dict[type, LanguageResolver], sym: Sym, what: str) -> list:
     cls = _RESOLVERS.get(sym.language, GenericResolver)
     r = resolvers.get(cls)
     if r is None:
         r = resolvers[cls] = cls(g)
-    bases = getattr(r, "bases", None)
-    return bases(sym) if bases is not None else []
+    read = getattr(r, what, None)
+    return read(sym) if read is not None else []
 
 
 def _through_receivers(db: sqlite3.Connection, names: set[str]) -> list[Edge]:

@@ -18,6 +18,13 @@ def edge_table(root: Path) -> list[tuple]:
     return sorted(tuple(r) for r in rows)
 
 
+def symbol_names(root: Path) -> dict[str, str]:
+    """symbol id (16 hex digits, as `edge_table` writes targets) -> qualified name."""
+    project = open_project(root)  # it keeps the database open
+    rows = project.store.current_generation("live").db.execute("SELECT symbol_id, qualified_name FROM symbols")
+    return {sid.hex(): qname for sid, qname in rows}
+
+
 def answer(table: list[tuple], path: str, line: int, name: str) -> str:
     """The confidence of the one edge by `name` at path:line."""
     got = [r[6] for r in table if r[:2] == (path, line) and r[3] == name]
