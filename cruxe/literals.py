@@ -1,6 +1,6 @@
 """Messages as literals with holes: what a raise/panic/log call would print, and a pasted one.
 
-Indexing: every string literal of a file (scanned whole: `field_texts`) that sits inside an
+Indexing: every string literal of a file (a Python file scanned whole, others chunk by chunk: `field_texts`) that sits inside an
 emitting call (`raise`, `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`,
 an `...Error(` constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
@@ -126,6 +126,7 @@ _RUST_PANIC = re.compile(r"^thread '[^']*' panicked at (?:'(?P<old>.*)',\s*\S+:\
 # std's words around the error's Debug text when `.unwrap()` meets an `Err` (`unwrap_err`, an `Ok`)
 _RUST_UNWRAP = re.compile(r"^called `(?:Result|Option)::\w+\(\)` on an? `\w+` value:\s*")
 _GO_PANIC = re.compile(r"^panic:\s+(.*?)(?:\s+goroutine \d+ \[.*)?$", re.S)
+_EXCEPTION_LIKE = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault|Panic)$")
 _EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*:\s+(?=\S)")
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
 _TRIM = _QUOTES + ".,;:!?()[]{}<>"
@@ -283,7 +284,15 @@ def field_texts(text: str, language: str, chunks: list[tuple[int, int]]) -> list
     terms. `text` is the whole file (its lines joined by `\n`), `chunks` the (first, last)
     lines of its chunks in line order. The file is scanned as one text: a chunk cut out of a
     long definition may start inside a string (a docstring, a raw string), and scanned alone
-    it would read that string's end as an opening quote and every string after it inside out."""
+    it would read that string's end as an opening quote and every string after it inside out.
+    Python only: in the other languages a scan is thrown off for the rest of its text by what a
+    lexical scan cannot tell from a quote (a TypeScript regular expression `/['"]/`, a Rust
+    lifetime or char), and a chunk scanned alone limits that to the chunk (zod's `schemas.ts`
+    lost its messages from the first such place to its end)."""
+    if language != "python":
+        lines = text.split("\n")
+        return [" ".join([w for seg in emitted_segments("\n".join(lines[a - 1:b]), language) for w in seg]
+                         [:MAX_FIELD_TERMS]) for a, b in chunks]
     fields: list[list[str]] = [[] for _ in chunks]
     starts = [a for a, _ in chunks]
     line, pos = 1, 0
@@ -500,10 +509,10 @@ def _emitting_call(text: str, bracket: int, lo: int) -> bool:
 
 # ---- the pasted side ------------------------------------------------------------------------
 
-def unwrap_message(q: str) -> str:
+def unwrap_message(q: str, keep_name: bool = False) -> str:
     """The message inside what a runtime printed around it (Rust and Go panics, `ExcType: `,
     `Error: `, surrounding quotes, a Python traceback's frames); only one exception name is
-    taken off, the rest is message."""
+    taken off, the rest is message. `keep_name` keeps that name on."""
     s = _python_exception(q).strip()
     if len(s) >= 2 and s[0] == s[-1] and s[0] in _QUOTES:  # the whole message quoted, not its last value
         s = s[1:-1].strip()
@@ -517,8 +526,20 @@ def unwrap_message(q: str) -> str:
     m = _GO_PANIC.match(s)
     if m:
         return m.group(1).strip()
-    rest = _EXC_NAME.sub("", s, count=1)
+    rest = s if keep_name else _EXC_NAME.sub("", s, count=1)
     return rest if rest.strip() else s
+
+
+def named_segments(q: str) -> list[tuple[str, ...]]:
+    """When the `Name: ` unwrap_message takes off is no exception's name (no dotted path, no
+    `...Error`-like ending), it may be the message's own first word: Go's `FuncName: message`
+    convention (`fmt.Errorf("RegisterFlagCompletionFunc: flag '%s' does not exist", ...)`). The
+    segments of the paste with that name kept on that the plain ones lack; none otherwise."""
+    m = _EXC_NAME.match(_python_exception(q).strip())
+    if m is None or "." in m.group() or _EXCEPTION_LIKE.search(m.group().rstrip(": \t")):
+        return []
+    plain = set(message_segments(q))
+    return [seg for seg in message_segments(q, keep_name=True) if seg not in plain]
 
 
 def _python_exception(q: str) -> str:
@@ -553,19 +574,19 @@ def is_value(word: str) -> bool:
     return len(core) >= 2 and core[0] in _QUOTES and core[-1] in _QUOTES
 
 
-def pasted_words(q: str) -> list[str]:
+def pasted_words(q: str, keep_name: bool = False) -> list[str]:
     """The words of a pasted message (wrapper off), split at whitespace, except that an
     object's repr stays one word: Python prints what has no literal form between angle
     brackets (`<class 'str'>`, `<Report object at 0x7f3a...>`, `<Response [404]>`), a value
     whose words are not the message's."""
-    return _PASTED_WORD.findall(unwrap_message(q))
+    return _PASTED_WORD.findall(unwrap_message(q, keep_name))
 
 
-def message_segments(q: str) -> list[tuple[str, ...]]:
+def message_segments(q: str, keep_name: bool = False) -> list[tuple[str, ...]]:
     """The pasted message's candidate constant segments: runs of words between filled-in
     values, as lower-cased identifier terms, longest first (ties in text order)."""
     runs: list[list[str]] = [[]]
-    for word in pasted_words(q):
+    for word in pasted_words(q, keep_name):
         if is_value(word):
             runs.append([])
         else:

@@ -248,6 +248,17 @@ def test_f_string_pieces_of_one_message_are_one_literal():
     assert emitted_segments(src, "python") == [["first", "part", "second", "part", "|"]]
 
 
+def test_a_name_prefix_that_is_no_exception_stays_a_candidate_of_the_message():
+    from cruxe.literals import named_segments
+    # cobra: fmt.Errorf("RegisterFlagCompletionFunc: flag '%s' does not exist", name)
+    assert named_segments("RegisterFlagCompletionFunc: flag 'port' does not exist") == [
+        ("registerflagcompletionfunc", "flag")]
+    # an exception's name is the runtime's wrapper, never the message's
+    assert named_segments("ValueError: bad value here") == []
+    assert named_segments("django.core.exceptions.ImproperlyConfigured: Requested setting") == []
+    assert named_segments("plain words without a prefix") == []
+
+
 def test_a_pasted_panic_finds_the_constant_that_holds_its_message(tmp_path):
     files = {
         "src/util/error.rs": 'pub(crate) const CONTEXT_MISSING_ERROR: &str =\n'
@@ -326,3 +337,14 @@ def test_a_value_that_no_message_holds_is_cut_from_every_phrase(tmp_path):
         hits, _, intent = search_code(gen, repo, ref, pasted, limit=5)
         assert intent["intent"] == "error"
         assert (hits[0].path, hits[0].line_start <= 3 <= hits[0].line_end) == ("store/text.py", True), hits[:3]
+
+
+def test_outside_python_a_scan_thrown_off_by_a_stray_quote_loses_no_later_chunk():
+    from cruxe.literals import field_texts
+    # zod's comments quote code in backticks; one left open (or a regular expression holding a
+    # quote) is a string's start to a lexical scan, which then reads the file inside out
+    text = ("// a `keys or `` pair, as markdown writes it\n"
+            "function a() {\n  return 1;\n}\n"
+            "function b() {\n  throw new Error(`Duplicate discriminator value ${v} here`);\n}\n")
+    fields = field_texts(text, "typescript", [(1, 4), (5, 7)])
+    assert fields[1] == "duplicate discriminator value | here |"

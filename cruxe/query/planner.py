@@ -399,11 +399,12 @@ def _snippet_clauses(q, intent, words, terms, target, query_path) -> list[Clause
 
 def _message_phrases(q: str) -> list[tuple[str, ...]]:
     """A pasted message's candidate constant segments of two words or more (the runtime's
-    wrapper and the filled-in values taken off: literals.message_segments), MAX_QUERY_TERMS
+    wrapper and the filled-in values taken off: literals.message_segments; first the ones with a
+    `Name: ` prefix kept that may be the message's own, literals.named_segments), MAX_QUERY_TERMS
     words in all; words that the searched field never holds are cut out at run time
     (store.fulltext.split_phrases)."""
     out, budget = [], MAX_QUERY_TERMS
-    for seg in literals.message_segments(q):
+    for seg in literals.named_segments(q) + literals.message_segments(q):
         if budget < 2:
             break
         if len(seg) >= 2:
