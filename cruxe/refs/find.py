@@ -17,8 +17,11 @@ unresolved" tells the agent to look before deleting anything. The unresolved one
 listed too, after the resolved ones, in their own list (`unresolved`, each entry with
 `resolved: false` and the reason the resolver gave), bounded by `limit` like the resolved.
 
-Targets: the name is read as locate_symbol reads one (`intent.parse_name`), so it may be
-qualified (`a::b`, `A.b`, `A->b`, `A#b`, matched as a suffix of qualified names). Definitions that share a path and qualified name (conditional redefinitions,
+Targets: the name is read as locate_symbol reads one (`intent.parse_name`,
+`intent.qualified_matches`), so it may be qualified (`a::b`, `A.b`, `A->b`, `A#b`: a suffix of
+qualified names, else the qualifier's segments in order in the path and qualifier, as
+`hashbrown::HashMap::insert` names `hashbrown/src/map.rs`'s `map::HashMap::insert`), the
+scope as written chosen over other cases. Definitions that share a path and qualified name (conditional redefinitions,
 overloads, property setters) are one target. `path` + `line` pick the definition at (or
 around) that line. Several targets in the `path` given are all answered, grouped by
 definition (`definitions`, each reference saying which one it reaches); several targets and
@@ -29,7 +32,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..errors import CruxeError
-from ..intent import NAME_SEPARATORS, parse_name
+from ..intent import parse_name, qualified_matches, scope_as_written
 from ..model import is_non_source_path, is_test_file
 from ..outline import normalize_repo_path
 from ..shape import apply_safety_limit
@@ -147,9 +150,7 @@ def _targets(gen: Generation, symbol_name: str, segments: list[str], path: str |
     """The definitions asked for, grouped into targets (rows of one path and qualified
     name), in (path, line) order: one, or several of the one file `path` names."""
     name = segments[-1]
-    rows = _definitions(gen, name)
-    if len(segments) > 1:
-        rows = [r for r in rows if NAME_SEPARATORS.split(r["qualified_name"])[-len(segments):] == segments]
+    rows = _definitions(gen, segments)
     if path is not None:
         rows = [r for r in rows if r["path"] == path]
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -213,11 +214,17 @@ def _at_line(targets: list[list[dict[str, Any]]], line: int, symbol_name: str,
                                 "or `path` alone for all of them."})
 
 
-def _definitions(gen: Generation, name: str) -> list[dict[str, Any]]:
-    """Definitions named exactly `name`; when there are none, a case-insensitive match."""
-    rows = [_row(s) for s in symbols_named(gen, name.lower())]
-    exact = [r for r in rows if r["name"] == name]
-    return exact or rows
+def _definitions(gen: Generation, segments: list[str]) -> list[dict[str, Any]]:
+    """The definitions a (qualified) name means, read as locate_symbol reads it: a qualified
+    name by `intent.qualified_matches`, those matching its scope as written when some do;
+    then those named exactly as written when some are, else any case."""
+    name = segments[-1]
+    rows = symbols_named(gen, name.lower())
+    if len(segments) > 1:
+        rows = qualified_matches(rows, segments)
+        rows = [r for r in rows if scope_as_written(r, segments)] or rows
+    rows = [r for r in rows if r.name == name] or rows
+    return [_row(s) for s in rows]
 
 
 def _row(s: Symbol) -> dict[str, Any]:
