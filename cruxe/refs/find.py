@@ -1,8 +1,8 @@
 """`find_references`: who imports, calls or uses a symbol, and how much is unknown.
 
 The answer never claims more than the index knows. Resolved references are listed (one
-per source line, in (path, line) order, the implementation's files before tests, docs,
-examples and fixtures, and before test code inside source files: `testcode.py`); each use is listed once: an import line of the target is folded
+per source line, in (path, line) order, the implementation's files first, then examples and
+docs, then test code inside source files, then tests, benchmarks and fixtures: `testcode.py`); each use is listed once: an import line of the target is folded
 into the file's other references to it (counted in `imports_folded`, present when not 0)
 and stays listed when it is the file's only one; `kind: "imports"` lists every import.
 The references in test code of one test (one enclosing symbol, or a test file's top level)
@@ -33,13 +33,13 @@ from typing import Any, Callable
 
 from ..errors import CruxeError
 from ..intent import parse_name, qualified_matches, scope_as_written
-from ..model import is_non_source_path, is_test_file
+from ..model import is_test_file
 from ..outline import normalize_repo_path
 from ..shape import apply_safety_limit
 from ..store import (Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
                      unresolved_edges)
 from .resolve import resolver_version
-from .testcode import InSourceTests, fold_test_code, source_before_test_code
+from .testcode import InSourceTests, fold_test_code, path_rank, source_before_test_code
 from .text import line_of
 
 EDGE_KINDS = ("calls", "imports", "references")
@@ -247,7 +247,7 @@ def _references(gen: Generation, ids: list[str], kind: str | None) -> list[dict[
         if cur is None or (_KIND_ORDER.get(edge_type, 9), from_id or "") < (_KIND_ORDER.get(cur["edge_type"], 9),
                                                                          cur["from_symbol"] or ""):
             best[(path, line)] = cand
-    return [best[k] for k in sorted(best, key=lambda k: (is_non_source_path(k[0]), k))]
+    return [best[k] for k in sorted(best, key=lambda k: (path_rank(k[0]), k))]
 
 
 def _fold_imports(refs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
