@@ -35,3 +35,69 @@ def test_rust_in_source_tests_after_examples(make_repo):
     })
     got = [(r["path"], r["line_start"]) for r in _refs(root, "bounded", kind="calls")["references"]]
     assert got == [("src/lib.rs", 6), ("examples/ex.rs", 2), ("src/lib.rs", 13), ("benches/b.rs", 2)]
+
+
+PROPERTY = ("class Console:\n"
+            "    def __init__(self):\n"
+            "        self._width = 80\n"
+            "\n"
+            "    @property\n"
+            "    def width(self) -> int:\n"
+            "        return self._width\n"
+            "\n"
+            "    @width.setter\n"
+            "    def width(self, value: int) -> None:\n"
+            "        self._width = value\n"
+            "\n"
+            "    def render(self) -> int:\n"
+            "        return self.width * 2\n")
+
+
+def test_property_setter_is_no_reference_of_its_property(make_repo):
+    root = make_repo({"con.py": PROPERTY, "use.py": "from con import Console\n\nc = Console()\nprint(c.width)\n"})
+    out = _refs(root, "Console.width")
+    got = {(r["path"], r["line_start"]) for r in out["references"]}
+    assert ("con.py", 14) in got and ("use.py", 4) in got
+    assert not got & {("con.py", 9), ("con.py", 10)}
+    assert out["total_references"] == len(got)
+    # set apart, not lost: a rename of the property changes them too
+    assert [(r["path"], r["line_start"]) for r in out["redefinitions"]] == [("con.py", 9), ("con.py", 10)]
+
+
+def test_a_redefinition_that_uses_the_name_stays_a_reference(make_repo):
+    root = make_repo({"q.py": ("class Q:\n    def as_manager(cls):\n        return cls\n\n"
+                               "    as_manager.queryset_only = True\n    as_manager = classmethod(as_manager)\n")})
+    out = _refs(root, "Q.as_manager")
+    assert ("q.py", 6) in {(r["path"], r["line_start"]) for r in out["references"]}
+    assert "redefinitions" not in out
+
+
+CONSTRUCTOR = {
+    "base.py": ("class Text:\n    def __init__(self, s):\n        self.s = s\n\n\n"
+                "class Rich(Text):\n    def __init__(self):\n        super().__init__('x')\n"),
+    "thread.py": ("import threading\n\n\nclass Worker(threading.Thread):\n    def __init__(self):\n"
+                  "        super().__init__(daemon=True)\n"),
+    "use.py": "from base import Text\n\nt = Text('a')\n",
+}
+
+
+def test_constructor_points_to_its_class_and_lists_no_other_super_call(make_repo):
+    root = make_repo(CONSTRUCTOR)
+    out = _refs(root, "Text.__init__")
+    assert [(r["path"], r["line_start"]) for r in out["references"]] == [("base.py", 8)]
+    assert not any(r["path"] == "thread.py" for r in out.get("unresolved", []))
+    assert out["unresolved_count"] == 0
+    assert out["constructor_of"]["qualified_name"] == "base.Text"
+    action = next_actions({"symbol_name": "Text.__init__"}, out)[0]
+    arguments = dict(action["arguments"])
+    calls = _refs(root, arguments.pop("symbol_name"), **arguments)
+    assert ("use.py", 3) in {(r["path"], r["line_start"]) for r in calls["references"]}
+
+
+def test_other_methods_keep_their_unresolved_candidates(make_repo):
+    """Only a constructor's unresolved uses are narrowed (to the ambiguous ones)."""
+    root = make_repo({**CONSTRUCTOR, "w.py": ("import threading\n\n\nclass W(threading.Thread):\n"
+                                              "    def render(self):\n        return super().render()\n"),
+                      "r.py": "class R:\n    def render(self):\n        return 1\n"})
+    out = _refs(root, "R.render")
+    assert out["unresolved_count"] == 1 and "constructor_of" not in out
