@@ -21,6 +21,12 @@ RUST = {
     "other/src/lib.rs": ("pub struct Set;\n\nimpl Set {\n    pub fn insert(&self) {}\n}\n\n"
                          "pub fn go(s: &Set) {\n    s.insert();\n}\n"),
 }
+# a crate at the repository's root: no path says its name, its Cargo.toml does
+RUST_ROOT = {"Cargo.toml": RUST["hashbrown/Cargo.toml"], "src/lib.rs": RUST["hashbrown/src/lib.rs"],
+             "src/map.rs": RUST["hashbrown/src/map.rs"]}
+RUST_DASHED = {"Cargo.toml": '[package]\nname = "crossbeam-channel"\nversion = "0.1.0"\n',
+               "src/lib.rs": "mod channel;\npub use channel::bounded;\n\npub fn make() {\n    bounded();\n}\n",
+               "src/channel.rs": "pub fn bounded() {}\n"}
 PYTHON = {
     "pkg/__init__.py": "from .mod import Klass\n",
     "pkg/mod.py": "class Klass:\n    def run(self):\n        return 1\n\n\ndef main():\n    Klass().run()\n",
@@ -49,6 +55,8 @@ def _both(root, name: str):
 
 @pytest.mark.parametrize("files, name, where, caller", [
     (RUST, "hashbrown::HashMap::insert", "hashbrown/src/map.rs", ("hashbrown/src/map.rs", 10)),
+    (RUST_ROOT, "hashbrown::HashMap::insert", "src/map.rs", ("src/map.rs", 10)),
+    (RUST_DASHED, "crossbeam_channel::bounded", "src/channel.rs", ("src/lib.rs", 5)),
     (PYTHON, "pkg.Klass.run", "pkg/mod.py", ("pkg/mod.py", 7)),
     (GO, "store.Open", "store/store.go", ("main.go", 6)),
     (TS, "strings.trim", "src/util/strings.ts", ("src/main.ts", 3)),

@@ -3,9 +3,11 @@
 SQLite only (the `name_lower` index): every definition of the last segment's name, then
 - a qualified query (`QuerySet.filter`, `auth::jwt::validate`, `http.Server.ListenAndServe`)
   keeps the rows whose qualified name ends with the given path at a segment boundary (`.`
-  and `::` alike); when none does, the rows whose path and qualifier contain the query's
-  qualifier segments in order (`json.JSONDecoder` finds `json.decoder.JSONDecoder`,
-  `crossbeam_channel::bounded` finds `bounded` in `crossbeam-channel/src/channel.rs`):
+  and `::` alike); when none does, the rows whose Rust crate name (its Cargo.toml's), path and
+  qualifier contain the query's qualifier segments in order (`json.JSONDecoder` finds
+  `json.decoder.JSONDecoder`, `crossbeam_channel::bounded` finds `bounded` in
+  `crossbeam-channel/src/channel.rs`, `hashbrown::HashMap::insert` finds `map::HashMap::insert`
+  in a repository whose root Cargo.toml names `hashbrown`):
   `intent.qualified_matches`, the rule find_references reads its target by too;
 - kind / role / language filters with spec 04 intersection semantics;
 - exact case first: when some of the remaining rows match the name's case exactly, only
@@ -24,6 +26,7 @@ import re
 from .. import intent as intent_mod
 from ..errors import CruxeError
 from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
+from ..refs.text import CrateNames
 from ..store import Symbol, symbols_named
 from . import signals as sig
 from .bodies import MAX_BODY_CHECKS, declarations
@@ -45,8 +48,9 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     target = segments[-1]
     rows = symbols_named(gen, target.lower())
     qualified = len(segments) > 1
+    home = CrateNames(gen, repo, ref)  # reads a Cargo.toml only when asked about a Rust file
     if qualified:
-        rows = intent_mod.qualified_matches(rows, segments)
+        rows = intent_mod.qualified_matches(rows, segments, home)
     # filters before the case tier: `config` with kind=class must still find `class Config`
     rows = [r for r in rows if (kinds is None or r.kind in kinds) and (not language or r.language == language)]
     rows = _case_tier(rows, target)
@@ -57,7 +61,7 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     hits = [_hit(r, target, query_path, kind_intent, r.symbol_id in stubs) for r in rows]
     # the scope's case outranks every signal: a qualified name is typed as it is spelled, and
     # the same-named methods of other-case types must not push the one asked for past the limit
-    other_case = [qualified and not intent_mod.scope_as_written(r, segments) for r in rows]
+    other_case = [qualified and not intent_mod.scope_as_written(r, segments, home) for r in rows]
     # `name!` is a Rust macro call: the macro it names comes before same-named functions
     macro = _MACRO_CALL.search(name) is not None
     not_macro = [macro and not (r.signature or "").startswith("macro_rules!") for r in rows]

@@ -45,7 +45,7 @@ from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, symbols_by_
                      unresolved_edges)
 from .resolve import resolver_version
 from .testcode import InSourceTests, fold_test_code, path_rank, source_before_test_code
-from .text import line_of
+from .text import CrateNames, line_of
 
 EDGE_KINDS = ("calls", "imports", "references")
 # several edges on one line (a call and a type use, say) show once, as the strongest
@@ -73,7 +73,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
                          {"remedy": "Wait for the index job, or run `cruxe sync` (sync_repo) to finish it."})
     segments = parse_name(symbol_name, "symbol_name")
     name = segments[-1]
-    targets = _targets(gen, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
+    targets = _targets(gen, repo, ref, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
     found, redefinitions = _redefinitions(gen, repo, ref, targets, _grouped_references(gen, targets, kind))
     refs, folded = _fold_imports(found) if kind is None else (found, 0)
     in_source_tests = InSourceTests(gen, repo, ref)
@@ -167,12 +167,13 @@ def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, An
 
 # ---- the target ------------------------------------------------------------------------------
 
-def _targets(gen: Generation, symbol_name: str, segments: list[str], path: str | None, line: int | None,
+def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: list[str], path: str | None,
+             line: int | None,
              kind: str | None) -> list[list[dict[str, Any]]]:
     """The definitions asked for, grouped into targets (rows of one path and qualified
     name), in (path, line) order: one, or several of the one file `path` names."""
     name = segments[-1]
-    rows = _definitions(gen, segments)
+    rows = _definitions(gen, segments, CrateNames(gen, repo, ref))
     if path is not None:
         rows = [r for r in rows if r["path"] == path]
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -254,15 +255,15 @@ def _at_line(targets: list[list[dict[str, Any]]], line: int, symbol_name: str,
                                 "or `path` alone for all of them."})
 
 
-def _definitions(gen: Generation, segments: list[str]) -> list[dict[str, Any]]:
+def _definitions(gen: Generation, segments: list[str], home: CrateNames) -> list[dict[str, Any]]:
     """The definitions a (qualified) name means, read as locate_symbol reads it: a qualified
     name by `intent.qualified_matches`, those matching its scope as written when some do;
     then those named exactly as written when some are, else any case."""
     name = segments[-1]
     rows = symbols_named(gen, name.lower())
     if len(segments) > 1:
-        rows = qualified_matches(rows, segments)
-        rows = [r for r in rows if scope_as_written(r, segments)] or rows
+        rows = qualified_matches(rows, segments, home)
+        rows = [r for r in rows if scope_as_written(r, segments, home)] or rows
     rows = [r for r in rows if r.name == name] or rows
     return [_row(s) for s in rows]
 
