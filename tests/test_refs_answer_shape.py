@@ -101,3 +101,18 @@ def test_other_methods_keep_their_unresolved_candidates(make_repo):
                       "r.py": "class R:\n    def render(self):\n        return 1\n"})
     out = _refs(root, "R.render")
     assert out["unresolved_count"] == 1 and "constructor_of" not in out
+
+
+def test_typescript_constructor_points_to_its_class(make_repo):
+    root = make_repo({"src/box.ts": "export class Box {\n  constructor(public n: number) {}\n}\n",
+                      "src/use.ts": 'import { Box } from "./box";\nexport const b = new Box(1);\n'})
+    out = _refs(root, "Box.constructor")
+    assert out["constructor_of"]["name"] == "Box" and out["constructor_of"]["path"] == "src/box.ts"
+    arguments = dict(next_actions({"symbol_name": "Box.constructor"}, out)[0]["arguments"])
+    calls = _refs(root, arguments.pop("symbol_name"), **arguments)
+    assert [(r["path"], r["line_start"]) for r in calls["references"]] == [("src/use.ts", 2)]
+
+
+def test_a_method_named_like_a_constructor_outside_a_class_is_no_constructor(make_repo):
+    out = _refs(make_repo({"m.py": "def __init__():\n    return 1\n\n__init__()\n"}), "__init__")
+    assert "constructor_of" not in out and out["total_references"] == 1

@@ -151,7 +151,7 @@ def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, An
     owner = out.get("constructor_of")
     if owner is not None:
         add({**_picking(owner), "kind": "calls"},
-            f"the constructor is called through its class: the `{owner['name']}(...)` call sites")
+            f"a constructor is called through its class: the call sites of {owner['name']}")
     if not out.get("truncated"):
         return actions
 
@@ -210,7 +210,10 @@ def _constructor_of(gen: Generation, targets: list[list[dict[str, Any]]]) -> dic
     if len(targets) > 1 or row["kind"] != "method" or row["name"] not in CONSTRUCTORS:
         return None
     qualified = row["qualified_name"][:-len(row["name"])]
-    for s in symbols_named(gen, NAME_SEPARATORS.split(qualified)[-2].lower()):
+    owner = NAME_SEPARATORS.split(qualified)
+    if len(owner) < 2:  # no qualifier: no class holds it
+        return None
+    for s in symbols_named(gen, owner[-2].lower()):
         tail = qualified[len(s.qualified_name):]
         if s.kind == "class" and s.path == row["path"] and qualified.startswith(s.qualified_name) \
                 and NAME_SEPARATORS.fullmatch(tail):
