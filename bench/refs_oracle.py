@@ -319,6 +319,9 @@ def run(args: argparse.Namespace) -> dict:
                 continue
             # a test's sites folded into one entry each keep their line in `lines`
             got = {(r["path"], line) for r in ans["references"] for line in r.get("lines", (r["line_start"],))}
+            # the target's own later definitions' head lines (a setter, a redefinition), which
+            # the answer sets apart from the references and scip records as occurrences
+            got |= {(r["path"], r["line_start"]) for r in ans.get("redefinitions", ())}
             if ans.get("imports_folded"):  # the default answer folds imports beside a use: ask for them
                 got |= {(r["path"], r["line_start"]) for r in find_references(
                     gen, project.id, ref, hit[4], path=hit[0], kind="imports", limit=100_000)["references"]}

@@ -247,6 +247,11 @@ def cmd_refs(a: argparse.Namespace) -> int:
                   f"{_human(r.get('context', ''))}{more}")
         folded = f", {p['imports_folded']} import lines folded into uses (--kind imports lists them)" \
             if p.get("imports_folded") else ""
+        if p.get("redefinitions"):
+            folded += f", {len(p['redefinitions'])} head lines of its own later definitions (--json: redefinitions)"
+        owner = p.get("constructor_of")
+        if owner:
+            folded += f"; a constructor: its callers call the class (cruxe refs {_human(owner['qualified_name'])} --kind calls)"
         print(f"-- {p.get('total_references', 0)} resolved, {p.get('unresolved_count', 0)} unresolved{folded}",
               file=sys.stderr)
 

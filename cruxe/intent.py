@@ -27,6 +27,7 @@ underscore, else None.
 from __future__ import annotations
 
 import re
+from typing import Callable, Protocol, TypeVar
 
 from .errors import CruxeError
 
@@ -386,3 +387,63 @@ def _convention(name: str) -> str | None:
     if first.isupper():
         return "type"
     return None
+
+
+# ---- a qualified name against definitions (locate_symbol and find_references alike) -------------
+
+_PATH_PARTS = re.compile(r"[/\\.]")
+
+
+class Named(Protocol):
+    name: str
+    qualified_name: str
+    path: str
+
+
+N = TypeVar("N", bound=Named)
+Home = Callable[[str], list[str]]  # a file's path -> names it lives under that the path does not say
+
+
+def qualified_matches(rows: list[N], segments: list[str], home: Home | None = None) -> list[N]:
+    """The definitions (named `segments[-1]`, any case) a qualified name may mean, case-
+    insensitively: those whose qualified name ends with the segments at a segment boundary
+    (`.` and `::` alike); when none does, those whose home (`home`: a Rust crate's package
+    name, which no path need say), path and qualifier contain the query's qualifier segments
+    in order (`json.JSONDecoder` finds `json.decoder.JSONDecoder`, `crossbeam_channel::bounded`
+    finds `bounded` in `crossbeam-channel/src/channel.rs`, `hashbrown::HashMap::insert` finds
+    `map::HashMap::insert` in the crate named `hashbrown`)."""
+    want = [s.lower() for s in segments]
+    suffix = [r for r in rows if _seg(r.qualified_name)[-len(want):] == want]
+    if suffix:
+        return suffix
+    qualifier = want[:-1]
+    return [r for r in rows if _in_order(qualifier, _context_segments(r, home))]
+
+
+def scope_as_written(row: Named, segments: list[str], home: Home | None = None) -> bool:
+    """The row matches the qualified name in its case, by the rule of `qualified_matches`
+    applied case-sensitively (suffix of the qualified name, else qualifier in order)."""
+    if _seg(row.qualified_name, fold=False)[-len(segments):] == segments:
+        return True
+    return row.name == segments[-1] and _in_order(segments[:-1], _context_segments(row, home, fold=False))
+
+
+def _seg(qualified_name: str, *, fold: bool = True) -> list[str]:
+    text = qualified_name.lower() if fold else qualified_name
+    return [s for s in NAME_SEPARATORS.split(text) if s]
+
+
+def _context_segments(row: Named, home: Home | None, *, fold: bool = True) -> list[str]:
+    """Where a symbol lives, as segments: its home's, its path's components, then its qualifier."""
+    text = row.path.lower() if fold else row.path
+    path = [p for p in _PATH_PARTS.split(text) if p]
+    if home is not None:
+        path = [h.lower() if fold else h for h in home(row.path)] + path
+    return path + _seg(row.qualified_name, fold=fold)[:-1]
+
+
+def _in_order(needles: list[str], hay: list[str]) -> bool:
+    """`needles` appear in `hay` in this order; `-` and `_` alike (the package `crossbeam-channel`
+    is the crate `crossbeam_channel` in Rust paths)."""
+    it = iter(h.replace("-", "_") for h in hay)
+    return all(any(n.replace("-", "_") == h for h in it) for n in needles)

@@ -36,6 +36,13 @@ def _sites(root: Path, name: str, path: str) -> list[tuple[str, int]]:
     return [(r["path"], r["line_start"]) for r in got["references"]]
 
 
+def _redefinitions(root: Path, name: str, path: str) -> list[tuple[str, int]]:
+    project = open_project(root)
+    gen = project.store.current_generation("live")
+    got = find_references(gen, project.id, "live", name, path=path, limit=1000)
+    return [(r["path"], r["line_start"]) for r in got.get("redefinitions", ())]
+
+
 def test_a_constructor_assigned_in_init_types_the_attribute(make_repo):
     root = make_repo({"io_.py": WRITER, "cmd.py": """\
 from io_ import Writer
@@ -249,7 +256,9 @@ def save(files):
     assert _sites(root, "Writer.path", "w.py") == [("use.py", 6)]
 
 
-def test_a_setter_and_a_conditional_variant_are_listed_with_the_first_definition(make_repo):
+def test_a_setter_and_a_conditional_variant_are_redefinitions_of_the_first_definition(make_repo):
+    """Their head lines are resolved to the first definition (a rename changes them too) and
+    answered apart from its references: they define it, they do not use it."""
     root = make_repo({"m.py": """\
 import os
 
@@ -272,8 +281,10 @@ else:
         return 2
 """})
     run_index(root)
-    assert ("m.py", 10) in _sites(root, "Response.content", "m.py")
-    assert _sites(root, "lock", "m.py") == [("m.py", 18)]
+    assert _sites(root, "Response.content", "m.py") == []
+    assert _redefinitions(root, "Response.content", "m.py") == [("m.py", 9), ("m.py", 10)]
+    assert _sites(root, "lock", "m.py") == []
+    assert _redefinitions(root, "lock", "m.py") == [("m.py", 18)]
 
 
 def test_a_member_read_on_an_annotated_parameter_is_a_reference(make_repo):

@@ -3,9 +3,12 @@
 SQLite only (the `name_lower` index): every definition of the last segment's name, then
 - a qualified query (`QuerySet.filter`, `auth::jwt::validate`, `http.Server.ListenAndServe`)
   keeps the rows whose qualified name ends with the given path at a segment boundary (`.`
-  and `::` alike); when none does, the rows whose path and qualifier contain the query's
-  qualifier segments in order (`json.JSONDecoder` finds `json.decoder.JSONDecoder`,
-  `crossbeam_channel::bounded` finds `bounded` in `crossbeam-channel/src/channel.rs`);
+  and `::` alike); when none does, the rows whose Rust crate name (its Cargo.toml's), path and
+  qualifier contain the query's qualifier segments in order (`json.JSONDecoder` finds
+  `json.decoder.JSONDecoder`, `crossbeam_channel::bounded` finds `bounded` in
+  `crossbeam-channel/src/channel.rs`, `hashbrown::HashMap::insert` finds `map::HashMap::insert`
+  in a repository whose root Cargo.toml names `hashbrown`):
+  `intent.qualified_matches`, the rule find_references reads its target by too;
 - kind / role / language filters with spec 04 intersection semantics;
 - exact case first: when some of the remaining rows match the name's case exactly, only
   those are kept, otherwise the lookup is case-insensitive. For a qualified query the scope's
@@ -23,6 +26,7 @@ import re
 from .. import intent as intent_mod
 from ..errors import CruxeError
 from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
+from ..refs.text import CrateNames
 from ..store import Symbol, symbols_named
 from . import signals as sig
 from .bodies import MAX_BODY_CHECKS, declarations
@@ -30,7 +34,6 @@ from .context import enrich
 from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, validate_limit
 from .search import symbol_hit, take
 
-_PATH_PARTS = re.compile(r"[/\\.]")
 _MACRO_CALL = re.compile(r"\w!\s*(?:\(\s*\))?[\s`]*$")
 
 
@@ -45,8 +48,9 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     target = segments[-1]
     rows = symbols_named(gen, target.lower())
     qualified = len(segments) > 1
+    home = CrateNames(gen, repo, ref)  # reads a Cargo.toml only when asked about a Rust file
     if qualified:
-        rows = _qualified(rows, segments)
+        rows = intent_mod.qualified_matches(rows, segments, home)
     # filters before the case tier: `config` with kind=class must still find `class Config`
     rows = [r for r in rows if (kinds is None or r.kind in kinds) and (not language or r.language == language)]
     rows = _case_tier(rows, target)
@@ -57,7 +61,7 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     hits = [_hit(r, target, query_path, kind_intent, r.symbol_id in stubs) for r in rows]
     # the scope's case outranks every signal: a qualified name is typed as it is spelled, and
     # the same-named methods of other-case types must not push the one asked for past the limit
-    other_case = [qualified and not _scope_as_written(r, segments) for r in rows]
+    other_case = [qualified and not intent_mod.scope_as_written(r, segments, home) for r in rows]
     # `name!` is a Rust macro call: the macro it names comes before same-named functions
     macro = _MACRO_CALL.search(name) is not None
     not_macro = [macro and not (r.signature or "").startswith("macro_rules!") for r in rows]
@@ -80,41 +84,6 @@ def _allowed_kinds(kind: str | None, role: str | None) -> frozenset[str] | None:
     if role is not None:  # already validated and canonical
         allowed = ROLE_KINDS[role] if allowed is None else allowed & ROLE_KINDS[role]
     return allowed
-
-
-def _qualified(rows: list[Symbol], segments: list[str]) -> list[Symbol]:
-    want = [s.lower() for s in segments]
-    suffix = [r for r in rows if _seg(r.qualified_name)[-len(want):] == want]
-    if suffix:
-        return suffix
-    qualifier = want[:-1]
-    return [r for r in rows if _in_order(qualifier, _context_segments(r))]
-
-
-def _scope_as_written(row: Symbol, segments: list[str]) -> bool:
-    """The row matches the qualified query in the query's case, by the rule `_qualified`
-    applied case-insensitively (suffix of the qualified name, else qualifier in order)."""
-    if _seg(row.qualified_name, fold=False)[-len(segments):] == segments:
-        return True
-    return row.name == segments[-1] and _in_order(segments[:-1], _context_segments(row, fold=False))
-
-
-def _seg(qualified_name: str, *, fold: bool = True) -> list[str]:
-    text = qualified_name.lower() if fold else qualified_name
-    return [s for s in intent_mod.NAME_SEPARATORS.split(text) if s]
-
-
-def _context_segments(row: Symbol, *, fold: bool = True) -> list[str]:
-    """Where a symbol lives, as segments: its path's components, then its qualifier."""
-    path = [p for p in _PATH_PARTS.split(row.path.lower() if fold else row.path) if p]
-    return path + _seg(row.qualified_name, fold=fold)[:-1]
-
-
-def _in_order(needles: list[str], hay: list[str]) -> bool:
-    """`needles` appear in `hay` in this order; `-` and `_` alike (the package `crossbeam-channel`
-    is the crate `crossbeam_channel` in Rust paths)."""
-    it = iter(h.replace("-", "_") for h in hay)
-    return all(any(n.replace("-", "_") == h for h in it) for n in needles)
 
 
 def _case_tier(rows: list[Symbol], target: str) -> list[Symbol]:

@@ -1,8 +1,8 @@
 """`find_references`: who imports, calls or uses a symbol, and how much is unknown.
 
 The answer never claims more than the index knows. Resolved references are listed (one
-per source line, in (path, line) order, the implementation's files before tests, docs,
-examples and fixtures, and before test code inside source files: `testcode.py`); each use is listed once: an import line of the target is folded
+per source line, in (path, line) order, the implementation's files first, then examples and
+docs, then test code inside source files, then tests, benchmarks and fixtures: `testcode.py`); each use is listed once: an import line of the target is folded
 into the file's other references to it (counted in `imports_folded`, present when not 0)
 and stays listed when it is the file's only one; `kind: "imports"` lists every import.
 The references in test code of one test (one enclosing symbol, or a test file's top level)
@@ -16,9 +16,16 @@ to any definition are counted in `unresolved_count`, always present, so "0 refer
 unresolved" tells the agent to look before deleting anything. The unresolved ones are
 listed too, after the resolved ones, in their own list (`unresolved`, each entry with
 `resolved: false` and the reason the resolver gave), bounded by `limit` like the resolved.
+The head lines of the target's own later definitions (a setter, a redefinition) are no
+references: `redefinitions` lists them apart. A constructor is called through its class:
+`constructor_of` names it (and a next action asks for its calls), and only the ambiguous
+unresolved uses of the constructor's name are its candidates.
 
-Targets: the name is read as locate_symbol reads one (`intent.parse_name`), so it may be
-qualified (`a::b`, `A.b`, `A->b`, `A#b`, matched as a suffix of qualified names). Definitions that share a path and qualified name (conditional redefinitions,
+Targets: the name is read as locate_symbol reads one (`intent.parse_name`,
+`intent.qualified_matches`), so it may be qualified (`a::b`, `A.b`, `A->b`, `A#b`: a suffix of
+qualified names, else the qualifier's segments in order in the path and qualifier, as
+`hashbrown::HashMap::insert` names `hashbrown/src/map.rs`'s `map::HashMap::insert`), the
+scope as written chosen over other cases. Definitions that share a path and qualified name (conditional redefinitions,
 overloads, property setters) are one target. `path` + `line` pick the definition at (or
 around) that line. Several targets in the `path` given are all answered, grouped by
 definition (`definitions`, each reference saying which one it reaches); several targets and
@@ -26,18 +33,19 @@ no `path` raise `ambiguous_symbol` listing them, each with the arguments that pi
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Callable
 
 from ..errors import CruxeError
-from ..intent import NAME_SEPARATORS, parse_name
-from ..model import is_non_source_path, is_test_file
+from ..intent import NAME_SEPARATORS, parse_name, qualified_matches, scope_as_written
+from ..model import is_test_file
 from ..outline import normalize_repo_path
 from ..shape import apply_safety_limit
-from ..store import (Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
+from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
                      unresolved_edges)
 from .resolve import resolver_version
-from .testcode import InSourceTests, fold_test_code, source_before_test_code
-from .text import line_of
+from .testcode import InSourceTests, fold_test_code, path_rank, source_before_test_code
+from .text import CrateNames, line_of
 
 EDGE_KINDS = ("calls", "imports", "references")
 # several edges on one line (a call and a type use, say) show once, as the strongest
@@ -46,6 +54,9 @@ MAX_CONTEXT_CHARS = 160  # one source line for orientation, not a code dump
 MAX_LISTED_DEFINITIONS = 20  # in an ambiguous_symbol error: enough to pick from
 MAX_NEXT_ACTIONS = 3  # every suggestion is paid for in the agent's tokens
 MAX_LIMIT = 500  # the tool schema's maximum `limit`
+# the line that defines a name with a keyword, after any modifiers (`pub`, `export`, `async`...)
+_DEFINING_LINE = re.compile(r"(?:[a-z]+(?:\([^)]*\))?\s+)*(?:def|class|fn|function|func)\s+[\w(]")
+MAX_HEAD_LINES = 20  # a definition's decorators or attributes, read to find its own name's line
 
 
 def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path: str | None = None,
@@ -62,15 +73,19 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
                          {"remedy": "Wait for the index job, or run `cruxe sync` (sync_repo) to finish it."})
     segments = parse_name(symbol_name, "symbol_name")
     name = segments[-1]
-    targets = _targets(gen, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
-    refs, folded = _fold_imports(_grouped_references(gen, targets, kind)) if kind is None else \
-        (_grouped_references(gen, targets, kind), 0)
+    targets = _targets(gen, repo, ref, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
+    found, redefinitions = _redefinitions(gen, repo, ref, targets, _grouped_references(gen, targets, kind))
+    refs, folded = _fold_imports(found) if kind is None else (found, 0)
     in_source_tests = InSourceTests(gen, repo, ref)
     refs = source_before_test_code(refs, limit, in_source_tests)
     entries = fold_test_code(refs, _folds(targets, in_source_tests))
-    unresolved = unresolved_sites(gen, name, kind, limit + 1)
+    owner = _constructor_of(gen, targets)
+    # another class's `super().__init__()` (a base the index does not hold) names no target's
+    # constructor; one the resolver found ambiguous may
+    keep = (lambda e: e.confidence == "ambiguous") if owner else None
+    unresolved = unresolved_sites(gen, name, kind, limit + 1, keep)
     page, listed = entries[:limit], unresolved[:limit]
-    _decorate(gen, repo, ref, page + listed)
+    _decorate(gen, repo, ref, page + listed + redefinitions)
     out: dict[str, Any] = {"symbol": _public(targets[0][0])}
     if len(targets) > 1:
         out["definitions"] = [{**_public(t[0]), "total_references": sum(r["definition"] == t[0]["qualified_name"]
@@ -78,7 +93,12 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     out.update(references=page, total_references=len(refs))
     if folded:
         out["imports_folded"] = folded
-    out["unresolved_count"] = unresolved_count(gen, name, kind)
+    if redefinitions:
+        out["redefinitions"] = redefinitions
+    out["unresolved_count"] = unresolved_count(gen, name, kind) if keep is None else \
+        sum(1 for e in unresolved_edges(gen, name, kind) if keep(e))
+    if owner is not None:
+        out["constructor_of"] = _public(owner)
     if listed:
         out["unresolved"] = listed
     if len(entries) > limit or len(unresolved) > limit:
@@ -117,18 +137,23 @@ def _apply_safety_limit(out: dict[str, Any], max_bytes: int) -> None:
 
 
 def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, Any]]:
-    """Follow-ups of a cut answer (`truncated`), most specific first: one definition of a
-    grouped answer at a time, callers only, then every resolved reference when `limit` (not
-    the payload limit) cut them and the tool's maximum allows it. Each keeps the request's
-    workspace and ref."""
-    if not out.get("truncated"):
-        return []
+    """Follow-ups: a constructor's class calls (`constructor_of`), then those of a cut answer
+    (`truncated`), most specific first: one definition of a grouped answer at a time, callers
+    only, then every resolved reference when `limit` (not the payload limit) cut them and the
+    tool's maximum allows it. Each keeps the request's workspace and ref."""
     carried = {k: args[k] for k in ("workspace", "ref") if args.get(k)}
     asked = {k: args[k] for k in ("symbol_name", "path", "line", "kind") if args.get(k) is not None}
     actions: list[dict[str, Any]] = []
 
     def add(arguments: dict[str, Any], reason: str) -> None:
         actions.append({"tool": "find_references", "arguments": {**arguments, **carried}, "reason": reason})
+
+    owner = out.get("constructor_of")
+    if owner is not None:
+        add({**_picking(owner), "kind": "calls"},
+            f"a constructor is called through its class: the call sites of {owner['name']}")
+    if not out.get("truncated"):
+        return actions
 
     for d in out.get("definitions", []):
         add({**asked, **_picking(d)}, f"the references of {d['qualified_name']} alone")
@@ -142,14 +167,13 @@ def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, An
 
 # ---- the target ------------------------------------------------------------------------------
 
-def _targets(gen: Generation, symbol_name: str, segments: list[str], path: str | None, line: int | None,
+def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: list[str], path: str | None,
+             line: int | None,
              kind: str | None) -> list[list[dict[str, Any]]]:
     """The definitions asked for, grouped into targets (rows of one path and qualified
     name), in (path, line) order: one, or several of the one file `path` names."""
     name = segments[-1]
-    rows = _definitions(gen, name)
-    if len(segments) > 1:
-        rows = [r for r in rows if NAME_SEPARATORS.split(r["qualified_name"])[-len(segments):] == segments]
+    rows = _definitions(gen, segments, CrateNames(gen, repo, ref))
     if path is not None:
         rows = [r for r in rows if r["path"] == path]
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -174,6 +198,27 @@ def _targets(gen: Generation, symbol_name: str, segments: list[str], path: str |
                                     "name, `path` and `line`), or with `path` alone for every definition in "
                                     "that file."})
     return targets
+
+
+CONSTRUCTORS = frozenset({"__init__", "__new__", "constructor"})  # Python, TypeScript
+
+
+def _constructor_of(gen: Generation, targets: list[list[dict[str, Any]]]) -> dict[str, Any] | None:
+    """The class whose constructor the one target is (`Text.__init__` -> `Text`), else None:
+    `Text(...)` calls are edges to the class, not to its `__init__`."""
+    row = targets[0][0]
+    if len(targets) > 1 or row["kind"] != "method" or row["name"] not in CONSTRUCTORS:
+        return None
+    qualified = row["qualified_name"][:-len(row["name"])]
+    owner = NAME_SEPARATORS.split(qualified)
+    if len(owner) < 2:  # no qualifier: no class holds it
+        return None
+    for s in symbols_named(gen, owner[-2].lower()):
+        tail = qualified[len(s.qualified_name):]
+        if s.kind == "class" and s.path == row["path"] and qualified.startswith(s.qualified_name) \
+                and NAME_SEPARATORS.fullmatch(tail):
+            return _row(s)
+    return None
 
 
 def _folds(targets: list[list[dict[str, Any]]], in_source_tests: InSourceTests) -> Callable[[str | None], bool]:
@@ -213,11 +258,17 @@ def _at_line(targets: list[list[dict[str, Any]]], line: int, symbol_name: str,
                                 "or `path` alone for all of them."})
 
 
-def _definitions(gen: Generation, name: str) -> list[dict[str, Any]]:
-    """Definitions named exactly `name`; when there are none, a case-insensitive match."""
-    rows = [_row(s) for s in symbols_named(gen, name.lower())]
-    exact = [r for r in rows if r["name"] == name]
-    return exact or rows
+def _definitions(gen: Generation, segments: list[str], home: CrateNames) -> list[dict[str, Any]]:
+    """The definitions a (qualified) name means, read as locate_symbol reads it: a qualified
+    name by `intent.qualified_matches`, those matching its scope as written when some do;
+    then those named exactly as written when some are, else any case."""
+    name = segments[-1]
+    rows = symbols_named(gen, name.lower())
+    if len(segments) > 1:
+        rows = qualified_matches(rows, segments, home)
+        rows = [r for r in rows if scope_as_written(r, segments, home)] or rows
+    rows = [r for r in rows if r.name == name] or rows
+    return [_row(s) for s in rows]
 
 
 def _row(s: Symbol) -> dict[str, Any]:
@@ -240,7 +291,7 @@ def _references(gen: Generation, ids: list[str], kind: str | None) -> list[dict[
         if cur is None or (_KIND_ORDER.get(edge_type, 9), from_id or "") < (_KIND_ORDER.get(cur["edge_type"], 9),
                                                                          cur["from_symbol"] or ""):
             best[(path, line)] = cand
-    return [best[k] for k in sorted(best, key=lambda k: (is_non_source_path(k[0]), k))]
+    return [best[k] for k in sorted(best, key=lambda k: (path_rank(k[0]), k))]
 
 
 def _fold_imports(refs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
@@ -268,6 +319,41 @@ def _grouped_references(gen: Generation, targets: list[list[dict[str, Any]]],
     return out
 
 
+def _redefinitions(gen: Generation, repo: str, ref: str, targets: list[list[dict[str, Any]]],
+                   refs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(references, redefinitions): the sites on the head lines (decorators, attributes, the
+    `def` line) of a target's own later definitions (a property's setter, `@width.setter` and
+    its `def width`; a conditional or overloaded redefinition) set apart. The extraction
+    records them as uses of the first definition (a rename must change them too), but they
+    define the target: no caller."""
+    heads: set[tuple[str | None, str, int]] = set()
+    for t in targets:
+        key = t[0]["qualified_name"] if len(targets) > 1 else None
+        for row in sorted(t, key=lambda r: r["line_start"])[1:]:
+            heads.update((key, row["path"], n) for n in _head_lines(gen, repo, ref, row))
+    if not heads:
+        return refs, []
+    split: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
+    for r in refs:
+        split[(r.get("definition"), r["path"], r["line_start"]) in heads].append(r)
+    return split
+
+
+def _head_lines(gen: Generation, repo: str, ref: str, row: dict[str, Any]) -> list[int]:
+    """A definition's decorators or attributes (`@...`, `#[...]`) and the line that defines it
+    with a keyword (`def`, `class`, `fn`, `function`, `func`); none when it has no such line
+    (`f = classmethod(f)` defines and uses `f`)."""
+    first, last = row["line_start"], min(row["line_end"], row["line_start"] + MAX_HEAD_LINES)
+    found = chunks(gen, repo, ref, row["path"], (first, last))
+    for n in range(first, last + 1):
+        text = (line_of(found, n) or "").lstrip()
+        if _DEFINING_LINE.match(text):
+            return list(range(first, n + 1))
+        if not text.startswith(("@", "#[")):
+            return []
+    return []
+
+
 def _decorate(gen: Generation, repo: str, ref: str, refs: list[dict[str, Any]]) -> None:
     """Enclosing symbols' qualified names and the source line of each reference, in place."""
     ids = sorted({r["from_symbol"] for r in refs if r["from_symbol"]})
@@ -283,12 +369,16 @@ def _decorate(gen: Generation, repo: str, ref: str, refs: list[dict[str, Any]]) 
 
 # ---- unresolved ------------------------------------------------------------------------------
 
-def unresolved_sites(gen: Generation, name: str, kind: str | None, n: int) -> list[dict[str, Any]]:
+def unresolved_sites(gen: Generation, name: str, kind: str | None, n: int,
+                     keep: Callable[[EdgeSite], bool] | None = None) -> list[dict[str, Any]]:
     """The first `n` source lines, in (path, line) order, of the edges `unresolved_count`
-    counts: one entry per line (its strongest edge, as for resolved references), with the
-    reason the resolver left it (ambiguous, external, module, opaque, unknown)."""
+    counts (those `keep` keeps, when given): one entry per line (its strongest edge, as for
+    resolved references), with the reason the resolver left it (ambiguous, external, module,
+    opaque, unknown)."""
     best: dict[tuple[str, int], dict[str, Any]] = {}
     for e in unresolved_edges(gen, name, kind):
+        if keep is not None and not keep(e):
+            continue
         key = (e.path, e.line)
         if key not in best and len(best) == n:
             break

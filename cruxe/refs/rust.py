@@ -35,7 +35,7 @@ _STD_MACROS = frozenset("println print eprintln eprint format write writeln vec 
                         "matches include_str include_bytes concat stringify env option_env cfg line file "
                         "column module_path format_args compile_error dbg thread_local".split())
 # `name = "..."` under [package] or [lib] of a Cargo.toml (other tables' names are skipped)
-_CARGO_NAME = re.compile(r'^\[(?:package|lib)\][^\[]*?^\s*name\s*=\s*"([^"]+)"', re.M | re.S)
+CARGO_NAME = re.compile(r'^\[(?:package|lib)\][^\[]*?^\s*name\s*=\s*"([^"]+)"', re.M | re.S)
 _COMMON_METHODS = frozenset("new default clone len is_empty iter iter_mut into_iter push pop insert remove get "
                             "get_mut unwrap expect map and_then ok err collect to_string to_owned as_ref as_mut "
                             "into from fmt eq cmp partial_cmp hash next contains extend write read drop deref "
@@ -323,7 +323,7 @@ class RustResolver(LanguageResolver):
             self._crate_names = {}
             for p in self.g.files():
                 if posixpath.basename(p) == "Cargo.toml":
-                    for name in _CARGO_NAME.findall(self.g.read_text(p) or ""):
+                    for name in CARGO_NAME.findall(self.g.read_text(p) or ""):
                         self._crate_names.setdefault(name.replace("-", "_"), posixpath.dirname(p))
         return self._crate_names
 

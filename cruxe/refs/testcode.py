@@ -1,8 +1,9 @@
 """Test code, for the order and the folding of `find_references`' answer.
 
-A file's path says most (`model.is_non_source_path` orders, `model.is_test_file` names test
-code); two kinds of test code sit in files whose path looks like source, and are listed after it
-the same way:
+A file's path says most: `path_rank` orders (the implementation, then the other files that are
+no test code: examples and docs, usage an agent can copy; then test files, benchmarks and
+fixtures), `model.is_test_file` names test code. Two kinds of test code sit in files whose path
+looks like source, and are listed after the examples and docs, before the test files:
 - Rust items under `#[cfg(test)]` (the `mod tests { ... }` at the end of a source file, or a
   test-only `fn`): the lines of the item the attribute stands on.
 - Go files with a build constraint that excludes them from every build (`//go:build ignore`,
@@ -85,12 +86,24 @@ class InSourceTests:
         return [(s.line_start, s.line_end) for s in found.values() if s.kind in ("module", "function", "method")]
 
 
+SOURCE, USAGE, TEST = 0, 1, 2  # `path_rank`
+
+
+def path_rank(path: str) -> int:
+    """Where a file's references come in an answer: the implementation (SOURCE), examples and
+    docs (USAGE), test files, benchmarks and fixtures (TEST)."""
+    if not is_non_source_path(path):
+        return SOURCE
+    return TEST if is_test_file(path) else USAGE
+
+
 def source_before_test_code(refs: list[dict[str, Any]], limit: int,
                    is_test: Callable[[str, int], bool]) -> list[dict[str, Any]]:
-    """References (each definition's run in source-paths-first order) with test code inside
-    source files moved behind the source, before the test, doc and example files, and marked
-    (`test: true`). Checked until `limit` source references lead their run: the answer's page
-    is then exactly what a full check gives; later ones keep their place (beyond any page)."""
+    """References (each definition's run in `path_rank`, then (path, line) order) with test code
+    inside source files moved behind the source and the examples and docs, before the test
+    files, and marked (`test: true`). Checked until `limit` source references lead their run:
+    the answer's page is then exactly what a full check gives; later ones keep their place
+    (beyond any page)."""
     out: list[dict[str, Any]] = []
     for _, run in groupby(refs, key=lambda r: r.get("definition")):
         group = list(run)
@@ -105,7 +118,7 @@ def source_before_test_code(refs: list[dict[str, Any]], limit: int,
             else:
                 head.append(r)
             i += 1
-        cut = next((j for j in range(i, len(group)) if is_non_source_path(group[j]["path"])), len(group))
+        cut = next((j for j in range(i, len(group)) if path_rank(group[j]["path"]) == TEST), len(group))
         out += head + group[i:cut] + tests + group[cut:]
     return out
 
