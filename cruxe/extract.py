@@ -47,8 +47,10 @@ _BOM = b"\xef\xbb\xbf"
 # bare call of a Python local bound to an attribute (`f = obj.method`) is a call of that attribute;
 # 18: in Go, a literal in an `Error() string` method's body and a constant's whole value (any
 # case) are messages, a struct's signature lists the types it embeds, and a name used as a value
-# (not called) is a `references` edge.
-EXTRACTION_VERSION = "18"
+# (not called) is a `references` edge; 19: a Go call on a local whose declaration says its type
+# (`x := T{}`, `var x *T`, `x := new(T)`, `x, err := f(..)`) or a parameter's (`p *T`) gets the
+# receiver `T{}` / `f()`.
+EXTRACTION_VERSION = "19"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and
