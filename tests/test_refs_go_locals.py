@@ -2,8 +2,9 @@
 in hashicorp/hcl came back `ambiguous` (two types define `Parse`), and a call on any other local
 was guessed by its method name. A composite literal, its address, `new(T)`, a type assertion,
 `var x T` and the result of a repository function whose first declared result is a named type
-now type the local; a name declared twice in a function, or used outside the declaring block,
-keeps its guess."""
+now type the local, as Go's blocks scope it (the innermost declaration seen decides); a name
+whose declaration says no type (a range variable), or read outside the declaring block, keeps its
+guess."""
 from __future__ import annotations
 
 import pytest
@@ -89,6 +90,9 @@ func shadows(src []byte) {
 		twice.Parse() // inner twice
 	}
 	twice.Parse() // outer twice
+	for _, twice := range []*Other{} {
+		twice.Parse() // range variable
+	}
 	f := func(p *Other) { p.Parse() } // closure parameter
 	p := newParser(src)
 	p.Parse() // named like the closure parameter
@@ -138,12 +142,14 @@ def test_a_local_from_outside_is_external_and_an_unsure_one_keeps_its_guess(tmp_
                                                "a/uses.go": USES})
     # strings.Replacer's WriteString, not the repository's one method of that name
     assert got[(_line("// outside"), "WriteString")] == ("", "external")
-    # declared twice in the function, or read outside the block that declares it: not typed
-    for marker in ("// inner twice", "// outer twice", "// package variable"):
+    # a range variable says no type; outside the block that declares it, `s` is the package's
+    for marker in ("// range variable", "// package variable"):
         assert got[(_line(marker), "Parse")] == ("", "ambiguous"), marker
-    # `p` is a closure's parameter too: neither is typed as the other
-    for marker in ("// closure parameter", "// named like the closure parameter"):
-        assert got[(_line(marker), "Parse")] == ("", "ambiguous"), marker
+    # the innermost declaration of the name decides: a block's own, a closure's parameter
+    for marker, target in (("// inner twice", "a.Other.Parse"), ("// outer twice", "a.Parser.Parse"),
+                           ("// closure parameter", "a.Other.Parse"),
+                           ("// named like the closure parameter", "a.Parser.Parse")):
+        assert got[(_line(marker), "Parse")] == (target, "receiver"), marker
 
 
 def test_the_extractor_writes_the_type_or_the_call_as_the_receiver():
@@ -153,7 +159,8 @@ def test_the_extractor_writes_the_type_or_the_call_as_the_receiver():
     assert recv[(_line("// var pointer"), "Parse")] == "Parser{}"
     assert recv[(_line("// imported function"), "Hello")] == "b.NewBase()"
     assert recv[(_line("// imported literal"), "Hello")] == "b.Base{}"
-    assert recv[(_line("// outer twice"), "Parse")] == "twice"
+    assert recv[(_line("// outer twice"), "Parse")] == "newParser()"
+    assert recv[(_line("// range variable"), "Parse")] == "twice"
     assert recv[(_line("// package variable"), "Parse")] == "s"
 
 

@@ -15,7 +15,7 @@ What counts as a symbol (and why):
 - package-level `const` / `var`: every name of a spec is its own symbol (`_` skipped),
   `line_start` = the name's line, `line_end` = the end of its spec.
 Struct fields and function-local declarations are not symbols (yet).
-A call on a local or parameter whose declarations in its function all say one type gets a
+A call on a local or parameter whose innermost declaration in scope says its type gets a
 receiver that writes it (`_typed_locals`): `T{}` for `x := &T{}`, `var x *T`, `x := new(T)`,
 `func f(x *T)`; `f()` for `x, err := f(a)`, whose result type the resolver reads from f's
 signature.
@@ -357,37 +357,41 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
     that type the resolver reads: `T{}` / `pkg.T{}` for `x := T{...}`, `&T{}`, `new(T)`,
     `v.(*T)`, `var x *T`, a parameter `x *T`; `f()` / `pkg.F()` for `x := f(...)`, `x, err :=
     pkg.F(...)` (the resolver reads the first result that function's signature declares, or T
-    when `f` is a type: a conversion). Only when every declaration of the name in the function
-    (a parameter, a `:=`, a range variable, a closure's parameter ...) is one of these giving
-    the same receiver, the call stands after one of them and inside its block, and what the
-    value names is no local of the function (a local `f`, `pkg` or type `T`): anything else
-    keeps its name, and so its guess. `decls`: every name a function declares
-    (`_Values.decls`) and type specs' names."""
-    counts: dict[tuple[int | None, bytes], int] = {}
+    when `f` is a type: a conversion). Go scopes are blocks: the declaration a call sees is the
+    innermost one whose block holds it, after it; when that is any other declaration of the
+    name (a range variable, a parameter of a function type, two in one block giving different
+    receivers), or what the value names is a local of the function (a local `f`, `pkg` or
+    type `T`), the call keeps its name, and so its guess. `decls`: every name a function
+    declares (`_Values.decls`) and type specs' names."""
+    declared: dict[tuple[int | None, bytes], list[ts.Node]] = {}
     decls = sorted(decls, key=_START)
     for node, owner in zip(decls, enclosing(ranges, [n.start_byte for n in decls])):
-        key = (owner, source[node.start_byte:node.end_byte])
-        counts[key] = counts.get(key, 0) + 1
+        declared.setdefault((owner, source[node.start_byte:node.end_byte]), []).append(node)
     locals_.sort(key=lambda t: t[0].start_byte)
-    seen: dict[tuple[int, bytes], list[tuple[int, int, str]]] = {}  # (owner, name) -> [(from, to, receiver)]
+    says: dict[int, tuple[int, str]] = {}  # name position -> (where its scope starts, receiver)
+    wanted: set[tuple[int, bytes]] = set()
     for (name, node, written), owner in zip(locals_, enclosing(ranges, [t[0].start_byte for t in locals_])):
-        if owner is None:
-            continue
         recv = _type_receiver(node, source) if written else _value_receiver(node, source)
-        if recv and counts.get((owner, re.split(r"[.({]", recv, 1)[0].encode())):
-            recv = ""  # `x := f()` with a local f, `pkg.T{}` with a local pkg, a type declared in the function
-        after = name.parent.end_byte if written else node.end_byte  # `var x T = v`: after v too
-        seen.setdefault((owner, source[name.start_byte:name.end_byte]), []).append((after, _scope_end(name), recv))
-    typed = {(owner, word.decode()): spans for (owner, word), spans in seen.items()
-             if len(spans) == counts.get((owner, word)) and len({r for _, _, r in spans}) == 1 and spans[0][2]}
-    if not typed:
+        if owner is None or not recv or (owner, re.split(r"[.({]", recv, 1)[0].encode()) in declared:
+            continue  # `x := f()` with a local f, `pkg.T{}` with a local pkg, a type declared in the function
+        says[name.start_byte] = (name.parent.end_byte if written else node.end_byte, recv)  # `var x T = v`: after v
+        wanted.add((owner, source[name.start_byte:name.end_byte]))
+    if not wanted:
         return pending
+    scopes: dict[tuple[int, str], list[tuple[int, int, str]]] = {}  # (owner, name) -> [(from, to, receiver)]
+    for owner, word in wanted:
+        rows = scopes[(owner, word.decode())] = []
+        for n in declared.get((owner, word), ()):
+            start, recv = says.get(n.start_byte, (n.end_byte, ""))  # "": a declaration saying no type
+            rows.append((start, _scope_end(n), recv))
     calls = sorted((p for p in pending if p[1] == "calls" and p[6] and p[6].isidentifier()), key=_FIRST)
     rewrite: dict[int, str] = {}
     for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls])):
-        spans = typed.get((owner, p[6])) if owner is not None else None
-        if spans is not None and any(start <= p[0] < end for start, end, _ in spans):
-            rewrite[p[0]] = spans[0][2]
+        seen = [s for s in scopes.get((owner, p[6]), ()) if s[0] <= p[0] < s[1]]
+        innermost = min((s[1] for s in seen), default=0)  # Go's blocks nest: the one ending first
+        inner = {s[2] for s in seen if s[1] == innermost}
+        if len(inner) == 1 and "" not in inner:
+            rewrite[p[0]] = inner.pop()
     return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
 
 
