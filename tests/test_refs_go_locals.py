@@ -103,6 +103,13 @@ func shadows(src []byte) {
 	}
 	s.Parse() // package variable
 }
+
+func shadowed(p *Other, cb func(p *Parser)) {
+	p.Parse() // typed parameter
+	for _, p := range []*Parser{} {
+		p.Parse() // range over a parameter
+	}
+}
 '''
 
 
@@ -143,12 +150,13 @@ def test_a_local_from_outside_is_external_and_an_unsure_one_keeps_its_guess(tmp_
     # strings.Replacer's WriteString, not the repository's one method of that name
     assert got[(_line("// outside"), "WriteString")] == ("", "external")
     # a range variable says no type; outside the block that declares it, `s` is the package's
-    for marker in ("// range variable", "// package variable"):
+    for marker in ("// range variable", "// package variable", "// range over a parameter"):
         assert got[(_line(marker), "Parse")] == ("", "ambiguous"), marker
     # the innermost declaration of the name decides: a block's own, a closure's parameter
     for marker, target in (("// inner twice", "a.Other.Parse"), ("// outer twice", "a.Parser.Parse"),
                            ("// closure parameter", "a.Other.Parse"),
-                           ("// named like the closure parameter", "a.Parser.Parse")):
+                           ("// named like the closure parameter", "a.Parser.Parse"),
+                           ("// typed parameter", "a.Other.Parse")):  # cb's `p` binds nothing
         assert got[(_line(marker), "Parse")] == (target, "receiver"), marker
 
 
@@ -195,7 +203,7 @@ package a
 
 import "example.com/m/ext"
 
-func run(t *ext.T) {
+func run(t *ext.T, each func(t *ext.T)) {
 	t.Run("x", func(t *ext.T) {
 		t.Fatal() // closure's t
 	})

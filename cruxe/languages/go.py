@@ -383,7 +383,9 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
         rows = scopes[(owner, word.decode())] = []
         for n in declared.get((owner, word), ()):
             start, recv = says.get(n.start_byte, (n.end_byte, ""))  # "": a declaration saying no type
-            rows.append((start, _scope_end(n), recv))
+            end = _scope_end(n)
+            if end is not None:
+                rows.append((start, end, recv))
     calls = sorted((p for p in pending if p[1] == "calls" and p[6] and p[6].isidentifier()), key=_FIRST)
     rewrite: dict[int, str] = {}
     for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls])):
@@ -398,9 +400,13 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
 _FIRST = itemgetter(0)
 
 
-def _scope_end(name: ts.Node) -> int:
+def _scope_end(name: ts.Node) -> int | None:
+    """Where the name a declaration binds stops being visible; None for a parameter's name in
+    a function type (`f func(b *testing.B)`), which binds nothing."""
     node = name.parent
     while node is not None and node.type not in _SCOPES:
+        if node.type in ("function_type", "method_elem"):
+            return None
         node = node.parent
     return node.end_byte if node is not None else name.end_byte
 

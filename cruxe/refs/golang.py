@@ -10,14 +10,15 @@
   package's own name); `recv.M()` inside `func (recv *T) ...` is T's method M, or the method
   M that T's struct promotes from a type it embeds (its signature lists them: `*Base`,
   `shop.Base`), the shallowest embedding first, as Go selects it.
-- `p.M()` where `p` is a parameter of the enclosing function declared with one named type
-  (`p *T`, `p pkg.T`, read from its signature): T's method M (its own, a promoted one, or an
-  interface's method spec); external when `pkg` is a package outside the repository.
-- A call on a local or parameter whose declaration says its type (the extractor writes the
-  receiver `T{}` or `pkg.T{}` for `x := T{}`, `var x *T`, `new(T)`, `p *T`, ...; `f()` or
-  `pkg.F()` for `x, err := f(..)`): T's method M as above, T being the first result f's signature declares (a named
-  type, every definition of f agreeing), or f itself when f is a type (a conversion); external
-  when T, or `pkg`, is outside the repository.
+- A call on a local or parameter whose declaration says its type, as Go's blocks scope it
+  (the extractor writes the receiver `T{}` or `pkg.T{}` for `p *T`, `x := T{}`, `var x *T`,
+  `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`): T's method M (its own, a
+  promoted one, or an interface's method spec), T being the first result f's signature
+  declares (a named type, every definition of f agreeing), or f itself when f is a type (a
+  conversion); external when T, or `pkg`, is outside the repository. (A parameter's type is
+  not read from the enclosing function's signature here: a closure's parameter or a range
+  variable of the same name shadows it, and the receiver's text must name the type's package
+  for an appearing package to retry the call.)
 - Other receivers: the one Go method of that name in the repository, unless it is a name
   that the standard interfaces use everywhere (Close, String, Write, ...).
 Several package-level definitions of one name in one directory (build-tagged variants)
@@ -83,9 +84,6 @@ class GoResolver(LanguageResolver):
             hits = self.method_set(here, e.receiver, name)
             if hits:
                 return _pick(hits, RECEIVER)
-        typed = self._through_parameter(e, owner, here, name) if owner is not None else None
-        if typed is not None:
-            return typed
         if name in _COMMON_METHODS:
             return None, OPAQUE
         return unique(self.g.few_named(name, ("method",), ("go",)))
@@ -135,20 +133,6 @@ class GoResolver(LanguageResolver):
                         got.setdefault((parts[-2], s.name), []).append(s)
             self._methods[directory] = got
         return got
-
-    def _through_parameter(self, e: Edge, owner: Sym, here: str, name: str) -> Resolution | None:
-        """`p.M()` where `p` is a parameter of the function it stands in, declared with one
-        named type (`p *T`, `p pkg.T`): outside the repository, the call is external (a unique
-        method name of ours is no answer for `t *template.Template`); ours, T's method M, its
-        promoted one, or an interface's method spec. None when it decides nothing."""
-        declared = parameter_types(owner.signature, owner.name).get(e.receiver)
-        if declared is None:
-            return None
-        pkg, type_name = declared
-        directory = self._package_of(e.path, here, pkg)
-        if directory is EXTERNAL or directory is None:
-            return (None, EXTERNAL) if directory is EXTERNAL else None
-        return self._method_of(directory, type_name, name)
 
     def _through_local(self, path: str, here: str, local: re.Match, name: str) -> Resolution | None:
         """A call on a local whose declaration says its type (the extractor's receiver `T{}`,
@@ -313,7 +297,6 @@ class GoResolver(LanguageResolver):
 _PARAM_TYPE = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)(?:\[.*\])?$")
 # The receiver the extractor gives a call on a typed local (go.py `_typed_locals`)
 _LOCAL = re.compile(r"^(?:(\w+)\.)?(\w+)(\{\}|\(\))$")
-MAX_PARAM_CACHE = 50_000
 
 
 def _split_list(text: str, start: int) -> tuple[list[str], int]:
@@ -355,22 +338,6 @@ def _named_types(parts: list[str]) -> dict[str, tuple[str, str]]:
     return got
 
 
-def parameter_types(signature: str, name: str) -> dict[str, tuple[str, str]]:
-    """The parameters of a Go function's signature (`func (r T) name[P any](a, b *pkg.T, c
-    int)`) declared with one named type: name -> (package or "", type name). Slices, maps,
-    channels, functions, variadics and unnamed parameters are left out."""
-    key = (signature, name)
-    got = _PARAM_CACHE.get(key)
-    if got is not None:
-        return got
-    head = re.search(rf"\b{re.escape(name)}\s*(?:\[[^\]]*\])?\s*\(", signature)
-    got = _named_types(_split_list(signature, head.end())[0]) if head is not None else {}
-    if len(_PARAM_CACHE) > MAX_PARAM_CACHE:
-        _PARAM_CACHE.clear()
-    _PARAM_CACHE[key] = got
-    return got
-
-
 def first_result(signature: str, name: str) -> tuple[str, str] | None:
     """(package or "", type name) of the first result a Go function's signature declares
     when it is one named type (`func newParser(src []byte) *Parser`, `func Open(p string)
@@ -399,9 +366,6 @@ def first_result(signature: str, name: str) -> tuple[str, str] | None:
                             and re.search(rf"\b{declared[1]}\b", head.group(1))):
         return None
     return declared
-
-
-_PARAM_CACHE: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
 
 
 def _pick(hits: list[Sym], confidence: str) -> Resolution:
