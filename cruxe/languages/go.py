@@ -363,18 +363,24 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
     receivers), or what the value names is a local of the function (a local `f`, `pkg` or
     type `T`), the call keeps its name, and so its guess. `decls`: every name a function
     declares (`_Values.decls`) and type specs' names."""
-    declared: dict[tuple[int | None, bytes], list[ts.Node]] = {}
-    decls = sorted(decls, key=_START)
-    for node, owner in zip(decls, enclosing(ranges, [n.start_byte for n in decls])):
-        declared.setdefault((owner, source[node.start_byte:node.end_byte]), []).append(node)
     locals_.sort(key=lambda t: t[0].start_byte)
-    says: dict[int, tuple[int, str]] = {}  # name position -> (where its scope starts, receiver)
-    wanted: set[tuple[int, bytes]] = set()
+    found = []  # (name, its owner, receiver, where its scope starts)
     for (name, node, written), owner in zip(locals_, enclosing(ranges, [t[0].start_byte for t in locals_])):
         recv = _type_receiver(node, source) if written else _value_receiver(node, source)
-        if owner is None or not recv or (owner, re.split(r"[.({]", recv, 1)[0].encode()) in declared:
+        if owner is not None and recv:  # `var x T = v`: after v too
+            found.append((name, owner, recv, name.parent.end_byte if written else node.end_byte))
+    # only the declarations of the names found, and of what their values name, are looked at
+    words = {source[f[0].start_byte:f[0].end_byte] for f in found} | {_head(f[2]) for f in found}
+    decls = sorted((n for n in decls if source[n.start_byte:n.end_byte] in words), key=_START)
+    declared: dict[tuple[int | None, bytes], list[ts.Node]] = {}
+    for node, owner in zip(decls, enclosing(ranges, [n.start_byte for n in decls])):
+        declared.setdefault((owner, source[node.start_byte:node.end_byte]), []).append(node)
+    says: dict[int, tuple[int, str]] = {}  # name position -> (where its scope starts, receiver)
+    wanted: set[tuple[int, bytes]] = set()
+    for name, owner, recv, after in found:
+        if (owner, _head(recv)) in declared:
             continue  # `x := f()` with a local f, `pkg.T{}` with a local pkg, a type declared in the function
-        says[name.start_byte] = (name.parent.end_byte if written else node.end_byte, recv)  # `var x T = v`: after v
+        says[name.start_byte] = (after, recv)
         wanted.add((owner, source[name.start_byte:name.end_byte]))
     if not wanted:
         return pending
@@ -398,6 +404,11 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
 
 
 _FIRST = itemgetter(0)
+
+
+def _head(recv: str) -> bytes:
+    """The first name a receiver writes: `pkg` of `pkg.T{}`, `f` of `f()`."""
+    return re.split(r"[.({]", recv, 1)[0].encode()
 
 
 def _scope_end(name: ts.Node) -> int | None:
