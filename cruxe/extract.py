@@ -49,8 +49,10 @@ _BOM = b"\xef\xbb\xbf"
 # case) are messages, a struct's signature lists the types it embeds, and a name used as a value
 # (not called) is a `references` edge; 19: only a Python file's messages are found in one scan of
 # the file, the other languages' chunk by chunk again (a stray backtick in a comment threw a
-# TypeScript file's scan off to its end).
-EXTRACTION_VERSION = "19"
+# TypeScript file's scan off to its end); 20: a Go call on a local whose declaration says its type
+# (`x := T{}`, `var x *T`, `x := new(T)`, `x, err := f(..)`) or a parameter's (`p *T`) gets the
+# receiver `T{}` / `f()`.
+EXTRACTION_VERSION = "20"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -4,8 +4,6 @@ method of the repository, cobra's `Command.Execute`, by its unique name), and `v
 `func f(v *Viper)` is Viper's `Get` although other types have one too."""
 from __future__ import annotations
 
-from cruxe.refs.golang import parameter_types
-
 from support.incremental import edge_table, symbol_names
 from support.repos import indexed_files
 
@@ -46,12 +44,6 @@ func other(c *Cache) string {
 	return c.Get("x")
 }
 '''
-
-
-def test_parameter_types_of_a_signature():
-    sig = "func (c *Command) f[T any](a, b *pkg.T, n int, xs []T, fn func(int) error, opts ...Option) error"
-    assert parameter_types(sig, "f") == {"a": ("pkg", "T"), "b": ("pkg", "T"), "n": ("", "int")}
-    assert parameter_types("func g(Level, *pkg.T)", "g") == {}  # unnamed
 
 
 def _line(marker: str) -> int:

@@ -15,6 +15,10 @@ What counts as a symbol (and why):
 - package-level `const` / `var`: every name of a spec is its own symbol (`_` skipped),
   `line_start` = the name's line, `line_end` = the end of its spec.
 Struct fields and function-local declarations are not symbols (yet).
+A call on a local or parameter whose innermost declaration in scope says its type gets a
+receiver that writes it (`_typed_locals`): `T{}` for `x := &T{}`, `var x *T`, `x := new(T)`,
+`func f(x *T)`; `f()` for `x, err := f(a)`, whose result type the resolver reads from f's
+signature.
 References: calls, uses of named types, and uses of a name as a value (`limit`, `RunE: run`,
 `viper.SupportedExts`): an identifier that is not called, not a struct literal's key, and not
 declared in the function it stands in (a parameter, a `:=`, a `var`, a range or type switch
@@ -30,7 +34,7 @@ from __future__ import annotations
 
 import os
 import re
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 import tree_sitter as ts
 
@@ -67,8 +71,9 @@ def extract(source: bytes, path: str) -> FileExtract:
         elif t == "import_declaration":
             pending += _imports(node, source)
     types: list[ts.Node] = []
-    declared: set[int] = set()  # start bytes of the names that type specs define
+    declared: list[ts.Node] = []  # the names that type specs define
     packages: dict[int, ts.Node] = {}  # start byte of `T` in `pkg.T` -> `pkg`
+    locals_: list[tuple[ts.Node, ts.Node, bool]] = []  # (name, type or value, is a type)
     for _, caps in matches(query(LANG, QUERY), root):
         callee = caps.get("callee")
         if callee is not None:
@@ -80,13 +85,19 @@ def extract(source: bytes, path: str) -> FileExtract:
         elif "tref" in caps:
             types.append(caps["tref"][0])
         elif "tdecl" in caps:
-            declared.add(caps["tdecl"][0].start_byte)
+            declared.append(caps["tdecl"][0])
+        elif "lname" in caps:
+            written = caps.get("ltype")
+            locals_.append((caps["lname"][0], (written or caps["lval"])[0], written is not None))
         else:
             packages[caps["tqual"][0].start_byte] = caps["tpkg"][0]
     taken = {p[0] for p in pending}
     imported = {import_name(p[2], p[5]) for p in pending if p[1] == "imports"}
-    pending += type_references(types, taken, declared, packages, source)
-    pending += _Values(captures(query(LANG, VALUES), root)).references(taken, imported, out.ranges, source)
+    pending += type_references(types, taken, {n.start_byte for n in declared}, packages, source)
+    values = _Values(captures(query(LANG, VALUES), root))
+    pending += values.references(taken, imported, out.ranges, source)
+    if locals_:
+        pending = _typed_locals(pending, locals_, values.decls + declared, out.ranges, source)
     symbols = out.symbols(path)
     return FileExtract(path, LANG, symbols=symbols, references=attach_enclosing(pending, out.ranges),
                        parse_errors=error_count(tree))
@@ -330,6 +341,126 @@ class _Values:
 
 
 _START = attrgetter("start_byte")
+
+
+# ---- locals whose declaration says their type ------------------------------------------------
+
+# Where a name a `:=` or `var` declares stops being visible: the end of the first of these around it
+_SCOPES = frozenset("statement_list block if_statement for_statement expression_switch_statement "
+                    "type_switch_statement select_statement func_literal source_file".split())
+_NAMED = re.compile(r"(?:\w+\.)?\w+")
+
+
+def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Node, bool]],
+                  decls: list[ts.Node], ranges: list[tuple[int, int]], source: bytes) -> list[PendingRef]:
+    """A call on a local or parameter whose declaration says its type gets a receiver with
+    that type the resolver reads: `T{}` / `pkg.T{}` for `x := T{...}`, `&T{}`, `new(T)`,
+    `v.(*T)`, `var x *T`, a parameter `x *T`; `f()` / `pkg.F()` for `x := f(...)`, `x, err :=
+    pkg.F(...)` (the resolver reads the first result that function's signature declares, or T
+    when `f` is a type: a conversion). Go scopes are blocks: the declaration a call sees is the
+    innermost one whose block holds it, after it; when that is any other declaration of the
+    name (a range variable, a parameter of a function type, two in one block giving different
+    receivers), or what the value names is a local of the function (a local `f`, `pkg` or
+    type `T`), the call keeps its name, and so its guess. `decls`: every name a function
+    declares (`_Values.decls`) and type specs' names."""
+    locals_.sort(key=lambda t: t[0].start_byte)
+    found = []  # (name, its owner, receiver, where its scope starts)
+    for (name, node, written), owner in zip(locals_, enclosing(ranges, [t[0].start_byte for t in locals_])):
+        recv = _type_receiver(node, source) if written else _value_receiver(node, source)
+        if owner is not None and recv:  # `var x T = v`: after v too
+            found.append((name, owner, recv, name.parent.end_byte if written else node.end_byte))
+    # only the declarations of the names found, and of what their values name, are looked at
+    words = {source[f[0].start_byte:f[0].end_byte] for f in found} | {_head(f[2]) for f in found}
+    decls = sorted((n for n in decls if source[n.start_byte:n.end_byte] in words), key=_START)
+    declared: dict[tuple[int | None, bytes], list[ts.Node]] = {}
+    for node, owner in zip(decls, enclosing(ranges, [n.start_byte for n in decls])):
+        declared.setdefault((owner, source[node.start_byte:node.end_byte]), []).append(node)
+    says: dict[int, tuple[int, str]] = {}  # name position -> (where its scope starts, receiver)
+    wanted: set[tuple[int, bytes]] = set()
+    for name, owner, recv, after in found:
+        if (owner, _head(recv)) in declared:
+            continue  # `x := f()` with a local f, `pkg.T{}` with a local pkg, a type declared in the function
+        says[name.start_byte] = (after, recv)
+        wanted.add((owner, source[name.start_byte:name.end_byte]))
+    if not wanted:
+        return pending
+    scopes: dict[tuple[int, str], list[tuple[int, int, str]]] = {}  # (owner, name) -> [(from, to, receiver)]
+    for owner, word in wanted:
+        rows = scopes[(owner, word.decode())] = []
+        for n in declared.get((owner, word), ()):
+            start, recv = says.get(n.start_byte, (n.end_byte, ""))  # "": a declaration saying no type
+            end = _scope_end(n)
+            if end is not None:
+                rows.append((start, end, recv))
+    calls = sorted((p for p in pending if p[1] == "calls" and p[6] and p[6].isidentifier()), key=_FIRST)
+    rewrite: dict[int, str] = {}
+    for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls])):
+        seen = [s for s in scopes.get((owner, p[6]), ()) if s[0] <= p[0] < s[1]]
+        innermost = min((s[1] for s in seen), default=0)  # Go's blocks nest: the one ending first
+        inner = {s[2] for s in seen if s[1] == innermost}
+        if len(inner) == 1 and "" not in inner:
+            rewrite[p[0]] = inner.pop()
+    return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
+
+
+_FIRST = itemgetter(0)
+
+
+def _head(recv: str) -> bytes:
+    """The first name a receiver writes: `pkg` of `pkg.T{}`, `f` of `f()`."""
+    return re.split(r"[.({]", recv, 1)[0].encode()
+
+
+def _scope_end(name: ts.Node) -> int | None:
+    """Where the name a declaration binds stops being visible; None for a parameter's name in
+    a function type (`f func(b *testing.B)`), which binds nothing."""
+    node = name.parent
+    while node is not None and node.type not in _SCOPES:
+        if node.type in ("function_type", "method_elem"):
+            return None
+        node = node.parent
+    return node.end_byte if node is not None else name.end_byte
+
+
+def _type_receiver(node: ts.Node | None, source: bytes) -> str:
+    """`T{}` / `pkg.T{}` for a written named type (`T`, `*pkg.T`, `G[int]`); "" for any
+    other (a slice, a map, a predeclared type)."""
+    if node is not None and node.type == "pointer_type":
+        node = node.named_children[0] if node.named_child_count else None
+    if node is not None and node.type == "generic_type":
+        node = node.child_by_field_name("type")
+    if node is None or node.type not in ("type_identifier", "qualified_type", "identifier", "selector_expression"):
+        return ""
+    written = source[node.start_byte:node.end_byte]
+    if written in _PREDECLARED_TYPES or not _NAMED.fullmatch(written.decode("utf-8", "replace")):
+        return ""
+    return written.decode() + "{}"
+
+
+def _value_receiver(node: ts.Node, source: bytes) -> str:
+    """The receiver standing for a local's one value: its type when the value writes it
+    (a composite literal, its address, `new(T)`, a type assertion), the call `f()` /
+    `pkg.F()` when it is a call of a name; "" for anything else."""
+    t = node.type
+    if t == "unary_expression" and source[node.start_byte:node.start_byte + 1] == b"&":
+        node = node.child_by_field_name("operand")
+        t = node.type if node is not None else ""
+    if t in ("composite_literal", "type_assertion_expression"):
+        return _type_receiver(node.child_by_field_name("type"), source)
+    if t != "call_expression":
+        return ""
+    fn = node.child_by_field_name("function")
+    if fn is not None and fn.type == "identifier":
+        if source[fn.start_byte:fn.end_byte] == b"new":
+            args = node.child_by_field_name("arguments")
+            return _type_receiver(args.named_children[0], source) if args is not None and \
+                args.named_child_count == 1 else ""
+        return text(fn, source) + "()"
+    if fn is not None and fn.type == "selector_expression":
+        operand = fn.child_by_field_name("operand")
+        if operand is not None and operand.type == "identifier":
+            return f"{text(operand, source)}.{text(fn.child_by_field_name('field'), source)}()"
+    return ""
 
 
 def import_name(import_path: str, alias: str) -> str:

@@ -10,9 +10,15 @@
   package's own name); `recv.M()` inside `func (recv *T) ...` is T's method M, or the method
   M that T's struct promotes from a type it embeds (its signature lists them: `*Base`,
   `shop.Base`), the shallowest embedding first, as Go selects it.
-- `p.M()` where `p` is a parameter of the enclosing function declared with one named type
-  (`p *T`, `p pkg.T`, read from its signature): T's method M (its own, a promoted one, or an
-  interface's method spec); external when `pkg` is a package outside the repository.
+- A call on a local or parameter whose declaration says its type, as Go's blocks scope it
+  (the extractor writes the receiver `T{}` or `pkg.T{}` for `p *T`, `x := T{}`, `var x *T`,
+  `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`): T's method M (its own, a
+  promoted one, or an interface's method spec), T being the first result f's signature
+  declares (a named type, every definition of f agreeing), or f itself when f is a type (a
+  conversion); external when T, or `pkg`, is outside the repository. (A parameter's type is
+  not read from the enclosing function's signature here: a closure's parameter or a range
+  variable of the same name shadows it, and the receiver's text must name the type's package
+  for an appearing package to retry the call.)
 - Other receivers: the one Go method of that name in the repository, unless it is a name
   that the standard interfaces use everywhere (Close, String, Write, ...).
 Several package-level definitions of one name in one directory (build-tagged variants)
@@ -63,6 +69,11 @@ class GoResolver(LanguageResolver):
             if target is None:
                 return None, EXTERNAL
             return _pick(self.package_level(target).get(name, []), IMPORT)
+        local = _LOCAL.match(e.receiver)
+        if local is not None:
+            typed = self._through_local(e.path, here, local, name)
+            if typed is not None:
+                return typed
         owner = self.g.get(e.from_id)
         m = _RECEIVER.match(owner.signature) if owner is not None and owner.kind == "method" else None
         if m is not None and m.group(1) == e.receiver:
@@ -73,9 +84,6 @@ class GoResolver(LanguageResolver):
             hits = self.method_set(here, e.receiver, name)
             if hits:
                 return _pick(hits, RECEIVER)
-        typed = self._through_parameter(e, owner, here, name) if owner is not None else None
-        if typed is not None:
-            return typed
         if name in _COMMON_METHODS:
             return None, OPAQUE
         return unique(self.g.few_named(name, ("method",), ("go",)))
@@ -126,23 +134,47 @@ class GoResolver(LanguageResolver):
             self._methods[directory] = got
         return got
 
-    def _through_parameter(self, e: Edge, owner: Sym, here: str, name: str) -> Resolution | None:
-        """`p.M()` where `p` is a parameter of the function it stands in, declared with one
-        named type (`p *T`, `p pkg.T`): outside the repository, the call is external (a unique
-        method name of ours is no answer for `t *template.Template`); ours, T's method M, its
-        promoted one, or an interface's method spec. None when it decides nothing."""
-        declared = parameter_types(owner.signature, owner.name).get(e.receiver)
-        if declared is None:
+    def _through_local(self, path: str, here: str, local: re.Match, name: str) -> Resolution | None:
+        """A call on a local whose declaration says its type (the extractor's receiver `T{}`,
+        `pkg.T{}`) or whose value is the result of a call of a name (`f()`, `pkg.F()`: the
+        first result f's signature declares, or f itself when it is a type). Outside the
+        repository: external. None when it decides nothing."""
+        pkg, word, form = local.groups()
+        directory = self._package_of(path, here, pkg)
+        if directory is EXTERNAL or directory is None:
+            return (None, EXTERNAL) if directory is EXTERNAL else None
+        typed = (directory, word) if form == "{}" else self.result_type(directory, word)
+        if typed is EXTERNAL or typed is None:
+            return (None, EXTERNAL) if typed is EXTERNAL else None
+        return self._method_of(*typed, name)
+
+    def _package_of(self, path: str, here: str, pkg: str | None) -> str | None:
+        """The directory of the package `pkg` names in the file at `path` (`here` without
+        one); EXTERNAL for one outside the repository, None for a name no import binds."""
+        if not pkg:
+            return here
+        bindings = self.bindings(path)
+        if pkg not in bindings:
             return None
-        pkg, type_name = declared
-        directory = here
-        if pkg:
-            bindings = self.bindings(e.path)
-            if pkg not in bindings:
-                return None
-            if bindings[pkg] is None:
-                return None, EXTERNAL
-            directory = bindings[pkg]
+        return EXTERNAL if bindings[pkg] is None else bindings[pkg]
+
+    def result_type(self, directory: str, name: str) -> tuple[str, str] | str | None:
+        """(directory, type name) of the value `name(...)` gives, for the package-level `name`
+        of `directory`: a function's first declared result when it is a named type (every
+        definition of the name agreeing), or the type itself when `name` is one (a
+        conversion); EXTERNAL when that type is from outside the repository; else None."""
+        defs = self.package_level(directory).get(name, [])
+        if defs and all(d.kind in ("struct", "interface", "type_alias") for d in defs):
+            return directory, name
+        got: set[tuple[str, str] | str | None] = set()
+        for d in defs:
+            declared = first_result(d.signature, d.name) if d.kind == "function" else None
+            at = self._package_of(d.path, directory, declared[0]) if declared is not None else None
+            got.add(at if at is EXTERNAL or at is None else (at, declared[1]))
+        return got.pop() if len(got) == 1 else None
+
+    def _method_of(self, directory: str, type_name: str, name: str) -> Resolution | None:
+        """T's method `name`: its own, a promoted one, or an interface's method spec."""
         hits = self.method_set(directory, type_name, name)
         if not hits:
             hits = [c for t in self.package_level(directory).get(type_name, []) if t.kind == "interface"
@@ -263,53 +295,77 @@ class GoResolver(LanguageResolver):
 
 
 _PARAM_TYPE = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)(?:\[.*\])?$")
-MAX_PARAM_CACHE = 50_000
+# The receiver the extractor gives a call on a typed local (go.py `_typed_locals`)
+_LOCAL = re.compile(r"^(?:(\w+)\.)?(\w+)(\{\}|\(\))$")
 
 
-def parameter_types(signature: str, name: str) -> dict[str, tuple[str, str]]:
-    """The parameters of a Go function's signature (`func (r T) name[P any](a, b *pkg.T, c
-    int)`) declared with one named type: name -> (package or "", type name). Slices, maps,
-    channels, functions, variadics and unnamed parameters are left out."""
-    key = (signature, name)
-    got = _PARAM_CACHE.get(key)
-    if got is not None:
-        return got
-    got = {}
-    head = re.search(rf"\b{re.escape(name)}\s*(?:\[[^\]]*\])?\s*\(", signature)
-    if head is not None:
-        depth, start, parts = 1, head.end(), []
-        for i in range(head.end(), len(signature)):
-            ch = signature[i]
-            if ch in "([{":
-                depth += 1
-            elif ch in ")]}":
-                depth -= 1
-                if depth == 0:
-                    parts.append(signature[start:i])
-                    break
-            elif ch == "," and depth == 1:
-                parts.append(signature[start:i])
-                start = i + 1
-        waiting: list[str] = []
-        for part in parts:
-            words = part.split(None, 1)
-            if len(words) == 1:
-                waiting.append(words[0])
-                continue
-            if len(words) != 2:
-                continue
-            m = _PARAM_TYPE.match(words[1].strip())
-            for param in (*waiting, words[0]):
-                if m is not None and param.isidentifier():
-                    got[param] = (m.group(1) or "", m.group(2))
-            waiting = []
-    if len(_PARAM_CACHE) > MAX_PARAM_CACHE:
-        _PARAM_CACHE.clear()
-    _PARAM_CACHE[key] = got
+def _split_list(text: str, start: int) -> tuple[list[str], int]:
+    """The comma-separated parts of the bracketed list opened just before `start`, and the
+    index of its closing bracket (len(text) when it is not closed)."""
+    depth, parts = 1, []
+    for i in range(start, len(text)):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                parts.append(text[start:i])
+                return parts, i
+        elif ch == "," and depth == 1:
+            parts.append(text[start:i])
+            start = i + 1
+    return parts, len(text)
+
+
+def _named_types(parts: list[str]) -> dict[str, tuple[str, str]]:
+    """name -> (package or "", type name) of the parts of a list of named parameters (`a, b
+    *pkg.T`: the names before a part's type share it) declared with one named type."""
+    got: dict[str, tuple[str, str]] = {}
+    waiting: list[str] = []
+    for part in parts:
+        words = part.split(None, 1)
+        if len(words) == 1:
+            waiting.append(words[0])
+            continue
+        if len(words) != 2:
+            continue
+        m = _PARAM_TYPE.match(words[1].strip())
+        for param in (*waiting, words[0]):
+            if m is not None and param.isidentifier():
+                got[param] = (m.group(1) or "", m.group(2))
+        waiting = []
     return got
 
 
-_PARAM_CACHE: dict[tuple[str, str], dict[str, tuple[str, str]]] = {}
+def first_result(signature: str, name: str) -> tuple[str, str] | None:
+    """(package or "", type name) of the first result a Go function's signature declares
+    when it is one named type (`func newParser(src []byte) *Parser`, `func Open(p string)
+    (*pkg.File, error)`, named results too); None for any other, for a type parameter of
+    the function, and for a signature cut short."""
+    head = re.search(rf"\b{re.escape(name)}\s*(\[[^\]]*\])?\s*\(", signature)
+    if head is None or signature.endswith("..."):
+        return None
+    end = _split_list(signature, head.end())[1]
+    rest = signature[end + 1:].strip()
+    if rest.startswith("("):
+        parts, _ = _split_list(rest, 1)
+        if not parts:
+            return None
+        if any(len(p.split(None, 1)) == 2 for p in parts):  # named results
+            named = _named_types(parts)
+            first = parts[0].split(None, 1)[0]
+            declared = named.get(first)
+        else:
+            m = _PARAM_TYPE.match(parts[0].strip())
+            declared = (m.group(1) or "", m.group(2)) if m else None
+    else:
+        m = _PARAM_TYPE.match(rest)
+        declared = (m.group(1) or "", m.group(2)) if m and rest else None
+    if declared is None or (head.group(1) and not declared[0]
+                            and re.search(rf"\b{declared[1]}\b", head.group(1))):
+        return None
+    return declared
 
 
 def _pick(hits: list[Sym], confidence: str) -> Resolution:

@@ -70,8 +70,11 @@ log = logging.getLogger(__name__)
 # Python variable annotated `Optional[T]`, `"T"` or `T | None` is a T; a regular expression
 # match's own methods (`m.span()`) name no unique method.) (14: a Go call on a method's receiver
 # reaches the methods its struct promotes from the types it embeds, and a call on a parameter
-# declared with a named type reaches that type's methods, or is external.)
-RESOLVER_VERSION = "14"
+# declared with a named type reaches that type's methods, or is external.) (15: a Go call on a
+# typed local (receiver `T{}`, `pkg.T{}`, `f()`, `pkg.F()`) reaches T's methods, or the methods of
+# the first result f's signature declares; external when that type is from outside; a typed
+# parameter comes the same way, scoped, no longer from the enclosing function's signature.)
+RESOLVER_VERSION = "15"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

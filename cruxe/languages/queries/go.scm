@@ -6,6 +6,8 @@
 ;   tref       a use of a named type
 ;   tdecl      the name a type spec or alias defines (not a use)
 ;   tpkg, tqual   the package and name of a qualified type (`pkg.T`)
+;   lname      a local's name whose declaration may write its type: ltype the type written
+;              (`var x *T`), lval the one value it is given (`x := T{}`, `p, err := newParser(src)`)
 
 ; ---- calls
 (call_expression function: (identifier) @callee)
@@ -27,3 +29,14 @@
 (type_spec name: (type_identifier) @tdecl)
 (type_alias name: (type_identifier) @tdecl)
 (qualified_type package: (_) @tpkg name: (type_identifier) @tqual)
+
+; ---- locals whose declaration may say their type (go.py `_typed_locals` reads the value):
+; the first name of a `:=` or a `var` given one value, and every name of a `var` or a parameter
+; with a type
+(short_var_declaration left: (expression_list . (identifier) @lname) right: (expression_list . (_) @lval .))
+(var_spec name: (identifier) @lname type: (_) @ltype)
+(var_spec . name: (identifier) @lname !type value: (expression_list . (_) @lval .))
+; the parameters of a function, a method (not its receiver: the resolver reads that one) or a closure
+(function_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @lname type: (_) @ltype)))
+(method_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @lname type: (_) @ltype)))
+(func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @lname type: (_) @ltype)))
