@@ -332,6 +332,9 @@ def _normalise(query: str) -> str:
 NAME_SEPARATORS = re.compile(r"::|\.|->|#")
 
 
+_PATH_ANCHORS = frozenset({"crate", "self", "super", "this", "Self"})
+
+
 def parse_name(text: str, field: str) -> list[str]:
     """A symbol name as an agent writes it, as segments: `auth::jwt::validate_token` ->
     [auth, jwt, validate_token]; `fn foo`, `foo()`, `Vec<T>`, `println!` -> [the name]. The
@@ -346,6 +349,9 @@ def parse_name(text: str, field: str) -> list[str]:
     segments = [s for s in NAME_SEPARATORS.split(raw) if s]
     if not segments:
         raise CruxeError("invalid_input", f"not a symbol name: {text!r}", {"field": field})
+    # a path's anchors name no definition: Rust's `crate::`/`self::`/`super::`, `self.`/`this.`
+    while len(segments) > 1 and segments[0] in _PATH_ANCHORS:
+        segments = segments[1:]
     return segments
 
 

@@ -17,6 +17,10 @@ from support.repos import fixture_repo
     ("auth::jwt::validate", ["auth", "jwt", "validate"]), ("Order.total", ["Order", "total"]),
     ("Order->total", ["Order", "total"]), ("Order#total", ["Order", "total"]), ("`helper`", ["helper"]),
     ("fn helper", ["helper"]), ("println!", ["println"]), ("Circle.area()", ["Circle", "area"]),
+    # a path's anchors name no definition
+    ("crate::util::spawn", ["util", "spawn"]), ("super::super::io::read", ["io", "read"]),
+    ("self::spawn", ["spawn"]), ("Self::new", ["new"]), ("self.render", ["render"]), ("this.load", ["load"]),
+    ("crate", ["crate"]),
 ])
 def test_a_name_is_read_into_its_segments(written, segments):
     assert parse_name(written, "name") == segments
