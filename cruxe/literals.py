@@ -32,6 +32,8 @@ import bisect
 import re
 from typing import Callable
 
+from .model import TS_FAMILY
+
 SEGMENT_BREAK = "|"  # a token no query term can be (queries keep identifier characters only)
 MIN_LITERAL_WORDS = 2  # shorter literals are keys, names and separators, not messages
 MAX_LITERAL_CHARS = 2000  # a message longer than this is a template or data, not a message
@@ -103,7 +105,6 @@ _TABLE_DECL = re.compile(r"\b(?:const|let|var)\s+(?:[A-Za-z_$][\w$]*?)?(?:[Ee]rr
 TABLE_OPEN_CHARS = 120
 _BRACKET_OPEN = re.compile(r"[\[{]")
 _STATEMENT_START = re.compile(r";|(?<![!=<>])=(?![=>])|\n\s*(?:export|const|let|var|function|class)\b")
-_TS_FAMILY = frozenset({"typescript", "tsx", "javascript"})
 _RAISE_BEFORE = re.compile(r"(?:\braise|\bthrow)\s+(?:new\s+)?\Z")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.:")
 MAX_NAME_CHARS = 80
@@ -180,7 +181,7 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
     if pattern is None or not any(q in text for q in "\"'`"):
         return asserted
     out: list[tuple[list[list[str]], list[str], int]] = []
-    tables = _message_tables(text, pattern) if language in _TS_FAMILY else []
+    tables = _message_tables(text, pattern) if language in TS_FAMILY else []
     prev_end, prev_kept = -1, False
     for m in pattern.finditer(text):
         start, body = m.start(), m.group()

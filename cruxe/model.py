@@ -65,6 +65,7 @@ def normalize_kind(value: str) -> str | None:
 
 LANGUAGES: tuple[str, ...] = ("python", "rust", "go", "typescript", "tsx", "javascript")
 # tsx is parsed with its own grammar but reported as its own language value.
+TS_FAMILY = frozenset({"typescript", "tsx", "javascript"})  # the languages read by one set of rules
 
 # The request vocabulary the tools' schemas and the CLI's choices share.
 DETAIL_LEVELS: tuple[str, ...] = ("location", "signature", "context")

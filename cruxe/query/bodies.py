@@ -10,7 +10,8 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from ..model import normalize_signature
+
+from ..model import TS_FAMILY, normalize_signature
 from ..store import Chunk, Symbol, chunks
 
 CALLABLE_KINDS = frozenset({"function", "method"})
@@ -19,7 +20,6 @@ MAX_STUB_LINES = 40
 _BRACE_LANGUAGES = frozenset({"rust", "go", "typescript", "tsx", "javascript"})
 MAX_BODY_CHECKS = 64  # definitions whose text is read to tell a body from a declaration
 _ASSIGNED = re.compile(r"(?<![=!<>])=(?![=>])")
-_TS_FAMILY = frozenset({"typescript", "tsx", "javascript"})
 
 
 def declarations(gen, repo: str, ref: str, rows: list[Symbol]) -> set[str]:
@@ -50,7 +50,7 @@ def is_declaration(language: str, signature: str, text: str) -> bool:
     if language == "python":
         return _python_stub(text)
     if language in _BRACE_LANGUAGES:
-        found = _after_signature(signature, text) if language in _TS_FAMILY else None
+        found = _after_signature(signature, text) if language in TS_FAMILY else None
         if found is not None:
             return found
         # an interface/trait member, an overload signature, `declare`/`abstract`: no `{` at

@@ -183,12 +183,10 @@ def rerank(gen, repo: str, ref: str, hits: list[Hit], terms: tuple[str, ...],
     best_with_body = max((v for h, v in zip(rated, cover) if h.result_type == "symbol" and not _bodyless(h)),
                          default=0.0)
     for hit, v in zip(rated, cover):
-        boosts = {name: hit.signals[name] for name in sig.BOOST_NAMES}
-        boosts["query_coverage"] = round(sig.QUERY_COVERAGE_BOOST * v / top, sig.SCORE_DIGITS)
+        changed = {"query_coverage": sig.QUERY_COVERAGE_BOOST * v / top}
         if _bodyless(hit) and v < best_with_body:
-            boosts["bodyless_penalty"] = sig.BODYLESS_PENALTY
-        hit.signals = sig.compose(hit.signals["bm25_score"], **boosts)
-        hit.score = hit.signals["final_score"]
+            changed["bodyless_penalty"] = sig.BODYLESS_PENALTY
+        sig.recompose(hit, **changed)
 
 
 def _name_of(hit: Hit) -> str:

@@ -400,10 +400,7 @@ def _qualified_first(ranked: list[Hit], p: Plan) -> None:
     if lift <= 0:
         return
     for h in matched:
-        boosts = {name: h.signals[name] for name in sig.BOOST_NAMES}
-        boosts["qualified_name_boost"] = round(boosts["qualified_name_boost"] + lift, sig.SCORE_DIGITS)
-        h.signals = sig.compose(h.signals["bm25_score"], **boosts)
-        h.score = h.signals["final_score"]
+        sig.recompose(h, qualified_name_boost=h.signals["qualified_name_boost"] + lift)
 
 
 _NAME_SIGNALS = ("exact_match_boost", "qualified_name_boost")
@@ -426,10 +423,7 @@ def _declarations_below_bodies(ranked: list[Hit], stubs: set[str]) -> None:
     for h in ranked:
         top = best.get(_name_key(h)) if h.symbol_id in stubs else None
         if top is not None and h.score >= top:
-            boosts = {name: h.signals[name] for name in sig.BOOST_NAMES}
-            boosts["declaration_penalty"] = round(top - h.score + sig.DECLARATION_PENALTY, sig.SCORE_DIGITS)
-            h.signals = sig.compose(h.signals["bm25_score"], **boosts)
-            h.score = h.signals["final_score"]
+            sig.recompose(h, declaration_penalty=top - h.score + sig.DECLARATION_PENALTY)
 
 
 def _name_key(h: Hit) -> tuple:

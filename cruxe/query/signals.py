@@ -141,6 +141,16 @@ def compose(bm25_score: float, **boosts: float) -> dict[str, float]:
     return out
 
 
+def recompose(hit, **changed: float) -> None:
+    """Set some of a ranked hit's boosts anew (rounded as every signal is) and its score with
+    them: a stage after the first scoring (coverage, declarations, qualified names) keeps the
+    explanation exact."""
+    boosts = {name: hit.signals[name] for name in BOOST_NAMES}
+    boosts.update({name: round(v, SCORE_DIGITS) for name, v in changed.items()})
+    hit.signals = compose(hit.signals["bm25_score"], **boosts)
+    hit.score = hit.signals["final_score"]
+
+
 def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, target: str,
                   query_path: str, kind_intent: str | None, path_terms: tuple[str, ...],
                   definition: bool = True, declaration: bool = False,

@@ -20,13 +20,13 @@ import json
 import posixpath
 import re
 
+from ..model import TS_FAMILY
 from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
                      Resolution, Target, as_resolution, constructor_chain, enclosing_symbol, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
 
-FAMILY = frozenset({"typescript", "tsx", "javascript"})
-_FAMILY = tuple(sorted(FAMILY))
+_FAMILY = tuple(sorted(TS_FAMILY))
 _EXTS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _JS_FOR_TS = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 _GLOBALS = frozenset("console Math JSON Object Array Promise String Number Boolean Symbol Date Error RegExp Map Set "
@@ -275,7 +275,7 @@ class TypeScriptResolver(ScopedResolver):
     # ---- modules -------------------------------------------------------------------------
     def files(self) -> set[str]:
         if self._files is None:
-            self._files = {p for p, lang in self.g.files().items() if lang in FAMILY}
+            self._files = {p for p, lang in self.g.files().items() if lang in TS_FAMILY}
         return self._files
 
     def specifier(self, spec: str, from_path: str) -> str | None:
