@@ -135,7 +135,8 @@ _TRIM = _QUOTES + ".,;:!?()[]{}<>"
 _PASTED_WORD = re.compile(r"(?:(?<=\s)|^)[(\[{'\"]*<[A-Za-z_][^<>\n]{0,200}>\S*|\S+")
 _REPR_TAIL = _QUOTES + ".,;:!?)]}"
 _PY_TRACEBACK = "Traceback (most recent call last):"
-_PY_FRAME = re.compile(r'^\s+File "[^"\n]*", line \d+')
+# A Python traceback's frame line (query/frames.py reads its path, line and function too)
+PY_FRAME = re.compile(r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>.+?))?\s*$')
 
 
 def emitted_segments(text: str, language: str) -> list[list[str]]:
@@ -551,7 +552,7 @@ def _python_exception(q: str) -> str:
     if _PY_TRACEBACK not in q:
         return q
     lines = q.strip().split("\n")
-    last = max((i for i, line in enumerate(lines) if _PY_FRAME.match(line)), default=-1)
+    last = max((i for i, line in enumerate(lines) if PY_FRAME.match(line)), default=-1)
     if last < 0:
         return q
     rest = lines[last + 1:]

@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..literals import PY_FRAME
 from ..store import Symbol, Withheld, innermost_symbols, manifest, symbols_named
 
 _SOURCE_SUFFIXES = r"(?:py|pyi|go|rs|ts|tsx|mts|cts|js|jsx|mjs|cjs)"
-_PY_FRAME = re.compile(r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>.+?))?\s*$')
 # `path:line[:col]`, bare or inside `at f (...)`, `--> `, Go's tab-indented frame line
 _PATH = rf"(?:[A-Za-z]:)?[\w./\\@~+-]*[\w-]\.{_SOURCE_SUFFIXES}"
 # ... and tsc's `src/app.ts(4,10): error TS2322`
@@ -53,7 +53,7 @@ def split_trace(query: str) -> tuple[list[Frame], str]:
     skip_source = False
     go_func, goroutines, test_func = "", False, ""
     for line in query.splitlines():
-        m = _PY_FRAME.match(line)
+        m = PY_FRAME.match(line)
         if m:
             python = True
             frames.append(Frame(_slashes(m["path"]), int(m["line"]), _last_name(m["func"] or "")))
