@@ -677,7 +677,7 @@ _RUST_USE = re.compile(r"^(\s*(?:pub(?:\([^)]*\))?\s+)?use\s+)([\w:]+)::(\w+)(\s
 
 def _rust_import_target(rng, tree, facts, path: str, line: int, to_name: str) -> str | None:
     """A Rust `use a::b::Name;` takes Name from another module of its crate that defines it."""
-    from cruxe.refs.rust import crate_of
+    from cruxe.crates import crate_of
     lines = tree.lines(path)
     m = _RUST_USE.match(lines[line - 1]) if line <= len(lines) else None
     if m is None or f"{m.group(2)}::{m.group(3)}" != to_name:

@@ -26,7 +26,7 @@ import re
 from .. import intent as intent_mod
 from ..errors import CruxeError
 from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
-from ..refs.text import CrateNames
+from ..crates import CrateNames
 from ..store import Symbol, symbols_named
 from . import signals as sig
 from .bodies import MAX_BODY_CHECKS, declarations

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from ..crates import CrateNames
 from ..errors import CruxeError
 from ..intent import NAME_SEPARATORS, parse_name, qualified_matches, scope_as_written
 from ..model import is_test_file
@@ -45,7 +46,7 @@ from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, symbols_by_
                      unresolved_edges)
 from .resolve import resolver_version
 from .testcode import InSourceTests, fold_test_code, path_rank, source_before_test_code
-from .text import CrateNames, line_of
+from .text import line_of
 
 EDGE_KINDS = ("calls", "imports", "references")
 # several edges on one line (a call and a type use, say) show once, as the strongest

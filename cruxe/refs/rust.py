@@ -25,6 +25,7 @@ import posixpath
 import re
 from functools import lru_cache
 
+from ..crates import CARGO_NAME, crate_of
 from ..languages.rust import module_path
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
                      Resolution, first, unique)
@@ -35,7 +36,6 @@ _STD_MACROS = frozenset("println print eprintln eprint format write writeln vec 
                         "matches include_str include_bytes concat stringify env option_env cfg line file "
                         "column module_path format_args compile_error dbg thread_local".split())
 # `name = "..."` under [package] or [lib] of a Cargo.toml (other tables' names are skipped)
-CARGO_NAME = re.compile(r'^\[(?:package|lib)\][^\[]*?^\s*name\s*=\s*"([^"]+)"', re.M | re.S)
 _COMMON_METHODS = frozenset("new default clone len is_empty iter iter_mut into_iter push pop insert remove get "
                             "get_mut unwrap expect map and_then ok err collect to_string to_owned as_ref as_mut "
                             "into from fmt eq cmp partial_cmp hash next contains extend write read drop deref "
@@ -385,15 +385,6 @@ class RustResolver(LanguageResolver):
 
 
 @lru_cache(maxsize=65536)
-def crate_of(path: str) -> str:
-    """The crate directory of a file: above its last `src/`, or the file itself."""
-    parts = path.split("/")
-    if "src" in parts[:-1]:
-        src_at = len(parts) - 2 - parts[:-1][::-1].index("src")
-        return "/".join(parts[:src_at])
-    return path
-
-
 def tuple_fields(signature: str) -> list[str]:
     """The field types of a tuple struct's signature (`pub struct A<'a, T>(pub &'a B<T>, u8)`
     -> [`pub &'a B<T>`, `u8`]); [] for any other struct."""
