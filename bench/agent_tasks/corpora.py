@@ -73,6 +73,18 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
     "ts-probe": ("typescript", [("redux-toolkit", Fetch("npm", "@reduxjs/toolkit@2.2.7", "package/src")),
                                 ("table-core", Fetch("npm", "@tanstack/table-core@8.20.5", "package/src")),
                                 ("immer", Fetch("npm", "immer@10.1.1", "package/src"))]),
+    # the second round (2026-11-27): projects none of the above or the kit holds
+    "py-probe2": ("python", [("werkzeug", Fetch("pypi", "werkzeug==3.0.6", "werkzeug-3.0.6")),
+                             ("attrs", Fetch("pypi", "attrs==24.2.0", "attrs-24.2.0")),
+                             ("marshmallow", Fetch("pypi", "marshmallow==3.23.1", "marshmallow-3.23.1"))]),
+    "go-probe2": ("go", [("goldmark", GOCODE / "yuin/goldmark"), ("toml", GOCODE / "BurntSushi/toml"),
+                         ("mapstructure", GOCODE / "mitchellh/mapstructure"), ("fsnotify", GOCODE / "fsnotify/fsnotify")]),
+    "rs-probe2": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
+                           ("tracing-0.1.37", "tracing-core-0.1.30", "rand-0.8.5", "rand_core-0.6.3", "memchr-2.5.0",
+                            "mio-0.8.4", "smallvec-1.9.0")]),
+    "ts-probe2": ("typescript", [("tiptap-core", Fetch("npm", "@tiptap/core@2.9.1", "package/src")),
+                                 ("prosemirror-model", Fetch("npm", "prosemirror-model@1.23.0", "package/src")),
+                                 ("prosemirror-transform", Fetch("npm", "prosemirror-transform@1.10.2", "package/src"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
