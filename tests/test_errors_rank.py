@@ -142,6 +142,26 @@ def test_the_site_whose_message_is_the_whole_paste_comes_first(indexed, message,
     assert (top.path, top.line_start <= line <= top.line_end) == (path, True), hits[:3]
 
 
+def test_an_answer_emitting_the_whole_paste_lists_only_the_sites_that_do(indexed):
+    gen, repo, ref = indexed
+    # `%d` in checkCount and in the test's Fatalf take 12; checkName's `%q` does not, and
+    # pointerIndex only shares the words `index`, `nil` and `pointer`
+    hits, _, _ = search_code(gen, repo, ref, "segment table holds 12 entries past its end", limit=5)
+    assert [(h.path, h.name) for h in hits] == [("store/seg.go", "checkCount"), ("store/seg_test.go", "TestCount")]
+    hits, _, _ = search_code(gen, repo, ref, "index of nil pointer", limit=5)
+    assert [(h.path, h.name) for h in hits] == [("text/funcs.go", "indexArg")]
+
+
+def test_an_answer_whose_first_site_explains_part_of_the_paste_keeps_the_others(indexed):
+    gen, repo, ref = indexed
+    # the message is a part of a longer log line: no site is the whole paste
+    paste = "Error: compaction failed: segment table holds 12 entries past its end, retry 3 of 5"
+    hits, _, intent = search_code(gen, repo, ref, paste, limit=5)
+    assert intent["intent"] == "error"
+    assert (hits[0].path, hits[0].name) == ("store/seg.go", "checkCount")
+    assert len(hits) > 2, hits
+
+
 def test_a_message_pasted_without_a_prefix_is_searched_as_a_message(indexed):
     gen, repo, ref = indexed
     # the classifier alone reads a sentence; the code emitting it as a message decides

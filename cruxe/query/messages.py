@@ -100,3 +100,19 @@ def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int],
     lines = {(d.path, int(d.line_start)): int(d.line_start) + d.source.count("\n", 0, at)
              for (_, d), (fit, at) in zip(docs, fits) if fit > 0}
     return [docs[i] for i in order], lines
+
+
+def whole_sites_only(ranked: list, emitted: dict[tuple[str, int], float]) -> list:
+    """When the first result emits the whole pasted message (its literal with the holes
+    filled: `literals.FULL_FIT`), the results that do too, in order: the others only share
+    the paste's words, and an agent that asked where the message comes from reads them for
+    nothing. Otherwise `ranked` unchanged."""
+    whole = [(path, line) for (path, line), fit in emitted.items() if fit >= literals.FULL_FIT]
+    if not ranked or not whole:
+        return ranked
+
+    def emits(h) -> bool:  # a file's result holds the line too, but says nothing a site does not
+        return h.result_type != "file" and any(path == h.path and h.line_start <= line <= h.line_end
+                                               for path, line in whole)
+
+    return [h for h in ranked if emits(h)] if emits(ranked[0]) else ranked

@@ -87,12 +87,14 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
     fits: dict[tuple[str, int], tuple[float, int]] = {}
     fetched: dict[str, list[Chunk]] = {}  # path -> the snippet chunks the channels read
     values: frozenset[str] = frozenset()  # words the paste's literal phrases lost (messages.cut_values)
+    emitted: dict[tuple[str, int], float] = {}  # (path, emitting line) -> how well its message fits the paste
     for channel in p.channels:
         asked = messages.cut_values(channel.clauses, values)
         docs, clauses = search_index(gen, channel.index, asked, channel.fetch, repo, ref, p.language, p.kinds)
         fit_lines: dict[tuple[str, int], int] = {}
         if p.intent == "error" and channel.index == "snippets":
             docs, fit_lines = messages.by_fit(docs, p, fits)
+            emitted.update({(path, line): fits[(path, start)][0] for (path, start), line in fit_lines.items()})
         if p.intent == "error" and channel.name == "literals":
             values = messages.pasted_values(asked, clauses, fits)
         cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines, fetched)
@@ -104,6 +106,8 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
     if p.intent == "natural_language":
         coverage.rerank(gen, repo, ref, ranked[:coverage.COVERAGE_WINDOW], p.terms, fetched)
         ranked.sort(key=sort_key)
+    if p.intent == "error":
+        ranked = messages.whole_sites_only(ranked, emitted)
     return take(ranked, p.limit), len(ranked), any(fit > 0 for fit, _ in fits.values())
 
 
