@@ -143,14 +143,16 @@ def _text_calls(root: Path, lang: str, names: set[str]):
 KINDS = {"go": ("func", "method"), "rust": ("function", "method"), "typescript": ("function", "method")}
 
 
-def _qualifier_ok(lang: str, before: str, row: dict) -> bool:
+def _qualifier_ok(lang: str, before: str, row: dict, imported: frozenset[str] = frozenset()) -> bool:
     """A qualified call must name the definition's package/module (Go `pkg.F`, Rust `a::b::f`);
-    method-style `.f(` and bare `f(` are accepted (the name is defined once in the corpus)."""
+    method-style `.f(` and bare `f(` are accepted (the name is defined once in the corpus), except
+    a Go method called through a package the file imports (`io.WriteString(w, s)` is package io's
+    function, not a method of the corpus's one `WriteString`)."""
     if lang == "go":
         q = re.search(r"(\w+)\.$", before)
         if row["kind"] == "func":
             return q is None or q.group(1) == row["scope"]
-        return q is not None or before.rstrip().endswith(")")
+        return (q is not None and q.group(1) not in imported) or before.rstrip().endswith(")")
     if lang == "rust":
         q = re.search(r"(\w+)::$", before)
         return q is None or q.group(1) in ("self", "super", "crate", row.get("scope") or "") \
@@ -172,7 +174,7 @@ def _other(root: Path, lang: str, rows: list[dict], n: int, rng: random.Random) 
         for rel, no, before in found.get(r["name"], ()):
             if (rel == r["path"] and no in own) or IMPORT_LINE.search(_line(root, rel, no)):
                 continue
-            if not _qualifier_ok(lang, before, r):
+            if not _qualifier_ok(lang, before, r, _go_imports(root, rel) if lang == "go" else frozenset()):
                 bad = True
                 break
             sites.append((rel, no, no))
@@ -180,6 +182,16 @@ def _other(root: Path, lang: str, rows: list[dict], n: int, rng: random.Random) 
         if not bad and 2 <= len(sites) <= MAX_SITES:
             cands.append((r, sites))
     return sample_by_size(cands, n, rng)
+
+
+_GO_IMPORT = re.compile(r'^\s*(?:import\s+)?(?:(\w+)\s+)?"([^"]+)"', re.M)
+
+
+def _go_imports(root: Path, rel: str) -> frozenset[str]:
+    """The package names a Go file imports (an alias, else the import path's last element)."""
+    text = "\n".join(file_lines(str(root), rel))
+    head = text.split("\nfunc ", 1)[0]
+    return frozenset(alias or path.rsplit("/", 1)[-1] for alias, path in _GO_IMPORT.findall(head))
 
 
 def _line(root: Path, rel: str, no: int) -> str:
