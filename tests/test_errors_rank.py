@@ -152,6 +152,22 @@ def test_an_answer_emitting_the_whole_paste_lists_only_the_sites_that_do(indexed
     assert [(h.path, h.name) for h in hits] == [("text/funcs.go", "indexArg")]
 
 
+def test_the_site_of_a_whole_message_is_the_method_that_emits_it_not_its_class_too():
+    # werkzeug: `Rule.__init__` raises "URL rule '...' must start with a slash." at line 475, and
+    # the class `Rule` (330-928), also a result, holds that line too
+    from cruxe.model import Hit
+    from cruxe.query.messages import whole_sites_only
+
+    path = "routing/rules.py"
+    method, cls = Hit("symbol", path, 459, 516, "method", "__init__"), Hit("symbol", path, 330, 928, "class", "Rule")
+    other = Hit("symbol", "routing/map.py", 10, 40, "method", "add")
+    whole = {(path, 475): 2.4}
+    assert whole_sites_only([method, cls, other], whole) == [method]
+    assert whole_sites_only([cls, method, other], whole) == [method]
+    assert whole_sites_only([other, method, cls], whole) == [other, method, cls]  # the first emits nothing
+    assert whole_sites_only([method, cls, other], {(path, 475): 1.4}) == [method, cls, other]  # a part only
+
+
 def test_an_answer_whose_first_site_explains_part_of_the_paste_keeps_the_others(indexed):
     gen, repo, ref = indexed
     # the message is a part of a longer log line: no site is the whole paste

@@ -104,15 +104,18 @@ def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int],
 
 def whole_sites_only(ranked: list, emitted: dict[tuple[str, int], float]) -> list:
     """When the first result emits the whole pasted message (its literal with the holes
-    filled: `literals.FULL_FIT`), the results that do too, in order: the others only share
+    filled: `literals.FULL_FIT`), the results that do, in order, each the innermost result
+    around an emitting line (the method that raises it, not also its class): the others only share
     the paste's words, and an agent that asked where the message comes from reads them for
-    nothing. Otherwise `ranked` unchanged."""
+    nothing. Otherwise `ranked` unchanged. A file's result is never a site."""
     whole = [(path, line) for (path, line), fit in emitted.items() if fit >= literals.FULL_FIT]
-    if not ranked or not whole:
-        return ranked
-
-    def emits(h) -> bool:  # a file's result holds the line too, but says nothing a site does not
-        return h.result_type != "file" and any(path == h.path and h.line_start <= line <= h.line_end
-                                               for path, line in whole)
-
-    return [h for h in ranked if emits(h)] if emits(ranked[0]) else ranked
+    sites = [h for h in ranked if h.result_type != "file"]
+    innermost: set[int] = set()
+    first_emits = False
+    for path, line in whole:
+        around = [h for h in sites if h.path == path and h.line_start <= line <= h.line_end]
+        if around:
+            span = min(h.line_end - h.line_start for h in around)
+            innermost.update(id(h) for h in around if h.line_end - h.line_start == span)
+            first_emits = first_emits or ranked[0] in around
+    return [h for h in ranked if id(h) in innermost] if first_emits else ranked
