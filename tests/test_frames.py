@@ -116,3 +116,35 @@ def test_a_go_test_failure_picks_the_same_named_file_that_defines_the_failing_te
     assert frames == [Frame("parser_test.go", 6, "TestObjectKey")] and "want 1, got 2" in message
     hits, _, _ = _search(root, output)
     assert (hits[0].path, hits[0].name) == ("json/parser/parser_test.go", "TestObjectKey")
+
+
+# A location asked alone: `path:line` names that line and nothing else; a file name shared by
+# several files names the line in each that has it; a line no file has names the files.
+SAME_NAMES = {
+    "src/app/utils.py": "import os\n\n\ndef slug(text):\n    return text.lower()\n\n\ndef strip(text):\n"
+                        "    return text.strip()\n",                                   # 9 lines
+    "examples/demo/utils.py": "def demo():\n    return 1\n",                           # 2 lines
+    "tests/utils.py": "\n\n\n\ndef helper():\n    return 2\n\n\n\n\ndef other():\n    return 3\n",  # 12 lines
+    "src/app/views.py": "from .utils import slug\n\n\ndef index(title):\n    return slug(title)\n",
+}
+
+
+def test_a_location_alone_answers_that_line_only(make_repo):
+    hits, total, _ = _search(make_repo(SAME_NAMES), "src/app/utils.py:5")
+    assert [(h.path, h.name) for h in hits] == [("src/app/utils.py", "slug")] and total == 1
+
+
+def test_a_file_name_shared_by_several_files_names_the_line_in_each_that_has_it(make_repo):
+    hits, _, _ = _search(make_repo(SAME_NAMES), "utils.py:9")
+    # source first, then tests; the 2-line example has no line 9; a blank line shows as itself
+    assert [(h.path, h.line_start, h.name) for h in hits] == [("src/app/utils.py", 8, "strip"), ("tests/utils.py", 9, "")]
+    assert hits[1].result_type == "snippet" and hits[1].snippet is None
+
+
+def test_a_line_no_file_has_names_the_files_and_a_name_no_file_has_names_none(make_repo):
+    root = make_repo(SAME_NAMES)
+    hits, _, _ = _search(root, "utils.py:400")
+    assert {h.path for h in hits[:3]} == {"src/app/utils.py", "examples/demo/utils.py", "tests/utils.py"}
+    assert all(h.result_type == "file" for h in hits)  # (then views.py, which imports `.utils`)
+    hits, total, intent = _search(root, "nosuchfile.py")  # `.py` alone is not a match
+    assert intent["intent"] == "path" and hits == [] and total == 0

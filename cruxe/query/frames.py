@@ -21,7 +21,8 @@ import re
 from dataclasses import dataclass
 
 from ..literals import PY_FRAME
-from ..store import Symbol, Withheld, innermost_symbols, manifest, symbols_named
+from ..model import is_non_source_path, is_test_file
+from ..store import Symbol, Withheld, chunks, innermost_symbols, manifest, symbols_named
 
 _SOURCE_SUFFIXES = r"(?:py|pyi|go|rs|ts|tsx|mts|cts|js|jsx|mjs|cjs)"
 # `path:line[:col]`, bare or inside `at f (...)`, `--> `, Go's tab-indented frame line
@@ -47,6 +48,9 @@ class Frame:
 def split_trace(query: str) -> tuple[list[Frame], str]:
     """(the frames of a pasted trace, innermost first; the paste without them). Python's source
     lines under a frame and the trace's header line go with the frames."""
+    bare = _FRAME.fullmatch(query.strip().strip("`'\""))
+    if bare is not None:  # a location alone (`src/parser.go:52`, `utils.py:250:8`): nothing else to search
+        return [Frame(_slashes(bare["path"] or bare["tpath"]), int(bare["line"] or bare["tline"]), "")], ""
     frames: list[Frame] = []
     rest: list[str] = []
     python = False
@@ -109,13 +113,20 @@ def _last_name(func: str) -> str:
     return name if re.fullmatch(r"[A-Za-z_$][\w$]*", name) else ""
 
 
-def places(gen, repo: str, ref: str, frames: list[Frame]) -> list[tuple[str, int, Symbol | None]]:
+def places(gen, repo: str, ref: str, frames: list[Frame], every_file: bool = False
+           ) -> list[tuple[str, int, Symbol | None]]:
     """The repository's places among `frames`, innermost first: (path, line, the definition
-    around the line or None), each definition or line once."""
+    around the line or None), each definition or line once. `every_file`: a location asked
+    alone (one frame) whose path ends several indexed files names the line in each of them
+    that has it, in path order (`utils.py:250`), at most MAX_FRAMES."""
     if not frames:
         return []
     paths = _indexed_paths(gen, repo, ref)
     located = [(f, p) for f in frames if (p := _locate(gen, f, paths)) is not None]
+    if every_file and len(frames) == 1 and not located:
+        f = frames[0]
+        found = sorted(endings(f.path, paths), key=lambda p: (is_test_file(p), is_non_source_path(p), p))
+        located = [(f, p) for p in found if _has_line(gen, repo, ref, p, f.line)][:MAX_FRAMES]
     around = innermost_symbols(gen, repo, ref, [(p, f.line) for f, p in located]) if located else {}
     out: list[tuple[str, int, Symbol | None]] = []
     seen: set[tuple[str, int]] = set()
@@ -128,6 +139,23 @@ def places(gen, repo: str, ref: str, frames: list[Frame]) -> list[tuple[str, int
             seen.add(key)
             out.append((path, f.line, s))
     return out
+
+
+_GAP_LINES = 200  # blank and comment lines between two chunks: never this many
+
+
+def _has_line(gen, repo: str, ref: str, path: str, line: int) -> bool:
+    """The file reaches `line`: a chunk holds it or starts soon after (the blank lines
+    between two definitions are in no chunk)."""
+    return any(c.line_end >= line for c in chunks(gen, repo, ref, path, (line, line + _GAP_LINES)))
+
+
+def line_text(gen, repo: str, ref: str, path: str, line: int) -> str:
+    """The text of one line of an indexed file ("" when no chunk holds it)."""
+    for c in chunks(gen, repo, ref, path, (line, line)):
+        if c.line_start <= line <= c.line_end:
+            return c.source.split("\n")[line - c.line_start]
+    return ""
 
 
 def repo_path(pasted: str, paths: dict[str, list[str]]) -> str | None:

@@ -454,13 +454,29 @@ def _path_content_terms(rel: str) -> tuple[str, ...]:
     return tuple(_dedup(m.lower() for m in _IDENT_RE.findall(stem)))[:MAX_QUERY_TERMS]
 
 
+def _named_path_terms(rel: str) -> list[str]:
+    """`ct.path_terms` of a path asked for, without its file's extension as a word of its own
+    when the name has a stem (`nosuchfile.py` is not every `.py` file; `config.toml` is not
+    `pyproject.toml`); a glob's (`*.toml`) and a bare extension's (`.gitignore`) are kept."""
+    terms = ct.path_terms(rel)
+    name = rel.rsplit("/", 1)[-1]
+    stem, dot, ext = name.rpartition(".")
+    if not dot or not stem or any(c in rel for c in "*?[") or not _IDENT_RE.search(stem):
+        return terms
+    ext = ext.lower()
+    folders = rel.lower().split("/")[:-1]
+    if ext in stem.lower().split(".") or any(ext in ct.path_terms(f) for f in folders):
+        return terms
+    return [t for t in terms if t != ext]
+
+
 def _file_clauses(q, intent, words, terms, target, query_path) -> list[Clause]:
     if intent == "path":
         raw = q.strip("\"'`").strip()
         rel = raw.lstrip("./").replace("\\", "/")
         out = [Clause(F.PATH, (rel,), BOOST[F.PATH]),
                Clause(F.FILENAME, (rel.rsplit("/", 1)[-1].lower(),), BOOST[F.FILENAME]),
-               Clause(F.PATH_TOKENS, tuple(_dedup(ct.path_terms(rel)))[:MAX_QUERY_TERMS], BOOST[F.PATH_TOKENS])]
+               Clause(F.PATH_TOKENS, tuple(_dedup(_named_path_terms(rel)))[:MAX_QUERY_TERMS], BOOST[F.PATH_TOKENS])]
         # content too: the files a name matches alike (every file of `encoding/json`, every
         # `main.go`) are told apart by how much their code is about the path's words, not by
         # the alphabet (issue 17)

@@ -50,13 +50,20 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
     for a pasted message `emitting_site: False` when no site found emits it (the hits then
     only share its words)."""
     trace, message = frames.split_trace(query)
-    placed = frames.places(gen, repo, ref, trace) if trace else []
+    placed = frames.places(gen, repo, ref, trace, every_file=not message) if trace else []
     if placed and not message:  # nothing but places: `parser.go:52`, a trace without its message
         hits, total = _frames_first(placed, [], limit), len(placed)
+        for h in hits:  # a line outside any definition: the line itself
+            if h.result_type == "snippet":
+                text = frames.line_text(gen, repo, ref, h.path, h.line_start).strip()
+                h.snippet = f"{h.line_start}: {text[:SNIPPET_LINE_CHARS]}" if text else None
         intent, confidence = classify(query)
         explained = True
     else:
-        p = plan_query(gen, repo, ref, message if placed else query, role=role, language=language, limit=limit)
+        asked = message if placed else query
+        if trace and not message:  # a location alone that no indexed file has: the files its path names
+            asked = trace[0].path
+        p = plan_query(gen, repo, ref, asked, role=role, language=language, limit=limit)
         hits, total, explained = run_plan(gen, repo, ref, p)
         intent, confidence = p.intent, p.confidence
         if placed:  # the places say where it happened, whatever emits the message
