@@ -81,7 +81,13 @@ def worker_pool(workers: int, role: str, initializer: Callable[..., None] | None
         yield pool
     except BrokenProcessPool as e:
         broken = True
-        pool.shutdown(wait=False, cancel_futures=True)
+        try:
+            pool.shutdown(wait=False, cancel_futures=True)
+        except OSError:
+            # "handle is closed": the executor's manager thread closes its wakeup pipe when it
+            # finds the pool broken, and shutdown may write to it in between (CPython 3.11's
+            # check-then-write race, python/cpython#83279); the workers are killed below anyway
+            pass
         for p in multiprocessing.active_children():  # this job's workers: the indexer starts no others
             p.kill()
         raise worker_died(role) from e
