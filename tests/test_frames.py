@@ -146,5 +146,7 @@ def test_a_line_no_file_has_names_the_files_and_a_name_no_file_has_names_none(ma
     hits, _, _ = _search(root, "utils.py:400")
     assert {h.path for h in hits[:3]} == {"src/app/utils.py", "examples/demo/utils.py", "tests/utils.py"}
     assert all(h.result_type == "file" for h in hits)  # (then views.py, which imports `.utils`)
+    hits, _, _ = _search(root, "src/app/views.py:400")  # one file, which ends before the line
+    assert [(h.path, h.result_type) for h in hits][:1] == [("src/app/views.py", "file")]
     hits, total, intent = _search(root, "nosuchfile.py")  # `.py` alone is not a match
     assert intent["intent"] == "path" and hits == [] and total == 0

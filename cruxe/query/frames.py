@@ -117,15 +117,16 @@ def places(gen, repo: str, ref: str, frames: list[Frame], every_file: bool = Fal
            ) -> list[tuple[str, int, Symbol | None]]:
     """The repository's places among `frames`, innermost first: (path, line, the definition
     around the line or None), each definition or line once. `every_file`: a location asked
-    alone (one frame) whose path ends several indexed files names the line in each of them
-    that has it, in path order (`utils.py:250`), at most MAX_FRAMES."""
+    alone (one frame) names its line in each indexed file its path ends that has the line
+    (`utils.py:250`: several files), source first, at most MAX_FRAMES; none past a file's end."""
     if not frames:
         return []
     paths = _indexed_paths(gen, repo, ref)
     located = [(f, p) for f in frames if (p := _locate(gen, f, paths)) is not None]
-    if every_file and len(frames) == 1 and not located:
+    if every_file and len(frames) == 1:
         f = frames[0]
-        found = sorted(endings(f.path, paths), key=lambda p: (is_test_file(p), is_non_source_path(p), p))
+        found = [p for _, p in located] or endings(f.path, paths)
+        found.sort(key=lambda p: (is_test_file(p), is_non_source_path(p), p))
         located = [(f, p) for p in found if _has_line(gen, repo, ref, p, f.line)][:MAX_FRAMES]
     around = innermost_symbols(gen, repo, ref, [(p, f.line) for f, p in located]) if located else {}
     out: list[tuple[str, int, Symbol | None]] = []
