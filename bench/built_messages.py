@@ -17,11 +17,7 @@ import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from cruxe.index import run_index  # noqa: E402
-from cruxe.model import is_non_source_path  # noqa: E402
-from cruxe.tools import Server  # noqa: E402
+from message_cases import Cases, report, score, server_for, source_lines
 
 ASSIGNED = re.compile(r"""^\s*(?:var\s+)?\w*(?:msg|message|Msg|Message)\s*(?::=|=)\s*"""
                       r"""(?:fmt\.Sprintf\(\s*)?[fF]?(["'])((?:(?!\1)[^\\\n])+)\1""")
@@ -29,16 +25,12 @@ HOLE = re.compile(r"\{[^{}]*\}|%[-+ #0-9.]*[sdvrqxf]")
 LIMIT_PER_ROOT = 150
 
 
-def cases(root: Path) -> dict[str, list[tuple[str, int]]]:
-    found: dict[str, list[tuple[str, int]]] = {}
-    for f in sorted([*root.rglob("*.py"), *root.rglob("*.go")]):
-        rel = str(f.relative_to(root))
-        if is_non_source_path(rel):
-            continue
-        for i, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
-            m = ASSIGNED.match(line)
-            if m and len(HOLE.sub(" ", m.group(2)).split()) >= 3:
-                found.setdefault(HOLE.sub("spam42", m.group(2)).strip(), []).append((rel, i))
+def cases(root: Path) -> Cases:
+    found: Cases = {}
+    for rel, i, line in source_lines(root, ".py", ".go"):
+        m = ASSIGNED.match(line)
+        if m and len(HOLE.sub(" ", m.group(2)).split()) >= 3:
+            found.setdefault("Error: " + HOLE.sub("spam42", m.group(2)).strip(), []).append((rel, i))
     return found
 
 
@@ -46,18 +38,9 @@ def main() -> None:
     home = Path(sys.argv[1])
     n = at1 = at5 = 0
     for root in map(Path, sys.argv[2:]):
-        run_index(root, home=home)
-        server = Server(root, home=home)
-        found = cases(root)
-        for msg, sites in sorted(found.items())[:: max(1, len(found) // LIMIT_PER_ROOT)]:
-            payload, _ = server.call_tool("search_code", {"query": "Error: " + msg, "limit": 5})
-            results = [r for r in payload.get("results") or [] if r.get("path")]
-            good = [any(r["path"] == p and int(r["line_start"]) <= ln <= int(r.get("line_end") or r["line_start"])
-                        for p, ln in sites) for r in results]
-            n += 1
-            at1 += bool(good[:1] and good[0])
-            at5 += any(good)
-    print(f"n={n} @1 {at1 / n:.3f} @5 {at5 / n:.3f}")
+        a, b, c = score(server_for(root, home), cases(root), LIMIT_PER_ROOT)
+        n, at1, at5 = n + a, at1 + b, at5 + c
+    print(report("", n, at1, at5))
 
 
 if __name__ == "__main__":

@@ -15,14 +15,13 @@ sorted order, k = cases // 100 (all of them below 200):
 Each goes to `search_code` (limit 5) on an index of ROOT in HOME; a result is right when it
 spans a line holding the site. Prints @1 / @5 per form.
 """
+from __future__ import annotations
+
 import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from cruxe.index import run_index  # noqa: E402
-from cruxe.model import is_non_source_path  # noqa: E402
-from cruxe.tools import Server  # noqa: E402
+from message_cases import Cases, report, score, server_for, source_lines
 
 ASSERT = re.compile(r"^\s*(?:debug_)?assert!\((.+)\);\s*$")
 DISPLAY = re.compile(r'"([A-Za-z][^"\\{}%]{10,120})"\s*\.fmt\(|(?:write_str|pad)\(\s*"([A-Za-z][^"\\{}%]{10,120})"\s*\)'
@@ -30,44 +29,31 @@ DISPLAY = re.compile(r'"([A-Za-z][^"\\{}%]{10,120})"\s*\.fmt\(|(?:write_str|pad)
 PER_FORM = 100
 
 
-def cases(root: Path) -> dict[str, dict[str, list[tuple[str, int]]]]:
-    out: dict[str, dict[str, list[tuple[str, int]]]] = {"assert": {}, "display": {}}
-    for f in sorted(root.rglob("*.rs")):
-        rel = str(f.relative_to(root))
-        if is_non_source_path(rel):
+def cases(root: Path) -> dict[str, Cases]:
+    out: dict[str, Cases] = {"assert": {}, "display": {}}
+    for rel, i, line in source_lines(root, ".rs"):
+        if line.lstrip().startswith("//"):
             continue
-        for i, line in enumerate(f.read_text(errors="replace").splitlines(), 1):
-            if line.lstrip().startswith("//"):
-                continue
-            m = ASSERT.match(line)
-            if m and "," not in m.group(1) and len(re.findall(r"[A-Za-z_]\w*", m.group(1))) >= 2:
-                text = "thread 'main' panicked at 'assertion failed: " + " ".join(m.group(1).split()) + \
-                       "', src/main.rs:41:10"
-                out["assert"].setdefault(text, []).append((rel, i))
-            for d in DISPLAY.finditer(line):
-                msg = next(g for g in d.groups() if g)
-                if len(msg.split()) >= 3:
-                    out["display"].setdefault("Error: " + msg, []).append((rel, i))
+        m = ASSERT.match(line)
+        if m and "," not in m.group(1) and len(re.findall(r"[A-Za-z_]\w*", m.group(1))) >= 2:
+            text = "thread 'main' panicked at 'assertion failed: " + " ".join(m.group(1).split()) + \
+                   "', src/main.rs:41:10"
+            out["assert"].setdefault(text, []).append((rel, i))
+        for d in DISPLAY.finditer(line):
+            msg = next(g for g in d.groups() if g)
+            if len(msg.split()) >= 3:
+                out["display"].setdefault("Error: " + msg, []).append((rel, i))
     return out
 
 
 def main() -> None:
     home = Path(sys.argv[1])
     for root in map(Path, sys.argv[2:]):
-        run_index(root, home=home)
-        server = Server(root, home=home)
+        server = server_for(root, home)
         for form, found in cases(root).items():
-            n = a1 = a5 = 0
-            for text, sites in sorted(found.items())[:: max(1, len(found) // PER_FORM)]:
-                payload, _ = server.call_tool("search_code", {"query": text, "limit": 5})
-                rs = [r for r in payload.get("results") or [] if r.get("path")]
-                ok = [any(r["path"] == p and int(r["line_start"]) <= ln <= int(r.get("line_end") or r["line_start"])
-                          for p, ln in sites) for r in rs]
-                n += 1
-                a1 += bool(ok[:1] and ok[0])
-                a5 += any(ok)
+            n, at1, at5 = score(server, found, PER_FORM)
             if n:
-                print(f"{root.name} {form}: n={n} @1 {a1 / n:.3f} @5 {a5 / n:.3f}")
+                print(report(f"{root.name} {form}: ", n, at1, at5))
 
 
 if __name__ == "__main__":
