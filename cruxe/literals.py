@@ -124,6 +124,15 @@ _RUST_ERROR_ATTRIBUTE = re.compile(r"#\[\s*(?:error\(|snafu\(\s*display\(|fail\(
 # Pasted wrappers: how a runtime prints an uncaught error around its message.
 _RUST_PANIC = re.compile(r"^thread '[^']*' panicked at (?:'(?P<old>.*)',\s*\S+:\d+:\d+"
                          r"|\S+:\d+:\d+:\s*(?P<new>.*))$", re.S)
+# A Rust log line: env_logger's `[2024-03-01T10:22:03Z ERROR target::path] ` and tracing-subscriber's
+# `2024-03-01T10:22:03.120Z  INFO span{a=1}: target::path: ` (time and spans optional) print the
+# logger's words, not the program's, before the message.
+_RUST_LOG_PREFIX = re.compile(r"^\[?(?:\d\S*\s+)?(?:ERROR|WARN|INFO|DEBUG|TRACE)\s+(?:[\w:]+\{[^{}\n]*\}:\s*)*"
+                              r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*(?:\]|:)\s+(?=\S)")
+# std's `io::Error` as its Display prints it into a message's hole (`could not open {}: {}`):
+# the OS's words, up to the `(os error N)` std appends, are a value, none of the program's.
+_RUST_OS_ERROR = r"(?<=:\s)[^\s:][^:\n]{0,200}?\(os error -?\d+\)"
+_OS_ERROR_TAIL = re.compile(r"\(os error -?\d+\)\W*$")
 # std's words around the error's Debug text when `.unwrap()` meets an `Err` (`unwrap_err`, an `Ok`)
 _RUST_UNWRAP = re.compile(r"^called `(?:Result|Option)::\w+\(\)` on an? `\w+` value:\s*")
 _GO_PANIC = re.compile(r"^panic:\s+(.*?)(?:\s+goroutine \d+ \[.*)?$", re.S)
@@ -132,7 +141,7 @@ _EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*:\s+(?=\S)")
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
 _TRIM = _QUOTES + ".,;:!?()[]{}<>"
 # A repr at a word's start (`<class 'str'>`, `(<Foo object at 0x1f>)`), whatever follows it up to the next space.
-_PASTED_WORD = re.compile(r"(?:(?<=\s)|^)[(\[{'\"]*<[A-Za-z_][^<>\n]{0,200}>\S*|\S+")
+_PASTED_WORD = re.compile(rf"{_RUST_OS_ERROR}\S*|(?:(?<=\s)|^)[(\[{{'\"]*<[A-Za-z_][^<>\n]{{0,200}}>\S*|\S+")
 _REPR_TAIL = _QUOTES + ".,;:!?)]}"
 _PY_TRACEBACK = "Traceback (most recent call last):"
 # A Python traceback's frame line (query/frames.py reads its path, line and function too)
@@ -515,7 +524,7 @@ def unwrap_message(q: str, keep_name: bool = False) -> str:
     """The message inside what a runtime printed around it (Rust and Go panics, `ExcType: `,
     `Error: `, surrounding quotes, a Python traceback's frames); only one exception name is
     taken off, the rest is message. `keep_name` keeps that name on."""
-    s = _python_exception(q).strip()
+    s = _RUST_LOG_PREFIX.sub("", _python_exception(q).strip(), count=1)
     if len(s) >= 2 and s[0] == s[-1] and s[0] in _QUOTES:  # the whole message quoted, not its last value
         s = s[1:-1].strip()
     m = _RUST_PANIC.match(s)
@@ -570,7 +579,7 @@ def is_value(word: str) -> bool:
     bare = word.rstrip(_REPR_TAIL).lstrip("([{" + _QUOTES)
     if len(bare) > 2 and bare[0] == "<" and bare[-1] == ">":
         return True
-    if w[0].isdigit() or any(c in w for c in "/\\@") or "://" in w:
+    if w[0].isdigit() or any(c in w for c in "/\\@") or "://" in w or _OS_ERROR_TAIL.search(word):
         return True
     core = word.strip(".,;:!?()[]{}<>")
     return len(core) >= 2 and core[0] in _QUOTES and core[-1] in _QUOTES
