@@ -1,0 +1,53 @@
+"""Rust references the second user probe found unresolved (rand, rand_core): a method called
+on a parameter whose type is a generic parameter (`fn f<R: RngCore + ?Sized>(rng: &mut R)`,
+`where R: Rng`, `rng: &mut impl Rng`) is the method of a trait it is bounded by, or of one of
+that trait's supertraits (`trait Rng: RngCore`); rand calls `rng.next_u32()` so everywhere."""
+from __future__ import annotations
+
+from cruxe.index import run_index
+
+from support.references import refs, sites
+
+TRAITS = ("pub trait RngCore {\n"
+          "    fn next_u32(&mut self) -> u32;\n"
+          "}\n\n"
+          "pub trait Rng: RngCore {\n"
+          "    fn coin(&mut self) -> bool {\n"
+          "        true\n"
+          "    }\n"
+          "}\n")
+IMPLS = ("use crate::traits::RngCore;\n\n"
+         "pub struct Counter(u32);\n\n"
+         "impl RngCore for Counter {\n"
+         "    fn next_u32(&mut self) -> u32 {\n        self.0\n    }\n}\n\n"
+         "pub struct Zero;\n\n"
+         "impl RngCore for Zero {\n"
+         "    fn next_u32(&mut self) -> u32 {\n        0\n    }\n}\n")
+USES = ("use crate::traits::{Rng, RngCore};\n\n"
+        "pub fn widen<R: RngCore + ?Sized>(rng: &mut R) -> u64 {\n"
+        "    u64::from(rng.next_u32())\n"                       # line 4
+        "}\n\n"
+        "pub fn pick<R, F: Fn(u32) -> u32>(rng: &mut R, f: F) -> u32\nwhere\n    R: Rng + ?Sized,\n{\n"
+        "    f(rng.next_u32())\n"                               # line 11: through Rng's supertrait
+        "}\n\n"
+        "pub fn toss(rng: &mut impl Rng) -> bool {\n"
+        "    rng.coin()\n"                                      # line 15
+        "}\n\n"
+        "pub fn unbounded<T>(t: &mut T) -> u32 {\n"
+        "    t.next_u32()\n"                                    # line 19: nothing says which
+        "}\n")
+CRATE = {
+    "Cargo.toml": '[package]\nname = "dice"\nversion = "0.1.0"\n',
+    "src/lib.rs": "pub mod traits;\npub mod impls;\npub mod uses;\n",
+    "src/traits.rs": TRAITS, "src/impls.rs": IMPLS, "src/uses.rs": USES,
+}
+
+
+def test_a_method_on_a_generic_parameter_is_its_bounds_trait_method(make_repo):
+    root = make_repo(CRATE)
+    run_index(root)
+    got = refs(root, "RngCore::next_u32")
+    assert sites(got["references"]) == [("src/uses.rs", 4), ("src/uses.rs", 11)], got
+    assert [(u["path"], u["line_start"]) for u in got.get("unresolved", [])] == [("src/uses.rs", 19)], got
+    got = refs(root, "Rng::coin")
+    assert sites(got["references"]) == [("src/uses.rs", 15)], got
