@@ -2,7 +2,7 @@
 
 Indexing: every string literal of a file (a Python file scanned whole, others chunk by chunk: `field_texts`) that sits inside an
 emitting call (`raise`, `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`,
-an `...Error(` constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
+an `...Error(` constructor, a logger method or Rust log macro (`info!`), `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
 names instead), or that is given to a variable named for a message (`msg = f"..."` then
 `raise ValueError(msg)`, the style linters ask of Python; `message.append(...)`) or returned by a
@@ -18,8 +18,9 @@ what it finds.
 
 Querying: a pasted message loses the wrapper its runtime printed around it (`ValueError: `,
 `panic: `, Rust's `thread 'main' panicked at '...', src/main.rs:1:2` and std's ``called
-`Result::unwrap()` on an `Err` value: ``) and the words that are filled-in values (numbers, paths,
-URLs, addresses, quoted values, `<...>` reprs); the runs of words between them are the candidate
+`Result::unwrap()` on an `Err` value: ``, a Rust logger's `[TIME LEVEL target] `) and the words that
+are filled-in values (numbers, paths, URLs, addresses, quoted values, `<...>` reprs, std's
+`... (os error N)`); the runs of words between them are the candidate
 constant segments, searched as phrases.
 
 Literals are found by a lexical scan, the same for every language (quotes, triple quotes, Go and
@@ -64,9 +65,10 @@ _PREFIX_AT_END = re.compile(r"(?<![\w$])[rRbBfFuU]{1,2}\Z")
 # The calls whose string arguments are what a user sees pasted back (a message, a panic, a log
 # line), by the name before the call's bracket. Macros (`name!`): `assert_eq!`-style macros
 # compare their strings, they do not print them as the message; a name ending in panic, abort or
-# error is a project's own printing macro (`rtprintpanic!`, `rtabort!`, `const_io_error!`).
+# error is a project's own printing macro (`rtprintpanic!`, `rtabort!`, `const_io_error!`); the
+# `log` crate's and tracing's macros print a log line's message (`info!("Fork detected")`).
 _EMIT_MACROS = frozenset("panic unreachable unimplemented todo bail ensure format_err anyhow format eprintln eprint "
-                         "assert debug_assert".split())
+                         "assert debug_assert log info warn debug trace".split())
 _EMIT_MACRO_ENDS = ("panic", "abort", "error")
 # functions and methods, by their last name, lower-cased (`fmt.Errorf`, `t.Fatalf`, `.expect`, `p.error`,
 # a scanner's `s.err`)

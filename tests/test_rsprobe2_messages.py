@@ -1,10 +1,12 @@
 """Pasted Rust messages found wanting in the second user probe (tracing, rand, memchr, mio,
 smallvec): a log line as env_logger or tracing-subscriber prints it, whose logger words
 (time, level, target path) are no part of the message, and a std `io::Error` printed into a
-message's hole (`Bad file descriptor (os error 9)`), a value the program did not write."""
+message's hole (`Bad file descriptor (os error 9)`), a value the program did not write; and
+the `log` crate's (and tracing's) macros, `info!`/`warn!`/`debug!`/`trace!`/`log!`, which print
+what such a line shows."""
 from __future__ import annotations
 
-from cruxe.literals import message_segments, unwrap_message
+from cruxe.literals import emitted_segments, message_segments, unwrap_message
 from cruxe.query import search_code
 
 from support.repos import indexed_files
@@ -53,3 +55,44 @@ def test_a_pasted_rust_log_line_finds_its_logging_call(tmp_path):
         hits, _, intent = search_code(gen, repo, ref, paste, limit=5)
         assert intent["intent"] == "error", paste
         assert (hits[0].path, hits[0].line_start <= 4 <= hits[0].line_end) == ("src/sys/selector/epoll.rs", True), hits[:3]
+
+
+RESEEDING = """\
+impl ReseedingCore {
+    /// Registers the fork handler, so a child process reseeds before it generates.
+    pub fn new(threshold: u64) -> Self {
+        fork::register_fork_handler();
+        ReseedingCore { threshold }
+    }
+
+    fn reseed_and_generate(&mut self, forked: bool) {
+        if forked {
+            info!("Fork detected, reseeding RNG");
+        } else {
+            trace!(target: "rand", "Reseeding RNG (periodic reseed)");
+        }
+        if let Err(e) = self.reseed() {
+            warn!("Reseeding RNG failed: {}", e);
+        }
+    }
+}
+"""
+
+
+def test_the_log_macros_print_messages():
+    src = ('fn f() {\n    info!("Fork detected, reseeding RNG");\n    debug!("worker {} parked", id);\n'
+           '    log!(Level::Warn, "queue is full");\n    assert_eq!(x, "not a message here");\n}\n')
+    assert emitted_segments(src, "rust") == [
+        ["fork", "detected", "reseeding", "rng", "|"], ["worker", "|", "parked", "|"], ["queue", "is", "full", "|"]]
+
+
+def test_a_pasted_log_line_finds_its_info_call(tmp_path):
+    doc = "".join(f"/// A fork of the process reseeds the RNG: detected on generate {i}.\npub fn helper_{i}() {{}}\n"
+                  for i in range(6))
+    files = {"src/reseeding.rs": RESEEDING, "src/docs.rs": doc}
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    for paste in ("[2024-03-01T10:22:03Z INFO  rand::rngs::adapter::reseeding] Fork detected, reseeding RNG",
+                  "Reseeding RNG failed: error code 2147483650"):
+        hits, _, intent = search_code(gen, repo, ref, paste, limit=5)
+        assert intent["intent"] == "error", paste
+        assert (hits[0].path, hits[0].name) == ("src/reseeding.rs", "reseed_and_generate"), (paste, hits[:3])
