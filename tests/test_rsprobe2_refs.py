@@ -51,3 +51,28 @@ def test_a_method_on_a_generic_parameter_is_its_bounds_trait_method(make_repo):
     assert [(u["path"], u["line_start"]) for u in got.get("unresolved", [])] == [("src/uses.rs", 19)], got
     got = refs(root, "Rng::coin")
     assert sites(got["references"]) == [("src/uses.rs", 15)], got
+
+
+def _edit(path: str, old: str, new: str):
+    def edit(root):
+        f = root / path
+        text = f.read_text()
+        assert old in text
+        f.write_text(text.replace(old, new))
+    return edit
+
+
+def test_an_edited_bound_or_supertrait_resolves_as_a_whole_index_does(make_repo, tmp_path, monkeypatch):
+    from support.incremental import answer, synced_and_whole
+    # the supertrait goes: `rng.next_u32()` under `R: Rng` no longer reaches RngCore's
+    root = make_repo(CRATE)
+    synced, whole = synced_and_whole(root, tmp_path / "a", monkeypatch,
+                                     _edit("src/traits.rs", "pub trait Rng: RngCore {", "pub trait Rng {"))
+    assert synced == whole and answer(whole, "src/uses.rs", 11, "next_u32") != "receiver"
+    # the bounding trait gains the method: the call on the unbounded parameter stays as it was,
+    # the bounded one now reaches the trait's own
+    root = make_repo({**CRATE, "src/traits.rs": TRAITS.replace("fn coin", "fn next_u32(&mut self) -> u32 { 1 }\n    fn coin")},
+                     name="second")
+    synced, whole = synced_and_whole(root, tmp_path / "b", monkeypatch,
+                                     _edit("src/traits.rs", "fn next_u32(&mut self) -> u32 { 1 }\n", ""))
+    assert synced == whole and answer(whole, "src/uses.rs", 11, "next_u32") == "receiver"
