@@ -127,10 +127,13 @@ _RUST_ERROR_ATTRIBUTE = re.compile(r"#\[\s*(?:error\(|snafu\(\s*display\(|fail\(
 _RUST_PANIC = re.compile(r"^thread '[^']*' panicked at (?:'(?P<old>.*)',\s*\S+:\d+:\d+"
                          r"|\S+:\d+:\d+:\s*(?P<new>.*))$", re.S)
 # A Rust log line: env_logger's `[2024-03-01T10:22:03Z ERROR target::path] ` and tracing-subscriber's
-# `2024-03-01T10:22:03.120Z  INFO span{a=1}: target::path: ` (time and spans optional) print the
-# logger's words, not the program's, before the message.
-_RUST_LOG_PREFIX = re.compile(r"^\[?(?:\d\S*\s+)?(?:ERROR|WARN|INFO|DEBUG|TRACE)\s+(?:[\w:]+\{[^{}\n]*\}:\s*)*"
-                              r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*(?:\]|:)\s+(?=\S)")
+# `2024-03-01T10:22:03.120Z  INFO span{a=1}: target::path: ` print the logger's words, not the
+# program's, before the message. Without brackets the time or a `::` path must be there: `WARN
+# deprecated: use X` may be a message of the program's own.
+_LEVEL, _TARGET = r"(?:ERROR|WARN|INFO|DEBUG|TRACE)\s+", r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*"
+_SPANS = r"(?:[\w:]+\{[^{}\n]*\}:\s*)*"
+_RUST_LOG_PREFIX = re.compile(rf"^(?:\[(?:\d\S*\s+)?{_LEVEL}{_TARGET}\]|\d\S*\s+{_LEVEL}{_SPANS}{_TARGET}:"
+                              rf"|{_LEVEL}{_SPANS}[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+:)\s+(?=\S)")
 # std's `io::Error` as its Display prints it into a message's hole (`could not open {}: {}`):
 # the OS's words, up to the `(os error N)` std appends, are a value, none of the program's.
 _RUST_OS_ERROR = r"(?<=:\s)[^\s:][^:\n]{0,200}?\(os error -?\d+\)"

@@ -21,6 +21,7 @@ def test_a_rust_logger_prefix_is_taken_off():
     assert unwrap_message("TRACE conn{id=7}: hyper::proto: flushed 12 bytes") == "flushed 12 bytes"
     # a message of the program's own that starts with a capitalised word stays whole
     assert unwrap_message("ERROR while reading the header") == "ERROR while reading the header"
+    assert unwrap_message("WARN deprecated: use the new API") == "WARN deprecated: use the new API"
 
 
 def test_an_os_error_in_a_hole_is_a_value():
