@@ -43,6 +43,18 @@ CRATE = {
 }
 
 
+def test_a_generic_parameter_named_like_a_module_is_still_bounded(make_repo):
+    # rand calls `rng.next_u32()` with a module `rng` in the crate: the receiver reads as that
+    # module's path first
+    files = {**CRATE, "src/lib.rs": "pub mod traits;\npub mod impls;\npub mod uses;\npub mod rng;\n",
+             "src/rng.rs": "pub fn other() {}\n"}
+    files["src/uses.rs"] = USES
+    root = make_repo(files)
+    run_index(root)
+    got = refs(root, "RngCore::next_u32")
+    assert sites(got["references"]) == [("src/uses.rs", 4), ("src/uses.rs", 11)], got
+
+
 def test_a_method_on_a_generic_parameter_is_its_bounds_trait_method(make_repo):
     root = make_repo(CRATE)
     run_index(root)

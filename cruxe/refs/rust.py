@@ -150,11 +150,12 @@ class RustResolver(LanguageResolver):
 
     def _value_method(self, crate: str, here: str, e: Edge, name: str, as_module: Resolution) -> Resolution:
         """`name.f()` where `name` also names a module without `f`: through the parameter's
-        declared type, else the one method of that name; else what the module path said."""
+        declared type or its generic type's bounds, else the one method of that name; else
+        what the module path said."""
         typed = self._parameter_type(crate, here, e, name)
         if typed is not None:
             return self._method(crate_of(typed.path), typed.qname, e.to_name, RECEIVER)
-        got = self._any_method(e)
+        got = self._bound_method(crate, here, e, name) or self._any_method(e)
         return got if got[0] is not None else as_module
 
     def _module_item(self, crate: str, here: str, e: Edge, parts: list[str], module: Sym | str) -> Resolution:
