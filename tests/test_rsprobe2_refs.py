@@ -88,3 +88,16 @@ def test_an_edited_bound_or_supertrait_resolves_as_a_whole_index_does(make_repo,
     synced, whole = synced_and_whole(root, tmp_path / "b", monkeypatch,
                                      _edit("src/traits.rs", "fn next_u32(&mut self) -> u32 { 1 }\n", ""))
     assert synced == whole and answer(whole, "src/uses.rs", 11, "next_u32") == "receiver"
+
+
+def test_a_parameters_bounds_and_a_traits_supertraits_are_read_from_signatures():
+    from cruxe.refs.rust import parameter_bounds, supertraits
+    sig = ("fn pick<'a, R, F: Fn(usize) -> X, X>(rng: &'a mut R, f: F, n: usize) -> Vec<X> "
+           "where R: Rng + ?Sized + 'a, F: Send, X: Into<f64>")
+    assert parameter_bounds(sig, "rng") == (("Rng",),)
+    assert parameter_bounds(sig, "n") == ()  # a type of no bound: none
+    assert parameter_bounds("pub fn widen<R: a::RngCore + ?Sized>(rng: &mut R) -> u64", "rng") == (("a", "RngCore"),)
+    assert parameter_bounds("fn toss(rng: &mut impl Rng + Send, x: u8)", "rng") == (("Rng",), ("Send",))
+    assert supertraits("pub trait CryptoRng<T: Copy>: RngCore + core::fmt::Debug where T: Eq") == (
+        ("RngCore",), ("core", "fmt", "Debug"))
+    assert supertraits("pub trait Rng") == () and supertraits("trait Tool<T>") == ()

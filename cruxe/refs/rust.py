@@ -443,18 +443,19 @@ _WHERE = re.compile(r"\bwhere\b")
 _IMPL_TRAIT = r"\s*:\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:impl|dyn)\s+([^,)]+)"
 
 
-def parameter_bounds(signature: str, param: str) -> list[list[str]]:
+@lru_cache(maxsize=65536)
+def parameter_bounds(signature: str, param: str) -> tuple[tuple[str, ...], ...]:
     """The trait paths bounding the type of function parameter `param`: `rng: &mut R` with
     `<R: RngCore + ?Sized>` or `where R: Rng` -> [[RngCore]] / [[Rng]]; `rng: impl Rng` ->
     [[Rng]]."""
     m = re.search(rf"(?<![\w.]){re.escape(param)}{_IMPL_TRAIT}", signature)
     if m is not None:
-        return _trait_paths(m.group(1))
+        return tuple(_trait_paths(m.group(1)))
     m = re.search(rf"(?<![\w.]){re.escape(param)}\s*:\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?([A-Za-z_]\w*)\s*[,)]",
                   signature)
     fn = _FN_NAME.search(signature)
     if m is None or fn is None:
-        return []
+        return ()
     generic = m.group(1)
     items = _bracketed(signature, fn.end())[0] if signature.startswith("<", fn.end()) else []
     where = _WHERE.search(signature, fn.end())
@@ -465,28 +466,29 @@ def parameter_bounds(signature: str, param: str) -> list[list[str]]:
         head, colon, bound = item.partition(":")
         if colon and head.strip() == generic:
             out += _trait_paths(bound)
-    return out
+    return tuple(out)
 
 
-def supertraits(signature: str) -> list[list[str]]:
+@lru_cache(maxsize=65536)
+def supertraits(signature: str) -> tuple[tuple[str, ...], ...]:
     """The traits a trait's signature names after its colon (`pub trait Rng: RngCore`)."""
     m = _TRAIT_NAME.search(signature)
     if m is None:
-        return []
+        return ()
     i = _bracketed(signature, m.end())[1] if signature.startswith("<", m.end()) else m.end()
     rest = signature[i:].lstrip()
     if not rest.startswith(":"):
-        return []
-    return _trait_paths(_WHERE.split(rest[1:], 1)[0].split("{", 1)[0])
+        return ()
+    return tuple(_trait_paths(_WHERE.split(rest[1:], 1)[0].split("{", 1)[0]))
 
 
-def _trait_paths(bounds: str) -> list[list[str]]:
+def _trait_paths(bounds: str) -> list[tuple[str, ...]]:
     """`RngCore + ?Sized + 'a + a::B<T>` -> [[RngCore], [a, B]]: the named traits of a bound."""
     out = []
     for b in bounds.split("+"):
         m = _PATH.match(b.strip())
         if m is not None and not b.strip().startswith(("?", "'")):
-            out.append(m.group().removeprefix("::").split("::"))
+            out.append(tuple(m.group().removeprefix("::").split("::")))
     return out
 
 
