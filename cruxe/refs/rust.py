@@ -440,7 +440,9 @@ def generic_parameters(signature: str) -> set[str]:
 _FN_NAME = re.compile(r"\bfn\s+[A-Za-z_]\w*\s*")
 _TRAIT_NAME = re.compile(r"\btrait\s+[A-Za-z_]\w*\s*")
 _WHERE = re.compile(r"\bwhere\b")
-_IMPL_TRAIT = r"\s*:\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:impl|dyn)\s+([^,)]+)"
+# `name: &'a mut impl A + B` (group 2 the bounds) or `name: &mut R` (group 3 the type's name)
+_PARAM_TYPE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*:\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?"
+                         r"(?:(?:impl|dyn)\s+([^,)]+)|([A-Za-z_]\w*)\s*[,)])")
 
 
 @lru_cache(maxsize=65536)
@@ -448,15 +450,13 @@ def parameter_bounds(signature: str, param: str) -> tuple[tuple[str, ...], ...]:
     """The trait paths bounding the type of function parameter `param`: `rng: &mut R` with
     `<R: RngCore + ?Sized>` or `where R: Rng` -> [[RngCore]] / [[Rng]]; `rng: impl Rng` ->
     [[Rng]]."""
-    m = re.search(rf"(?<![\w.]){re.escape(param)}{_IMPL_TRAIT}", signature)
-    if m is not None:
-        return tuple(_trait_paths(m.group(1)))
-    m = re.search(rf"(?<![\w.]){re.escape(param)}\s*:\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?([A-Za-z_]\w*)\s*[,)]",
-                  signature)
+    m = next((m for m in _PARAM_TYPE.finditer(signature) if m.group(1) == param), None)
+    if m is not None and m.group(2) is not None:
+        return tuple(_trait_paths(m.group(2)))
     fn = _FN_NAME.search(signature)
     if m is None or fn is None:
         return ()
-    generic = m.group(1)
+    generic = m.group(3)
     items = _bracketed(signature, fn.end())[0] if signature.startswith("<", fn.end()) else []
     where = _WHERE.search(signature, fn.end())
     if where is not None:
