@@ -2,7 +2,7 @@
 
 Indexing: every string literal of a file (a Python file scanned whole, others chunk by chunk: `field_texts`) that sits inside an
 emitting call (`raise`, `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`,
-an `...Error(` constructor, a logger method, `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
+an `...Error(` constructor, a logger method or Rust log macro (`info!`), `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
 names instead), or that is given to a variable named for a message (`msg = f"..."` then
 `raise ValueError(msg)`, the style linters ask of Python; `message.append(...)`) or returned by a
@@ -18,8 +18,9 @@ what it finds.
 
 Querying: a pasted message loses the wrapper its runtime printed around it (`ValueError: `,
 `panic: `, Rust's `thread 'main' panicked at '...', src/main.rs:1:2` and std's ``called
-`Result::unwrap()` on an `Err` value: ``) and the words that are filled-in values (numbers, paths,
-URLs, addresses, quoted values, `<...>` reprs); the runs of words between them are the candidate
+`Result::unwrap()` on an `Err` value: ``, a Rust logger's `[TIME LEVEL target] `) and the words that
+are filled-in values (numbers, paths, URLs, addresses, quoted values, `<...>` reprs, std's
+`... (os error N)`); the runs of words between them are the candidate
 constant segments, searched as phrases.
 
 Literals are found by a lexical scan, the same for every language (quotes, triple quotes, Go and
@@ -64,9 +65,10 @@ _PREFIX_AT_END = re.compile(r"(?<![\w$])[rRbBfFuU]{1,2}\Z")
 # The calls whose string arguments are what a user sees pasted back (a message, a panic, a log
 # line), by the name before the call's bracket. Macros (`name!`): `assert_eq!`-style macros
 # compare their strings, they do not print them as the message; a name ending in panic, abort or
-# error is a project's own printing macro (`rtprintpanic!`, `rtabort!`, `const_io_error!`).
+# error is a project's own printing macro (`rtprintpanic!`, `rtabort!`, `const_io_error!`); the
+# `log` crate's and tracing's macros print a log line's message (`info!("Fork detected")`).
 _EMIT_MACROS = frozenset("panic unreachable unimplemented todo bail ensure format_err anyhow format eprintln eprint "
-                         "assert debug_assert".split())
+                         "assert debug_assert log info warn debug trace".split())
 _EMIT_MACRO_ENDS = ("panic", "abort", "error")
 # functions and methods, by their last name, lower-cased (`fmt.Errorf`, `t.Fatalf`, `.expect`, `p.error`,
 # a scanner's `s.err`)
@@ -124,6 +126,18 @@ _RUST_ERROR_ATTRIBUTE = re.compile(r"#\[\s*(?:error\(|snafu\(\s*display\(|fail\(
 # Pasted wrappers: how a runtime prints an uncaught error around its message.
 _RUST_PANIC = re.compile(r"^thread '[^']*' panicked at (?:'(?P<old>.*)',\s*\S+:\d+:\d+"
                          r"|\S+:\d+:\d+:\s*(?P<new>.*))$", re.S)
+# A Rust log line: env_logger's `[2024-03-01T10:22:03Z ERROR target::path] ` and tracing-subscriber's
+# `2024-03-01T10:22:03.120Z  INFO span{a=1}: target::path: ` print the logger's words, not the
+# program's, before the message. Without brackets the time or a `::` path must be there: `WARN
+# deprecated: use X` may be a message of the program's own.
+_LEVEL, _TARGET = r"(?:ERROR|WARN|INFO|DEBUG|TRACE)\s+", r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*"
+_SPANS = r"(?:[\w:]+\{[^{}\n]*\}:\s*)*"
+_RUST_LOG_PREFIX = re.compile(rf"^(?:\[(?:\d\S*\s+)?{_LEVEL}{_TARGET}\]|\d\S*\s+{_LEVEL}{_SPANS}{_TARGET}:"
+                              rf"|{_LEVEL}{_SPANS}[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+:)\s+(?=\S)")
+# std's `io::Error` as its Display prints it into a message's hole (`could not open {}: {}`):
+# the OS's words, up to the `(os error N)` std appends, are a value, none of the program's.
+_RUST_OS_ERROR = r"(?<=:\s)[^\s:][^:\n]{0,200}?\(os error -?\d+\)"
+_OS_ERROR_TAIL = re.compile(r"\(os error -?\d+\)\W*$")
 # std's words around the error's Debug text when `.unwrap()` meets an `Err` (`unwrap_err`, an `Ok`)
 _RUST_UNWRAP = re.compile(r"^called `(?:Result|Option)::\w+\(\)` on an? `\w+` value:\s*")
 _GO_PANIC = re.compile(r"^panic:\s+(.*?)(?:\s+goroutine \d+ \[.*)?$", re.S)
@@ -132,7 +146,7 @@ _EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*:\s+(?=\S)")
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
 _TRIM = _QUOTES + ".,;:!?()[]{}<>"
 # A repr at a word's start (`<class 'str'>`, `(<Foo object at 0x1f>)`), whatever follows it up to the next space.
-_PASTED_WORD = re.compile(r"(?:(?<=\s)|^)[(\[{'\"]*<[A-Za-z_][^<>\n]{0,200}>\S*|\S+")
+_PASTED_WORD = re.compile(rf"{_RUST_OS_ERROR}\S*|(?:(?<=\s)|^)[(\[{{'\"]*<[A-Za-z_][^<>\n]{{0,200}}>\S*|\S+")
 _REPR_TAIL = _QUOTES + ".,;:!?)]}"
 _PY_TRACEBACK = "Traceback (most recent call last):"
 # A Python traceback's frame line (query/frames.py reads its path, line and function too)
@@ -515,7 +529,7 @@ def unwrap_message(q: str, keep_name: bool = False) -> str:
     """The message inside what a runtime printed around it (Rust and Go panics, `ExcType: `,
     `Error: `, surrounding quotes, a Python traceback's frames); only one exception name is
     taken off, the rest is message. `keep_name` keeps that name on."""
-    s = _python_exception(q).strip()
+    s = _RUST_LOG_PREFIX.sub("", _python_exception(q).strip(), count=1)
     if len(s) >= 2 and s[0] == s[-1] and s[0] in _QUOTES:  # the whole message quoted, not its last value
         s = s[1:-1].strip()
     m = _RUST_PANIC.match(s)
@@ -570,7 +584,7 @@ def is_value(word: str) -> bool:
     bare = word.rstrip(_REPR_TAIL).lstrip("([{" + _QUOTES)
     if len(bare) > 2 and bare[0] == "<" and bare[-1] == ">":
         return True
-    if w[0].isdigit() or any(c in w for c in "/\\@") or "://" in w:
+    if w[0].isdigit() or any(c in w for c in "/\\@") or "://" in w or _OS_ERROR_TAIL.search(word):
         return True
     core = word.strip(".,;:!?()[]{}<>")
     return len(core) >= 2 and core[0] in _QUOTES and core[-1] in _QUOTES

@@ -15,6 +15,8 @@
   that name, unless a name the standard traits use everywhere (`new`, `clone`, `len`, ...).
   `x.f()` and `x::f()` carry the same receiver text: a lone receiver naming a module that
   has no `f` is a value (a local or parameter named like the module), resolved as above.
+- `x.f()` on a parameter of a generic type (`<R: RngCore>(rng: &mut R)`, `where R: Rng`,
+  `rng: impl Rng`): `f` of the first bounding trait that has one, supertraits included.
 - `self.0.f()` in a method of a tuple struct: `f` of the field's type as the struct's
   signature declares it (`struct Sender<'a, T>(&'a Channel<T>)`), through `Box`/`Rc`/`Arc`;
   a std type's field reaches the crate's impl for that type, else std (external).
@@ -93,6 +95,10 @@ class RustResolver(LanguageResolver):
             target = self.path(crate, here, e.path, parts)
             if target is None and recv.isidentifier():
                 target = self._parameter_type(crate, here, e, recv)
+                if target is None:
+                    got = self._bound_method(crate, here, e, recv)
+                    if got is not None:
+                        return got
             if isinstance(target, Sym) and target.kind != "module":
                 return self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
             if isinstance(target, (str, Sym)):
@@ -144,11 +150,12 @@ class RustResolver(LanguageResolver):
 
     def _value_method(self, crate: str, here: str, e: Edge, name: str, as_module: Resolution) -> Resolution:
         """`name.f()` where `name` also names a module without `f`: through the parameter's
-        declared type, else the one method of that name; else what the module path said."""
+        declared type or its generic type's bounds, else the one method of that name; else
+        what the module path said."""
         typed = self._parameter_type(crate, here, e, name)
         if typed is not None:
             return self._method(crate_of(typed.path), typed.qname, e.to_name, RECEIVER)
-        got = self._any_method(e)
+        got = self._bound_method(crate, here, e, name) or self._any_method(e)
         return got if got[0] is not None else as_module
 
     def _module_item(self, crate: str, here: str, e: Edge, parts: list[str], module: Sym | str) -> Resolution:
@@ -172,6 +179,27 @@ class RustResolver(LanguageResolver):
             return None
         target = self.path(crate, here, e.path, declared.split("::"))
         return target if isinstance(target, Sym) and target.kind in ("struct", "enum", "trait", "type_alias") else None
+
+    def _bound_method(self, crate: str, here: str, e: Edge, name: str) -> Resolution | None:
+        """`rng.f()` where the parameter `rng` has a generic type (`<R: RngCore>(rng: &mut R)`,
+        `where R: Rng`, `rng: &mut impl Rng`): `f` of the first trait bounding it that has
+        one, its supertraits included. None when no trait of the repository bounding it has one."""
+        fn = self.g.get(e.from_id)
+        while fn is not None and fn.kind not in ("function", "method"):
+            fn = self.g.get(fn.parent)
+        bounds = [(p, crate, e.path) for p in parameter_bounds(fn.signature, name)] if fn is not None else []
+        seen: set[str] = set()
+        while bounds and len(seen) < MAX_HOPS:
+            parts, home, file = bounds.pop(0)
+            trait = self.path(home, module_path(file), file, parts)
+            if not isinstance(trait, Sym) or trait.kind != "trait" or trait.id in seen:
+                continue
+            seen.add(trait.id)
+            got = self._method(crate_of(trait.path), trait.qname, e.to_name, RECEIVER)
+            if got[0] is not None:
+                return got
+            bounds += [(p, crate_of(trait.path), trait.path) for p in supertraits(trait.signature)]
+        return None  # the method is a std trait's, or the bounds say nothing: as before
 
     def _use_edge(self, e: Edge, crate: str, here: str) -> Resolution:
         parts = e.to_name.removeprefix("::").split("::")
@@ -407,6 +435,61 @@ def generic_parameters(signature: str) -> set[str]:
         return set()
     heads = (_PARAM_NAME.match(item) for item in _bracketed(signature, m.end())[0])
     return {h.group(1) for h in heads if h is not None}
+
+
+_FN_NAME = re.compile(r"\bfn\s+[A-Za-z_]\w*\s*")
+_TRAIT_NAME = re.compile(r"\btrait\s+[A-Za-z_]\w*\s*")
+_WHERE = re.compile(r"\bwhere\b")
+# `name: &'a mut impl A + B` (group 2 the bounds) or `name: &mut R` (group 3 the type's name)
+_PARAM_TYPE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*:\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?"
+                         r"(?:(?:impl|dyn)\s+([^,)]+)|([A-Za-z_]\w*)\s*[,)])")
+
+
+@lru_cache(maxsize=65536)
+def parameter_bounds(signature: str, param: str) -> tuple[tuple[str, ...], ...]:
+    """The trait paths bounding the type of function parameter `param`: `rng: &mut R` with
+    `<R: RngCore + ?Sized>` or `where R: Rng` -> [[RngCore]] / [[Rng]]; `rng: impl Rng` ->
+    [[Rng]]."""
+    m = next((m for m in _PARAM_TYPE.finditer(signature) if m.group(1) == param), None)
+    if m is not None and m.group(2) is not None:
+        return tuple(_trait_paths(m.group(2)))
+    fn = _FN_NAME.search(signature)
+    if m is None or fn is None:
+        return ()
+    generic = m.group(3)
+    items = _bracketed(signature, fn.end())[0] if signature.startswith("<", fn.end()) else []
+    where = _WHERE.search(signature, fn.end())
+    if where is not None:
+        items += _bracketed("<" + signature[where.end():] + ">", 0)[0]
+    out = []
+    for item in items:
+        head, colon, bound = item.partition(":")
+        if colon and head.strip() == generic:
+            out += _trait_paths(bound)
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def supertraits(signature: str) -> tuple[tuple[str, ...], ...]:
+    """The traits a trait's signature names after its colon (`pub trait Rng: RngCore`)."""
+    m = _TRAIT_NAME.search(signature)
+    if m is None:
+        return ()
+    i = _bracketed(signature, m.end())[1] if signature.startswith("<", m.end()) else m.end()
+    rest = signature[i:].lstrip()
+    if not rest.startswith(":"):
+        return ()
+    return tuple(_trait_paths(_WHERE.split(rest[1:], 1)[0].split("{", 1)[0]))
+
+
+def _trait_paths(bounds: str) -> list[tuple[str, ...]]:
+    """`RngCore + ?Sized + 'a + a::B<T>` -> [[RngCore], [a, B]]: the named traits of a bound."""
+    out = []
+    for b in bounds.split("+"):
+        m = _PATH.match(b.strip())
+        if m is not None and not b.strip().startswith(("?", "'")):
+            out.append(tuple(m.group().removeprefix("::").split("::")))
+    return out
 
 
 def _bracketed(text: str, at: int) -> tuple[list[str], int]:

@@ -64,3 +64,37 @@ def assert_task_well_formed(t: dict) -> None:
         assert t["args"] == {key: t["query"]}, t["id"]
     else:
         assert t["args"]["symbol_name"] and set(t["args"]) <= {"symbol_name", "path"}, t["id"]
+
+
+def assert_probe_file(name: str, corpus: str) -> None:
+    """A hand-written user-probe task file (`probes_<lang>.jsonl`, `probes2_<lang>.jsonl`) keeps the
+    rules of agent_tasks/README.md: complete, balanced, split by the stated rule, concept
+    questions free of their answers' names, pasted errors with their holes filled, callers
+    outside test code."""
+    import collections
+    import copy
+    import json
+    common, corpora = agent_tasks("common"), agent_tasks("corpora")
+    probes = [json.loads(line) for line in (AGENT_TASKS / name).read_text().splitlines() if line.strip()]
+    assert len({t["id"] for t in probes}) == len(probes) >= 48
+    per_kind = collections.Counter(t["kind"] for t in probes)
+    assert all(per_kind[k] >= 12 for k in common.KINDS), per_kind
+    assert {t["subkind"] for t in probes if t["kind"] == "definition"} == {"plain", "qualified", "ambiguous"}
+    for t in probes:
+        assert t["corpus"] == corpus and t["args"].get("symbol_name", t["query"]) == t["query"], t["id"]
+        assert t["truth"].startswith(("read from the code", "written by reading")), t["id"]
+        assert_task_well_formed(t)
+    again = copy.deepcopy(probes)
+    for t in again:
+        t["split"] = None
+    common.assign_splits(again)
+    assert [t["split"] for t in again] == [t["split"] for t in probes]
+    assert_questions_avoid_names([t for t in probes if t["kind"] == "concept"])
+    errors = [t for t in probes if t["kind"] == "error"]
+    assert sum(t["subkind"] != "literal" for t in errors) >= len(errors) // 2
+    for t in errors:
+        assert not UNFILLED.search(t["query"]) and t["rg"][0] == "-nF" and t["rg"][1] in t["query"], t["id"]
+    for t in (t for t in probes if t["kind"] == "callers"):
+        d = t["definition"]
+        assert all(not corpora.is_test_path(e["path"]) for e in t["expected"]), t["id"]
+        assert all((e["path"], e["line_start"]) != (d["path"], d["line"]) for e in t["expected"]), t["id"]
