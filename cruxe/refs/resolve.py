@@ -73,8 +73,10 @@ log = logging.getLogger(__name__)
 # declared with a named type reaches that type's methods, or is external.) (15: a Go call on a
 # typed local (receiver `T{}`, `pkg.T{}`, `f()`, `pkg.F()`) reaches T's methods, or the methods of
 # the first result f's signature declares; external when that type is from outside; a typed
-# parameter comes the same way, scoped, no longer from the enclosing function's signature.)
-RESOLVER_VERSION = "15"
+# parameter comes the same way, scoped, no longer from the enclosing function's signature.) (16: a
+# TypeScript bare specifier goes through tsconfig `extends` chains, jsconfig.json, and a
+# repository package.json of that name: a self-import or a workspace package.)
+RESOLVER_VERSION = "16"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
@@ -136,7 +138,8 @@ _CONFIGURATIONS: weakref.WeakKeyDictionary[Graph, str] = weakref.WeakKeyDictiona
 def _configuration(g: Graph) -> str:
     """A digest of what the resolvers of the graph's languages read from files that are not
     code (`configuration()`: Go's go.mod module paths, Rust's Cargo.toml crate names,
-    TypeScript's tsconfig.json baseUrl and paths), "" when none. Such a file maps import
+    TypeScript's tsconfig/jsconfig baseUrl and paths, package.json names and entry points),
+    "" when none. Such a file maps import
     paths to directories for every file at once, and no dirty name follows an edit of it:
     so a resolution holds for one configuration, and another resolves every edge again, as
     a whole index would."""
