@@ -770,7 +770,36 @@ def _signature(node: ts.Node, outer: ts.Node, source: bytes, value: ts.Node | No
         end = body.start_byte
     elif value is not None:
         end = _value_cut(value)
-    return _cap(collapse(source[start:end].decode("utf-8", "replace")).rstrip(";,{ ").rstrip())
+    return _cap(collapse(_code_text(outer, start, end, source)).rstrip(";,{ ").rstrip())
+
+
+# Comments are looked for in this many bytes of a declaration's head: the signature keeps
+# MAX_SIGNATURE_CHARS characters, so a comment further on is cut with the rest.
+_SIGNATURE_SCAN_BYTES = 4096
+
+
+def _code_text(root: ts.Node, start: int, end: int, source: bytes) -> str:
+    """source[start:end] (inside `root`) without its comments: a parameter's `/// doc` line or
+    a property type's `/** */` block is no part of a signature, costs tokens in every answer
+    showing it, and its commas would split parameters where there are none."""
+    scan_end = min(end, start + _SIGNATURE_SCAN_BYTES)
+    cuts: list[tuple[int, int]] = []
+    if b"//" in source[start:scan_end] or b"/*" in source[start:scan_end]:
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            if n.end_byte <= start or n.start_byte >= scan_end:
+                continue
+            if n.type == "comment":
+                cuts.append((max(n.start_byte, start), min(n.end_byte, end)))
+            else:
+                stack.extend(n.children)
+    parts, at = [], start
+    for a, b in sorted(cuts):
+        parts.append(source[at:a])
+        at = b
+    parts.append(source[at:end])
+    return b" ".join(parts).decode("utf-8", "replace")
 
 
 def _value_cut(value: ts.Node) -> int:
@@ -785,12 +814,12 @@ def _value_cut(value: ts.Node) -> int:
 
 def _head(declarator: ts.Node, value: ts.Node | None, source: bytes) -> str:
     end = _value_cut(value) if value is not None else declarator.end_byte
-    return source[declarator.start_byte:end].decode("utf-8", "replace")
+    return _code_text(declarator, declarator.start_byte, end, source)
 
 
 def _head_text(node: ts.Node, value: ts.Node | None, source: bytes) -> str:
     end = _value_cut(value) if value is not None else node.end_byte
-    return source[node.start_byte:end].decode("utf-8", "replace").rstrip(";= ")
+    return _code_text(node, node.start_byte, end, source).rstrip(";= ")
 
 
 def _cap(sig: str) -> str:
