@@ -45,3 +45,29 @@ def test_signatures_leave_comments_out():
     assert outer.startswith("wrapInList: {") and "wrapInList: (typeOrName: string" in outer
     assert inner == "wrapInList: (typeOrName: string, attributes?: Record<string, any>) => ReturnType"
     assert sigs["fetchIt"] == ['export function fetchIt(url = "http://example.com/a" ): void']
+
+
+DOCS = '''\
+/// Find the first position at which this fragment and another
+/// fragment differ.
+export function findDiffStart(a: Fragment, b: Fragment): number | null { return null }
+
+let x = 1 // a remark on x, not a doc of what follows
+function follows() {}
+
+// eslint-disable-next-line no-unused-vars
+// Compiles an automaton into match states.
+function dfa(nfa: Edge[][]): ContentMatch { return nfa as any }
+
+// a comment with a blank line after it
+
+function apart() {}
+'''
+
+
+def test_runs_of_line_comments_above_a_definition_are_its_doc():
+    docs = {s.name: s.doc for s in extract_typescript(DOCS.encode(), "src/d.ts").symbols}
+    assert docs["findDiffStart"] == "Find the first position at which this fragment and another\nfragment differ."
+    assert docs["dfa"] == "Compiles an automaton into match states."
+    assert docs["follows"] == ""
+    assert docs["apart"] == ""

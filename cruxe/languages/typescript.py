@@ -45,9 +45,9 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Reference, Symbol
-from ._common import (MAX_SIGNATURE_CHARS, Candidate, Captures, PendingRef, attach_enclosing, block_doc, by_reader,
-                      cap, collapse, end_line, error_count, matches, nest, owner_of, parse, path_after_src, query,
-                      query_sections, short_receiver, spans, start_line, text)
+from ._common import (MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, Candidate, Captures, PendingRef, attach_enclosing,
+                      block_doc, by_reader, cap, collapse, end_line, error_count, matches, nest, owner_of, parse,
+                      path_after_src, query, query_sections, short_receiver, spans, start_line, text)
 
 MAX_SCANNED_LINE = 2000  # bytes; longer lines are scanned byte by byte in Python: too slow
 
@@ -776,6 +776,7 @@ def _signature(node: ts.Node, outer: ts.Node, source: bytes, value: ts.Node | No
 # Comments are looked for in this many bytes of a declaration's head: the signature keeps
 # MAX_SIGNATURE_CHARS characters, so a comment further on is cut with the rest.
 _SIGNATURE_SCAN_BYTES = 4096
+_MAX_DOC_LINES = 60  # line comments of one run read at most (a doc is a few lines)
 
 
 def _code_text(root: ts.Node, start: int, end: int, source: bytes) -> str:
@@ -827,15 +828,41 @@ def _cap(sig: str) -> str:
 
 
 def _doc(node: ts.Node, ctx: _Ctx) -> str:
-    """Text of the `/** ... */` comment right before the definition, if any."""
+    """Text of the doc comment right before the definition: a `/** ... */` block, or a run of
+    `//` / `///` line comments ending on the line above it (prosemirror and CodeMirror write
+    every doc as `///` lines), if any."""
     prev = ctx.before.get(node.start_byte)
     if prev is None or prev.type != "comment" or prev.end_point[0] < node.start_point[0] - 1 \
             or prev.end_byte > node.start_byte:
         return ""
     raw = text(prev, ctx.source)
-    if not raw.startswith("/**"):
-        return ""
-    return block_doc(raw[3:-2])
+    if raw.startswith("/**"):
+        return block_doc(raw[3:-2])
+    return _line_doc(prev, ctx.source) if raw.startswith("//") else ""
+
+
+# Line comments that instruct a tool rather than describe the code below them.
+_DIRECTIVE = re.compile(
+    r"(?:eslint|tslint|prettier-ignore|istanbul|biome-ignore|c8 |@ts-|#(?:end)?region|<reference|<amd)")
+
+
+def _line_doc(last: ts.Node, source: bytes) -> str:
+    """The run of `//` comments, one a line, that ends with `last`; a comment written after code
+    on its line is that code's remark and starts no run."""
+    lines: list[str] = []
+    cur: ts.Node | None = last
+    while cur is not None and cur.type == "comment":
+        raw = text(cur, source)
+        prev = cur.prev_sibling
+        if not raw.startswith("//") or prev is not None and prev.end_point[0] == cur.start_point[0]:
+            break
+        body = raw.lstrip("/").strip()
+        if not _DIRECTIVE.match(body):
+            lines.append(body)
+        if prev is None or prev.end_point[0] != cur.start_point[0] - 1 or len(lines) >= _MAX_DOC_LINES:
+            break
+        cur = prev
+    return "\n".join(ln for ln in reversed(lines) if ln)[:MAX_DOC_CHARS]
 
 
 # ---- references -------------------------------------------------------------------------
