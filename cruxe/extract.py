@@ -52,8 +52,8 @@ _BOM = b"\xef\xbb\xbf"
 # TypeScript file's scan off to its end); 20: a Go call on a local whose declaration says its type
 # (`x := T{}`, `var x *T`, `x := new(T)`, `x, err := f(..)`) or a parameter's (`p *T`) gets the
 # receiver `T{}` / `f()`; 21: a TypeScript/JavaScript signature leaves out the comments inside
-# it (a parameter's `/// doc`, an object type's `/** */`), and a run of `//` / `///` line
-# comments right above a definition is its doc.
+# it (a parameter's `/// doc`, an object type's `/** */`), a run of `//` / `///` line
+# comments right above a definition is its doc, and `const X = class extends B {}` is a class.
 EXTRACTION_VERSION = "21"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is

@@ -9,25 +9,16 @@ import logging
 from pathlib import Path
 
 from cruxe.index import run_index
-from cruxe.project import open_project
 
-from support.incremental import edge_table
+from support.incremental import resolved_file
 
 UTIL = "export function helper(): number {\n  return 1;\n}\n"
 MAIN = 'import { helper } from "{spec}";\n\nexport function run(): number {\n  return helper();\n}\n'
 
 
 def target_of(root: Path, path: str, line: int, name: str) -> str | None:
-    """The file the one edge by `name` at path:line resolves to (None: unresolved)."""
     run_index(root)
-    ids = [r[5] for r in edge_table(root) if r[:2] == (path, line) and r[3] == name]
-    assert len(ids) == 1, ids
-    if not ids[0]:
-        return None
-    project = open_project(root)  # it keeps the database open
-    row = project.store.current_generation("live").db.execute(
-        "SELECT path FROM symbol_relations WHERE symbol_id=?", (ids[0],)).fetchone()
-    return row[0] if row else None
+    return resolved_file(root, path, line, name)
 
 
 def main(spec: str) -> str:

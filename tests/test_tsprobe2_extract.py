@@ -1,7 +1,10 @@
 """TypeScript extraction found using Cruxe on tiptap and prosemirror (user probe 2)."""
 from __future__ import annotations
 
+from cruxe.index import run_index
 from cruxe.languages.typescript import extract_typescript
+
+from support.incremental import resolved_file
 
 # prosemirror documents constructor parameters with `///` lines; tiptap's command files declare
 # each command as an interface property whose object type carries `/** */` docs
@@ -71,3 +74,31 @@ def test_runs_of_line_comments_above_a_definition_are_its_doc():
     assert docs["dfa"] == "Compiles an automaton into match states."
     assert docs["follows"] == ""
     assert docs["apart"] == ""
+
+
+CLASS_VALUES = '''\
+export class Base {
+  greet(): string { return "hi" }
+}
+
+export let TransformError = class extends Error {}
+
+export const Child = class Named extends Base {
+  hello(): string { return super.greet() }
+}
+'''
+
+
+def test_a_class_expression_bound_to_a_name_is_a_class_with_its_bases():
+    symbols = extract_typescript(CLASS_VALUES.encode(), "src/c.ts").symbols
+    syms = {s.name: s for s in symbols}
+    assert (syms["TransformError"].kind, syms["TransformError"].signature) == \
+        ("class", "export let TransformError = class extends Error")
+    assert (syms["Child"].kind, syms["Child"].signature) == ("class", "export const Child = class Named extends Base")
+    assert symbols[syms["hello"].parent].name == "Child"
+
+
+def test_super_inside_a_class_expression_reaches_the_base(make_repo):
+    root = make_repo({"src/c.ts": CLASS_VALUES})
+    run_index(root)
+    assert resolved_file(root, "src/c.ts", 8, "greet") == "src/c.ts"

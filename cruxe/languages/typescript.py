@@ -649,7 +649,10 @@ def _variables(decl: ts.Node, ctx: _Ctx) -> list[Candidate]:
             continue
         value = d.child_by_field_name("value")
         is_fn = value is not None and value.type in _FUNCTION_VALUES
-        kind = Kind.FUNCTION if is_fn else Kind.CONSTANT if is_const else Kind.VARIABLE
+        # `const X = class extends Base {...}` is a class (an Error subclass written for ES5, a
+        # mixin): its kind and its `extends` in the signature say so, as for a declaration
+        kind = Kind.FUNCTION if is_fn else Kind.CLASS if value is not None and value.type == "class" \
+            else Kind.CONSTANT if is_const else Kind.VARIABLE
         first = not out
         sig = collapse(f"{prefix}{keyword} {_head(d, value, source)}")
         out.append(Candidate(
@@ -804,8 +807,9 @@ def _code_text(root: ts.Node, start: int, end: int, source: bytes) -> str:
 
 
 def _value_cut(value: ts.Node) -> int:
-    """Where a signature stops inside an initialiser: before a function's body, else before `=`."""
-    if value.type in _FUNCTION_VALUES:
+    """Where a signature stops inside an initialiser: before a function's or class's body, else
+    before `=`."""
+    if value.type in _FUNCTION_VALUES or value.type == "class":
         body = value.child_by_field_name("body")
         if body is not None:
             return body.start_byte
