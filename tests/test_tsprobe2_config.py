@@ -95,3 +95,17 @@ def test_configs_leaving_the_repository_looping_or_broken_are_ignored(make_repo,
         assert target_of(root, "sub/main.ts", 4, "helper") is None
     said = caplog.text
     assert "leaves the repository" in said and "not valid JSON" in said and "circular" in said
+
+
+def test_a_hash_specifier_goes_through_the_nearest_package_imports(make_repo):
+    imports = {"#internal/*": {"types": "./src/internal/*.ts", "default": "./dist/internal/*.js"},
+               "#dep": "some-package"}
+    root = make_repo({
+        "package.json": json.dumps({"imports": {"#internal/*": "./wrong/*.ts"}}),
+        "pkg/package.json": json.dumps({"name": "pkg", "imports": imports}),
+        "pkg/src/internal/util.ts": UTIL,
+        "wrong/util.ts": UTIL,
+        "pkg/src/main.ts": main("#internal/util"),
+        "pkg/src/dep.ts": 'import { helper } from "#dep";\n\nexport const x = helper();\n'})
+    assert target_of(root, "pkg/src/main.ts", 4, "helper") == "pkg/src/internal/util.ts"
+    assert target_of(root, "pkg/src/dep.ts", 3, "helper") is None

@@ -75,7 +75,8 @@ log = logging.getLogger(__name__)
 # the first result f's signature declares; external when that type is from outside; a typed
 # parameter comes the same way, scoped, no longer from the enclosing function's signature.) (16: a
 # TypeScript bare specifier goes through tsconfig `extends` chains, jsconfig.json, and a
-# repository package.json of that name: a self-import or a workspace package.)
+# repository package.json of that name: a self-import or a workspace package; a `#name`
+# through the nearest package.json `imports`.)
 RESOLVER_VERSION = "16"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).

@@ -13,7 +13,8 @@ read; malformed JSON is a logged warning and the file counts as absent.
 - package.json: a package's `name` maps an import of it (`name`, `name/sub`) into its directory,
   through `exports` (subpaths, `*` patterns, conditions: `types` first) or `types` / `module` /
   `main`; how a package imports itself, and how one workspace package of a monorepo imports
-  another. A target under an output directory that is not in the repository (`dist/x.d.ts`)
+  another. A `#name` specifier goes through the `imports` of the package.json nearest above
+  the importing file. A target under an output directory that is not in the repository (`dist/x.d.ts`)
   is looked for as its source (`src/x.ts`), where a build puts it.
 """
 from __future__ import annotations
@@ -50,6 +51,7 @@ class Package(NamedTuple):
     name: str
     directory: str
     exports: object  # the `exports` value as written (None without one)
+    imports: object  # the `imports` value as written (`#name` specifiers)
     entry: tuple[str, ...]  # `types`, `typings`, `module`, `main` as written, in that order
 
 
@@ -165,7 +167,7 @@ class ProjectConfig:
 
     # ---- package.json ------------------------------------------------------------------
     def packages(self) -> dict[str, list[Package]]:
-        """name -> the repository's packages of that name (a package.json with a `name`)."""
+        """name -> the repository's packages of that name ("": those with `imports` only)."""
         if self._packages is None:
             self._packages = {}
             manifests = sorted(p for p in self._files() if posixpath.basename(p) == "package.json")
@@ -189,9 +191,17 @@ class ProjectConfig:
         if not found:
             return None
         subpath = "./" + "/".join(parts[n:]) if len(parts) > n else "."
-        mine = [p for p in found if not p.directory or from_path.startswith(p.directory + "/")]
-        pick = max(mine, key=lambda p: len(p.directory)) if mine else found[0] if len(found) == 1 else None
+        pick = _innermost({spec: found}, from_path) or (found[0] if len(found) == 1 else None)
         return (pick, subpath) if pick is not None else None
+
+    def enclosing_package(self, from_path: str) -> Package | None:
+        """The package.json nearest above a file (where its `#name` imports are declared)."""
+        return _innermost(self.packages(), from_path)
+
+
+def _innermost(pkgs: dict[str, list[Package]], from_path: str) -> Package | None:
+    mine = [p for ps in pkgs.values() for p in ps if not p.directory or from_path.startswith(p.directory + "/")]
+    return max(mine, key=lambda p: len(p.directory)) if mine else None
 
 
 def _own_options(cfg: str, opts: object) -> dict:
@@ -215,42 +225,62 @@ def _own_options(cfg: str, opts: object) -> dict:
 
 
 def _package(path: str, data: dict | None) -> Package | None:
+    """A package.json's package: a `name`, or `imports` (Node reads those without a name)."""
     name = data.get("name") if data else None
     if not isinstance(name, str) or not name:
-        return None
+        if not data or not isinstance(data.get("imports"), dict):
+            return None
+        name = ""
     entry = tuple(v for k in ("types", "typings", "module", "main") if isinstance(v := data.get(k), str))
-    return Package(name, posixpath.dirname(path), data.get("exports"), entry)
+    return Package(name, posixpath.dirname(path), data.get("exports"), data.get("imports"), entry)
 
 
 def package_targets(pkg: Package, subpath: str) -> list[str]:
     """Repository paths (as written, not yet checked) that `subpath` of `pkg` names, in order
     of preference; for each, where its source would be when it is a build output."""
-    written: list[str] = []
     exports = pkg.exports
     if isinstance(exports, (str, list)) or isinstance(exports, dict) and not _is_subpath_map(exports):
         exports = {".": exports}
     if isinstance(exports, dict):
-        for key, value in exports.items():
-            if not isinstance(key, str):
-                continue
-            prefix, star, suffix = key.partition("*")
-            if star and subpath.startswith(prefix) and subpath.endswith(suffix) and len(subpath) >= len(key) - 1:
-                middle = subpath[len(prefix):len(subpath) - len(suffix)]
-                written += [t.replace("*", middle) for t in _condition_targets(value, 0)]
-            elif not star and key == subpath:
-                written += _condition_targets(value, 0)
-    elif subpath == ".":
-        written += list(pkg.entry) + ["index"]
+        written = _matched(exports, subpath)
     else:
-        written.append(subpath)
+        written = list(pkg.entry) + ["index"] if subpath == "." else [subpath]
+    got = _with_sources(pkg, written)
+    if subpath == "." and not got:
+        got = [p for p in (join(pkg.directory, "src/index"), join(pkg.directory, "index")) if p is not None]
+    return got
+
+
+def import_targets(pkg: Package, spec: str) -> list[str]:
+    """What a `#name` specifier maps to through the package's `imports` (Node's subpath imports):
+    its targets inside the package (`./src/x.js`; another package's name leaves it)."""
+    if not isinstance(pkg.imports, dict):
+        return []
+    return _with_sources(pkg, [w for w in _matched(pkg.imports, spec) if w.startswith("./")])
+
+
+def _matched(table: dict, key: str) -> list[str]:
+    """The targets of the entries of an exports/imports table that fit `key` (`*` patterns)."""
+    written: list[str] = []
+    for pattern, value in table.items():
+        if not isinstance(pattern, str):
+            continue
+        prefix, star, suffix = pattern.partition("*")
+        if star and key.startswith(prefix) and key.endswith(suffix) and len(key) >= len(pattern) - 1:
+            middle = key[len(prefix):len(key) - len(suffix)]
+            written += [t.replace("*", middle) for t in _condition_targets(value, 0)]
+        elif not star and pattern == key:
+            written += _condition_targets(value, 0)
+    return written
+
+
+def _with_sources(pkg: Package, written: list[str]) -> list[str]:
     got = []
     for w in written:
         target = join(pkg.directory, w)
         if target is not None:
             got.append(target)
             got += _source_of_output(pkg.directory, target)
-    if subpath == "." and not got:
-        got = [p for p in (join(pkg.directory, "src/index"), join(pkg.directory, "index")) if p is not None]
     return got
 
 

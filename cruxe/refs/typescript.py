@@ -26,7 +26,7 @@ from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE
                      Resolution, Target, as_resolution, constructor_chain, enclosing_symbol, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
-from .tsconfig import Mapping, ProjectConfig, join, package_targets
+from .tsconfig import Mapping, ProjectConfig, import_targets, join, package_targets
 
 _FAMILY = tuple(sorted(TS_FAMILY))
 _EXTS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -288,10 +288,13 @@ class TypeScriptResolver(ScopedResolver):
             hit = self._mapped(spec, mapping)
             if hit is not None:
                 return hit
-        found = self.project.package_of(spec, from_path)
-        if found is not None:
-            return next((hit for t in package_targets(*found) if (hit := self._file_at(t)) is not None), None)
-        return None
+        if spec.startswith("#"):
+            pkg = self.project.enclosing_package(from_path)
+            targets = import_targets(pkg, spec) if pkg is not None else []
+        else:
+            found = self.project.package_of(spec, from_path)
+            targets = package_targets(*found) if found is not None else []
+        return next((hit for t in targets if (hit := self._file_at(t)) is not None), None)
 
     def _mapped(self, spec: str, mapping: Mapping) -> str | None:
         """`spec` through a config's `paths` (the first fitting pattern wins, as written), then
@@ -329,7 +332,7 @@ class TypeScriptResolver(ScopedResolver):
         file's directories."""
         got: list[tuple] = [(cfg, m.base, m.paths_dir, m.paths) for cfg, m in self.project.configs()]
         for name, pkgs in sorted(self.project.packages().items()):
-            got += [(name, p.directory, repr(p.exports), p.entry) for p in pkgs]
+            got += [(name, p.directory, repr(p.exports), repr(p.imports), p.entry) for p in pkgs]
         return got
 
     def file_bindings(self, path: str) -> tuple[dict[str, list[Edge]], list[Edge]]:
