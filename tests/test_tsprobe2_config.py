@@ -109,3 +109,23 @@ def test_a_hash_specifier_goes_through_the_nearest_package_imports(make_repo):
         "pkg/src/dep.ts": 'import { helper } from "#dep";\n\nexport const x = helper();\n'})
     assert target_of(root, "pkg/src/main.ts", 4, "helper") == "pkg/src/internal/util.ts"
     assert target_of(root, "pkg/src/dep.ts", 3, "helper") is None
+
+
+def test_a_package_outside_the_workspaces_is_not_what_its_name_imports(make_repo):
+    # a test fixture's package.json named like a real dependency: imports of that name elsewhere
+    # are the dependency's (node_modules), not the fixture's
+    root = make_repo({
+        "package.json": json.dumps({"name": "app", "workspaces": ["packages/*"]}),
+        "tests/fixtures/react/package.json": json.dumps({"name": "react", "main": "index.ts"}),
+        "tests/fixtures/react/index.ts": UTIL,
+        "src/main.ts": main("react")})
+    assert target_of(root, "src/main.ts", 4, "helper") is None
+
+
+def test_pnpm_workspace_globs_make_packages_importable_by_name(make_repo):
+    root = make_repo({
+        "pnpm-workspace.yaml": "packages:\n  - 'libs/*'\n",
+        "libs/core/package.json": json.dumps({"name": "@acme/core", "types": "src/index.ts"}),
+        "libs/core/src/index.ts": UTIL,
+        "apps/web/main.ts": main("@acme/core")})
+    assert target_of(root, "apps/web/main.ts", 4, "helper") == "libs/core/src/index.ts"

@@ -13,7 +13,8 @@ read; malformed JSON is a logged warning and the file counts as absent.
 - package.json: a package's `name` maps an import of it (`name`, `name/sub`) into its directory,
   through `exports` (subpaths, `*` patterns, conditions: `types` first) or `types` / `module` /
   `main`; how a package imports itself, and how one workspace package of a monorepo imports
-  another. A `#name` specifier goes through the `imports` of the package.json nearest above
+  another (a member of a `workspaces` glob or of pnpm-workspace.yaml's `packages`; any other
+  package.json, a test fixture's, is reached by no name from outside it). A `#name` specifier goes through the `imports` of the package.json nearest above
   the importing file. A target under an output directory that is not in the repository (`dist/x.d.ts`)
   is looked for as its source (`src/x.ts`), where a build puts it.
 """
@@ -32,6 +33,7 @@ MAX_EXTENDS = 8       # extends chains in real repositories are two or three dee
 MAX_EXTENDS_LIST = 8  # entries of one `extends` list
 MAX_PACKAGES = 2000   # package.json files read (a large monorepo holds a few hundred)
 MAX_CONDITION_DEPTH = 6
+MAX_WORKSPACE_GLOBS = 64
 # conditions of an `exports` entry, the ones naming sources or declarations first
 CONDITIONS = ("types", "typings", "source", "import", "module", "default", "require", "node", "browser")
 _DECLARATION = re.compile(r"\.d\.[mc]?ts$|\.[mc]?jsx?$")
@@ -53,6 +55,7 @@ class Package(NamedTuple):
     exports: object  # the `exports` value as written (None without one)
     imports: object  # the `imports` value as written (`#name` specifiers)
     entry: tuple[str, ...]  # `types`, `typings`, `module`, `main` as written, in that order
+    workspaces: tuple[str, ...] = ()  # `workspaces` globs as written (a monorepo's root)
 
 
 def parse_jsonc(text: str, path: str) -> dict | None:
@@ -91,6 +94,7 @@ class ProjectConfig:
         self._active: set[str] = set()
         self._nearest: dict[str, Mapping | None] = {}
         self._packages: dict[str, list[Package]] | None = None
+        self._members: set[str] | None = None
 
     def read(self, path: str) -> dict | None:
         if path not in self._json:
@@ -191,12 +195,56 @@ class ProjectConfig:
         if not found:
             return None
         subpath = "./" + "/".join(parts[n:]) if len(parts) > n else "."
-        pick = _innermost({spec: found}, from_path) or (found[0] if len(found) == 1 else None)
+        members = [p for p in found if p.directory in self.workspace_members()]
+        pick = _innermost({spec: found}, from_path) or (members[0] if len(members) == 1 else None)
         return (pick, subpath) if pick is not None else None
+
+    def workspace_members(self) -> set[str]:
+        """Directories of the packages a monorepo's `workspaces` (package.json) or
+        pnpm-workspace.yaml lists: only those are reached by name from outside themselves, as
+        through node_modules links (a test fixture's package.json named `react` is not)."""
+        if self._members is None:
+            globs = [(p.directory, g) for ps in self.packages().values() for p in ps for g in p.workspaces]
+            for path in (p for p in self._files() if posixpath.basename(p) == "pnpm-workspace.yaml"):
+                globs += [(posixpath.dirname(path), g) for g in _pnpm_globs(self._read(path) or "")]
+            dirs = {p.directory for ps in self.packages().values() for p in ps}
+            self._members = {d for d in dirs if any(_in_workspace(root, g, d) for root, g in globs)}
+        return self._members
 
     def enclosing_package(self, from_path: str) -> Package | None:
         """The package.json nearest above a file (where its `#name` imports are declared)."""
         return _innermost(self.packages(), from_path)
+
+
+_PNPM_ITEM = re.compile(r"""^\s*-\s*['"]?([^'"#\s]+)""")
+
+
+def _pnpm_globs(text: str) -> list[str]:
+    """The `packages:` list of a pnpm-workspace.yaml (the one key it has), read line by line."""
+    globs, inside = [], False
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line[:1].isspace():
+            inside = line.split(":", 1)[0].strip() == "packages"
+            continue
+        m = _PNPM_ITEM.match(line) if inside else None
+        if m and len(globs) < MAX_WORKSPACE_GLOBS:
+            globs.append(m.group(1))
+    return globs
+
+
+def _in_workspace(root: str, glob: str, directory: str) -> bool:
+    """Whether `directory` is matched by a workspace glob written in `root` (`packages/*`,
+    `apps/**`; a `!` glob excludes nothing here: the package still exists)."""
+    if glob.startswith("!"):
+        return False
+    pattern = join(root, glob.strip().removeprefix("./").rstrip("/"))
+    if pattern is None or directory == root:
+        return False
+    rx = "".join(".*" if part == "**" else re.escape(part).replace(r"\*", "[^/]*")
+                 for part in re.split(r"(\*\*)", pattern))
+    return re.fullmatch(rx, directory) is not None
 
 
 def _innermost(pkgs: dict[str, list[Package]], from_path: str) -> Package | None:
@@ -225,14 +273,17 @@ def _own_options(cfg: str, opts: object) -> dict:
 
 
 def _package(path: str, data: dict | None) -> Package | None:
-    """A package.json's package: a `name`, or `imports` (Node reads those without a name)."""
+    """A package.json's package: a `name`, or `imports` / `workspaces` (read without a name)."""
     name = data.get("name") if data else None
     if not isinstance(name, str) or not name:
-        if not data or not isinstance(data.get("imports"), dict):
+        if not data or not isinstance(data.get("imports"), dict) and not data.get("workspaces"):
             return None
         name = ""
     entry = tuple(v for k in ("types", "typings", "module", "main") if isinstance(v := data.get(k), str))
-    return Package(name, posixpath.dirname(path), data.get("exports"), data.get("imports"), entry)
+    spaces = data.get("workspaces")
+    spaces = spaces.get("packages") if isinstance(spaces, dict) else spaces
+    globs = tuple(g for g in spaces[:MAX_WORKSPACE_GLOBS] if isinstance(g, str)) if isinstance(spaces, list) else ()
+    return Package(name, posixpath.dirname(path), data.get("exports"), data.get("imports"), entry, globs)
 
 
 def package_targets(pkg: Package, subpath: str) -> list[str]:

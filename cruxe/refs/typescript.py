@@ -333,7 +333,8 @@ class TypeScriptResolver(ScopedResolver):
         got: list[tuple] = [(cfg, m.base, m.paths_dir, m.paths) for cfg, m in self.project.configs()]
         for name, pkgs in sorted(self.project.packages().items()):
             got += [(name, p.directory, repr(p.exports), repr(p.imports), p.entry) for p in pkgs]
-        return got
+        members = sorted(self.project.workspace_members())
+        return got + [("workspaces", members)] if members else got
 
     def file_bindings(self, path: str) -> tuple[dict[str, list[Edge]], list[Edge]]:
         """Names a file's imports bind -> edges, and its `export * from` edges."""
