@@ -35,7 +35,7 @@ MAX_PACKAGES = 2000   # package.json files read (a large monorepo holds a few hu
 MAX_CONDITION_DEPTH = 6
 MAX_WORKSPACE_GLOBS = 64
 # conditions of an `exports` entry, the ones naming sources or declarations first
-CONDITIONS = ("types", "typings", "source", "import", "module", "default", "require", "node", "browser")
+CONDITIONS = ("types", "typings", "import", "module", "default", "require", "node", "browser")
 _DECLARATION = re.compile(r"\.d\.[mc]?ts$|\.[mc]?jsx?$")
 _JSONC = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.S)
 
