@@ -53,7 +53,10 @@ _BOM = b"\xef\xbb\xbf"
 # (`x := T{}`, `var x *T`, `x := new(T)`, `x, err := f(..)`) or a parameter's (`p *T`) gets the
 # receiver `T{}` / `f()`; 21: a literal given to Rust's log macros (`info!`, `warn!`, `debug!`,
 # `trace!`, `log!`) is a message.
-EXTRACTION_VERSION = "21"
+# 22: a TypeScript/JavaScript signature leaves out the comments inside
+# it (a parameter's `/// doc`, an object type's `/** */`), a run of `//` / `///` line
+# comments right above a definition is its doc, and `const X = class extends B {}` is a class.
+EXTRACTION_VERSION = "22"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

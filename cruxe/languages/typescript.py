@@ -45,9 +45,9 @@ from dataclasses import dataclass, field
 import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Reference, Symbol
-from ._common import (MAX_SIGNATURE_CHARS, Candidate, Captures, PendingRef, attach_enclosing, block_doc, by_reader,
-                      cap, collapse, end_line, error_count, matches, nest, owner_of, parse, path_after_src, query,
-                      query_sections, short_receiver, spans, start_line, text)
+from ._common import (MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, Candidate, Captures, PendingRef, attach_enclosing,
+                      block_doc, by_reader, cap, collapse, end_line, error_count, matches, nest, owner_of, parse,
+                      path_after_src, query, query_sections, short_receiver, spans, start_line, text)
 
 MAX_SCANNED_LINE = 2000  # bytes; longer lines are scanned byte by byte in Python: too slow
 
@@ -649,7 +649,10 @@ def _variables(decl: ts.Node, ctx: _Ctx) -> list[Candidate]:
             continue
         value = d.child_by_field_name("value")
         is_fn = value is not None and value.type in _FUNCTION_VALUES
-        kind = Kind.FUNCTION if is_fn else Kind.CONSTANT if is_const else Kind.VARIABLE
+        # `const X = class extends Base {...}` is a class (an Error subclass written for ES5, a
+        # mixin): its kind and its `extends` in the signature say so, as for a declaration
+        kind = Kind.FUNCTION if is_fn else Kind.CLASS if value is not None and value.type == "class" \
+            else Kind.CONSTANT if is_const else Kind.VARIABLE
         first = not out
         sig = collapse(f"{prefix}{keyword} {_head(d, value, source)}")
         out.append(Candidate(
@@ -770,12 +773,43 @@ def _signature(node: ts.Node, outer: ts.Node, source: bytes, value: ts.Node | No
         end = body.start_byte
     elif value is not None:
         end = _value_cut(value)
-    return _cap(collapse(source[start:end].decode("utf-8", "replace")).rstrip(";,{ ").rstrip())
+    return _cap(collapse(_code_text(outer, start, end, source)).rstrip(";,{ ").rstrip())
+
+
+# Comments are looked for in this many bytes of a declaration's head: the signature keeps
+# MAX_SIGNATURE_CHARS characters, so a comment further on is cut with the rest.
+_SIGNATURE_SCAN_BYTES = 4096
+_MAX_DOC_LINES = 60  # line comments of one run read at most (a doc is a few lines)
+
+
+def _code_text(root: ts.Node, start: int, end: int, source: bytes) -> str:
+    """source[start:end] (inside `root`) without its comments: a parameter's `/// doc` line or
+    a property type's `/** */` block is no part of a signature, costs tokens in every answer
+    showing it, and its commas would split parameters where there are none."""
+    scan_end = min(end, start + _SIGNATURE_SCAN_BYTES)
+    cuts: list[tuple[int, int]] = []
+    if b"//" in source[start:scan_end] or b"/*" in source[start:scan_end]:
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            if n.end_byte <= start or n.start_byte >= scan_end:
+                continue
+            if n.type == "comment":
+                cuts.append((max(n.start_byte, start), min(n.end_byte, end)))
+            else:
+                stack.extend(n.children)
+    parts, at = [], start
+    for a, b in sorted(cuts):
+        parts.append(source[at:a])
+        at = b
+    parts.append(source[at:end])
+    return b" ".join(parts).decode("utf-8", "replace")
 
 
 def _value_cut(value: ts.Node) -> int:
-    """Where a signature stops inside an initialiser: before a function's body, else before `=`."""
-    if value.type in _FUNCTION_VALUES:
+    """Where a signature stops inside an initialiser: before a function's or class's body, else
+    before `=`."""
+    if value.type in _FUNCTION_VALUES or value.type == "class":
         body = value.child_by_field_name("body")
         if body is not None:
             return body.start_byte
@@ -785,12 +819,12 @@ def _value_cut(value: ts.Node) -> int:
 
 def _head(declarator: ts.Node, value: ts.Node | None, source: bytes) -> str:
     end = _value_cut(value) if value is not None else declarator.end_byte
-    return source[declarator.start_byte:end].decode("utf-8", "replace")
+    return _code_text(declarator, declarator.start_byte, end, source)
 
 
 def _head_text(node: ts.Node, value: ts.Node | None, source: bytes) -> str:
     end = _value_cut(value) if value is not None else node.end_byte
-    return source[node.start_byte:end].decode("utf-8", "replace").rstrip(";= ")
+    return _code_text(node, node.start_byte, end, source).rstrip(";= ")
 
 
 def _cap(sig: str) -> str:
@@ -798,15 +832,41 @@ def _cap(sig: str) -> str:
 
 
 def _doc(node: ts.Node, ctx: _Ctx) -> str:
-    """Text of the `/** ... */` comment right before the definition, if any."""
+    """Text of the doc comment right before the definition: a `/** ... */` block, or a run of
+    `//` / `///` line comments ending on the line above it (prosemirror and CodeMirror write
+    every doc as `///` lines), if any."""
     prev = ctx.before.get(node.start_byte)
     if prev is None or prev.type != "comment" or prev.end_point[0] < node.start_point[0] - 1 \
             or prev.end_byte > node.start_byte:
         return ""
     raw = text(prev, ctx.source)
-    if not raw.startswith("/**"):
-        return ""
-    return block_doc(raw[3:-2])
+    if raw.startswith("/**"):
+        return block_doc(raw[3:-2])
+    return _line_doc(prev, ctx.source) if raw.startswith("//") else ""
+
+
+# Line comments that instruct a tool rather than describe the code below them.
+_DIRECTIVE = re.compile(
+    r"(?:eslint|tslint|prettier-ignore|istanbul|biome-ignore|c8 |@ts-|#(?:end)?region|<reference|<amd)")
+
+
+def _line_doc(last: ts.Node, source: bytes) -> str:
+    """The run of `//` comments, one a line, that ends with `last`; a comment written after code
+    on its line is that code's remark and starts no run."""
+    lines: list[str] = []
+    cur: ts.Node | None = last
+    while cur is not None and cur.type == "comment":
+        raw = text(cur, source)
+        prev = cur.prev_sibling
+        if not raw.startswith("//") or prev is not None and prev.end_point[0] == cur.start_point[0]:
+            break
+        body = raw.lstrip("/").strip()
+        if not _DIRECTIVE.match(body):
+            lines.append(body)
+        if prev is None or prev.end_point[0] != cur.start_point[0] - 1 or len(lines) >= _MAX_DOC_LINES:
+            break
+        cur = prev
+    return "\n".join(ln for ln in reversed(lines) if ln)[:MAX_DOC_CHARS]
 
 
 # ---- references -------------------------------------------------------------------------

@@ -76,7 +76,10 @@ log = logging.getLogger(__name__)
 # parameter comes the same way, scoped, no longer from the enclosing function's signature.) (16: a
 # Rust call on a parameter of a generic type (`<R: RngCore>(rng: &mut R)`, `where R: Rng`, `impl
 # Rng`) reaches the bounding traits' methods, their supertraits' included.)
-RESOLVER_VERSION = "16"
+# (17: a TypeScript bare specifier goes through tsconfig `extends` chains, jsconfig.json, and a
+# repository package.json of that name: a self-import or a workspace package; a `#name`
+# through the nearest package.json `imports`.)
+RESOLVER_VERSION = "17"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
@@ -138,7 +141,8 @@ _CONFIGURATIONS: weakref.WeakKeyDictionary[Graph, str] = weakref.WeakKeyDictiona
 def _configuration(g: Graph) -> str:
     """A digest of what the resolvers of the graph's languages read from files that are not
     code (`configuration()`: Go's go.mod module paths, Rust's Cargo.toml crate names,
-    TypeScript's tsconfig.json baseUrl and paths), "" when none. Such a file maps import
+    TypeScript's tsconfig/jsconfig baseUrl and paths, package.json names and entry points),
+    "" when none. Such a file maps import
     paths to directories for every file at once, and no dirty name follows an edit of it:
     so a resolution holds for one configuration, and another resolves every edge again, as
     a whole index would."""

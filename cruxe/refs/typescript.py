@@ -2,9 +2,11 @@
 
 - Specifiers: relative ones (`./x`, `../y`) try the path as written, then with each source
   extension, then as a directory's `index` file; a `.js` written for a `.ts` source (ESM
-  style) finds the `.ts`. Bare specifiers go through the nearest tsconfig.json's `baseUrl`
-  and `paths` (read from the index; an edit of them resolves every edge again:
-  `configuration`); anything else is a package, outside the repository.
+  style) finds the `.ts`. Bare specifiers go through the nearest tsconfig.json / jsconfig.json's
+  `baseUrl` and `paths` (merged along `extends`), then a repository package.json of that
+  `name` (a self-import, a workspace package: `tsconfig.py`); all read from the index, and an
+  edit of them resolves every edge again (`configuration`). Anything else is a package
+  outside the repository.
 - A module's exports: its top-level definitions, names its imports/re-exports bind
   (`export {a as b} from`), and `export * from` modules, followed up to MAX_HOPS.
 - Bare names: enclosing functions' and namespaces' definitions (and functions declared in
@@ -16,7 +18,6 @@
 """
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 
@@ -25,6 +26,7 @@ from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE
                      Resolution, Target, as_resolution, constructor_chain, enclosing_symbol, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
+from .tsconfig import Mapping, ProjectConfig, import_targets, join, package_targets
 
 _FAMILY = tuple(sorted(TS_FAMILY))
 _EXTS = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -107,7 +109,6 @@ def _returned_type(signature: str) -> str | None:
     return m.group(1) if m else None
 _EXTENDS = re.compile(r"\bextends\s+(.+?)(?:\bimplements\b|\{|$)", re.S)
 _GENERIC = re.compile(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>")
-_JSONC = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.S)
 
 
 class TypeScriptResolver(ScopedResolver):
@@ -116,7 +117,7 @@ class TypeScriptResolver(ScopedResolver):
     def __init__(self, g: Graph):
         super().__init__(g)
         self._files: set[str] | None = None
-        self._configs: dict[str, tuple[str, str, dict[str, list[str]]] | None] = {}
+        self.project = ProjectConfig(g.files, g.read_text)
         self._bindings: dict[str, tuple[dict[str, list[Edge]], list[Edge]]] = {}
         self._lookups: dict[tuple[str, str], Target] = {}
         self._active: set[tuple[str, str]] = set()
@@ -279,22 +280,36 @@ class TypeScriptResolver(ScopedResolver):
         return self._files
 
     def specifier(self, spec: str, from_path: str) -> str | None:
-        """The repository file an import specifier names, or None (a package)."""
+        """The repository file an import specifier names, or None (a package outside it)."""
         if spec.startswith(("./", "../")) or spec in (".", ".."):
             return self._file_at(posixpath.normpath(posixpath.join(posixpath.dirname(from_path), spec)))
-        config = self._config(posixpath.dirname(from_path))
-        if config is None:
-            return None
-        base_dir, base_url, paths = config
-        for pattern, targets in paths.items():
+        mapping = self.project.mapping_for(posixpath.dirname(from_path))
+        if mapping is not None:
+            hit = self._mapped(spec, mapping)
+            if hit is not None:
+                return hit
+        if spec.startswith("#"):
+            pkg = self.project.enclosing_package(from_path)
+            targets = import_targets(pkg, spec) if pkg is not None else []
+        else:
+            found = self.project.package_of(spec, from_path)
+            targets = package_targets(*found) if found is not None else []
+        return next((hit for t in targets if (hit := self._file_at(t)) is not None), None)
+
+    def _mapped(self, spec: str, mapping: Mapping) -> str | None:
+        """`spec` through a config's `paths` (the first fitting pattern wins, as written), then
+        its baseUrl."""
+        for pattern, targets in mapping.paths:
             prefix, star, suffix = pattern.partition("*")
             if star and spec.startswith(prefix) and spec.endswith(suffix) or not star and spec == pattern:
                 middle = spec[len(prefix):len(spec) - len(suffix)] if star else ""
                 for t in targets:
-                    hit = self._file_at(posixpath.normpath(posixpath.join(base_dir, base_url, t.replace("*", middle))))
+                    where = join(mapping.paths_dir, t.replace("*", middle))
+                    hit = self._file_at(where) if where is not None else None
                     if hit is not None:
                         return hit
-        return self._file_at(posixpath.normpath(posixpath.join(base_dir, base_url, spec))) if base_url else None
+        where = join(mapping.base, spec) if mapping.base is not None else None
+        return self._file_at(where) if where is not None else None
 
     def _file_at(self, base: str) -> str | None:
         files = self.files()
@@ -309,38 +324,17 @@ class TypeScriptResolver(ScopedResolver):
                 return cand
         return None
 
-    def _config(self, directory: str) -> tuple[str, str, dict[str, list[str]]] | None:
-        """(its directory, baseUrl, paths) of the nearest tsconfig.json with either."""
-        if directory in self._configs:
-            return self._configs[directory]
-        cfg = posixpath.join(directory, "tsconfig.json") if directory else "tsconfig.json"
-        got = self._tsconfig(cfg) if cfg in self.g.files() else None
-        if got is None and directory:
-            got = self._config(posixpath.dirname(directory))
-        self._configs[directory] = got
-        return got
-
-    def _tsconfig(self, cfg: str) -> tuple[str, str, dict[str, list[str]]] | None:
-        """(its directory, baseUrl, paths) of the tsconfig.json at `cfg`, None without either."""
-        opts = _compiler_options(self.g.read_text(cfg) or "")
-        if opts.get("baseUrl") is None and not opts.get("paths"):
-            return None
-        paths = {k: [t for t in v if isinstance(t, str)] for k, v in (opts.get("paths") or {}).items()
-                 if isinstance(v, list)}
-        return posixpath.dirname(cfg), str(opts.get("baseUrl") or "."), paths
-
-    def configuration(self) -> list[tuple[str, str, list[tuple[str, list[str]]]]]:
-        """What this resolver reads from files that are not code: every tsconfig.json's
-        baseUrl and paths, by its path (`resolve._configuration`: another set resolves every
-        edge again). Every one in the repository: finding only those above a source file
-        would cost a walk of every source file's directories."""
-        got = []
-        for cfg in sorted(p for p in self.g.files() if posixpath.basename(p) == "tsconfig.json"):
-            found = self._tsconfig(cfg)
-            if found is not None:
-                # as written: the first pattern that fits wins (`specifier`), so order counts
-                got.append((cfg, found[1], list(found[2].items())))
-        return got
+    def configuration(self) -> list[tuple]:
+        """What this resolver reads from files that are not code: every tsconfig/jsconfig's
+        merged baseUrl and paths and every package.json's name and entry points, by path
+        (`resolve._configuration`: another set resolves every edge again). Every one in the
+        repository: finding only those above a source file would cost a walk of every source
+        file's directories."""
+        got: list[tuple] = [(cfg, m.base, m.paths_dir, m.paths) for cfg, m in self.project.configs()]
+        for name, pkgs in sorted(self.project.packages().items()):
+            got += [(name, p.directory, repr(p.exports), repr(p.imports), p.entry) for p in pkgs]
+        members = sorted(self.project.workspace_members())
+        return got + [("workspaces", members)] if members else got
 
     def file_bindings(self, path: str) -> tuple[dict[str, list[Edge]], list[Edge]]:
         """Names a file's imports bind -> edges, and its `export * from` edges."""
@@ -390,14 +384,3 @@ class TypeScriptResolver(ScopedResolver):
         self._lookups[key] = got
         return got
 
-
-def _compiler_options(text: str) -> dict:
-    """compilerOptions of a tsconfig.json (JSON with comments and trailing commas)."""
-    cleaned = _JSONC.sub(lambda m: m.group(1) or "", text)
-    cleaned = re.sub(r",(\s*[}\]])", r"\1", cleaned)
-    try:
-        data = json.loads(cleaned)
-    except ValueError:
-        return {}
-    opts = data.get("compilerOptions") if isinstance(data, dict) else None
-    return opts if isinstance(opts, dict) else {}

@@ -25,6 +25,18 @@ def symbol_names(root: Path) -> dict[str, str]:
     return {sid.hex(): qname for sid, qname in rows}
 
 
+def resolved_file(root: Path, path: str, line: int, name: str) -> str | None:
+    """The file of the symbol the one edge by `name` at path:line resolves to (None: unresolved)."""
+    ids = [r[5] for r in edge_table(root) if r[:2] == (path, line) and r[3] == name]
+    assert len(ids) == 1, ids
+    if not ids[0]:
+        return None
+    project = open_project(root)  # it keeps the database open
+    row = project.store.current_generation("live").db.execute(
+        "SELECT path FROM symbol_relations WHERE symbol_id=?", (ids[0],)).fetchone()
+    return row[0] if row else None
+
+
 def answer(table: list[tuple], path: str, line: int, name: str) -> str:
     """The confidence of the one edge by `name` at path:line."""
     got = [r[6] for r in table if r[:2] == (path, line) and r[3] == name]
