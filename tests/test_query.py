@@ -614,3 +614,17 @@ def test_locate_a_qualified_name_in_its_exact_case_ranks_first(make_repo):
     assert {h.path for h in hits[1:]} <= {f"p{i}/f.go" for i in range(5)}
     upper, _ = locate_symbol(gen, repo, ref, "FormatError.Error", limit=10)
     assert len(upper) == 6 and upper[-1].path == "deep/inner/fmt.go"
+
+
+def test_a_member_whose_parameters_hold_comments_is_still_a_declaration():
+    # the stored signature has no comments (extraction cuts them); the text it is looked for in does
+    from cruxe.extract import extract
+    from cruxe.query.bodies import is_declaration
+    src = ("export interface Commands {\n  setContent(\n    /** the new content */\n    content: { type: string },\n"
+           "    // emit an update\n    emitUpdate?: boolean,\n  ): boolean;\n}\n"
+           "export class Editor {\n  setContent(\n    /** the new content */\n    content: { type: string },\n"
+           "  ): boolean {\n    return true\n  }\n}\n")
+    lines = src.split("\n")
+    found = {s.line_start: is_declaration("typescript", s.signature, "\n".join(lines[s.line_start - 1:s.line_end]))
+             for s in extract("a.ts", src.encode(), "typescript").symbols if s.name == "setContent"}
+    assert found == {2: True, 10: False}

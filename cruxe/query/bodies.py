@@ -61,6 +61,9 @@ def is_declaration(language: str, signature: str, text: str) -> bool:
     return False
 
 
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
 def _after_signature(signature: str, text: str) -> bool | None:
     """Declaration or not, by what follows the stored signature in the text (both
     whitespace-collapsed); None when the signature is not found in it. The signature may hold
@@ -68,7 +71,7 @@ def _after_signature(signature: str, text: str) -> bool | None:
     expression, or nothing (`;` at most)."""
     if not signature:
         return None
-    flat = normalize_signature(text)
+    flat = normalize_signature(_COMMENT.sub(" ", text))  # the stored signature has none (extraction cuts them)
     if signature.endswith("...") and signature[:-3] in flat:
         # cut at its length limit: a body ends the text with its `}`, a member signature does not
         return not flat.rstrip(" ;,").endswith("}")
