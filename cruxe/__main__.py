@@ -255,8 +255,8 @@ def cmd_refs(a: argparse.Namespace) -> int:
         print(f"-- {p.get('total_references', 0)} resolved, {p.get('unresolved_count', 0)} unresolved{folded}",
               file=sys.stderr)
 
-    payload, err = _tool(a, "find_references", {"symbol_name": a.name, "path": a.file, "kind": a.kind,
-                                                "limit": a.limit, "ref": a.ref})
+    payload, err = _tool(a, "find_references", {"symbol_name": a.name, "path": a.file, "line": a.line,
+                                                "kind": a.kind, "limit": a.limit, "ref": a.ref})
     return _emit_tool(a, payload, err, render)
 
 
@@ -381,6 +381,8 @@ def _add_refs(sub, common: argparse.ArgumentParser, query: argparse.ArgumentPars
     s = sub.add_parser("refs", parents=[common], help="references to NAME (imports and calls)")
     s.add_argument("name")
     s.add_argument("--file", help="the definition's file, when NAME is defined in several places")
+    s.add_argument("--line", type=int, help="with --file: the definition at (or around) this line, when the "
+                   "file defines NAME more than once")
     s.add_argument("--kind", choices=REFERENCE_KINDS)
     s.add_argument("--limit", type=int, default=20)
     s.add_argument("--ref")
@@ -443,7 +445,8 @@ def _print_error(err: dict[str, Any]) -> None:
     for d in definitions:  # ambiguous_symbol: the candidates to pick from
         print(f"  {d.get('path')}:{d.get('line_start')}\t{d.get('kind')}\t{d.get('qualified_name')}", file=sys.stderr)
     if definitions:
-        print("  (on the command line: `cruxe refs NAME --file PATH`, or NAME as a qualified name)", file=sys.stderr)
+        print("  (on the command line: `cruxe refs NAME --file PATH [--line N]`, or NAME as a qualified name)",
+              file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

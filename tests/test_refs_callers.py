@@ -298,3 +298,18 @@ def test_the_cli_says_how_many_import_lines_it_folded(make_repo):
     assert proc.returncode == 0, proc.stderr
     assert "use.py:5\tcalls" in proc.stdout and "use.py:1\t" not in proc.stdout
     assert "3 resolved, 0 unresolved, 2 import lines folded into uses (--kind imports lists them)" in proc.stderr
+
+
+def test_the_cli_picks_one_of_two_same_named_methods_in_a_file_by_line(make_repo):
+    # the ambiguity error's remedy names `path` + `line`; the CLI takes both
+    root = make_repo({"shapes.py": "class Circle:\n    def area(self):\n        return 3\n\n\n"
+                                   "class Square:\n    def area(self):\n        return 4\n",
+                      "use.py": "from shapes import Circle, Square\n\n\ndef total():\n"
+                                "    return Circle().area() + Square().area()\n"})
+    run_index(root)
+    cli = [sys.executable, "-m", "cruxe", "refs", "area", "--file", "shapes.py", "--path", str(root), "--json"]
+    for line, cls in ((2, "Circle"), (7, "Square")):
+        proc = subprocess.run([*cli, "--line", str(line)], capture_output=True, text=True, env=os.environ.copy())
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        assert out["symbol"]["qualified_name"].endswith(f"{cls}.area") and out["symbol"]["line_start"] == line
