@@ -11,6 +11,8 @@ What counts as a symbol (and why):
   types it embeds (`type Order struct { *Base; sync.Mutex }`): their methods are the
   struct's too (the resolver follows them), and an edit of them changes the signature, which
   is what tells an incremental resolution that the calls through them may resolve otherwise;
+  an interface's signature lists the interfaces it embeds the same way (`type ReadWriter
+  interface { Reader; Writer }`);
 - interface method specs (`method`, parent the interface, qualified `pkg.Iface.Method`);
 - package-level `const` / `var`: every name of a spec is its own symbol (`_` skipped),
   `line_start` = the name's line, `line_end` = the end of its spec.
@@ -196,7 +198,7 @@ class _Out:
                 sig = "type " + first_line(spec, self.source, MAX_VALUE_SIGNATURE_CHARS)
             else:
                 head = self.source[spec.start_byte:type_node.start_byte].decode("utf-8", "replace")
-                embeds = embedded_types(type_node, self.source) if kind == STRUCT else []
+                embeds = embedded_types(type_node, self.source)
                 sig = cap(collapse(f"type {head} {kind}" + (" { " + "; ".join(embeds) + " }" if embeds else "")),
                           MAX_SIGNATURE_CHARS)
             name_node = spec.child_by_field_name("name")
@@ -241,7 +243,11 @@ class _Out:
 
 def embedded_types(struct: ts.Node, source: bytes) -> list[str]:
     """The types a struct embeds, as written (`*Base`, `shop.Other`, `List[int]`): its fields
-    without a name, tags left out."""
+    without a name, tags left out; or the named types an interface embeds (`Reader`,
+    `io.Writer`), whose methods are its own: unions and `~T` constraints name no methods."""
+    if struct.type == "interface_type":
+        return [text(e, source) for e in struct.named_children if e.type == "type_elem"
+                and e.named_child_count == 1 and e.named_children[0].type in _EMBEDDABLE]
     fields = next((c for c in struct.named_children if c.type == "field_declaration_list"), None)
     out = []
     for fd in fields.named_children if fields is not None else ():
@@ -249,6 +255,9 @@ def embedded_types(struct: ts.Node, source: bytes) -> list[str]:
         if t is not None and fd.child_by_field_name("name") is None:
             out.append(collapse(source[fd.start_byte:t.end_byte].decode("utf-8", "replace")))
     return out
+
+
+_EMBEDDABLE = frozenset(("type_identifier", "qualified_type", "generic_type"))
 
 
 def receiver_type(receiver: ts.Node | None, source: bytes) -> str:

@@ -13,7 +13,7 @@
 - A call on a local or parameter whose declaration says its type, as Go's blocks scope it
   (the extractor writes the receiver `T{}` or `pkg.T{}` for `p *T`, `x := T{}`, `var x *T`,
   `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`): T's method M (its own, a
-  promoted one, or an interface's method spec), T being the first result f's signature
+  promoted one, or an interface's method spec, its own or one of an interface it embeds), T being the first result f's signature
   declares (a named type, every definition of f agreeing), or f itself when f is a type (a
   conversion); external when T, or `pkg`, is outside the repository. (A parameter's type is
   not read from the enclosing function's signature here: a closure's parameter or a range
@@ -40,8 +40,9 @@ _COMMON_METHODS = frozenset("Close Error String Read Write Len Less Swap Lock Un
                             "Done Wait Err Value Next Reset Flush Seek Sum Size Bytes Int Format".split())
 _RECEIVER = re.compile(r"^func\s*\(\s*(\w+)\s+\*?\s*(\w+)")
 _MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.M)
-# `type T struct { *Base; shop.Other; List[int] }`: the embedded types the extractor writes
-_EMBEDS = re.compile(r"\bstruct \{ (.*) \}$")
+# `type T struct { *Base; shop.Other; List[int] }`, `type RW interface { Reader; io.Writer }`:
+# the embedded types the extractor writes
+_EMBEDS = re.compile(r"\b(?:struct|interface) \{ (.*) \}$")
 _EMBEDDED = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)")
 MAX_EMBED_DEPTH = 4  # embedding levels followed for a promoted method
 
@@ -176,32 +177,37 @@ class GoResolver(LanguageResolver):
     def _method_of(self, directory: str, type_name: str, name: str) -> Resolution | None:
         """T's method `name`: its own, a promoted one, or an interface's method spec."""
         hits = self.method_set(directory, type_name, name)
-        if not hits:
-            hits = [c for t in self.package_level(directory).get(type_name, []) if t.kind == "interface"
-                    for c in self.g.children(t, name)]
         return _pick(hits, RECEIVER) if hits else None
 
     def method_set(self, directory: str, type_name: str, name: str) -> list[Sym]:
-        """The methods `name` of the type `type_name` of `directory`: its own, else those its
-        struct promotes from the types it embeds, breadth first: the shallowest depth holding
-        the name decides (two there are ambiguous, as they are to the compiler)."""
+        """The methods `name` of the type `type_name` of `directory`: its own (an interface's
+        method specs), else those the types it embeds promote (a struct's embedded structs
+        and interfaces, an interface's embedded interfaces), breadth first: the shallowest
+        depth holding the name decides (two there are ambiguous, as they are to the compiler)."""
         level, seen = [(directory, type_name)], set()
         for _ in range(MAX_EMBED_DEPTH + 1):
-            hits = [h for d, t in level for h in self.methods(d).get((t, name), [])]
+            hits = [h for d, t in level for h in self.methods(d).get((t, name), []) or self.specs(d, t, name)]
             if hits or not level:
                 return hits
             seen.update(level)
             level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
         return []
 
+    def specs(self, directory: str, type_name: str, name: str | None = None) -> list[Sym]:
+        """The method specs (named `name`, or all) of the interface `type_name` of `directory`."""
+        return [c for t in self.package_level(directory).get(type_name, []) if t.kind == "interface"
+                for n, cs in self.g.children_of(t.path, t.id).items() if name is None or n == name for c in cs]
+
     def embedded(self, directory: str, type_name: str) -> list[tuple[str, str]]:
-        """(directory, type name) of each repository type that the struct `type_name` of
-        `directory` embeds, read from its signature (a package outside is left out)."""
+        """(directory, type name) of each repository type that the struct or interface
+        `type_name` of `directory` embeds, read from its signature (a package outside is left
+        out)."""
         key = (directory, type_name)
         got = self._embeds.get(key)
         if got is None:
             got = self._embeds[key] = []
-            structs = [s for s in self.package_level(directory).get(type_name, []) if s.kind == "struct"]
+            structs = [s for s in self.package_level(directory).get(type_name, [])
+                       if s.kind in ("struct", "interface")]
             m = _EMBEDS.search(structs[0].signature) if len(structs) == 1 else None
             for written in m.group(1).split("; ") if m else ():
                 e = _EMBEDDED.match(written)
@@ -214,14 +220,16 @@ class GoResolver(LanguageResolver):
 
     def members(self, sym: Sym) -> list[str]:
         """The names of the methods of a type (`refs.dirty.type_members`): Go declares them
-        outside the type, so no definition is its child; with those of the types its struct
-        embeds, the edges through which may resolve otherwise once its embedding changes."""
+        outside the type, so no definition is its child (an interface's specs are); with those
+        of the types its struct or interface embeds, the edges through which may resolve
+        otherwise once its embedding changes."""
         directory = posixpath.dirname(sym.path)
         out: list[str] = []
         level, seen = [(directory, sym.name)], set()
         for _ in range(MAX_EMBED_DEPTH + 1):
             seen.update(level)
             out += [n for d, t in level for (owner, n) in self.methods(d) if owner == t]
+            out += [s.name for d, t in level for s in self.specs(d, t)]
             level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
         return out
 

@@ -73,8 +73,10 @@ log = logging.getLogger(__name__)
 # declared with a named type reaches that type's methods, or is external.) (15: a Go call on a
 # typed local (receiver `T{}`, `pkg.T{}`, `f()`, `pkg.F()`) reaches T's methods, or the methods of
 # the first result f's signature declares; external when that type is from outside; a typed
-# parameter comes the same way, scoped, no longer from the enclosing function's signature.)
-RESOLVER_VERSION = "15"
+# parameter comes the same way, scoped, no longer from the enclosing function's signature.) (16: a
+# Go call through an interface reaches the method specs of the interfaces it embeds, and a call on
+# a struct those of the interfaces the struct embeds.)
+RESOLVER_VERSION = "16"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
