@@ -167,6 +167,30 @@ def best_fit(text: str, language: str, pasted: str) -> tuple[float, int]:
     return best
 
 
+def inner_paste(text: str, language: str, pasted: str) -> str:
+    """The inner message a wrapper printed: when the message of `text` that best explains the
+    pasted one (wrapper already off) is the whole paste and ends in a hole (`toml: line %d (last
+    key %q): %s`, `%d error(s) decoding:\n\n%s`), the text that hole holds, of MIN_LITERAL_WORDS
+    words or more; "" otherwise. Another site's message is what it says."""
+    best, raw = 0.0, ""
+    for _, message, _ in _emitted(text, language):
+        fit = message_fit(message, pasted)
+        if fit > best:
+            best, raw = fit, message
+    if best < FULL_FIT:
+        return ""
+    parts, _ = _template(raw)
+    if parts[-1][0] != "h" or not any(kind == "c" for kind, _ in parts):
+        return ""
+    flat = " ".join(pasted[:MAX_FIT_CHARS].split())
+    low = flat.lower()
+    found = _align(parts, low)
+    if found is None:
+        return ""
+    rest = (flat if len(low) == len(flat) else low)[found[0][-1][1]:].strip()
+    return rest if len(_WORD.findall(rest)) >= MIN_LITERAL_WORDS else ""
+
+
 def _best_fit_from(text: str, offset: int, language: str, pasted: str) -> tuple[float, int]:
     best = (0.0, -1)
     for _, raw, start in _emitted(text[offset:], language):
