@@ -52,7 +52,8 @@ _BOM = b"\xef\xbb\xbf"
 # TypeScript file's scan off to its end); 20: a Go call on a local whose declaration says its type
 # (`x := T{}`, `var x *T`, `x := new(T)`, `x, err := f(..)`) or a parameter's (`p *T`) gets the
 # receiver `T{}` / `f()`; 21: a Go interface's signature lists the interfaces it embeds, and a
-# literal given to a call whose name has the word panic (`p.panicItemf(`, `encPanic(`) is a message.
+# literal given to a call whose name has the word panic (`p.panicItemf(`, `encPanic(`) is a message,
+# and a Go local given a method's result (`x := y.M()`) or another local (`x := y`) is typed by it.
 EXTRACTION_VERSION = "21"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is

@@ -15,7 +15,9 @@
   `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`): T's method M (its own, a
   promoted one, or an interface's method spec, its own or one of an interface it embeds), T being the first result f's signature
   declares (a named type, every definition of f agreeing), or f itself when f is a type (a
-  conversion); external when T, or `pkg`, is outside the repository. (A parameter's type is
+  conversion), then for each method the receiver chains (`T{}.M()`, `f().M()`, and `r.M()` on
+  the enclosing method's receiver r) the first result that method declares; external when T,
+  or `pkg`, is outside the repository. (A parameter's type is
   not read from the enclosing function's signature here: a closure's parameter or a range
   variable of the same name shadows it, and the receiver's text must name the type's package
   for an appearing package to retry the call.)
@@ -70,13 +72,13 @@ class GoResolver(LanguageResolver):
             if target is None:
                 return None, EXTERNAL
             return _pick(self.package_level(target).get(name, []), IMPORT)
-        local = _LOCAL.match(e.receiver)
-        if local is not None:
-            typed = self._through_local(e.path, here, local, name)
-            if typed is not None:
-                return typed
         owner = self.g.get(e.from_id)
         m = _RECEIVER.match(owner.signature) if owner is not None and owner.kind == "method" else None
+        local = _LOCAL.match(e.receiver)
+        if local is not None:
+            typed = self._through_local(e.path, here, local, name, m.groups() if m is not None else None)
+            if typed is not None:
+                return typed
         if m is not None and m.group(1) == e.receiver:
             hits = self.method_set(here, m.group(2), name)
             if hits:
@@ -135,16 +137,26 @@ class GoResolver(LanguageResolver):
             self._methods[directory] = got
         return got
 
-    def _through_local(self, path: str, here: str, local: re.Match, name: str) -> Resolution | None:
+    def _through_local(self, path: str, here: str, local: re.Match, name: str,
+                       receiver: tuple[str, str] | None) -> Resolution | None:
         """A call on a local whose declaration says its type (the extractor's receiver `T{}`,
         `pkg.T{}`) or whose value is the result of a call of a name (`f()`, `pkg.F()`: the
-        first result f's signature declares, or f itself when it is a type). Outside the
-        repository: external. None when it decides nothing."""
-        pkg, word, form = local.groups()
+        first result f's signature declares, or f itself when it is a type), or of a method
+        (`T{}.M()`, or `r.M()` on the enclosing method's receiver `r`, of `receiver`'s
+        (name, type): the first result T's method M declares). Outside the repository:
+        external. None when it decides nothing."""
+        pkg, word, form, links = local.groups()
+        methods = _LINKS.findall(links)
+        if receiver is not None and pkg == receiver[0] and form == "()" and pkg not in self.bindings(path):
+            pkg, word, form, methods = None, receiver[1], "{}", [word, *methods]
         directory = self._package_of(path, here, pkg)
         if directory is EXTERNAL or directory is None:
             return (None, EXTERNAL) if directory is EXTERNAL else None
         typed = (directory, word) if form == "{}" else self.result_type(directory, word)
+        for method in methods:  # `T{}.M()`: the first result of T's method M
+            if typed is EXTERNAL or typed is None:
+                break
+            typed = self._declared_result(self.method_set(*typed, method))
         if typed is EXTERNAL or typed is None:
             return (None, EXTERNAL) if typed is EXTERNAL else None
         return self._method_of(*typed, name)
@@ -167,10 +179,16 @@ class GoResolver(LanguageResolver):
         defs = self.package_level(directory).get(name, [])
         if defs and all(d.kind in ("struct", "interface", "type_alias") for d in defs):
             return directory, name
+        funcs = [d for d in defs if d.kind == "function"]
+        return self._declared_result(funcs) if len(funcs) == len(defs) else None
+
+    def _declared_result(self, defs: list[Sym]) -> tuple[str, str] | str | None:
+        """(directory, type name) of the first result the functions or methods `defs` declare,
+        every one agreeing; EXTERNAL when that type is from outside the repository; else None."""
         got: set[tuple[str, str] | str | None] = set()
         for d in defs:
-            declared = first_result(d.signature, d.name) if d.kind == "function" else None
-            at = self._package_of(d.path, directory, declared[0]) if declared is not None else None
+            declared = first_result(d.signature, d.name)
+            at = self._package_of(d.path, posixpath.dirname(d.path), declared[0]) if declared is not None else None
             got.add(at if at is EXTERNAL or at is None else (at, declared[1]))
         return got.pop() if len(got) == 1 else None
 
@@ -303,8 +321,10 @@ class GoResolver(LanguageResolver):
 
 
 _PARAM_TYPE = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)(?:\[.*\])?$")
-# The receiver the extractor gives a call on a typed local (go.py `_typed_locals`)
-_LOCAL = re.compile(r"^(?:(\w+)\.)?(\w+)(\{\}|\(\))$")
+# The receiver the extractor gives a call on a typed local (go.py `_typed_locals`: `T{}`,
+# `pkg.F()`), followed by the methods whose result it is (`ast.Node{}.NextSibling()`)
+_LOCAL = re.compile(r"^(?:(\w+)\.)?(\w+)(\{\}|\(\))((?:\.\w+\(\))*)$")
+_LINKS = re.compile(r"\.(\w+)\(\)")
 
 
 def _split_list(text: str, start: int) -> tuple[list[str], int]:

@@ -75,7 +75,8 @@ log = logging.getLogger(__name__)
 # the first result f's signature declares; external when that type is from outside; a typed
 # parameter comes the same way, scoped, no longer from the enclosing function's signature.) (16: a
 # Go call through an interface reaches the method specs of the interfaces it embeds, and a call on
-# a struct those of the interfaces the struct embeds.)
+# a struct those of the interfaces the struct embeds; a Go receiver chaining methods, `T{}.M()`,
+# `f().M()`, `r.M()` on the method's receiver, reaches the type of the last one's first result.)
 RESOLVER_VERSION = "16"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
