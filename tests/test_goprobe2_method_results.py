@@ -69,6 +69,16 @@ func text(node ast.Node) int {
 	return sibling.Kind() + next.Kind()
 }
 
+func chained(n ast.Node) int {
+	return n.Parent().Kind()
+}
+
+func later(block ast.Node) int {
+	k := block.Kind()
+	var ast int
+	return k + ast
+}
+
 func shadowed(node ast.Node, other Label) string {
 	sibling := node.NextSibling()
 	{
@@ -109,6 +119,10 @@ def test_a_call_on_a_methods_result_goes_to_the_result_types_method(tmp_path, mo
     assert got[(r, _line(RENDER, "next := sibling.NextSibling()"), "NextSibling")] == ("ast.Node.NextSibling", "receiver")
     # the inner block's `sibling` is a Label: its own type decides
     assert got[(r, _line(RENDER, "return sibling.Label()"), "Label")] == ("render.Label.Label", "receiver")
+    # a call's receiver calling a typed local's method
+    assert got[(r, _line(RENDER, "return n.Parent().Kind()"), "Kind")] == ("ast.Node.Kind", "receiver")
+    # the parameter's `ast.Node` names the package: the local `ast` is declared after it
+    assert got[(r, _line(RENDER, "k := block.Kind()"), "Kind")] == ("ast.Node.Kind", "receiver")
     # on the enclosing method's receiver: it := l.next() is an item
     assert got[("ast/ast.go", _line(AST, "return it.Label()"), "Label")] == ("ast.item.Label", "receiver")
 

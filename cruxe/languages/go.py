@@ -21,7 +21,8 @@ A call on a local or parameter whose innermost declaration in scope says its typ
 receiver that writes it (`_typed_locals`): `T{}` for `x := &T{}`, `var x *T`, `x := new(T)`,
 `func f(x *T)`; `f()` for `x, err := f(a)`, whose result type the resolver reads from f's
 signature; `T{}.M()` for `x := y.M()` with such a local `y` (`y.M()` as written on the
-method's own receiver), whose type is M's first result; `x := y` takes y's.
+method's own receiver), whose type is M's first result; `x := y` takes y's; a call on `y.M(..)`
+gets `T{}.M()` the same way.
 References: calls, uses of named types, and uses of a name as a value (`limit`, `RunE: run`,
 `viper.SupportedExts`): an identifier that is not called, not a struct literal's key, and not
 declared in the function it stands in (a parameter, a `:=`, a `var`, a range or type switch
@@ -388,7 +389,8 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
     after it; when that is any other declaration of the name (a range variable, a parameter of
     a function type, two in one block giving different receivers), or what the value names is
     a local of the function (a local `f`, `pkg` or type `T`) that is no typed local, the call
-    keeps its name, and so its guess. `decls`: every name a function declares
+    keeps its name, and so its guess (a local seen where the declaration is, not one declared
+    later in the function). `decls`: every name a function declares
     (`_Values.decls`) and type specs' names."""
     locals_.sort(key=lambda t: t[0].start_byte)
     found = []  # (name, its owner, receiver, where its scope starts)
@@ -407,7 +409,7 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
     chained = []  # (name, owner, the local its value is or calls a method of, the method or None)
     for name, owner, recv, after in found:
         link = _LINK.fullmatch(recv)
-        if (owner, _head(recv)) in declared:
+        if _visible(declared.get((owner, _head(recv)), ()), name.start_byte):
             if link is None:
                 continue  # `x := f()` with a local f, `pkg.T{}` with a local pkg, a type declared in the function
             chained.append((name, owner, link.group(1), link.group(2)))
@@ -428,10 +430,13 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
             typed = f"{typed}.{method}()" if typed and typed.count("(") < MAX_CHAIN else ""
         rows, i = rows_of[name.start_byte]
         rows[i] = (*rows[i][:2], typed)
-    calls = sorted((p for p in pending if p[1] == "calls" and p[6] and p[6].isidentifier()), key=_FIRST)
+    calls = sorted((p for p in pending if p[1] == "calls" and p[6] and _CALL_ON.fullmatch(p[6])), key=_FIRST)
     rewrite: dict[int, str] = {}
     for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls])):
-        typed = _seen_at(scopes.get((owner, p[6]), ()), p[0])
+        local, method = _CALL_ON.fullmatch(p[6]).groups()
+        typed = _seen_at(scopes.get((owner, local), ()), p[0])
+        if typed and method is not None:  # `y.M(a).N()`: N of M's result
+            typed = f"{typed}.{method}()" if typed.count("(") < MAX_CHAIN else ""
         if typed:
             rewrite[p[0]] = typed
     return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
@@ -439,7 +444,20 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
 
 _CHAINED = "?"  # the receiver of a local whose value is another local or its method's result, until that one's is known
 _LINK = re.compile(r"(\w+)(?:\.(\w+)\(\))?")  # `y` or `y.M()`
+# a call's receiver: a local, or a call of a local's method (`n.Parent()` in `n.Parent().Kind()`)
+_CALL_ON = re.compile(r"((?!\d)\w+)(?:\.(\w+)\([^()]*\))?")
 MAX_CHAIN = 3  # calls in a receiver (`f().M().N()`): a longer chain is left to the name's guess
+
+
+def _visible(decls: list[ts.Node], at: int) -> bool:
+    """One of `decls` binds its name at `at`: declared before it, in a block holding it (a
+    parameter's `text.BlockReader` names the package though a local `text` comes later)."""
+    for n in decls:
+        if n.start_byte < at:
+            end = _scope_end(n)
+            if end is not None and at < end:
+                return True
+    return False
 
 
 def _scope_rows(wanted: set[tuple[int, bytes]], declared: dict[tuple[int | None, bytes], list[ts.Node]],
