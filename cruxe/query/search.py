@@ -35,7 +35,7 @@ from . import coverage, frames, messages
 from . import signals as sig
 from .bodies import CALLABLE_KINDS, MAX_BODY_CHECKS, declarations
 from .context import enrich
-from .planner import RRF_K, Clause, Plan, plan as build_plan
+from .planner import CODE_SHAPED, RRF_K, Clause, Plan, plan as build_plan
 
 RRF_SCALE = 20.0 * RRF_K
 RESULT_TYPE_ORDER = {"symbol": 0, "snippet": 1, "file": 2}
@@ -78,7 +78,8 @@ def plan_query(gen, repo: str, ref: str, query: str, *, role: str | None = None,
     p = build_plan(query, role=role, language=language, limit=limit)
     if p.intent == "natural_language" and messages.emits_message(gen, repo, ref, p):
         p = build_plan(query, role=role, language=language, limit=limit, intent="error")
-    elif p.intent == "symbol" and p.target and not p.kinds and not _defined(gen, repo, ref, p):
+    elif (p.intent == "symbol" and CODE_SHAPED.search(p.target) and not p.kinds
+          and not _defined(gen, repo, ref, p)):
         p = _uses_first(p)
     return p
 
@@ -91,11 +92,12 @@ def _defined(gen, repo: str, ref: str, p: Plan) -> bool:
 
 
 def _uses_first(p: Plan) -> Plan:
-    """An identifier that names no definition of the index (a struct field, a key, another
-    package's constant: `ErrorUnused`, `IN_Q_OVERFLOW`) is found where the code writes it
-    whole, as rg finds it: the snippet channel searches the whole identifier only (not its
-    parts: `overflow` alone is in other names) and takes the symbol channel's weight, whose
-    matches are then only definitions sharing a part of the name (`Error`)."""
+    """An identifier written like code (a camel-case hump, an underscore: not a plain word such
+    as `parse`, which may mean `parse_config` as well) that names no definition of the index (a
+    struct field, a key, another package's constant: `ErrorUnused`, `IN_Q_OVERFLOW`) is found
+    where the code writes it whole, as rg finds it: the snippet channel searches the whole
+    identifier only (not its parts: `overflow` alone is in other names) and takes the symbol
+    channel's weight, whose matches are then only definitions sharing a part of the name."""
     weights = {c.index: c.weight for c in p.channels}
     if "snippets" not in weights or "symbols" not in weights:
         return p
