@@ -430,6 +430,12 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
             typed = f"{typed}.{method}()" if typed and typed.count("(") < MAX_CHAIN else ""
         rows, i = rows_of[name.start_byte]
         rows[i] = (*rows[i][:2], typed)
+    return _rewrite_calls(pending, scopes, ranges)
+
+
+def _rewrite_calls(pending: list[PendingRef], scopes: dict, ranges: list[tuple[int, int]]) -> list[PendingRef]:
+    """The calls on a local (`x.M()`) or on a call of a local's method (`y.M(a).N()`) with the
+    receiver of the declaration each one sees, when that one says a type."""
     calls = sorted((p for p in pending if p[1] == "calls" and p[6] and _CALL_ON.fullmatch(p[6])), key=_FIRST)
     rewrite: dict[int, str] = {}
     for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls])):
