@@ -56,7 +56,10 @@ _BOM = b"\xef\xbb\xbf"
 # 22: a TypeScript/JavaScript signature leaves out the comments inside
 # it (a parameter's `/// doc`, an object type's `/** */`), a run of `//` / `///` line
 # comments right above a definition is its doc, and `const X = class extends B {}` is a class.
-EXTRACTION_VERSION = "22"
+# 23: a Go interface's signature lists the interfaces it embeds, and a
+# literal given to a call whose name has the word panic (`p.panicItemf(`, `encPanic(`) is a message,
+# and a Go local given a method's result (`x := y.M()`) or another local (`x := y`) is typed by it.
+EXTRACTION_VERSION = "23"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -2,7 +2,7 @@
 
 Indexing: every string literal of a file (a Python file scanned whole, others chunk by chunk: `field_texts`) that sits inside an
 emitting call (`raise`, `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`,
-an `...Error(` constructor, a logger method or Rust log macro (`info!`), `fail(`, `abort(`, or gettext's `_(` and kin), or that is the whole
+an `...Error(` constructor, a logger method or Rust log macro (`info!`), `fail(`, `abort(`, a panicking helper (`encPanic(`), or gettext's `_(` and kin), or that is the whole
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
 names instead), or that is given to a variable named for a message (`msg = f"..."` then
 `raise ValueError(msg)`, the style linters ask of Python; `message.append(...)`) or returned by a
@@ -79,6 +79,8 @@ _EMIT_CALLS = frozenset("panic panicf panicln errorf error err fatal fatalf fata
 # `default_error_messages = {"invalid": _("Enter a valid value.")}`).
 _TRANSLATED = frozenset("_ gettext gettext_lazy ngettext ngettext_lazy pgettext pgettext_lazy npgettext "
                         "gettext_noop ugettext ugettext_lazy".split())
+# `panic` as a word of a camel-case name: at its start or capitalised after a lower-case letter
+_PANIC_WORD = re.compile(r"^panic(?![a-z])|(?<=[a-z0-9])Panic(?![a-z])")
 _LOGGERS = frozenset("log logger logging console warnings LOG LOGGER".split())
 # a name that is an error type or builds one (`ValueError(`, `&PathError{`, `io::Error::new(`, `newError(`)
 _ERROR_NAME = re.compile(r"Error|Exception|Warning|^Err")
@@ -177,6 +179,30 @@ def best_fit(text: str, language: str, pasted: str) -> tuple[float, int]:
         if m is not None:
             best = _best_fit_from(text, m.end(), language, pasted)
     return best
+
+
+def inner_paste(text: str, language: str, pasted: str) -> str:
+    """The inner message a wrapper printed: when the message of `text` that best explains the
+    pasted one (wrapper already off) is the whole paste and ends in a hole (`toml: line %d (last
+    key %q): %s`, `%d error(s) decoding:\n\n%s`), the text that hole holds, of MIN_LITERAL_WORDS
+    words or more; "" otherwise. Another site's message is what it says."""
+    best, raw = 0.0, ""
+    for _, message, _ in _emitted(text, language):
+        fit = message_fit(message, pasted)
+        if fit > best:
+            best, raw = fit, message
+    if best < FULL_FIT:
+        return ""
+    parts, _ = _template(raw)
+    if parts[-1][0] != "h" or not any(kind == "c" for kind, _ in parts):
+        return ""
+    flat = " ".join(pasted[:MAX_FIT_CHARS].split())
+    low = flat.lower()
+    found = _align(parts, low)
+    if found is None:
+        return ""
+    rest = (flat if len(low) == len(flat) else low)[found[0][-1][1]:].strip()
+    return rest if len(_WORD.findall(rest)) >= MIN_LITERAL_WORDS else ""
 
 
 def _best_fit_from(text: str, offset: int, language: str, pasted: str) -> tuple[float, int]:
@@ -517,6 +543,8 @@ def _emitting_call(text: str, bracket: int, lo: int) -> bool:
     if bang:
         return last in _EMIT_MACROS or last.endswith(_EMIT_MACRO_ENDS)
     if last.lower() in _EMIT_CALLS or parts[-2:] == ["errors", "New"] or last in _TRANSLATED:
+        return True
+    if _PANIC_WORD.search(last):  # a project's own panicking helper: `p.panicItemf(`, `encPanic(`
         return True
     if any(_ERROR_NAME.search(x) for x in parts) or (len(parts) > 1 and parts[-2] in _LOGGERS):
         return True

@@ -40,7 +40,7 @@ def test_signatures():
     assert s["sample.pair.Key"].signature == "func (p pair[K, V]) Key() K"
     assert s["sample.Map"].signature == "func Map[T, U any](xs []T, f func(T) U) []U"
     assert s["sample.Server"].signature == "type Server struct"
-    assert s["sample.Store"].signature == "type Store[T any] interface"
+    assert s["sample.Store"].signature == "type Store[T any] interface { fmt.Stringer }"  # what it embeds
     assert s["sample.pair"].signature == "type pair[K comparable, V any] struct"
     assert s["sample.Color"].signature == "type Color int"
     assert s["sample.Alias"].signature == "type Alias = h.Handler"

@@ -11,6 +11,8 @@ What counts as a symbol (and why):
   types it embeds (`type Order struct { *Base; sync.Mutex }`): their methods are the
   struct's too (the resolver follows them), and an edit of them changes the signature, which
   is what tells an incremental resolution that the calls through them may resolve otherwise;
+  an interface's signature lists the interfaces it embeds the same way (`type ReadWriter
+  interface { Reader; Writer }`);
 - interface method specs (`method`, parent the interface, qualified `pkg.Iface.Method`);
 - package-level `const` / `var`: every name of a spec is its own symbol (`_` skipped),
   `line_start` = the name's line, `line_end` = the end of its spec.
@@ -18,7 +20,9 @@ Struct fields and function-local declarations are not symbols (yet).
 A call on a local or parameter whose innermost declaration in scope says its type gets a
 receiver that writes it (`_typed_locals`): `T{}` for `x := &T{}`, `var x *T`, `x := new(T)`,
 `func f(x *T)`; `f()` for `x, err := f(a)`, whose result type the resolver reads from f's
-signature.
+signature; `T{}.M()` for `x := y.M()` with such a local `y` (`y.M()` as written on the
+method's own receiver), whose type is M's first result; `x := y` takes y's; a call on `y.M(..)`
+gets `T{}.M()` the same way.
 References: calls, uses of named types, and uses of a name as a value (`limit`, `RunE: run`,
 `viper.SupportedExts`): an identifier that is not called, not a struct literal's key, and not
 declared in the function it stands in (a parameter, a `:=`, a `var`, a range or type switch
@@ -97,7 +101,7 @@ def extract(source: bytes, path: str) -> FileExtract:
     values = _Values(captures(query(LANG, VALUES), root))
     pending += values.references(taken, imported, out.ranges, source)
     if locals_:
-        pending = _typed_locals(pending, locals_, values.decls + declared, out.ranges, source)
+        pending = _typed_locals(pending, locals_, values.decls + declared, out.ranges, source, out.receivers())
     symbols = out.symbols(path)
     return FileExtract(path, LANG, symbols=symbols, references=attach_enclosing(pending, out.ranges),
                        parse_errors=error_count(tree))
@@ -196,7 +200,7 @@ class _Out:
                 sig = "type " + first_line(spec, self.source, MAX_VALUE_SIGNATURE_CHARS)
             else:
                 head = self.source[spec.start_byte:type_node.start_byte].decode("utf-8", "replace")
-                embeds = embedded_types(type_node, self.source) if kind == STRUCT else []
+                embeds = embedded_types(type_node, self.source)
                 sig = cap(collapse(f"type {head} {kind}" + (" { " + "; ".join(embeds) + " }" if embeds else "")),
                           MAX_SIGNATURE_CHARS)
             name_node = spec.child_by_field_name("name")
@@ -228,6 +232,15 @@ class _Out:
                 self.add(spec, name_node, kind, sig, spec_doc or doc,
                          start=name_node.start_point[0] + 1)
 
+    def receivers(self) -> dict[int, str]:
+        """Row index -> the receiver's name, of each method that names it."""
+        out = {}
+        for i, row in enumerate(self.rows):
+            m = _RECEIVER_NAME.match(row[5]) if row[2] == METHOD and row[6] is None else None
+            if m is not None:
+                out[i] = m.group(1)
+        return out
+
     def symbols(self, path: str) -> list[Symbol]:
         # A file without a package clause (broken, or a fragment) is named after its directory.
         pkg = self.pkg or os.path.basename(os.path.dirname(path))
@@ -239,9 +252,16 @@ class _Out:
         return out
 
 
+_RECEIVER_NAME = re.compile(r"func\s*\(\s*(\w+)\s")
+
+
 def embedded_types(struct: ts.Node, source: bytes) -> list[str]:
     """The types a struct embeds, as written (`*Base`, `shop.Other`, `List[int]`): its fields
-    without a name, tags left out."""
+    without a name, tags left out; or the named types an interface embeds (`Reader`,
+    `io.Writer`), whose methods are its own: unions and `~T` constraints name no methods."""
+    if struct.type == "interface_type":
+        return [text(e, source) for e in struct.named_children if e.type == "type_elem"
+                and e.named_child_count == 1 and e.named_children[0].type in _EMBEDDABLE]
     fields = next((c for c in struct.named_children if c.type == "field_declaration_list"), None)
     out = []
     for fd in fields.named_children if fields is not None else ():
@@ -249,6 +269,9 @@ def embedded_types(struct: ts.Node, source: bytes) -> list[str]:
         if t is not None and fd.child_by_field_name("name") is None:
             out.append(collapse(source[fd.start_byte:t.end_byte].decode("utf-8", "replace")))
     return out
+
+
+_EMBEDDABLE = frozenset(("type_identifier", "qualified_type", "generic_type"))
 
 
 def receiver_type(receiver: ts.Node | None, source: bytes) -> str:
@@ -352,17 +375,23 @@ _NAMED = re.compile(r"(?:\w+\.)?\w+")
 
 
 def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Node, bool]],
-                  decls: list[ts.Node], ranges: list[tuple[int, int]], source: bytes) -> list[PendingRef]:
+                  decls: list[ts.Node], ranges: list[tuple[int, int]], source: bytes,
+                  receivers: dict[int, str]) -> list[PendingRef]:
     """A call on a local or parameter whose declaration says its type gets a receiver with
     that type the resolver reads: `T{}` / `pkg.T{}` for `x := T{...}`, `&T{}`, `new(T)`,
     `v.(*T)`, `var x *T`, a parameter `x *T`; `f()` / `pkg.F()` for `x := f(...)`, `x, err :=
     pkg.F(...)` (the resolver reads the first result that function's signature declares, or T
-    when `f` is a type: a conversion). Go scopes are blocks: the declaration a call sees is the
-    innermost one whose block holds it, after it; when that is any other declaration of the
-    name (a range variable, a parameter of a function type, two in one block giving different
-    receivers), or what the value names is a local of the function (a local `f`, `pkg` or
-    type `T`), the call keeps its name, and so its guess. `decls`: every name a function
-    declares (`_Values.decls`) and type specs' names."""
+    when `f` is a type: a conversion); `T{}.M()` for `x := y.M(...)` when `y` is such a local of
+    type T, seen where x is declared (the resolver reads the first result of T's method M), or
+    `y.M()` as written when `y` is the enclosing method's receiver (`receivers`: its name by
+    the method's row; the resolver knows its type); `x := y` takes y's receiver. Go
+    scopes are blocks: the declaration a call sees is the innermost one whose block holds it,
+    after it; when that is any other declaration of the name (a range variable, a parameter of
+    a function type, two in one block giving different receivers), or what the value names is
+    a local of the function (a local `f`, `pkg` or type `T`) that is no typed local, the call
+    keeps its name, and so its guess (a local seen where the declaration is, not one declared
+    later in the function). `decls`: every name a function declares
+    (`_Values.decls`) and type specs' names."""
     locals_.sort(key=lambda t: t[0].start_byte)
     found = []  # (name, its owner, receiver, where its scope starts)
     for (name, node, written), owner in zip(locals_, enclosing(ranges, [t[0].start_byte for t in locals_])):
@@ -377,30 +406,91 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
         declared.setdefault((owner, source[node.start_byte:node.end_byte]), []).append(node)
     says: dict[int, tuple[int, str]] = {}  # name position -> (where its scope starts, receiver)
     wanted: set[tuple[int, bytes]] = set()
+    chained = []  # (name, owner, the local its value is or calls a method of, the method or None)
     for name, owner, recv, after in found:
-        if (owner, _head(recv)) in declared:
-            continue  # `x := f()` with a local f, `pkg.T{}` with a local pkg, a type declared in the function
+        link = _LINK.fullmatch(recv)
+        if _visible(declared.get((owner, _head(recv)), ()), name.start_byte):
+            if link is None:
+                continue  # `x := f()` with a local f, `pkg.T{}` with a local pkg, a type declared in the function
+            chained.append((name, owner, link.group(1), link.group(2)))
+            wanted.add((owner, link.group(1).encode()))
+            recv = _CHAINED
+        elif link is not None and link.group(2) is None:
+            continue  # `x := y`, y no local of the function: its type is not known here
         says[name.start_byte] = (after, recv)
         wanted.add((owner, source[name.start_byte:name.end_byte]))
     if not wanted:
         return pending
-    scopes: dict[tuple[int, str], list[tuple[int, int, str]]] = {}  # (owner, name) -> [(from, to, receiver)]
+    scopes, rows_of = _scope_rows(wanted, declared, says)
+    for name, owner, local, method in chained:  # in source order: a chain's earlier links first
+        typed = _seen_at(scopes.get((owner, local), ()), name.start_byte)
+        if not typed and method is not None and receivers.get(owner) == local:
+            typed, method = f"{local}.{method}()", None
+        if method is not None:
+            typed = f"{typed}.{method}()" if typed and typed.count("(") < MAX_CHAIN else ""
+        rows, i = rows_of[name.start_byte]
+        rows[i] = (*rows[i][:2], typed)
+    return _rewrite_calls(pending, scopes, ranges)
+
+
+def _rewrite_calls(pending: list[PendingRef], scopes: dict, ranges: list[tuple[int, int]]) -> list[PendingRef]:
+    """The calls on a local (`x.M()`) or on a call of a local's method (`y.M(a).N()`) with the
+    receiver of the declaration each one sees, when that one says a type."""
+    calls = sorted((p for p in pending if p[1] == "calls" and p[6] and _CALL_ON.fullmatch(p[6])), key=_FIRST)
+    rewrite: dict[int, str] = {}
+    for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls])):
+        local, method = _CALL_ON.fullmatch(p[6]).groups()
+        typed = _seen_at(scopes.get((owner, local), ()), p[0])
+        if typed and method is not None:  # `y.M(a).N()`: N of M's result
+            typed = f"{typed}.{method}()" if typed.count("(") < MAX_CHAIN else ""
+        if typed:
+            rewrite[p[0]] = typed
+    return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
+
+
+_CHAINED = "?"  # the receiver of a local whose value is another local or its method's result, until that one's is known
+_LINK = re.compile(r"(\w+)(?:\.(\w+)\(\))?")  # `y` or `y.M()`
+# a call's receiver: a local, or a call of a local's method (`n.Parent()` in `n.Parent().Kind()`)
+_CALL_ON = re.compile(r"((?!\d)\w+)(?:\.(\w+)\([^()]*\))?")
+MAX_CHAIN = 3  # calls in a receiver (`f().M().N()`): a longer chain is left to the name's guess
+
+
+def _visible(decls: list[ts.Node], at: int) -> bool:
+    """One of `decls` binds its name at `at`: declared before it, in a block holding it (a
+    parameter's `text.BlockReader` names the package though a local `text` comes later)."""
+    for n in decls:
+        if n.start_byte < at:
+            end = _scope_end(n)
+            if end is not None and at < end:
+                return True
+    return False
+
+
+def _scope_rows(wanted: set[tuple[int, bytes]], declared: dict[tuple[int | None, bytes], list[ts.Node]],
+                says: dict[int, tuple[int, str]]) -> tuple[dict, dict]:
+    """(owner, name) -> [(from, to, receiver)] of each declaration of the wanted names ("": a
+    declaration saying no type), and declaration position -> (that list, the row's index)."""
+    scopes: dict[tuple[int, str], list[tuple[int, int, str]]] = {}
+    rows_of: dict[int, tuple[list, int]] = {}
     for owner, word in wanted:
         rows = scopes[(owner, word.decode())] = []
         for n in declared.get((owner, word), ()):
-            start, recv = says.get(n.start_byte, (n.end_byte, ""))  # "": a declaration saying no type
+            start, recv = says.get(n.start_byte, (n.end_byte, ""))
             end = _scope_end(n)
             if end is not None:
+                rows_of[n.start_byte] = (rows, len(rows))
                 rows.append((start, end, recv))
-    calls = sorted((p for p in pending if p[1] == "calls" and p[6] and p[6].isidentifier()), key=_FIRST)
-    rewrite: dict[int, str] = {}
-    for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls])):
-        seen = [s for s in scopes.get((owner, p[6]), ()) if s[0] <= p[0] < s[1]]
-        innermost = min((s[1] for s in seen), default=0)  # Go's blocks nest: the one ending first
-        inner = {s[2] for s in seen if s[1] == innermost}
-        if len(inner) == 1 and "" not in inner:
-            rewrite[p[0]] = inner.pop()
-    return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
+    return scopes, rows_of
+
+
+def _seen_at(rows, at: int) -> str:
+    """The receiver of the declaration seen at `at` among a name's rows: the innermost one
+    holding it (Go's blocks nest: the one ending first); "" when none, when it says no type, or
+    when two there disagree."""
+    seen = [s for s in rows if s[0] <= at < s[1]]
+    innermost = min((s[1] for s in seen), default=0)
+    inner = {s[2] for s in seen if s[1] == innermost}
+    return inner.pop() if len(inner) == 1 and not inner & {"", _CHAINED} else ""
 
 
 _FIRST = itemgetter(0)
@@ -440,8 +530,11 @@ def _type_receiver(node: ts.Node | None, source: bytes) -> str:
 def _value_receiver(node: ts.Node, source: bytes) -> str:
     """The receiver standing for a local's one value: its type when the value writes it
     (a composite literal, its address, `new(T)`, a type assertion), the call `f()` /
-    `pkg.F()` when it is a call of a name; "" for anything else."""
+    `pkg.F()` / `y.M()` when it is a call of a name, the name `y` when it is one; "" for
+    anything else."""
     t = node.type
+    if t == "identifier":
+        return text(node, source)
     if t == "unary_expression" and source[node.start_byte:node.start_byte + 1] == b"&":
         node = node.child_by_field_name("operand")
         t = node.type if node is not None else ""

@@ -10,6 +10,8 @@ filled by values that fit them, in its case), non-source files after source amon
 their BM25 over the message's phrases cannot tell apart sites that emit the same words
 (`.pick() cannot be used ...` beside `.${name}() cannot be used ...`). The emitting line is
 the chunk's best line, so a chunk of several small functions stands for the one that emits.
+When the best one is a wrapper whose message ends in a hole holding another message (`toml:
+line %d (last key %q): %s`), the sites of that inner message go first (`_inner_first`).
 
 `cut_values`: a filled-in value that reads as a word (`NoneType`, `int` in `..., not %s`) is
 not taken off the paste by `literals.is_value`; the store cuts it out of the literal phrases
@@ -80,12 +82,13 @@ def cut_values(clauses: tuple[Clause, ...], values: frozenset[str]) -> tuple[Cla
 
 
 def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int], tuple[float, int]]
-           ) -> tuple[list[tuple[float, Chunk]], dict[tuple[str, int], int]]:
+           ) -> tuple[list[tuple[float, Chunk]], dict[tuple[str, int], tuple[int, float]]]:
     """The first FIT_DEPTH chunks in order of how well their emitted message explains the
     pasted query (non-source files after source among equals, unless the query asks for
     tests; the chunks that explain nothing keep their order, after the rest), and the
-    emitting line of each chunk that has one, by (path, line_start). `seen` keeps each
-    chunk's fit for the query's other channel."""
+    emitting line of each chunk that has one with its message's fit, by (path, line_start)
+    (an inner message's site: its fit to the inner message, `_inner_first`). `seen` keeps
+    each chunk's fit to the whole paste for the query's other channel."""
     pasted = literals.unwrap_message(p.query)
     tests_last = not p.wants_tests
     fits = []
@@ -97,9 +100,35 @@ def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int],
     fits += [(0.0, -1)] * (len(docs) - len(fits))
     last = [f > 0 and tests_last and is_non_source_path(d.path) for (f, _), (_, d) in zip(fits, docs)]
     order = sorted(range(len(docs)), key=lambda i: (-fits[i][0], last[i], i))
-    lines = {(d.path, int(d.line_start)): int(d.line_start) + d.source.count("\n", 0, at)
+    order, fits = _inner_first(docs, order, fits, last, pasted)
+    lines = {(d.path, int(d.line_start)): (int(d.line_start) + d.source.count("\n", 0, at), fit)
              for (_, d), (fit, at) in zip(docs, fits) if fit > 0}
     return [docs[i] for i in order], lines
+
+
+def _inner_first(docs: list[tuple[float, Chunk]], order: list[int], fits: list[tuple[float, int]], last: list[bool],
+                 pasted: str) -> tuple[list[int], list[tuple[float, int]]]:
+    """When the best site is a wrapper whose message ends in a hole holding another message
+    (`literals.inner_paste`: `toml: line 3 (last key "a"): Invalid integer "0123": ...`), the
+    chunks that emit that inner message go before it, best fit first: the wrapper formats
+    every error alike, the inner site says which one this is. (order, fits with the inner
+    fits, whose offsets are the inner emitting lines)."""
+    top = order[0] if order else -1
+    if top < 0 or fits[top][0] < literals.FULL_FIT:
+        return order, fits
+    inner = literals.inner_paste(docs[top][1].source, docs[top][1].language, pasted)
+    if not inner:
+        return order, fits
+    fits = list(fits)
+    found = []
+    for i in order[1:]:
+        if i < FIT_DEPTH:
+            fit = literals.best_fit(docs[i][1].source, docs[i][1].language, inner)
+            if fit[0] > 0:
+                fits[i] = fit
+                found.append(i)
+    found.sort(key=lambda i: (-fits[i][0], last[i], i))
+    return found + [i for i in order if i not in set(found)], fits
 
 
 def whole_sites_only(ranked: list, emitted: dict[tuple[str, int], float]) -> list:

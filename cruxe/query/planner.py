@@ -130,7 +130,7 @@ _IDENT_RE = re.compile(IDENT_PATTERN)
 _PARTS_RE = re.compile(PARTS_PATTERN)
 _PUNCT = "?,.;:!()'\"`"  # stripped from the ends of natural-language words
 _QUAL_SPLIT = re.compile(r"::|\.|->|#")
-_CODE_SHAPED = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]|_")  # camelCase hump, acronym join, snake
+CODE_SHAPED = re.compile(r"[a-z0-9][A-Z]|[A-Z]{2}[a-z]|_")  # camelCase hump, acronym join, snake
 PATH_AFFINITY_MIN_LEN = 3
 
 
@@ -333,7 +333,7 @@ def _symbol_clauses(q, intent, words, terms, target, query_path) -> list[Clause]
     # Only words written like code are exact-name candidates: the plain words of a sentence
     # ("close", "file") name hundreds of symbols each and would crowd out what was described.
     idents = _dedup(w.lower() for w in (x.strip(_PUNCT) for x in words)
-                    if _IDENT_RE.fullmatch(w) and _CODE_SHAPED.search(w))
+                    if _IDENT_RE.fullmatch(w) and CODE_SHAPED.search(w))
     if idents:
         out.append(Clause(F.SYMBOL_EXACT, tuple(idents), BOOST[F.SYMBOL_EXACT]))
     name_boost = NL_NAME_BOOST if intent == "natural_language" else BOOST[F.NAME_TOKENS]

@@ -22,6 +22,7 @@ described function below any type that matched a word.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE
@@ -29,11 +30,12 @@ from ..intent import classify
 from ..model import Hit
 from ..shape import dedup_key
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
+from ..store import Field as F
 from . import coverage, frames, messages
 from . import signals as sig
 from .bodies import CALLABLE_KINDS, MAX_BODY_CHECKS, declarations
 from .context import enrich
-from .planner import RRF_K, Clause, Plan, plan as build_plan
+from .planner import CODE_SHAPED, RRF_K, Clause, Plan, plan as build_plan
 
 RRF_SCALE = 20.0 * RRF_K
 RESULT_TYPE_ORDER = {"symbol": 0, "snippet": 1, "file": 2}
@@ -83,7 +85,36 @@ def plan_query(gen, repo: str, ref: str, query: str, *, role: str | None = None,
     p = build_plan(query, role=role, language=language, limit=limit)
     if p.intent == "natural_language" and messages.emits_message(gen, repo, ref, p):
         p = build_plan(query, role=role, language=language, limit=limit, intent="error")
+    elif (p.intent == "symbol" and CODE_SHAPED.search(p.target) and not p.kinds
+          and not _defined(gen, repo, ref, p)):
+        p = _uses_first(p)
     return p
+
+
+def _defined(gen, repo: str, ref: str, p: Plan) -> bool:
+    """Some definition of the index is named exactly as the symbol query's target."""
+    clause = Clause(F.SYMBOL_EXACT, (p.target.lower(),), 1.0)
+    docs, _ = search_index(gen, "symbols", (clause,), 1, repo, ref, p.language, ())
+    return bool(docs)
+
+
+def _uses_first(p: Plan) -> Plan:
+    """An identifier written like code (a camel-case hump, an underscore: not a plain word such
+    as `parse`, which may mean `parse_config` as well) that names no definition of the index (a
+    struct field, a key, another package's constant: `ErrorUnused`, `IN_Q_OVERFLOW`) is found
+    where the code writes it whole, as rg finds it: the snippet channel searches the whole
+    identifier only (not its parts: `overflow` alone is in other names) and takes the symbol
+    channel's weight, whose matches are then only definitions sharing a part of the name."""
+    weights = {c.index: c.weight for c in p.channels}
+    if "snippets" not in weights or "symbols" not in weights:
+        return p
+    swap = {"snippets": weights["symbols"], "symbols": weights["snippets"]}
+    channels = []
+    for c in p.channels:
+        whole = tuple(x for x in c.clauses if x.field == F.CONTENT) if c.index == "snippets" else ()
+        channels.append(c if c.name else replace(c, weight=swap.get(c.index, c.weight), clauses=whole or c.clauses))
+    return replace(p, channels=tuple(channels),
+                   notes=(*p.notes, "no definition of this name: where the code writes it first"))
 
 
 def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
@@ -100,8 +131,9 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
         docs, clauses = search_index(gen, channel.index, asked, channel.fetch, repo, ref, p.language, p.kinds)
         fit_lines: dict[tuple[str, int], int] = {}
         if p.intent == "error" and channel.index == "snippets":
-            docs, fit_lines = messages.by_fit(docs, p, fits)
-            emitted.update({(path, line): fits[(path, start)][0] for (path, start), line in fit_lines.items()})
+            docs, emitting = messages.by_fit(docs, p, fits)
+            fit_lines = {key: line for key, (line, _) in emitting.items()}
+            emitted.update({(key[0], line): fit for key, (line, fit) in emitting.items()})
         if p.intent == "error" and channel.name == "literals":
             values = messages.pasted_values(asked, clauses, fits)
         cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines, fetched)

@@ -13,9 +13,11 @@
 - A call on a local or parameter whose declaration says its type, as Go's blocks scope it
   (the extractor writes the receiver `T{}` or `pkg.T{}` for `p *T`, `x := T{}`, `var x *T`,
   `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`): T's method M (its own, a
-  promoted one, or an interface's method spec), T being the first result f's signature
+  promoted one, or an interface's method spec, its own or one of an interface it embeds), T being the first result f's signature
   declares (a named type, every definition of f agreeing), or f itself when f is a type (a
-  conversion); external when T, or `pkg`, is outside the repository. (A parameter's type is
+  conversion), then for each method the receiver chains (`T{}.M()`, `f().M()`, and `r.M()` on
+  the enclosing method's receiver r) the first result that method declares; external when T,
+  or `pkg`, is outside the repository. (A parameter's type is
   not read from the enclosing function's signature here: a closure's parameter or a range
   variable of the same name shadows it, and the receiver's text must name the type's package
   for an appearing package to retry the call.)
@@ -40,8 +42,9 @@ _COMMON_METHODS = frozenset("Close Error String Read Write Len Less Swap Lock Un
                             "Done Wait Err Value Next Reset Flush Seek Sum Size Bytes Int Format".split())
 _RECEIVER = re.compile(r"^func\s*\(\s*(\w+)\s+\*?\s*(\w+)")
 _MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.M)
-# `type T struct { *Base; shop.Other; List[int] }`: the embedded types the extractor writes
-_EMBEDS = re.compile(r"\bstruct \{ (.*) \}$")
+# `type T struct { *Base; shop.Other; List[int] }`, `type RW interface { Reader; io.Writer }`:
+# the embedded types the extractor writes
+_EMBEDS = re.compile(r"\b(?:struct|interface) \{ (.*) \}$")
 _EMBEDDED = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)")
 MAX_EMBED_DEPTH = 4  # embedding levels followed for a promoted method
 
@@ -69,13 +72,13 @@ class GoResolver(LanguageResolver):
             if target is None:
                 return None, EXTERNAL
             return _pick(self.package_level(target).get(name, []), IMPORT)
-        local = _LOCAL.match(e.receiver)
-        if local is not None:
-            typed = self._through_local(e.path, here, local, name)
-            if typed is not None:
-                return typed
         owner = self.g.get(e.from_id)
         m = _RECEIVER.match(owner.signature) if owner is not None and owner.kind == "method" else None
+        local = _LOCAL.match(e.receiver)
+        if local is not None:
+            typed = self._through_local(e.path, here, local, name, m.groups() if m is not None else None)
+            if typed is not None:
+                return typed
         if m is not None and m.group(1) == e.receiver:
             hits = self.method_set(here, m.group(2), name)
             if hits:
@@ -134,16 +137,26 @@ class GoResolver(LanguageResolver):
             self._methods[directory] = got
         return got
 
-    def _through_local(self, path: str, here: str, local: re.Match, name: str) -> Resolution | None:
+    def _through_local(self, path: str, here: str, local: re.Match, name: str,
+                       receiver: tuple[str, str] | None) -> Resolution | None:
         """A call on a local whose declaration says its type (the extractor's receiver `T{}`,
         `pkg.T{}`) or whose value is the result of a call of a name (`f()`, `pkg.F()`: the
-        first result f's signature declares, or f itself when it is a type). Outside the
-        repository: external. None when it decides nothing."""
-        pkg, word, form = local.groups()
+        first result f's signature declares, or f itself when it is a type), or of a method
+        (`T{}.M()`, or `r.M()` on the enclosing method's receiver `r`, of `receiver`'s
+        (name, type): the first result T's method M declares). Outside the repository:
+        external. None when it decides nothing."""
+        pkg, word, form, links = local.groups()
+        methods = _LINKS.findall(links)
+        if receiver is not None and pkg == receiver[0] and form == "()" and pkg not in self.bindings(path):
+            pkg, word, form, methods = None, receiver[1], "{}", [word, *methods]
         directory = self._package_of(path, here, pkg)
         if directory is EXTERNAL or directory is None:
             return (None, EXTERNAL) if directory is EXTERNAL else None
         typed = (directory, word) if form == "{}" else self.result_type(directory, word)
+        for method in methods:  # `T{}.M()`: the first result of T's method M
+            if typed is EXTERNAL or typed is None:
+                break
+            typed = self._declared_result(self.method_set(*typed, method))
         if typed is EXTERNAL or typed is None:
             return (None, EXTERNAL) if typed is EXTERNAL else None
         return self._method_of(*typed, name)
@@ -166,42 +179,53 @@ class GoResolver(LanguageResolver):
         defs = self.package_level(directory).get(name, [])
         if defs and all(d.kind in ("struct", "interface", "type_alias") for d in defs):
             return directory, name
+        funcs = [d for d in defs if d.kind == "function"]
+        return self._declared_result(funcs) if len(funcs) == len(defs) else None
+
+    def _declared_result(self, defs: list[Sym]) -> tuple[str, str] | str | None:
+        """(directory, type name) of the first result the functions or methods `defs` declare,
+        every one agreeing; EXTERNAL when that type is from outside the repository; else None."""
         got: set[tuple[str, str] | str | None] = set()
         for d in defs:
-            declared = first_result(d.signature, d.name) if d.kind == "function" else None
-            at = self._package_of(d.path, directory, declared[0]) if declared is not None else None
+            declared = first_result(d.signature, d.name)
+            at = self._package_of(d.path, posixpath.dirname(d.path), declared[0]) if declared is not None else None
             got.add(at if at is EXTERNAL or at is None else (at, declared[1]))
         return got.pop() if len(got) == 1 else None
 
     def _method_of(self, directory: str, type_name: str, name: str) -> Resolution | None:
         """T's method `name`: its own, a promoted one, or an interface's method spec."""
         hits = self.method_set(directory, type_name, name)
-        if not hits:
-            hits = [c for t in self.package_level(directory).get(type_name, []) if t.kind == "interface"
-                    for c in self.g.children(t, name)]
         return _pick(hits, RECEIVER) if hits else None
 
     def method_set(self, directory: str, type_name: str, name: str) -> list[Sym]:
-        """The methods `name` of the type `type_name` of `directory`: its own, else those its
-        struct promotes from the types it embeds, breadth first: the shallowest depth holding
-        the name decides (two there are ambiguous, as they are to the compiler)."""
+        """The methods `name` of the type `type_name` of `directory`: its own (an interface's
+        method specs), else those the types it embeds promote (a struct's embedded structs
+        and interfaces, an interface's embedded interfaces), breadth first: the shallowest
+        depth holding the name decides (two there are ambiguous, as they are to the compiler)."""
         level, seen = [(directory, type_name)], set()
         for _ in range(MAX_EMBED_DEPTH + 1):
-            hits = [h for d, t in level for h in self.methods(d).get((t, name), [])]
+            hits = [h for d, t in level for h in self.methods(d).get((t, name), []) or self.specs(d, t, name)]
             if hits or not level:
                 return hits
             seen.update(level)
             level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
         return []
 
+    def specs(self, directory: str, type_name: str, name: str | None = None) -> list[Sym]:
+        """The method specs (named `name`, or all) of the interface `type_name` of `directory`."""
+        return [c for t in self.package_level(directory).get(type_name, []) if t.kind == "interface"
+                for n, cs in self.g.children_of(t.path, t.id).items() if name is None or n == name for c in cs]
+
     def embedded(self, directory: str, type_name: str) -> list[tuple[str, str]]:
-        """(directory, type name) of each repository type that the struct `type_name` of
-        `directory` embeds, read from its signature (a package outside is left out)."""
+        """(directory, type name) of each repository type that the struct or interface
+        `type_name` of `directory` embeds, read from its signature (a package outside is left
+        out)."""
         key = (directory, type_name)
         got = self._embeds.get(key)
         if got is None:
             got = self._embeds[key] = []
-            structs = [s for s in self.package_level(directory).get(type_name, []) if s.kind == "struct"]
+            structs = [s for s in self.package_level(directory).get(type_name, [])
+                       if s.kind in ("struct", "interface")]
             m = _EMBEDS.search(structs[0].signature) if len(structs) == 1 else None
             for written in m.group(1).split("; ") if m else ():
                 e = _EMBEDDED.match(written)
@@ -214,14 +238,16 @@ class GoResolver(LanguageResolver):
 
     def members(self, sym: Sym) -> list[str]:
         """The names of the methods of a type (`refs.dirty.type_members`): Go declares them
-        outside the type, so no definition is its child; with those of the types its struct
-        embeds, the edges through which may resolve otherwise once its embedding changes."""
+        outside the type, so no definition is its child (an interface's specs are); with those
+        of the types its struct or interface embeds, the edges through which may resolve
+        otherwise once its embedding changes."""
         directory = posixpath.dirname(sym.path)
         out: list[str] = []
         level, seen = [(directory, sym.name)], set()
         for _ in range(MAX_EMBED_DEPTH + 1):
             seen.update(level)
             out += [n for d, t in level for (owner, n) in self.methods(d) if owner == t]
+            out += [s.name for d, t in level for s in self.specs(d, t)]
             level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
         return out
 
@@ -295,8 +321,10 @@ class GoResolver(LanguageResolver):
 
 
 _PARAM_TYPE = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)(?:\[.*\])?$")
-# The receiver the extractor gives a call on a typed local (go.py `_typed_locals`)
-_LOCAL = re.compile(r"^(?:(\w+)\.)?(\w+)(\{\}|\(\))$")
+# The receiver the extractor gives a call on a typed local (go.py `_typed_locals`: `T{}`,
+# `pkg.F()`), followed by the methods whose result it is (`ast.Node{}.NextSibling()`)
+_LOCAL = re.compile(r"^(?:(\w+)\.)?(\w+)(\{\}|\(\))((?:\.\w+\(\))*)$")
+_LINKS = re.compile(r"\.(\w+)\(\)")
 
 
 def _split_list(text: str, start: int) -> tuple[list[str], int]:

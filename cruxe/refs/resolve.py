@@ -79,7 +79,10 @@ log = logging.getLogger(__name__)
 # (17: a TypeScript bare specifier goes through tsconfig `extends` chains, jsconfig.json, and a
 # repository package.json of that name: a self-import or a workspace package; a `#name`
 # through the nearest package.json `imports`.)
-RESOLVER_VERSION = "17"
+# (18: a Go call through an interface reaches the method specs of the interfaces it embeds, and a call on
+# a struct those of the interfaces the struct embeds; a Go receiver chaining methods, `T{}.M()`,
+# `f().M()`, `r.M()` on the method's receiver, reaches the type of the last one's first result.)
+RESOLVER_VERSION = "18"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
