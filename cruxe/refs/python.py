@@ -10,7 +10,8 @@ binding it (`x = list(validators.X)` above `def validators`) is looked up outsid
 function binds are dropped at extraction, and bases, decorators and defaults are read in the
 scope around their definition: cruxe/languages/python.py.)
 Attribute uses (`x.f()`, `x.f`) resolve through the receiver when the syntax shows its
-type: `self`/`cls` (the enclosing class and its bases, left to right), `super()`, a name
+type: `self`/`cls` (the enclosing class and its bases, left to right), `super()` (C's bases;
+when none in the repository defines the name and C derives from outside code: external), a name
 bound to a class or module, a constructor call `Foo().f()`, an annotated parameter, an
 attribute whose class extraction recorded (`self.out = Writer()` in any method of the class
 or a base, `self.x: T`, a class-level `x: T`: `self.out.write()`), a local whose binding
@@ -118,13 +119,7 @@ class PythonResolver(ScopedResolver):
     def attribute(self, e: Edge) -> Resolution:
         recv, name = e.receiver, e.to_name
         if recv.startswith("super(") and recv.endswith(")"):
-            cls = self._super_class(e, self.g.get(e.from_id))
-            hit = None
-            for base in self.bases(cls) if cls is not None else ():
-                hit = self.member(base, name) if base is not None else None
-                if hit is not None:
-                    break
-            return as_resolution(hit, RECEIVER)
+            return self._super_member(e, name)
         parts = self._receivers.get(recv, _NOT_YET)
         if parts is _NOT_YET:  # receivers repeat (`self`, `os.path`, `self.assertEqual`'s self)
             parts = self._receivers[recv] = ident_chain(recv) or constructor_chain(recv)
@@ -139,6 +134,45 @@ class PythonResolver(ScopedResolver):
         elif _LITERAL.match(recv):
             return None, EXTERNAL
         return self._by_unique_method(name, e.edge_type == "calls")
+
+    def _super_member(self, e: Edge, name: str) -> Resolution:
+        """`super().name` in class C: the first of C's bases (and theirs) that defines it.
+        Found nowhere in the repository while C inherits from outside code (`threading.Thread`,
+        `Exception`), it is that code's method: external, no candidate for a repository class
+        that is not among C's bases. Otherwise (a mixin with no bases, whose `super()` reaches
+        whatever follows it in a subclass's MRO; a base that did not resolve) it stays unknown."""
+        cls = self._super_class(e, self.g.get(e.from_id))
+        if cls is None:
+            return None, UNKNOWN
+        for base in self.bases(cls):
+            hit = self.member(base, name) if base is not None else None
+            if hit is not None:
+                return hit.id, RECEIVER
+        return None, EXTERNAL if self._inherits_from_outside(cls) else UNKNOWN
+
+    def _inherits_from_outside(self, cls: Sym) -> bool:
+        """Whether a base of `cls` or of its repository bases is a class from outside the
+        repository (imported from elsewhere, or a builtin other than `object`) while every
+        base resolved: one base that resolved to nothing might be the definition looked for."""
+        outside, todo, seen = False, [cls], {cls.id}
+        while todo and len(seen) <= MAX_HOPS * 4:
+            c = todo.pop()
+            for expr, base in zip(_base_exprs(c.signature), self.bases(c)):
+                if base is not None:
+                    if base.id not in seen:
+                        seen.add(base.id)
+                        todo.append(base)
+                    continue
+                parts = ident_chain(_SUBSCRIPT.sub("", expr))
+                if not parts or parts == ["object"]:
+                    continue
+                target = self.chain(c.path, c.parent, parts, c.line)[0]
+                if (isinstance(target, Module) and target.path is None) \
+                        or (target is None and len(parts) == 1 and parts[0] in _BUILTINS):
+                    outside = True
+                else:
+                    return False
+        return outside
 
     def _super_class(self, e: Edge, owner: Sym | None) -> Sym | None:
         """The class whose bases `super()` / `super(C, self)` searches."""

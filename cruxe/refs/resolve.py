@@ -74,7 +74,7 @@ log = logging.getLogger(__name__)
 # typed local (receiver `T{}`, `pkg.T{}`, `f()`, `pkg.F()`) reaches T's methods, or the methods of
 # the first result f's signature declares; external when that type is from outside; a typed
 # parameter comes the same way, scoped, no longer from the enclosing function's signature.)
-RESOLVER_VERSION = "15"
+RESOLVER_VERSION = "16"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
