@@ -28,6 +28,7 @@ find what a message says, and a scan stays linear on any input.
 """
 from __future__ import annotations
 
+import ast
 import bisect
 import re
 from typing import Callable
@@ -135,6 +136,8 @@ _TRIM = _QUOTES + ".,;:!?()[]{}<>"
 _PASTED_WORD = re.compile(r"(?:(?<=\s)|^)[(\[{'\"]*<[A-Za-z_][^<>\n]{0,200}>\S*|\S+")
 _REPR_TAIL = _QUOTES + ".,;:!?)]}"
 _PY_TRACEBACK = "Traceback (most recent call last):"
+# the head of an exception's argument tuple as Python prints it: `(` and a string's repr, then `,`
+_ARGS_HEAD = re.compile(r"""\(((?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))\s*,""")
 # A Python traceback's frame line (query/frames.py reads its path, line and function too)
 PY_FRAME = re.compile(r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>.+?))?\s*$')
 
@@ -528,8 +531,24 @@ def unwrap_message(q: str, keep_name: bool = False) -> str:
     m = _GO_PANIC.match(s)
     if m:
         return m.group(1).strip()
-    rest = s if keep_name else _EXC_NAME.sub("", s, count=1)
+    m = _EXC_NAME.match(s)
+    name, body = (s[:m.end()], s[m.end():]) if m else ("", s)
+    body = _first_argument(body)
+    rest = name + body if keep_name else body
     return rest if rest.strip() else s
+
+
+def _first_argument(body: str) -> str:
+    """A Python exception raised with several arguments prints them as a tuple (`TypeError:
+    ("'x' must be <class 'int'> ...", Attribute(...), <class 'int'>, '3')`): its message is
+    the first, a string's repr; the others are values. Any other text as it is."""
+    m = _ARGS_HEAD.match(body)
+    if m is None:
+        return body
+    try:
+        return ast.literal_eval(m.group(1))
+    except (ValueError, SyntaxError):
+        return body
 
 
 def named_segments(q: str) -> list[tuple[str, ...]]:
