@@ -103,6 +103,11 @@ FUNCTION_WINDOW = 4000  # chars before a returned literal searched for its funct
 # errors/messages/warnings, its value's first bracket within TABLE_OPEN_CHARS of the `=`.
 _TABLE_DECL = re.compile(r"\b(?:const|let|var)\s+(?:[A-Za-z_$][\w$]*?)?(?:[Ee]rrors?|[Mm]essages?|[Ww]arnings?|ERRORS?"
                          r"|MESSAGES?|WARNINGS?)\s*(?::[^=\n]{1,80})?=(?!=)")
+# Python: a (class) attribute or variable so named (marshmallow's and Django's
+# `default_error_messages = {"invalid": "Not a valid integer."}`, raised by key through
+# `self.make_error("invalid")`).
+_PY_TABLE_DECL = re.compile(r"(?:^|\n)[ \t]*(?:self\.)?\w*?(?:[Ee]rrors?|[Mm]essages?|[Ww]arnings?|ERRORS?|MESSAGES?"
+                            r"|WARNINGS?)[ \t]*(?::[^=\n]{1,80})?=(?!=)")
 TABLE_OPEN_CHARS = 120
 _BRACKET_OPEN = re.compile(r"[\[{]")
 _STATEMENT_START = re.compile(r";|(?<![!=<>])=(?![=>])|\n\s*(?:export|const|let|var|function|class)\b")
@@ -185,7 +190,8 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
     if pattern is None or not any(q in text for q in "\"'`"):
         return asserted
     out: list[tuple[list[list[str]], list[str], int]] = []
-    tables = _message_tables(text, pattern) if language in TS_FAMILY else []
+    decl = _TABLE_DECL if language in TS_FAMILY else _PY_TABLE_DECL if language == "python" else None
+    tables = _message_tables(text, pattern, decl) if decl is not None else []
     prev_end, prev_kept = -1, False
     for m in pattern.finditer(text):
         start, body = m.start(), m.group()
@@ -252,7 +258,7 @@ def _rust_macro_arguments(text: str, at: int) -> list[str] | None:
 
 def _kept(text: str, start: int, end: int, language: str, joined: bool, tables: list) -> bool:
     """The literal at `start`..`end` is (a piece of) a message: emitted, a message constant, given
-    to a message variable or returned by a message function, in a TypeScript table of messages,
+    to a message variable or returned by a message function, in a TypeScript or Python table of messages,
     or in Rust written by a `Display` impl or given to thiserror's `#[error(...)]`; never one in a
     comment."""
     rust = language == "rust"
@@ -376,11 +382,12 @@ def _message_constant(text: str, start: int, language: str) -> bool:
     return language == "go" and _go_constant(text, start)
 
 
-def _message_tables(text: str, literal: re.Pattern) -> list[tuple[int, int]]:
-    """(start, end) of the value of each declaration `_TABLE_DECL` finds: from its first `[` or
-    `{` to the matching bracket (brackets inside string literals skipped)."""
+def _message_tables(text: str, literal: re.Pattern, decl: re.Pattern) -> list[tuple[int, int]]:
+    """(start, end) of the value of each declaration `decl` finds (`_TABLE_DECL`,
+    `_PY_TABLE_DECL`): from its first `[` or `{` to the matching bracket (brackets inside string
+    literals skipped)."""
     spans: list[tuple[int, int]] = []
-    for m in _TABLE_DECL.finditer(text):
+    for m in decl.finditer(text):
         if spans and m.start() < spans[-1][1]:
             continue
         opened = _BRACKET_OPEN.search(text, m.end(), m.end() + TABLE_OPEN_CHARS)

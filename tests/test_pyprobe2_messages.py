@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from cruxe.literals import unwrap_message
+from cruxe.literals import emitted_messages, unwrap_message
 from cruxe.query import search_code
 
 from support.repos import indexed_files
@@ -128,3 +128,57 @@ def test_the_raise_of_an_argument_tuple_comes_first(tmp_path):
     hits, _, intent = search_code(gen, repo, ref, ARGS_PASTE, limit=5)
     assert intent["intent"] == "error"
     assert (hits[0].path, hits[0].line_start <= 8 <= hits[0].line_end) == ("attrlib/validators.py", True), hits[:3]
+
+
+# A Python table of messages: a field's messages by key, raised through `self.make_error(key)`,
+# which names none of their words.
+TABLE_FILES = {
+    "schemalib/fields.py": '''\
+class Field:
+    default_error_messages = {
+        "required": "Missing data for required field.",
+        "null": "Field may not be null.",
+    }
+
+    def make_error(self, key, **kwargs):
+        msg = self.error_messages[key]
+        return ValidationError(msg.format(**kwargs))
+
+
+class Integer(Field):
+    default_error_messages = {"invalid": "Not a valid integer.", "too_large": "Number too large."}
+
+    def _deserialize(self, value):
+        try:
+            return int(value)
+        except (TypeError, ValueError) as error:
+            raise self.make_error("invalid") from error
+''',
+    "schemalib/utils.py": '''\
+def from_iso_date(value):
+    """Parse a string and return a datetime.date."""
+    if not value:
+        raise ValueError("Not a valid ISO8601-formatted date string")
+    return value
+
+
+def from_timestamp(value):
+    if value is True or value is False:
+        raise ValueError("Not a valid POSIX timestamp")
+    return value
+''',
+}
+
+
+def test_a_python_table_of_messages_holds_messages(tmp_path):
+    assert emitted_messages(TABLE_FILES["schemalib/fields.py"], "python") == [
+        "Missing data for required field.", "Field may not be null.", "Not a valid integer.", "Number too large."]
+    # a dict of other strings is no table of messages
+    assert emitted_messages('LABELS = {"a": "first of all", "b": "second one"}\n', "python") == []
+
+
+def test_a_pasted_message_of_a_table_finds_its_entry(tmp_path):
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", TABLE_FILES)
+    hits, _, _ = search_code(gen, repo, ref, "marshmallow.exceptions.ValidationError: {'age': ['Not a valid integer.']}",
+                             limit=5)
+    assert (hits[0].path, hits[0].line_start <= 13 <= hits[0].line_end) == ("schemalib/fields.py", True), hits[:3]
