@@ -496,15 +496,9 @@ class PythonResolver(ScopedResolver):
         return self._scoped[path]
 
     def _is_plain_import(self, imp: Edge) -> bool:
-        """`import a.b` (to_name == module) rather than `from m import x`. The written forms
-        of `import m` and `from m import m` are alike: the latter is taken when m is a
-        repository module that defines m."""
-        if imp.to_name != imp.module:
-            return False
-        if "." in imp.to_name:
-            return True
-        path = self.modules().get(self.module_named(imp.module, imp.path) or "")
-        return path is None or not self.g.top_level(path, imp.to_name)
+        """`import a.b` (to_name == module) rather than `from m import x`; extraction writes
+        `from m import m` with its name as alias (`import m as m` has none)."""
+        return imp.to_name == imp.module and imp.alias != imp.to_name
 
     def bound(self, path: str, name: str, hops: int) -> Target:
         """What an import in `path` binds to `name`: a symbol, a module, or None."""
