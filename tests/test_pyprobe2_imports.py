@@ -24,3 +24,20 @@ def test_a_plain_import_of_a_package_that_binds_its_own_name_is_the_package(make
         ("stub_style.py", 3), ("use.py", 9)]
     assert ("use.py", 4) in sites(refs(root, "define", path="pkg/core.py")["references"])
     assert sites(refs(root, "pkg", path="pkg/__init__.py", kind="calls")["references"]) == [("other.py", 3)]
+
+
+STUBBED = {
+    "pkg/__init__.py": "",
+    "pkg/etag.py": ("class ETags:\n    def __init__(self, weak=()):\n        self._weak = set(weak)\n\n"
+                    "    def contains_weak(self, etag):\n        return etag in self._weak\n"),
+    # a stub file beside its module declares the same method again
+    "pkg/etag.pyi": ("class ETags:\n    def __init__(self, weak: tuple[str, ...] = ...) -> None: ...\n"
+                     "    def contains_weak(self, etag: str) -> bool: ...\n"),
+    "use.py": "def modified(if_none_match, etag):\n    return not if_none_match.contains_weak(etag)\n",
+}
+
+
+def test_a_stub_declaration_is_no_rival_of_the_method_it_declares(make_repo):
+    root = make_repo(STUBBED)
+    run_index(root)
+    assert sites(refs(root, "contains_weak", path="pkg/etag.py")["references"]) == [("use.py", 2)]

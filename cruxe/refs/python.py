@@ -21,7 +21,7 @@ the repository calls outside code: a class imported from elsewhere (`MIMEBase()`
 builtin value (a literal, `list()`: external), a repository class that does not define the
 name (inherited from an outside base, or nothing: unknown). For any other receiver (a
 local variable, an unannotated parameter, an untyped attribute) only a unique method of that name in the
-repository resolves, and not when the name is one of the builtin types' own methods
+repository resolves (a `.pyi` stub's declaration of it is no rival), and not when the name is one of the builtin types' own methods
 (`x.get()` is far more often a dict than the one `get` a repository defines) or of a regular
 expression match's (`m.span()`), nor for a read
 (not a call) of a name some class also binds as a data attribute, or of a method that takes
@@ -189,10 +189,13 @@ class PythonResolver(ScopedResolver):
         binds as a data attribute too (a class attribute, a typed instance attribute:
         `query.order_by` may read `Query.order_by = ()` as well as name `QuerySet.order_by`,
         while `qs.order_by()` calls a method) or a method that takes arguments (so no
-        property: `join.table_alias` reads `Join`'s untyped attribute, not `Query.table_alias()`)."""
+        property: `join.table_alias` reads `Join`'s untyped attribute, not `Query.table_alias()`).
+        A stub file's declarations count only when no module implements the name."""
         if name in _COMMON_METHODS:
             return None, OPAQUE
         found = self.g.few_named(name, ("method",), ("python",))
+        # a stub (`.pyi`) declares what a module implements: no rival of the implementation
+        found = [s for s in found if not s.path.endswith(".pyi")] or found
         if not call and len(found) == 1 and (self._data_attribute(name) or len(_base_exprs(found[0].signature)) > 1):
             # a read: the method only as a callback (no property takes a second argument), or
             # another class's attribute of that name, which extraction does not always see
