@@ -53,8 +53,9 @@ _BOM = b"\xef\xbb\xbf"
 # (`x := T{}`, `var x *T`, `x := new(T)`, `x, err := f(..)`) or a parameter's (`p *T`) gets the
 # receiver `T{}` / `f()`; 21: a Python table of messages (`default_error_messages = {...}`, a name
 # ending in errors/messages/warnings) holds messages; 22: a Python `from m import m` carries its
-# name as alias, `import m as m` none (the two were written alike).
-EXTRACTION_VERSION = "22"
+# name as alias, `import m as m` none (the two were written alike); 23: a string class attribute of a
+# Python exception class (werkzeug's `description = (...)`) is a message.
+EXTRACTION_VERSION = "23"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

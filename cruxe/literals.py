@@ -270,7 +270,37 @@ def _kept(text: str, start: int, end: int, language: str, joined: bool, tables: 
         return False
     return (joined or _inside_emit(text, start, language) or _message_constant(text, start, language)
             or _message_variable(text, start) or _in_table(tables, start)
-            or (rust and _rust_display_text(text, start, end)))
+            or (rust and _rust_display_text(text, start, end))
+            or (language == "python" and _exception_attribute(text, start)))
+
+
+# Python: a class attribute's assignment right before a literal (`    description = (`), and a
+# class statement's header
+_ATTRIBUTE_BEFORE = re.compile(r"\n([ \t]+)\w+[ \t]*(?::[^=\n]{1,80})?=[ \t]*\(?\s*[rRbBfFuU]{0,2}\Z")
+_CLASS_HEADER = re.compile(r"class\s+\w+\s*(?:\([^)]*\))?\s*:")
+_EXCEPTION_WORD = re.compile(r"Error|Exception|Warning")
+CLASS_WINDOW = 4000  # chars before a class attribute searched for its class statement
+
+
+def _exception_attribute(text: str, start: int) -> bool:
+    """Python: the literal is the value of a class attribute of an exception class (its name or
+    a base's says Error/Exception/Warning): werkzeug's `class NotFound(HTTPException):` and its
+    `description = ("The requested URL was not found ...")`, which the exception prints. The
+    class statement is the first line above the assignment indented less than it."""
+    m = _ATTRIBUTE_BEFORE.search(text, max(0, start - EMIT_WINDOW), start)
+    if m is None:
+        return False
+    indent = len(m.group(1).expandtabs())
+    floor = max(0, start - CLASS_WINDOW)
+    end = m.start()
+    while end > floor:
+        begin = max(text.rfind("\n", floor, end) + 1, floor)
+        line = text[begin:end].expandtabs()
+        end = begin - 1
+        body = line.lstrip()
+        if body and len(line) - len(body) < indent:
+            return _CLASS_HEADER.match(body) is not None and _EXCEPTION_WORD.search(body) is not None
+    return False
 
 
 def _rust_display_text(text: str, start: int, end: int) -> bool:

@@ -182,3 +182,67 @@ def test_a_pasted_message_of_a_table_finds_its_entry(tmp_path):
     hits, _, _ = search_code(gen, repo, ref, "marshmallow.exceptions.ValidationError: {'age': ['Not a valid integer.']}",
                              limit=5)
     assert (hits[0].path, hits[0].line_start <= 13 <= hits[0].line_end) == ("schemalib/fields.py", True), hits[:3]
+
+
+# An exception class whose message is a class attribute, printed by its `__str__` (werkzeug's
+# HTTP exceptions: `404 Not Found: The requested URL was not found on the server. ...`).
+HTTP_FILES = {
+    "web/exceptions.py": '''\
+class HTTPException(Exception):
+    code = None
+    description = None
+
+    def __str__(self):
+        return f"{self.code} {self.name}: {self.description}"
+
+
+class BadRequest(HTTPException):
+    """*400* `Bad Request`"""
+
+    code = 400
+    description = (
+        "The browser (or proxy) sent a request that this server could not understand."
+    )
+
+
+class NotFound(HTTPException):
+    """*404* `Not Found`
+
+    Raise if a resource does not exist and never existed.
+    """
+
+    code = 404
+    description = (
+        "The requested URL was not found on the server. If you entered"
+        " the URL manually please check your spelling and try again."
+    )
+''',
+    "web/registry.py": '''\
+_registry = {}
+
+
+def get_class(classname):
+    try:
+        return _registry[classname]
+    except KeyError as error:
+        raise LookupError(
+            f"Class with name {classname!r} was not found. You may need to import the class."
+        ) from error
+
+
+class Settings:
+    description = "the settings were not found on the server when you entered them"
+''',
+}
+NOT_FOUND = ("werkzeug.exceptions.NotFound: 404 Not Found: The requested URL was not found on the server. "
+             "If you entered the URL manually please check your spelling and try again.")
+
+
+def test_an_exception_class_attribute_is_its_message(tmp_path):
+    messages = emitted_messages(HTTP_FILES["web/exceptions.py"] + HTTP_FILES["web/registry.py"], "python")
+    assert "The requested URL was not found on the server. If you entered the URL manually please check your " \
+           "spelling and try again." in messages
+    assert not any(m.startswith("the settings") for m in messages)  # no exception's attribute
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", HTTP_FILES)
+    hits, _, _ = search_code(gen, repo, ref, NOT_FOUND, limit=5)
+    assert (hits[0].path, hits[0].line_start <= 26 <= hits[0].line_end) == ("web/exceptions.py", True), hits[:3]
