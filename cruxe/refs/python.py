@@ -21,8 +21,9 @@ the repository calls outside code: a class imported from elsewhere (`MIMEBase()`
 builtin value (a literal, `list()`: external), a repository class that does not define the
 name (inherited from an outside base, or nothing: unknown). For any other receiver (a
 local variable, an unannotated parameter, an untyped attribute) only a unique method of that name in the
-repository resolves (a `.pyi` stub's declaration of it is no rival), and not when the name is one of the builtin types' own methods
-(`x.get()` is far more often a dict than the one `get` a repository defines) or of a regular
+repository resolves (a `.pyi` stub's declaration of it is no rival), and not when the name is one
+of the builtin types' own methods (`x.get()` is far more often a dict than the one `get` a
+repository defines) or of a regular
 expression match's (`m.span()`), nor for a read
 (not a call) of a name some class also binds as a data attribute, or of a method that takes
 arguments (no property: most likely another class's untyped attribute of that name).

@@ -73,7 +73,10 @@ log = logging.getLogger(__name__)
 # declared with a named type reaches that type's methods, or is external.) (15: a Go call on a
 # typed local (receiver `T{}`, `pkg.T{}`, `f()`, `pkg.F()`) reaches T's methods, or the methods of
 # the first result f's signature declares; external when that type is from outside; a typed
-# parameter comes the same way, scoped, no longer from the enclosing function's signature.)
+# parameter comes the same way, scoped, no longer from the enclosing function's signature.) (16: a
+# Python `super().m()` in a class deriving from outside code whose repository bases lack `m` is
+# external; `import m` and `from m import m` told apart by extraction's alias, not guessed; a
+# `.pyi` stub's method is no rival of its implementation for an unknown receiver.)
 RESOLVER_VERSION = "16"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
