@@ -31,7 +31,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from typing import Callable
+from typing import Callable, Iterator
 
 from .model import TS_FAMILY
 
@@ -106,8 +106,11 @@ _TABLE_DECL = re.compile(r"\b(?:const|let|var)\s+(?:[A-Za-z_$][\w$]*?)?(?:[Ee]rr
 # Python: a (class) attribute or variable so named (marshmallow's and Django's
 # `default_error_messages = {"invalid": "Not a valid integer."}`, raised by key through
 # `self.make_error("invalid")`).
-_PY_TABLE_DECL = re.compile(r"(?:^|\n)[ \t]*(?:self\.)?\w*?(?:[Ee]rrors?|[Mm]essages?|[Ww]arnings?|ERRORS?|MESSAGES?"
-                            r"|WARNINGS?)[ \t]*(?::[^=\n]{1,80})?=(?!=)")
+# Found from the words' occurrences (str.find), each checked for the assignment around it: a
+# pattern tried at every position of a file cost more than the rest of its scan.
+_TABLE_WORDS = ("error", "message", "warning")
+_PY_TABLE_TAIL = re.compile(r"[sS]?[ \t]*(?::[^=\n]{1,80})?=(?!=)")
+_PY_TABLE_HEAD = re.compile(r"[ \t]*(?:self\.)?\w*")
 TABLE_OPEN_CHARS = 120
 _BRACKET_OPEN = re.compile(r"[\[{]")
 _STATEMENT_START = re.compile(r";|(?<![!=<>])=(?![=>])|\n\s*(?:export|const|let|var|function|class)\b")
@@ -190,8 +193,7 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
     if pattern is None or not any(q in text for q in "\"'`"):
         return asserted
     out: list[tuple[list[list[str]], list[str], int]] = []
-    decl = _TABLE_DECL if language in TS_FAMILY else _PY_TABLE_DECL if language == "python" else None
-    tables = _message_tables(text, pattern, decl) if decl is not None else []
+    tables = _message_tables(text, pattern, _declarations(text, language))
     prev_end, prev_kept = -1, False
     for m in pattern.finditer(text):
         start, body = m.start(), m.group()
@@ -412,16 +414,38 @@ def _message_constant(text: str, start: int, language: str) -> bool:
     return language == "go" and _go_constant(text, start)
 
 
-def _message_tables(text: str, literal: re.Pattern, decl: re.Pattern) -> list[tuple[int, int]]:
-    """(start, end) of the value of each declaration `decl` finds (`_TABLE_DECL`,
-    `_PY_TABLE_DECL`): from its first `[` or `{` to the matching bracket (brackets inside string
-    literals skipped)."""
+def _declarations(text: str, language: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each declaration of a table of messages, up to its `=`: TypeScript's
+    (`_TABLE_DECL`), Python's (an assignment at its line's start, `self.` allowed, to a name
+    ending in errors/messages/warnings)."""
+    if language in TS_FAMILY:
+        return ((m.start(), m.end()) for m in _TABLE_DECL.finditer(text))
+    if language != "python":
+        return iter(())
+    low = text.lower()
+    if len(low) != len(text):  # a case mapping that changes lengths: offsets would not agree
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    found = []
+    for word in _TABLE_WORDS:
+        at = low.find(word)
+        while at >= 0:
+            tail = _PY_TABLE_TAIL.match(text, at + len(word))
+            line = text.rfind("\n", 0, at) + 1
+            if tail is not None and _PY_TABLE_HEAD.fullmatch(text, line, at):
+                found.append((line, tail.end()))
+            at = low.find(word, at + 1)
+    return iter(sorted(found))
+
+
+def _message_tables(text: str, literal: re.Pattern, decls: Iterator[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(start, end) of the value of each declaration `decls` gives: from its first `[` or `{` to
+    the matching bracket (brackets inside string literals skipped)."""
     spans: list[tuple[int, int]] = []
-    for m in decl.finditer(text):
-        if spans and m.start() < spans[-1][1]:
+    for start, end in decls:
+        if spans and start < spans[-1][1]:
             continue
-        opened = _BRACKET_OPEN.search(text, m.end(), m.end() + TABLE_OPEN_CHARS)
-        if opened is not None and _table_head(text[m.end():opened.start()]):
+        opened = _BRACKET_OPEN.search(text, end, end + TABLE_OPEN_CHARS)
+        if opened is not None and _table_head(text[end:opened.start()]):
             spans.append((opened.start(), _closing(text, opened.start(), literal)))
     return spans
 
