@@ -59,7 +59,11 @@ _BOM = b"\xef\xbb\xbf"
 # 23: a Go interface's signature lists the interfaces it embeds, and a
 # literal given to a call whose name has the word panic (`p.panicItemf(`, `encPanic(`) is a message,
 # and a Go local given a method's result (`x := y.M()`) or another local (`x := y`) is typed by it.
-EXTRACTION_VERSION = "23"
+# 24: a Python table of messages (`default_error_messages = {...}`, a name
+# ending in errors/messages/warnings) holds messages; 25: a Python `from m import m` carries its
+# name as alias, `import m as m` none (the two were written alike); 26: a string class attribute of a
+# Python exception class (werkzeug's `description = (...)`) is a message.
+EXTRACTION_VERSION = "26"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

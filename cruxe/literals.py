@@ -29,9 +29,10 @@ find what a message says, and a scan stays linear on any input.
 """
 from __future__ import annotations
 
+import ast
 import bisect
 import re
-from typing import Callable
+from typing import Callable, Iterator
 
 from .model import TS_FAMILY
 
@@ -106,6 +107,14 @@ FUNCTION_WINDOW = 4000  # chars before a returned literal searched for its funct
 # errors/messages/warnings, its value's first bracket within TABLE_OPEN_CHARS of the `=`.
 _TABLE_DECL = re.compile(r"\b(?:const|let|var)\s+(?:[A-Za-z_$][\w$]*?)?(?:[Ee]rrors?|[Mm]essages?|[Ww]arnings?|ERRORS?"
                          r"|MESSAGES?|WARNINGS?)\s*(?::[^=\n]{1,80})?=(?!=)")
+# Python: a (class) attribute or variable so named (marshmallow's and Django's
+# `default_error_messages = {"invalid": "Not a valid integer."}`, raised by key through
+# `self.make_error("invalid")`).
+# Found from the words' occurrences (str.find), each checked for the assignment around it: a
+# pattern tried at every position of a file cost more than the rest of its scan.
+_TABLE_WORDS = ("error", "message", "warning")
+_PY_TABLE_TAIL = re.compile(r"[sS]?[ \t]*(?::[^=\n]{1,80})?=(?!=)")
+_PY_TABLE_HEAD = re.compile(r"[ \t]*(?:self\.)?\w*")
 TABLE_OPEN_CHARS = 120
 _BRACKET_OPEN = re.compile(r"[\[{]")
 _STATEMENT_START = re.compile(r";|(?<![!=<>])=(?![=>])|\n\s*(?:export|const|let|var|function|class)\b")
@@ -151,6 +160,8 @@ _TRIM = _QUOTES + ".,;:!?()[]{}<>"
 _PASTED_WORD = re.compile(rf"{_RUST_OS_ERROR}\S*|(?:(?<=\s)|^)[(\[{{'\"]*<[A-Za-z_][^<>\n]{{0,200}}>\S*|\S+")
 _REPR_TAIL = _QUOTES + ".,;:!?)]}"
 _PY_TRACEBACK = "Traceback (most recent call last):"
+# the head of an exception's argument tuple as Python prints it: `(` and a string's repr, then `,`
+_ARGS_HEAD = re.compile(r"""\(((?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))\s*,""")
 # A Python traceback's frame line (query/frames.py reads its path, line and function too)
 PY_FRAME = re.compile(r'^\s*File "(?P<path>[^"\n]+)", line (?P<line>\d+)(?:, in (?P<func>.+?))?\s*$')
 
@@ -222,7 +233,7 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
     if pattern is None or not any(q in text for q in "\"'`"):
         return asserted
     out: list[tuple[list[list[str]], list[str], int]] = []
-    tables = _message_tables(text, pattern) if language in TS_FAMILY else []
+    tables = _message_tables(text, pattern, _declarations(text, language))
     prev_end, prev_kept = -1, False
     for m in pattern.finditer(text):
         start, body = m.start(), m.group()
@@ -289,7 +300,7 @@ def _rust_macro_arguments(text: str, at: int) -> list[str] | None:
 
 def _kept(text: str, start: int, end: int, language: str, joined: bool, tables: list) -> bool:
     """The literal at `start`..`end` is (a piece of) a message: emitted, a message constant, given
-    to a message variable or returned by a message function, in a TypeScript table of messages,
+    to a message variable or returned by a message function, in a TypeScript or Python table of messages,
     or in Rust written by a `Display` impl or given to thiserror's `#[error(...)]`; never one in a
     comment."""
     rust = language == "rust"
@@ -301,7 +312,37 @@ def _kept(text: str, start: int, end: int, language: str, joined: bool, tables: 
         return False
     return (joined or _inside_emit(text, start, language) or _message_constant(text, start, language)
             or _message_variable(text, start) or _in_table(tables, start)
-            or (rust and _rust_display_text(text, start, end)))
+            or (rust and _rust_display_text(text, start, end))
+            or (language == "python" and _exception_attribute(text, start)))
+
+
+# Python: a class attribute's assignment right before a literal (`    description = (`), and a
+# class statement's header
+_ATTRIBUTE_BEFORE = re.compile(r"\n([ \t]+)\w+[ \t]*(?::[^=\n]{1,80})?=[ \t]*\(?\s*[rRbBfFuU]{0,2}\Z")
+_CLASS_HEADER = re.compile(r"class\s+\w+\s*(?:\([^)]*\))?\s*:")
+_EXCEPTION_WORD = re.compile(r"Error|Exception|Warning")
+CLASS_WINDOW = 4000  # chars before a class attribute searched for its class statement
+
+
+def _exception_attribute(text: str, start: int) -> bool:
+    """Python: the literal is the value of a class attribute of an exception class (its name or
+    a base's says Error/Exception/Warning): werkzeug's `class NotFound(HTTPException):` and its
+    `description = ("The requested URL was not found ...")`, which the exception prints. The
+    class statement is the first line above the assignment indented less than it."""
+    m = _ATTRIBUTE_BEFORE.search(text, max(0, start - EMIT_WINDOW), start)
+    if m is None:
+        return False
+    indent = len(m.group(1).expandtabs())
+    floor = max(0, start - CLASS_WINDOW)
+    end = m.start()
+    while end > floor:
+        begin = max(text.rfind("\n", floor, end) + 1, floor)
+        line = text[begin:end].expandtabs()
+        end = begin - 1
+        body = line.lstrip()
+        if body and len(line) - len(body) < indent:
+            return _CLASS_HEADER.match(body) is not None and _EXCEPTION_WORD.search(body) is not None
+    return False
 
 
 def _rust_display_text(text: str, start: int, end: int) -> bool:
@@ -413,15 +454,38 @@ def _message_constant(text: str, start: int, language: str) -> bool:
     return language == "go" and _go_constant(text, start)
 
 
-def _message_tables(text: str, literal: re.Pattern) -> list[tuple[int, int]]:
-    """(start, end) of the value of each declaration `_TABLE_DECL` finds: from its first `[` or
-    `{` to the matching bracket (brackets inside string literals skipped)."""
+def _declarations(text: str, language: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each declaration of a table of messages, up to its `=`: TypeScript's
+    (`_TABLE_DECL`), Python's (an assignment at its line's start, `self.` allowed, to a name
+    ending in errors/messages/warnings)."""
+    if language in TS_FAMILY:
+        return ((m.start(), m.end()) for m in _TABLE_DECL.finditer(text))
+    if language != "python":
+        return iter(())
+    low = text.lower()
+    if len(low) != len(text):  # a case mapping that changes lengths: offsets would not agree
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    found = []
+    for word in _TABLE_WORDS:
+        at = low.find(word)
+        while at >= 0:
+            tail = _PY_TABLE_TAIL.match(text, at + len(word))
+            line = text.rfind("\n", 0, at) + 1
+            if tail is not None and _PY_TABLE_HEAD.fullmatch(text, line, at):
+                found.append((line, tail.end()))
+            at = low.find(word, at + 1)
+    return iter(sorted(found))
+
+
+def _message_tables(text: str, literal: re.Pattern, decls: Iterator[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(start, end) of the value of each declaration `decls` gives: from its first `[` or `{` to
+    the matching bracket (brackets inside string literals skipped)."""
     spans: list[tuple[int, int]] = []
-    for m in _TABLE_DECL.finditer(text):
-        if spans and m.start() < spans[-1][1]:
+    for start, end in decls:
+        if spans and start < spans[-1][1]:
             continue
-        opened = _BRACKET_OPEN.search(text, m.end(), m.end() + TABLE_OPEN_CHARS)
-        if opened is not None and _table_head(text[m.end():opened.start()]):
+        opened = _BRACKET_OPEN.search(text, end, end + TABLE_OPEN_CHARS)
+        if opened is not None and _table_head(text[end:opened.start()]):
             spans.append((opened.start(), _closing(text, opened.start(), literal)))
     return spans
 
@@ -570,8 +634,24 @@ def unwrap_message(q: str, keep_name: bool = False) -> str:
     m = _GO_PANIC.match(s)
     if m:
         return m.group(1).strip()
-    rest = s if keep_name else _EXC_NAME.sub("", s, count=1)
+    m = _EXC_NAME.match(s)
+    name, body = (s[:m.end()], s[m.end():]) if m else ("", s)
+    body = _first_argument(body)
+    rest = name + body if keep_name else body
     return rest if rest.strip() else s
+
+
+def _first_argument(body: str) -> str:
+    """A Python exception raised with several arguments prints them as a tuple (`TypeError:
+    ("'x' must be <class 'int'> ...", Attribute(...), <class 'int'>, '3')`): its message is
+    the first, a string's repr; the others are values. Any other text as it is."""
+    m = _ARGS_HEAD.match(body)
+    if m is None:
+        return body
+    try:
+        return ast.literal_eval(m.group(1))
+    except (ValueError, SyntaxError):
+        return body
 
 
 def named_segments(q: str) -> list[tuple[str, ...]]:

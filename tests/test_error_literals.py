@@ -201,7 +201,9 @@ def test_a_typescript_table_of_messages_holds_messages():
     assert ["this", "object", "has", "been", "frozen", "and", "should", "not", "be", "mutated", "|"] in segs
     assert ["illegal", "comment", "here", "|"] in segs
     assert not any("label" in s for s in segs)  # a list not named as messages
-    assert emitted_segments('errors = ["two words"]', "python") == []  # TypeScript's tables only
+    # Python's tables too (tests/test_pyprobe2_messages.py), a list not so named is none
+    assert emitted_segments('errors = ["two words"]', "python") == [["two", "words", "|"]]
+    assert emitted_segments('labels = ["two words"]', "python") == []
 
 
 def test_a_translated_or_failed_literal_is_a_message():

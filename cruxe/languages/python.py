@@ -747,7 +747,10 @@ def _constructed(value: ts.Node | None, source: bytes) -> str:
 
 def _imports(node: ts.Node, source: bytes) -> list[PendingRef]:
     """`import a.b as c` -> to_name a.b, module a.b, alias c; `from .m import x as y` ->
-    to_name x, module .m, alias y; `from m import *` -> to_name *."""
+    to_name x, module .m, alias y; `from m import *` -> to_name *. `import m` and `from m
+    import m` would be written alike (a package may bind its own name: attrs' `attr`), so the
+    latter carries its name as alias (the name it binds), and `import m as m` (a stub's
+    re-export) none."""
     module_node = node.child_by_field_name("module_name")
     module = text(module_node, source)
     if node.type == "future_import_statement":
@@ -761,10 +764,12 @@ def _imports(node: ts.Node, source: bytes) -> list[PendingRef]:
         elif ch.type == "aliased_import":
             name = text(ch.child_by_field_name("name"), source)
             alias = text(ch.child_by_field_name("alias"), source)
+            alias = "" if not module and alias == name else alias
             out.append((ch.start_byte, "imports", name, start_line(ch), module or name, alias, ""))
         elif ch.type == "dotted_name":
             name = text(ch, source)
-            out.append((ch.start_byte, "imports", name, start_line(ch), module or name, "", ""))
+            out.append((ch.start_byte, "imports", name, start_line(ch), module or name, name if module == name else "",
+                        ""))
     return out
 
 

@@ -19,7 +19,9 @@ listed too, after the resolved ones, in their own list (`unresolved`, each entry
 The head lines of the target's own later definitions (a setter, a redefinition) are no
 references: `redefinitions` lists them apart. A constructor is called through its class:
 `constructor_of` names it (and a next action asks for its calls), and only the ambiguous
-unresolved uses of the constructor's name are its candidates.
+unresolved uses of the constructor's name are its candidates; a method's are all but the
+`super().m()` calls the resolver tied to outside code (`external`: in a class deriving from
+an imported or builtin class whose repository bases lack `m`).
 
 Targets: the name is read as locate_symbol reads one (`intent.parse_name`,
 `intent.qualified_matches`), so it may be qualified (`a::b`, `A.b`, `A->b`, `A#b`: a suffix of
@@ -81,9 +83,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     refs = source_before_test_code(refs, limit, in_source_tests)
     entries = fold_test_code(refs, _folds(targets, in_source_tests))
     owner = _constructor_of(gen, targets)
-    # another class's `super().__init__()` (a base the index does not hold) names no target's
-    # constructor; one the resolver found ambiguous may
-    keep = (lambda e: e.confidence == "ambiguous") if owner else None
+    keep = _candidates(targets, owner)
     unresolved = unresolved_sites(gen, name, kind, limit + 1, keep)
     page, listed = entries[:limit], unresolved[:limit]
     _decorate(gen, repo, ref, page + listed + redefinitions)
@@ -220,6 +220,25 @@ def _constructor_of(gen: Generation, targets: list[list[dict[str, Any]]]) -> dic
                 and NAME_SEPARATORS.fullmatch(tail):
             return _row(s)
     return None
+
+
+def _candidates(targets: list[list[dict[str, Any]]],
+                owner: dict[str, Any] | None) -> Callable[[EdgeSite], bool] | None:
+    """Which unresolved uses of the name are candidates (None: all). Another class's
+    `super().__init__()` (a base the index does not hold) names no target's constructor, one
+    the resolver found ambiguous may; a `super().m()` the resolver tied to outside code (its
+    class derives from an imported or builtin class, and no repository base defines `m`)
+    reaches no method of the repository."""
+    if owner is not None:
+        return lambda e: e.confidence == "ambiguous"
+    if all(t[0]["kind"] == "method" for t in targets):
+        return lambda e: e.confidence != "external" or not _is_super(e.receiver)
+    return None
+
+
+def _is_super(receiver: str | None) -> bool:
+    """`super()`, `super(C, self)` (Python), `super` (TypeScript)."""
+    return receiver is not None and (receiver == "super" or receiver.startswith("super("))
 
 
 def _folds(targets: list[list[dict[str, Any]]], in_source_tests: InSourceTests) -> Callable[[str | None], bool]:

@@ -10,7 +10,8 @@ binding it (`x = list(validators.X)` above `def validators`) is looked up outsid
 function binds are dropped at extraction, and bases, decorators and defaults are read in the
 scope around their definition: cruxe/languages/python.py.)
 Attribute uses (`x.f()`, `x.f`) resolve through the receiver when the syntax shows its
-type: `self`/`cls` (the enclosing class and its bases, left to right), `super()`, a name
+type: `self`/`cls` (the enclosing class and its bases, left to right), `super()` (C's bases;
+when none in the repository defines the name and C derives from outside code: external), a name
 bound to a class or module, a constructor call `Foo().f()`, an annotated parameter, an
 attribute whose class extraction recorded (`self.out = Writer()` in any method of the class
 or a base, `self.x: T`, a class-level `x: T`: `self.out.write()`), a local whose binding
@@ -20,8 +21,9 @@ the repository calls outside code: a class imported from elsewhere (`MIMEBase()`
 builtin value (a literal, `list()`: external), a repository class that does not define the
 name (inherited from an outside base, or nothing: unknown). For any other receiver (a
 local variable, an unannotated parameter, an untyped attribute) only a unique method of that name in the
-repository resolves, and not when the name is one of the builtin types' own methods
-(`x.get()` is far more often a dict than the one `get` a repository defines) or of a regular
+repository resolves (a `.pyi` stub's declaration of it is no rival), and not when the name is one
+of the builtin types' own methods (`x.get()` is far more often a dict than the one `get` a
+repository defines) or of a regular
 expression match's (`m.span()`), nor for a read
 (not a call) of a name some class also binds as a data attribute, or of a method that takes
 arguments (no property: most likely another class's untyped attribute of that name).
@@ -118,13 +120,7 @@ class PythonResolver(ScopedResolver):
     def attribute(self, e: Edge) -> Resolution:
         recv, name = e.receiver, e.to_name
         if recv.startswith("super(") and recv.endswith(")"):
-            cls = self._super_class(e, self.g.get(e.from_id))
-            hit = None
-            for base in self.bases(cls) if cls is not None else ():
-                hit = self.member(base, name) if base is not None else None
-                if hit is not None:
-                    break
-            return as_resolution(hit, RECEIVER)
+            return self._super_member(e, name)
         parts = self._receivers.get(recv, _NOT_YET)
         if parts is _NOT_YET:  # receivers repeat (`self`, `os.path`, `self.assertEqual`'s self)
             parts = self._receivers[recv] = ident_chain(recv) or constructor_chain(recv)
@@ -139,6 +135,45 @@ class PythonResolver(ScopedResolver):
         elif _LITERAL.match(recv):
             return None, EXTERNAL
         return self._by_unique_method(name, e.edge_type == "calls")
+
+    def _super_member(self, e: Edge, name: str) -> Resolution:
+        """`super().name` in class C: the first of C's bases (and theirs) that defines it.
+        Found nowhere in the repository while C inherits from outside code (`threading.Thread`,
+        `Exception`), it is that code's method: external, no candidate for a repository class
+        that is not among C's bases. Otherwise (a mixin with no bases, whose `super()` reaches
+        whatever follows it in a subclass's MRO; a base that did not resolve) it stays unknown."""
+        cls = self._super_class(e, self.g.get(e.from_id))
+        if cls is None:
+            return None, UNKNOWN
+        for base in self.bases(cls):
+            hit = self.member(base, name) if base is not None else None
+            if hit is not None:
+                return hit.id, RECEIVER
+        return None, EXTERNAL if self._inherits_from_outside(cls) else UNKNOWN
+
+    def _inherits_from_outside(self, cls: Sym) -> bool:
+        """Whether a base of `cls` or of its repository bases is a class from outside the
+        repository (imported from elsewhere, or a builtin other than `object`) while every
+        base resolved: one base that resolved to nothing might be the definition looked for."""
+        outside, todo, seen = False, [cls], {cls.id}
+        while todo and len(seen) <= MAX_HOPS * 4:
+            c = todo.pop()
+            for expr, base in zip(_base_exprs(c.signature), self.bases(c)):
+                if base is not None:
+                    if base.id not in seen:
+                        seen.add(base.id)
+                        todo.append(base)
+                    continue
+                parts = ident_chain(_SUBSCRIPT.sub("", expr))
+                if not parts or parts == ["object"]:
+                    continue
+                target = self.chain(c.path, c.parent, parts, c.line)[0]
+                if (isinstance(target, Module) and target.path is None) \
+                        or (target is None and len(parts) == 1 and parts[0] in _BUILTINS):
+                    outside = True
+                else:
+                    return False
+        return outside
 
     def _super_class(self, e: Edge, owner: Sym | None) -> Sym | None:
         """The class whose bases `super()` / `super(C, self)` searches."""
@@ -155,10 +190,13 @@ class PythonResolver(ScopedResolver):
         binds as a data attribute too (a class attribute, a typed instance attribute:
         `query.order_by` may read `Query.order_by = ()` as well as name `QuerySet.order_by`,
         while `qs.order_by()` calls a method) or a method that takes arguments (so no
-        property: `join.table_alias` reads `Join`'s untyped attribute, not `Query.table_alias()`)."""
+        property: `join.table_alias` reads `Join`'s untyped attribute, not `Query.table_alias()`).
+        A stub file's declarations count only when no module implements the name."""
         if name in _COMMON_METHODS:
             return None, OPAQUE
         found = self.g.few_named(name, ("method",), ("python",))
+        # a stub (`.pyi`) declares what a module implements: no rival of the implementation
+        found = [s for s in found if not s.path.endswith(".pyi")] or found
         if not call and len(found) == 1 and (self._data_attribute(name) or len(_base_exprs(found[0].signature)) > 1):
             # a read: the method only as a callback (no property takes a second argument), or
             # another class's attribute of that name, which extraction does not always see
@@ -462,15 +500,9 @@ class PythonResolver(ScopedResolver):
         return self._scoped[path]
 
     def _is_plain_import(self, imp: Edge) -> bool:
-        """`import a.b` (to_name == module) rather than `from m import x`. The written forms
-        of `import m` and `from m import m` are alike: the latter is taken when m is a
-        repository module that defines m."""
-        if imp.to_name != imp.module:
-            return False
-        if "." in imp.to_name:
-            return True
-        path = self.modules().get(self.module_named(imp.module, imp.path) or "")
-        return path is None or not self.g.top_level(path, imp.to_name)
+        """`import a.b` (to_name == module) rather than `from m import x`; extraction writes
+        `from m import m` with its name as alias (`import m as m` has none)."""
+        return imp.to_name == imp.module and imp.alias != imp.to_name
 
     def bound(self, path: str, name: str, hops: int) -> Target:
         """What an import in `path` binds to `name`: a symbol, a module, or None."""

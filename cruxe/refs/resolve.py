@@ -82,7 +82,10 @@ log = logging.getLogger(__name__)
 # (18: a Go call through an interface reaches the method specs of the interfaces it embeds, and a call on
 # a struct those of the interfaces the struct embeds; a Go receiver chaining methods, `T{}.M()`,
 # `f().M()`, `r.M()` on the method's receiver, reaches the type of the last one's first result.)
-RESOLVER_VERSION = "18"
+# (19: a Python `super().m()` in a class deriving from outside code whose repository bases lack `m` is
+# external; `import m` and `from m import m` told apart by extraction's alias, not guessed; a
+# `.pyi` stub's method is no rival of its implementation for an unknown receiver.)
+RESOLVER_VERSION = "19"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

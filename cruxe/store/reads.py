@@ -401,13 +401,15 @@ def _covers(chunks: list[Chunk], start: int, end: int, at_file_end: bool) -> boo
 @dataclass(frozen=True, slots=True)
 class EdgeSite:
     """Where an edge was written: its file and line, its type, the definition it is written
-    in (hex id, None at module level) and how it was resolved (None: pending)."""
+    in (hex id, None at module level), how it was resolved (None: pending) and its receiver
+    as written (`super()` in `super().save()`; None: a bare name, or not recorded)."""
 
     path: str
     line: int
     edge_type: str
     from_symbol_id: str | None
     confidence: str | None
+    receiver: str | None = None
 
 
 _CONFIDENCE_LABELS = {code: label for label, code in CONFIDENCE_CODES.items()}
@@ -419,7 +421,7 @@ def edges_to(gen: Generation, ids: list[str], edge_type: str | None = None) -> l
 
 
 _SITE_SQL = (f"SELECT e.rowid, f.path, e.source_line, {edge_type_sql('e')}, {id_sql('e.from_symbol_id')}, "
-             "e.confidence FROM symbol_edges e JOIN paths f ON f.id = e.file_id")
+             "e.confidence, e.receiver FROM symbol_edges e JOIN paths f ON f.id = e.file_id")
 
 
 def edges_to_rows(gen: Generation, ids: list[str], edge_type: str | None = None) -> list[tuple[int, EdgeSite]]:
@@ -429,7 +431,7 @@ def edges_to_rows(gen: Generation, ids: list[str], edge_type: str | None = None)
     if edge_type is not None:
         sql += " AND e.edge_type=?"
         args.append(EDGE_TYPE_CODES[edge_type])
-    return [(r, EdgeSite(p, ln, t, f, _CONFIDENCE_LABELS.get(c))) for r, p, ln, t, f, c in gen.db.execute(sql, args)]
+    return [(r, EdgeSite(p, ln, t, f, _CONFIDENCE_LABELS.get(c), v)) for r, p, ln, t, f, c, v in gen.db.execute(sql, args)]
 
 
 def _like_escape(s: str) -> str:
@@ -465,7 +467,7 @@ def unresolved_rows(gen: Generation, name: str, edge_type: str | None = None) ->
     """`unresolved_edges`, each site with its row's rowid."""
     where, args = _unresolved_where(name, edge_type)
     cursor = gen.db.execute(f"{_SITE_SQL} WHERE {where} ORDER BY f.path, e.source_line", args)
-    return ((r, EdgeSite(p, ln, t, f, _CONFIDENCE_LABELS.get(c))) for r, p, ln, t, f, c in cursor)
+    return ((r, EdgeSite(p, ln, t, f, _CONFIDENCE_LABELS.get(c), v)) for r, p, ln, t, f, c, v in cursor)
 
 
 # ---- health and warm-up -----------------------------------------------------------------------
