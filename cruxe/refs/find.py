@@ -183,6 +183,8 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
     targets = [groups[k] for k in sorted(groups, key=lambda k: (k[0], groups[k][0]["line_start"], k[1]))]
     if line is not None and targets:
         targets = _at_line(targets, line, symbol_name, path)
+    if path is None and len(targets) > 1:
+        targets = _stubs_with_their_body(targets)
     if not targets:
         where = f" in {path}" if path else ""
         raise CruxeError("symbol_not_found", f"no definition of {symbol_name.strip()!r}{where} in the index",
@@ -199,6 +201,20 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
                                     "name, `path` and `line`), or with `path` alone for every definition in "
                                     "that file."})
     return targets
+
+
+STUB_SUFFIXES = (".pyi", ".d.ts", ".d.mts", ".d.cts")  # declaration files: types, no body
+
+
+def _stubs_with_their_body(targets: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
+    """One target when all but one are in declaration files (a `.pyi` stub, a `.d.ts`): the
+    definition with a body, its stubs' rows after its own, so the calls resolved to either are
+    listed and the stubs' lines are its redefinitions (attrs' and werkzeug's `.pyi` made `define`
+    and `evolve` ambiguous, though 82 of the 83 calls reach the implementation)."""
+    bodies = [t for t in targets if not t[0]["path"].endswith(STUB_SUFFIXES)]
+    if len(bodies) != 1:
+        return targets
+    return [bodies[0] + [r for t in targets if t is not bodies[0] for r in t]]
 
 
 CONSTRUCTORS = frozenset({"__init__", "__new__", "constructor"})  # Python, TypeScript
