@@ -244,6 +244,17 @@ def hostile_ref_names(box: Box) -> Outcome:
     return Outcome(not bad, f"accepted or crashed on: {bad!r}" if bad else "every hostile ref refused")
 
 
+@check
+def backtracking_tsconfig(box: Box) -> Outcome:
+    # quotes and backslashes without an end: a comment-stripping pattern retried from every
+    # quote is quadratic in them (400 KB, each config read while imports are resolved)
+    crafted = '{"compilerOptions": {"baseUrl": "' + '"\\' * 200_000
+    repo = box.repo({"tsconfig.json": crafted, "package.json": '{"name": "x", "main": "' + "\\a" * 200_000,
+                     "src/a.ts": "import { b } from 'x/b';\nexport function a() { return b(); }\n",
+                     "src/b.ts": "export function b() { return 1; }\n"})
+    return _finished(box.run(["index", "--path", str(repo)], 60), "index with a crafted tsconfig.json", 60)
+
+
 # ---- content ----------------------------------------------------------------------------------
 
 @check

@@ -37,7 +37,8 @@ MAX_WORKSPACE_GLOBS = 64
 # conditions of an `exports` entry, the ones naming sources or declarations first
 CONDITIONS = ("types", "typings", "import", "module", "default", "require", "node", "browser")
 _DECLARATION = re.compile(r"\.d\.[mc]?ts$|\.[mc]?jsx?$")
-_JSONC = re.compile(r'("(?:\\.|[^"\\])*")|//[^\n]*|/\*.*?\*/', re.S)
+MAX_CONFIG_CHARS = 1 << 20  # a config or package.json past this is no hand-written one: ignored
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
 
 
 class Mapping(NamedTuple):
@@ -61,14 +62,51 @@ class Package(NamedTuple):
 def parse_jsonc(text: str, path: str) -> dict | None:
     """A JSON object written with comments and trailing commas (tsconfig style), None when it is
     not one (logged: a repository's broken config must not stop indexing)."""
-    cleaned = _JSONC.sub(lambda m: m.group(1) or "", text)
-    cleaned = re.sub(r",(\s*[}\]])", r"\1", cleaned)
+    if len(text) > MAX_CONFIG_CHARS:
+        log.warning("%s: larger than %d characters, ignored for import resolution", path, MAX_CONFIG_CHARS)
+        return None
+    cleaned = _TRAILING_COMMA.sub(r"\1", strip_comments(text))
     try:
         data = json.loads(cleaned)
     except (ValueError, RecursionError):
         log.warning("%s: not valid JSON, ignored for import resolution", path)
         return None
     return data if isinstance(data, dict) else None
+
+
+def strip_comments(text: str) -> str:
+    """`text` without its `//` and `/* */` comments, strings kept as written; one pass (a
+    pattern that retried an unterminated string or comment from every quote took quadratic
+    time on a crafted file). An unterminated comment or string runs to the end."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        j = _next_special(text, i)
+        out.append(text[i:j])
+        if j >= n:
+            break
+        if text[j] == '"':
+            k = j + 1
+            while k < n and text[k] != '"':
+                k += 2 if text[k] == "\\" else 1
+            out.append(text[j:k + 1])
+            i = k + 1
+        elif text.startswith("//", j):
+            k = text.find("\n", j)
+            i = n if k < 0 else k
+        else:  # /*
+            k = text.find("*/", j + 2)
+            i = n if k < 0 else k + 2
+            out.append(" ")
+    return "".join(out)
+
+
+_SPECIAL = re.compile(r'"|//|/\*')
+
+
+def _next_special(text: str, i: int) -> int:
+    m = _SPECIAL.search(text, i)
+    return m.start() if m else len(text)
 
 
 def inside(path: str) -> str | None:
