@@ -80,6 +80,27 @@ func TestCount(t *testing.T) {
 	t.Fatalf("segment table holds %d entries past its end", 3)
 }
 ''',
+    "style/console.py": '''\
+from . import errors
+from .color import parse_color
+
+
+def get_style(name):
+    try:
+        return parse_color(name)
+    except errors.StyleSyntaxError as error:
+        raise errors.MissingStyle(f"Failed to get style {name!r}; {error}") from None
+''',
+    "style/color.py": '''\
+from . import errors
+
+
+def parse_color(word):
+    if not word.startswith("#"):
+        raise errors.StyleSyntaxError(f"unable to parse {word!r} as color; {word!r} is not a valid color")
+    return word
+''',
+    "style/errors.py": "class StyleSyntaxError(Exception):\n    pass\n\n\nclass MissingStyle(Exception):\n    pass\n",
     "text/funcs.go": '''\
 package text
 
@@ -176,6 +197,16 @@ def test_an_answer_whose_first_site_explains_part_of_the_paste_keeps_the_others(
     assert intent["intent"] == "error"
     assert (hits[0].path, hits[0].name) == ("store/seg.go", "checkCount")
     assert len(hits) > 2, hits
+
+
+def test_a_wrapper_raising_the_printed_exception_class_stays_first(indexed):
+    # the wrapper's message ends in a hole holding the parser's message; the paste names the
+    # class the wrapper raises, so its raise is where the trace ends (rich's Console.get_style)
+    gen, repo, ref = indexed
+    paste = ("style.errors.MissingStyle: Failed to get style 'headline'; unable to parse 'headline' as color; "
+             "'headline' is not a valid color")
+    hits, _, _ = search_code(gen, repo, ref, paste, limit=5)
+    assert (hits[0].path, hits[0].name) == ("style/console.py", "get_style"), hits[:3]
 
 
 def test_a_message_pasted_without_a_prefix_is_searched_as_a_message(indexed):

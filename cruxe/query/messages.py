@@ -20,6 +20,7 @@ phrases are cut at the same words (a phrase through a value matches nothing in t
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from .. import literals
@@ -100,21 +101,35 @@ def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int],
     fits += [(0.0, -1)] * (len(docs) - len(fits))
     last = [f > 0 and tests_last and is_non_source_path(d.path) for (f, _), (_, d) in zip(fits, docs)]
     order = sorted(range(len(docs)), key=lambda i: (-fits[i][0], last[i], i))
-    order, fits = _inner_first(docs, order, fits, last, pasted)
+    order, fits = _inner_first(docs, order, fits, last, pasted, _printed_type(p.query))
     lines = {(d.path, int(d.line_start)): (int(d.line_start) + d.source.count("\n", 0, at), fit)
              for (_, d), (fit, at) in zip(docs, fits) if fit > 0}
     return [docs[i] for i in order], lines
 
 
+_PRINTED_TYPE = re.compile(r"^\s*(?:[A-Za-z_][\w]*\.)*([A-Z]\w*)\s*:")
+
+
+def _printed_type(query: str) -> str:
+    """The exception class a paste names before its message (`rich.errors.MissingStyle: ...`
+    -> `MissingStyle`), "" when it names none (`toml: line 3 ...` is a prefix, not a class)."""
+    m = _PRINTED_TYPE.match(query)
+    return m.group(1) if m else ""
+
+
 def _inner_first(docs: list[tuple[float, Chunk]], order: list[int], fits: list[tuple[float, int]], last: list[bool],
-                 pasted: str) -> tuple[list[int], list[tuple[float, int]]]:
+                 pasted: str, printed_type: str = "") -> tuple[list[int], list[tuple[float, int]]]:
     """When the best site is a wrapper whose message ends in a hole holding another message
     (`literals.inner_paste`: `toml: line 3 (last key "a"): Invalid integer "0123": ...`), the
     chunks that emit that inner message go before it, best fit first: the wrapper formats
-    every error alike, the inner site says which one this is. (order, fits with the inner
-    fits, whose offsets are the inner emitting lines)."""
+    every error alike, the inner site says which one this is. Not when the paste names the
+    exception class the wrapper raises (`rich.errors.MissingStyle: Failed to get style ...;
+    <the parser's message>`): that raise is the one the trace ends in. (order, fits with the
+    inner fits, whose offsets are the inner emitting lines)."""
     top = order[0] if order else -1
     if top < 0 or fits[top][0] < literals.FULL_FIT:
+        return order, fits
+    if printed_type and re.search(rf"\b{re.escape(printed_type)}\s*\(", docs[top][1].source):
         return order, fits
     inner = literals.inner_paste(docs[top][1].source, docs[top][1].language, pasted)
     if not inner:
