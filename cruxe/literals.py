@@ -235,27 +235,40 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
     out: list[tuple[list[list[str]], list[str], int]] = []
     tables = _message_tables(text, pattern, _declarations(text, language))
     prev_end, prev_kept = -1, False
+    concatenates = language != "rust"  # `"a " + x + " b"`: Rust concatenates with format!
+    helper_free = concatenates
     for m in pattern.finditer(text):
         start, body = m.start(), m.group()
-        joined = prev_kept and _only_joiners(text[prev_end:start])
+        gap = text[prev_end:start] if prev_kept else ""
+        joined = prev_kept and _only_joiners(gap)
+        holed = helper_free and prev_kept and not joined and _CONCAT_GAP.fullmatch(gap) is not None
         prev_end = m.end()
         prev_kept = False
         # a message has words apart (a literal without a space is a key, a name, a format)
-        if (not joined and " " not in body) or len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
+        if (not (joined or holed) and " " not in body) or len(body) > MAX_LITERAL_CHARS or _bytes_literal(text, start):
             continue
-        if not _kept(text, start, m.end(), language, joined, tables):
+        if not _kept(text, start, m.end(), language, joined or holed, tables):
             continue
         inner = _unquote(body)
         segments = literal_segments(inner)
-        if not segments:
+        if not segments and not holed:
             continue
         prev_kept = True
+        if not (joined or holed):
+            # a message that starts with a value (`str + " (in content expression '" + ...`) is a
+            # throw helper's frame around every message its callers pass: no holes, or it would
+            # explain their pastes better than they do
+            helper_free = concatenates and _CONCAT_BEFORE.search(text, max(0, start - 120), start) is None
+        after = CONCAT_HOLE if helper_free and _CONCAT_AFTER.match(text, m.end()) else ""
         if joined and out:  # one message written in pieces: the pieces' edges are no holes
-            out[-1][0][-1].extend(segments[0])
+            out[-1][0][-1].extend(segments[0] if segments else [])
             out[-1][0].extend(segments[1:])
-            out[-1][1].append(inner)
+            out[-1][1].append(inner + after)
+        elif holed and out:  # `"a " + name + " b"`: a value between the pieces, a hole
+            out[-1][0].extend(segments)
+            out[-1][1].append(CONCAT_HOLE + inner + after)
         else:
-            out.append((segments, [inner], start))
+            out.append((segments, [inner + after], start))
     found = [(segs, "".join(raw), at) for segs, raw, at in out if sum(len(s) for s in segs) >= MIN_LITERAL_WORDS]
     return sorted(found + asserted, key=lambda m: m[2]) if asserted else found
 
@@ -419,6 +432,16 @@ def _in_comment(text: str, start: int) -> bool:
         return True
     # `*out = f("...")`: a dereference is code, unless a block comment is open around it
     return text.rfind("/*", lo, start) > text.rfind("*/", lo, start)
+
+
+# A message written as literals and values joined by `+` (`"No node type '" + name + "' found"`):
+# each value is a hole, as `{}` in a format string. A value is a name, a member, a call or an
+# index without quotes (`name`, `this.id`, `String(v)`, `args[0]`).
+CONCAT_HOLE = "{}"
+_VALUE = r"[\w$.\[\]]+(?:\([^\"'`;\n()]{0,80}\))?(?:\.[\w$]+)*"
+_CONCAT_GAP = re.compile(rf"\s*\+\s*{_VALUE}\s*\+\s*[rRbBfFuU]{{0,2}}")
+_CONCAT_AFTER = re.compile(rf"\s*\+\s*{_VALUE}\s*(?=[),;\]}}\n]|$)")
+_CONCAT_BEFORE = re.compile(rf"[(,=]\s*{_VALUE}\s*\+\s*[rRbBfFuU]{{0,2}}\Z")
 
 
 def _only_joiners(gap: str) -> bool:

@@ -320,3 +320,22 @@ def test_a_paste_no_code_emits_says_so_and_a_found_one_does_not(served):
     # a sentence is no paste: nothing is said of emitting sites
     payload, _ = served.call_tool("search_code", {"query": "where are refinements of object schemas checked"})
     assert payload["query_intent"]["intent"] == "natural_language" and "warnings" not in payload["metadata"]
+
+
+def test_a_message_concatenated_with_values_has_holes_there():
+    src = ('if (id in stepsByID) throw new RangeError("Duplicate use of step JSON ID " + id)\n'
+           'throw new Error(name + " is not a function");\n'
+           'raise ValueError("bad value " + str(x) + " for key " + key)\n')
+    for lang in ("typescript", "python"):
+        # a value before the first piece is no hole: a throw helper's `str + " (in ...)"` would
+        # otherwise be the whole of every message its callers pass it
+        assert emitted_messages(src, lang) == ["Duplicate use of step JSON ID {}", " is not a function",
+                                               "bad value {} for key {}"]
+    # so the paste is that message whole, its values in the holes
+    assert message_fit("Duplicate use of step JSON ID {}", "Duplicate use of step JSON ID addMark") >= 2
+    # a throw helper's frame around its callers' messages gets no holes: it would explain their
+    # pastes better than their own sites do (prosemirror's TokenStream.err)
+    helper = 'err(str) { throw new SyntaxError(str + " (in content expression \'" + this.string + "\')") }'
+    assert emitted_messages(helper, "typescript") == [" (in content expression '"]
+    # Rust joins with format!, never `+`
+    assert emitted_messages('panic!("index out of range " + n)', "rust") == ["index out of range "]
