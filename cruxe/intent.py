@@ -335,6 +335,17 @@ NAME_SEPARATORS = re.compile(r"::|\.|->|#")
 _PATH_ANCHORS = frozenset({"crate", "self", "super", "this", "Self"})
 
 
+_RUST_QUALIFIED_SELF = re.compile(r"^<\s*&?(?:mut\s+|dyn\s+)?([A-Za-z_][\w:]*)(?:<[^>]*>+)?\s+as\s+"
+                                  r"([A-Za-z_][\w:]*)(?:<[^>]*>+)?\s*>\s*::\s*([A-Za-z_]\w*)")
+
+
+def _impl_method(m: re.Match[str]) -> str:
+    """`Type::method` of a fully qualified Rust path; `Trait::method` when the type is a generic
+    parameter (`<T as Default>::default`: no type of that name)."""
+    own, trait, method = m.groups()
+    return f"{trait if re.fullmatch(r'[A-Z]', own) else own}::{method}"
+
+
 def parse_name(text: str, field: str) -> list[str]:
     """A symbol name as an agent writes it, as segments: `auth::jwt::validate_token` ->
     [auth, jwt, validate_token]; `fn foo`, `foo()`, `Vec<T>`, `println!` -> [the name]. The
@@ -343,6 +354,9 @@ def parse_name(text: str, field: str) -> list[str]:
     raw = text.strip().strip("`").strip()
     if not raw:
         raise CruxeError("invalid_input", f"{field} must not be empty", {"field": field})
+    # Rust's fully qualified form, as compilers and docs print it: `<Span as Drop>::drop` is the
+    # method of Span's impl (`Span::drop`), `<Vec<T> as IntoIterator>::into_iter` Vec's
+    raw = _RUST_QUALIFIED_SELF.sub(_impl_method, raw)
     if " " in raw or "(" in raw or "<" in raw:
         raw = symbol_name(raw) or raw
     raw = raw.rstrip("!")

@@ -21,6 +21,10 @@ from support.repos import fixture_repo
     ("crate::util::spawn", ["util", "spawn"]), ("super::super::io::read", ["io", "read"]),
     ("self::spawn", ["spawn"]), ("Self::new", ["new"]), ("self.render", ["render"]), ("this.load", ["load"]),
     ("crate", ["crate"]),
+    # Rust's fully qualified form names the impl's type, or the trait for a generic parameter
+    ("<Span as Drop>::drop", ["Span", "drop"]), ("<Vec<T> as IntoIterator>::into_iter", ["Vec", "into_iter"]),
+    ("<HashMap<K, V, S> as Extend<(K, V)>>::extend", ["HashMap", "extend"]),
+    ("<T as Default>::default", ["Default", "default"]), ("<&mut W as Write>::write", ["Write", "write"]),
 ])
 def test_a_name_is_read_into_its_segments(written, segments):
     assert parse_name(written, "name") == segments
