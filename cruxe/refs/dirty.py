@@ -12,8 +12,9 @@ signature (the annotation, return type or base list, as written), so the rule co
 definitions with their kind and signature: a changed signature makes the name dirty as
 surely as a new definition does. What the resolution then retries, for each dirty name:
 
-- every edge by that name but `opaque` ones (no definition can settle those), whatever it
-  resolved to and how: what it passed through may have changed under it;
+- every edge by that name, whatever it resolved to and how: what it passed through may have
+  changed under it (an `opaque` one too: a Go call of a common method name on a typed
+  interface is opaque until an interface it embeds declares the method);
 - every edge whose receiver names it (`receiver_names`): what the receiver's type is may
   have changed;
 - for the names of the types a changed type's base list writes (old and new) and those an

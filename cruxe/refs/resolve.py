@@ -13,8 +13,8 @@ edge is resolved. A bulk build's edges, kept out of the table until then, go thr
 `resolve_spool` instead and are inserted already resolved. Every full resolution runs a
 source's chunks on an executor: here (`_Here`) or in resolution processes (`_Workers`).
 
-Which edges the dirty names bring back is `refs.dirty`'s rule: every edge by such a name (but
-`opaque` ones), by a member name of a type so named or of its ancestors, and every edge whose
+Which edges the dirty names bring back is `refs.dirty`'s rule: every edge by such a name (an
+`opaque` one too: its receiver's type may now hold the method), by a member name of a type so named or of its ancestors, and every edge whose
 receiver writes one of those names; so an edge that went through a changed file's type
 information (an annotation, a return type, a base list, an import) is resolved again, as a
 whole index would resolve it.
@@ -46,7 +46,7 @@ from ..store.edges import (dirty_types, edge_count, edge_rowid_range, edges_at, 
                            resolved_shadow, resolver_version, stored_edges_between, write_resolutions)
 from ..store.basefix import dirty_names, drop_fixes, fixed_names, write_fixes
 from ..store.writer import FileEdges, build_symbol_indexes, file_ids, insert_edges
-from .common import OPAQUE, RESOLVED, TYPE_KINDS, UNKNOWN, LanguageResolver, Resolution
+from .common import RESOLVED, TYPE_KINDS, UNKNOWN, LanguageResolver, Resolution
 from .dirty import dirty_names as dirty_rule
 from .dirty import receiver_names, type_members
 from .generic import GenericResolver
@@ -568,7 +568,7 @@ def _write(db: sqlite3.Connection, outcomes: list[Outcome], bulk: str | None = N
 def _work(db: sqlite3.Connection, g: Graph, resolvers: dict[type, LanguageResolver]) -> list[Edge]:
     """Edges an incremental resolution must (re)consider: the pending ones and those a dirty
     name can change (the rule of `refs.dirty`): by the dirty names and the member names of
-    the dirty types, every edge but `opaque` ones, and the edges whose receivers name them. `resolvers`:
+    the dirty types, every edge, and the edges whose receivers name them. `resolvers`:
     the resolution's own (a type's bases are read as the language resolves them)."""
     found = {e.rowid: e for e in map(Edge._make, pending_edges(db))}
     names = dirty_names(db, *g.key)
@@ -580,11 +580,11 @@ def _work(db: sqlite3.Connection, g: Graph, resolvers: dict[type, LanguageResolv
 
 
 def _named_or_through(db: sqlite3.Connection, names: set[str]) -> dict[int, Edge]:
-    """rowid -> edge, of the edges of `db` that `names` can change: every edge by one of them
-    but `opaque` ones, and every edge whose receiver names one."""
+    """rowid -> edge, of the edges of `db` that `names` can change: every edge by one of them,
+    and every edge whose receiver names one."""
     if not names:
         return {}
-    found = {e.rowid: e for e in map(Edge._make, edges_named(db, sorted(names))) if e.confidence != OPAQUE}
+    found = {e.rowid: e for e in map(Edge._make, edges_named(db, sorted(names)))}
     for e in _through_receivers(db, names):
         found.setdefault(e.rowid, e)
     return found
