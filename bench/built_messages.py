@@ -14,10 +14,10 @@ spans the literal's line.
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
-from message_cases import Cases, report, score, server_for, source_lines
+import message_cases
+from message_cases import Cases, source_lines
 
 ASSIGNED = re.compile(r"""^\s*(?:var\s+)?\w*(?:msg|message|Msg|Message)\s*(?::=|=)\s*"""
                       r"""(?:fmt\.Sprintf\(\s*)?[fF]?(["'])((?:(?!\1)[^\\\n])+)\1""")
@@ -34,14 +34,5 @@ def cases(root: Path) -> Cases:
     return found
 
 
-def main() -> None:
-    home = Path(sys.argv[1])
-    n = at1 = at5 = 0
-    for root in map(Path, sys.argv[2:]):
-        a, b, c = score(server_for(root, home), cases(root), LIMIT_PER_ROOT)
-        n, at1, at5 = n + a, at1 + b, at5 + c
-    print(report("", n, at1, at5))
-
-
 if __name__ == "__main__":
-    main()
+    message_cases.main(cases, LIMIT_PER_ROOT)

@@ -12,10 +12,10 @@ holding the literal. Corpora used: click 8.1.7 (PyPI sdist) and py-5k (Django + 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
-from message_cases import Cases, report, score, server_for, source_lines
+import message_cases
+from message_cases import Cases, source_lines
 
 MARKED = re.compile(r'''\b_\(\s*(["'])([^"'\\{}%\n]{15,160})\1\s*\)''')
 LIMIT_PER_ROOT = 150
@@ -31,14 +31,5 @@ def cases(root: Path) -> Cases:
     return found
 
 
-def main() -> None:
-    home = Path(sys.argv[1])
-    n = at1 = at5 = 0
-    for root in map(Path, sys.argv[2:]):
-        a, b, c = score(server_for(root, home), cases(root), LIMIT_PER_ROOT)
-        n, at1, at5 = n + a, at1 + b, at5 + c
-    print(report("", n, at1, at5))
-
-
 if __name__ == "__main__":
-    main()
+    message_cases.main(cases, LIMIT_PER_ROOT)

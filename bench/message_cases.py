@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -51,3 +51,14 @@ def score(server: Server, cases: Cases, at_most: int) -> tuple[int, int, int]:
 
 def report(label: str, n: int, at1: int, at5: int) -> str:
     return f"{label}n={n} @1 {at1 / n:.3f} @5 {at5 / n:.3f}" if n else f"{label}n=0"
+
+
+def main(cases_of: Callable[[Path], Cases], at_most: int) -> None:
+    """`bench/X.py HOME ROOT [ROOT ...]`: every root indexed into HOME, its cases scored, the sum
+    printed."""
+    home = Path(sys.argv[1])
+    n = at1 = at5 = 0
+    for root in map(Path, sys.argv[2:]):
+        a, b, c = score(server_for(root, home), cases_of(root), at_most)
+        n, at1, at5 = n + a, at1 + b, at5 + c
+    print(report("", n, at1, at5))
