@@ -677,6 +677,14 @@ def _first_argument(body: str) -> str:
         return body
 
 
+def exception_name(pasted: str) -> str:
+    """The class a paste names before its message (`rich.errors.MissingStyle: Failed ...` ->
+    `MissingStyle`, a traceback's last line read), "" when none (`toml: line 3 ...` is a
+    lower-case prefix, not a class)."""
+    m = _EXC_NAME.match(_python_exception(pasted).strip())
+    return m.group().rstrip(": \t").rsplit(".", 1)[-1] if m else ""
+
+
 def named_segments(q: str) -> list[tuple[str, ...]]:
     """When the `Name: ` unwrap_message takes off is no exception's name (no dotted path, no
     `...Error`-like ending), it may be the message's own first word: Go's `FuncName: message`

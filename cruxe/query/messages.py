@@ -101,20 +101,10 @@ def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int],
     fits += [(0.0, -1)] * (len(docs) - len(fits))
     last = [f > 0 and tests_last and is_non_source_path(d.path) for (f, _), (_, d) in zip(fits, docs)]
     order = sorted(range(len(docs)), key=lambda i: (-fits[i][0], last[i], i))
-    order, fits = _inner_first(docs, order, fits, last, pasted, _printed_type(p.query))
+    order, fits = _inner_first(docs, order, fits, last, pasted, literals.exception_name(p.query))
     lines = {(d.path, int(d.line_start)): (int(d.line_start) + d.source.count("\n", 0, at), fit)
              for (_, d), (fit, at) in zip(docs, fits) if fit > 0}
     return [docs[i] for i in order], lines
-
-
-_PRINTED_TYPE = re.compile(r"^\s*(?:[A-Za-z_][\w]*\.)*([A-Z]\w*)\s*:")
-
-
-def _printed_type(query: str) -> str:
-    """The exception class a paste names before its message (`rich.errors.MissingStyle: ...`
-    -> `MissingStyle`), "" when it names none (`toml: line 3 ...` is a prefix, not a class)."""
-    m = _PRINTED_TYPE.match(query)
-    return m.group(1) if m else ""
 
 
 def _inner_first(docs: list[tuple[float, Chunk]], order: list[int], fits: list[tuple[float, int]], last: list[bool],
