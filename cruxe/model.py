@@ -315,6 +315,15 @@ def is_test_file(path: str) -> bool:
     return is_test_path(path) or any(d in p for d in _TEST_DIRS)
 
 
+_DECLARATION_SUFFIXES = (".pyi", ".d.ts", ".d.mts", ".d.cts")
+
+
+def is_declaration_file(path: str) -> bool:
+    """A file of declarations only (a Python `.pyi` stub, a TypeScript `.d.ts`): types, no bodies;
+    what it declares is implemented elsewhere."""
+    return path.endswith(_DECLARATION_SUFFIXES)
+
+
 def is_non_source_path(path: str) -> bool:
     """A test, doc, example, fixture, benchmark or generated file: below the implementation."""
     p = "/" + path.lower()

@@ -41,7 +41,7 @@ from typing import Any, Callable
 from ..crates import CrateNames
 from ..errors import CruxeError
 from ..intent import NAME_SEPARATORS, parse_name, qualified_matches, scope_as_written
-from ..model import is_test_file
+from ..model import is_declaration_file, is_test_file
 from ..outline import normalize_repo_path
 from ..shape import apply_safety_limit
 from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
@@ -203,15 +203,12 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
     return targets
 
 
-STUB_SUFFIXES = (".pyi", ".d.ts", ".d.mts", ".d.cts")  # declaration files: types, no body
-
-
 def _stubs_with_their_body(targets: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
     """One target when all but one are in declaration files (a `.pyi` stub, a `.d.ts`): the
     definition with a body, its stubs' rows after its own, so the calls resolved to either are
     listed and the stubs' lines are its redefinitions (attrs' and werkzeug's `.pyi` made `define`
     and `evolve` ambiguous, though 82 of the 83 calls reach the implementation)."""
-    bodies = [t for t in targets if not t[0]["path"].endswith(STUB_SUFFIXES)]
+    bodies = [t for t in targets if not is_declaration_file(t[0]["path"])]
     if len(bodies) != 1:
         return targets
     return [bodies[0] + [r for t in targets if t is not bodies[0] for r in t]]

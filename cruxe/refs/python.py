@@ -37,6 +37,7 @@ import posixpath
 import re
 
 from ..languages.python import VALUE_TYPES, annotation_class, module_path
+from ..model import is_declaration_file
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
                      Resolution, Target, as_resolution, constructor_chain, enclosing_symbol, first,
                      ident_chain, unique)
@@ -196,7 +197,7 @@ class PythonResolver(ScopedResolver):
             return None, OPAQUE
         found = self.g.few_named(name, ("method",), ("python",))
         # a stub (`.pyi`) declares what a module implements: no rival of the implementation
-        found = [s for s in found if not s.path.endswith(".pyi")] or found
+        found = [s for s in found if not is_declaration_file(s.path)] or found
         if not call and len(found) == 1 and (self._data_attribute(name) or len(_base_exprs(found[0].signature)) > 1):
             # a read: the method only as a callback (no property takes a second argument), or
             # another class's attribute of that name, which extraction does not always see
