@@ -131,7 +131,7 @@ def test_pnpm_workspace_globs_make_packages_importable_by_name(make_repo):
     assert target_of(root, "apps/web/main.ts", 4, "helper") == "libs/core/src/index.ts"
 
 
-def test_comments_are_stripped_in_one_pass_and_strings_kept():
+def test_comments_are_stripped_strings_kept_and_a_crafted_file_refused():
     from cruxe.refs.tsconfig import parse_jsonc, strip_comments
 
     assert parse_jsonc('{"a": "x//y", /* c */ "b": [1, 2,], // d\n "c": "q\\"/*",}', "t") == \
