@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import islice
 
 from ..literals import PY_FRAME
 from ..model import is_non_source_path, is_test_file
@@ -127,7 +128,8 @@ def places(gen, repo: str, ref: str, frames: list[Frame], every_file: bool = Fal
         f = frames[0]
         found = [p for _, p in located] or endings(f.path, paths)
         found.sort(key=lambda p: (is_test_file(p), is_non_source_path(p), p))
-        located = [(f, p) for p in found if _has_line(gen, repo, ref, p, f.line)][:MAX_FRAMES]
+        # lazily: `__init__.py:3` may name thousands of files, each a chunk read
+        located = [(f, p) for p in islice((p for p in found if _has_line(gen, repo, ref, p, f.line)), MAX_FRAMES)]
     around = innermost_symbols(gen, repo, ref, [(p, f.line) for f, p in located]) if located else {}
     out: list[tuple[str, int, Symbol | None]] = []
     seen: set[tuple[str, int]] = set()
