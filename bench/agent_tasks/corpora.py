@@ -85,6 +85,21 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
     "ts-probe2": ("typescript", [("tiptap-core", Fetch("npm", "@tiptap/core@2.9.1", "package/src")),
                                  ("prosemirror-model", Fetch("npm", "prosemirror-model@1.23.0", "package/src")),
                                  ("prosemirror-transform", Fetch("npm", "prosemirror-transform@1.10.2", "package/src"))]),
+    # the third round (2026-11-27, afternoon): again projects no other set holds
+    "py-probe3": ("python", [("click", Fetch("pypi", "click==8.1.7", "click-8.1.7")),
+                             ("jinja2", Fetch("pypi", "jinja2==3.1.4", "jinja2-3.1.4")),
+                             ("httpx", Fetch("pypi", "httpx==0.27.2", "httpx-0.27.2"))]),
+    "go-probe3": ("go", [("gin", GOCODE / "gin-gonic/gin"), ("hcl", GOCODE / "hashicorp/hcl"),
+                         ("afero", GOCODE / "spf13/afero"), ("sftp", GOCODE / "pkg/sftp")]),
+    "rs-probe3": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
+                           ("crossbeam-epoch-0.9.13", "crossbeam-utils-0.8.12", "crossbeam-deque-0.8.1",
+                            "bumpalo-3.12.0", "once_cell-1.17.0", "proc-macro2-1.0.47", "quickcheck-1.0.3",
+                            "socket2-0.4.4", "ahash-0.7.6", "either-1.6.1", "lock_api-0.4.9")]),
+    "ts-probe3": ("typescript", [("redux", Fetch("npm", "redux@5.0.1", "package/src")),
+                                 ("reselect", Fetch("npm", "reselect@5.1.1", "package/src")),
+                                 ("msgpack", Fetch("npm", "@msgpack/msgpack@3.0.0-beta2", "package/src")),
+                                 ("form-core", Fetch("npm", "@tanstack/form-core@0.35.0", "package/src")),
+                                 ("trpc-client", Fetch("npm", "@trpc/client@10.45.2", "package/src"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
