@@ -32,7 +32,7 @@ from . import signals as sig
 from .bodies import MAX_BODY_CHECKS, declarations
 from .context import enrich
 from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, validate_limit
-from .search import symbol_hit, take
+from .hits import symbol_hit, take
 
 _MACRO_CALL = re.compile(r"\w!\s*(?:\(\s*\))?[\s`]*$")
 

@@ -26,15 +26,16 @@ from dataclasses import replace
 from typing import Any
 
 from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE
+from ..errors import CruxeError
 from ..intent import classify
 from ..model import Hit
-from ..shape import dedup_key
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
 from ..store import Field as F
-from . import coverage, frames, messages
+from . import coverage, frames, locate, messages
 from . import signals as sig
 from .bodies import CALLABLE_KINDS, MAX_BODY_CHECKS, declarations
 from .context import enrich
+from .hits import symbol_hit, take
 from .planner import CODE_SHAPED, RRF_K, Clause, Plan, plan as build_plan
 
 RRF_SCALE = 20.0 * RRF_K
@@ -141,6 +142,7 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
     _qualified_first(ranked, p)
     _declarations_below_bodies(ranked, _declarations(gen, repo, ref, ranked, p))
+    _located_first(gen, repo, ref, ranked, p)
     ranked.sort(key=sort_key)
     if p.intent == "natural_language":
         coverage.rerank(gen, repo, ref, ranked[:coverage.COVERAGE_WINDOW], p.terms, fetched)
@@ -163,18 +165,6 @@ def _frames_first(placed: list[tuple[str, int, Symbol | None]], hits: list[Hit],
         out.append(hit)
     at = {(h.path, h.line_start, h.symbol_id) for h in out}
     return take(out + [h for h in hits if (h.path, h.line_start, h.symbol_id) not in at], limit)
-
-
-def take(ranked: list[Hit], limit: int) -> list[Hit]:
-    """The shortest prefix holding `limit` distinct results by shape's dedup key, duplicates
-    included: shaping then drops and counts them (`suppressed_duplicate_count`) and still
-    has `limit` results to show."""
-    seen: set[str] = set()
-    for i, hit in enumerate(ranked):
-        seen.add(dedup_key(hit))
-        if len(seen) > limit:
-            return ranked[:i]
-    return ranked
 
 
 def sort_key(hit: Hit) -> tuple:
@@ -201,12 +191,6 @@ def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, An
         fetched.setdefault(d.path, []).append(d)
     return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses), first_lines,
                          siblings=p.intent == "natural_language")
-
-
-def symbol_hit(s: Symbol) -> Hit:
-    """The unscored hit of a definition (a row with no signature or visibility says "")."""
-    return Hit("symbol", s.path, s.line_start, s.line_end, s.kind, s.name, s.qualified_name,
-               s.signature or "", s.language, s.visibility or "", s.symbol_id, s.symbol_stable_id)
 
 
 def _basename(path: str) -> str:
@@ -444,6 +428,30 @@ def _qualified_first(ranked: list[Hit], p: Plan) -> None:
         return
     for h in matched:
         sig.recompose(h, qualified_name_boost=h.signals["qualified_name_boost"] + lift)
+
+
+def _located_first(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> None:
+    """A name asked of search_code: the definition locate_symbol answers first for it gets the
+    `exact_match_boost` that puts it first, so the two tools agree (issue 17: an identifier
+    query's exact definition first). Retrieval's text statistics differ by more than the
+    name's signals between same-named definitions (a struct `Current` above the method
+    `current` asked for) and from the definition's own members (`ConsoleOptions.update_width`
+    above the class); locate's tiers (case as written, bodies before declarations) decide.
+    The explanation stays exact."""
+    if p.intent != "symbol" or not p.target:
+        return
+    target = p.target.lower()
+    named = [h for h in ranked if h.result_type == "symbol" and h.name.lower() == target]
+    if not named:
+        return
+    try:
+        first = locate.locate_symbol(gen, repo, ref, p.query_path or p.target, language=p.language, limit=1)[0]
+    except CruxeError:  # a query locate reads otherwise (not a name): retrieval's order stands
+        return
+    chosen = next((h for h in named if first and h.symbol_id == first[0].symbol_id), None)
+    best = min(ranked, key=sort_key)
+    if chosen is not None and chosen is not best:
+        sig.recompose(chosen, exact_match_boost=chosen.signals["exact_match_boost"] + best.score - chosen.score + 1.0)
 
 
 _NAME_SIGNALS = ("exact_match_boost", "qualified_name_boost")
