@@ -6,9 +6,11 @@ from typing import Any
 
 from .errors import CruxeError
 from .jsonenc import to_json
+from .query.frames import endings, paths_by_name
 from .store import Generation, OutlineRow, file_language, outline_count, outline_rows
 
 MAX_PATH_CHARS = 4096  # longer than any real path; refuse instead of hashing megabytes
+MAX_PATH_CANDIDATES = 5  # same-named files offered when a path is not indexed
 
 
 def normalize_repo_path(path: Any) -> str:
@@ -115,7 +117,12 @@ def _indexed_file(gen: Generation, repo: str, ref: str, path: Any) -> tuple[str,
     rel = normalize_repo_path(path)
     language = file_language(gen, repo, ref, rel)
     if language is None:
-        raise CruxeError("file_not_found", f"no indexed file at {rel!r} for ref {ref!r}", {"path": rel})
+        data: dict[str, Any] = {"path": rel}
+        near = sorted(endings(rel, paths_by_name(gen, repo, ref)))[:MAX_PATH_CANDIDATES] if isinstance(rel, str) else []
+        if near:  # the same file name elsewhere: the agent's path is usually a few folders off
+            data["candidates"] = near
+            data["remedy"] = f"Indexed files with that name: {', '.join(near)}. Pass one of them as the path."
+        raise CruxeError("file_not_found", f"no indexed file at {rel!r} for ref {ref!r}", data)
     return rel, language
 
 

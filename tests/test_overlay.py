@@ -83,6 +83,7 @@ def test_a_tombstone_or_a_rename_suppresses_the_base_hit(make_repo):
     assert _call(root, "search_code", query="delta")["results"]  # main still has it
     payload, is_error = Server(root).call_tool("get_file_outline", {"path": "delta.py", "ref": "feature"})
     assert is_error and payload["error"]["code"] == "file_not_found"
+    assert "candidates" not in payload["error"]["data"]  # the base's file is not offered on the branch
 
 
 def test_the_base_ref_and_a_whole_index_carry_no_source_layer(make_repo):

@@ -187,6 +187,17 @@ def server(planted):
 def test_outline_path_confinement(server, path, code):
     payload, is_error = server.call_tool("get_file_outline", {"path": path})
     assert is_error and payload["error"]["code"] == code, payload
+    for offered in payload["error"]["data"].get("candidates", []):  # only indexed files are offered
+        assert not server.call_tool("get_file_outline", {"path": offered})[1], offered
+
+
+def test_a_path_a_few_folders_off_is_answered_with_the_indexed_files_of_that_name(server):
+    payload, is_error = server.call_tool("get_file_outline", {"path": "lib/src/a.py"})
+    data = payload["error"]["data"]
+    assert is_error and payload["error"]["code"] == "file_not_found" and data["candidates"] == ["src/a.py"], payload
+    assert "src/a.py" in data["remedy"]
+    fixed, is_error = server.call_tool("get_file_outline", {"path": data["candidates"][0]})
+    assert not is_error and fixed["symbols"][0]["name"] == "alpha"
 
 
 @pytest.mark.parametrize("path", ["src/a.py", "./src/a.py", "src//a.py", " src/a.py "])

@@ -122,7 +122,7 @@ def places(gen, repo: str, ref: str, frames: list[Frame], every_file: bool = Fal
     (`utils.py:250`: several files), source first, at most MAX_FRAMES; none past a file's end."""
     if not frames:
         return []
-    paths = _indexed_paths(gen, repo, ref)
+    paths = paths_by_name(gen, repo, ref)
     located = [(f, p) for f in frames if (p := _locate(gen, f, paths)) is not None]
     if every_file and len(frames) == 1:
         f = frames[0]
@@ -197,7 +197,7 @@ def _locate(gen, f: Frame, paths: dict[str, list[str]]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def _indexed_paths(gen, repo: str, ref: str) -> dict[str, list[str]]:
+def paths_by_name(gen, repo: str, ref: str) -> dict[str, list[str]]:
     withheld = gen.withheld if isinstance(gen, Withheld) else frozenset()
     by_name: dict[str, list[str]] = {}
     for path in manifest(gen, repo, ref):
