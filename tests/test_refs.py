@@ -244,6 +244,14 @@ def test_not_found_versus_zero_references_versus_ambiguous(tmp_path):
     with pytest.raises(CruxeError) as e:
         refs(root, "helper", path="app/main.py")
     assert e.value.code == "symbol_not_found"
+    # defined, only elsewhere: the definitions are listed with the arguments that pick each, and those work
+    listed = e.value.data["definitions"]
+    assert listed and all(d["name"] == "helper" and d["path"] != "app/main.py" for d in listed)
+    picked = dict(listed[0]["arguments"])
+    assert refs(root, picked.pop("symbol_name"), **picked)["symbol"]["path"] == listed[0]["path"]
+    with pytest.raises(CruxeError) as e:
+        refs(root, "no_such_symbol", path="app/main.py")
+    assert "definitions" not in e.value.data
 
 
 def test_symbol_not_found_still_reports_unresolved_uses_of_the_name(make_repo):

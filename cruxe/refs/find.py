@@ -174,7 +174,7 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
     """The definitions asked for, grouped into targets (rows of one path and qualified
     name), in (path, line) order: one, or several of the one file `path` names."""
     name = segments[-1]
-    rows = _definitions(gen, segments, CrateNames(gen, repo, ref))
+    every = rows = _definitions(gen, segments, CrateNames(gen, repo, ref))
     if path is not None:
         rows = [r for r in rows if r["path"] == path]
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -187,9 +187,12 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
         targets = _stubs_with_their_body(targets)
     if not targets:
         where = f" in {path}" if path else ""
-        raise CruxeError("symbol_not_found", f"no definition of {symbol_name.strip()!r}{where} in the index",
-                         {"symbol_name": name, "path": path,
-                          "unresolved_count": unresolved_count(gen, name, kind)})
+        data: dict[str, Any] = {"symbol_name": name, "path": path, "unresolved_count": unresolved_count(gen, name, kind)}
+        if every:  # defined, only not in the file given (a path a few folders off, a guess)
+            data["definitions"] = [{**_public(r), "arguments": _picking(r)} for r in every[:MAX_LISTED_DEFINITIONS]]
+            data["remedy"] = ("It is defined elsewhere: repeat the call with one listed definition's `arguments`, "
+                              "or without `path`.")
+        raise CruxeError("symbol_not_found", f"no definition of {symbol_name.strip()!r}{where} in the index", data)
     if len(targets) > 1 and path is None:
         defs = [{**_public(t[0]), "arguments": _picking(t[0])} for t in targets]
         raise CruxeError("ambiguous_symbol", f"{symbol_name.strip()!r} has {len(defs)} definitions; pass `path` "
