@@ -269,6 +269,7 @@ def _full_reason(i: int, hit: Hit) -> dict[str, Any]:
         "query_coverage": round(_signal(hit, "query_coverage"), REASON_DIGITS),
         "bodyless_penalty": round(_signal(hit, "bodyless_penalty"), REASON_DIGITS),
         "stack_frame": round(_signal(hit, "stack_frame"), REASON_DIGITS),
+        "pasted_line": round(_signal(hit, "pasted_line"), REASON_DIGITS),
     }
 
 

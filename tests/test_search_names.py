@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from cruxe.index import run_index
-from cruxe.project import open_project
 from cruxe.query import locate_symbol, search_code
+from support.repos import indexed_files
 
 REPO = {
     # a struct whose name differs from the asked name only by case, said many times in its text
@@ -38,12 +37,8 @@ REPO = {
 
 
 @pytest.fixture
-def indexed(make_repo):
-    root = make_repo(REPO)
-    run_index(root)
-    project = open_project(root)
-    ref = project.default_ref()
-    return project.store.current_generation(ref), project.id, ref
+def indexed(tmp_path):
+    return indexed_files(tmp_path / "repo", tmp_path / "home", REPO)
 
 
 @pytest.mark.parametrize("name, path, line", [

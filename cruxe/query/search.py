@@ -31,7 +31,7 @@ from ..intent import classify
 from ..model import Hit
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
 from ..store import Field as F
-from . import coverage, frames, locate, messages
+from . import coverage, frames, locate, messages, pasted
 from . import signals as sig
 from .bodies import CALLABLE_KINDS, MAX_BODY_CHECKS, declarations
 from .context import enrich
@@ -56,10 +56,7 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
     placed = frames.places(gen, repo, ref, trace, every_file=not message) if trace else []
     if placed and not message:  # nothing but places: `parser.go:52`, a trace without its message
         hits, total = _frames_first(placed, [], limit), len(placed)
-        for h in hits:  # a line outside any definition: the line itself
-            if h.result_type == "snippet":
-                text = frames.line_text(gen, repo, ref, h.path, h.line_start).strip()
-                h.snippet = f"{h.line_start}: {text[:SNIPPET_LINE_CHARS]}" if text else None
+        _show_lines(gen, repo, ref, hits)
         intent, confidence = classify(query)
         explained = True
     else:
@@ -69,6 +66,13 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
         p = plan_query(gen, repo, ref, asked, role=role, language=language, limit=limit)
         hits, total, explained = run_plan(gen, repo, ref, p)
         intent, confidence = p.intent, p.confidence
+        # a message a site emits is messages.py's (it knows the sites from the tests that
+        # repeat them); a line of code with a literal in it is not a message any site emits
+        pastable = not p.kinds and (p.intent in ("symbol", "natural_language") or not explained)
+        lines = pasted.places(gen, repo, ref, asked, p.language) if pastable else []
+        if lines:  # the query is a line of the code: where it is, first
+            hits, total = _places_first(lines, hits, limit, "pasted_line"), total + len(lines)
+            _show_lines(gen, repo, ref, hits[:len(lines)])
         if placed:  # the places say where it happened, whatever emits the message
             hits, total, explained = _frames_first(placed, hits, limit), total + len(placed), True
     if detail_level == "context":
@@ -152,15 +156,29 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
     return take(ranked, p.limit), len(ranked), any(fit > 0 for fit, _ in fits.values())
 
 
+def _show_lines(gen, repo: str, ref: str, hits: list[Hit]) -> None:
+    """A place outside any definition (or inside one it does not start) is shown as its line."""
+    for h in hits:
+        if h.result_type == "snippet":
+            text = frames.line_text(gen, repo, ref, h.path, h.line_start).strip()
+            h.snippet = f"{h.line_start}: {text[:SNIPPET_LINE_CHARS]}" if text else None
+
+
 def _frames_first(placed: list[tuple[str, int, Symbol | None]], hits: list[Hit], limit: int) -> list[Hit]:
-    """A pasted trace's places in the repository (innermost first), then the search's hits
-    that are not among them. A place's `stack_frame` signal lifts it above every hit, in
+    """A pasted trace's places in the repository (innermost first), then the search's hits."""
+    return _places_first(placed, hits, limit, "stack_frame")
+
+
+def _places_first(placed: list[tuple[str, int, Symbol | None]], hits: list[Hit], limit: int,
+                  signal: str) -> list[Hit]:
+    """Places the query names (a trace's frames, the lines a pasted line is on), in order, then
+    the search's hits that are not among them. A place's `signal` lifts it above every hit, in
     order; its retrieval base is 0 (no channel ranked it)."""
     top = max((h.score for h in hits), default=0.0)
     out: list[Hit] = []
     for i, (path, line, s) in enumerate(placed):
         hit = symbol_hit(s) if s is not None else Hit("snippet", path, line, line)
-        hit.signals = sig.compose(0.0, stack_frame=round(top + len(placed) - i, sig.SCORE_DIGITS))
+        hit.signals = sig.compose(0.0, **{signal: round(top + len(placed) - i, sig.SCORE_DIGITS)})
         hit.score = hit.signals["final_score"]
         out.append(hit)
     at = {(h.path, h.line_start, h.symbol_id) for h in out}

@@ -56,7 +56,7 @@ BODYLESS_PENALTY = -10.0
 
 BOOST_NAMES = ("exact_match_boost", "qualified_name_boost", "kind_weight", "query_intent_boost",
                "definition_boost", "path_affinity", "test_file_penalty", "declaration_penalty",
-               "query_coverage", "bodyless_penalty", "stack_frame")
+               "query_coverage", "bodyless_penalty", "stack_frame", "pasted_line")
 
 # Every signal is rounded once to the digits an explanation shows (shape.REASON_DIGITS), so
 # sorting and serialising see the same number and the parts an explanation lists add up to the
