@@ -137,7 +137,7 @@ def test_a_location_alone_answers_that_line_only(make_repo):
 def test_a_file_name_shared_by_several_files_names_the_line_in_each_that_has_it(make_repo):
     hits, _, _ = _search(make_repo(SAME_NAMES), "utils.py:9")
     # source first, then tests; the 2-line example has no line 9; a blank line shows as itself
-    assert [(h.path, h.line_start, h.name) for h in hits] == [("src/app/utils.py", 8, "strip"), ("tests/utils.py", 9, "")]
+    assert [(h.path, h.line_start, h.name) for h in hits] == [("src/app/utils.py", 8, "strip"), ("tests/utils.py", 9, "utils.py")]
     assert hits[1].result_type == "snippet" and hits[1].snippet is None
 
 

@@ -1,5 +1,5 @@
 """A line of the repository's code pasted as a query (whole, or its first words) is answered
-first by where it is: the definition it starts, or the line itself; source before the tests
+first by where it is: the definition it is in, or the line itself; source before the tests
 that repeat it. Text that is on many lines (an idiom) or a bare name is left to retrieval.
 `bench/pasted_lines.py` measures it on the kit's corpora against `rg -F`."""
 from __future__ import annotations
@@ -32,10 +32,11 @@ def indexed(tmp_path):
 
 
 @pytest.mark.parametrize("query, path, line, result_type", [
-    ("for _, cookie := range cookies {", "jar/jar.go", 101, "snippet"),  # in a function it does not start
-    ("for _, cookie := range", "jar/jar.go", 101, "snippet"),  # its first words
+    ("for _, cookie := range cookies {", "jar/jar.go", 101, "symbol"),  # the function it is in
+    ("for _, cookie := range", "jar/jar.go", 101, "symbol"),  # its first words
     ("impl Buf for Bytes", "src/bytes.rs", 7, "snippet"),  # a line no definition holds
     ("def send(self, request", "app/session.py", 2, "symbol"),  # the definition it starts
+    ("// Cookies3 returns the cookies", "jar/jar.go", 28, "symbol"),  # the definition it documents
 ])
 def test_a_pasted_line_is_answered_first_by_where_it_is(indexed, query, path, line, result_type):
     gen, repo, ref = indexed
@@ -49,12 +50,14 @@ def test_a_pasted_line_is_answered_first_by_where_it_is(indexed, query, path, li
 def test_the_source_line_comes_before_the_test_that_repeats_it(indexed):
     gen, repo, ref = indexed
     hits, _, _ = search_code(gen, repo, ref, "for _, cookie := range cookies {")
-    assert [(h.path, h.line_start) for h in hits[:2]] == [("jar/jar.go", 101), ("jar/jar_test.go", 5)]
+    assert [(h.path, h.name) for h in hits[:2]] == [("jar/jar.go", "SetCookies"), ("jar/jar_test.go", "TestSet")]
 
 
-def test_an_idiom_on_many_lines_and_a_bare_name_are_left_to_retrieval(indexed):
+def test_an_idiom_on_many_lines_a_bare_name_and_prose_are_left_to_retrieval(indexed):
     gen, repo, ref = indexed
     hits, _, _ = search_code(gen, repo, ref, "return self.request('GET', url)")  # on 8 lines
     assert all(h.signals["pasted_line"] == 0 for h in hits)
     hits, _, _ = search_code(gen, repo, ref, "Session.send.request")  # spelled out nowhere as a line
+    assert all(h.signals["pasted_line"] == 0 for h in hits)
+    hits, _, _ = search_code(gen, repo, ref, "returns the cookies of the jar")  # a question a doc comment says
     assert all(h.signals["pasted_line"] == 0 for h in hits)

@@ -64,9 +64,9 @@ def test_signals_compose_additively_without_interaction(ranking_repo):
     in_test = next(h for h in hits if h.path == "tests/test_models.py" and h.name == "UserService")
     s = in_test.signals
     # exact 5.0 + qualified 0.0 + class 2.0 + type intent 1.0 + definition 1.0 + path 0.0 + test + no declaration
-    # + no coverage (a name query) + no stack frame
+    # + no coverage (a name query) + no stack frame + no pasted line
     exact = sig.EXACT_MATCH_BOOST + sig.EXACT_CASE_BOOST  # written as in the code
-    assert [s[k] for k in BOOSTS] == [exact, 0.0, 2.0, 1.0, 1.0, 0.0, sig.TEST_FILE_PENALTY, 0.0, 0.0, 0.0, 0.0]
+    assert [s[k] for k in BOOSTS] == [exact, 0.0, 2.0, 1.0, 1.0, 0.0, sig.TEST_FILE_PENALTY, 0.0, 0.0, 0.0, 0.0, 0.0]
     assert total_boost(s) == exact + 4.0 + sig.TEST_FILE_PENALTY
     assert s["final_score"] == pytest.approx(s["bm25_score"] + exact + 4.0 + sig.TEST_FILE_PENALTY, abs=1e-5)
     assert in_test.score == s["final_score"]

@@ -68,7 +68,8 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
         intent, confidence = p.intent, p.confidence
         # a message a site emits is messages.py's (it knows the sites from the tests that
         # repeat them); a line of code with a literal in it is not a message any site emits
-        pastable = not p.kinds and (p.intent in ("symbol", "natural_language") or not explained)
+        pastable = not p.kinds and (p.intent == "symbol" or (p.intent == "error" and not explained)
+                                    or (p.intent == "natural_language" and pasted.CODE_MARK.search(asked) is not None))
         lines = pasted.places(gen, repo, ref, asked, p.language) if pastable else []
         if lines:  # the query is a line of the code: where it is, first
             hits, total = _places_first(lines, hits, limit, "pasted_line"), total + len(lines)
@@ -177,7 +178,7 @@ def _places_first(placed: list[tuple[str, int, Symbol | None]], hits: list[Hit],
     top = max((h.score for h in hits), default=0.0)
     out: list[Hit] = []
     for i, (path, line, s) in enumerate(placed):
-        hit = symbol_hit(s) if s is not None else Hit("snippet", path, line, line)
+        hit = symbol_hit(s) if s is not None else Hit("snippet", path, line, line, name=_basename(path))
         hit.signals = sig.compose(0.0, **{signal: round(top + len(placed) - i, sig.SCORE_DIGITS)})
         hit.score = hit.signals["final_score"]
         out.append(hit)
