@@ -46,7 +46,9 @@ _COMMON_METHODS = frozenset(
     "focus blur click render setState forceUpdate".split())
 _SCOPES = frozenset({"function", "method", "module"})
 _CLASSES = frozenset({"class", "interface"})
-_CONTAINERS = frozenset({"class", "interface", "enum", "module"})
+# what holds members a receiver's type can name; a type alias of an object type (`type Codec =
+# { decode(...): unknown }`) has its members as children, as an interface does
+_CONTAINERS = frozenset({"class", "interface", "enum", "module", "type_alias"})
 _FUNCTIONS = frozenset({"function", "method"})
 _VALUES = frozenset({"variable", "constant"})
 _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
