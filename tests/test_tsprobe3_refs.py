@@ -47,3 +47,30 @@ def test_a_call_on_a_field_typed_by_an_object_type_alias_reaches_its_member(tmp_
     assert [(r["path"], r["line_start"]) for r in answer["references"]] == [("src/decoder.ts", 11)], answer
     answer = find_references(gen, repo, ref, "CodecType.tryToEncode")
     assert [(r["path"], r["line_start"]) for r in answer["references"]] == [("src/decoder.ts", 15)], answer
+
+
+SUBSCRIPTION = '''\
+export type Teardown = Subscription | (() => void) | void;
+
+export class Subscription {
+  private parents: Subscription[] = [];
+
+  hasParent(parent: Subscription): boolean {
+    return this.parents.includes(parent);
+  }
+
+  add(teardown: Teardown): void {
+    if (teardown instanceof Subscription && !teardown.hasParent(this)) {
+      return;
+    }
+  }
+}
+'''
+
+
+def test_a_receiver_typed_by_a_union_alias_keeps_the_name_based_resolution(tmp_path):
+    # rxjs's `teardown: TeardownLogic` (a union): the alias has no members to look in, so the
+    # call is resolved as it was before aliases were searched, by the method's unique name
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/subscription.ts": SUBSCRIPTION})
+    answer = find_references(gen, repo, ref, "Subscription.hasParent")
+    assert [(r["path"], r["line_start"]) for r in answer["references"]] == [("src/subscription.ts", 11)], answer

@@ -158,8 +158,11 @@ class TypeScriptResolver(ScopedResolver):
                 return hit.id, RECEIVER
         if chain:
             base, conf = self.chain(e.path, e.from_id, chain)
-            if base is not None:
-                return as_resolution(self.attribute_of(base, name), conf)
+            hit = self.attribute_of(base, name) if base is not None else None
+            # a type alias may be a union or an intersection (`Subscription | (() => void)`):
+            # one without the member leaves the call to the name-based fallbacks below
+            if hit is not None or (base is not None and getattr(base, "kind", "") != "type_alias"):
+                return as_resolution(hit, conf)
             if chain == ["this"]:
                 return None, UNKNOWN
         if name in _COMMON_METHODS:
