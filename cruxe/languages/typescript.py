@@ -119,7 +119,6 @@ def module_path(path: str) -> str:
     return ".".join(parts)
 
 
-
 # Module augmentation: an interface or namespace directly inside `declare module "x" {...}` or
 # `declare global {...}` adds members to a declaration made elsewhere (it merges with it), so the
 # declaration it augments is what a lookup of the name means; the augmentations follow it.
@@ -130,6 +129,7 @@ _AUGMENTING = re.compile(r"declare\s+(?:module\s*['\"]|global\b)")
 def augments(kind: str, parent_signature: str | None) -> bool:
     """True for a definition of `kind` whose parent's signature is an augmenting block's."""
     return kind in AUGMENTING_KINDS and _AUGMENTING.match(parent_signature or "") is not None
+
 
 # ---- grammar gaps ------------------------------------------------------------------------
 # tree-sitter-typescript 0.23 (and -javascript 0.25) reject some forms that the compilers

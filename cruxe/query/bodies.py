@@ -39,10 +39,10 @@ def declarations(gen, repo: str, ref: str, rows: list[Symbol]) -> set[str]:
 def augmentations_below_originals(gen, hits: list[Hit]) -> None:
     """Each TypeScript module augmentation among `hits` (`typescript.augments`) scoring at least
     the best definition of the same name and kind that augments nothing (the declaration it
-    merges with) gets the `declaration_penalty` that
-    puts it just below that one: a folder named like the query (`commands/` holding a file per
-    command, each augmenting `Commands`) must not lift every augmentation above the declaration
-    they add to. All stay listed; the explanation stays exact."""
+    merges with) gets the `declaration_penalty` that puts it just below that one: a folder named
+    like the query (`commands/` holding a file per command, each augmenting `Commands`) must not
+    lift every augmentation above the declaration they add to. All stay listed; the explanation
+    stays exact."""
     maybe = [h for h in hits if h.result_type == "symbol" and h.language in TS_FAMILY and h.kind in AUGMENTING_KINDS]
     if not maybe:
         return

@@ -13,8 +13,10 @@
   an enclosing constant's initializer: `const m = gen(function*() { function f() {} })`),
   the file's top level, its imports; ES modules bind every name explicitly, so nothing else is guessed.
 - `this.m` / `super.m`: the enclosing class and its `extends` chain; `X.m` when X is a
-  class, enum, namespace or imported module; `new X().m()`. Other receivers: the one
-  method of that name in the family, unless it is a common library method name.
+  class, enum, namespace or imported module; `new X().m()`; a value whose declared type is a
+  class, interface or type alias of an object type (`type C = { m(): void }`) reaches its member
+  (an alias without it, a union, falls through). Other receivers: the one method of that name in
+  the family, unless it is a common library method name.
 """
 from __future__ import annotations
 
@@ -214,7 +216,7 @@ class TypeScriptResolver(ScopedResolver):
 
     def chain(self, path: str, from_id: str | None, parts: list[str]) -> tuple[Target, str]:
         """`a.b.c` at a use site: its target, or None. The root may be `this` (the enclosing
-        class) or a parameter declared with a class/interface type."""
+        class) or a parameter declared with a class/interface (or object type alias) type."""
         if parts[0] == "this":
             target, conf = enclosing_symbol(self.g, self.g.get(from_id), frozenset({"class"})), RECEIVER
         else:
