@@ -45,11 +45,17 @@ MAX_FIELD_TERMS = 4000  # bounds the field for a chunk full of messages
 _WORD = re.compile(r"[A-Za-z0-9_$]+")  # store.IDENT_PATTERN, the `content` field's terms
 _DOUBLE = r'"""(?:[^"\\]|\\.|"(?!""))*"""|"(?:[^"\\\n]|\\.)*"'
 _SINGLE = r"'''(?:[^'\\]|\\.|'(?!''))*'''|'(?:[^'\\\n]|\\.)*'"
+# A template's hole may hold code with a nested template or one level of braces (redux's
+# `${type ? `"${String(type)}"` : '(unknown type)'}`, `${fn({ a: 1 })}`): the hole is read whole, not
+# ended at the nested backtick. Atomic groups and possessive repeats keep the scan linear.
+_NESTED_TEMPLATE = r"`(?:[^`\\]|\\.)*+`"
+_TEMPLATE_HOLE = rf"\$\{{(?:[^{{}}`]|{_NESTED_TEMPLATE}|\{{[^{{}}`]*+\}})*+\}}"
+_TEMPLATE = rf"`(?>{_TEMPLATE_HOLE}|[^`\\]|\\.)*+`"
 _BACKTICK = r"`(?:[^`\\]|\\.)*`"
 # Go and Rust use single quotes for characters (and Rust for lifetimes); Go's backticks are raw strings.
 _LITERAL = {
     "python": re.compile(f"{_DOUBLE}|{_SINGLE}", re.S),
-    "typescript": re.compile(f"{_DOUBLE}|{_SINGLE}|{_BACKTICK}", re.S),
+    "typescript": re.compile(f"{_DOUBLE}|{_SINGLE}|{_TEMPLATE}", re.S),
     "go": re.compile(f"{_DOUBLE}|{_BACKTICK}", re.S),
     "rust": re.compile(_DOUBLE, re.S),
 }
@@ -59,7 +65,7 @@ _LITERAL["tsx"] = _LITERAL["javascript"] = _LITERAL["typescript"]
 _MULTILINE_QUOTE = {"python": re.compile(r'"""|\'\'\''), "go": re.compile("`"), "typescript": re.compile("`")}
 _MULTILINE_QUOTE["tsx"] = _MULTILINE_QUOTE["javascript"] = _MULTILINE_QUOTE["typescript"]
 # Holes: template and format placeholders, printf verbs, escapes (a `\n` is no word of the message).
-_HOLE = re.compile(r"\$\{[^{}`]*\}|\{[^{}\s\"']{0,40}\}|%(?:\([\w.]*\))?[-+#0 ]*(?:\d+|\*)?(?:\.(?:\d+|\*))?"
+_HOLE = re.compile(_TEMPLATE_HOLE + r"|\{[^{}\s\"']{0,40}\}|%(?:\([\w.]*\))?[-+#0 ]*(?:\d+|\*)?(?:\.(?:\d+|\*))?"
                    r"[hlLqjzt]*[a-zA-Z]|\\(?:x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{1,6}\}?|.)")
 _PREFIX = re.compile(r"[rRbBfFuU]{1,2}")  # Python string prefixes glued to the quote
 _PREFIX_AT_END = re.compile(r"(?<![\w$])[rRbBfFuU]{1,2}\Z")

@@ -119,6 +119,18 @@ def module_path(path: str) -> str:
     return ".".join(parts)
 
 
+# Module augmentation: an interface or namespace directly inside `declare module "x" {...}` or
+# `declare global {...}` adds members to a declaration made elsewhere (it merges with it), so the
+# declaration it augments is what a lookup of the name means; the augmentations follow it.
+AUGMENTING_KINDS = frozenset({Kind.INTERFACE.value, Kind.MODULE.value})
+_AUGMENTING = re.compile(r"declare\s+(?:module\s*['\"]|global\b)")
+
+
+def augments(kind: str, parent_signature: str | None) -> bool:
+    """True for a definition of `kind` whose parent's signature is an augmenting block's."""
+    return kind in AUGMENTING_KINDS and _AUGMENTING.match(parent_signature or "") is not None
+
+
 # ---- grammar gaps ------------------------------------------------------------------------
 # tree-sitter-typescript 0.23 (and -javascript 0.25) reject some forms that the compilers
 # accept, and one error can turn the rest of a file into an ERROR node. We patch the bytes we parse

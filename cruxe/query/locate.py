@@ -17,7 +17,9 @@ SQLite only (the `name_lower` index): every definition of the last segment's nam
   listed;
 - a name written as a Rust macro call (`select!`) is a tier too: the `macro_rules!`
   definitions first, the same-named functions and methods after.
-Then the spec 04 signals (bm25_score is 0.0: there is no full-text base) and a full tie-break.
+Then the spec 04 signals (bm25_score is 0.0: there is no full-text base), a TypeScript module
+augmentation just below the declaration it merges with (`bodies.augmentations_below_originals`),
+and a full tie-break.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
 from ..crates import CrateNames
 from ..store import Symbol, symbols_named
 from . import signals as sig
-from .bodies import MAX_BODY_CHECKS, declarations
+from .bodies import MAX_BODY_CHECKS, augmentations_below_originals, declarations
 from .context import enrich
 from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, validate_limit
 from .hits import symbol_hit, take
@@ -59,6 +61,7 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     # only when there is an order to decide, and not for a name defined hundreds of times
     stubs = declarations(gen, repo, ref, rows) if 1 < len(rows) <= MAX_BODY_CHECKS else set()
     hits = [_hit(r, target, query_path, kind_intent, r.symbol_id in stubs) for r in rows]
+    augmentations_below_originals(gen, hits)
     # the scope's case outranks every signal: a qualified name is typed as it is spelled, and
     # the same-named methods of other-case types must not push the one asked for past the limit
     other_case = [qualified and not intent_mod.scope_as_written(r, segments, home) for r in rows]

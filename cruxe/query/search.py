@@ -33,7 +33,7 @@ from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, sear
 from ..store import Field as F
 from . import coverage, frames, locate, messages, pasted
 from . import signals as sig
-from .bodies import CALLABLE_KINDS, MAX_BODY_CHECKS, declarations
+from .bodies import CALLABLE_KINDS, MAX_BODY_CHECKS, augmentations_below_originals, declarations
 from .context import enrich
 from .hits import symbol_hit, take
 from .planner import CODE_SHAPED, RRF_K, Clause, Plan, plan as build_plan
@@ -147,6 +147,8 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
     _qualified_first(ranked, p)
     _declarations_below_bodies(ranked, _declarations(gen, repo, ref, ranked, p))
+    if p.intent == "symbol":
+        augmentations_below_originals(gen, ranked)
     _located_first(gen, repo, ref, ranked, p)
     ranked.sort(key=sort_key)
     if p.intent == "natural_language":

@@ -28,7 +28,8 @@ TEST_FILE_PENALTY = -6.0
 # with the exact name asked for: a helper defined only in tests stays findable by name.
 TEST_BASE_SHARE = 0.5
 # A callable without a working body (interface member, Protocol/abstract stub, trait method
-# without default, `declare`d function): listed, but after the definitions that do the work.
+# without default, `declare`d function): listed, but after the definitions that do the work. A
+# TypeScript module augmentation gets what puts it just below the declaration it merges with.
 DECLARATION_PENALTY = -1.0
 
 # Zoekt's generic kind order (types > callables > values), scaled to Cruxe's boost budget.

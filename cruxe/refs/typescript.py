@@ -13,8 +13,10 @@
   an enclosing constant's initializer: `const m = gen(function*() { function f() {} })`),
   the file's top level, its imports; ES modules bind every name explicitly, so nothing else is guessed.
 - `this.m` / `super.m`: the enclosing class and its `extends` chain; `X.m` when X is a
-  class, enum, namespace or imported module; `new X().m()`. Other receivers: the one
-  method of that name in the family, unless it is a common library method name.
+  class, enum, namespace or imported module; `new X().m()`; a value whose declared type is a
+  class, interface or type alias of an object type (`type C = { m(): void }`) reaches its member
+  (an alias without it, a union, falls through). Other receivers: the one method of that name in
+  the family, unless it is a common library method name.
 """
 from __future__ import annotations
 
@@ -46,7 +48,9 @@ _COMMON_METHODS = frozenset(
     "focus blur click render setState forceUpdate".split())
 _SCOPES = frozenset({"function", "method", "module"})
 _CLASSES = frozenset({"class", "interface"})
-_CONTAINERS = frozenset({"class", "interface", "enum", "module"})
+# what holds members a receiver's type can name; a type alias of an object type (`type Codec =
+# { decode(...): unknown }`) has its members as children, as an interface does
+_CONTAINERS = frozenset({"class", "interface", "enum", "module", "type_alias"})
 _FUNCTIONS = frozenset({"function", "method"})
 _VALUES = frozenset({"variable", "constant"})
 _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
@@ -156,8 +160,11 @@ class TypeScriptResolver(ScopedResolver):
                 return hit.id, RECEIVER
         if chain:
             base, conf = self.chain(e.path, e.from_id, chain)
-            if base is not None:
-                return as_resolution(self.attribute_of(base, name), conf)
+            hit = self.attribute_of(base, name) if base is not None else None
+            # a type alias may be a union or an intersection (`Subscription | (() => void)`):
+            # one without the member leaves the call to the name-based fallbacks below
+            if hit is not None or (base is not None and getattr(base, "kind", "") != "type_alias"):
+                return as_resolution(hit, conf)
             if chain == ["this"]:
                 return None, UNKNOWN
         if name in _COMMON_METHODS:
@@ -209,7 +216,7 @@ class TypeScriptResolver(ScopedResolver):
 
     def chain(self, path: str, from_id: str | None, parts: list[str]) -> tuple[Target, str]:
         """`a.b.c` at a use site: its target, or None. The root may be `this` (the enclosing
-        class) or a parameter declared with a class/interface type."""
+        class) or a parameter declared with a class/interface (or object type alias) type."""
         if parts[0] == "this":
             target, conf = enclosing_symbol(self.g, self.g.get(from_id), frozenset({"class"})), RECEIVER
         else:
