@@ -366,7 +366,9 @@ def parse_name(text: str, field: str) -> list[str]:
     # a path's anchors name no definition: Rust's `crate::`/`self::`/`super::`, `self.`/`this.`
     while len(segments) > 1 and segments[0] in _PATH_ANCHORS:
         segments = segments[1:]
-    return segments
+    # JavaScript's way of naming a method, as docs and stack traces print it: `FormApi.prototype.validate`
+    # is FormApi's `validate` (no definition is named `prototype`)
+    return [s for i, s in enumerate(segments) if s != "prototype" or i in (0, len(segments) - 1)]
 
 
 def symbol_name(query: str) -> str | None:

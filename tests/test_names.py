@@ -25,6 +25,8 @@ from support.repos import fixture_repo
     ("<Span as Drop>::drop", ["Span", "drop"]), ("<Vec<T> as IntoIterator>::into_iter", ["Vec", "into_iter"]),
     ("<HashMap<K, V, S> as Extend<(K, V)>>::extend", ["HashMap", "extend"]),
     ("<T as Default>::default", ["Default", "default"]), ("<&mut W as Write>::write", ["Write", "write"]),
+    # JavaScript names a method by its prototype; a member named `prototype` is still asked for
+    ("FormApi.prototype.validate", ["FormApi", "validate"]), ("Function.prototype", ["Function", "prototype"]),
 ])
 def test_a_name_is_read_into_its_segments(written, segments):
     assert parse_name(written, "name") == segments
