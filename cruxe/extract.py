@@ -65,7 +65,8 @@ _BOM = b"\xef\xbb\xbf"
 # Python exception class (werkzeug's `description = (...)`) is a message; 27: a message written as
 # literals and values joined by `+` (`"No node type '" + name + "' found"`) has a hole at each value;
 # 28: a TypeScript template's hole holding a nested template or braces is one hole.
-EXTRACTION_VERSION = "28"
+# 29: a chunk over CHUNK_MAX_LINES is cut where a statement ends, not at a fixed line.
+EXTRACTION_VERSION = "29"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and
