@@ -56,3 +56,11 @@ def test_a_name_asked_of_search_code_answers_first_what_locate_answers_first(ind
     signals = hits[0].signals  # the lift is in the explanation, which still sums to the score
     assert round(sum(v for k, v in signals.items() if k not in ("final_score", "kind_match")), 3) \
         == pytest.approx(signals["final_score"], abs=0.01)
+
+
+def test_a_type_and_a_word_naming_its_member_is_the_member(indexed):
+    gen, repo, ref = indexed
+    hits, _, info = search_code(gen, repo, ref, "ConsoleOptions update_height")
+    assert info["intent"] == "symbol" and (hits[0].name, hits[0].path) == ("update_height", "rich/console.py")
+    _, _, info = search_code(gen, repo, ref, "ConsoleOptions handling")  # no such member: a question
+    assert info["intent"] == "natural_language"

@@ -89,12 +89,31 @@ def plan_query(gen, repo: str, ref: str, query: str, *, role: str | None = None,
     """The plan `search_code` runs: the pure plan, re-planned as an error when the index says
     the code emits the sentence as a message (`messages.emits_message`)."""
     p = build_plan(query, role=role, language=language, limit=limit)
-    if p.intent == "natural_language" and messages.emits_message(gen, repo, ref, p):
+    member = _member_asked(gen, repo, ref, query, p) if p.intent == "natural_language" else None
+    if member is not None:
+        p = build_plan(member, role=role, language=language, limit=limit)
+    elif p.intent == "natural_language" and messages.emits_message(gen, repo, ref, p):
         p = build_plan(query, role=role, language=language, limit=limit, intent="error")
     elif (p.intent == "symbol" and CODE_SHAPED.search(p.target) and not p.kinds
           and not _defined(gen, repo, ref, p)):
         p = _uses_first(p)
     return p
+
+
+_TYPE_THEN_MEMBER = re.compile(r"\s*([A-Z][\w$]*[a-z][\w$]*)\s+([A-Za-z_$][\w$]*)\s*")
+
+
+def _member_asked(gen, repo: str, ref: str, query: str, p: Plan) -> str | None:
+    """`ExtensionCodec register`: a type's name and a word, as agents write a member they mean
+    (`ExtensionCodec.register`), when the type has a member so named; None otherwise (`Session
+    handling` is a question)."""
+    m = _TYPE_THEN_MEMBER.fullmatch(query)
+    if m is None or p.kinds:
+        return None
+    asked = f"{m.group(1)}.{m.group(2)}"
+    hits, _ = locate.locate_symbol(gen, repo, ref, asked, language=p.language, limit=1)
+    ok = hits and hits[0].name == m.group(2) and m.group(1) in re.split(r"\.|::|#", hits[0].qualified_name)[:-1]
+    return asked if ok else None
 
 
 def _defined(gen, repo: str, ref: str, p: Plan) -> bool:
