@@ -38,10 +38,12 @@ import re
 
 from ..languages.python import VALUE_TYPES, annotation_class, module_path
 from ..model import is_declaration_file
+from ..store import Generation, Symbol, chunks, edges_to
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
                      Resolution, Target, as_resolution, constructor_chain, enclosing_symbol, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
+from .text import line_of
 
 log = logging.getLogger(__name__)
 
@@ -617,3 +619,39 @@ def _base_exprs(signature: str) -> list[str]:
             cur.append(ch)
     out.append("".join(cur).strip())
     return [x for x in out if x and "=" not in x and not x.startswith("*")]
+
+
+# ---- a package's re-exports, read at query time -------------------------------------------
+
+MAX_REEXPORT_CHECKS = 32  # module-level definitions of one name asked about (one indexed read each)
+
+
+def reexported(gen: Generation, repo: str, ref: str, rows: list[Symbol], segments: list[str]) -> list[Symbol]:
+    """The definitions among `rows` (named `segments[-1]`) that a qualified `pkg.Name` reaches
+    through a module's imports: a module-level import, in a Python module whose dotted path ends
+    with the qualifier (case-insensitively, as `intent.qualified_matches` reads it), resolved to
+    the definition (through the chain of re-exports the resolver follows) and binding it under
+    its own name. `attr.evolve` is `attr/_funcs.py`'s `evolve` that `attr/__init__.py`
+    imports, not only the `.pyi` stub that declares it under the package's name. Only the
+    module-level Python definitions of the name are asked about, at most MAX_REEXPORT_CHECKS."""
+    qualifier = [s.lower() for s in segments[:-1]]
+    if not qualifier:
+        return []
+    found = []
+    top = [r for r in rows if r.language == "python" and r.qualified_name == f"{module_path(r.path)}.{r.name}"]
+    for row in top[:MAX_REEXPORT_CHECKS]:
+        for site in edges_to(gen, [row.symbol_id], "imports"):
+            if site.from_symbol_id is None and site.path.endswith((".py", ".pyi")) \
+                    and module_path(site.path).lower().split(".")[-len(qualifier):] == qualifier \
+                    and _binds_own_name(gen, repo, ref, site.path, site.line, row.name):
+                found.append(row)
+                break
+    return found
+
+
+def _binds_own_name(gen: Generation, repo: str, ref: str, path: str, line: int, name: str) -> bool:
+    """The import written at `path:line` binds `name` as itself (`name` or `name as name`, not
+    `name as other`); a line the index holds no text for is taken at its word."""
+    text = line_of(chunks(gen, repo, ref, path, (line, line)), line) or ""
+    alias = re.search(rf"\b{re.escape(name)}\s+as\s+(\w+)", text)
+    return alias is None or alias.group(1) == name
