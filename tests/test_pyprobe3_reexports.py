@@ -58,3 +58,34 @@ def test_find_references_on_the_package_name_answers_the_one_implementation(make
     out = refs(root, "pkg.Request")
     assert out["symbol"]["path"] == "src/pkg/wrappers/request.py" and "definitions" not in out
     assert ("examples/app.py", 4) in sites(out["references"])
+
+
+# httpx's style: the package star-imports its modules, each listing its API in `__all__`
+STARRED = {
+    "httpx/__init__.py": "from ._api import *\nfrom ._models import *\nfrom ._transports import *\n",
+    "httpx/_api.py": "__all__ = [\n    \"get\",\n]\n\n\ndef get(url):\n    return url\n\n\ndef _helper():\n    pass\n",
+    "httpx/_models.py": ("__all__ = ['Headers']\n\n\nclass Headers:\n    def get(self, key):\n        return key\n\n\n"
+                         "def unlisted():\n    pass\n"),
+    "httpx/_transports/__init__.py": "from .mock import *\n",
+    "httpx/_transports/mock.py": "class MockTransport:\n    pass\n",
+    "other/get.py": "def get(x):\n    return x\n",
+    "use.py": "import httpx\n\nhttpx.get('https://example.org')\n",
+}
+
+
+def test_a_package_name_follows_star_imports_and_their_all(make_repo):
+    root = make_repo(STARRED)
+    run_index(root)
+    assert _locate(root, "httpx.get")[0] == ("httpx/_api.py", 6)
+    assert _locate(root, "httpx.MockTransport") == [("httpx/_transports/mock.py", 1)]
+    out = refs(root, "httpx.get")
+    assert out["symbol"]["path"] == "httpx/_api.py" and "definitions" not in out
+    assert ("use.py", 3) in sites(out["references"])
+
+
+def test_a_star_import_exports_only_what_all_lists(make_repo):
+    root = make_repo({**STARRED, "httpx/a.py": "def unlisted():\n    pass\n"})
+    run_index(root)
+    # `unlisted` is not in _models' __all__: the star import does not bind it in the package,
+    # so neither definition is what `httpx.unlisted` means (the plain order: shorter path first)
+    assert _locate(root, "httpx.unlisted") == [("httpx/a.py", 1), ("httpx/_models.py", 9)]
