@@ -130,7 +130,10 @@ class PythonResolver(ScopedResolver):
         if parts:
             base, conf = self.chain(e.path, e.from_id, parts, e.line)
             if base is not None:
-                return as_resolution(self.attribute_of(base, name), conf)
+                hit = self.attribute_of(base, name)
+                if hit is None and not isinstance(base, Module):
+                    hit = self._in_subclass(self.class_of(base), name)
+                return as_resolution(hit, conf)
             if parts[0] in ("self", "cls") and len(parts) == 1:
                 return None, UNKNOWN  # an instance attribute, or inherited from outside
             if len(parts) == 1 and parts[0] in VALUE_TYPES and recv.endswith(")"):
@@ -314,16 +317,45 @@ class PythonResolver(ScopedResolver):
             if target.path is None:
                 return Module(f"{target.name}.{name}", None)
             return self.lookup(target.name, name, 0)
+        return self.member(self.class_of(target), name)
+
+    def class_of(self, target: Target) -> Sym | None:
+        """The class whose members an attribute of `target` reads: a class itself, a
+        variable's value class, a property's return type."""
         if isinstance(target, Sym) and target.kind == "class":
-            return self.member(target, name)
+            return target
         if isinstance(target, Sym) and target.kind in _BINDINGS:
-            cls = self.value_class(target)
-            return self.member(cls, name) if cls is not None else None
+            return self.value_class(target)
         if isinstance(target, Sym) and target.kind == "method":  # a property: its return type
             m = _RETURNS.search(target.signature)
-            cls = self.named_type(target.path, target.parent, m.group(1), _CLASS) if m else None
-            return self.member(cls, name) if cls is not None else None
+            return self.named_type(target.path, target.parent, m.group(1), _CLASS) if m else None
         return None
+
+    def _in_subclass(self, cls: Sym | None, name: str) -> Sym | None:
+        """A receiver declared as `cls`, which lacks `name`, calling the repository's one method
+        so named when a subclass of `cls` defines it: the code narrowed the receiver
+        (`isinstance(self.type, RangeBase)` before `self.type.describe_range()`, with
+        `self.type: ParamType`). Several such methods, or one outside `cls`'s subclasses,
+        decide nothing."""
+        if cls is None or name in _COMMON_METHODS:
+            return None
+        found = self.g.few_named(name, ("method",), ("python",))
+        found = [s for s in found if not is_declaration_file(s.path)] or found
+        owner = self.g.get(found[0].parent) if len(found) == 1 else None
+        return found[0] if owner is not None and owner.kind == "class" and self._derives(owner, cls) else None
+
+    def _derives(self, sub: Sym, cls: Sym) -> bool:
+        """`sub` has `cls` among its repository bases, at any depth (bounded)."""
+        todo, seen = [sub], {sub.id}
+        while todo and len(seen) <= MAX_HOPS * 4:
+            for base in self.bases(todo.pop()):
+                if base is None or base.id in seen:
+                    continue
+                if base.id == cls.id:
+                    return True
+                seen.add(base.id)
+                todo.append(base)
+        return False
 
     def value_class(self, var: Sym) -> Sym | None:
         """The class of a variable whose signature shows it: `x: Foo = ...`, `x = Foo(...)`
