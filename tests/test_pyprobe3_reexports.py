@@ -89,3 +89,19 @@ def test_a_star_import_exports_only_what_all_lists(make_repo):
     # `unlisted` is not in _models' __all__: the star import does not bind it in the package,
     # so neither definition is what `httpx.unlisted` means (the plain order: shorter path first)
     assert _locate(root, "httpx.unlisted") == [("httpx/a.py", 1), ("httpx/_models.py", 9)]
+
+
+def _search(root, query: str) -> list[tuple[str, int]]:
+    payload, is_error = Server(root).call_tool("search_code", {"query": query})
+    assert not is_error, payload
+    return [(r["path"], r["line_start"]) for r in payload["results"]]
+
+
+def test_search_code_on_a_package_name_puts_the_re_exported_definition_first(make_repo):
+    root = make_repo(FILES)
+    run_index(root)
+    assert _search(root, "pkg.evolve")[0] == ("src/pkg/_funcs.py", 1)
+    assert _search(root, "pkg.Request")[0] == ("src/pkg/wrappers/request.py", 4)
+    starred = make_repo(STARRED, name="starred")
+    run_index(starred)
+    assert _search(starred, "httpx.get")[0] == ("httpx/_api.py", 6)

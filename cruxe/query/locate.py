@@ -8,7 +8,9 @@ SQLite only (the `name_lower` index): every definition of the last segment's nam
   `json.decoder.JSONDecoder`, `crossbeam_channel::bounded` finds `bounded` in
   `crossbeam-channel/src/channel.rs`, `hashbrown::HashMap::insert` finds `map::HashMap::insert`
   in a repository whose root Cargo.toml names `hashbrown`):
-  `intent.qualified_matches`, the rule find_references reads its target by too;
+  `intent.qualified_matches`, the rule find_references reads its target by too; a Python
+  package's public name (`attr.evolve`, `httpx.get`) also finds, and lists first, the
+  definition the package re-exports (`refs.python.reexported`: its imports, star imports);
 - kind / role / language filters with spec 04 intersection semantics;
 - exact case first: when some of the remaining rows match the name's case exactly, only
   those are kept, otherwise the lookup is case-insensitive. For a qualified query the scope's

@@ -26,10 +26,10 @@ from dataclasses import replace
 from typing import Any
 
 from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE
-from ..intent import classify
+from ..intent import NAME_SEPARATORS, classify
 from ..model import Hit
 from ..shape import dedup_key
-from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
+from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index, symbols_named
 from ..store import Field as F
 from . import coverage, frames, messages
 from . import signals as sig
@@ -139,6 +139,7 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
         cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines, fetched)
         _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
+    _reexports_qualified(gen, repo, ref, ranked, p)
     _qualified_first(ranked, p)
     _declarations_below_bodies(ranked, _declarations(gen, repo, ref, ranked, p))
     ranked.sort(key=sort_key)
@@ -424,6 +425,21 @@ def _declarations(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> set[s
         if not waiting:
             break
     return stubs
+
+
+def _reexports_qualified(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> None:
+    """A qualified name a Python package re-exports (`attr.evolve`, `httpx.get`) qualifies the
+    definition the package binds under it, as locate_symbol reads the name
+    (`refs.python.reexported`): that definition gets the `qualified_name_boost`."""
+    segments = [s for s in NAME_SEPARATORS.split(p.query_path) if s] if p.intent == "symbol" else []
+    if len(segments) < 2 or not any(h.result_type == "symbol" and h.name.lower() == segments[-1].lower()
+                                    and not h.signals.get("qualified_name_boost") for h in ranked):
+        return
+    from ..refs.python import reexported  # the refs package loads only for a qualified name
+    exported = {r.symbol_id for r in reexported(gen, repo, ref, symbols_named(gen, segments[-1].lower()), segments)}
+    for h in ranked:
+        if h.symbol_id in exported and not h.signals.get("qualified_name_boost"):
+            sig.recompose(h, qualified_name_boost=sig.QUALIFIED_NAME_BOOST)
 
 
 def _qualified_first(ranked: list[Hit], p: Plan) -> None:

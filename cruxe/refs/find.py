@@ -27,7 +27,8 @@ Targets: the name is read as locate_symbol reads one (`intent.parse_name`,
 `intent.qualified_matches`), so it may be qualified (`a::b`, `A.b`, `A->b`, `A#b`: a suffix of
 qualified names, else the qualifier's segments in order in the path and qualifier, as
 `hashbrown::HashMap::insert` names `hashbrown/src/map.rs`'s `map::HashMap::insert`), the
-scope as written chosen over other cases. Definitions that share a path and qualified name (conditional redefinitions,
+scope as written chosen over other cases; a Python package's public name is the definition it
+re-exports, with its stubs (`attr.evolve`: `attr/_funcs.py`'s, `refs.python.reexported`). Definitions that share a path and qualified name (conditional redefinitions,
 overloads, property setters) are one target. `path` + `line` pick the definition at (or
 around) that line. Several targets in the `path` given are all answered, grouped by
 definition (`definitions`, each reference saying which one it reaches); several targets and
