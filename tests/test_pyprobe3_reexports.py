@@ -26,10 +26,14 @@ FILES = {
 }
 
 
-def _locate(root, name: str) -> list[tuple[str, int]]:
-    payload, is_error = Server(root).call_tool("locate_symbol", {"name": name})
+def _results(root, tool: str, args: dict) -> list[tuple[str, int]]:
+    payload, is_error = Server(root).call_tool(tool, args)
     assert not is_error, payload
     return [(r["path"], r["line_start"]) for r in payload["results"]]
+
+
+def _locate(root, name: str) -> list[tuple[str, int]]:
+    return _results(root, "locate_symbol", {"name": name})
 
 
 def test_a_package_qualified_name_finds_the_definition_its_init_imports_first(make_repo):
@@ -92,9 +96,7 @@ def test_a_star_import_exports_only_what_all_lists(make_repo):
 
 
 def _search(root, query: str) -> list[tuple[str, int]]:
-    payload, is_error = Server(root).call_tool("search_code", {"query": query})
-    assert not is_error, payload
-    return [(r["path"], r["line_start"]) for r in payload["results"]]
+    return _results(root, "search_code", {"query": query})
 
 
 def test_search_code_on_a_package_name_puts_the_re_exported_definition_first(make_repo):
