@@ -85,6 +85,8 @@ log = logging.getLogger(__name__)
 # (19: a Python `super().m()` in a class deriving from outside code whose repository bases lack `m` is
 # external; `import m` and `from m import m` told apart by extraction's alias, not guessed; a
 # `.pyi` stub's method is no rival of its implementation for an unknown receiver.)
+# (20: a Python receiver of known class that lacks the name reaches the repository's one method so
+# named when its class derives from that class: a receiver narrowed by `isinstance`.)
 RESOLVER_VERSION = "20"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
