@@ -26,8 +26,9 @@ from dataclasses import replace
 from typing import Any
 
 from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE
+from .. import literals
 from ..intent import NAME_SEPARATORS, classify
-from ..model import Hit
+from ..model import Hit, is_test_path
 from ..shape import dedup_key
 from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index, symbols_named
 from ..store import Field as F
@@ -50,7 +51,9 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
                 detail_level: str = "signature") -> tuple[list[Hit], int, dict[str, Any]]:
     """Ranked hits for a free-form query: (hits, total_candidates, {intent, confidence}), and
     for a pasted message `emitting_site: False` when no site found emits it (the hits then
-    only share its words)."""
+    only share its words; the repository's class the paste names as its exception, when there is
+    one, comes first, as a trace's places do: the message came from elsewhere, a dependency the
+    class wraps or the OS)."""
     trace, message = frames.split_trace(query)
     placed = frames.places(gen, repo, ref, trace, every_file=not message) if trace else []
     if placed and not message:  # nothing but places: `parser.go:52`, a trace without its message
@@ -70,12 +73,28 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
         intent, confidence = p.intent, p.confidence
         if placed:  # the places say where it happened, whatever emits the message
             hits, total, explained = _frames_first(placed, hits, limit), total + len(placed), True
+        elif p.intent == "error" and not explained:  # a message from elsewhere: the class it names
+            raised = [(s.path, s.line_start, s) for s in _raised_classes(gen, asked)]
+            hits, total = (_frames_first(raised, hits, limit), total + len(raised)) if raised else (hits, total)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
     info: dict[str, Any] = {"intent": intent, "confidence": confidence}
     if intent == "error" and not explained:
         info["emitting_site"] = False
     return hits, total, info
+
+
+MAX_RAISED_CLASSES = 3  # more same-named classes than this: the name alone picks none
+
+
+def _raised_classes(gen, query: str) -> list[Symbol]:
+    """The repository's classes named as the exception a paste prints (`httpx.ConnectError: [Errno
+    111] Connection refused`: the message is the OS's, or a dependency's that the repository maps
+    to its own class), test code left out; none when the paste names none, or too many."""
+    name = literals.exception_name(query)
+    rows = [s for s in symbols_named(gen, name.lower()) if s.name == name and s.kind == "class"
+            and not is_test_path(s.path)] if name else []
+    return rows if len(rows) <= MAX_RAISED_CLASSES else []
 
 
 def plan_query(gen, repo: str, ref: str, query: str, *, role: str | None = None,
