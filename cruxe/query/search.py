@@ -30,7 +30,8 @@ from .. import literals
 from ..intent import NAME_SEPARATORS, classify
 from ..model import Hit, is_test_path
 from ..shape import dedup_key
-from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index, symbols_named
+from ..store import (LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index, symbols_by_id,
+                     symbols_named)
 from ..store import Field as F
 from . import coverage, frames, messages
 from . import signals as sig
@@ -451,11 +452,13 @@ def _reexports_qualified(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -
     definition the package binds under it, as locate_symbol reads the name
     (`refs.python.reexported`): that definition gets the `qualified_name_boost`."""
     segments = [s for s in NAME_SEPARATORS.split(p.query_path) if s] if p.intent == "symbol" else []
-    if len(segments) < 2 or not any(h.result_type == "symbol" and h.name.lower() == segments[-1].lower()
-                                    and not h.signals.get("qualified_name_boost") for h in ranked):
+    ids = [h.symbol_id for h in ranked if len(segments) > 1 and h.result_type == "symbol"
+           and h.name.lower() == segments[-1].lower() and not h.signals.get("qualified_name_boost")]
+    if not ids:
         return
     from ..refs.python import reexported  # the refs package loads only for a qualified name
-    exported = {r.symbol_id for r in reexported(gen, repo, ref, symbols_named(gen, segments[-1].lower()), segments)}
+    rows = sorted(symbols_by_id(gen, ids).values(), key=lambda r: (r.path, r.line_start))
+    exported = {r.symbol_id for r in reexported(gen, repo, ref, rows, segments)}
     for h in ranked:
         if h.symbol_id in exported and not h.signals.get("qualified_name_boost"):
             sig.recompose(h, qualified_name_boost=sig.QUALIFIED_NAME_BOOST)

@@ -717,9 +717,11 @@ def _star_exported(row: Symbol, qualifier: list[str], text_of) -> bool:
             return False
         init = f"{directory}/__init__.py"
         if init != module:
-            text, passed = text_of(init), text_of(module)
-            if text is None or passed is None or not _lists(passed, row.name) \
-                    or not any(_star_target(m, init, module) for m in _STAR_IMPORT.findall(text)):
+            text = text_of(init)  # the package first: most import no module with a star
+            if text is None or not any(_star_target(m, init, module) for m in _STAR_IMPORT.findall(text)):
+                return False
+            passed = text_of(module)
+            if passed is None or not _lists(passed, row.name):
                 return False
             if _names_module(init, qualifier):
                 return True
