@@ -428,7 +428,7 @@ def _locate(server: Server, args: dict[str, Any], progress: Any) -> dict[str, An
 # its words only, which an agent would otherwise read as the answer. The code may build the
 # message at run time, or emit it from files the index leaves out.
 NO_EMITTING_SITE = ("no_emitting_site: no call in the indexed code emits this message; the results only "
-                    "share its words")
+                    "share its words, or define the exception class it names")
 
 
 def _search(server: Server, args: dict[str, Any], progress: Any) -> dict[str, Any]:

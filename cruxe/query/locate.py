@@ -8,7 +8,9 @@ SQLite only (the `name_lower` index): every definition of the last segment's nam
   `json.decoder.JSONDecoder`, `crossbeam_channel::bounded` finds `bounded` in
   `crossbeam-channel/src/channel.rs`, `hashbrown::HashMap::insert` finds `map::HashMap::insert`
   in a repository whose root Cargo.toml names `hashbrown`):
-  `intent.qualified_matches`, the rule find_references reads its target by too;
+  `intent.qualified_matches`, the rule find_references reads its target by too; a Python
+  package's public name (`attr.evolve`, `httpx.get`) also finds, and lists first, the
+  definition the package re-exports (`refs.python.reexported`: its imports, star imports);
 - kind / role / language filters with spec 04 intersection semantics;
 - exact case first: when some of the remaining rows match the name's case exactly, only
   those are kept, otherwise the lookup is case-insensitive. For a qualified query the scope's
@@ -51,8 +53,11 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     rows = symbols_named(gen, target.lower())
     qualified = len(segments) > 1
     home = CrateNames(gen, repo, ref)  # reads a Cargo.toml only when asked about a Rust file
+    exported: list[Symbol] = []
     if qualified:
-        rows = intent_mod.qualified_matches(rows, segments, home)
+        from ..refs.python import reexported  # the refs package loads only for a qualified name
+        exported = reexported(gen, repo, ref, rows, segments)
+        rows = exported + [r for r in intent_mod.qualified_matches(rows, segments, home) if r not in exported]
     # filters before the case tier: `config` with kind=class must still find `class Config`
     rows = [r for r in rows if (kinds is None or r.kind in kinds) and (not language or r.language == language)]
     rows = _case_tier(rows, target)
@@ -68,7 +73,11 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     # `name!` is a Rust macro call: the macro it names comes before same-named functions
     macro = _MACRO_CALL.search(name) is not None
     not_macro = [macro and not (r.signature or "").startswith("macro_rules!") for r in rows]
-    hits = [h for *_, h in sorted(zip(other_case, not_macro, hits), key=lambda t: (t[0], t[1], *_sort_key(t[2])))]
+    # a package's re-export is what its qualified name means (`attr.evolve` is the function
+    # `attr/__init__.py` imports): before the stub declaring it and other same-named classes
+    not_exported = [r not in exported for r in rows]
+    hits = [h for *_, h in sorted(zip(not_exported, other_case, not_macro, hits),
+                                  key=lambda t: (*t[:3], *_sort_key(t[3])))]
     hits = take(hits, limit)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)

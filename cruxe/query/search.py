@@ -26,10 +26,12 @@ from dataclasses import replace
 from typing import Any
 
 from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE
+from .. import literals
 from ..errors import CruxeError
-from ..intent import classify
-from ..model import Hit
-from ..store import LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index
+from ..intent import NAME_SEPARATORS, classify
+from ..model import Hit, is_test_path
+from ..store import (LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index, symbols_by_id,
+                     symbols_named)
 from ..store import Field as F
 from . import coverage, frames, locate, messages, pasted
 from . import signals as sig
@@ -51,7 +53,9 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
                 detail_level: str = "signature") -> tuple[list[Hit], int, dict[str, Any]]:
     """Ranked hits for a free-form query: (hits, total_candidates, {intent, confidence}), and
     for a pasted message `emitting_site: False` when no site found emits it (the hits then
-    only share its words)."""
+    only share its words; the repository's class the paste names as its exception, when there is
+    one, comes first, as a trace's places do: the message came from elsewhere, a dependency the
+    class wraps or the OS)."""
     trace, message = frames.split_trace(query)
     placed = frames.places(gen, repo, ref, trace, every_file=not message) if trace else []
     if placed and not message:  # nothing but places: `parser.go:52`, a trace without its message
@@ -76,12 +80,28 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
             _show_lines(gen, repo, ref, hits[:len(lines)])
         if placed:  # the places say where it happened, whatever emits the message
             hits, total, explained = _frames_first(placed, hits, limit), total + len(placed), True
+        elif p.intent == "error" and not explained:  # a message from elsewhere: the class it names
+            raised = [(s.path, s.line_start, s) for s in _raised_classes(gen, asked)]
+            hits, total = (_frames_first(raised, hits, limit), total + len(raised)) if raised else (hits, total)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
     info: dict[str, Any] = {"intent": intent, "confidence": confidence}
     if intent == "error" and not explained:
         info["emitting_site"] = False
     return hits, total, info
+
+
+MAX_RAISED_CLASSES = 3  # more same-named classes than this: the name alone picks none
+
+
+def _raised_classes(gen, query: str) -> list[Symbol]:
+    """The repository's classes named as the exception a paste prints (`httpx.ConnectError: [Errno
+    111] Connection refused`: the message is the OS's, or a dependency's that the repository maps
+    to its own class), test code left out; none when the paste names none, or too many."""
+    name = literals.exception_name(query)
+    rows = [s for s in symbols_named(gen, name.lower()) if s.name == name and s.kind == "class"
+            and not is_test_path(s.path)] if name else []
+    return rows if len(rows) <= MAX_RAISED_CLASSES else []
 
 
 def plan_query(gen, repo: str, ref: str, query: str, *, role: str | None = None,
@@ -164,6 +184,7 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
         cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines, fetched)
         _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
+    _reexports_qualified(gen, repo, ref, ranked, p)
     _qualified_first(ranked, p)
     _declarations_below_bodies(ranked, _declarations(gen, repo, ref, ranked, p))
     if p.intent == "symbol":
@@ -448,6 +469,23 @@ def _declarations(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> set[s
         if not waiting:
             break
     return stubs
+
+
+def _reexports_qualified(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> None:
+    """A qualified name a Python package re-exports (`attr.evolve`, `httpx.get`) qualifies the
+    definition the package binds under it, as locate_symbol reads the name
+    (`refs.python.reexported`): that definition gets the `qualified_name_boost`."""
+    segments = [s for s in NAME_SEPARATORS.split(p.query_path) if s] if p.intent == "symbol" else []
+    ids = [h.symbol_id for h in ranked if len(segments) > 1 and h.result_type == "symbol"
+           and h.name.lower() == segments[-1].lower() and not h.signals.get("qualified_name_boost")]
+    if not ids:
+        return
+    from ..refs.python import reexported  # the refs package loads only for a qualified name
+    rows = sorted(symbols_by_id(gen, ids).values(), key=lambda r: (r.path, r.line_start))
+    exported = {r.symbol_id for r in reexported(gen, repo, ref, rows, segments)}
+    for h in ranked:
+        if h.symbol_id in exported and not h.signals.get("qualified_name_boost"):
+            sig.recompose(h, qualified_name_boost=sig.QUALIFIED_NAME_BOOST)
 
 
 def _qualified_first(ranked: list[Hit], p: Plan) -> None:

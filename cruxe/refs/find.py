@@ -27,7 +27,8 @@ Targets: the name is read as locate_symbol reads one (`intent.parse_name`,
 `intent.qualified_matches`), so it may be qualified (`a::b`, `A.b`, `A->b`, `A#b`: a suffix of
 qualified names, else the qualifier's segments in order in the path and qualifier, as
 `hashbrown::HashMap::insert` names `hashbrown/src/map.rs`'s `map::HashMap::insert`), the
-scope as written chosen over other cases. Definitions that share a path and qualified name (conditional redefinitions,
+scope as written chosen over other cases; a Python package's public name is the definition it
+re-exports, with its stubs (`attr.evolve`: `attr/_funcs.py`'s, `refs.python.reexported`). Definitions that share a path and qualified name (conditional redefinitions,
 overloads, property setters) are one target. `path` + `line` pick the definition at (or
 around) that line. Several targets in the `path` given are all answered, grouped by
 definition (`definitions`, each reference saying which one it reaches); several targets and
@@ -46,6 +47,7 @@ from ..outline import normalize_repo_path
 from ..shape import apply_safety_limit
 from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
                      unresolved_edges)
+from .python import reexported
 from .resolve import resolver_version
 from .testcode import InSourceTests, fold_test_code, path_rank, source_before_test_code
 from .text import line_of
@@ -174,7 +176,7 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
     """The definitions asked for, grouped into targets (rows of one path and qualified
     name), in (path, line) order: one, or several of the one file `path` names."""
     name = segments[-1]
-    every = rows = _definitions(gen, segments, CrateNames(gen, repo, ref))
+    every = rows = _definitions(gen, repo, ref, segments)
     if path is not None:
         rows = [r for r in rows if r["path"] == path]
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -294,15 +296,21 @@ def _at_line(targets: list[list[dict[str, Any]]], line: int, symbol_name: str,
                                 "or `path` alone for all of them."})
 
 
-def _definitions(gen: Generation, segments: list[str], home: CrateNames) -> list[dict[str, Any]]:
+def _definitions(gen: Generation, repo: str, ref: str, segments: list[str]) -> list[dict[str, Any]]:
     """The definitions a (qualified) name means, read as locate_symbol reads it: a qualified
-    name by `intent.qualified_matches`, those matching its scope as written when some do;
+    name by `intent.qualified_matches`, those matching its scope as written when some do, or
+    the definitions a Python package's imports re-export under it with the stubs that declare
+    it (no other same-named definition: `pkg.Request` is the one `pkg/__init__.py` imports);
     then those named exactly as written when some are, else any case."""
     name = segments[-1]
     rows = symbols_named(gen, name.lower())
     if len(segments) > 1:
+        home = CrateNames(gen, repo, ref)
+        exported = reexported(gen, repo, ref, rows, segments)
         rows = qualified_matches(rows, segments, home)
         rows = [r for r in rows if scope_as_written(r, segments, home)] or rows
+        if exported:
+            rows = exported + [r for r in rows if r not in exported and is_declaration_file(r.path)]
     rows = [r for r in rows if r.name == name] or rows
     return [_row(s) for s in rows]
 

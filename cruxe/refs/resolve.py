@@ -86,7 +86,9 @@ log = logging.getLogger(__name__)
 # external; `import m` and `from m import m` told apart by extraction's alias, not guessed; a
 # `.pyi` stub's method is no rival of its implementation for an unknown receiver.)
 # (20: a TypeScript receiver typed by a type alias of an object type reaches the alias's members.)
-RESOLVER_VERSION = "20"
+# (21: a Python receiver of known class that lacks the name reaches the repository's one method so
+# named when its class derives from that class: a receiver narrowed by `isinstance`.)
+RESOLVER_VERSION = "21"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
