@@ -342,9 +342,13 @@ def _fold_imports(refs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int
     """The references without the import lines of files that also use the target otherwise
     (the use says more than the import), and how many were dropped. An import that is its
     file's only reference to the target (a re-export, a side-effect import, a use the
-    resolver did not link) stays. Grouped answers fold per definition."""
+    resolver did not link) stays, after the uses of its rank (`path_rank`): a package's
+    `__init__.py` re-export sorted first by path and stood above every call. Grouped answers
+    fold per definition."""
     used = {(r["path"], r.get("definition")) for r in refs if r["edge_type"] != "imports"}
     kept = [r for r in refs if r["edge_type"] != "imports" or (r["path"], r.get("definition")) not in used]
+    order = {d: i for i, d in enumerate(dict.fromkeys(r.get("definition") for r in kept))}
+    kept.sort(key=lambda r: (order[r.get("definition")], path_rank(r["path"]), r["edge_type"] == "imports"))
     return kept, len(refs) - len(kept)
 
 
