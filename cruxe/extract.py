@@ -64,7 +64,9 @@ _BOM = b"\xef\xbb\xbf"
 # name as alias, `import m as m` none (the two were written alike); 26: a string class attribute of a
 # Python exception class (werkzeug's `description = (...)`) is a message; 27: a message written as
 # literals and values joined by `+` (`"No node type '" + name + "' found"`) has a hole at each value.
-EXTRACTION_VERSION = "27"
+# 28: a Rust struct with named fields lists them in its signature (`pub struct A { inner: Mutex<T> }`),
+# as a tuple struct's header already did: the types `self.inner.f()` resolves through.
+EXTRACTION_VERSION = "28"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -20,6 +20,9 @@ Rules (the choices CONTRACTS leaves open):
   through the target's base name: `auth::jwt::Foo::method`. `impl` blocks themselves are not
   symbols; their items' parent is the target type when that type is defined in the same
   scope of the same file, otherwise the enclosing symbol.
+- Signatures: the header up to the body; a struct (or union) with named fields adds them as
+  `{ name: Type, .. }` without attributes, comments or visibility (a tuple struct's header
+  holds its fields already): the types a resolver reads `self.field.f()` through.
 - Visibility: `pub` -> public; `pub(crate)`, `pub(super)`, `pub(in path)`, `crate` ->
   internal; `pub(self)` and nothing -> private; a `macro_rules!` is public with `#[macro_export]`,
   else private. Trait items take the trait's visibility;
@@ -232,7 +235,22 @@ def _signature(node: ts.Node, source: bytes) -> str:
         if stop is not None and (field == "value" or stop.type in _BODY_TYPES):
             end = stop.start_byte
     sig = collapse(source[node.start_byte:end].decode("utf-8", "replace")).rstrip(";=, ").rstrip()
+    if field == "body" and stop is not None and stop.type == "field_declaration_list":
+        sig += _named_fields(stop, source)
     return cap(sig, MAX_SIGNATURE_CHARS)
+
+
+def _named_fields(body: ts.Node, source: bytes) -> str:
+    """` { a: A, b: Vec<B> }`: a named struct's fields as its signature shows them (a tuple
+    struct's header already holds its fields), the types a resolver reads `self.a.f()`
+    through; visibility, attributes and comments left out."""
+    fields = []
+    for child in body.named_children:
+        if child.type == "field_declaration":
+            name, typ = child.child_by_field_name("name"), child.child_by_field_name("type")
+            if name is not None and typ is not None:
+                fields.append(f"{text(name, source)}: {collapse(text(typ, source))}")
+    return " { " + ", ".join(fields) + " }" if fields else ""
 
 
 def _visibility(node: ts.Node, source: bytes) -> str:
