@@ -65,8 +65,9 @@ _BOM = b"\xef\xbb\xbf"
 # Python exception class (werkzeug's `description = (...)`) is a message; 27: a message written as
 # literals and values joined by `+` (`"No node type '" + name + "' found"`) has a hole at each value.
 # 28: a Rust struct with named fields lists them in its signature (`pub struct A { inner: Mutex<T> }`),
-# as a tuple struct's header already did: the types `self.inner.f()` resolves through.
-EXTRACTION_VERSION = "28"
+# as a tuple struct's header already did: the types `self.inner.f()` resolves through; 29: a Rust
+# turbofish call in a macro's arguments (`assert_eq!(x & low_bits::<T>(), 0)`) is a call.
+EXTRACTION_VERSION = "29"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

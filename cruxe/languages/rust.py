@@ -42,7 +42,8 @@ Rules (the choices CONTRACTS leaves open):
 - References: one import per `use` leaf (groups flattened, `self` in a group, renames as
   alias, globs as `path::*`) and per `extern crate`; calls of functions, methods (with the
   receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`),
-  also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`),
+  also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`,
+  turbofish ones too: `assert_eq!(x & low_bits::<T>(), 0)`),
   where `fn name(` is a definition of the template, no call.
 """
 from __future__ import annotations
@@ -508,15 +509,38 @@ _MACRO_FN = re.compile(rb"\bfn\s+$")
 _MACRO_LOOKBEHIND = 200  # bytes read before the name: a path or chain longer than this is cut
 
 
+def _opens_call(source: bytes, at: int) -> bool:
+    """Whether the tokens at `at` open a call's arguments: `(`, or a turbofish and then `(`
+    (`::<T, Vec<u8>>(`)."""
+    if source.startswith(b"(", at):
+        return True
+    if not source.startswith(b"::<", at):
+        return False
+    depth, i, end = 0, at + 2, min(len(source), at + _MACRO_LOOKBEHIND)
+    while i < end:
+        c = source[i:i + 1]
+        if c == b"<":
+            depth += 1
+        elif c == b">" and source[i - 1:i] != b"-":
+            depth -= 1
+            if depth == 0:
+                return source[i + 1:i + 2] == b"("
+        elif c in b";{}":
+            return False
+        i += 1
+    return False
+
+
 def _macro_calls(caps_list: list[Captures], source: bytes) -> list[PendingRef]:
     """`calls` edges for `f(...)`, `a::f(...)` and `x.f(...)` written in a macro's arguments,
     which tree-sitter leaves as tokens; an attribute's arguments (`cfg(all(..))`) are no calls."""
     attrs = sorted((c["mattr"][0].start_byte, c["mattr"][0].end_byte) for c in caps_list if "mattr" in c)
     starts = [a for a, _ in attrs]
     out: list[PendingRef] = []
+    taken: set[int] = set()  # a name the grammar's error recovery matched twice is one call
     for caps in caps_list:
         node = caps.get("mcall", (None,))[0]
-        if node is None or source[node.end_byte:node.end_byte + 1] != b"(":
+        if node is None or node.start_byte in taken or not _opens_call(source, node.end_byte):
             continue
         i = bisect_right(starts, node.start_byte) - 1  # attributes do not nest: the one starting last
         if i >= 0 and node.start_byte < attrs[i][1]:
@@ -532,6 +556,7 @@ def _macro_calls(caps_list: list[Captures], source: bytes) -> list[PendingRef]:
         elif before.endswith(b"."):
             m = _MACRO_RECV.search(before)
             receiver = m.group(1).decode("utf-8", "replace") if m else "(...)"
+        taken.add(start)
         out.append((start, "calls", source[start:node.end_byte].decode("utf-8", "replace"),
                     node.start_point[0] + 1, "", "", receiver))
     return out
