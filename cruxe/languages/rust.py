@@ -6,7 +6,8 @@ Rules (the choices CONTRACTS leaves open):
   provided methods alike); `struct` -> struct; `union` -> struct (CONTRACTS has no union kind
   and a union is a struct whose fields overlap); `enum`, `trait` -> enum, trait; `type` (also
   associated types) -> type_alias; `const` and immutable `static` -> constant; `static mut`
-  -> variable; `mod x;` and `mod x { }` -> module; `macro_rules! name` -> function (callable
+  -> variable; an enum's variants -> constant (`Steal::Retry`, with the enum's visibility; the
+  signature is the variant as written); `mod x;` and `mod x { }` -> module; `macro_rules! name` -> function (callable
   role, so `locate_symbol name kind=function` finds it; the signature says `macro_rules!`).
   Items in `extern { }` blocks are functions / constants / type aliases like any other.
 - Lines: `line_start` is the first outer attribute or outer doc comment (`///`, `/** */`) in
@@ -73,7 +74,7 @@ _KINDS = {
     "struct_item": Kind.STRUCT, "union_item": Kind.STRUCT, "enum_item": Kind.ENUM,
     "trait_item": Kind.TRAIT, "type_item": Kind.TYPE_ALIAS, "associated_type": Kind.TYPE_ALIAS,
     "const_item": Kind.CONSTANT, "static_item": Kind.CONSTANT, "mod_item": Kind.MODULE,
-    "macro_definition": Kind.FUNCTION,
+    "macro_definition": Kind.FUNCTION, "enum_variant": Kind.CONSTANT,
 }
 _TYPE_KINDS = frozenset({Kind.STRUCT.value, Kind.ENUM.value, Kind.TRAIT.value, Kind.TYPE_ALIAS.value})
 # Node types whose text up to (not including) this field is the declaration header.
@@ -142,11 +143,18 @@ def _candidate(node: ts.Node, source: bytes) -> Candidate | None:
     return Candidate(
         node, text(name_node, source), kind.value,
         signature=_signature(node, source),
-        visibility=_visibility(node, source),
+        visibility=_visibility(_variant_enum(node) or node, source),
         doc=doc,
         name_line=start_line(name_node),
         extra={"start": start, "container": container},
     )
+
+
+def _variant_enum(node: ts.Node) -> ts.Node | None:
+    """The `enum` item of an enum variant (whose visibility the variant has), else None."""
+    if node.type != "enum_variant" or node.parent is None:
+        return None
+    return node.parent.parent
 
 
 def _container(node: ts.Node) -> str:

@@ -14,7 +14,7 @@
 ; ---- definitions
 [(function_item) (function_signature_item) (struct_item) (union_item) (enum_item)
  (trait_item) (type_item) (associated_type) (const_item) (static_item) (mod_item)
- (macro_definition) (impl_item)] @def
+ (macro_definition) (impl_item) (enum_variant)] @def
 
 ; ---- macros called at item level: in a file, or in a `mod`, `impl`, `trait` or `extern` body
 (source_file (macro_invocation) @imacro)
