@@ -104,3 +104,5 @@ def test_named_fields_are_read_from_the_signature():
     # a list cut by the signature's length limit keeps what came before the cut
     assert named_fields("struct A { a: B, c: HashMap<u8, D>, e: Ve...") == {"a": "B", "c": "HashMap<u8, D>"}
     assert struct_field("pub struct P(pub &'a B<T>, u8)", "1") == "u8"
+    # a union's fields are read as a struct's (extraction gives a union the kind struct)
+    assert named_fields("pub union Bits { raw: u64, parts: Halves }") == {"raw": "u64", "parts": "Halves"}

@@ -85,8 +85,8 @@ log = logging.getLogger(__name__)
 # (19: a Python `super().m()` in a class deriving from outside code whose repository bases lack `m` is
 # external; `import m` and `from m import m` told apart by extraction's alias, not guessed; a
 # `.pyi` stub's method is no rival of its implementation for an unknown receiver.)
-# (20: a Rust `self.field.f()` resolves through the named field's declared type, as `self.0.f()` did
-# through a tuple struct's, also from an impl in another module than the struct.)
+# (20: a Rust `self.field.f()` resolves through the named field's declared type (a struct's or a
+# union's), as `self.0.f()` did through a tuple struct's, also from an impl in another module.)
 RESOLVER_VERSION = "20"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).

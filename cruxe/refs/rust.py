@@ -60,7 +60,7 @@ _SMART_POINTERS = frozenset("Box Rc Arc".split())
 # an `Arc<T>` clones the `Arc`)
 _POINTER_METHODS = frozenset("clone as_ref as_mut borrow borrow_mut deref deref_mut eq ne cmp partial_cmp fmt "
                              "hash into".split())
-_STRUCT_NAME = re.compile(r"\bstruct\s+[A-Za-z_]\w*\s*")
+_STRUCT_NAME = re.compile(r"\b(?:struct|union)\s+[A-Za-z_]\w*\s*")
 _PARAM_NAME = re.compile(r"\s*(?:const\s+)?([A-Za-z_]\w*)")  # a lifetime (`'a`) does not match
 # std's types every module names without a `use`: a field of one holds no type of the repository
 _STD_TYPES = frozenset("String Vec Option Result Box Rc Arc RefCell Cell HashMap HashSet BTreeMap BTreeSet "
@@ -459,9 +459,9 @@ def tuple_fields(signature: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def named_fields(signature: str) -> dict[str, str]:
-    """The fields of a named struct's signature as extraction writes them (`pub struct A<T>
-    { inner: Mutex<T>, buf: Vec<u8> }`) -> {inner: `Mutex<T>`, buf: `Vec<u8>`}; a list cut
-    by the signature's length limit keeps the fields before the cut."""
+    """The fields of a named struct's (or union's) signature as extraction writes them (`pub
+    struct A<T> { inner: Mutex<T>, buf: Vec<u8> }`) -> {inner: `Mutex<T>`, buf: `Vec<u8>`}; a
+    list cut by the signature's length limit keeps the fields before the cut."""
     m = _STRUCT_NAME.search(signature)
     brace = signature.find("{", m.end()) if m is not None else -1
     if brace < 0:
