@@ -106,3 +106,30 @@ def test_named_fields_are_read_from_the_signature():
     assert struct_field("pub struct P(pub &'a B<T>, u8)", "1") == "u8"
     # a union's fields are read as a struct's (extraction gives a union the kind struct)
     assert named_fields("pub union Bits { raw: u64, parts: Halves }") == {"raw": "u64", "parts": "Halves"}
+
+
+LOCKS = ("pub unsafe trait RawMutex {\n"
+         "    fn lock(&self);\n"
+         "    fn unlock(&self);\n"
+         "}\n\n"
+         "pub struct Mutex<R, T> {\n"
+         "    raw: R,\n"
+         "    data: T,\n"
+         "}\n\n"
+         "impl<R: RawMutex, T> Mutex<R, T> {\n"           # the bound is the impl's, not the struct's
+         "    pub fn lock(&self) -> &T {\n"
+         "        self.raw.lock();\n"                     # line 13
+         "        &self.data\n"
+         "    }\n\n"
+         "    pub fn copy(&self) -> R where R: Clone {\n"
+         "        self.raw.clone()\n"                     # line 18: std's Clone, no guess
+         "    }\n"
+         "}\n")
+
+
+def test_a_generic_fields_method_is_the_one_trait_method_of_that_name(make_repo):
+    from support.incremental import answer, edge_table
+    root = make_repo({"Cargo.toml": '[package]\nname = "locks"\nversion = "0.1.0"\n', "src/lib.rs": LOCKS})
+    run_index(root)
+    assert sites(refs(root, "RawMutex::lock")["references"]) == [("src/lib.rs", 13)]
+    assert answer(edge_table(root), "src/lib.rs", 18, "clone") not in ("unique_name", "receiver")

@@ -87,7 +87,8 @@ log = logging.getLogger(__name__)
 # `.pyi` stub's method is no rival of its implementation for an unknown receiver.)
 # (20: a Rust `self.field.f()` resolves through the named field's declared type (a struct's or a
 # union's), as `self.0.f()` did through a tuple struct's, also from an impl in another module.)
-RESOLVER_VERSION = "20"
+# (21: a Rust field of a generic type bounded only in an impl header: the one trait method of the name.)
+RESOLVER_VERSION = "21"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

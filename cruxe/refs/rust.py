@@ -22,7 +22,9 @@
   T>(&'a Channel<T>)`, `struct Foo<T> { inner: Mutex<T> }`), through `Box`/`Rc`/`Arc` unless
   `f` is one the pointer itself has (`clone`: the `Arc`'s); a std type's field reaches the
   crate's impl for that type, else std (external); a field of a generic parameter's type,
-  `f` of the first trait the struct bounds it by that has one.
+  `f` of the first trait the struct bounds it by that has one, else (bounded in an impl
+  header, which the index does not keep) the one trait method `f` of the repository, unless
+  a std trait has an `f` too.
 """
 from __future__ import annotations
 
@@ -32,8 +34,8 @@ from functools import lru_cache
 
 from ..crates import CARGO_NAME, crate_of
 from ..languages.rust import module_path
-from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
-                     Resolution, first, unique)
+from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNIQUE, UNKNOWN,
+                     LanguageResolver, Resolution, first, unique)
 from .graph import Edge, Graph, Sym
 
 _STD_MACROS = frozenset("println print eprintln eprint format write writeln vec assert assert_eq assert_ne "
@@ -60,6 +62,12 @@ _SMART_POINTERS = frozenset("Box Rc Arc".split())
 # an `Arc<T>` clones the `Arc`)
 _POINTER_METHODS = frozenset("clone as_ref as_mut borrow borrow_mut deref deref_mut eq ne cmp partial_cmp fmt "
                              "hash into".split())
+# methods of std's traits a generic value may have through a bound the index does not see
+_STD_TRAIT_METHODS = frozenset("clone clone_from eq ne cmp partial_cmp lt le gt ge max min clamp fmt hash next "
+                               "next_back size_hint into from try_from try_into as_ref as_mut borrow borrow_mut "
+                               "deref deref_mut drop into_iter default to_string to_owned extend read read_exact "
+                               "write write_all flush poll call call_mut call_once index index_mut add sub mul div "
+                               "neg not len is_empty get type_id".split())
 _STRUCT_NAME = re.compile(r"\b(?:struct|union)\s+[A-Za-z_]\w*\s*")
 _PARAM_NAME = re.compile(r"\s*(?:const\s+)?([A-Za-z_]\w*)")  # a lifetime (`'a`) does not match
 # std's types every module names without a `use`: a field of one holds no type of the repository
@@ -141,7 +149,7 @@ class RustResolver(LanguageResolver):
         if parts and parts[0] in generic_parameters(struct.signature):
             # `T`, `P::Searcher`: a type the struct is generic over, known by its bounds only
             bounds = struct_bounds(struct.signature, parts[0]) if len(parts) == 1 else ()
-            return self._trait_method(crate, struct.path, e, list(bounds))
+            return self._trait_method(crate, struct.path, e, list(bounds)) or self._generic_method(e)
         if not parts:
             return None
         target = self.path(crate, module_path(struct.path), struct.path, parts)
@@ -153,6 +161,17 @@ class RustResolver(LanguageResolver):
             got = self._method(crate, parts[0], e.to_name, RECEIVER)
             return got if got[0] is not None else (None, EXTERNAL)
         return (None, EXTERNAL) if target is False else None
+
+    def _generic_method(self, e: Edge) -> Resolution | None:
+        """`self.raw.lock()` on a field of a generic type bounded where the struct does not say
+        (an impl header, `impl<R: RawMutex, T> Mutex<R, T>`, which the index does not keep): a
+        generic value has its bounds' methods only, so the one trait method of that name in the
+        repository, unless std's traits have one too. None otherwise (as before)."""
+        if e.to_name in _STD_TRAIT_METHODS:
+            return None
+        declared = [s for s in self.g.named(e.to_name) if s.kind == "method" and s.language == "rust"
+                    and getattr(self.g.get(s.parent), "kind", None) == "trait"]
+        return (declared[0].id, UNIQUE) if len(declared) == 1 else None
 
     def _impl_struct(self, crate: str, e: Edge) -> Sym | None:
         """The struct whose impl holds the method `e` is in: by the impl's qualified name (the
