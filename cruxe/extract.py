@@ -66,7 +66,11 @@ _BOM = b"\xef\xbb\xbf"
 # literals and values joined by `+` (`"No node type '" + name + "' found"`) has a hole at each value;
 # 28: a TypeScript template's hole holding a nested template or braces is one hole.
 # 29: a chunk over CHUNK_MAX_LINES is cut where a statement ends, not at a fixed line.
-EXTRACTION_VERSION = "29"
+# 30: a Rust struct with named fields lists them in its signature (`pub struct A { inner: Mutex<T> }`),
+# as a tuple struct's header already did: the types `self.inner.f()` resolves through; 31: a Rust
+# turbofish call in a macro's arguments (`assert_eq!(x & low_bits::<T>(), 0)`) is a call; 32: a Rust
+# enum's variants are symbols (constants: `Steal::Retry`).
+EXTRACTION_VERSION = "32"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -64,7 +64,7 @@ def test_signatures():
     assert s["auth::jwt::validate_token"].signature == \
         "pub fn validate_token(token: &str) -> Result<Claims<()>> where Claims<()>: Validate"
     assert s["auth::jwt::Claims::new"].signature == "pub fn new(sub: String, extra: T) -> Self"
-    assert s["auth::jwt::Claims"].signature == "pub struct Claims<T: Clone>"
+    assert s["auth::jwt::Claims"].signature == "pub struct Claims<T: Clone> { sub: String, extra: T }"
     assert s["auth::jwt::Validate::validate"].signature == \
         "fn validate(&self, token: &str) -> Result<Self::Output>"
     assert s["auth::jwt::MAX_TOKEN"].signature == "pub const MAX_TOKEN: usize"

@@ -6,7 +6,8 @@ Rules (the choices CONTRACTS leaves open):
   provided methods alike); `struct` -> struct; `union` -> struct (CONTRACTS has no union kind
   and a union is a struct whose fields overlap); `enum`, `trait` -> enum, trait; `type` (also
   associated types) -> type_alias; `const` and immutable `static` -> constant; `static mut`
-  -> variable; `mod x;` and `mod x { }` -> module; `macro_rules! name` -> function (callable
+  -> variable; an enum's variants -> constant (`Steal::Retry`, with the enum's visibility; the
+  signature is the variant as written); `mod x;` and `mod x { }` -> module; `macro_rules! name` -> function (callable
   role, so `locate_symbol name kind=function` finds it; the signature says `macro_rules!`).
   Items in `extern { }` blocks are functions / constants / type aliases like any other.
 - Lines: `line_start` is the first outer attribute or outer doc comment (`///`, `/** */`) in
@@ -20,6 +21,9 @@ Rules (the choices CONTRACTS leaves open):
   through the target's base name: `auth::jwt::Foo::method`. `impl` blocks themselves are not
   symbols; their items' parent is the target type when that type is defined in the same
   scope of the same file, otherwise the enclosing symbol.
+- Signatures: the header up to the body; a struct (or union) with named fields adds them as
+  `{ name: Type, .. }` without attributes, comments or visibility (a tuple struct's header
+  holds its fields already): the types a resolver reads `self.field.f()` through.
 - Visibility: `pub` -> public; `pub(crate)`, `pub(super)`, `pub(in path)`, `crate` ->
   internal; `pub(self)` and nothing -> private; a `macro_rules!` is public with `#[macro_export]`,
   else private. Trait items take the trait's visibility;
@@ -39,7 +43,8 @@ Rules (the choices CONTRACTS leaves open):
 - References: one import per `use` leaf (groups flattened, `self` in a group, renames as
   alias, globs as `path::*`) and per `extern crate`; calls of functions, methods (with the
   receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`),
-  also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`),
+  also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`,
+  turbofish ones too: `assert_eq!(x & low_bits::<T>(), 0)`),
   where `fn name(` is a definition of the template, no call.
 """
 from __future__ import annotations
@@ -69,7 +74,7 @@ _KINDS = {
     "struct_item": Kind.STRUCT, "union_item": Kind.STRUCT, "enum_item": Kind.ENUM,
     "trait_item": Kind.TRAIT, "type_item": Kind.TYPE_ALIAS, "associated_type": Kind.TYPE_ALIAS,
     "const_item": Kind.CONSTANT, "static_item": Kind.CONSTANT, "mod_item": Kind.MODULE,
-    "macro_definition": Kind.FUNCTION,
+    "macro_definition": Kind.FUNCTION, "enum_variant": Kind.CONSTANT,
 }
 _TYPE_KINDS = frozenset({Kind.STRUCT.value, Kind.ENUM.value, Kind.TRAIT.value, Kind.TYPE_ALIAS.value})
 # Node types whose text up to (not including) this field is the declaration header.
@@ -138,11 +143,18 @@ def _candidate(node: ts.Node, source: bytes) -> Candidate | None:
     return Candidate(
         node, text(name_node, source), kind.value,
         signature=_signature(node, source),
-        visibility=_visibility(node, source),
+        visibility=_visibility(_variant_enum(node) or node, source),
         doc=doc,
         name_line=start_line(name_node),
         extra={"start": start, "container": container},
     )
+
+
+def _variant_enum(node: ts.Node) -> ts.Node | None:
+    """The `enum` item of an enum variant (whose visibility the variant has), else None."""
+    if node.type != "enum_variant" or node.parent is None:
+        return None
+    return node.parent.parent
 
 
 def _container(node: ts.Node) -> str:
@@ -232,7 +244,22 @@ def _signature(node: ts.Node, source: bytes) -> str:
         if stop is not None and (field == "value" or stop.type in _BODY_TYPES):
             end = stop.start_byte
     sig = collapse(source[node.start_byte:end].decode("utf-8", "replace")).rstrip(";=, ").rstrip()
+    if field == "body" and stop is not None and stop.type == "field_declaration_list":
+        sig += _named_fields(stop, source)
     return cap(sig, MAX_SIGNATURE_CHARS)
+
+
+def _named_fields(body: ts.Node, source: bytes) -> str:
+    """` { a: A, b: Vec<B> }`: a named struct's fields as its signature shows them (a tuple
+    struct's header already holds its fields), the types a resolver reads `self.a.f()`
+    through; visibility, attributes and comments left out."""
+    fields = []
+    for child in body.named_children:
+        if child.type == "field_declaration":
+            name, typ = child.child_by_field_name("name"), child.child_by_field_name("type")
+            if name is not None and typ is not None:
+                fields.append(f"{text(name, source)}: {collapse(text(typ, source))}")
+    return " { " + ", ".join(fields) + " }" if fields else ""
 
 
 def _visibility(node: ts.Node, source: bytes) -> str:
@@ -490,15 +517,38 @@ _MACRO_FN = re.compile(rb"\bfn\s+$")
 _MACRO_LOOKBEHIND = 200  # bytes read before the name: a path or chain longer than this is cut
 
 
+def _opens_call(source: bytes, at: int) -> bool:
+    """Whether the tokens at `at` open a call's arguments: `(`, or a turbofish and then `(`
+    (`::<T, Vec<u8>>(`)."""
+    if source.startswith(b"(", at):
+        return True
+    if not source.startswith(b"::<", at):
+        return False
+    depth, i, end = 0, at + 2, min(len(source), at + _MACRO_LOOKBEHIND)
+    while i < end:
+        c = source[i:i + 1]
+        if c == b"<":
+            depth += 1
+        elif c == b">" and source[i - 1:i] != b"-":
+            depth -= 1
+            if depth == 0:
+                return source[i + 1:i + 2] == b"("
+        elif c in b";{}":
+            return False
+        i += 1
+    return False
+
+
 def _macro_calls(caps_list: list[Captures], source: bytes) -> list[PendingRef]:
     """`calls` edges for `f(...)`, `a::f(...)` and `x.f(...)` written in a macro's arguments,
     which tree-sitter leaves as tokens; an attribute's arguments (`cfg(all(..))`) are no calls."""
     attrs = sorted((c["mattr"][0].start_byte, c["mattr"][0].end_byte) for c in caps_list if "mattr" in c)
     starts = [a for a, _ in attrs]
     out: list[PendingRef] = []
+    taken: set[int] = set()  # a name the grammar's error recovery matched twice is one call
     for caps in caps_list:
         node = caps.get("mcall", (None,))[0]
-        if node is None or source[node.end_byte:node.end_byte + 1] != b"(":
+        if node is None or node.start_byte in taken or not _opens_call(source, node.end_byte):
             continue
         i = bisect_right(starts, node.start_byte) - 1  # attributes do not nest: the one starting last
         if i >= 0 and node.start_byte < attrs[i][1]:
@@ -514,6 +564,7 @@ def _macro_calls(caps_list: list[Captures], source: bytes) -> list[PendingRef]:
         elif before.endswith(b"."):
             m = _MACRO_RECV.search(before)
             receiver = m.group(1).decode("utf-8", "replace") if m else "(...)"
+        taken.add(start)
         out.append((start, "calls", source[start:node.end_byte].decode("utf-8", "replace"),
                     node.start_point[0] + 1, "", "", receiver))
     return out

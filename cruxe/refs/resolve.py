@@ -88,7 +88,10 @@ log = logging.getLogger(__name__)
 # (20: a TypeScript receiver typed by a type alias of an object type reaches the alias's members.)
 # (21: a Python receiver of known class that lacks the name reaches the repository's one method so
 # named when its class derives from that class: a receiver narrowed by `isinstance`.)
-RESOLVER_VERSION = "21"
+# (22: a Rust `self.field.f()` resolves through the named field's declared type (a struct's or a
+# union's), as `self.0.f()` did through a tuple struct's, also from an impl in another module.)
+# (23: a Rust field of a generic type bounded only in an impl header: the one trait method of the name.)
+RESOLVER_VERSION = "23"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -17,9 +17,14 @@
   has no `f` is a value (a local or parameter named like the module), resolved as above.
 - `x.f()` on a parameter of a generic type (`<R: RngCore>(rng: &mut R)`, `where R: Rng`,
   `rng: impl Rng`): `f` of the first bounding trait that has one, supertraits included.
-- `self.0.f()` in a method of a tuple struct: `f` of the field's type as the struct's
-  signature declares it (`struct Sender<'a, T>(&'a Channel<T>)`), through `Box`/`Rc`/`Arc`;
-  a std type's field reaches the crate's impl for that type, else std (external).
+- `self.0.f()` in a method of a tuple struct, `self.inner.f()` in one of a struct with named
+  fields: `f` of the field's type as the struct's signature declares it (`struct Sender<'a,
+  T>(&'a Channel<T>)`, `struct Foo<T> { inner: Mutex<T> }`), through `Box`/`Rc`/`Arc` unless
+  `f` is one the pointer itself has (`clone`: the `Arc`'s); a std type's field reaches the
+  crate's impl for that type, else std (external); a field of a generic parameter's type,
+  `f` of the first trait the struct bounds it by that has one, else (bounded in an impl
+  header, which the index does not keep) the one trait method `f` of the repository, unless
+  a std trait has an `f` too.
 """
 from __future__ import annotations
 
@@ -29,8 +34,8 @@ from functools import lru_cache
 
 from ..crates import CARGO_NAME, crate_of
 from ..languages.rust import module_path
-from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
-                     Resolution, first, unique)
+from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNIQUE, UNKNOWN,
+                     LanguageResolver, Resolution, first, unique)
 from .graph import Edge, Graph, Sym
 
 _STD_MACROS = frozenset("println print eprintln eprint format write writeln vec assert assert_eq assert_ne "
@@ -47,13 +52,23 @@ _COMMON_METHODS = frozenset("new default clone len is_empty iter iter_mut into_i
 # (`unsafe { ptr::read(kv) }.f()`: that value's type is unknown, not another crate's).
 _PATH = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _TURBOFISH = re.compile(r"::<[^<>]*(?:<[^<>]*>[^<>]*)*>")
-# `self.0.f()`: a call on a tuple struct's field
-_TUPLE_FIELD = re.compile(r"self\.(\d+)")
+# `self.0.f()`, `self.inner.f()`: a call on a field of the method's struct
+_SELF_FIELD = re.compile(r"self\.(\d+|[A-Za-z_]\w*)")
 # a tuple field's type, without its visibility, references, lifetimes and `mut`/`dyn`
 _FIELD_TYPE = re.compile(r"(?:pub(?:\([^)]*\))?\s+)?(?:&\s*|'\w+\s+|mut\s+|dyn\s+|\*const\s+|\*mut\s+)*"
                          r"((?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)")
 _SMART_POINTERS = frozenset("Box Rc Arc".split())
-_STRUCT_NAME = re.compile(r"\bstruct\s+[A-Za-z_]\w*\s*")
+# methods a smart pointer answers itself rather than through `Deref` (`self.shared.clone()` on
+# an `Arc<T>` clones the `Arc`)
+_POINTER_METHODS = frozenset("clone as_ref as_mut borrow borrow_mut deref deref_mut eq ne cmp partial_cmp fmt "
+                             "hash into".split())
+# methods of std's traits a generic value may have through a bound the index does not see
+_STD_TRAIT_METHODS = frozenset("clone clone_from eq ne cmp partial_cmp lt le gt ge max min clamp fmt hash next "
+                               "next_back size_hint into from try_from try_into as_ref as_mut borrow borrow_mut "
+                               "deref deref_mut drop into_iter default to_string to_owned extend read read_exact "
+                               "write write_all flush poll call call_mut call_once index index_mut add sub mul div "
+                               "neg not len is_empty get type_id".split())
+_STRUCT_NAME = re.compile(r"\b(?:struct|union)\s+[A-Za-z_]\w*\s*")
 _PARAM_NAME = re.compile(r"\s*(?:const\s+)?([A-Za-z_]\w*)")  # a lifetime (`'a`) does not match
 # std's types every module names without a `use`: a field of one holds no type of the repository
 _STD_TYPES = frozenset("String Vec Option Result Box Rc Arc RefCell Cell HashMap HashSet BTreeMap BTreeSet "
@@ -84,9 +99,9 @@ class RustResolver(LanguageResolver):
         if recv in ("self", "Self") or recv.startswith("Self::"):
             owner_type = _impl_type(self.g.get(e.from_id))
             return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
-        field = _TUPLE_FIELD.fullmatch(recv)
+        field = _SELF_FIELD.fullmatch(recv)
         if field is not None:
-            got = self._tuple_field_method(crate, e, int(field.group(1)))
+            got = self._field_method(crate, e, field.group(1))
             if got is not None:
                 return got
         path_recv = _TURBOFISH.sub("", recv) if "::<" in recv else recv  # `Vec::<u8>::f()`: Vec's
@@ -118,29 +133,58 @@ class RustResolver(LanguageResolver):
                 return None, EXTERNAL
         return self._any_method(e)
 
-    def _tuple_field_method(self, crate: str, e: Edge, index: int) -> Resolution | None:
-        """`self.0.f()` in a method of a tuple struct: `f` of the field's type, as the struct's
-        signature declares it (`struct Sender<'a, T>(&'a Channel<T>)`; through `Box`, `Rc`,
-        `Arc`, whose methods are the inner type's); a std type's `f` is the crate's impl for it,
-        if any, else std's. None when the signature says nothing (a generic parameter)."""
-        owner = _impl_type(self.g.get(e.from_id))
-        structs = [t for t in self.qnames(crate).get(owner, []) if t.kind == "struct"] if owner else []
-        if len(structs) != 1:
+    def _field_method(self, crate: str, e: Edge, field: str) -> Resolution | None:
+        """`self.0.f()` / `self.inner.f()` in a method of a struct: `f` of the field's type, as
+        the struct's signature declares it (`struct Sender<'a, T>(&'a Channel<T>)`, `{ inner:
+        Mutex<T> }`; through `Box`, `Rc`, `Arc`, whose methods are the inner type's but for
+        those the pointer has itself); a std type's `f` is the crate's impl for it, if any, else
+        std's; a generic parameter's, its bounds'. None when the signature says nothing."""
+        struct = self._impl_struct(crate, e)
+        declared = struct_field(struct.signature, field) if struct is not None else None
+        if declared is None:
             return None
-        struct = structs[0]
-        fields = tuple_fields(struct.signature)
-        if index >= len(fields):
+        if e.to_name in _POINTER_METHODS and _pointer(declared):
+            return None, EXTERNAL
+        parts = field_type(declared)
+        if parts and parts[0] in generic_parameters(struct.signature):
+            # `T`, `P::Searcher`: a type the struct is generic over, known by its bounds only
+            bounds = struct_bounds(struct.signature, parts[0]) if len(parts) == 1 else ()
+            return self._trait_method(crate, struct.path, e, list(bounds)) or self._generic_method(e)
+        if not parts:
             return None
-        parts = field_type(fields[index])
-        if not parts or parts[0] in generic_parameters(struct.signature):
-            return None  # `T`, `P::Searcher`: a type the struct is generic over
         target = self.path(crate, module_path(struct.path), struct.path, parts)
         if isinstance(target, Sym) and target.kind in ("struct", "enum", "trait", "type_alias"):
-            return self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
+            got = self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
+            # none of its own: reached through `Deref` or a blanket trait impl, as before
+            return got if got[1] != UNKNOWN else None
         if target is None and len(parts) == 1 and parts[0] in _STD_TYPES:
             got = self._method(crate, parts[0], e.to_name, RECEIVER)
             return got if got[0] is not None else (None, EXTERNAL)
         return (None, EXTERNAL) if target is False else None
+
+    def _generic_method(self, e: Edge) -> Resolution | None:
+        """`self.raw.lock()` on a field of a generic type bounded where the struct does not say
+        (an impl header, `impl<R: RawMutex, T> Mutex<R, T>`, which the index does not keep): a
+        generic value has its bounds' methods only, so the one trait method of that name in the
+        repository, unless std's traits have one too. None otherwise (as before)."""
+        if e.to_name in _STD_TRAIT_METHODS:
+            return None
+        declared = [s for s in self.g.named(e.to_name) if s.kind == "method" and s.language == "rust"
+                    and getattr(self.g.get(s.parent), "kind", None) == "trait"]
+        return (declared[0].id, UNIQUE) if len(declared) == 1 else None
+
+    def _impl_struct(self, crate: str, e: Edge) -> Sym | None:
+        """The struct whose impl holds the method `e` is in: by the impl's qualified name (the
+        struct's module), else by its name where the impl is written (`use a::Machine; impl
+        Machine` in another module)."""
+        owner = _impl_type(self.g.get(e.from_id))
+        if owner is None:
+            return None
+        structs = [t for t in self.qnames(crate).get(owner, []) if t.kind == "struct"]
+        if not structs:
+            named = self.path(crate, module_path(e.path), e.path, [owner.rsplit("::", 1)[-1]])
+            structs = [named] if isinstance(named, Sym) and named.kind == "struct" else []
+        return structs[0] if len(structs) == 1 else None
 
     def _any_method(self, e: Edge) -> Resolution:
         """A method on a receiver of unknown type: the one Rust method of that name."""
@@ -187,7 +231,12 @@ class RustResolver(LanguageResolver):
         fn = self.g.get(e.from_id)
         while fn is not None and fn.kind not in ("function", "method"):
             fn = self.g.get(fn.parent)
-        bounds = [(p, crate, e.path) for p in parameter_bounds(fn.signature, name)] if fn is not None else []
+        return self._trait_method(crate, e.path, e, list(parameter_bounds(fn.signature, name)) if fn else [])
+
+    def _trait_method(self, crate: str, written_in: str, e: Edge, paths: list[tuple[str, ...]]) -> Resolution | None:
+        """`f` of the first of these traits (paths written in file `written_in`) that has one,
+        supertraits included; None when none of the repository has one."""
+        bounds = [(p, crate, written_in) for p in paths]
         seen: set[str] = set()
         while bounds and len(seen) < MAX_HOPS:
             parts, home, file = bounds.pop(0)
@@ -427,6 +476,55 @@ def tuple_fields(signature: str) -> list[str]:
     return _bracketed(signature, i)[0] if signature.startswith("(", i) else []
 
 
+@lru_cache(maxsize=65536)
+def named_fields(signature: str) -> dict[str, str]:
+    """The fields of a named struct's (or union's) signature as extraction writes them (`pub
+    struct A<T> { inner: Mutex<T>, buf: Vec<u8> }`) -> {inner: `Mutex<T>`, buf: `Vec<u8>`}; a
+    list cut by the signature's length limit keeps the fields before the cut."""
+    m = _STRUCT_NAME.search(signature)
+    brace = signature.find("{", m.end()) if m is not None else -1
+    if brace < 0:
+        return {}
+    items = _bracketed("(" + signature[brace + 1:].removesuffix("}") + ")", 0)[0]
+    if signature.endswith("..."):
+        items = items[:-1]
+    out = {}
+    for item in items:
+        name, colon, typ = item.partition(":")
+        if colon and name.strip().isidentifier():
+            out.setdefault(name.strip(), typ.strip())
+    return out
+
+
+def struct_field(signature: str, field: str) -> str | None:
+    """The declared type of field `field` (`0`, `inner`) in a struct's signature."""
+    if field.isdigit():
+        fields = tuple_fields(signature)
+        return fields[int(field)] if int(field) < len(fields) else None
+    return named_fields(signature).get(field)
+
+
+def _pointer(declared: str) -> bool:
+    """Whether a field's type is a smart pointer (`Arc<T>`, `std::rc::Rc<T>`)."""
+    m = _FIELD_TYPE.match(declared)
+    return m is not None and m.group(1).rsplit("::", 1)[-1] in _SMART_POINTERS and declared[m.end():m.end() + 1] == "<"
+
+
+@lru_cache(maxsize=65536)
+def struct_bounds(signature: str, param: str) -> tuple[tuple[str, ...], ...]:
+    """The trait paths a struct's signature bounds its type parameter by (`struct A<T:
+    Tr>`, `struct A<T> where T: Tr`)."""
+    m = _STRUCT_NAME.search(signature)
+    if m is None or not signature.startswith("<", m.end()):
+        return ()
+    items, end = _bracketed(signature, m.end())
+    where = _WHERE.match(signature[end:].lstrip()) if end < len(signature) else None
+    if where is not None:
+        clause = signature[end:].lstrip()[where.end():].split(" {", 1)[0].split("(", 1)[0]
+        items += _bracketed("<" + clause + ">", 0)[0]
+    return _bounds_of(items, param)
+
+
 def generic_parameters(signature: str) -> set[str]:
     """The type parameters a struct's signature declares (`struct A<'a, P: Pattern<'a>, T = u8>`
     -> {P, T}); lifetimes are no names of types."""
@@ -461,10 +559,16 @@ def parameter_bounds(signature: str, param: str) -> tuple[tuple[str, ...], ...]:
     where = _WHERE.search(signature, fn.end())
     if where is not None:
         items += _bracketed("<" + signature[where.end():] + ">", 0)[0]
+    return _bounds_of(items, generic)
+
+
+def _bounds_of(items: list[str], param: str) -> tuple[tuple[str, ...], ...]:
+    """The trait paths of the generic items (`T: A + B`, from `<..>` or a `where` clause) that
+    bound `param`."""
     out = []
     for item in items:
         head, colon, bound = item.partition(":")
-        if colon and head.strip() == generic:
+        if colon and head.strip() == param:
             out += _trait_paths(bound)
     return tuple(out)
 

@@ -14,7 +14,7 @@
 ; ---- definitions
 [(function_item) (function_signature_item) (struct_item) (union_item) (enum_item)
  (trait_item) (type_item) (associated_type) (const_item) (static_item) (mod_item)
- (macro_definition) (impl_item)] @def
+ (macro_definition) (impl_item) (enum_variant)] @def
 
 ; ---- macros called at item level: in a file, or in a `mod`, `impl`, `trait` or `extern` body
 (source_file (macro_invocation) @imacro)
@@ -40,8 +40,10 @@
 ; ---- calls inside a macro's arguments (`write!(f, "{}", sep(x))`): a token tree is not parsed
 ; into expressions, so a name right before a token tree is a call when the tree opens with `(`
 ; (rust.py checks) and it lies outside an attribute's arguments (`#[cfg(all(unix))]`), also
-; one written in a macro's tokens (`cfg_if! { if #[cfg(unix)] { .. } }`)
+; one written in a macro's tokens (`cfg_if! { if #[cfg(unix)] { .. } }`); a name before `::` is a
+; turbofish call when `::<..>(` follows (rust.py checks: `assert_eq!(x & low_bits::<T>(), 0)`)
 (token_tree (identifier) @mcall . (token_tree))
+(token_tree (identifier) @mcall . "::")
 (attribute (token_tree) @mattr)
 (token_tree "#" . (token_tree . "[") @mattr)
 
