@@ -371,6 +371,14 @@ def parse_name(text: str, field: str) -> list[str]:
     return [s for i, s in enumerate(segments) if s != "prototype" or i in (0, len(segments) - 1)]
 
 
+_MACRO_CALL = re.compile(r"\w!\s*(?:\(\s*\))?[\s`]*$")
+
+
+def is_macro_call(name: str) -> bool:
+    """`select!`, `vec!()`: a Rust macro is asked for, not a same-named function or module."""
+    return _MACRO_CALL.search(name) is not None
+
+
 def symbol_name(query: str) -> str | None:
     """The identifier a symbol-intent query names (`fn foo` -> `foo`), or None."""
     if classify(query)[0] != SYMBOL:

@@ -50,3 +50,14 @@ def test_a_tuple_structs_fields_and_parameters_are_read_from_its_signature():
     assert generic_parameters(sig) == {"F", "T"}
     assert [field_type(f) for f in tuple_fields(sig)] == [["Inner"], ["Vec"]]
     assert tuple_fields("pub struct Named<T> where T: Copy") == [] and field_type("[u8; 4]") == []
+
+
+def test_a_macro_call_asked_for_means_the_macro_not_the_module_of_its_name(make_repo):
+    # rsprobe3: `find_references vec!` was ambiguous between the macro and `mod vec`
+    root = make_repo({"Cargo.toml": '[package]\nname = "a"\nversion = "0.1.0"\n',
+                      "src/lib.rs": "#[macro_use]\nmod macros;\npub mod vec;\n",
+                      "src/macros.rs": "macro_rules! vec {\n    () => {};\n}\n",
+                      "src/vec.rs": "pub fn new() {}\n"})
+    run_index(root)
+    got = refs(root, "vec!")
+    assert (got["symbol"]["path"], got["symbol"]["kind"]) == ("src/macros.rs", "function")

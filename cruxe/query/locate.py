@@ -25,8 +25,6 @@ and a full tie-break.
 """
 from __future__ import annotations
 
-import re
-
 from .. import intent as intent_mod
 from ..errors import CruxeError
 from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
@@ -38,7 +36,6 @@ from .context import enrich
 from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, validate_limit
 from .hits import symbol_hit, take
 
-_MACRO_CALL = re.compile(r"\w!\s*(?:\(\s*\))?[\s`]*$")
 
 
 def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = None, role: str | None = None,
@@ -71,7 +68,7 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     # the same-named methods of other-case types must not push the one asked for past the limit
     other_case = [qualified and not intent_mod.scope_as_written(r, segments, home) for r in rows]
     # `name!` is a Rust macro call: the macro it names comes before same-named functions
-    macro = _MACRO_CALL.search(name) is not None
+    macro = intent_mod.is_macro_call(name)
     not_macro = [macro and not (r.signature or "").startswith("macro_rules!") for r in rows]
     # a package's re-export is what its qualified name means (`attr.evolve` is the function
     # `attr/__init__.py` imports): before the stub declaring it and other same-named classes

@@ -41,7 +41,7 @@ from typing import Any, Callable
 
 from ..crates import CrateNames
 from ..errors import CruxeError
-from ..intent import NAME_SEPARATORS, parse_name, qualified_matches, scope_as_written
+from ..intent import NAME_SEPARATORS, is_macro_call, parse_name, qualified_matches, scope_as_written
 from ..model import is_declaration_file, is_test_file
 from ..outline import normalize_repo_path
 from ..shape import apply_safety_limit
@@ -176,7 +176,7 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
     """The definitions asked for, grouped into targets (rows of one path and qualified
     name), in (path, line) order: one, or several of the one file `path` names."""
     name = segments[-1]
-    every = rows = _definitions(gen, repo, ref, segments)
+    every = rows = _definitions(gen, repo, ref, segments, is_macro_call(symbol_name))
     if path is not None:
         rows = [r for r in rows if r["path"] == path]
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -296,14 +296,18 @@ def _at_line(targets: list[list[dict[str, Any]]], line: int, symbol_name: str,
                                 "or `path` alone for all of them."})
 
 
-def _definitions(gen: Generation, repo: str, ref: str, segments: list[str]) -> list[dict[str, Any]]:
+def _definitions(gen: Generation, repo: str, ref: str, segments: list[str],
+                 macro: bool = False) -> list[dict[str, Any]]:
     """The definitions a (qualified) name means, read as locate_symbol reads it: a qualified
     name by `intent.qualified_matches`, those matching its scope as written when some do, or
     the definitions a Python package's imports re-export under it with the stubs that declare
     it (no other same-named definition: `pkg.Request` is the one `pkg/__init__.py` imports);
-    then those named exactly as written when some are, else any case."""
+    then those named exactly as written when some are, else any case. A Rust macro call
+    (`vec!`) means the macros so named when there are some, not the module `vec`."""
     name = segments[-1]
     rows = symbols_named(gen, name.lower())
+    if macro:
+        rows = [r for r in rows if (r.signature or "").startswith("macro_rules!")] or rows
     if len(segments) > 1:
         home = CrateNames(gen, repo, ref)
         exported = reexported(gen, repo, ref, rows, segments)
