@@ -63,8 +63,10 @@ _BOM = b"\xef\xbb\xbf"
 # ending in errors/messages/warnings) holds messages; 25: a Python `from m import m` carries its
 # name as alias, `import m as m` none (the two were written alike); 26: a string class attribute of a
 # Python exception class (werkzeug's `description = (...)`) is a message; 27: a message written as
-# literals and values joined by `+` (`"No node type '" + name + "' found"`) has a hole at each value.
-EXTRACTION_VERSION = "27"
+# literals and values joined by `+` (`"No node type '" + name + "' found"`) has a hole at each value;
+# 28: a Go call on a field's value (`s.conn.Write(b)`) whose struct the file declares gets the
+# field's declared type as its receiver.
+EXTRACTION_VERSION = "28"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and
