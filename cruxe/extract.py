@@ -65,7 +65,8 @@ _BOM = b"\xef\xbb\xbf"
 # Python exception class (werkzeug's `description = (...)`) is a message; 27: a message written as
 # literals and values joined by `+` (`"No node type '" + name + "' found"`) has a hole at each value;
 # 28: a Go call on a field's value (`s.conn.Write(b)`) whose struct the file declares gets the
-# field's declared type as its receiver.
+# field's declared type as its receiver; a Go signature whose parameters close on a line of
+# their own drops the trailing comma (`id uint32, )`).
 EXTRACTION_VERSION = "28"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is

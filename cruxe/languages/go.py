@@ -191,7 +191,7 @@ class _Out:
         body = node.child_by_field_name("body")
         head = self.source[node.start_byte:body.start_byte if body is not None else node.end_byte]
         self.add(node, node.child_by_field_name("name"), FUNCTION if receiver is None else METHOD,
-                 cap(collapse(head.decode("utf-8", "replace")), MAX_SIGNATURE_CHARS), doc, scope=receiver)
+                 cap(_one_line(head.decode("utf-8", "replace")), MAX_SIGNATURE_CHARS), doc, scope=receiver)
 
     def types(self, decl: ts.Node, doc: str) -> None:
         grouped = any(ch.type == "(" for ch in decl.children)
@@ -218,7 +218,7 @@ class _Out:
         for elem, doc in with_docs(iface.named_children, self.source):
             if elem.type == "method_elem":
                 self.add(elem, elem.child_by_field_name("name"), METHOD,
-                         collapse(text(elem, self.source)), doc, scope=iface_name, parent=parent)
+                         _one_line(text(elem, self.source)), doc, scope=iface_name, parent=parent)
 
     def values(self, decl: ts.Node, doc: str) -> None:
         """One symbol per name of each const/var spec, grouped or not; each starts at its
@@ -260,6 +260,15 @@ class _Out:
 
 
 _RECEIVER_NAME = re.compile(r"func\s*\(\s*(\w+)\s")
+# the comma Go requires after the last parameter of a list that closes on a line of its own
+_LAST_COMMA = re.compile(r",\s*\)")
+_OPENING = re.compile(r"\(\s+")  # a list whose first parameter is on the next line
+
+
+def _one_line(head: str) -> str:
+    """A function's or method spec's head on one line: whitespace runs collapsed, and a
+    parameter list written one parameter a line read as if written on one (`( ctx`, `uint32, )`)."""
+    return _OPENING.sub("(", _LAST_COMMA.sub(")", collapse(head)))
 
 
 def embedded_types(struct: ts.Node, source: bytes) -> list[str]:
