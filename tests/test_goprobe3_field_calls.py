@@ -2,7 +2,8 @@
 guessed by the method's name (ambiguous when two types define it, a wrong unique guess when the
 field's type is from outside). When the struct is declared in the call's own file, the field's
 declared type now types the call (embedded structs of that file followed, the shallowest first;
-a slice's or map's element only when the field is indexed); any other keeps its guess."""
+a slice's or map's element only when the field is indexed), and so does a call on a local
+given such a value or its method's result (`r := s.engine.spawn()`); any other keeps its guess."""
 from __future__ import annotations
 
 import pytest
@@ -19,6 +20,8 @@ package a
 type Engine struct{}
 
 func (e *Engine) handle(x int) {}
+
+func (e *Engine) spawn() *Other { return nil }
 
 type Other struct{}
 
@@ -64,6 +67,17 @@ func use(b *Box[Engine]) {
 	b.item.handle(9) // type parameter
 }
 
+func (s *Server) locals() {
+	e := s.engine
+	e.handle(12) // local from a field
+	o := s.byName["k"]
+	o.handle(13) // local from a map element
+	r := s.engine.spawn()
+	r.handle(14) // local from a field's method
+	p := &s.other
+	p.handle(15) // local from a field's address
+}
+
 func (s *Server) shadow() {
 	s := &Other{}
 	s.engine.handle(10) // shadowed receiver
@@ -100,6 +114,10 @@ def _calls(tmp_path, monkeypatch) -> dict:
     ("// promoted field", "a.Engine.handle"),
     ("// grouped field", "a.Other.handle"),
     ("// typed local", "a.Engine.handle"),
+    ("// local from a field", "a.Engine.handle"),
+    ("// local from a map element", "a.Other.handle"),
+    ("// local from a field's method", "a.Other.handle"),
+    ("// local from a field's address", "a.Other.handle"),
 ])
 def test_a_call_on_a_field_goes_to_the_fields_type(tmp_path, monkeypatch, marker, target):
     got = _calls(tmp_path, monkeypatch)

@@ -25,7 +25,9 @@ method's own receiver), whose type is M's first result; `x := y` takes y's; a ca
 gets `T{}.M()` the same way. A call on a field's value (`s.conn.Write(b)`, `s.conns[i].Write(b)`,
 `x.opts.dialer.Dial()`), `s` being the method's receiver or such a local, gets the type the
 field declares (a slice's or map's element when indexed), when the struct is one this file
-declares (`_Fields`): a struct of another file is left to the name's guess.
+declares (`_Fields`): a struct of another file is left to the name's guess. A local given such
+a value (`e := s.engine`, `p := &s.other`) or its method's result (`root :=
+engine.trees.get(m)`) is typed the same way.
 References: calls, uses of named types, and uses of a name as a value (`limit`, `RunE: run`,
 `viper.SupportedExts`): an identifier that is not called, not a struct literal's key, and not
 declared in the function it stands in (a parameter, a `:=`, a `var`, a range or type switch
@@ -424,29 +426,31 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
         declared.setdefault((owner, source[node.start_byte:node.end_byte]), []).append(node)
     says: dict[int, tuple[int, str]] = {}  # name position -> (where its scope starts, receiver)
     wanted: set[tuple[int, bytes]] = set()
-    chained = []  # (name, owner, the local its value is or calls a method of, the method or None)
+    fields.declared = declared
+    chained = []  # (name, owner, the local its value is or calls a method of, the fields read, the method or None)
     for name, owner, recv, after in found:
         link = _LINK.fullmatch(recv)
         if _visible(declared.get((owner, _head(recv)), ()), name.start_byte):
             if link is None:
                 continue  # `x := f()` with a local f, `pkg.T{}` with a local pkg, a type declared in the function
-            chained.append((name, owner, link.group(1), link.group(2)))
+            chained.append((name, owner, *link.groups()))
             wanted.add((owner, link.group(1).encode()))
             recv = _CHAINED
-        elif link is not None and link.group(2) is None:
-            continue  # `x := y`, y no local of the function: its type is not known here
+        elif link is not None and (link.group(3) is None or link.group(2)):
+            continue  # `x := y`, `x := y.f`, y no local of the function: its type is not known here
         says[name.start_byte] = (after, recv)
         wanted.add((owner, source[name.start_byte:name.end_byte]))
     scopes, rows_of = _scope_rows(wanted, declared, says)
-    for name, owner, local, method in chained:  # in source order: a chain's earlier links first
+    for name, owner, local, read, method in chained:  # in source order: a chain's earlier links first
         typed = _seen_at(scopes.get((owner, local), ()), name.start_byte)
-        if not typed and method is not None and fields.receivers.get(owner, ("",))[0] == local:
+        if read:  # `x := y.f`, `x := y.f.M()`: the field's declared type (`_Fields`)
+            typed = fields.value_of(owner, _FIELD_ON.fullmatch(local + read), typed)
+        elif not typed and method is not None and fields.receivers.get(owner, ("",))[0] == local:
             typed, method = f"{local}.{method}()", None
         if method is not None:
             typed = f"{typed}.{method}()" if typed and typed.count("(") < MAX_CHAIN else ""
         rows, i = rows_of[name.start_byte]
         rows[i] = (*rows[i][:2], typed)
-    fields.declared = declared
     return _rewrite_calls(pending, scopes, ranges, fields)
 
 
@@ -571,7 +575,8 @@ MAX_EMBED_DEPTH = 4  # embedding levels followed for a promoted field (the resol
 
 
 _CHAINED = "?"  # the receiver of a local whose value is another local or its method's result, until that one's is known
-_LINK = re.compile(r"(\w+)(?:\.(\w+)\(\))?")  # `y` or `y.M()`
+# `y`, `y.M()`, or a field's value `y.f.g`, `y.f.M()` (field steps as `_FIELD_ON` reads them)
+_LINK = re.compile(r"(\w+)((?:\.\w+(?:\[[^\[\]:]*\])?){0,3}?)(?:\.(\w+)\(\))?")
 # a call's receiver: a local, or a call of a local's method (`n.Parent()` in `n.Parent().Kind()`)
 _CALL_ON = re.compile(r"((?!\d)\w+)(?:\.(\w+)\([^()]*\))?")
 MAX_CHAIN = 3  # calls in a receiver (`f().M().N()`): a longer chain is left to the name's guess
@@ -662,6 +667,9 @@ def _value_receiver(node: ts.Node, source: bytes) -> str:
         t = node.type if node is not None else ""
     if t in ("composite_literal", "type_assertion_expression"):
         return _type_receiver(node.child_by_field_name("type"), source)
+    if t in ("selector_expression", "index_expression"):  # a field's value, `s.conn`, `s.conns[i]`
+        written = text(node, source)
+        return written if _FIELD_ON.fullmatch(written) else ""
     if t != "call_expression":
         return ""
     fn = node.child_by_field_name("function")
@@ -673,8 +681,9 @@ def _value_receiver(node: ts.Node, source: bytes) -> str:
         return text(fn, source) + "()"
     if fn is not None and fn.type == "selector_expression":
         operand = fn.child_by_field_name("operand")
-        if operand is not None and operand.type == "identifier":
-            return f"{text(operand, source)}.{text(fn.child_by_field_name('field'), source)}()"
+        on = text(operand, source) if operand is not None else ""
+        if operand is not None and (operand.type == "identifier" or _FIELD_ON.fullmatch(on)):
+            return f"{on}.{text(fn.child_by_field_name('field'), source)}()"
     return ""
 
 
