@@ -506,7 +506,8 @@ class _Fields:
             name, struct = self.receivers.get(owner, ("", ""))
             if name != base or len(self.declared.get((owner, base.encode()), ())) != 1:
                 return ""
-        for i, (field, index) in enumerate(steps):
+        recv = ""
+        for field, index in steps:
             node, params = self.field(struct, field) if struct else (None, set())
             if node is not None and index:
                 node = _element(node)
