@@ -70,7 +70,10 @@ _BOM = b"\xef\xbb\xbf"
 # as a tuple struct's header already did: the types `self.inner.f()` resolves through; 31: a Rust
 # turbofish call in a macro's arguments (`assert_eq!(x & low_bits::<T>(), 0)`) is a call; 32: a Rust
 # enum's variants are symbols (constants: `Steal::Retry`).
-EXTRACTION_VERSION = "32"
+# 33: a Go call on a field's value (`s.conn.Write(b)`) whose struct the file declares gets the
+# field's declared type as its receiver; a Go signature whose parameters close on a line of
+# their own drops the trailing comma (`id uint32, )`).
+EXTRACTION_VERSION = "33"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -339,6 +339,13 @@ _RUST_QUALIFIED_SELF = re.compile(r"^<\s*&?(?:mut\s+|dyn\s+)?([A-Za-z_][\w:]*)(?
                                   r"([A-Za-z_][\w:]*)(?:<[^>]*>+)?\s*>\s*::\s*([A-Za-z_]\w*)")
 
 
+# Go's method as stack traces, pprof and docs print it: `gin.(*Context).JSON`, `(*List[T]).Push`,
+# `(Context).JSON`, or as declared, `(c *Context) JSON`: the method JSON of the type Context
+_GO_METHOD_EXPRESSION = re.compile(r"\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w*)(?:\[[^\]]*\])?\s*\)(?:\.|\s+)([A-Za-z_]\w*)")
+# a pointer type's method written with the star: `*Client.ReadDir`
+_GO_POINTER_OWNER = re.compile(r"^\*\s*(?=[A-Za-z_]\w*\.[A-Za-z_])")
+
+
 def _impl_method(m: re.Match[str]) -> str:
     """`Type::method` of a fully qualified Rust path; `Trait::method` when the type is a generic
     parameter (`<T as Default>::default`: no type of that name)."""
@@ -348,7 +355,8 @@ def _impl_method(m: re.Match[str]) -> str:
 
 def parse_name(text: str, field: str) -> list[str]:
     """A symbol name as an agent writes it, as segments: `auth::jwt::validate_token` ->
-    [auth, jwt, validate_token]; `fn foo`, `foo()`, `Vec<T>`, `println!` -> [the name]. The
+    [auth, jwt, validate_token]; `fn foo`, `foo()`, `Vec<T>`, `println!` -> [the name]; Go's
+    `gin.(*Context).JSON`, `(c *Context) JSON`, `*Context.JSON` -> [gin, Context, JSON]. The
     one parser of locate_symbol's `name` and find_references' `symbol_name` (`field`, named
     in the invalid_input error when nothing of the text is a name)."""
     raw = text.strip().strip("`").strip()
@@ -357,6 +365,7 @@ def parse_name(text: str, field: str) -> list[str]:
     # Rust's fully qualified form, as compilers and docs print it: `<Span as Drop>::drop` is the
     # method of Span's impl (`Span::drop`), `<Vec<T> as IntoIterator>::into_iter` Vec's
     raw = _RUST_QUALIFIED_SELF.sub(_impl_method, raw)
+    raw = _GO_POINTER_OWNER.sub("", _GO_METHOD_EXPRESSION.sub(r"\1.\2", raw))
     if " " in raw or "(" in raw or "<" in raw:
         raw = symbol_name(raw) or raw
     raw = raw.rstrip("!")

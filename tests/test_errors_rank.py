@@ -185,7 +185,13 @@ def test_the_site_of_a_whole_message_is_the_method_that_emits_it_not_its_class_t
     whole = {(path, 475): 2.4}
     assert whole_sites_only([method, cls, other], whole) == [method]
     assert whole_sites_only([cls, method, other], whole) == [method]
-    assert whole_sites_only([other, method, cls], whole) == [other, method, cls]  # the first emits nothing
+    # the first emits nothing of the paste (it shares words, other channels voted for it): the
+    # site still comes first, alone (hcl's `%s: unsupported type to struct: %s` had stood below
+    # gin's ErrMultiFileHeader = errors.New("unsupported field type for ..."))
+    assert whole_sites_only([other, method, cls], whole) == [method]
+    # ... but a first result that emits a part of it (a wrapper's inner message) keeps its place
+    assert whole_sites_only([other, method, cls], {**whole, ("routing/map.py", 20): 1.2}) == [other, method, cls]
+    assert whole_sites_only([other, method, cls], {}) == [other, method, cls]  # no site at all
     assert whole_sites_only([method, cls, other], {(path, 475): 1.4}) == [method, cls, other]  # a part only
 
 

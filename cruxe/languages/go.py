@@ -22,7 +22,12 @@ receiver that writes it (`_typed_locals`): `T{}` for `x := &T{}`, `var x *T`, `x
 `func f(x *T)`; `f()` for `x, err := f(a)`, whose result type the resolver reads from f's
 signature; `T{}.M()` for `x := y.M()` with such a local `y` (`y.M()` as written on the
 method's own receiver), whose type is M's first result; `x := y` takes y's; a call on `y.M(..)`
-gets `T{}.M()` the same way.
+gets `T{}.M()` the same way. A call on a field's value (`s.conn.Write(b)`, `s.conns[i].Write(b)`,
+`x.opts.dialer.Dial()`), `s` being the method's receiver or such a local, gets the type the
+field declares (a slice's or map's element when indexed), when the struct is one this file
+declares (`_Fields`): a struct of another file is left to the name's guess. A local given such
+a value (`e := s.engine`, `p := &s.other`) or its method's result (`root :=
+engine.trees.get(m)`) is typed the same way.
 References: calls, uses of named types, and uses of a name as a value (`limit`, `RunE: run`,
 `viper.SupportedExts`): an identifier that is not called, not a struct literal's key, and not
 declared in the function it stands in (a parameter, a `:=`, a `var`, a range or type switch
@@ -100,8 +105,9 @@ def extract(source: bytes, path: str) -> FileExtract:
     pending += type_references(types, taken, {n.start_byte for n in declared}, packages, source)
     values = _Values(captures(query(LANG, VALUES), root))
     pending += values.references(taken, imported, out.ranges, source)
-    if locals_:
-        pending = _typed_locals(pending, locals_, values.decls + declared, out.ranges, source, out.receivers())
+    if locals_ or out.structs:
+        fields = _Fields(out.structs, out.receivers(), source)
+        pending = _typed_locals(pending, locals_, values.decls + declared, out.ranges, source, fields)
     symbols = out.symbols(path)
     return FileExtract(path, LANG, symbols=symbols, references=attach_enclosing(pending, out.ranges),
                        parse_errors=error_count(tree))
@@ -168,6 +174,7 @@ class _Out:
         # (name, scope or None, kind, line_start, line_end, signature, parent, doc, name_line)
         self.rows: list[tuple] = []
         self.ranges: list[tuple[int, int]] = []  # byte span per row, for enclosing()
+        self.structs: dict[str, list[ts.Node]] = {}  # name -> the type specs declaring that struct
 
     def add(self, node: ts.Node, name_node: ts.Node, kind: str, sig: str, doc: str,
             scope: str | None = None, parent: int | None = None, start: int = 0) -> bool:
@@ -186,7 +193,7 @@ class _Out:
         body = node.child_by_field_name("body")
         head = self.source[node.start_byte:body.start_byte if body is not None else node.end_byte]
         self.add(node, node.child_by_field_name("name"), FUNCTION if receiver is None else METHOD,
-                 cap(collapse(head.decode("utf-8", "replace")), MAX_SIGNATURE_CHARS), doc, scope=receiver)
+                 cap(_one_line(head.decode("utf-8", "replace")), MAX_SIGNATURE_CHARS), doc, scope=receiver)
 
     def types(self, decl: ts.Node, doc: str) -> None:
         grouped = any(ch.type == "(" for ch in decl.children)
@@ -206,12 +213,14 @@ class _Out:
             name_node = spec.child_by_field_name("name")
             if self.add(spec if grouped else decl, name_node, kind, sig, spec_doc or doc) and kind == INTERFACE:
                 self.interface_methods(type_node, len(self.rows) - 1, text(name_node, self.source))
+            elif kind == STRUCT and name_node is not None:
+                self.structs.setdefault(text(name_node, self.source), []).append(spec)
 
     def interface_methods(self, iface: ts.Node, parent: int, iface_name: str) -> None:
         for elem, doc in with_docs(iface.named_children, self.source):
             if elem.type == "method_elem":
                 self.add(elem, elem.child_by_field_name("name"), METHOD,
-                         collapse(text(elem, self.source)), doc, scope=iface_name, parent=parent)
+                         _one_line(text(elem, self.source)), doc, scope=iface_name, parent=parent)
 
     def values(self, decl: ts.Node, doc: str) -> None:
         """One symbol per name of each const/var spec, grouped or not; each starts at its
@@ -232,13 +241,13 @@ class _Out:
                 self.add(spec, name_node, kind, sig, spec_doc or doc,
                          start=name_node.start_point[0] + 1)
 
-    def receivers(self) -> dict[int, str]:
-        """Row index -> the receiver's name, of each method that names it."""
+    def receivers(self) -> dict[int, tuple[str, str]]:
+        """Row index -> the receiver's name and type, of each method that names it."""
         out = {}
         for i, row in enumerate(self.rows):
             m = _RECEIVER_NAME.match(row[5]) if row[2] == METHOD and row[6] is None else None
             if m is not None:
-                out[i] = m.group(1)
+                out[i] = (m.group(1), row[1])
         return out
 
     def symbols(self, path: str) -> list[Symbol]:
@@ -253,6 +262,15 @@ class _Out:
 
 
 _RECEIVER_NAME = re.compile(r"func\s*\(\s*(\w+)\s")
+# the comma Go requires after the last parameter of a list that closes on a line of its own
+_LAST_COMMA = re.compile(r",\s*\)")
+_OPENING = re.compile(r"\(\s+")  # a list whose first parameter is on the next line
+
+
+def _one_line(head: str) -> str:
+    """A function's or method spec's head on one line: whitespace runs collapsed, and a
+    parameter list written one parameter a line read as if written on one (`( ctx`, `uint32, )`)."""
+    return _OPENING.sub("(", _LAST_COMMA.sub(")", collapse(head)))
 
 
 def embedded_types(struct: ts.Node, source: bytes) -> list[str]:
@@ -376,15 +394,16 @@ _NAMED = re.compile(r"(?:\w+\.)?\w+")
 
 def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Node, bool]],
                   decls: list[ts.Node], ranges: list[tuple[int, int]], source: bytes,
-                  receivers: dict[int, str]) -> list[PendingRef]:
+                  fields: _Fields) -> list[PendingRef]:
     """A call on a local or parameter whose declaration says its type gets a receiver with
     that type the resolver reads: `T{}` / `pkg.T{}` for `x := T{...}`, `&T{}`, `new(T)`,
     `v.(*T)`, `var x *T`, a parameter `x *T`; `f()` / `pkg.F()` for `x := f(...)`, `x, err :=
     pkg.F(...)` (the resolver reads the first result that function's signature declares, or T
     when `f` is a type: a conversion); `T{}.M()` for `x := y.M(...)` when `y` is such a local of
     type T, seen where x is declared (the resolver reads the first result of T's method M), or
-    `y.M()` as written when `y` is the enclosing method's receiver (`receivers`: its name by
-    the method's row; the resolver knows its type); `x := y` takes y's receiver. Go
+    `y.M()` as written when `y` is the enclosing method's receiver (`fields.receivers`: its name
+    by the method's row; the resolver knows its type); `x := y` takes y's receiver; a call on a
+    field's value (`x.f.M()`, `x.f[i].M()`) the type its struct declares (`_Fields`). Go
     scopes are blocks: the declaration a call sees is the innermost one whose block holds it,
     after it; when that is any other declaration of the name (a range variable, a parameter of
     a function type, two in one block giving different receivers), or what the value names is
@@ -400,56 +419,165 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
             found.append((name, owner, recv, name.parent.end_byte if written else node.end_byte))
     # only the declarations of the names found, and of what their values name, are looked at
     words = {source[f[0].start_byte:f[0].end_byte] for f in found} | {_head(f[2]) for f in found}
+    words |= {r[0].encode() for r in fields.receivers.values()}  # is the receiver's name declared again?
     decls = sorted((n for n in decls if source[n.start_byte:n.end_byte] in words), key=_START)
     declared: dict[tuple[int | None, bytes], list[ts.Node]] = {}
     for node, owner in zip(decls, enclosing(ranges, [n.start_byte for n in decls])):
         declared.setdefault((owner, source[node.start_byte:node.end_byte]), []).append(node)
     says: dict[int, tuple[int, str]] = {}  # name position -> (where its scope starts, receiver)
     wanted: set[tuple[int, bytes]] = set()
-    chained = []  # (name, owner, the local its value is or calls a method of, the method or None)
+    fields.declared = declared
+    chained = []  # (name, owner, the local its value is or calls a method of, the fields read, the method or None)
     for name, owner, recv, after in found:
         link = _LINK.fullmatch(recv)
         if _visible(declared.get((owner, _head(recv)), ()), name.start_byte):
             if link is None:
                 continue  # `x := f()` with a local f, `pkg.T{}` with a local pkg, a type declared in the function
-            chained.append((name, owner, link.group(1), link.group(2)))
+            chained.append((name, owner, *link.groups()))
             wanted.add((owner, link.group(1).encode()))
             recv = _CHAINED
-        elif link is not None and link.group(2) is None:
-            continue  # `x := y`, y no local of the function: its type is not known here
+        elif link is not None and (link.group(3) is None or link.group(2)):
+            continue  # `x := y`, `x := y.f`, y no local of the function: its type is not known here
         says[name.start_byte] = (after, recv)
         wanted.add((owner, source[name.start_byte:name.end_byte]))
-    if not wanted:
-        return pending
     scopes, rows_of = _scope_rows(wanted, declared, says)
-    for name, owner, local, method in chained:  # in source order: a chain's earlier links first
+    for name, owner, local, read, method in chained:  # in source order: a chain's earlier links first
         typed = _seen_at(scopes.get((owner, local), ()), name.start_byte)
-        if not typed and method is not None and receivers.get(owner) == local:
+        if read:  # `x := y.f`, `x := y.f.M()`: the field's declared type (`_Fields`)
+            typed = fields.value_of(owner, _FIELD_ON.fullmatch(local + read), typed)
+        elif not typed and method is not None and fields.receivers.get(owner, ("",))[0] == local:
             typed, method = f"{local}.{method}()", None
         if method is not None:
             typed = f"{typed}.{method}()" if typed and typed.count("(") < MAX_CHAIN else ""
         rows, i = rows_of[name.start_byte]
         rows[i] = (*rows[i][:2], typed)
-    return _rewrite_calls(pending, scopes, ranges)
+    return _rewrite_calls(pending, scopes, ranges, fields)
 
 
-def _rewrite_calls(pending: list[PendingRef], scopes: dict, ranges: list[tuple[int, int]]) -> list[PendingRef]:
+def _rewrite_calls(pending: list[PendingRef], scopes: dict, ranges: list[tuple[int, int]],
+                   fields: _Fields) -> list[PendingRef]:
     """The calls on a local (`x.M()`) or on a call of a local's method (`y.M(a).N()`) with the
-    receiver of the declaration each one sees, when that one says a type."""
-    calls = sorted((p for p in pending if p[1] == "calls" and p[6] and _CALL_ON.fullmatch(p[6])), key=_FIRST)
+    receiver of the declaration each one sees, when that one says a type; those on a field's
+    value (`x.f.M()`) with the type the field's struct declares for it."""
+    calls = sorted((p for p in pending if p[1] == "calls" and p[6] and (
+        _CALL_ON.fullmatch(p[6]) or _FIELD_ON.fullmatch(p[6]))), key=_FIRST)
     rewrite: dict[int, str] = {}
     for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls])):
-        local, method = _CALL_ON.fullmatch(p[6]).groups()
-        typed = _seen_at(scopes.get((owner, local), ()), p[0])
-        if typed and method is not None:  # `y.M(a).N()`: N of M's result
-            typed = f"{typed}.{method}()" if typed.count("(") < MAX_CHAIN else ""
+        on = _CALL_ON.fullmatch(p[6])
+        if on is None:
+            base = p[6].split(".", 1)[0]
+            typed = fields.value_of(owner, _FIELD_ON.fullmatch(p[6]), _seen_at(scopes.get((owner, base), ()), p[0]))
+        else:
+            local, method = on.groups()
+            typed = _seen_at(scopes.get((owner, local), ()), p[0])
+            if typed and method is not None:  # `y.M(a).N()`: N of M's result
+                typed = f"{typed}.{method}()" if typed.count("(") < MAX_CHAIN else ""
         if typed:
             rewrite[p[0]] = typed
     return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
 
 
+class _Fields:
+    """The structs the file declares, read for a call on a value one of their fields holds
+    (`s.conn.Write(b)`, `s.conns[i].Write(b)`): the type the field declares (a slice's, an
+    array's or a map's element when the field is indexed) becomes the call's receiver, `T{}` or
+    `pkg.T{}`, as for a typed local. Only a struct of this file is read: an edit of its fields
+    extracts the call again with it, so no edge of another file depends on a field's type (the
+    structs of the package's other files would need one, and their fields are no symbols).
+    `receivers`: row -> (name, type) of each method's receiver; `declared`: (row, name) -> the
+    declarations of a name in that definition (set by `_typed_locals`)."""
+
+    def __init__(self, structs: dict[str, list[ts.Node]], receivers: dict[int, tuple[str, str]],
+                 source: bytes) -> None:
+        self.structs = {name: specs[0] for name, specs in structs.items() if len(specs) == 1}
+        self.receivers = receivers
+        self.source = source
+        self.declared: dict[tuple[int | None, bytes], list[ts.Node]] = {}
+        self._read: dict[str, tuple[dict[str, ts.Node], list[ts.Node], set[str]]] = {}
+
+    def value_of(self, owner: int | None, on: re.Match, typed: str) -> str:
+        """The receiver for the value `x.f.g[i]` (`on`) read in the definition of row `owner`,
+        x being a local typed `typed` (`T{}`) there, or else the method's receiver (a name the
+        method declares no other time); "" when any step is not known for sure."""
+        base, steps = on.group(1), _STEP.findall(on.group(2))
+        if typed:
+            struct = typed[:-2] if typed.endswith("{}") and typed[:-2].isidentifier() else ""
+        else:
+            name, struct = self.receivers.get(owner, ("", ""))
+            if name != base or len(self.declared.get((owner, base.encode()), ())) != 1:
+                return ""
+        recv = ""
+        for field, index in steps:
+            node, params = self.field(struct, field) if struct else (None, set())
+            if node is not None and index:
+                node = _element(node)
+            recv = _type_receiver(node, self.source) if node is not None else ""
+            if not recv or _head(recv).decode() in params:
+                return ""
+            struct = recv[:-2]
+        return recv
+
+    def field(self, struct: str, name: str) -> tuple[ts.Node | None, set[str]]:
+        """The type node of the field `name` of the struct `struct` and that struct's type
+        parameters: its own field, else one that a struct it embeds promotes, the shallowest
+        depth holding the name deciding (two there: neither); None when not known for sure (a
+        struct of another file on the way)."""
+        level: list[str] = [struct]
+        for _ in range(MAX_EMBED_DEPTH + 1):
+            found, below = [], []
+            for t in level:
+                read = self._fields(t)
+                if read is None:  # another file's or package's type: it may hold the name
+                    return None, set()
+                own, embeds, params = read
+                if name in own:
+                    found.append((own[name], params))
+                below += [r[:-2] if (r := _type_receiver(e, self.source)) else "" for e in embeds]
+            if found:
+                return found[0] if len(found) == 1 else (None, set())
+            level = below
+        return None, set()
+
+    def _fields(self, struct: str) -> tuple[dict[str, ts.Node], list[ts.Node], set[str]] | None:
+        """(field name -> type node, embedded type nodes, type parameter names) of a struct this
+        file declares once; None for any other name."""
+        got = self._read.get(struct)
+        if got is None and struct in self.structs:
+            spec = self.structs[struct]
+            params = spec.child_by_field_name("type_parameters")
+            names = {text(n, self.source) for p in (params.named_children if params is not None else ())
+                     for n in p.children_by_field_name("name")}
+            own, embeds = {}, []
+            body = next((c for c in spec.child_by_field_name("type").named_children
+                         if c.type == "field_declaration_list"), None)
+            for fd in body.named_children if body is not None else ():
+                t = fd.child_by_field_name("type") if fd.type == "field_declaration" else None
+                written = fd.children_by_field_name("name") if t is not None else ()
+                for n in written:
+                    own[text(n, self.source)] = t
+                if t is not None and not written:  # embedded: its type's name is the field's
+                    embeds.append(t)
+                    own[_type_receiver(t, self.source)[:-2].rsplit(".", 1)[-1] or "_"] = t
+            got = self._read[struct] = (own, embeds, names)
+        return got
+
+
+def _element(node: ts.Node) -> ts.Node | None:
+    """The element type of a slice, array or map type: what indexing a value of it gives."""
+    if node.type in ("slice_type", "array_type"):
+        return node.child_by_field_name("element")
+    return node.child_by_field_name("value") if node.type == "map_type" else None
+
+
+# a value read from a field, indexed or not, of a name: `s.conn`, `s.conns[i]`, `c.opts.dialer`
+_FIELD_ON = re.compile(r"((?!\d)\w+)((?:\.\w+(?:\[[^\[\]:]*\])?){1,3})")
+_STEP = re.compile(r"\.(\w+)(\[[^\[\]:]*\])?")
+MAX_EMBED_DEPTH = 4  # embedding levels followed for a promoted field (the resolver's for methods)
+
+
 _CHAINED = "?"  # the receiver of a local whose value is another local or its method's result, until that one's is known
-_LINK = re.compile(r"(\w+)(?:\.(\w+)\(\))?")  # `y` or `y.M()`
+# `y`, `y.M()`, or a field's value `y.f.g`, `y.f.M()` (field steps as `_FIELD_ON` reads them)
+_LINK = re.compile(r"(\w+)((?:\.\w+(?:\[[^\[\]:]*\])?){0,3}?)(?:\.(\w+)\(\))?")
 # a call's receiver: a local, or a call of a local's method (`n.Parent()` in `n.Parent().Kind()`)
 _CALL_ON = re.compile(r"((?!\d)\w+)(?:\.(\w+)\([^()]*\))?")
 MAX_CHAIN = 3  # calls in a receiver (`f().M().N()`): a longer chain is left to the name's guess
@@ -540,6 +668,9 @@ def _value_receiver(node: ts.Node, source: bytes) -> str:
         t = node.type if node is not None else ""
     if t in ("composite_literal", "type_assertion_expression"):
         return _type_receiver(node.child_by_field_name("type"), source)
+    if t in ("selector_expression", "index_expression"):  # a field's value, `s.conn`, `s.conns[i]`
+        written = text(node, source)
+        return written if _FIELD_ON.fullmatch(written) else ""
     if t != "call_expression":
         return ""
     fn = node.child_by_field_name("function")
@@ -551,8 +682,9 @@ def _value_receiver(node: ts.Node, source: bytes) -> str:
         return text(fn, source) + "()"
     if fn is not None and fn.type == "selector_expression":
         operand = fn.child_by_field_name("operand")
-        if operand is not None and operand.type == "identifier":
-            return f"{text(operand, source)}.{text(fn.child_by_field_name('field'), source)}()"
+        on = text(operand, source) if operand is not None else ""
+        if operand is not None and (operand.type == "identifier" or _FIELD_ON.fullmatch(on)):
+            return f"{on}.{text(fn.child_by_field_name('field'), source)}()"
     return ""
 
 

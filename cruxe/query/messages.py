@@ -138,10 +138,15 @@ def _inner_first(docs: list[tuple[float, Chunk]], order: list[int], fits: list[t
 
 def whole_sites_only(ranked: list, emitted: dict[tuple[str, int], float]) -> list:
     """When the first result emits the whole pasted message (its literal with the holes
-    filled: `literals.FULL_FIT`), the results that do, in order, each the innermost result
-    around an emitting line (the method that raises it, not also its class): the others only share
-    the paste's words, and an agent that asked where the message comes from reads them for
-    nothing. Otherwise `ranked` unchanged. A file's result is never a site."""
+    filled: `literals.FULL_FIT`), or emits nothing that explains any of it while another
+    result emits it whole (a declaration sharing its words, that the other channels voted
+    up), the results that do, in order, each the innermost result around an emitting line (the
+    method that raises it, not also its class): the others only share the paste's words, and an
+    agent that asked where the message comes from reads them for nothing. Otherwise `ranked`
+    unchanged (a first result that emits a part of the paste, a wrapper's inner message, keeps
+    its place). A file's result is never a site."""
+    if not ranked:
+        return ranked
     whole = [(path, line) for (path, line), fit in emitted.items() if fit >= literals.FULL_FIT]
     sites = [h for h in ranked if h.result_type != "file"]
     innermost: set[int] = set()
@@ -152,4 +157,6 @@ def whole_sites_only(ranked: list, emitted: dict[tuple[str, int], float]) -> lis
             span = min(h.line_end - h.line_start for h in around)
             innermost.update(id(h) for h in around if h.line_end - h.line_start == span)
             first_emits = first_emits or ranked[0] in around
-    return [h for h in ranked if id(h) in innermost] if first_emits else ranked
+    first = ranked[0]
+    explains = any(path == first.path and first.line_start <= line <= first.line_end for path, line in emitted)
+    return [h for h in ranked if id(h) in innermost] if innermost and (first_emits or not explains) else ranked

@@ -12,7 +12,8 @@
   `shop.Base`), the shallowest embedding first, as Go selects it.
 - A call on a local or parameter whose declaration says its type, as Go's blocks scope it
   (the extractor writes the receiver `T{}` or `pkg.T{}` for `p *T`, `x := T{}`, `var x *T`,
-  `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`): T's method M (its own, a
+  `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`; the field's declared type for a call on
+  a field's value, `s.conn.Write(b)`, when the file declares the struct): T's method M (its own, a
   promoted one, or an interface's method spec, its own or one of an interface it embeds), T being the first result f's signature
   declares (a named type, every definition of f agreeing), or f itself when f is a type (a
   conversion), then for each method the receiver chains (`T{}.M()`, `f().M()`, and `r.M()` on
