@@ -361,3 +361,22 @@ class Hit:
     body_preview: str | None = None
     parent: dict[str, Any] | None = None
     related_symbols: list[dict[str, Any]] | None = None
+
+
+def endings(pasted: str, paths: dict[str, list[str]]) -> list[str]:
+    """The indexed files whose paths are the longest ending of `pasted` by whole components."""
+    parts = [p for p in pasted.split("/") if p and p != "."]
+    if not parts:
+        return []
+    best: list[str] = []
+    best_len = 0
+    for candidate in paths.get(parts[-1], ()):
+        cparts = candidate.split("/")
+        n = 0
+        while n < min(len(cparts), len(parts)) and cparts[-1 - n] == parts[-1 - n]:
+            n += 1
+        if n > best_len:
+            best, best_len = [candidate], n
+        elif n == best_len:
+            best.append(candidate)
+    return best

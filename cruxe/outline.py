@@ -6,8 +6,8 @@ from typing import Any
 
 from .errors import CruxeError
 from .jsonenc import to_json
-from .query.frames import endings, paths_by_name
-from .store import Generation, OutlineRow, file_language, outline_count, outline_rows
+from .model import endings
+from .store import Generation, OutlineRow, file_language, outline_count, outline_rows, paths_by_name
 
 MAX_PATH_CHARS = 4096  # longer than any real path; refuse instead of hashing megabytes
 MAX_PATH_CANDIDATES = 5  # same-named files offered when a path is not indexed

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from itertools import islice
 
 from ..literals import PY_FRAME
-from ..model import is_non_source_path, is_test_file
-from ..store import Symbol, Withheld, chunks, innermost_symbols, manifest, symbols_named
+from ..model import endings, is_non_source_path, is_test_file
+from ..store import Symbol, chunks, innermost_symbols, paths_by_name, symbols_named
 
 _SOURCE_SUFFIXES = r"(?:py|pyi|go|rs|ts|tsx|mts|cts|js|jsx|mjs|cjs)"
 # `path:line[:col]`, bare or inside `at f (...)`, `--> `, Go's tab-indented frame line
@@ -168,25 +168,6 @@ def repo_path(pasted: str, paths: dict[str, list[str]]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def endings(pasted: str, paths: dict[str, list[str]]) -> list[str]:
-    """The indexed files whose paths are the longest ending of `pasted` by whole components."""
-    parts = [p for p in pasted.split("/") if p and p != "."]
-    if not parts:
-        return []
-    best: list[str] = []
-    best_len = 0
-    for candidate in paths.get(parts[-1], ()):
-        cparts = candidate.split("/")
-        n = 0
-        while n < min(len(cparts), len(parts)) and cparts[-1 - n] == parts[-1 - n]:
-            n += 1
-        if n > best_len:
-            best, best_len = [candidate], n
-        elif n == best_len:
-            best.append(candidate)
-    return best
-
-
 def _locate(gen, f: Frame, paths: dict[str, list[str]]) -> str | None:
     """The frame's file: the one its path ends with; among several, the one file that defines the
     function the frame names (Go's test output: `parser_test.go:25` under `--- FAIL: TestParse`)."""
@@ -195,15 +176,6 @@ def _locate(gen, f: Frame, paths: dict[str, list[str]]) -> str | None:
         named = {s.path for s in symbols_named(gen, f.func.lower()) if s.name == f.func}
         found = [p for p in found if p in named]
     return found[0] if len(found) == 1 else None
-
-
-def paths_by_name(gen, repo: str, ref: str) -> dict[str, list[str]]:
-    withheld = gen.withheld if isinstance(gen, Withheld) else frozenset()
-    by_name: dict[str, list[str]] = {}
-    for path in manifest(gen, repo, ref):
-        if path not in withheld:
-            by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
-    return by_name
 
 
 def _named_near(gen, path: str, f: Frame):

@@ -24,7 +24,8 @@ from .reads import (Chunk, EdgeSite, FileDoc, OutlineRow, Symbol, branch_state, 
                     skipped_files, storage_note, tree_clean, tree_state)
 # the reads that merge an overlay with its base (`layers`); on a whole index, the plain reads
 from .layers import (all_symbols, chunks, edges_to, file_language, file_warnings, innermost_symbols, layer_of,
-                     manifest, outline_count, outline_rows, probe_tables, search_index, siblings, symbols_by_id,
+                     manifest, outline_count, outline_rows, paths_by_name, probe_tables, search_index, siblings,
+                     symbols_by_id,
                      symbols_named, unresolved_count, unresolved_edges, warm_indices, warm_tables)
 from .schema import (_INDEX_SCHEMA, CONFIDENCE_CODES, name_tail, EDGE_TYPE_CODES, EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, INDEX_NAMES,
                      LINE_FIELDS, SCHEMA_VERSION, SCHEMAS, STORED_ONLY, Field, id_blob)
@@ -36,7 +37,7 @@ __all__ = [
     "skipped_files", "tree_state", "COMMON_TERM_MIN_DOCS", "MAX_TERM_DOC_SHARE", "prune_common_terms",
     "search_index", "warm_indices", "Chunk", "EdgeSite", "FileDoc", "OutlineRow", "Symbol", "all_symbols", "chunks",
     "edges_to", "file_language", "file_warnings", "innermost_symbols", "integrity_problem", "outline_count",
-    "outline_rows", "probe_index", "probe_tables", "siblings", "symbols_by_id", "symbols_named", "unresolved_count",
+    "outline_rows", "paths_by_name", "probe_index", "probe_tables", "siblings", "symbols_by_id", "symbols_named", "unresolved_count",
     "unresolved_edges", "warm_tables", "LINE_FIELDS", "Field", "CONFIDENCE_CODES", "EDGE_TYPE_CODES", "EDGES_DEFERRED_KEY",
     "EDGES_RESOLVER_KEY", "INDEX_NAMES", "SCHEMA_VERSION", "SCHEMAS", "STORED_ONLY", "id_blob", "_INDEX_SCHEMA",
     "WRITER_HEAP_BYTES", "IDENT_PATTERN", "PARTS_PATTERN", "code_terms", "crash_point", "SymbolRow",

@@ -274,3 +274,13 @@ def warm_indices(gen: View, terms: Iterable[str]) -> None:
     gen = _own(gen)
     for g in (gen.top, gen.base) if isinstance(gen, Overlay) else (gen,):
         fulltext.warm_indices(g, terms)
+
+
+def paths_by_name(gen: View, repo: str, ref: str) -> dict[str, list[str]]:
+    """Indexed files by file name (a `Withheld` view's files left out)."""
+    withheld = gen.withheld if isinstance(gen, Withheld) else frozenset()
+    by_name: dict[str, list[str]] = {}
+    for path in manifest(gen, repo, ref):
+        if path not in withheld:
+            by_name.setdefault(path.rsplit("/", 1)[-1], []).append(path)
+    return by_name
