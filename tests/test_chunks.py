@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from cruxe import literals
 from cruxe.extract import extract
 from cruxe.model import text_lines
 from cruxe.store.writer import CHUNK_MAX_LINES, chunk_ranges
@@ -101,24 +100,3 @@ def test_real_files_chunks_are_ordered_disjoint_bounded_and_cover_every_non_blan
         assert all(chunks[i][1] < chunks[i + 1][0] for i in range(len(chunks) - 1)), path
         covered = {n for a, b, _ in chunks for n in range(a, b + 1)}
         assert {n for n, line in enumerate(lines, 1) if line.strip()} <= covered, path
-
-
-def test_a_long_definition_is_cut_where_a_statement_ends_so_its_messages_stay_whole():
-    # redux's createStore: the fixed cut at CHUNK_MAX_LINES fell inside a multi-line template
-    # literal thrown as an error, and the piece scanned alone lost the message
-    head = "export function createStore(reducer: any) {\n" + "".join(
-        f"  const v{i} = reducer({i});\n" + ("\n" if i % 10 == 9 else "") for i in range(100))
-    throw = ("  if (typeof reducer !== 'function') {\n    throw new Error(\n"
-             "      `Expected the root reducer to be a function. Instead, received: '${typeof reducer}'\n"
-             "      the listener must be a function`\n    );\n  }\n")
-    text = head + "\n".join(f"  const w{i} = 1;" for i in range(CHUNK_MAX_LINES - head.count("\n") - 3)) + "\n" + throw
-    text += "".join(f"  const z{i} = {i};\n" for i in range(60)) + "}\n"
-    start = _line(text, "throw new Error(")
-    assert start < CHUNK_MAX_LINES < start + 4  # the fixed cut would fall inside the throw
-    chunks = _chunks("store.ts", text, "typescript")
-    assert _chunk_of(chunks, start) == _chunk_of(chunks, start + 3), chunks
-    assert all(b - a + 1 <= CHUNK_MAX_LINES for a, b, _ in chunks)
-    lines = text_lines(text)
-    a, b = _chunk_of(chunks, start)
-    said = [" ".join(s) for s in literals.emitted_segments("\n".join(lines[a - 1:b]), "typescript")]
-    assert any(s.startswith("expected the root reducer to be a function") for s in said), said

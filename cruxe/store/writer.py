@@ -149,8 +149,7 @@ def chunk_ranges(fx: FileExtract, lines: list[str]) -> list[tuple[int, int, str]
     outside its lines: Go, a JSDoc, a Python `#` block), and so is each gap between them; a
     gap of blank lines only is left out (nothing to find there); a run of small chunks
     (CHUNK_SMALL_LINES or fewer each: one-line constants, short comments) is merged into one
-    chunk of at most CHUNK_MERGE_LINES; any chunk over CHUNK_MAX_LINES is cut into pieces
-    where a statement ends (`_cut_line`).
+    chunk of at most CHUNK_MERGE_LINES; any chunk over CHUNK_MAX_LINES is cut into pieces.
     Blank gaps and single lines are common in real code (docs/BENCHMARKS.md), each a Tantivy
     document to write and score. A merged chunk that holds a symbol is a "symbol" chunk; a
     hit in it is joined to the symbol at its best line. A doc comment kept with its
@@ -186,28 +185,10 @@ def chunk_ranges(fx: FileExtract, lines: list[str]) -> list[tuple[int, int, str]
     pieces: list[tuple[int, int, str]] = []
     for a, b, kind in merged:
         while b - a + 1 > CHUNK_MAX_LINES:
-            end = _cut_line(lines, a)
-            pieces.append((a, end, kind))
-            a = end + 1
+            pieces.append((a, a + CHUNK_MAX_LINES - 1, kind))
+            a += CHUNK_MAX_LINES
         pieces.append((a, b, kind))
     return pieces
-
-
-def _cut_line(lines: list[str], a: int) -> int:
-    """The last line of a piece cut from a long chunk starting at line `a`: where a statement
-    ends near the size limit, rather than at a fixed count. A piece is scanned for messages on
-    its own (literals.field_texts), and a cut through a call or a multi-line template literal
-    lost the message (redux's `createStore`). A blank line first, then a line ending in `;`,
-    `{` or `}`, in the piece's second half; the limit itself when there is none."""
-    last = a + CHUNK_MAX_LINES - 1
-    window = range(last, a + CHUNK_MAX_LINES // 2 - 1, -1)
-    for e in window:
-        if not lines[e].strip():  # the line after `e` is blank: cut before it
-            return e
-    for e in window:
-        if lines[e - 1].rstrip().endswith((";", "{", "}")):
-            return e
-    return last
 
 
 def _leading_comments(lines: list[str], start: int, floor: int) -> int:
