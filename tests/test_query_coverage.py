@@ -122,6 +122,15 @@ def test_a_constant_saying_less_than_a_function_is_listed_after_it(read_full):
     assert all(h.signals["bodyless_penalty"] == 0.0 for h in hits if h.kind in ("function", "method"))
 
 
+def test_a_type_saying_less_than_a_function_is_listed_after_it_too(read_full):
+    # a type's doc comment says what it holds, not what is done with it: `Buffer`, named like a
+    # word of the question, says less of it than `ReadFull` and gets the penalty a constant gets
+    gen, repo, ref = read_full
+    hits, _, _ = search_code(gen, repo, ref, QUESTION, limit=20)
+    buffer = next(h for h in hits if h.name == "Buffer")
+    assert buffer.kind == "struct" and buffer.signals["bodyless_penalty"] == sig.BODYLESS_PENALTY
+
+
 def test_a_full_explanation_adds_up_with_coverage_and_the_bodyless_penalty(read_full):
     gen, repo, ref = read_full
     hits, _, _ = search_code(gen, repo, ref, QUESTION, limit=20)

@@ -21,8 +21,10 @@ natural-language query and scores how much of the question each says:
   result that says the most of the question gets the whole boost whatever the words.
 
 A constant, variable or type alias has no body that could say a question; it is found by
-matching one or two words strongly in its name. It gets `bodyless_penalty` unless it covers
-the question as well as the best definition with a body.
+matching one or two words strongly in its name. A type (class, struct, interface, trait, enum)
+is found the same way or by its doc comment, which says what it holds, not what is done with
+it. Each gets `bodyless_penalty` unless it covers the question as well as the best definition
+with a body (docs/BENCHMARKS.md, "Types below the functions that do the work").
 
 A result's text is its lines (at most MAX_TEXT_LINES) and the comment and attribute lines right
 above them (its doc comment, however its extractor counts its start), cut from the snippet
@@ -49,7 +51,7 @@ RELATED_CREDIT = 0.4  # a lexicon relative found instead of the word itself
 SATURATION_K = 0.3  # BM25's k1 (for texts of mean length, one mention counts 0.77, two 0.87)
 LENGTH_B = 0.5  # BM25's b: how much a long text's mentions are discounted
 NAME_SEGMENTS = 2  # a definition and its container
-BODYLESS_KINDS = ROLE_KINDS["value"] | ROLE_KINDS["alias"]
+BODYLESS_KINDS = ROLE_KINDS["value"] | ROLE_KINDS["alias"] | ROLE_KINDS["type"]
 
 
 @dataclass(frozen=True, slots=True)
