@@ -40,7 +40,7 @@ from cruxe import index as ix  # noqa: E402
 from cruxe.languages import python as py  # noqa: E402
 from cruxe.refs import resolve as rs  # noqa: E402
 from cruxe.refs.graph import Graph  # noqa: E402
-from cruxe.refs.text import file_text  # noqa: E402
+from cruxe.filetext import file_text  # noqa: E402
 from cruxe.scan import scan  # noqa: E402
 from cruxe.store import _EDGE_INDEXES, _EDGE_INDEX_NAMES  # noqa: E402
 from cruxe.store.edges import edge_count, stored_edges_after  # noqa: E402

@@ -10,7 +10,7 @@ SQLite only (the `name_lower` index): every definition of the last segment's nam
   in a repository whose root Cargo.toml names `hashbrown`):
   `intent.qualified_matches`, the rule find_references reads its target by too; a Python
   package's public name (`attr.evolve`, `httpx.get`) also finds, and lists first, the
-  definition the package re-exports (`refs.python.reexported`: its imports, star imports);
+  definition the package re-exports (`reexports.reexported`: its imports, star imports);
 - kind / role / language filters with spec 04 intersection semantics;
 - exact case first: when some of the remaining rows match the name's case exactly, only
   those are kept, otherwise the lookup is case-insensitive. For a qualified query the scope's
@@ -29,6 +29,7 @@ from .. import intent as intent_mod
 from ..errors import CruxeError
 from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
 from ..crates import CrateNames
+from ..reexports import reexported
 from ..store import Symbol, symbols_named
 from . import signals as sig
 from .bodies import MAX_BODY_CHECKS, augmentations_below_originals, declarations
@@ -52,7 +53,6 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     home = CrateNames(gen, repo, ref)  # reads a Cargo.toml only when asked about a Rust file
     exported: list[Symbol] = []
     if qualified:
-        from ..refs.python import reexported  # the refs package loads only for a qualified name
         exported = reexported(gen, repo, ref, rows, segments)
         rows = exported + [r for r in intent_mod.qualified_matches(rows, segments, home) if r not in exported]
     # filters before the case tier: `config` with kind=class must still find `class Config`

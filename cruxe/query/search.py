@@ -30,6 +30,7 @@ from .. import literals
 from ..errors import CruxeError
 from ..intent import NAME_SEPARATORS, classify
 from ..model import Hit, is_test_path
+from ..reexports import reexported
 from ..store import (LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index, symbols_by_id,
                      symbols_named)
 from ..store import Field as F
@@ -474,13 +475,12 @@ def _declarations(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> set[s
 def _reexports_qualified(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> None:
     """A qualified name a Python package re-exports (`attr.evolve`, `httpx.get`) qualifies the
     definition the package binds under it, as locate_symbol reads the name
-    (`refs.python.reexported`): that definition gets the `qualified_name_boost`."""
+    (`reexports.reexported`): that definition gets the `qualified_name_boost`."""
     segments = [s for s in NAME_SEPARATORS.split(p.query_path) if s] if p.intent == "symbol" else []
     ids = [h.symbol_id for h in ranked if len(segments) > 1 and h.result_type == "symbol"
            and h.name.lower() == segments[-1].lower() and not h.signals.get("qualified_name_boost")]
     if not ids:
         return
-    from ..refs.python import reexported  # the refs package loads only for a qualified name
     rows = sorted(symbols_by_id(gen, ids).values(), key=lambda r: (r.path, r.line_start))
     exported = {r.symbol_id for r in reexported(gen, repo, ref, rows, segments)}
     for h in ranked:

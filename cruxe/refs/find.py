@@ -28,7 +28,7 @@ Targets: the name is read as locate_symbol reads one (`intent.parse_name`,
 qualified names, else the qualifier's segments in order in the path and qualifier, as
 `hashbrown::HashMap::insert` names `hashbrown/src/map.rs`'s `map::HashMap::insert`), the
 scope as written chosen over other cases; a Python package's public name is the definition it
-re-exports, with its stubs (`attr.evolve`: `attr/_funcs.py`'s, `refs.python.reexported`). Definitions that share a path and qualified name (conditional redefinitions,
+re-exports, with its stubs (`attr.evolve`: `attr/_funcs.py`'s, `reexports.reexported`). Definitions that share a path and qualified name (conditional redefinitions,
 overloads, property setters) are one target. `path` + `line` pick the definition at (or
 around) that line. Several targets in the `path` given are all answered, grouped by
 definition (`definitions`, each reference saying which one it reaches); several targets and
@@ -41,16 +41,16 @@ from typing import Any, Callable
 
 from ..crates import CrateNames
 from ..errors import CruxeError
+from ..filetext import line_of
 from ..intent import NAME_SEPARATORS, is_macro_call, parse_name, qualified_matches, scope_as_written
 from ..model import is_declaration_file, is_test_file
 from ..outline import normalize_repo_path
+from ..reexports import reexported
 from ..shape import apply_safety_limit
 from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
                      unresolved_edges)
-from .python import reexported
 from .resolve import resolver_version
 from .testcode import InSourceTests, fold_test_code, path_rank, source_before_test_code
-from .text import line_of
 
 EDGE_KINDS = ("calls", "imports", "references")
 # several edges on one line (a call and a type use, say) show once, as the strongest

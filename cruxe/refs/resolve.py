@@ -54,7 +54,7 @@ from .golang import GoResolver
 from .graph import Edge, Graph, LayeredGraph, Sym
 from .python import PythonResolver
 from .rust import RustResolver
-from .text import file_text
+from ..filetext import file_text
 from .typescript import TypeScriptResolver
 
 log = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ The chunks are read by `store.chunks`.
 """
 from __future__ import annotations
 
-from ..store import Chunk, Generation, chunks
+from .store import Chunk, Generation, chunks
 
 
 def file_text(gen: Generation, repo: str, ref: str, path: str) -> str | None:
