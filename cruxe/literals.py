@@ -683,6 +683,14 @@ def _first_argument(body: str) -> str:
         return body
 
 
+_PANIC_HEAD = re.compile(r"\bthread '[^']*' panicked at\b")
+
+
+def is_rust_panic(pasted: str) -> bool:
+    """The paste is a Rust panic as the runtime prints it (`thread 'main' panicked at ...`)."""
+    return _PANIC_HEAD.search(pasted) is not None
+
+
 def exception_name(pasted: str) -> str:
     """The class a paste names before its message (`rich.errors.MissingStyle: Failed ...` ->
     `MissingStyle`, a traceback's last line read), "" when none (`toml: line 3 ...` is a

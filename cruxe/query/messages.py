@@ -101,25 +101,32 @@ def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int],
     fits += [(0.0, -1)] * (len(docs) - len(fits))
     last = [f > 0 and tests_last and is_non_source_path(d.path) for (f, _), (_, d) in zip(fits, docs)]
     order = sorted(range(len(docs)), key=lambda i: (-fits[i][0], last[i], i))
-    order, fits = _inner_first(docs, order, fits, last, pasted, literals.exception_name(p.query))
+    order, fits = _inner_first(docs, order, fits, last, pasted, literals.exception_name(p.query),
+                               literals.is_rust_panic(p.query))
     lines = {(d.path, int(d.line_start)): (int(d.line_start) + d.source.count("\n", 0, at), fit)
              for (_, d), (fit, at) in zip(docs, fits) if fit > 0}
     return [docs[i] for i in order], lines
 
 
+_PANICS = re.compile(r"\bpanic!\s*[({]")
+
+
 def _inner_first(docs: list[tuple[float, Chunk]], order: list[int], fits: list[tuple[float, int]], last: list[bool],
-                 pasted: str, printed_type: str = "") -> tuple[list[int], list[tuple[float, int]]]:
+                 pasted: str, printed_type: str = "", panicked: bool = False) -> tuple[list[int], list[tuple[float, int]]]:
     """When the best site is a wrapper whose message ends in a hole holding another message
     (`literals.inner_paste`: `toml: line 3 (last key "a"): Invalid integer "0123": ...`), the
     chunks that emit that inner message go before it, best fit first: the wrapper formats
     every error alike, the inner site says which one this is. Not when the paste names the
     exception class the wrapper raises (`rich.errors.MissingStyle: Failed to get style ...;
-    <the parser's message>`): that raise is the one the trace ends in. (order, fits with the
-    inner fits, whose offsets are the inner emitting lines)."""
+    <the parser's message>`), nor when a pasted Rust panic's wrapper panics (`could not
+    initialize thread_rng: {}` around rand_core's `error code {}`): that raise or panic is the one
+    the run ended in. (order, fits with the inner fits, whose offsets are the inner emitting lines)."""
     top = order[0] if order else -1
     if top < 0 or fits[top][0] < literals.FULL_FIT:
         return order, fits
     if printed_type and re.search(rf"\b{re.escape(printed_type)}\s*\(", docs[top][1].source):
+        return order, fits
+    if panicked and _PANICS.search(docs[top][1].source):
         return order, fits
     inner = literals.inner_paste(docs[top][1].source, docs[top][1].language, pasted)
     if not inner:

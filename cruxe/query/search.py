@@ -79,7 +79,13 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
         if lines:  # the query is a line of the code: where it is, first
             hits, total = _places_first(lines, hits, limit, "pasted_line"), total + len(lines)
             _show_lines(gen, repo, ref, hits[:len(lines)])
-        if placed:  # the places say where it happened, whatever emits the message
+        if placed and explained and p.intent == "error" and not any(f.func for f in trace):
+            # a bare location beside a message some site emits (Rust's `panicked at 'msg',
+            # src/main.rs:21:35`): the location is the caller's (`#[track_caller]`), usually the
+            # user's own binary, which a same-named file of the repository only seems to be;
+            # the sites that emit the message come first, the places after them
+            hits, total = _places_after(placed, hits, limit), total + len(placed)
+        elif placed:  # the places say where it happened, whatever emits the message
             hits, total, explained = _frames_first(placed, hits, limit), total + len(placed), True
         elif p.intent == "error" and not explained:  # a message from elsewhere: the class it names
             raised = [(s.path, s.line_start, s) for s in _raised_classes(gen, asked)]
@@ -206,6 +212,19 @@ def _show_lines(gen, repo: str, ref: str, hits: list[Hit]) -> None:
         if h.result_type == "snippet":
             text = frames.line_text(gen, repo, ref, h.path, h.line_start).strip()
             h.snippet = f"{h.line_start}: {text[:SNIPPET_LINE_CHARS]}" if text else None
+
+
+def _places_after(placed: list[tuple[str, int, Symbol | None]], hits: list[Hit], limit: int) -> list[Hit]:
+    """The search's hits, then the places not among them (unlifted: no signal, base 0)."""
+    at = {(h.path, h.line_start, h.symbol_id) for h in hits}
+    tail = []
+    for path, line, s in placed:
+        hit = symbol_hit(s) if s is not None else Hit("snippet", path, line, line, name=_basename(path))
+        hit.signals = sig.compose(0.0)
+        hit.score = hit.signals["final_score"]
+        if (hit.path, hit.line_start, hit.symbol_id) not in at:
+            tail.append(hit)
+    return take(hits + tail, limit)
 
 
 def _frames_first(placed: list[tuple[str, int, Symbol | None]], hits: list[Hit], limit: int) -> list[Hit]:
