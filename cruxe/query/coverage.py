@@ -51,6 +51,7 @@ RELATED_CREDIT = 0.4  # a lexicon relative found instead of the word itself
 SATURATION_K = 0.3  # BM25's k1 (for texts of mean length, one mention counts 0.77, two 0.87)
 LENGTH_B = 0.5  # BM25's b: how much a long text's mentions are discounted
 NAME_SEGMENTS = 2  # a definition and its container
+# the kinds `bodyless_penalty` is for: no body, or (a type) one that holds members, not the work
 BODYLESS_KINDS = ROLE_KINDS["value"] | ROLE_KINDS["alias"] | ROLE_KINDS["type"]
 
 

@@ -139,7 +139,7 @@ def _member_asked(gen, repo: str, ref: str, query: str, p: Plan) -> str | None:
         return None
     asked = f"{m.group(1)}.{m.group(2)}"
     hits, _ = locate.locate_symbol(gen, repo, ref, asked, language=p.language, limit=1)
-    ok = hits and hits[0].name == m.group(2) and m.group(1) in re.split(r"\.|::|#", hits[0].qualified_name)[:-1]
+    ok = hits and hits[0].name == m.group(2) and m.group(1) in NAME_SEPARATORS.split(hits[0].qualified_name)[:-1]
     return asked if ok else None
 
 
@@ -217,14 +217,17 @@ def _show_lines(gen, repo: str, ref: str, hits: list[Hit]) -> None:
 def _places_after(placed: list[tuple[str, int, Symbol | None]], hits: list[Hit], limit: int) -> list[Hit]:
     """The search's hits, then the places not among them (unlifted: no signal, base 0)."""
     at = {(h.path, h.line_start, h.symbol_id) for h in hits}
-    tail = []
-    for path, line, s in placed:
-        hit = symbol_hit(s) if s is not None else Hit("snippet", path, line, line, name=_basename(path))
-        hit.signals = sig.compose(0.0)
-        hit.score = hit.signals["final_score"]
-        if (hit.path, hit.line_start, hit.symbol_id) not in at:
-            tail.append(hit)
+    tail = [h for h in (_place_hit(path, line, s) for path, line, s in placed)
+            if (h.path, h.line_start, h.symbol_id) not in at]
     return take(hits + tail, limit)
+
+
+def _place_hit(path: str, line: int, s: Symbol | None, **signal: float) -> Hit:
+    """A place's hit, retrieval base 0: its definition, or its line (a snippet of its file)."""
+    hit = symbol_hit(s) if s is not None else Hit("snippet", path, line, line, name=_basename(path))
+    hit.signals = sig.compose(0.0, **signal)
+    hit.score = hit.signals["final_score"]
+    return hit
 
 
 def _frames_first(placed: list[tuple[str, int, Symbol | None]], hits: list[Hit], limit: int) -> list[Hit]:
@@ -238,12 +241,8 @@ def _places_first(placed: list[tuple[str, int, Symbol | None]], hits: list[Hit],
     the search's hits that are not among them. A place's `signal` lifts it above every hit, in
     order; its retrieval base is 0 (no channel ranked it)."""
     top = max((h.score for h in hits), default=0.0)
-    out: list[Hit] = []
-    for i, (path, line, s) in enumerate(placed):
-        hit = symbol_hit(s) if s is not None else Hit("snippet", path, line, line, name=_basename(path))
-        hit.signals = sig.compose(0.0, **{signal: round(top + len(placed) - i, sig.SCORE_DIGITS)})
-        hit.score = hit.signals["final_score"]
-        out.append(hit)
+    out = [_place_hit(path, line, s, **{signal: round(top + len(placed) - i, sig.SCORE_DIGITS)})
+           for i, (path, line, s) in enumerate(placed)]
     at = {(h.path, h.line_start, h.symbol_id) for h in out}
     return take(out + [h for h in hits if (h.path, h.line_start, h.symbol_id) not in at], limit)
 
