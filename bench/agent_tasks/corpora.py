@@ -100,6 +100,22 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("msgpack", Fetch("npm", "@msgpack/msgpack@3.0.0-beta2", "package/src")),
                                  ("form-core", Fetch("npm", "@tanstack/form-core@0.35.0", "package/src")),
                                  ("trpc-client", Fetch("npm", "@trpc/client@10.45.2", "package/src"))]),
+    # the fourth round: again projects no other set holds
+    "py-probe4": ("python", [("urllib3", Fetch("pypi", "urllib3==2.2.3", "urllib3-2.2.3")),
+                             ("packaging", Fetch("pypi", "packaging==24.1", "packaging-24.1")),
+                             ("tomlkit", Fetch("pypi", "tomlkit==0.13.2", "tomlkit-0.13.2")),
+                             ("itsdangerous", Fetch("pypi", "itsdangerous==2.2.0", "itsdangerous-2.2.0"))]),
+    "go-probe4": ("go", [("go-cmp", GOCODE / "google/go-cmp"), ("blackfriday", GOCODE / "russross/blackfriday"),
+                         ("pflag", GOCODE / "spf13/pflag"), ("cast", GOCODE / "spf13/cast"),
+                         ("properties", GOCODE / "magiconair/properties")]),
+    "rs-probe4": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
+                           ("log-0.4.17", "spin-0.9.5", "fixedbitset-0.4.2", "rayon-core-1.10.1", "tiny-keccak-2.0.2",
+                            "arbitrary-1.1.3", "parking_lot_core-0.9.3", "scopeguard-1.1.0")]),
+    "ts-probe4": ("typescript", [("trpc-server", Fetch("npm", "@trpc/server@10.45.2", "package/src")),
+                                 ("prosemirror-view", Fetch("npm", "prosemirror-view@1.34.3", "package/src")),
+                                 ("prosemirror-state", Fetch("npm", "prosemirror-state@1.4.3", "package/src")),
+                                 ("virtual-core", Fetch("npm", "@tanstack/virtual-core@3.10.8", "package/src")),
+                                 ("signals-core", Fetch("npm", "@preact/signals-core@1.8.0", "package/src"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
