@@ -130,10 +130,10 @@ def search_index(gen: Generation, index: str, clauses: tuple[Any, ...], fetch: i
     if query is None:
         return [], clauses
     try:
-        result = searcher.search(query, fetch, count=False)
+        found = _top_hits(searcher, query, fetch)
     except ValueError as e:  # our queries are well-formed: a failure here is damage
         raise damaged(f"searching the {index} index", e) from e
-    docs = [(float(score), read_doc(searcher, addr)) for score, addr in result.hits]
+    docs = [(float(score), read_doc(searcher, addr)) for score, addr in found]
     out: list[tuple[float, Found]]
     if index == "symbols":
         out = _with_rows(gen, docs)
@@ -143,7 +143,25 @@ def search_index(gen: Generation, index: str, clauses: tuple[Any, ...], fetch: i
         out = [(score, FileDoc.of(d)) for score, d in docs]
     # Tantivy's order among equal scores follows segment layout; make it a function of content.
     out.sort(key=lambda h: (-h[0], h[1].path, h[1].line_start, getattr(h[1], "symbol_id", "")))
-    return out, clauses
+    return out[:fetch], clauses
+
+
+# How far past `fetch` a tie at the cut-off is followed (see `_top_hits`).
+TIE_FETCH_FACTOR = 8
+
+
+def _top_hits(searcher: tantivy.Searcher, query: tantivy.Query, fetch: int) -> list[tuple[float, Any]]:
+    """The best `fetch` hits and every hit tied with the last of them (up to `TIE_FETCH_FACTOR`
+    times `fetch`). Among equal scores Tantivy keeps the lowest document addresses, and the
+    address order follows how the indexer's workers happened to write segments (and symbol
+    ids, which hash the repository's id): the same files indexed elsewhere fetched another
+    subset of a tie. With the whole tie fetched, the caller's content order picks."""
+    n = fetch
+    while True:
+        hits = searcher.search(query, n, count=False).hits
+        if fetch <= 0 or len(hits) < n or hits[-1][0] < hits[fetch - 1][0] or n >= fetch * TIE_FETCH_FACTOR:
+            return hits
+        n *= 2
 
 
 def _with_rows(gen: Generation, hits: list[tuple[float, dict[str, Any]]]) -> list[tuple[float, Found]]:
