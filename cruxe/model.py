@@ -15,6 +15,8 @@ from typing import Any, NamedTuple
 
 import blake3
 
+from .errors import CruxeError
+
 
 class Kind(str, Enum):
     FUNCTION = "function"
@@ -380,3 +382,28 @@ def endings(pasted: str, paths: dict[str, list[str]]) -> list[str]:
         elif n == best_len:
             best.append(candidate)
     return best
+
+
+# ---- a repository path given in a request -----------------------------------------------------
+
+MAX_PATH_CHARS = 4096  # longer than any real path; refuse instead of hashing megabytes
+
+
+def normalize_repo_path(path: Any) -> str:
+    """A repo-relative '/' path, or invalid_input. Paths can never reach outside the
+    repository: absolute paths, `..` components and NUL bytes are refused."""
+    if not isinstance(path, str) or not path.strip():
+        raise CruxeError("invalid_input", "path must be a non-empty string", {"field": "path"})
+    if len(path) > MAX_PATH_CHARS:
+        raise CruxeError("invalid_input", f"path is longer than {MAX_PATH_CHARS} characters", {"field": "path"})
+    if "\x00" in path:
+        raise CruxeError("invalid_input", "path contains a NUL byte", {"field": "path"})
+    p = path.strip().replace("\\", "/")
+    if p.startswith("/") or (len(p) > 1 and p[1] == ":"):
+        raise CruxeError("invalid_input", "path must be relative to the repository root", {"field": "path"})
+    parts = [c for c in p.split("/") if c not in ("", ".")]
+    if any(c == ".." for c in parts):
+        raise CruxeError("invalid_input", "path must not contain '..'", {"field": "path"})
+    if not parts:
+        raise CruxeError("invalid_input", "path names no file", {"field": "path"})
+    return "/".join(parts)

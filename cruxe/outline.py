@@ -6,31 +6,10 @@ from typing import Any
 
 from .errors import CruxeError
 from .jsonenc import to_json
-from .model import endings
+from .model import MAX_PATH_CHARS, endings, normalize_repo_path
 from .store import Generation, OutlineRow, file_language, outline_count, outline_rows, paths_by_name
 
-MAX_PATH_CHARS = 4096  # longer than any real path; refuse instead of hashing megabytes
 MAX_PATH_CANDIDATES = 5  # same-named files offered when a path is not indexed
-
-
-def normalize_repo_path(path: Any) -> str:
-    """A repo-relative '/' path, or invalid_input. Paths can never reach outside the
-    repository: absolute paths, `..` components and NUL bytes are refused."""
-    if not isinstance(path, str) or not path.strip():
-        raise CruxeError("invalid_input", "path must be a non-empty string", {"field": "path"})
-    if len(path) > MAX_PATH_CHARS:
-        raise CruxeError("invalid_input", f"path is longer than {MAX_PATH_CHARS} characters", {"field": "path"})
-    if "\x00" in path:
-        raise CruxeError("invalid_input", "path contains a NUL byte", {"field": "path"})
-    p = path.strip().replace("\\", "/")
-    if p.startswith("/") or (len(p) > 1 and p[1] == ":"):
-        raise CruxeError("invalid_input", "path must be relative to the repository root", {"field": "path"})
-    parts = [c for c in p.split("/") if c not in ("", ".")]
-    if any(c == ".." for c in parts):
-        raise CruxeError("invalid_input", "path must not contain '..'", {"field": "path"})
-    if not parts:
-        raise CruxeError("invalid_input", "path names no file", {"field": "path"})
-    return "/".join(parts)
 
 
 # Bytes a node adds to its parent's JSON beyond its own fields: the `"children":[...]` key

@@ -43,8 +43,7 @@ from ..crates import CrateNames
 from ..errors import CruxeError
 from ..filetext import line_of
 from ..intent import NAME_SEPARATORS, is_macro_call, parse_name, qualified_matches, scope_as_written
-from ..model import is_declaration_file, is_test_file
-from ..outline import normalize_repo_path
+from ..model import is_declaration_file, is_test_file, normalize_repo_path
 from ..reexports import reexported
 from ..shape import apply_safety_limit
 from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
