@@ -1,6 +1,6 @@
 """Messages as literals with holes: what a raise/panic/log call would print, and a pasted one.
 
-Indexing: every string literal of a file (a Python file scanned whole, others chunk by chunk: `field_texts`) that sits inside an
+Indexing: every string literal of a file (a Python file scanned whole, others definition by definition: `field_texts`) that sits inside an
 emitting call (`raise`, `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`,
 an `...Error(` constructor, a logger method or Rust log macro (`info!`), `fail(`, `abort(`, a panicking helper (`encPanic(`), or gettext's `_(` and kin), or that is the whole
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
@@ -380,29 +380,39 @@ def _rust_writer(text: str, bracket: int, lo: int) -> bool:
     return bool(parts) and parts[-1] in _RUST_WRITERS
 
 
-def field_texts(text: str, language: str, chunks: list[tuple[int, int]]) -> list[str]:
+def field_texts(text: str, language: str, chunks: list[tuple[int, int]],
+                units: list[tuple[int, int]] | None = None) -> list[str]:
     """The `error_literals` field of each chunk of a file: the segments of the messages whose
     first piece starts in its lines, each ended by SEGMENT_BREAK, at most MAX_FIELD_TERMS
     terms. `text` is the whole file (its lines joined by `\n`), `chunks` the (first, last)
-    lines of its chunks in line order. The file is scanned as one text: a chunk cut out of a
-    long definition may start inside a string (a docstring, a raw string), and scanned alone
-    it would read that string's end as an opening quote and every string after it inside out.
-    Python only: in the other languages a scan is thrown off for the rest of its text by what a
-    lexical scan cannot tell from a quote (a TypeScript regular expression `/['"]/`, a Rust
-    lifetime or char), and a chunk scanned alone limits that to the chunk (zod's `schemas.ts`
-    lost its messages from the first such place to its end)."""
-    if language != "python":
-        lines = text.split("\n")
-        return [" ".join([w for seg in emitted_segments("\n".join(lines[a - 1:b]), language) for w in seg]
-                         [:MAX_FIELD_TERMS]) for a, b in chunks]
+    lines of its chunks in line order, `units` the (first, last) indexes into `chunks` of the
+    runs of chunks cut out of one long definition (default: each chunk its own run).
+
+    A Python file is scanned as one text: a chunk cut out of a long definition may start inside
+    a string (a docstring, a raw string), and scanned alone it would read that string's end as
+    an opening quote and every string after it inside out. In the other languages a scan is
+    thrown off for the rest of its text by what a lexical scan cannot tell from a quote (a
+    TypeScript regular expression `/['"]/`, a Rust lifetime or char), so each definition is
+    scanned on its own: that limits such a place to its definition (zod's `schemas.ts` lost
+    its messages from the first such place to its end), and a long definition's pieces are
+    read together, so a message or template literal across a cut stays whole."""
+    if language == "python":
+        units = [(0, len(chunks) - 1)] if chunks else []
+    elif units is None:
+        units = [(i, i) for i in range(len(chunks))]
+    lines = text.split("\n")
     fields: list[list[str]] = [[] for _ in chunks]
-    starts = [a for a, _ in chunks]
-    line, pos = 1, 0
-    for segs, _, at in _emitted(text, language):
-        line, pos = line + text.count("\n", pos, at), at
-        i = bisect.bisect_right(starts, line) - 1
-        if i >= 0 and line <= chunks[i][1]:
-            fields[i].extend(w for seg in segs for w in seg + [SEGMENT_BREAK])
+    for first, last in units:
+        top = chunks[first][0] if language != "python" else 1
+        bottom = chunks[last][1] if language != "python" else len(lines)
+        part = "\n".join(lines[top - 1:bottom])
+        starts = [a for a, _ in chunks[first:last + 1]]
+        line, pos = top, 0
+        for segs, _, at in _emitted(part, language):
+            line, pos = line + part.count("\n", pos, at), at
+            i = first + bisect.bisect_right(starts, line) - 1
+            if i >= first and line <= chunks[i][1]:
+                fields[i].extend(w for seg in segs for w in seg + [SEGMENT_BREAK])
     return [" ".join(f[:MAX_FIELD_TERMS]) for f in fields]
 
 

@@ -102,8 +102,8 @@ def build_documents(item: Source, fx: FileExtract, text: str) -> Documents:
                                   id_blob(symbol_content_hash(fx.source, s.byte_start, s.byte_end)),
                                   folded_name(s.name)))
     snippet_docs = []
-    ranges = chunk_ranges(fx, lines)
-    fields = literals.field_texts("\n".join(lines), language, [(a, b) for a, b, _ in ranges])
+    ranges, runs = chunk_pieces(fx, lines)
+    fields = literals.field_texts("\n".join(lines), language, [(a, b) for a, b, _ in ranges], runs)
     for (a, b, kind), messages in zip(ranges, fields):
         body = "\n".join(lines[a - 1:b]).encode()
         idents, parts = code_terms(body)
@@ -144,7 +144,14 @@ def unique_symbol_ids(repo: str, ref: str, path: str, fx: FileExtract) -> list[s
 
 
 def chunk_ranges(fx: FileExtract, lines: list[str]) -> list[tuple[int, int, str]]:
-    """The file's snippet chunks, in line order: each top-level symbol is a chunk, with the
+    """The file's snippet chunks (`chunk_pieces` without the runs)."""
+    return chunk_pieces(fx, lines)[0]
+
+
+def chunk_pieces(fx: FileExtract, lines: list[str]) -> tuple[list[tuple[int, int, str]], list[tuple[int, int]]]:
+    """The file's snippet chunks, in line order, and the (first, last) indexes of each run of
+    chunks cut out of one definition over CHUNK_MAX_LINES (any other chunk is a run of one; the
+    literal scan reads a run as one text). Each top-level symbol is a chunk, with the
     comment, attribute and decorator lines right above it (a doc comment its extractor leaves
     outside its lines: Go, a JSDoc, a Python `#` block), and so is each gap between them; a
     gap of blank lines only is left out (nothing to find there); a run of small chunks
@@ -183,12 +190,18 @@ def chunk_ranges(fx: FileExtract, lines: list[str]) -> list[tuple[int, int, str]
         merged.append((a, b, kind))
         small_run.append(small)
     pieces: list[tuple[int, int, str]] = []
+    runs: list[tuple[int, int]] = []
     for a, b, kind in merged:
+        first = len(pieces)
         while b - a + 1 > CHUNK_MAX_LINES:
             pieces.append((a, a + CHUNK_MAX_LINES - 1, kind))
             a += CHUNK_MAX_LINES
         pieces.append((a, b, kind))
-    return pieces
+        if kind == "symbol":
+            runs.append((first, len(pieces) - 1))
+        else:  # top-level statements, not one definition: scanned piece by piece
+            runs.extend((i, i) for i in range(first, len(pieces)))
+    return pieces, runs
 
 
 def _leading_comments(lines: list[str], start: int, floor: int) -> int:
