@@ -49,6 +49,20 @@ _ERROR_CS = [
     r"^\s*goroutine \d+ \[",
     r"\bnpm ERR!", r"(?:^|\s)(?:--- )?FAIL(?:ED)?(?::|\s+\S)",  # npm, go test, pytest
 ]
+# The texts of the POSIX errors a program passes on from the OS (strerror), as a paste ends with them.
+_OS_ERRORS = (
+    "operation not permitted", "no such process", "interrupted system call", "input/output error",
+    "bad file descriptor", "resource temporarily unavailable", "cannot allocate memory", "file exists",
+    "not a directory", "is a directory", "invalid argument", "too many open files", "no space left on device",
+    "read-only file system", "broken pipe", "directory not empty", "file name too long", "device or resource busy",
+    "text file busy", "network is unreachable", "no route to host", "connection timed out",
+    "operation timed out", "host is down", "too many links", "invalid cross-device link",
+)
+# The operations Go's os and net packages name first in their errors.
+_GO_OPS = ("open", "read", "write", "close", "seek", "stat", "lstat", "fstat", "mkdir", "remove", "rename",
+           "chmod", "chown", "chdir", "chtimes", "truncate", "readlink", "symlink", "link", "unlinkat",
+           "readdirent", "fork/exec", "dial tcp", "dial udp", "dial unix", "listen tcp", "listen udp",
+           "listen unix", "accept tcp", "read tcp", "write tcp", "read udp", "write udp", "lookup")
 # Case-insensitive: message phrases.
 _ERROR_CI = [
     r"\b(?:fatal )?(?:error|warning|panic|fatal)(?:\[[a-z]?\d+\])?:(?!:)",  # error: / error[E0308]: / panic:
@@ -82,6 +96,14 @@ _ERROR_CI = [
     r"^(?:cannot|can't|could not|couldn't|failed to|unable to|refusing to) \S+ \S+",
     r"\b(?:size|depth|limit|deadline|quota|budget) exceeded\b", r"\b(?:not found|denied|failed|refused):",
     r"\b(?:permission|access) denied\b",
+    # an operating system's error text after what failed (`open /tmp/x.lock: file exists`, `write
+    # /dev/stdout: broken pipe`), or as the whole query: said inside a question ("check that the
+    # file exists") it is prose
+    rf"(?:^|:\s*)(?:{'|'.join(_OS_ERRORS)})\.?\s*$",
+    # Go's *PathError / *OpError: "op path: message" (`mkdir /var/cache/app: permission denied`)
+    rf"^(?:{'|'.join(_GO_OPS)}) \S+: \S",
+    # a path or quoted name, then "already exists" (`/home/user/out.txt already exists`)
+    r"^(?:\S*[/\\]\S*|\S+\.\w{1,5}|(['\"`])[^'\"`]+\1) already exists\b",
 ]
 # Pasted logs can be long; the identifying part of a message or trace is at its start, and the
 # bounded patterns above stay linear on this much text.

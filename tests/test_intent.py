@@ -103,6 +103,21 @@ def test_a_failure_then_its_detail_after_a_colon_is_a_message(q):
     assert intent(q) == "error"
 
 
+@pytest.mark.parametrize("q", ["open /tmp/foo.lock: file exists", "write /dev/stdout: broken pipe",
+                               "accept tcp [::]:8080: accept4: too many open files", "too many open files",
+                               "mkdir /var/cache/app: file exists", "/home/user/out.txt already exists",
+                               "lookup example.com: no such host"])
+def test_an_operating_system_error_after_what_failed_is_a_message(q):
+    assert intent(q) == "error"
+
+
+@pytest.mark.parametrize("q", ["check that the file exists", "check whether the path is a directory",
+                               "how do I check if a file already exists", "open the file in read mode",
+                               "return an error when the path is a directory"])
+def test_an_operating_system_error_said_in_a_sentence_stays_prose(q):
+    assert intent(q) == "natural_language"
+
+
 @pytest.mark.parametrize("q", ["what happens when parsing fails: does it retry?", "how does the server handle failed logins"])
 def test_questions_about_failures_stay_questions(q):
     assert intent(q) == "natural_language"
