@@ -142,8 +142,16 @@ def search_index(gen: Generation, index: str, clauses: tuple[Any, ...], fetch: i
     else:
         out = [(score, FileDoc.of(d)) for score, d in docs]
     # Tantivy's order among equal scores follows segment layout; make it a function of content.
-    out.sort(key=lambda h: (-h[0], h[1].path, h[1].line_start, getattr(h[1], "symbol_id", "")))
+    out.sort(key=content_order)
     return out[:fetch], clauses
+
+
+def content_order(hit: tuple[float, Found]) -> tuple:
+    """Best score first, then by what the hit is, never by where its repository lies (a symbol's
+    id hashes the repository's id): two symbols on one line (`a, b = 1, 2`) by name and kind."""
+    score, found = hit
+    return (-score, found.path, found.line_start, getattr(found, "name", ""), getattr(found, "kind", ""),
+            getattr(found, "symbol_id", ""))
 
 
 # How far past `fetch` a tie at the cut-off is followed (see `_top_hits`).

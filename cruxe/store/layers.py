@@ -243,7 +243,7 @@ def search_index(gen: View, index: str, clauses: tuple[Any, ...], fetch: int, re
                                              kinds, exclude=exclude)
     scale = _idf_scale(gen, index, top_clauses)
     hits = base + [(score * scale, found) for score, found in top]
-    hits.sort(key=lambda h: (-h[0], h[1].path, h[1].line_start, getattr(h[1], "symbol_id", "")))
+    hits.sort(key=fulltext.content_order)
     return hits[:fetch], base_clauses or top_clauses
 
 
