@@ -176,9 +176,14 @@ def _unquote(q: str) -> str | None:
     return None if q[0] in inner else inner
 
 
+# Characters no file path an agent types holds, and code does: `buf.WriteString("</a>")`
+# is a line of code whatever its slash (a glob's `{a,b}` stays a path).
+_NOT_IN_PATHS = frozenset("()\"'<>;=|")
+
+
 def _path_token(token: str, alone: bool) -> bool:
     t = token.strip(_EDGE_PUNCT)
-    if not t:
+    if not t or not _NOT_IN_PATHS.isdisjoint(t):
         return False
     if "/" in t or "\\" in t:
         return alone or _slash_path(t)

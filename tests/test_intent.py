@@ -123,6 +123,11 @@ def test_questions_about_failures_stay_questions(q):
     assert intent(q) == "natural_language"
 
 
+@pytest.mark.parametrize("q", ['buf.WriteString("</a>")', "out.write('<br/>')", 'fmt.Fprintf(w, "%s/%s", a, b)'])
+def test_a_line_of_code_with_a_slash_in_a_string_is_no_path(q):
+    assert intent(q) != "path"
+
+
 @pytest.mark.parametrize("q", ["read/write lock implementation", "async I/O event loop"])
 def test_slashes_between_words_are_not_paths(q):
     assert intent(q) == "natural_language"
