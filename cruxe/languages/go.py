@@ -12,7 +12,9 @@ What counts as a symbol (and why):
   struct's too (the resolver follows them), and an edit of them changes the signature, which
   is what tells an incremental resolution that the calls through them may resolve otherwise;
   an interface's signature lists the interfaces it embeds the same way (`type ReadWriter
-  interface { Reader; Writer }`);
+  interface { Reader; Writer }`); after them a struct's signature lists its named fields
+  (`type Server struct { *Base; conn net.Conn }`), which the resolver reads for a call on a
+  field's value in another file, and whose edit so tells an incremental resolution too;
 - interface method specs (`method`, parent the interface, qualified `pkg.Iface.Method`);
 - package-level `const` / `var`: every name of a spec is its own symbol (`_` skipped),
   `line_start` = the name's line, `line_end` = the end of its spec.
@@ -25,7 +27,8 @@ method's own receiver), whose type is M's first result; `x := y` takes y's; a ca
 gets `T{}.M()` the same way. A call on a field's value (`s.conn.Write(b)`, `s.conns[i].Write(b)`,
 `x.opts.dialer.Dial()`), `s` being the method's receiver or such a local, gets the type the
 field declares (a slice's or map's element when indexed), when the struct is one this file
-declares (`_Fields`): a struct of another file is left to the name's guess. A local given such
+declares (`_Fields`); a struct of another file on the way leaves the field chain to the
+resolver (`Server{}.conn`, `T{}.conns[]`), which reads the struct's signature. A local given such
 a value (`e := s.engine`, `p := &s.other`) or its method's result (`root :=
 engine.trees.get(m)`) is typed the same way.
 References: calls, uses of named types, and uses of a name as a value (`limit`, `RunE: run`,
@@ -105,8 +108,9 @@ def extract(source: bytes, path: str) -> FileExtract:
     pending += type_references(types, taken, {n.start_byte for n in declared}, packages, source)
     values = _Values(captures(query(LANG, VALUES), root))
     pending += values.references(taken, imported, out.ranges, source)
-    if locals_ or out.structs:
-        fields = _Fields(out.structs, out.receivers(), source)
+    receivers = out.receivers()
+    if locals_ or out.structs or receivers:  # a method's receiver: `s.conn.Write(b)`
+        fields = _Fields(out.structs, receivers, source)
         pending = _typed_locals(pending, locals_, values.decls + declared, out.ranges, source, fields)
     symbols = out.symbols(path)
     return FileExtract(path, LANG, symbols=symbols, references=attach_enclosing(pending, out.ranges),
@@ -207,8 +211,8 @@ class _Out:
                 sig = "type " + first_line(spec, self.source, MAX_VALUE_SIGNATURE_CHARS)
             else:
                 head = self.source[spec.start_byte:type_node.start_byte].decode("utf-8", "replace")
-                embeds = embedded_types(type_node, self.source)
-                sig = cap(collapse(f"type {head} {kind}" + (" { " + "; ".join(embeds) + " }" if embeds else "")),
+                parts = embedded_types(type_node, self.source) + named_fields(type_node, self.source)
+                sig = cap(collapse(f"type {head} {kind}" + (" { " + "; ".join(parts) + " }" if parts else "")),
                           MAX_SIGNATURE_CHARS)
             name_node = spec.child_by_field_name("name")
             if self.add(spec if grouped else decl, name_node, kind, sig, spec_doc or doc) and kind == INTERFACE:
@@ -285,6 +289,20 @@ def embedded_types(struct: ts.Node, source: bytes) -> list[str]:
     for fd in fields.named_children if fields is not None else ():
         t = fd.child_by_field_name("type") if fd.type == "field_declaration" else None
         if t is not None and fd.child_by_field_name("name") is None:
+            out.append(collapse(source[fd.start_byte:t.end_byte].decode("utf-8", "replace")))
+    return out
+
+
+def named_fields(struct: ts.Node, source: bytes) -> list[str]:
+    """A struct's named fields as written (`conn net.Conn`, `a, b *T`), tags left out, after
+    its embedded types in its signature: the resolver reads a field's declared type there
+    for a call on its value in another file (`s.conn.Write(b)`), and an edit of a field
+    changes the signature, which tells an incremental resolution to retry those calls."""
+    fields = next((c for c in struct.named_children if c.type == "field_declaration_list"), None)
+    out = []
+    for fd in fields.named_children if fields is not None and struct.type == "struct_type" else ():
+        t = fd.child_by_field_name("type") if fd.type == "field_declaration" else None
+        if t is not None and fd.child_by_field_name("name") is not None:
             out.append(collapse(source[fd.start_byte:t.end_byte].decode("utf-8", "replace")))
     return out
 
@@ -481,9 +499,9 @@ class _Fields:
     """The structs the file declares, read for a call on a value one of their fields holds
     (`s.conn.Write(b)`, `s.conns[i].Write(b)`): the type the field declares (a slice's, an
     array's or a map's element when the field is indexed) becomes the call's receiver, `T{}` or
-    `pkg.T{}`, as for a typed local. Only a struct of this file is read: an edit of its fields
-    extracts the call again with it, so no edge of another file depends on a field's type (the
-    structs of the package's other files would need one, and their fields are no symbols).
+    `pkg.T{}`, as for a typed local. Only a struct of this file is read here; with one of another
+    file on the way the chain is written for the resolver (`T{}.f`), which reads the fields in
+    the structs' signatures (an edit of them changes the signature: the incremental rule's cue).
     `receivers`: row -> (name, type) of each method's receiver; `declared`: (row, name) -> the
     declarations of a name in that definition (set by `_typed_locals`)."""
 
@@ -498,7 +516,9 @@ class _Fields:
     def value_of(self, owner: int | None, on: re.Match, typed: str) -> str:
         """The receiver for the value `x.f.g[i]` (`on`) read in the definition of row `owner`,
         x being a local typed `typed` (`T{}`) there, or else the method's receiver (a name the
-        method declares no other time); "" when any step is not known for sure."""
+        method declares no other time); "" when any step is not known for sure. A struct of
+        another file on the way leaves the steps to the resolver, which reads the fields in
+        the structs' signatures: `T{}.f.g[]` (`T{}` the local's receiver or the method's type)."""
         base, steps = on.group(1), _STEP.findall(on.group(2))
         if typed:
             struct = typed[:-2] if typed.endswith("{}") and typed[:-2].isidentifier() else ""
@@ -506,9 +526,15 @@ class _Fields:
             name, struct = self.receivers.get(owner, ("", ""))
             if name != base or len(self.declared.get((owner, base.encode()), ())) != 1:
                 return ""
+        if not (typed or struct):
+            return ""
+        head = typed or f"{struct}{{}}"
+        later = "".join(f".{field}{'[]' if index else ''}" for field, index in steps)
         recv = ""
         for field, index in steps:
-            node, params = self.field(struct, field) if struct else (None, set())
+            node, params = self.field(struct, field) if struct else (_ELSEWHERE, set())
+            if node is _ELSEWHERE:
+                return head + later if head.count("(") < MAX_CHAIN else ""
             if node is not None and index:
                 node = _element(node)
             recv = _type_receiver(node, self.source) if node is not None else ""
@@ -520,15 +546,15 @@ class _Fields:
     def field(self, struct: str, name: str) -> tuple[ts.Node | None, set[str]]:
         """The type node of the field `name` of the struct `struct` and that struct's type
         parameters: its own field, else one that a struct it embeds promotes, the shallowest
-        depth holding the name deciding (two there: neither); None when not known for sure (a
-        struct of another file on the way)."""
+        depth holding the name deciding (two there: neither); None when not known for sure;
+        `_ELSEWHERE` when a struct of another file is on the way (the resolver reads it)."""
         level: list[str] = [struct]
         for _ in range(MAX_EMBED_DEPTH + 1):
             found, below = [], []
             for t in level:
                 read = self._fields(t)
                 if read is None:  # another file's or package's type: it may hold the name
-                    return None, set()
+                    return _ELSEWHERE, set()
                 own, embeds, params = read
                 if name in own:
                     found.append((own[name], params))
@@ -560,6 +586,9 @@ class _Fields:
                     own[_type_receiver(t, self.source)[:-2].rsplit(".", 1)[-1] or "_"] = t
             got = self._read[struct] = (own, embeds, names)
         return got
+
+
+_ELSEWHERE = object()  # `_Fields.field`: the struct (or one it embeds) is declared in another file
 
 
 def _element(node: ts.Node) -> ts.Node | None:
