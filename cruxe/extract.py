@@ -77,7 +77,9 @@ _BOM = b"\xef\xbb\xbf"
 # 35: a Go struct's signature lists its named fields after its embedded types, and a call on a
 # field of a struct another file declares gets `T{}.f` as its receiver (the resolver reads the field).
 # 36: a printf-style wrapper of an emitting verb (`f.failf(...)`, `abortln`) emits its literal's message.
-EXTRACTION_VERSION = "36"
+# 37: a Go call on a name its function does not declare and no import binds is on a package-level
+# name: a variable of its file gets the receiver its declaration gives, any other `x=`.
+EXTRACTION_VERSION = "37"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -30,7 +30,11 @@ field declares (a slice's or map's element when indexed), when the struct is one
 declares (`_Fields`); a struct of another file on the way leaves the field chain to the
 resolver (`Server{}.conn`, `T{}.conns[]`), which reads the struct's signature. A local given such
 a value (`e := s.engine`, `p := &s.other`) or its method's result (`root :=
-engine.trees.get(m)`) is typed the same way.
+engine.trees.get(m)`) is typed the same way. A call on a name that its function does not declare
+and no import binds (`CommandLine.Parse(args)`) is on a package-level name: a variable of this file
+gets the receiver its declaration gives, as a typed local does (`FlagSet{}`, `NewFlagSet()`); any
+other gets `CommandLine=`, whose type the resolver reads from the variable's declaration
+(`_package_values`).
 References: calls, uses of named types, and uses of a name as a value (`limit`, `RunE: run`,
 `viper.SupportedExts`): an identifier that is not called, not a struct literal's key, and not
 declared in the function it stands in (a parameter, a `:=`, a `var`, a range or type switch
@@ -112,6 +116,7 @@ def extract(source: bytes, path: str) -> FileExtract:
     if locals_ or out.structs or receivers:  # a method's receiver: `s.conn.Write(b)`
         fields = _Fields(out.structs, receivers, source)
         pending = _typed_locals(pending, locals_, values.decls + declared, out.ranges, source, fields)
+    pending = _package_values(pending, values.local, imported, out.ranges, out.var_receivers)
     symbols = out.symbols(path)
     return FileExtract(path, LANG, symbols=symbols, references=attach_enclosing(pending, out.ranges),
                        parse_errors=error_count(tree))
@@ -179,6 +184,7 @@ class _Out:
         self.rows: list[tuple] = []
         self.ranges: list[tuple[int, int]] = []  # byte span per row, for enclosing()
         self.structs: dict[str, list[ts.Node]] = {}  # name -> the type specs declaring that struct
+        self.var_receivers: dict[str, str] = {}  # package-level variable -> its type's receiver, or ""
 
     def add(self, node: ts.Node, name_node: ts.Node, kind: str, sig: str, doc: str,
             scope: str | None = None, parent: int | None = None, start: int = 0) -> bool:
@@ -237,6 +243,8 @@ class _Out:
             if spec.type not in ("const_spec", "var_spec"):
                 continue
             sig = keyword + first_line(spec, self.source, MAX_VALUE_SIGNATURE_CHARS)
+            if kind == VARIABLE:
+                self._typed_var(spec)
             for name_node in spec.children_by_field_name("name"):
                 # the grammar puts the commas of `a, b = ...` in the name field too
                 if name_node.type != "identifier" or (
@@ -244,6 +252,22 @@ class _Out:
                     continue  # not a name, or `_`
                 self.add(spec, name_node, kind, sig, spec_doc or doc,
                          start=name_node.start_point[0] + 1)
+
+    def _typed_var(self, spec: ts.Node) -> None:
+        """The receiver a package-level variable's spec gives its names, when it says their type
+        (`var d *pkg.T`, `var d = &T{}`, `new(T)`) or is one call of a name (`var d = New()`):
+        `var_receivers`, read for the calls on it in this file (a name declared twice: none)."""
+        names = [n for n in spec.children_by_field_name("name") if n.type == "identifier"]
+        t, v = spec.child_by_field_name("type"), spec.child_by_field_name("value")
+        if t is not None:
+            recv = _type_receiver(t, self.source)
+        elif v is not None and len(names) == 1 and v.named_child_count == 1:
+            recv = _value_receiver(v.named_children[0], self.source)
+        else:
+            recv = ""
+        for n in names:
+            name = text(n, self.source)
+            self.var_receivers[name] = recv if _TYPED_VALUE.fullmatch(recv) and name not in self.var_receivers else ""
 
     def receivers(self) -> dict[int, tuple[str, str]]:
         """Row index -> the receiver's name and type, of each method that names it."""
@@ -364,6 +388,7 @@ class _Values:
         self.skip = {n.start_byte for n in caps.get("vkey", [])} | {n.start_byte for n in self.decls}
         self.selectors = [(n.child_by_field_name("operand"), n.child_by_field_name("field"))
                           for n in caps.get("vsel", [])]
+        self.local: set[tuple[int | None, bytes]] = set()  # (row, name) a definition declares (`references`)
 
     def references(self, taken: set[int], imported: set[str], ranges: list[tuple[int, int]],
                    source: bytes) -> list[PendingRef]:
@@ -390,8 +415,8 @@ class _Values:
         skip = taken | self.skip | packages
         uses = sorted((n for n in self.uses if n.start_byte not in skip), key=_START)
         decls = sorted(self.decls, key=_START)
-        local = set(zip(enclosing(ranges, [n.start_byte for n in decls]),
-                        (source[n.start_byte:n.end_byte] for n in decls)))
+        local = self.local = set(zip(enclosing(ranges, [n.start_byte for n in decls]),
+                                     (source[n.start_byte:n.end_byte] for n in decls)))
         for node, owner in zip(uses, enclosing(ranges, [n.start_byte for n in uses])):
             word = source[node.start_byte:node.end_byte]
             if word not in _NO_VALUE_REF and (owner is None or (owner, word) not in local):
@@ -495,6 +520,26 @@ def _rewrite_calls(pending: list[PendingRef], scopes: dict, ranges: list[tuple[i
     return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
 
 
+def _package_values(pending: list[PendingRef], local: set[tuple[int | None, bytes]], imported: set[str],
+                    ranges: list[tuple[int, int]], var_receivers: dict[str, str]) -> list[PendingRef]:
+    """A call on a name the enclosing definition does not declare (no parameter, local or
+    receiver of that name) and no import binds (`CommandLine.Parse(args)`), a package-level
+    name: a variable this file declares with a type or a call (`var CommandLine *FlagSet`, `=
+    NewFlagSet(..)`) gets that receiver (`FlagSet{}`, `NewFlagSet()`), as a typed local does; any
+    other gets `CommandLine=`, whose type the resolver reads from the variable's declaration in
+    another file of the package. A local of the same name keeps its name, and so its guess."""
+    calls = sorted((p for p in pending if p[1] == "calls" and p[6] not in imported and p[6].isidentifier()),
+                   key=_FIRST)
+    # `pkg.F()`, `pkg.T{}` only through an import: `y.M()` on a package variable y would read as a
+    # call on the enclosing method's receiver of that name
+    typed = {name: recv for name, recv in var_receivers.items()
+             if "." not in recv or recv.split(".", 1)[0] in imported}
+    rewrite = {p[0]: typed.get(p[6]) or p[6] + "="
+               for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls]))
+               if owner is not None and (owner, p[6].encode()) not in local}
+    return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
+
+
 class _Fields:
     """The structs the file declares, read for a call on a value one of their fields holds
     (`s.conn.Write(b)`, `s.conns[i].Write(b)`): the type the field declares (a slice's, an
@@ -588,6 +633,7 @@ class _Fields:
         return got
 
 
+_TYPED_VALUE = re.compile(r"(?:\w+\.)?\w+(?:\{\}|\(\))")  # `T{}`, `pkg.T{}`, `f()`, `pkg.F()`
 _ELSEWHERE = object()  # `_Fields.field`: the struct (or one it embeds) is declared in another file
 
 

@@ -24,6 +24,10 @@
   not read from the enclosing function's signature here: a closure's parameter or a range
   variable of the same name shadows it, and the receiver's text must name the type's package
   for an appearing package to retry the call.)
+- A call on a package-level variable of another file (the extractor's `x=`: a name the function
+  does not declare): the type of its own package its one declaration writes (`var x *T`, `var x
+  = &T{}`, `new(T)`; not another package's nor a call's result: the receiver names neither, so
+  the incremental rule would not retry it), then as above.
 - Other receivers: the one Go method of that name in the repository, unless it is a name
   that the standard interfaces use everywhere (Close, String, Write, ...).
 Several package-level definitions of one name in one directory (build-tagged variants)
@@ -74,12 +78,19 @@ class GoResolver(LanguageResolver):
         name, here = e.to_name, posixpath.dirname(e.path)
         if not e.receiver:
             return self._bare(e, here, name)
+        package_value = e.receiver.endswith("=")  # `CommandLine=`: a name the function does not declare
+        if package_value:
+            e = e._replace(receiver=e.receiver[:-1])
         bindings = self.bindings(e.path)
         if e.receiver in bindings:
             target = bindings[e.receiver]
             if target is None:
                 return None, EXTERNAL
             return _pick(self.package_level(target).get(name, []), IMPORT)
+        typed = self.var_type(here, e.receiver) if package_value else None
+        got = self._method_of(*typed, name) if typed is not None else None
+        if got is not None:
+            return got
         owner = self.g.get(e.from_id)
         m = _RECEIVER.match(owner.signature) if owner is not None and owner.kind == "method" else None
         local = _LOCAL.match(e.receiver)
@@ -169,6 +180,27 @@ class GoResolver(LanguageResolver):
         if typed is EXTERNAL or typed is None:
             return (None, EXTERNAL) if typed is EXTERNAL else None
         return self._method_of(*typed, name)
+
+    def var_type(self, directory: str, name: str) -> tuple[str, str] | None:
+        """(directory, type name) of the package-level variable `name` of `directory` when its
+        one declaration writes a type of its own package (`var CommandLine *FlagSet`, `var d =
+        &T{...}`, `new(T)`); else None. Neither another package's type nor a call's result is
+        read: the call names neither that package nor that function, so an appearing package or
+        an edit of the function would not tell the incremental rule to retry it (the extractor
+        types a call on a variable of its own file, whose receiver then names them)."""
+        defs = self.package_level(directory).get(name, [])
+        m = _VAR.match(defs[0].signature) if len(defs) == 1 and defs[0].kind == "variable" else None
+        if m is None:
+            return None
+        if m.group(2).startswith("="):
+            v = _VALUE_TYPE.match(m.group(2)[1:].strip()) if "," not in m.group(1) else None
+            declared = (v.group(1) or v.group(3) or "", v.group(2) or v.group(4)) if v is not None else None
+        else:
+            t = _PARAM_TYPE.match(m.group(2).split("=", 1)[0].strip())
+            declared = (t.group(1) or "", t.group(2)) if t is not None else None
+        if declared is None or declared[0] or declared[1] in _PREDECLARED:
+            return None
+        return directory, declared[1]
 
     def _package_of(self, path: str, here: str, pkg: str | None) -> str | None:
         """The directory of the package `pkg` names in the file at `path` (`here` without
@@ -374,6 +406,10 @@ _PARAM_TYPE = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)(?:\[.*\])?$")
 # `pkg.F()`), followed by the methods whose result it is (`ast.Node{}.NextSibling()`) and the
 # fields whose value it is (`Server{}.conn`, `Server{}.conns[]` indexed) in the order read
 _LOCAL = re.compile(r"^(?:(\w+)\.)?(\w+)(\{\}|\(\))((?:\.\w+(?:\(\)|\[\])?)*)$")
+# a package-level variable's signature: its names, then its type and/or `= value`
+_VAR = re.compile(r"^var\s+(\w+(?:\s*,\s*\w+)*)\s*(.*)$")
+# a value that writes its type: `T{...}`, `&pkg.T{...}`, `G[int]{...}`, `new(T)`
+_VALUE_TYPE = re.compile(r"^(?:&\s*)?(?:(\w+)\.)?(\w+)(?:\[[^\]]*\])?\s*\{|^new\(\s*\*?\s*(?:(\w+)\.)?(\w+)\s*\)")
 _LINKS = re.compile(r"\.(\w+)(\(\)|\[\]|)")
 
 
