@@ -10,23 +10,11 @@ import pytest
 
 from cruxe.languages.go import extract
 
+from support.gofields import GO_MOD, TYPES
+from support.gofields import marker_line as _line
 from support.incremental import call_targets, symbol_names, synced_and_whole
 from support.repos import indexed_files
 
-GO_MOD = "module example.com/m\n\ngo 1.22\n"
-TYPES = '''\
-package a
-
-type Engine struct{}
-
-func (e *Engine) handle(x int) {}
-
-func (e *Engine) spawn() *Other { return nil }
-
-type Other struct{}
-
-func (o *Other) handle(x int) {}
-'''
 SERVER = '''\
 package a
 
@@ -90,10 +78,6 @@ func (s *Server) other() {
 	s.engine.handle(11) // another file
 }
 '''
-
-
-def _line(text: str, marker: str) -> int:
-    return next(i + 1 for i, line in enumerate(text.splitlines()) if marker in line)
 
 
 def _calls(tmp_path, monkeypatch) -> dict:

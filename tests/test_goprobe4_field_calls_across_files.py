@@ -11,9 +11,10 @@ import pytest
 
 from cruxe.languages.go import extract
 
+from support.gofields import GO_MOD, TYPES
+from support.gofields import marker_line as _line
 from support.incremental import call_targets, symbol_names, synced_and_whole
 from support.repos import indexed_files
-from test_goprobe3_field_calls import GO_MOD, TYPES, _line  # the same types, called from another file
 
 SERVER = '''\
 package a
