@@ -2,7 +2,8 @@
 
 Indexing: every string literal of a file (a Python file scanned whole, others definition by definition: `field_texts`) that sits inside an
 emitting call (`raise`, `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`,
-an `...Error(` constructor, a logger method or Rust log macro (`info!`), `fail(`, `abort(`, a panicking helper (`encPanic(`), or gettext's `_(` and kin), or that is the whole
+an `...Error(` constructor, a logger method or Rust log macro (`info!`), `fail(`, `abort(` and their
+printf-style kin (`failf(`), a panicking helper (`encPanic(`), or gettext's `_(` and kin), or that is the whole
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
 names instead), or that is given to a variable named for a message (`msg = f"..."` then
 `raise ValueError(msg)`, the style linters ask of Python; `message.append(...)`) or returned by a
@@ -81,6 +82,8 @@ _EMIT_MACRO_ENDS = ("panic", "abort", "error")
 # a scanner's `s.err`)
 _EMIT_CALLS = frozenset("panic panicf panicln errorf error err fatal fatalf fatalln expect expect_err warn warnf "
                         "warning critical exception fail abort".split())
+# the suffix Go's printf-style functions add to a verb (`Errorf`, `Println`): `failf` is `fail`'s kin
+_PRINTF_SUFFIX = re.compile(r"(?<=[a-z])(?:f|ln)\Z")
 # gettext and its kin mark the strings a program shows its users, wherever the message is then
 # raised or printed from (click: `message = _("No such option: {name}").format(...)`; Django:
 # `default_error_messages = {"invalid": _("Enter a valid value.")}`).
@@ -645,7 +648,10 @@ def _emitting_call(text: str, bracket: int, lo: int) -> bool:
     last = parts[-1]
     if bang:
         return last in _EMIT_MACROS or last.endswith(_EMIT_MACRO_ENDS)
-    if last.lower() in _EMIT_CALLS or parts[-2:] == ["errors", "New"] or last in _TRANSLATED:
+    low = last.lower()
+    if low in _EMIT_CALLS or parts[-2:] == ["errors", "New"] or last in _TRANSLATED:
+        return True
+    if _PRINTF_SUFFIX.sub("", low) in _EMIT_CALLS:  # Go's printf-style kin: `f.failf(`, `p.abortln(`
         return True
     if _PANIC_WORD.search(last):  # a project's own panicking helper: `p.panicItemf(`, `encPanic(`
         return True

@@ -10,23 +10,11 @@ import pytest
 
 from cruxe.languages.go import extract
 
-from support.incremental import symbol_names, synced_and_whole
+from support.gofields import GO_MOD, TYPES
+from support.gofields import marker_line as _line
+from support.incremental import call_targets, symbol_names, synced_and_whole
 from support.repos import indexed_files
 
-GO_MOD = "module example.com/m\n\ngo 1.22\n"
-TYPES = '''\
-package a
-
-type Engine struct{}
-
-func (e *Engine) handle(x int) {}
-
-func (e *Engine) spawn() *Other { return nil }
-
-type Other struct{}
-
-func (o *Other) handle(x int) {}
-'''
 SERVER = '''\
 package a
 
@@ -92,18 +80,12 @@ func (s *Server) other() {
 '''
 
 
-def _line(text: str, marker: str) -> int:
-    return next(i + 1 for i, line in enumerate(text.splitlines()) if marker in line)
-
-
 def _calls(tmp_path, monkeypatch) -> dict:
     root = tmp_path / "repo"
     indexed_files(root, tmp_path / "home", {"go.mod": GO_MOD, "a/types.go": TYPES, "a/server.go": SERVER,
                                             "a/elsewhere.go": ELSEWHERE})
     monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "home"))
-    from support.incremental import edge_table
-    names = symbol_names(root)
-    return {(r[0], r[1], r[3]): (names.get(r[5], ""), r[6]) for r in edge_table(root) if r[2] == "calls"}
+    return call_targets(root)
 
 
 @pytest.mark.parametrize("marker, target", [
@@ -129,8 +111,9 @@ def test_a_field_of_an_outside_type_is_external_and_an_unsure_one_keeps_its_gues
     assert got[("a/server.go", _line(SERVER, "// outside"), "WriteString")] == ("", "external")
     for marker in ("// slice unindexed", "// type parameter", "// shadowed receiver"):
         assert got[("a/server.go", _line(SERVER, marker), "handle")] == ("", "ambiguous"), marker
-    # the struct declared in another file of the package: its fields are not read there
-    assert got[("a/elsewhere.go", _line(ELSEWHERE, "// another file"), "handle")] == ("", "ambiguous")
+    # the struct declared in another file of the package: the resolver reads its fields in its
+    # signature (tests/test_goprobe4_field_calls_across_files.py)
+    assert got[("a/elsewhere.go", _line(ELSEWHERE, "// another file"), "handle")] == ("a.Engine.handle", "receiver")
 
 
 def test_the_extractor_writes_the_fields_type_as_the_receiver():

@@ -102,9 +102,9 @@ def _target(table: list[tuple], path: str, line: int, name: str) -> tuple[str, s
 
 def test_a_struct_signature_lists_the_types_it_embeds():
     sigs = {s.name: s.signature for s in extract(SHOP.encode(), "shop/shop.go").symbols}
-    assert sigs["Order"] == "type Order struct { *Base; sync.Mutex }"
+    assert sigs["Order"] == "type Order struct { *Base; sync.Mutex; id int }"  # embedded first, then fields
     assert sigs["Cart"] == "type Cart struct { Order }"  # its tag left out
-    assert sigs["Base"] == "type Base struct"
+    assert sigs["Base"] == "type Base struct { n int }"
 
 
 @pytest.fixture()

@@ -12,7 +12,9 @@ What counts as a symbol (and why):
   struct's too (the resolver follows them), and an edit of them changes the signature, which
   is what tells an incremental resolution that the calls through them may resolve otherwise;
   an interface's signature lists the interfaces it embeds the same way (`type ReadWriter
-  interface { Reader; Writer }`);
+  interface { Reader; Writer }`); after them a struct's signature lists its named fields
+  (`type Server struct { *Base; conn net.Conn }`), which the resolver reads for a call on a
+  field's value in another file, and whose edit so tells an incremental resolution too;
 - interface method specs (`method`, parent the interface, qualified `pkg.Iface.Method`);
 - package-level `const` / `var`: every name of a spec is its own symbol (`_` skipped),
   `line_start` = the name's line, `line_end` = the end of its spec.
@@ -25,9 +27,14 @@ method's own receiver), whose type is M's first result; `x := y` takes y's; a ca
 gets `T{}.M()` the same way. A call on a field's value (`s.conn.Write(b)`, `s.conns[i].Write(b)`,
 `x.opts.dialer.Dial()`), `s` being the method's receiver or such a local, gets the type the
 field declares (a slice's or map's element when indexed), when the struct is one this file
-declares (`_Fields`): a struct of another file is left to the name's guess. A local given such
+declares (`_Fields`); a struct of another file on the way leaves the field chain to the
+resolver (`Server{}.conn`, `T{}.conns[]`), which reads the struct's signature. A local given such
 a value (`e := s.engine`, `p := &s.other`) or its method's result (`root :=
-engine.trees.get(m)`) is typed the same way.
+engine.trees.get(m)`) is typed the same way. A call on a name that its function does not declare
+and no import binds (`CommandLine.Parse(args)`) is on a package-level name: a variable of this file
+gets the receiver its declaration gives, as a typed local does (`FlagSet{}`, `NewFlagSet()`); any
+other gets `CommandLine=`, whose type the resolver reads from the variable's declaration
+(`_package_values`).
 References: calls, uses of named types, and uses of a name as a value (`limit`, `RunE: run`,
 `viper.SupportedExts`): an identifier that is not called, not a struct literal's key, and not
 declared in the function it stands in (a parameter, a `:=`, a `var`, a range or type switch
@@ -105,9 +112,11 @@ def extract(source: bytes, path: str) -> FileExtract:
     pending += type_references(types, taken, {n.start_byte for n in declared}, packages, source)
     values = _Values(captures(query(LANG, VALUES), root))
     pending += values.references(taken, imported, out.ranges, source)
-    if locals_ or out.structs:
-        fields = _Fields(out.structs, out.receivers(), source)
+    receivers = out.receivers()
+    if locals_ or out.structs or receivers:  # a method's receiver: `s.conn.Write(b)`
+        fields = _Fields(out.structs, receivers, source)
         pending = _typed_locals(pending, locals_, values.decls + declared, out.ranges, source, fields)
+    pending = _package_values(pending, values.local, imported, out.ranges, out.var_receivers)
     symbols = out.symbols(path)
     return FileExtract(path, LANG, symbols=symbols, references=attach_enclosing(pending, out.ranges),
                        parse_errors=error_count(tree))
@@ -175,6 +184,7 @@ class _Out:
         self.rows: list[tuple] = []
         self.ranges: list[tuple[int, int]] = []  # byte span per row, for enclosing()
         self.structs: dict[str, list[ts.Node]] = {}  # name -> the type specs declaring that struct
+        self.var_receivers: dict[str, str] = {}  # package-level variable -> its type's receiver, or ""
 
     def add(self, node: ts.Node, name_node: ts.Node, kind: str, sig: str, doc: str,
             scope: str | None = None, parent: int | None = None, start: int = 0) -> bool:
@@ -207,8 +217,8 @@ class _Out:
                 sig = "type " + first_line(spec, self.source, MAX_VALUE_SIGNATURE_CHARS)
             else:
                 head = self.source[spec.start_byte:type_node.start_byte].decode("utf-8", "replace")
-                embeds = embedded_types(type_node, self.source)
-                sig = cap(collapse(f"type {head} {kind}" + (" { " + "; ".join(embeds) + " }" if embeds else "")),
+                parts = embedded_types(type_node, self.source) + named_fields(type_node, self.source)
+                sig = cap(collapse(f"type {head} {kind}" + (" { " + "; ".join(parts) + " }" if parts else "")),
                           MAX_SIGNATURE_CHARS)
             name_node = spec.child_by_field_name("name")
             if self.add(spec if grouped else decl, name_node, kind, sig, spec_doc or doc) and kind == INTERFACE:
@@ -233,6 +243,8 @@ class _Out:
             if spec.type not in ("const_spec", "var_spec"):
                 continue
             sig = keyword + first_line(spec, self.source, MAX_VALUE_SIGNATURE_CHARS)
+            if kind == VARIABLE:
+                self._typed_var(spec)
             for name_node in spec.children_by_field_name("name"):
                 # the grammar puts the commas of `a, b = ...` in the name field too
                 if name_node.type != "identifier" or (
@@ -240,6 +252,22 @@ class _Out:
                     continue  # not a name, or `_`
                 self.add(spec, name_node, kind, sig, spec_doc or doc,
                          start=name_node.start_point[0] + 1)
+
+    def _typed_var(self, spec: ts.Node) -> None:
+        """The receiver a package-level variable's spec gives its names, when it says their type
+        (`var d *pkg.T`, `var d = &T{}`, `new(T)`) or is one call of a name (`var d = New()`):
+        `var_receivers`, read for the calls on it in this file (a name declared twice: none)."""
+        names = [n for n in spec.children_by_field_name("name") if n.type == "identifier"]
+        t, v = spec.child_by_field_name("type"), spec.child_by_field_name("value")
+        if t is not None:
+            recv = _type_receiver(t, self.source)
+        elif v is not None and len(names) == 1 and v.named_child_count == 1:
+            recv = _value_receiver(v.named_children[0], self.source)
+        else:
+            recv = ""
+        for n in names:
+            name = text(n, self.source)
+            self.var_receivers[name] = recv if _TYPED_VALUE.fullmatch(recv) and name not in self.var_receivers else ""
 
     def receivers(self) -> dict[int, tuple[str, str]]:
         """Row index -> the receiver's name and type, of each method that names it."""
@@ -285,6 +313,20 @@ def embedded_types(struct: ts.Node, source: bytes) -> list[str]:
     for fd in fields.named_children if fields is not None else ():
         t = fd.child_by_field_name("type") if fd.type == "field_declaration" else None
         if t is not None and fd.child_by_field_name("name") is None:
+            out.append(collapse(source[fd.start_byte:t.end_byte].decode("utf-8", "replace")))
+    return out
+
+
+def named_fields(struct: ts.Node, source: bytes) -> list[str]:
+    """A struct's named fields as written (`conn net.Conn`, `a, b *T`), tags left out, after
+    its embedded types in its signature: the resolver reads a field's declared type there
+    for a call on its value in another file (`s.conn.Write(b)`), and an edit of a field
+    changes the signature, which tells an incremental resolution to retry those calls."""
+    fields = next((c for c in struct.named_children if c.type == "field_declaration_list"), None)
+    out = []
+    for fd in fields.named_children if fields is not None and struct.type == "struct_type" else ():
+        t = fd.child_by_field_name("type") if fd.type == "field_declaration" else None
+        if t is not None and fd.child_by_field_name("name") is not None:
             out.append(collapse(source[fd.start_byte:t.end_byte].decode("utf-8", "replace")))
     return out
 
@@ -346,6 +388,7 @@ class _Values:
         self.skip = {n.start_byte for n in caps.get("vkey", [])} | {n.start_byte for n in self.decls}
         self.selectors = [(n.child_by_field_name("operand"), n.child_by_field_name("field"))
                           for n in caps.get("vsel", [])]
+        self.local: set[tuple[int | None, bytes]] = set()  # (row, name) a definition declares (`references`)
 
     def references(self, taken: set[int], imported: set[str], ranges: list[tuple[int, int]],
                    source: bytes) -> list[PendingRef]:
@@ -372,8 +415,8 @@ class _Values:
         skip = taken | self.skip | packages
         uses = sorted((n for n in self.uses if n.start_byte not in skip), key=_START)
         decls = sorted(self.decls, key=_START)
-        local = set(zip(enclosing(ranges, [n.start_byte for n in decls]),
-                        (source[n.start_byte:n.end_byte] for n in decls)))
+        local = self.local = set(zip(enclosing(ranges, [n.start_byte for n in decls]),
+                                     (source[n.start_byte:n.end_byte] for n in decls)))
         for node, owner in zip(uses, enclosing(ranges, [n.start_byte for n in uses])):
             word = source[node.start_byte:node.end_byte]
             if word not in _NO_VALUE_REF and (owner is None or (owner, word) not in local):
@@ -477,13 +520,33 @@ def _rewrite_calls(pending: list[PendingRef], scopes: dict, ranges: list[tuple[i
     return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
 
 
+def _package_values(pending: list[PendingRef], local: set[tuple[int | None, bytes]], imported: set[str],
+                    ranges: list[tuple[int, int]], var_receivers: dict[str, str]) -> list[PendingRef]:
+    """A call on a name the enclosing definition does not declare (no parameter, local or
+    receiver of that name) and no import binds (`CommandLine.Parse(args)`), a package-level
+    name: a variable this file declares with a type or a call (`var CommandLine *FlagSet`, `=
+    NewFlagSet(..)`) gets that receiver (`FlagSet{}`, `NewFlagSet()`), as a typed local does; any
+    other gets `CommandLine=`, whose type the resolver reads from the variable's declaration in
+    another file of the package. A local of the same name keeps its name, and so its guess."""
+    calls = sorted((p for p in pending if p[1] == "calls" and p[6] not in imported and p[6].isidentifier()),
+                   key=_FIRST)
+    # `pkg.F()`, `pkg.T{}` only through an import: `y.M()` on a package variable y would read as a
+    # call on the enclosing method's receiver of that name
+    typed = {name: recv for name, recv in var_receivers.items()
+             if "." not in recv or recv.split(".", 1)[0] in imported}
+    rewrite = {p[0]: typed.get(p[6]) or p[6] + "="
+               for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls]))
+               if owner is not None and (owner, p[6].encode()) not in local}
+    return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
+
+
 class _Fields:
     """The structs the file declares, read for a call on a value one of their fields holds
     (`s.conn.Write(b)`, `s.conns[i].Write(b)`): the type the field declares (a slice's, an
     array's or a map's element when the field is indexed) becomes the call's receiver, `T{}` or
-    `pkg.T{}`, as for a typed local. Only a struct of this file is read: an edit of its fields
-    extracts the call again with it, so no edge of another file depends on a field's type (the
-    structs of the package's other files would need one, and their fields are no symbols).
+    `pkg.T{}`, as for a typed local. Only a struct of this file is read here; with one of another
+    file on the way the chain is written for the resolver (`T{}.f`), which reads the fields in
+    the structs' signatures (an edit of them changes the signature: the incremental rule's cue).
     `receivers`: row -> (name, type) of each method's receiver; `declared`: (row, name) -> the
     declarations of a name in that definition (set by `_typed_locals`)."""
 
@@ -498,7 +561,9 @@ class _Fields:
     def value_of(self, owner: int | None, on: re.Match, typed: str) -> str:
         """The receiver for the value `x.f.g[i]` (`on`) read in the definition of row `owner`,
         x being a local typed `typed` (`T{}`) there, or else the method's receiver (a name the
-        method declares no other time); "" when any step is not known for sure."""
+        method declares no other time); "" when any step is not known for sure. A struct of
+        another file on the way leaves the steps to the resolver, which reads the fields in
+        the structs' signatures: `T{}.f.g[]` (`T{}` the local's receiver or the method's type)."""
         base, steps = on.group(1), _STEP.findall(on.group(2))
         if typed:
             struct = typed[:-2] if typed.endswith("{}") and typed[:-2].isidentifier() else ""
@@ -506,9 +571,15 @@ class _Fields:
             name, struct = self.receivers.get(owner, ("", ""))
             if name != base or len(self.declared.get((owner, base.encode()), ())) != 1:
                 return ""
+        if not (typed or struct):
+            return ""
+        head = typed or f"{struct}{{}}"
+        later = "".join(f".{field}{'[]' if index else ''}" for field, index in steps)
         recv = ""
         for field, index in steps:
-            node, params = self.field(struct, field) if struct else (None, set())
+            node, params = self.field(struct, field) if struct else (_ELSEWHERE, set())
+            if node is _ELSEWHERE:
+                return head + later if head.count("(") < MAX_CHAIN else ""
             if node is not None and index:
                 node = _element(node)
             recv = _type_receiver(node, self.source) if node is not None else ""
@@ -520,15 +591,15 @@ class _Fields:
     def field(self, struct: str, name: str) -> tuple[ts.Node | None, set[str]]:
         """The type node of the field `name` of the struct `struct` and that struct's type
         parameters: its own field, else one that a struct it embeds promotes, the shallowest
-        depth holding the name deciding (two there: neither); None when not known for sure (a
-        struct of another file on the way)."""
+        depth holding the name deciding (two there: neither); None when not known for sure;
+        `_ELSEWHERE` when a struct of another file is on the way (the resolver reads it)."""
         level: list[str] = [struct]
         for _ in range(MAX_EMBED_DEPTH + 1):
             found, below = [], []
             for t in level:
                 read = self._fields(t)
                 if read is None:  # another file's or package's type: it may hold the name
-                    return None, set()
+                    return _ELSEWHERE, set()
                 own, embeds, params = read
                 if name in own:
                     found.append((own[name], params))
@@ -560,6 +631,10 @@ class _Fields:
                     own[_type_receiver(t, self.source)[:-2].rsplit(".", 1)[-1] or "_"] = t
             got = self._read[struct] = (own, embeds, names)
         return got
+
+
+_TYPED_VALUE = re.compile(r"(?:\w+\.)?\w+(?:\{\}|\(\))")  # `T{}`, `pkg.T{}`, `f()`, `pkg.F()`
+_ELSEWHERE = object()  # `_Fields.field`: the struct (or one it embeds) is declared in another file
 
 
 def _element(node: ts.Node) -> ts.Node | None:

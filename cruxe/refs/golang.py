@@ -13,7 +13,9 @@
 - A call on a local or parameter whose declaration says its type, as Go's blocks scope it
   (the extractor writes the receiver `T{}` or `pkg.T{}` for `p *T`, `x := T{}`, `var x *T`,
   `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`; the field's declared type for a call on
-  a field's value, `s.conn.Write(b)`, when the file declares the struct): T's method M (its own, a
+  a field's value, `s.conn.Write(b)`, when the file declares the struct, else `Server{}.conn`,
+  `T{}.conns[]`, whose fields' types `field_type` reads in the structs' signatures, then the
+  methods and fields the receiver chains, in order): T's method M (its own, a
   promoted one, or an interface's method spec, its own or one of an interface it embeds), T being the first result f's signature
   declares (a named type, every definition of f agreeing), or f itself when f is a type (a
   conversion), then for each method the receiver chains (`T{}.M()`, `f().M()`, and `r.M()` on
@@ -22,6 +24,10 @@
   not read from the enclosing function's signature here: a closure's parameter or a range
   variable of the same name shadows it, and the receiver's text must name the type's package
   for an appearing package to retry the call.)
+- A call on a package-level variable of another file (the extractor's `x=`: a name the function
+  does not declare): the type of its own package its one declaration writes (`var x *T`, `var x
+  = &T{}`, `new(T)`; not another package's nor a call's result: the receiver names neither, so
+  the incremental rule would not retry it), then as above.
 - Other receivers: the one Go method of that name in the repository, unless it is a name
   that the standard interfaces use everywhere (Close, String, Write, ...).
 Several package-level definitions of one name in one directory (build-tagged variants)
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 
 from ..languages.go import import_name
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
@@ -45,8 +52,12 @@ _RECEIVER = re.compile(r"^func\s*\(\s*(\w+)\s+\*?\s*(\w+)")
 _MODULE_LINE = re.compile(r"^\s*module\s+\"?([^\s\"]+)\"?", re.M)
 # `type T struct { *Base; shop.Other; List[int] }`, `type RW interface { Reader; io.Writer }`:
 # the embedded types the extractor writes
-_EMBEDS = re.compile(r"\b(?:struct|interface) \{ (.*) \}$")
-_EMBEDDED = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)")
+_BODY = re.compile(r" (?:struct|interface) \{ ")
+# an embedded type as the signature writes it: `*Base`, `shop.Other`, `List[int]`
+_EMBEDDED = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)(?:\[.*\])?$")
+_FIELD = re.compile(r"^(\w+(?:\s*,\s*\w+)*)\s+(\S.*)$")  # `a, b *T`: named fields and their type
+_PREDECLARED = frozenset("any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 "
+                         "int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr".split())
 MAX_EMBED_DEPTH = 4  # embedding levels followed for a promoted method
 
 
@@ -67,12 +78,19 @@ class GoResolver(LanguageResolver):
         name, here = e.to_name, posixpath.dirname(e.path)
         if not e.receiver:
             return self._bare(e, here, name)
+        package_value = e.receiver.endswith("=")  # `CommandLine=`: a name the function does not declare
+        if package_value:
+            e = e._replace(receiver=e.receiver[:-1])
         bindings = self.bindings(e.path)
         if e.receiver in bindings:
             target = bindings[e.receiver]
             if target is None:
                 return None, EXTERNAL
             return _pick(self.package_level(target).get(name, []), IMPORT)
+        typed = self.var_type(here, e.receiver) if package_value else None
+        got = self._method_of(*typed, name) if typed is not None else None
+        if got is not None:
+            return got
         owner = self.g.get(e.from_id)
         m = _RECEIVER.match(owner.signature) if owner is not None and owner.kind == "method" else None
         local = _LOCAL.match(e.receiver)
@@ -147,20 +165,42 @@ class GoResolver(LanguageResolver):
         (name, type): the first result T's method M declares). Outside the repository:
         external. None when it decides nothing."""
         pkg, word, form, links = local.groups()
-        methods = _LINKS.findall(links)
+        steps = _LINKS.findall(links)
         if receiver is not None and pkg == receiver[0] and form == "()" and pkg not in self.bindings(path):
-            pkg, word, form, methods = None, receiver[1], "{}", [word, *methods]
+            pkg, word, form, steps = None, receiver[1], "{}", [(word, "()"), *steps]
         directory = self._package_of(path, here, pkg)
         if directory is EXTERNAL or directory is None:
             return (None, EXTERNAL) if directory is EXTERNAL else None
         typed = (directory, word) if form == "{}" else self.result_type(directory, word)
-        for method in methods:  # `T{}.M()`: the first result of T's method M
+        for step, how in steps:  # `T{}.M()`: the first result of T's method M; `T{}.f`: f's type
             if typed is EXTERNAL or typed is None:
                 break
-            typed = self._declared_result(self.method_set(*typed, method))
+            typed = (self._declared_result(self.method_set(*typed, step)) if how == "()"
+                     else self.field_type(*typed, step, how == "[]"))
         if typed is EXTERNAL or typed is None:
             return (None, EXTERNAL) if typed is EXTERNAL else None
         return self._method_of(*typed, name)
+
+    def var_type(self, directory: str, name: str) -> tuple[str, str] | None:
+        """(directory, type name) of the package-level variable `name` of `directory` when its
+        one declaration writes a type of its own package (`var CommandLine *FlagSet`, `var d =
+        &T{...}`, `new(T)`); else None. Neither another package's type nor a call's result is
+        read: the call names neither that package nor that function, so an appearing package or
+        an edit of the function would not tell the incremental rule to retry it (the extractor
+        types a call on a variable of its own file, whose receiver then names them)."""
+        defs = self.package_level(directory).get(name, [])
+        m = _VAR.match(defs[0].signature) if len(defs) == 1 and defs[0].kind == "variable" else None
+        if m is None:
+            return None
+        if m.group(2).startswith("="):
+            v = _VALUE_TYPE.match(m.group(2)[1:].strip()) if "," not in m.group(1) else None
+            declared = (v.group(1) or v.group(3) or "", v.group(2) or v.group(4)) if v is not None else None
+        else:
+            t = _PARAM_TYPE.match(m.group(2).split("=", 1)[0].strip())
+            declared = (t.group(1) or "", t.group(2)) if t is not None else None
+        if declared is None or declared[0] or declared[1] in _PREDECLARED:
+            return None
+        return directory, declared[1]
 
     def _package_of(self, path: str, here: str, pkg: str | None) -> str | None:
         """The directory of the package `pkg` names in the file at `path` (`here` without
@@ -227,15 +267,53 @@ class GoResolver(LanguageResolver):
             got = self._embeds[key] = []
             structs = [s for s in self.package_level(directory).get(type_name, [])
                        if s.kind in ("struct", "interface")]
-            m = _EMBEDS.search(structs[0].signature) if len(structs) == 1 else None
-            for written in m.group(1).split("; ") if m else ():
+            for written in type_parts(structs[0].signature)[0] if len(structs) == 1 else ():
                 e = _EMBEDDED.match(written)
-                if e is None:
-                    continue
                 target = self.bindings(structs[0].path).get(e.group(1)) if e.group(1) else directory
                 if target is not None:
                     got.append((target, e.group(2)))
         return got
+
+    def field_type(self, directory: str, type_name: str, field: str,
+                   indexed: bool) -> tuple[str, str] | str | None:
+        """(directory, type name) of the value of the field `field` of the struct `type_name`
+        of `directory` (its element when `indexed`: a slice's, an array's, a map's), read
+        from the struct's signature: its own field, else one a type it embeds promotes, the
+        shallowest depth holding the name deciding (two there: None); EXTERNAL for a type
+        from outside the repository; None when not known (a type parameter, a type no
+        name, a predeclared type, a signature cut before it)."""
+        level, seen = [(directory, type_name)], set()
+        for _ in range(MAX_EMBED_DEPTH + 1):
+            found = []
+            for d, t in level:
+                struct = self._struct(d, t)
+                _, fields, params = type_parts(struct.signature) if struct is not None else ((), {}, ())
+                if field in fields:
+                    found.append((struct, fields[field], params))
+            if found:
+                return self._typed_field(*found[0], indexed) if len(found) == 1 else None
+            seen.update(level)
+            level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
+            if not level:
+                return None
+        return None
+
+    def _struct(self, directory: str, type_name: str) -> Sym | None:
+        """The struct `type_name` of `directory`, when it is one definition."""
+        structs = [s for s in self.package_level(directory).get(type_name, []) if s.kind == "struct"]
+        return structs[0] if len(structs) == 1 else None
+
+    def _typed_field(self, struct: Sym, declared: str, params: set[str],
+                     indexed: bool) -> tuple[str, str] | str | None:
+        """(directory, type name) of a value of the field type `declared` that `struct`
+        writes (its element when `indexed`), or EXTERNAL, or None (see `field_type`)."""
+        if indexed:
+            declared = _element(declared)
+        m = _PARAM_TYPE.match(declared.strip()) if declared else None
+        if m is None or (not m.group(1) and (m.group(2) in params or m.group(2) in _PREDECLARED)):
+            return None
+        at = self._package_of(struct.path, posixpath.dirname(struct.path), m.group(1))
+        return at if at is EXTERNAL or at is None else (at, m.group(2))
 
     def members(self, sym: Sym) -> list[str]:
         """The names of the methods of a type (`refs.dirty.type_members`): Go declares them
@@ -249,6 +327,8 @@ class GoResolver(LanguageResolver):
             seen.update(level)
             out += [n for d, t in level for (owner, n) in self.methods(d) if owner == t]
             out += [s.name for d, t in level for s in self.specs(d, t)]
+            # a field's name: the calls on its value (`Server{}.conn`) follow its declared type
+            out += [f for d, t in level if (s := self._struct(d, t)) is not None for f in type_parts(s.signature)[1]]
             level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
         return out
 
@@ -323,13 +403,18 @@ class GoResolver(LanguageResolver):
 
 _PARAM_TYPE = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)(?:\[.*\])?$")
 # The receiver the extractor gives a call on a typed local (go.py `_typed_locals`: `T{}`,
-# `pkg.F()`), followed by the methods whose result it is (`ast.Node{}.NextSibling()`)
-_LOCAL = re.compile(r"^(?:(\w+)\.)?(\w+)(\{\}|\(\))((?:\.\w+\(\))*)$")
-_LINKS = re.compile(r"\.(\w+)\(\)")
+# `pkg.F()`), followed by the methods whose result it is (`ast.Node{}.NextSibling()`) and the
+# fields whose value it is (`Server{}.conn`, `Server{}.conns[]` indexed) in the order read
+_LOCAL = re.compile(r"^(?:(\w+)\.)?(\w+)(\{\}|\(\))((?:\.\w+(?:\(\)|\[\])?)*)$")
+# a package-level variable's signature: its names, then its type and/or `= value`
+_VAR = re.compile(r"^var\s+(\w+(?:\s*,\s*\w+)*)\s*(.*)$")
+# a value that writes its type: `T{...}`, `&pkg.T{...}`, `G[int]{...}`, `new(T)`
+_VALUE_TYPE = re.compile(r"^(?:&\s*)?(?:(\w+)\.)?(\w+)(?:\[[^\]]*\])?\s*\{|^new\(\s*\*?\s*(?:(\w+)\.)?(\w+)\s*\)")
+_LINKS = re.compile(r"\.(\w+)(\(\)|\[\]|)")
 
 
-def _split_list(text: str, start: int) -> tuple[list[str], int]:
-    """The comma-separated parts of the bracketed list opened just before `start`, and the
+def _split_list(text: str, start: int, sep: str = ",") -> tuple[list[str], int]:
+    """The `sep`-separated parts of the bracketed list opened just before `start`, and the
     index of its closing bracket (len(text) when it is not closed)."""
     depth, parts = 1, []
     for i in range(start, len(text)):
@@ -341,7 +426,7 @@ def _split_list(text: str, start: int) -> tuple[list[str], int]:
             if depth == 0:
                 parts.append(text[start:i])
                 return parts, i
-        elif ch == "," and depth == 1:
+        elif ch == sep and depth == 1:
             parts.append(text[start:i])
             start = i + 1
     return parts, len(text)
@@ -395,6 +480,52 @@ def first_result(signature: str, name: str) -> tuple[str, str] | None:
                             and re.search(rf"\b{declared[1]}\b", head.group(1))):
         return None
     return declared
+
+
+@lru_cache(maxsize=65536)
+def type_parts(signature: str) -> tuple[tuple[str, ...], dict[str, str], frozenset[str]]:
+    """(the embedded types as written, field name -> declared type, type parameter names) of
+    a struct's or interface's signature as the extractor writes it (`type Box[T any] struct {
+    *Base; item T; a, b *Other }`; an embedded type is a field named after its type too); a
+    list cut by the signature's length limit keeps the parts before the cut."""
+    head = re.match(r"type \w+", signature)
+    if head is None:
+        return (), {}, frozenset()
+    at, params = head.end(), frozenset()
+    if signature.startswith("[", at):  # type parameters: `[K comparable, V any]`, `[K, V any]`
+        parts, at = _split_list(signature, at + 1)
+        params = frozenset(p.split(None, 1)[0] for p in parts if p.strip())
+    body = _BODY.search(signature, at)
+    if body is None:
+        return (), {}, params
+    rest = signature[body.end():]
+    cut = rest.endswith("...")
+    text = (rest if cut else rest.removesuffix(" }")) + ")"
+    parts, end = _split_list(text, 0, ";")
+    if cut and end < len(text):  # the last part ends at the cut (one cut in a bracket was never closed)
+        parts.pop()
+    embeds, fields = [], {}
+    for part in (p.strip() for p in parts):
+        e = _EMBEDDED.match(part)
+        if e is not None:
+            embeds.append(part)
+            fields.setdefault(e.group(2), part)
+            continue
+        f = _FIELD.match(part)
+        for name in f.group(1).split(",") if f is not None else ():
+            fields.setdefault(name.strip(), f.group(2))
+    return tuple(embeds), fields, params
+
+
+def _element(declared: str) -> str:
+    """The element type of a slice, array or map type as written (`[]*T`, `[4]T`,
+    `map[string]T`): what indexing a value of it gives; "" for any other."""
+    t = declared.strip()
+    start = 4 if t.startswith("map[") else 1 if t.startswith("[") else 0
+    if not start:
+        return ""
+    end = _split_list(t, start)[1]
+    return t[end + 1:].strip()
 
 
 def _pick(hits: list[Sym], confidence: str) -> Resolution:

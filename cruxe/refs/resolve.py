@@ -91,7 +91,11 @@ log = logging.getLogger(__name__)
 # (22: a Rust `self.field.f()` resolves through the named field's declared type (a struct's or a
 # union's), as `self.0.f()` did through a tuple struct's, also from an impl in another module.)
 # (23: a Rust field of a generic type bounded only in an impl header: the one trait method of the name.)
-RESOLVER_VERSION = "23"
+# (24: a Go call on a field's value (`Server{}.conn`) resolves through the field's type that the
+# struct's signature declares, in any file of the package; a type's field names are its members.)
+# (25: a Go call on a package-level variable of another file (`x=`) resolves through the type of its
+# own package that the variable's declaration writes.)
+RESOLVER_VERSION = "25"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

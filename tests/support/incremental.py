@@ -25,6 +25,12 @@ def symbol_names(root: Path) -> dict[str, str]:
     return {sid.hex(): qname for sid, qname in rows}
 
 
+def call_targets(root: Path) -> dict[tuple[str, int, str], tuple[str, str]]:
+    """(path, line, name) -> (the qualified name its call resolves to, or "", its confidence)."""
+    names = symbol_names(root)
+    return {(r[0], r[1], r[3]): (names.get(r[5], ""), r[6]) for r in edge_table(root) if r[2] == "calls"}
+
+
 def resolved_file(root: Path, path: str, line: int, name: str) -> str | None:
     """The file of the symbol the one edge by `name` at path:line resolves to (None: unresolved)."""
     ids = [r[5] for r in edge_table(root) if r[:2] == (path, line) and r[3] == name]
