@@ -125,10 +125,21 @@ _FAILURE_THEN_DETAIL_RE = re.compile(
     r"[^:?\n]{0,80}:\s+\S", re.IGNORECASE)
 
 
+# A statement, then after a colon the one value it is about, as a command line tool reports a
+# usage error (`flag needs an argument: --output`, `unknown command: "serve"`); a path there is
+# as often an instruction's object (`parse the config file: config.toml`). A question ends with
+# `?` or opens with its word.
+_STATEMENT_THEN_VALUE_RE = re.compile(
+    r"^[a-z][a-z' -]{2,60}[a-z]: (?:--?[A-Za-z][\w-]*|'[^'\n]+'|\"[^\"\n]+\"|`[^`\n]+`)$", re.IGNORECASE)
+_QUESTION_OPENERS = frozenset("how what where which who whom whose why when does do did is are can could should".split())
+
+
 def _is_error(q: str) -> bool:
     if any(r.search(q) for r in _ERROR_RE):
         return True
     if _FAILURE_THEN_DETAIL_RE.search(q) and not q.rstrip().endswith("?"):
+        return True
+    if _STATEMENT_THEN_VALUE_RE.match(q) and q.split()[0].lower() not in _QUESTION_OPENERS:
         return True
     return bool(_FAILURE_WORD_RE.search(q) and _QUOTED_LITERAL_RE.search(q))
 

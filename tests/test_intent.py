@@ -123,6 +123,18 @@ def test_questions_about_failures_stay_questions(q):
     assert intent(q) == "natural_language"
 
 
+@pytest.mark.parametrize("q", ["flag needs an argument: --output", 'unknown command: "serve"',
+                               "option requires a value: `--since`"])
+def test_a_statement_then_the_value_it_is_about_is_a_message(q):
+    assert intent(q) == "error"
+
+
+@pytest.mark.parametrize("q", ["what does this option do: --verbose", "parse the config file: config.toml",
+                               "retry policy: exponential"])
+def test_a_question_or_an_instruction_with_a_colon_stays_prose(q):
+    assert intent(q) == "natural_language"
+
+
 @pytest.mark.parametrize("q", ['buf.WriteString("</a>")', "out.write('<br/>')", 'fmt.Fprintf(w, "%s/%s", a, b)'])
 def test_a_line_of_code_with_a_slash_in_a_string_is_no_path(q):
     assert intent(q) != "path"
