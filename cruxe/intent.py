@@ -190,11 +190,12 @@ def _unquote(q: str) -> str | None:
 # Characters no file path an agent types holds, and code does: `buf.WriteString("</a>")`
 # is a line of code whatever its slash (a glob's `{a,b}` stays a path).
 _NOT_IN_PATHS = frozenset("()\"'<>;=|")
+_CALL_RE = re.compile(r"\w\(")  # `bucket1.mutex.lock();` calls lock, whatever `.lock` files are
 
 
 def _path_token(token: str, alone: bool) -> bool:
     t = token.strip(_EDGE_PUNCT)
-    if not t or not _NOT_IN_PATHS.isdisjoint(t):
+    if not t or not _NOT_IN_PATHS.isdisjoint(t) or _CALL_RE.search(token):
         return False
     if "/" in t or "\\" in t:
         return alone or _slash_path(t)

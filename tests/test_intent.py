@@ -135,7 +135,7 @@ def test_a_question_or_an_instruction_with_a_colon_stays_prose(q):
     assert intent(q) == "natural_language"
 
 
-@pytest.mark.parametrize("q", ['buf.WriteString("</a>")', "out.write('<br/>')", 'fmt.Fprintf(w, "%s/%s", a, b)'])
+@pytest.mark.parametrize("q", ['buf.WriteString("</a>")', "bucket1.mutex.lock();", "out.write('<br/>')", 'fmt.Fprintf(w, "%s/%s", a, b)'])
 def test_a_line_of_code_with_a_slash_in_a_string_is_no_path(q):
     assert intent(q) != "path"
 
