@@ -91,7 +91,11 @@ log = logging.getLogger(__name__)
 # (22: a Rust `self.field.f()` resolves through the named field's declared type (a struct's or a
 # union's), as `self.0.f()` did through a tuple struct's, also from an impl in another module.)
 # (23: a Rust field of a generic type bounded only in an impl header: the one trait method of the name.)
-RESOLVER_VERSION = "23"
+# (24: a Python attribute annotated with a generic class (`self.pools: Pool[K, V]`) is of that class;
+# a call's result of unknown class (a repository function's without a return annotation, the last call
+# of a chain) reaches the repository's one method of the name, another library's result (a local
+# assigned from a call rooted at an import) none.)
+RESOLVER_VERSION = "24"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -1,0 +1,50 @@
+"""Python receivers the fourth probe (urllib3, packaging, tomlkit, itsdangerous) met:
+- an instance attribute annotated with a generic class and no value (`self.pools:
+  RecentlyUsedContainer[PoolKey, Pool]`, the value assigned on the next line): the class is
+  `RecentlyUsedContainer`, so `self.pools.clear()` is its `clear` (it was left unresolved);
+- a local whose value another library's call returned (`parsed = email.parser.Parser().parsestr(
+  data)`): `parsed.get_all(name)` is that library's method, never the repository's one method of
+  that name (packaging's metadata parser was listed as a caller of urllib3's buffer `get_all`)."""
+from __future__ import annotations
+
+from cruxe.index import run_index
+
+from support.references import refs, sites
+
+FILES = {
+    "pool/__init__.py": "",
+    "pool/container.py": ("import typing\n\nK = typing.TypeVar('K')\nV = typing.TypeVar('V')\n\n\n"
+                          "class RecentlyUsed(typing.Generic[K, V]):\n"
+                          "    def __init__(self, size):\n        self.size = size\n\n"
+                          "    def evict_all(self):\n        return []\n"),
+    "pool/manager.py": ("from .container import RecentlyUsed\n\n\nclass Manager:\n"
+                        "    def __init__(self, size):\n"
+                        "        self.pools: RecentlyUsed[str, int]\n"
+                        "        self.pools = RecentlyUsed(size)\n"
+                        "        self.spare: 'RecentlyUsed[str, int]' = RecentlyUsed(1)\n\n"
+                        "    def clear(self):\n        self.pools.evict_all()\n        self.spare.evict_all()\n"),
+    "pool/buffer.py": ("class Buffer:\n    def get_every(self):\n        return b''\n\n\n"
+                       "def drain(buf: Buffer):\n    return buf.get_every()\n"),
+    "pool/meta.py": ("import email.parser\nfrom email.parser import BytesParser\n\n\n"
+                     "def parse(data):\n"
+                     "    if isinstance(data, str):\n"
+                     "        parsed = email.parser.Parser(policy=None).parsestr(data)\n"
+                     "    else:\n"
+                     "        parsed = email.parser.BytesParser(policy=None).parsebytes(data)\n"
+                     "    return parsed.get_every('name')\n\n\n"
+                     "def untyped(buf):\n    return buf.get_every()\n\n\n"
+                     "def single(data):\n    msg = BytesParser().parsebytes(data)\n    return msg.get_every('to')\n"),
+}
+
+
+def test_a_generic_annotation_types_the_attribute(make_repo):
+    root = make_repo(FILES)
+    run_index(root)
+    assert sites(refs(root, "evict_all")["references"]) == [("pool/manager.py", 11), ("pool/manager.py", 12)]
+
+
+def test_a_local_another_library_returned_calls_that_library(make_repo):
+    root = make_repo(FILES)
+    run_index(root)
+    # the typed parameter and the untyped one (the repository's one method of that name) stay
+    assert sites(refs(root, "get_every")["references"]) == [("pool/buffer.py", 7), ("pool/meta.py", 14)]
