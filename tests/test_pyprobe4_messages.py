@@ -51,7 +51,8 @@ def test_a_raise_helper_emits_its_message():
             '            f"Expected end or semicolon (after {after})",\n'
             '            span_start=3,\n'
             '        )\n'
-            '    tokenizer.report_state("nothing to say here")\n')
+            '    tokenizer.report_state("nothing to say here")\n'
+            '    assert_error("{% if %}", "Expected an expression here")\n')
     assert emitted_messages(text, "python") == ["Expected end or semicolon (after {after})"]
 
 
