@@ -23,7 +23,7 @@ call rooted at another library (`email.parser.Parser().parsestr()`: external), a
 builtin value (a literal, `list()`: external), a repository class that does not define the
 name (inherited from an outside base, or nothing: unknown). A call's result whose class the
 repository does not say (a function without a return annotation, the last call of a chain)
-is a receiver of unknown type. For any other receiver (a
+and a property's value without a return annotation are receivers of unknown type. For any other receiver (a
 local variable, an unannotated parameter, an untyped attribute) only a unique method of that name in the
 repository resolves (a `.pyi` stub's declaration of it is no rival), and not when the name is one
 of the builtin types' own methods (`x.get()` is far more often a dict than the one `get` a
@@ -161,15 +161,18 @@ class PythonResolver(ScopedResolver):
 
     def _result_of_unknown_class(self, recv: str, parts: list[str], base: Target) -> bool:
         """The receiver is a call's result whose class the repository does not say: a
-        repository function's or method's without a return annotation (`make()`), or the last
-        call of a chain (`Foo(a).build()`: not Foo's, for all we know). Another library's
-        result (`email.parser.Parser().parsestr()`) is not: that library's value."""
+        repository function's or method's without a return annotation (`make()`, a property
+        read `self._current`), or the last call of a chain (`Foo(a).build()`: not Foo's, for
+        all we know). Another library's result (`email.parser.Parser().parsestr()`) is not:
+        that library's value."""
         head = len(".".join(parts))
-        if isinstance(base, Module) or len(recv) == head:
-            return False  # a module's name, or no call: a plain dotted receiver
+        if isinstance(base, Module):
+            return False
+        if len(recv) == head:  # no call: a property's value (`self._current`) is one without an annotation
+            return base.kind == "method" and self.class_of(base) is None
         if _after_call(recv, head).strip():
             return True
-        return isinstance(base, Sym) and base.kind in _SCOPES and self.class_of(base) is None
+        return base.kind in _SCOPES and self.class_of(base) is None
 
     def _super_member(self, e: Edge, name: str) -> Resolution:
         """`super().name` in class C: the first of C's bases (and theirs) that defines it.

@@ -94,8 +94,9 @@ log = logging.getLogger(__name__)
 # (24: a Python attribute annotated with a generic class (`self.pools: Pool[K, V]`) is of that class;
 # a call's result of unknown class (a repository function's without a return annotation, the last call
 # of a chain) reaches the repository's one method of the name, another library's result (a local
-# assigned from a call rooted at an import) none.)
-RESOLVER_VERSION = "24"
+# assigned from a call rooted at an import) none.) (25: so does a Python property's value without a
+# return annotation: `self._current.is_ws()`.)
+RESOLVER_VERSION = "25"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
