@@ -273,6 +273,8 @@ _LITERAL_TYPES = {"list": "list", "list_comprehension": "list", "dictionary": "d
 _TYPE_NAME = re.compile(r"[A-Za-z_][\w.]*")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.+)\]$|^(.+?)\s*\|\s*None$|^None\s*\|\s*(.+)$", re.S)
 _CLASS_NAME = re.compile(r"^_*[A-Z]\w*[a-z]\w*$")  # CapWords: a class by convention, not a CONSTANT()
+# library calls whose result is of their argument's class (or the one they are told): a copy, a cast
+_SAME_CLASS_CALLS = frozenset({"copy", "deepcopy", "cast", "replace", "proxy"})
 _GENERIC = re.compile(r"([A-Za-z_][\w.]*)\s*\[.*\]", re.S)
 _GENERIC_BUILTINS = frozenset({"list", "dict", "set", "frozenset", "tuple"})
 _TYPING_FORMS = frozenset({"Union", "Type", "Callable", "Literal", "Annotated", "ClassVar", "Final", "Optional",
@@ -539,7 +541,9 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
     another class's method of that name). The binding shows the class of every use when it is
     the name's one binding in its function (no parameter, loop target, other assignment, `:=`
     or `global` of the name there); else of the uses it dominates (`_reaching`): nothing is
-    guessed. Member reads on such a local, and on a parameter annotated with a class and never
+    guessed. A local bound to a call rooted at an imported name gets that call as its receiver
+    (`_call_value`: another library's value, or one of unknown class). Member reads on a local
+    whose binding shows its class, and on a parameter annotated with a class and never
     rebound (`o.label` for `o: Order`: the resolver reads the annotation), are references too."""
     fdefs = sorted((d for d in defs if d.type == "function_definition"), key=lambda d: (d.start_byte, -d.end_byte))
     funcs = [(d.start_byte, d.end_byte) for d in fdefs]
@@ -564,9 +568,16 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
     typed = {k: v for k, v in typed.items() if len(binds.get(k, ())) == 1}
     typed.update((k, v) for k, v in agreed.items() if len(binds.get(k, ())) == len(assigned[k]))
     reaching = _Reaching(assigned, binds)
+    results = {r for got in assigned.values() for n, r in got
+               if r and r == _call_value(n.child_by_field_name("right"), source, imported)}
 
     def receiver(fn: int | None, name: bytes, pos: int) -> str | None:
         return typed.get((fn, name)) or reaching.at(fn, name, pos)
+
+    def class_shown(fn: int | None, name: bytes, pos: int) -> str | None:
+        # a call's result is no class a member read could be resolved against
+        got = receiver(fn, name, pos)
+        return None if got in results else got
 
     pending.sort(key=_FIRST)
     calls = [i for i, r in enumerate(pending) if r[1] == "calls" and r[6] and r[6].encode() in names]
@@ -575,7 +586,7 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
         recv = receiver(fn, pending[i][6].encode(), pending[i][0])
         if recv:
             out[i] = (*pending[i][:6], recv)
-    return out + _typed_reads(caps, source, funcs, names, receiver, pending)
+    return out + _typed_reads(caps, source, funcs, names, class_shown, pending)
 
 
 def aliased_calls(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs: list[ts.Node],
@@ -675,6 +686,8 @@ def _call_value(value: ts.Node | None, source: bytes, imported: AbstractSet[byte
         return ""
     if written.split(".")[0].encode() not in imported or (len(calls) == 1 and _constructed(calls[0], source)):
         return ""
+    if len(calls) == 1 and written.rsplit(".", 1)[-1] in _SAME_CLASS_CALLS:
+        return ""  # `copy.copy(x)`: x's class, whatever library copies it
     tails = [text(c.child_by_field_name("function").child_by_field_name("attribute"), source) for c in calls[-2::-1]]
     return "".join([written, "()", *(f".{t}()" for t in tails)])
 
