@@ -234,7 +234,9 @@ def inner_paste(text: str, language: str, pasted: str) -> str:
         return ""
     flat = flat if len(low) == len(flat) else low
     # the hole at the end, else the one at the start (`{message} at line {line} col {col}`)
-    for rest in (flat[found[0][-1][1]:] if parts[-1][0] == "h" else "", flat[:found[0][0][0]] if parts[0][0] == "h" else ""):
+    tail = flat[found[0][-1][1]:] if parts[-1][0] == "h" else ""
+    head = flat[:found[0][0][0]] if parts[0][0] == "h" else ""
+    for rest in (tail, head):
         if len(_WORD.findall(rest)) >= MIN_LITERAL_WORDS:
             return rest.strip()
     return ""

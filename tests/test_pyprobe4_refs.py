@@ -31,7 +31,8 @@ FILES = {
                        "    def capacity(self):\n        return 1\n\n\n"
                        "def make_buffer():\n    return Buffer()\n\n\n"
                        "def drain(buf: Buffer):\n    return buf.get_every()\n"),
-    "pool/meta.py": ("import copy\nimport email.parser\nfrom copy import deepcopy\nfrom email.parser import BytesParser\n\n"
+    "pool/meta.py": ("import copy\nimport email.parser\nfrom copy import deepcopy\n"
+                     "from email.parser import BytesParser\n\n"
                      "from .buffer import make_buffer\n\n\n"
                      "def parse(data):\n"
                      "    if isinstance(data, str):\n"
