@@ -81,7 +81,12 @@ _BOM = b"\xef\xbb\xbf"
 # 37: a printf-style wrapper of an emitting verb (`f.failf(...)`, `abortln`) emits its literal's message.
 # 38: a Go call on a name its function does not declare and no import binds is on a package-level
 # name: a variable of its file gets the receiver its declaration gives, any other `x=`.
-EXTRACTION_VERSION = "38"
+# 39: a Python literal given to a helper named for raising (`tokenizer.raise_syntax_error(f"...")`) or
+# to `super().__init__(...)` in an exception class is a message; a Python local assigned a call's
+# result rooted at an imported name has that call as its receiver (`email.parser.Parser().parsestr()`),
+# a generic annotation its class. 40: ... but not a copy's or a cast's (`copy.copy(x)`), and a member
+# read on such a local is no reference.
+EXTRACTION_VERSION = "40"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -84,6 +84,12 @@ _EMIT_CALLS = frozenset("panic panicf panicln errorf error err fatal fatalf fata
                         "warning critical exception fail abort".split())
 # the suffix Go's printf-style functions add to a verb (`Errorf`, `Println`): `failf` is `fail`'s kin
 _PRINTF_SUFFIX = re.compile(r"(?<=[a-z])(?:f|ln)\Z")
+# a helper named for raising, in snake case (Python's `raise_syntax_error`); not one named for an
+# error (a test's `assert_error(code, "expected message")` raises nothing)
+_EMIT_HELPER = re.compile(r"^_*raise_[a-z_]")
+# Python: what an exception class gives its base's `__init__` is what `str()` of it prints
+_SUPER_BEFORE = re.compile(r"\bsuper\(\s*(?:\w+\s*,\s*\w+\s*)?\)\Z")
+_PY_CLASS_LINE = re.compile(r"^[ \t]*class\s+(\w+)\s*(?:\(([^)]*)\))?\s*:", re.M)
 # gettext and its kin mark the strings a program shows its users, wherever the message is then
 # raised or printed from (click: `message = _("No such option: {name}").format(...)`; Django:
 # `default_error_messages = {"invalid": _("Enter a valid value.")}`).
@@ -165,9 +171,16 @@ _EXCEPTION_LIKE = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Failure
 _EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*:\s+(?=\S)")
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
 _TRIM = _QUOTES + ".,;:!?()[]{}<>"
-# A repr at a word's start (`<class 'str'>`, `(<Foo object at 0x1f>)`), whatever follows it up to the next space.
-_PASTED_WORD = re.compile(rf"{_RUST_OS_ERROR}\S*|(?:(?<=\s)|^)[(\[{{'\"]*<[A-Za-z_][^<>\n]{{0,200}}>\S*|\S+")
+# A repr at a word's start (`<class 'str'>`, `(<Foo object at 0x1f>)`), whatever follows it up to the next
+# space; a quoted value holding spaces (`f'Invalid key "{key}"'` printing `Invalid key "first name"`), from
+# a quote at a word's start to the same quote at a word's end (the apostrophe of `doesn't` opens none;
+# a quote after a bracket is an element of a printed list or dict: `{'age': ['Not a valid integer.']}`).
+_PASTED_WORD = re.compile(rf"{_RUST_OS_ERROR}\S*|(?:(?<=\s)|^)[(\[{{'\"]*<[A-Za-z_][^<>\n]{{0,200}}>\S*"
+                          r"""|(?:(?<=\s)|^)(?:"[^"\n]{1,200}?"|'[^'\n]{1,200}?')(?=[\s.,;:!?)\]}]|$)\S*|\S+""")
 _REPR_TAIL = _QUOTES + ".,;:!?)]}"
+# An object's repr in constructor form heading the message, `f"{self}: {message}"` (urllib3's pool
+# errors: `HTTPConnectionPool(host='localhost', port=9200): Max retries exceeded ...`): a value.
+_REPR_HEAD = re.compile(r"^[A-Z]\w*\((?:[^()\n]|\([^()\n]*\)){0,300}?=(?:[^()\n]|\([^()\n]*\)){0,300}\):\s+(?=\S)")
 _PY_TRACEBACK = "Traceback (most recent call last):"
 # the head of an exception's argument tuple as Python prints it: `(` and a string's repr, then `,`
 _ARGS_HEAD = re.compile(r"""\(((?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))\s*,""")
@@ -204,7 +217,8 @@ def best_fit(text: str, language: str, pasted: str) -> tuple[float, int]:
 def inner_paste(text: str, language: str, pasted: str) -> str:
     """The inner message a wrapper printed: when the message of `text` that best explains the
     pasted one (wrapper already off) is the whole paste and ends in a hole (`toml: line %d (last
-    key %q): %s`, `%d error(s) decoding:\n\n%s`), the text that hole holds, of MIN_LITERAL_WORDS
+    key %q): %s`, `%d error(s) decoding:\n\n%s`), or else starts with one (a Python exception's
+    `f"{message} at line {line} col {col}"`), the text that hole holds, of MIN_LITERAL_WORDS
     words or more; "" otherwise. Another site's message is what it says."""
     best, raw = 0.0, ""
     for _, message, _ in _emitted(text, language):
@@ -214,15 +228,21 @@ def inner_paste(text: str, language: str, pasted: str) -> str:
     if best < FULL_FIT:
         return ""
     parts, _ = _template(raw)
-    if parts[-1][0] != "h" or not any(kind == "c" for kind, _ in parts):
+    if "h" not in (parts[0][0], parts[-1][0]) or not any(kind == "c" for kind, _ in parts):
         return ""
     flat = " ".join(pasted[:MAX_FIT_CHARS].split())
     low = flat.lower()
     found = _align(parts, low)
     if found is None:
         return ""
-    rest = (flat if len(low) == len(flat) else low)[found[0][-1][1]:].strip()
-    return rest if len(_WORD.findall(rest)) >= MIN_LITERAL_WORDS else ""
+    flat = flat if len(low) == len(flat) else low
+    # the hole at the end, else the one at the start (`{message} at line {line} col {col}`)
+    tail = flat[found[0][-1][1]:] if parts[-1][0] == "h" else ""
+    head = flat[:found[0][0][0]] if parts[0][0] == "h" else ""
+    for rest in (tail, head):
+        if len(_WORD.findall(rest)) >= MIN_LITERAL_WORDS:
+            return rest.strip()
+    return ""
 
 
 def _best_fit_from(text: str, offset: int, language: str, pasted: str) -> tuple[float, int]:
@@ -653,11 +673,22 @@ def _emitting_call(text: str, bracket: int, lo: int) -> bool:
         return True
     if _PRINTF_SUFFIX.sub("", low) in _EMIT_CALLS:  # Go's printf-style kin: `f.failf(`, `p.abortln(`
         return True
+    if _EMIT_HELPER.search(last):  # `tokenizer.raise_syntax_error(f"...")`
+        return True
+    if last == "__init__" and _SUPER_BEFORE.search(text, max(lo, k - MAX_NAME_CHARS), k):
+        return _in_exception_class(text, k)
     if _PANIC_WORD.search(last):  # a project's own panicking helper: `p.panicItemf(`, `encPanic(`
         return True
     if any(_ERROR_NAME.search(x) for x in parts) or (len(parts) > 1 and parts[-2] in _LOGGERS):
         return True
     return _RAISE_BEFORE.search(text, max(lo, k - 16), k) is not None
+
+
+def _in_exception_class(text: str, at: int) -> bool:
+    """The last class statement before `at` (within FUNCTION_WINDOW) is an exception's: its
+    name or a base named like one (`class PoolError(HTTPError):`)."""
+    heads = list(_PY_CLASS_LINE.finditer(text, max(0, at - FUNCTION_WINDOW), at))
+    return bool(heads) and any(_ERROR_NAME.search(x or "") for x in heads[-1].groups())
 
 
 # ---- the pasted side ------------------------------------------------------------------------
@@ -681,7 +712,7 @@ def unwrap_message(q: str, keep_name: bool = False) -> str:
         return m.group(1).strip()
     m = _EXC_NAME.match(s)
     name, body = (s[:m.end()], s[m.end():]) if m else ("", s)
-    body = _first_argument(body)
+    body = _REPR_HEAD.sub("", _first_argument(body), count=1)
     rest = name + body if keep_name else body
     return rest if rest.strip() else s
 
@@ -763,19 +794,36 @@ def pasted_words(q: str, keep_name: bool = False) -> list[str]:
     """The words of a pasted message (wrapper off), split at whitespace, except that an
     object's repr stays one word: Python prints what has no literal form between angle
     brackets (`<class 'str'>`, `<Report object at 0x7f3a...>`, `<Response [404]>`), a value
-    whose words are not the message's."""
-    return _PASTED_WORD.findall(unwrap_message(q, keep_name))
+    whose words are not the message's; so does a quoted value holding spaces."""
+    return [w for line in unwrap_message(q, keep_name).split("\n") for w in _line_words(line)]
+
+
+def _line_words(line: str) -> list[str]:
+    """One line's words; a `name=value` word whose value is one (`timeout=5.0)`, a repr's
+    `Pool(host='x',`) is two: the name is the message's (`(read timeout={t})`), the value the run's."""
+    out = []
+    for word in _PASTED_WORD.findall(line):
+        cut = word.find("=") + 1
+        if 0 < cut < len(word) and not is_value(word) and is_value(word[cut:]):
+            out += [word[:cut], word[cut:]]
+        else:
+            out.append(word)
+    return out
 
 
 def message_segments(q: str, keep_name: bool = False) -> list[tuple[str, ...]]:
     """The pasted message's candidate constant segments: runs of words between filled-in
-    values, as lower-cased identifier terms, longest first (ties in text order)."""
-    runs: list[list[str]] = [[]]
-    for word in pasted_words(q, keep_name):
-        if is_value(word):
-            runs.append([])
-        else:
-            runs[-1].extend(w.lower() for w in _WORD.findall(word))
+    values, as lower-cased identifier terms, longest first (ties in text order). A run ends at
+    a line's end too: the lines of a paste are different literals' (packaging prints the bad
+    requirement and a caret under its message), never one phrase."""
+    runs: list[list[str]] = []
+    for line in unwrap_message(q, keep_name).split("\n"):
+        runs.append([])
+        for word in _line_words(line):
+            if is_value(word):
+                runs.append([])
+            else:
+                runs[-1].extend(w.lower() for w in _WORD.findall(word))
     segs = [tuple(r) for r in runs if r]
     return sorted(segs, key=lambda s: -len(s))
 

@@ -273,6 +273,12 @@ _LITERAL_TYPES = {"list": "list", "list_comprehension": "list", "dictionary": "d
 _TYPE_NAME = re.compile(r"[A-Za-z_][\w.]*")
 _OPTIONAL = re.compile(r"^(?:typing\.)?Optional\[(.+)\]$|^(.+?)\s*\|\s*None$|^None\s*\|\s*(.+)$", re.S)
 _CLASS_NAME = re.compile(r"^_*[A-Z]\w*[a-z]\w*$")  # CapWords: a class by convention, not a CONSTANT()
+# library calls whose result is of their argument's class (or the one they are told): a copy, a cast
+_SAME_CLASS_CALLS = frozenset({"copy", "deepcopy", "cast", "replace", "proxy"})
+_GENERIC = re.compile(r"([A-Za-z_][\w.]*)\s*\[.*\]", re.S)
+_GENERIC_BUILTINS = frozenset({"list", "dict", "set", "frozenset", "tuple"})
+_TYPING_FORMS = frozenset({"Union", "Type", "Callable", "Literal", "Annotated", "ClassVar", "Final", "Optional",
+                           "Generic", "Protocol", "Concatenate", "TypeGuard", "Unpack", "Required", "NotRequired"})
 _CAPWORDS_TAIL = re.compile(rb"(?:^|\.)_*[A-Z]\w*$")  # the bytes' last dotted part may be one
 
 
@@ -384,7 +390,9 @@ def _class_of_annotation(node: ts.Node | None, source: bytes) -> str:
 
 
 def annotation_class(written: str) -> str:
-    """The class an annotation's text names, unwrapped as `_class_of_annotation` says; else ''."""
+    """The class an annotation's text names, unwrapped as `_class_of_annotation` says; else ''.
+    A generic class's parameters are not its class (`RecentlyUsedContainer[K, V]`, `list[int]`);
+    a typing form's are (`Union[...]`, `Type[...]`, `Callable[...]`: no one class)."""
     written = written.strip()
     for _ in range(2):
         written = written.strip("\"'")
@@ -392,6 +400,11 @@ def annotation_class(written: str) -> str:
         if m is None:
             break
         written = (m.group(1) or m.group(2) or m.group(3)).strip()
+    m = _GENERIC.fullmatch(written)
+    if m is not None:
+        head = m.group(1).rsplit(".", 1)[-1]
+        generic = head in _GENERIC_BUILTINS or (_CLASS_NAME.match(head) and head not in _TYPING_FORMS)
+        written = m.group(1) if generic else ""
     return written if _TYPE_NAME.fullmatch(written) else ""
 
 
@@ -528,15 +541,19 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
     another class's method of that name). The binding shows the class of every use when it is
     the name's one binding in its function (no parameter, loop target, other assignment, `:=`
     or `global` of the name there); else of the uses it dominates (`_reaching`): nothing is
-    guessed. Member reads on such a local, and on a parameter annotated with a class and never
+    guessed. A local bound to a call rooted at an imported name gets that call as its receiver
+    (`_call_value`: another library's value, or one of unknown class). Member reads on a local
+    whose binding shows its class, and on a parameter annotated with a class and never
     rebound (`o.label` for `o: Order`: the resolver reads the annotation), are references too."""
     fdefs = sorted((d for d in defs if d.type == "function_definition"), key=lambda d: (d.start_byte, -d.end_byte))
     funcs = [(d.start_byte, d.end_byte) for d in fdefs]
     # only names some call or member read uses as its object can take a type
     wanted = {r[6].encode() for r in pending if r[1] == "calls" and r[6]}
     wanted.update(source[n.start_byte:n.end_byte] for n in caps.get("obj", ()))
-    assigned = _local_assignments(caps.get("lvassign", ()), funcs, source, wanted)
+    imported = _imported_names(pending)
+    assigned = _local_assignments(caps.get("lvassign", ()), funcs, source, wanted, imported)
     typed = {k: got[0][1] for k, got in assigned.items() if len(got) == 1 and got[0][1]}
+    agreed = _agreed_call_values(assigned, source, imported)
     for i, fn in enumerate(fdefs):
         params = fn.child_by_field_name("parameters")
         if params is None or b":" not in source[params.start_byte:params.end_byte]:
@@ -549,10 +566,18 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
         return pending
     binds = _local_binds(caps, names, funcs, source)
     typed = {k: v for k, v in typed.items() if len(binds.get(k, ())) == 1}
+    typed.update((k, v) for k, v in agreed.items() if len(binds.get(k, ())) == len(assigned[k]))
     reaching = _Reaching(assigned, binds)
+    results = {r for got in assigned.values() for n, r in got
+               if r and r == _call_value(n.child_by_field_name("right"), source, imported)}
 
     def receiver(fn: int | None, name: bytes, pos: int) -> str | None:
         return typed.get((fn, name)) or reaching.at(fn, name, pos)
+
+    def class_shown(fn: int | None, name: bytes, pos: int) -> str | None:
+        # a call's result is no class a member read could be resolved against
+        got = receiver(fn, name, pos)
+        return None if got in results else got
 
     pending.sort(key=_FIRST)
     calls = [i for i, r in enumerate(pending) if r[1] == "calls" and r[6] and r[6].encode() in names]
@@ -561,7 +586,7 @@ def typed_locals(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs
         recv = receiver(fn, pending[i][6].encode(), pending[i][0])
         if recv:
             out[i] = (*pending[i][:6], recv)
-    return out + _typed_reads(caps, source, funcs, names, receiver, pending)
+    return out + _typed_reads(caps, source, funcs, names, class_shown, pending)
 
 
 def aliased_calls(caps: dict[str, list[ts.Node]], pending: list[PendingRef], defs: list[ts.Node],
@@ -611,10 +636,12 @@ def _alias_of(assign: ts.Node, source: bytes) -> str:
 
 
 def _local_assignments(assigns: list[ts.Node], funcs: list[tuple[int, int]], source: bytes,
-                       wanted: AbstractSet[bytes]) -> dict[tuple[int, bytes], list[tuple[ts.Node, str]]]:
+                       wanted: AbstractSet[bytes], imported: AbstractSet[bytes] = frozenset()
+                       ) -> dict[tuple[int, bytes], list[tuple[ts.Node, str]]]:
     """(function index, local name) -> each `name = value` / `name: T = ...` of it there, in
-    source order, with the class it shows (`Foo()`, `list()`; '' when none); for the names
-    in `wanted` only."""
+    source order, with the class it shows (`Foo()`, `list()`), else the call it is the result
+    of when an imported name roots it (`_call_value`; '' when none); for the names in `wanted`
+    only."""
     out: dict[tuple[int, bytes], list[tuple[ts.Node, str]]] = {}
     named = []  # the assignment starts with its target: read from the text (a non-ASCII name: no match)
     for n in assigns:
@@ -624,7 +651,59 @@ def _local_assignments(assigns: list[ts.Node], funcs: list[tuple[int, int]], sou
     named.sort(key=_FIRST)
     for (pos, name, node), fn in zip(named, enclosing(funcs, [n[0] for n in named])):
         if fn is not None:  # else module level: a variable symbol, typed by its signature
-            out.setdefault((fn, name), []).append((node, _local_class(node, source)))
+            out.setdefault((fn, name), []).append(
+                (node, _local_class(node, source) or _call_value(node.child_by_field_name("right"), source, imported)))
+    return out
+
+
+def _imported_names(pending: list[PendingRef]) -> frozenset[bytes]:
+    """The names the file's imports bind (`import a.b` binds `a`, `from m import x as y` binds `y`)."""
+    out = set()
+    for r in pending:
+        if r[1] == "imports" and r[2] != "*":
+            out.add((r[5] or (r[2].split(".")[0] if r[4] == r[2] else r[2])).encode())
+    return frozenset(out)
+
+
+def _call_value(value: ts.Node | None, source: bytes, imported: AbstractSet[bytes]) -> str:
+    """The receiver a call's result stands for when an imported name roots the call chain
+    (`email.parser.Parser(policy=p).parsestr(data)` -> `email.parser.Parser().parsestr()`, the
+    arguments left out): the resolver reads another library's result as that library's value,
+    and the repository's own as a value of unknown class. '' for anything else, and for a lone
+    constructor call (`_constructed` says what it makes)."""
+    calls = []
+    node = value
+    while node is not None and node.type == "call":
+        calls.append(node)
+        callee = node.child_by_field_name("function")
+        obj = callee.child_by_field_name("object") if callee is not None and callee.type == "attribute" else None
+        node = obj if obj is not None and obj.type == "call" else None
+    if not calls:
+        return ""
+    head = calls[-1].child_by_field_name("function")
+    written = receiver_text(head, source) if head is not None and head.type in ("identifier", "attribute") else ""
+    if not _DOTTED.fullmatch(written) and not written.isidentifier():
+        return ""
+    if written.split(".")[0].encode() not in imported or (len(calls) == 1 and _constructed(calls[0], source)):
+        return ""
+    if len(calls) == 1 and written.rsplit(".", 1)[-1] in _SAME_CLASS_CALLS:
+        return ""  # `copy.copy(x)`: x's class, whatever library copies it
+    tails = [text(c.child_by_field_name("function").child_by_field_name("attribute"), source) for c in calls[-2::-1]]
+    return "".join([written, "()", *(f".{t}()" for t in tails)])
+
+
+def _agreed_call_values(assigned: dict[tuple[int, bytes], list[tuple[ts.Node, str]]], source: bytes,
+                        imported: AbstractSet[bytes]) -> dict[tuple[int, bytes], str]:
+    """Locals assigned more than once, each time a call's result rooted at the same imported
+    name (`parsed = email.parser.Parser().parsestr(s)` / `else: parsed = email.parser.BytesParser()
+    .parsebytes(b)`): the first one's call stands for all (the resolver decides by the root)."""
+    out = {}
+    for k, got in assigned.items():
+        if len(got) < 2 or not all(r and r == _call_value(n.child_by_field_name("right"), source, imported)
+                                   for n, r in got):
+            continue
+        if len({r.split("(")[0].split(".")[0] for _, r in got}) == 1:
+            out[k] = got[0][1]
     return out
 
 

@@ -124,8 +124,8 @@ def _inner_first(docs: list[tuple[float, Chunk]], order: list[int], fits: list[t
     top = order[0] if order else -1
     if top < 0 or fits[top][0] < literals.FULL_FIT:
         return order, fits
-    if printed_type and re.search(rf"\b{re.escape(printed_type)}\s*\(", docs[top][1].source):
-        return order, fits
+    if printed_type and re.search(rf"(?<!class )\b{re.escape(printed_type)}\s*\(", docs[top][1].source):
+        return order, fits  # it raises that class (its own definition's line raises nothing)
     if panicked and _PANICS.search(docs[top][1].source):
         return order, fits
     inner = literals.inner_paste(docs[top][1].source, docs[top][1].language, pasted)
@@ -134,7 +134,10 @@ def _inner_first(docs: list[tuple[float, Chunk]], order: list[int], fits: list[t
     fits = list(fits)
     found = []
     for i in order[1:]:
-        if i < FIT_DEPTH:
+        # a site whose message is the whole paste too (fit less well than the top's) is a wrapper
+        # around both, not inside the top's hole (`{message} at line {l} col {c}` around
+        # `Unexpected character: {char!r}`, whose last hole holds `'x' at line 3 col 9`)
+        if i < FIT_DEPTH and fits[i][0] < literals.FULL_FIT:
             fit = literals.best_fit(docs[i][1].source, docs[i][1].language, inner)
             if fit[0] > 0:
                 fits[i] = fit

@@ -16,10 +16,14 @@ bound to a class or module, a constructor call `Foo().f()`, an annotated paramet
 attribute whose class extraction recorded (`self.out = Writer()` in any method of the class
 or a base, `self.x: T`, a class-level `x: T`: `self.out.write()`), a local whose binding
 extraction saw (`w = Writer()` -> receiver `Writer()`; `f = obj.method` makes `f()` the call
-`obj.method()`). A receiver whose value is from outside
+`obj.method()`; `m = email.parser.Parser().parsestr(s)` -> receiver `email.parser.Parser().parsestr()`).
+A receiver whose value is from outside
 the repository calls outside code: a class imported from elsewhere (`MIMEBase()`: external), a
+call rooted at another library (`email.parser.Parser().parsestr()`: external), a
 builtin value (a literal, `list()`: external), a repository class that does not define the
-name (inherited from an outside base, or nothing: unknown). For any other receiver (a
+name (inherited from an outside base, or nothing: unknown). A call's result whose class the
+repository does not say (a function without a return annotation, the last call of a chain)
+and a property's value without a return annotation are receivers of unknown type. For any other receiver (a
 local variable, an unannotated parameter, an untyped attribute) only a unique method of that name in the
 repository resolves (a `.pyi` stub's declaration of it is no rival), and not when the name is one
 of the builtin types' own methods (`x.get()` is far more often a dict than the one `get` a
@@ -72,6 +76,19 @@ _NOT_YET = object()  # a memo's "not asked yet", where None is an answer
 _NONE: dict = {}  # no imports in a scope (shared, never written)
 # one scope a bare name is looked up in: name -> definitions, name -> imports, is a class body
 _Scope = tuple[dict[str, list[Sym]], dict[str, list[Edge]], bool]
+
+
+def _after_call(text: str, at: int) -> str:
+    """What follows the call whose parenthesis opens at `text[at]` (its balanced close)."""
+    depth = 0
+    for i in range(at, len(text)):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth -= 1
+            if depth == 0:
+                return text[i + 1:]
+    return ""
 
 
 class PythonResolver(ScopedResolver):
@@ -127,6 +144,8 @@ class PythonResolver(ScopedResolver):
             parts = self._receivers[recv] = ident_chain(recv) or constructor_chain(recv)
         if parts:
             base, conf = self.chain(e.path, e.from_id, parts, e.line)
+            if base is not None and self._result_of_unknown_class(recv, parts, base):
+                return self._by_unique_method(name, e.edge_type == "calls")
             if base is not None:
                 hit = self.attribute_of(base, name)
                 if hit is None and not isinstance(base, Module):
@@ -139,6 +158,21 @@ class PythonResolver(ScopedResolver):
         elif _LITERAL.match(recv):
             return None, EXTERNAL
         return self._by_unique_method(name, e.edge_type == "calls")
+
+    def _result_of_unknown_class(self, recv: str, parts: list[str], base: Target) -> bool:
+        """The receiver is a call's result whose class the repository does not say: a
+        repository function's or method's without a return annotation (`make()`, a property
+        read `self._current`), or the last call of a chain (`Foo(a).build()`: not Foo's, for
+        all we know). Another library's result (`email.parser.Parser().parsestr()`) is not:
+        that library's value."""
+        head = len(".".join(parts))
+        if isinstance(base, Module):
+            return False
+        if len(recv) == head:  # no call: a property's value (`self._current`) is one without an annotation
+            return base.kind == "method" and self.class_of(base) is None
+        if _after_call(recv, head).strip():
+            return True
+        return base.kind in _SCOPES and self.class_of(base) is None
 
     def _super_member(self, e: Edge, name: str) -> Resolution:
         """`super().name` in class C: the first of C's bases (and theirs) that defines it.

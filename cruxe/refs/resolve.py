@@ -95,7 +95,12 @@ log = logging.getLogger(__name__)
 # struct's signature declares, in any file of the package; a type's field names are its members.)
 # (25: a Go call on a package-level variable of another file (`x=`) resolves through the type of its
 # own package that the variable's declaration writes.)
-RESOLVER_VERSION = "25"
+# (26: a Python attribute annotated with a generic class (`self.pools: Pool[K, V]`) is of that class;
+# a call's result of unknown class (a repository function's without a return annotation, the last call
+# of a chain) reaches the repository's one method of the name, another library's result (a local
+# assigned from a call rooted at an import) none.) (27: so does a Python property's value without a
+# return annotation: `self._current.is_ws()`.)
+RESOLVER_VERSION = "27"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
