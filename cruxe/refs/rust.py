@@ -24,7 +24,10 @@
   crate's impl for that type, else std (external); a field of a generic parameter's type,
   `f` of the first trait the struct bounds it by that has one, else (bounded in an impl
   header, which the index does not keep) the one trait method `f` of the repository, unless
-  a std trait has an `f` too.
+  a std trait has an `f` too. `self.a.b.f()`: the same, on the field `b` of the struct that `a`
+  holds by its exact declared type (a chain of a few fields, each but the last a struct of the
+  repository).
+- `use krate as k;` (a crate of the repository, renamed): `k::f()` is `f` from that crate's root.
 """
 from __future__ import annotations
 
@@ -52,8 +55,10 @@ _COMMON_METHODS = frozenset("new default clone len is_empty iter iter_mut into_i
 # (`unsafe { ptr::read(kv) }.f()`: that value's type is unknown, not another crate's).
 _PATH = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _TURBOFISH = re.compile(r"::<[^<>]*(?:<[^<>]*>[^<>]*)*>")
-# `self.0.f()`, `self.inner.f()`: a call on a field of the method's struct
-_SELF_FIELD = re.compile(r"self\.(\d+|[A-Za-z_]\w*)")
+# `self.0.f()`, `self.inner.f()`, `self.a.b.f()`: a call on a field of the method's struct, or
+# on a field of that field's struct (a chain of up to _FIELD_HOPS fields)
+_SELF_FIELDS = re.compile(r"self((?:\.(?:\d+|[A-Za-z_]\w*))+)")
+_FIELD_HOPS = 4
 # a tuple field's type, without its visibility, references, lifetimes and `mut`/`dyn`
 _FIELD_TYPE = re.compile(r"(?:pub(?:\([^)]*\))?\s+)?(?:&\s*|'\w+\s+|mut\s+|dyn\s+|\*const\s+|\*mut\s+)*"
                          r"((?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)")
@@ -99,9 +104,9 @@ class RustResolver(LanguageResolver):
         if recv in ("self", "Self") or recv.startswith("Self::"):
             owner_type = _impl_type(self.g.get(e.from_id))
             return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
-        field = _SELF_FIELD.fullmatch(recv)
-        if field is not None:
-            got = self._field_method(crate, e, field.group(1))
+        fields = _SELF_FIELDS.fullmatch(recv)
+        if fields is not None:
+            got = self._field_method(crate, e, fields.group(1)[1:].split("."))
             if got is not None:
                 return got
         path_recv = _TURBOFISH.sub("", recv) if "::<" in recv else recv  # `Vec::<u8>::f()`: Vec's
@@ -123,7 +128,7 @@ class RustResolver(LanguageResolver):
                 # `block.f()`: a local or parameter named like a module that has no `f` is a
                 # value (the receiver text of `x.f()` and `x::f()` is the same), so a method
                 return self._value_method(crate, here, e, recv, got)
-            if target is None and parts[0] in self.crate_names():
+            if target is None and (parts[0] in self.crate_names() or self._names_renamed_crate(e.path, parts[0])):
                 # `krate::f()`, or `v.f()` on a local that shares a crate's name: the same
                 # receiver text, so the crate's item counts only when there is one
                 hit = self.path(crate, here, e.path, [*parts, e.to_name])
@@ -133,18 +138,40 @@ class RustResolver(LanguageResolver):
                 return None, EXTERNAL
         return self._any_method(e)
 
-    def _field_method(self, crate: str, e: Edge, field: str) -> Resolution | None:
+    def _field_method(self, crate: str, e: Edge, fields: list[str]) -> Resolution | None:
         """`self.0.f()` / `self.inner.f()` in a method of a struct: `f` of the field's type, as
         the struct's signature declares it (`struct Sender<'a, T>(&'a Channel<T>)`, `{ inner:
         Mutex<T> }`; through `Box`, `Rc`, `Arc`, whose methods are the inner type's but for
         those the pointer has itself); a std type's `f` is the crate's impl for it, if any, else
-        std's; a generic parameter's, its bounds'. None when the signature says nothing."""
+        std's; a generic parameter's, its bounds'. `self.a.b.f()`: each field but the last
+        must hold a struct of the repository by its exact declared type (no generic, no
+        trait, no std type), whose signature declares the next. None when the signatures say
+        nothing."""
         struct = self._impl_struct(crate, e)
-        declared = struct_field(struct.signature, field) if struct is not None else None
+        if len(fields) > _FIELD_HOPS:
+            return None
+        for field in fields[:-1]:
+            struct = self._field_struct(struct, field) if struct is not None else None
+        return self._struct_field_method(struct, fields[-1], e) if struct is not None else None
+
+    def _field_struct(self, struct: Sym, field: str) -> Sym | None:
+        """The struct of the repository that field `field` of `struct` holds, by its declared
+        type (through `Box`/`Rc`/`Arc`); None for a generic, a std type or anything else."""
+        declared = struct_field(struct.signature, field)
+        parts = field_type(declared) if declared is not None else []
+        if not parts or parts[0] in generic_parameters(struct.signature):
+            return None
+        target = self.path(crate_of(struct.path), module_path(struct.path), struct.path, parts)
+        return target if isinstance(target, Sym) and target.kind == "struct" else None
+
+    def _struct_field_method(self, struct: Sym, field: str, e: Edge) -> Resolution | None:
+        """`f` called on field `field` of `struct` (`_field_method`'s last step)."""
+        declared = struct_field(struct.signature, field)
         if declared is None:
             return None
         if e.to_name in _POINTER_METHODS and _pointer(declared):
             return None, EXTERNAL
+        crate = crate_of(struct.path)
         parts = field_type(declared)
         if parts and parts[0] in generic_parameters(struct.signature):
             # `T`, `P::Searcher`: a type the struct is generic over, known by its bounds only
@@ -313,6 +340,9 @@ class RustResolver(LanguageResolver):
             bound, globs = self.uses(path)
             if head in bound:
                 use = bound[head]
+                renamed = self._renamed_crate(use)
+                if renamed is not None and rest:  # `use krate as k; k::f()`: from that crate's root
+                    return self._in_crate(renamed, "", rest, hops)
                 target = self.path(crate, module_path(use.path), use.path, use.to_name.split("::"), via_uses=False,
                                    hops=hops + 1)
                 if not rest or target is None or target is False:
@@ -385,6 +415,17 @@ class RustResolver(LanguageResolver):
                     if hit is not None:
                         return hit
         return None
+
+    def _renamed_crate(self, use: Edge) -> str | None:
+        """The directory of the repository's crate a `use krate as k;` (or `use krate::{self as
+        k}`) binds: a lone crate name, renamed or not; None for any other `use`."""
+        name = use.to_name.removeprefix("::").removesuffix("::self")
+        return self.crate_names().get(name) if "::" not in name else None
+
+    def _names_renamed_crate(self, path: str, name: str) -> bool:
+        """Whether `name` is a `use` binding of a crate of the repository in file `path`."""
+        use = self.uses(path)[0].get(name)
+        return use is not None and self._renamed_crate(use) is not None
 
     def _method(self, crate: str, type_qname: str, name: str, confidence: str) -> Resolution:
         hits = self.qnames(crate).get(f"{type_qname}::{name}", [])

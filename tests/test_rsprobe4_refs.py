@@ -1,0 +1,72 @@
+"""Rust calls the fourth probe's item 0 found unresolved: a call on a field of a field of the
+method's struct (`self.a.b.f()`: each field's declared type a struct of the repository, read
+hop by hop), and a path through a `use` that renames a crate of the workspace (`use
+crossbeam_epoch as epoch; epoch::pin()`, `use crossbeam_epoch::{self as ep}`) (its root's items and re-exports)."""
+from __future__ import annotations
+
+from cruxe.index import run_index
+
+from support.references import refs, sites
+
+INNER = ("pub struct Waker { pub(crate) count: u8 }\n\n"
+         "impl Waker {\n"
+         "    pub fn notify(&self) {}\n"
+         "}\n\n"
+         "pub struct Sleeper;\n\n"
+         "impl Sleeper {\n"
+         "    pub fn notify(&self) {}\n"
+         "}\n")
+OUTER = ("use crate::inner::Waker;\n\n"
+         "pub struct Sleep { waker: Box<Waker>, items: Vec<Waker> }\n\n"
+         "pub struct Registry<T> { sleep: Sleep, generic: T, pair: (Sleep, u8) }\n\n"
+         "impl<T> Registry<T> {\n"
+         "    pub fn wake(&self) {\n"
+         "        self.sleep.waker.notify();\n"          # line 9: Sleep's field, a Box<Waker>
+         "        self.generic.waker.notify();\n"        # line 10: a generic's field: unknown
+         "        self.sleep.items.notify();\n"          # line 11: a Vec's: not Waker's
+         "    }\n"
+         "}\n")
+CHAIN = {
+    "Cargo.toml": '[package]\nname = "pool"\nversion = "0.1.0"\n',
+    "src/lib.rs": "pub mod inner;\npub mod outer;\n",
+    "src/inner.rs": INNER, "src/outer.rs": OUTER,
+}
+
+
+def test_a_call_on_a_field_of_a_field_resolves_through_both_declared_types(make_repo):
+    from support.incremental import answer, edge_table
+    root = make_repo(CHAIN)
+    run_index(root)
+    assert sites(refs(root, "Waker::notify")["references"]) == [("src/outer.rs", 9)]
+    table = edge_table(root)
+    for line in (10, 11):  # neither hop is a struct of the repository: as before, a guess
+        assert answer(table, "src/outer.rs", line, "notify") != "receiver", line
+
+
+WORKSPACE = {
+    "Cargo.toml": '[workspace]\nmembers = ["epoch", "channel"]\n',
+    "epoch/Cargo.toml": '[package]\nname = "crossbeam-epoch"\nversion = "0.1.0"\n',
+    "epoch/src/lib.rs": "mod default;\npub use self::default::pin;\n",
+    "epoch/src/default.rs": "pub fn pin() -> u8 { 0 }\n",
+    "channel/Cargo.toml": '[package]\nname = "crossbeam-channel"\nversion = "0.1.0"\n',
+    "channel/src/lib.rs": "pub mod guard;\npub mod flavor;\n",
+    # a function of the same name in the calling crate: not what `epoch::pin` names
+    "channel/src/guard.rs": "pub fn pin() -> u8 { 3 }\n",
+    "channel/src/flavor.rs": ("use crossbeam_epoch as epoch;\n"
+                              "use crossbeam_epoch::{self as ep};\n\n"
+                              "pub fn run() -> u8 {\n"
+                              "    let a = epoch::pin();\n"           # line 5
+                              "    let b = ep::pin();\n"              # line 6
+                              "    a + b\n"
+                              "}\n"),
+}
+
+
+def test_a_renamed_crate_path_resolves_in_that_crate(make_repo):
+    root = make_repo(WORKSPACE)
+    run_index(root)
+    got = refs(root, "pin", path="epoch/src/default.rs")
+    assert sites(got["references"]) == [("channel/src/flavor.rs", 5), ("channel/src/flavor.rs", 6),
+                                      ("epoch/src/lib.rs", 2)], got
+    assert sites(refs(root, "pin", path="channel/src/guard.rs")["references"]) == []
+
