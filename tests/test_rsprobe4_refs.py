@@ -70,3 +70,46 @@ def test_a_renamed_crate_path_resolves_in_that_crate(make_repo):
                                       ("epoch/src/lib.rs", 2)], got
     assert sites(refs(root, "pin", path="channel/src/guard.rs")["references"]) == []
 
+
+
+SPIN = {
+    "Cargo.toml": '[package]\nname = "spin"\nversion = "0.1.0"\n',
+    "src/lib.rs": "pub mod mutex;\npub type Lock<T = ()> = crate::mutex::Mutex<T>;\n",
+    "src/mutex.rs": "pub mod spin;\npub mod ticket;\n\n"
+                    "#[cfg(feature = \"spin_mutex\")]\n"
+                    "type InnerMutex<T> = self::spin::SpinMutex<T>;\n\n"
+                    "pub struct Mutex<T> { inner: InnerMutex<T> }\n\n"
+                    "impl<T> Mutex<T> {\n"
+                    "    pub fn lock(&self) {\n"
+                    "        self.inner.lock();\n"               # line 11: through the alias
+                    "    }\n"
+                    "}\n\n"
+                    "pub fn run(m: &crate::Lock) {\n"
+                    "    m.lock();\n"                            # line 16: a parameter of an alias's type
+                    "}\n",
+    "src/mutex/spin.rs": "pub struct SpinMutex<T> { data: T }\n\nimpl<T> SpinMutex<T> {\n"
+                         "    pub fn lock(&self) {}\n}\n",
+    "src/mutex/ticket.rs": "pub struct TicketMutex<T> { data: T }\n\nimpl<T> TicketMutex<T> {\n"
+                           "    pub fn lock(&self) {}\n}\n",
+}
+
+
+def test_a_field_or_parameter_of_an_aliased_type_calls_the_aliased_types_method(make_repo):
+    root = make_repo(SPIN)
+    run_index(root)
+    assert sites(refs(root, "SpinMutex::lock")["references"]) == [("src/mutex.rs", 11)]
+    assert sites(refs(root, "Mutex::lock")["references"]) == [("src/mutex.rs", 16)]
+    assert sites(refs(root, "TicketMutex::lock")["references"]) == []
+
+
+def test_a_changed_alias_resolves_as_a_whole_index_does(make_repo, tmp_path, monkeypatch):
+    from support.incremental import symbol_names, synced_and_whole
+    root = make_repo(SPIN)
+
+    def edit(root):  # the alias names another type: a call in another file follows it
+        f = root / "src/lib.rs"
+        f.write_text(f.read_text().replace("crate::mutex::Mutex<T>", "crate::mutex::ticket::TicketMutex<T>"))
+    synced, whole = synced_and_whole(root, tmp_path, monkeypatch, edit)
+    assert synced == whole
+    names = symbol_names(root)
+    assert [names[r[5]] for r in whole if r[:2] == ("src/mutex.rs", 16)] == ["mutex::ticket::TicketMutex::lock"]

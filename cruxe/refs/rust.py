@@ -28,6 +28,8 @@
   holds by its exact declared type (a chain of a few fields, each but the last a struct of the
   repository).
 - `use krate as k;` (a crate of the repository, renamed): `k::f()` is `f` from that crate's root.
+- A type alias of the repository (`type InnerMutex<T> = self::spin::SpinMutex<T>`) that has no
+  method `f` of its own: `f` of the type it names, as a field's, a parameter's or a path's type.
 """
 from __future__ import annotations
 
@@ -74,6 +76,8 @@ _STD_TRAIT_METHODS = frozenset("clone clone_from eq ne cmp partial_cmp lt le gt 
                                "write write_all flush poll call call_mut call_once index index_mut add sub mul div "
                                "neg not len is_empty get type_id".split())
 _STRUCT_NAME = re.compile(r"\b(?:struct|union)\s+[A-Za-z_]\w*\s*")
+_ALIAS_NAME = re.compile(r"\btype\s+[A-Za-z_]\w*\s*")
+MAX_ALIAS_HOPS = 4  # `type A = B; type B = C;`: a chain of aliases, bounded (a cycle is an error in Rust)
 _PARAM_NAME = re.compile(r"\s*(?:const\s+)?([A-Za-z_]\w*)")  # a lifetime (`'a`) does not match
 # std's types every module names without a `use`: a field of one holds no type of the repository
 _STD_TYPES = frozenset("String Vec Option Result Box Rc Arc RefCell Cell HashMap HashSet BTreeMap BTreeSet "
@@ -120,7 +124,7 @@ class RustResolver(LanguageResolver):
                     if got is not None:
                         return got
             if isinstance(target, Sym) and target.kind != "module":
-                return self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
+                return self._type_method(target, e.to_name)
             if isinstance(target, (str, Sym)):
                 got = self._module_item(crate, here, e, parts, target)
                 if got[0] is not None or len(parts) > 1 or not recv.isidentifier():
@@ -162,7 +166,35 @@ class RustResolver(LanguageResolver):
         if not parts or parts[0] in generic_parameters(struct.signature):
             return None
         target = self.path(crate_of(struct.path), module_path(struct.path), struct.path, parts)
+        for _ in range(MAX_ALIAS_HOPS):
+            if not isinstance(target, Sym) or target.kind != "type_alias":
+                break
+            target = self._aliased(target)
         return target if isinstance(target, Sym) and target.kind == "struct" else None
+
+    def _type_method(self, target: Sym, name: str) -> Resolution:
+        """Method `name` of type `target`; of a type alias without one (`type InnerMutex<T> =
+        self::spin::SpinMutex<T>`: an alias has no methods of its own unless an impl names it),
+        the aliased type's, followed up to MAX_ALIAS_HOPS aliases."""
+        got = self._method(crate_of(target.path), target.qname, name, RECEIVER)
+        for _ in range(MAX_ALIAS_HOPS):
+            if got[1] != UNKNOWN or target.kind != "type_alias":
+                break
+            aliased = self._aliased(target)
+            if aliased is None:
+                break
+            target, got = aliased, self._method(crate_of(aliased.path), aliased.qname, name, RECEIVER)
+        return got
+
+    def _aliased(self, alias: Sym) -> Sym | None:
+        """The repository type a type alias names (`type A<T> = self::b::B<T>` -> B, through
+        `Box`/`Rc`/`Arc`), read from its signature in its own module; None for anything else (a
+        std type, a type parameter, no `=`)."""
+        parts = field_type(aliased_type(alias.signature))
+        if not parts or parts[0] in generic_parameters(alias.signature, _ALIAS_NAME):
+            return None
+        target = self.path(crate_of(alias.path), module_path(alias.path), alias.path, parts)
+        return target if isinstance(target, Sym) and target.kind in ("struct", "enum", "trait", "type_alias") else None
 
     def _struct_field_method(self, struct: Sym, field: str, e: Edge) -> Resolution | None:
         """`f` called on field `field` of `struct` (`_field_method`'s last step)."""
@@ -181,7 +213,7 @@ class RustResolver(LanguageResolver):
             return None
         target = self.path(crate, module_path(struct.path), struct.path, parts)
         if isinstance(target, Sym) and target.kind in ("struct", "enum", "trait", "type_alias"):
-            got = self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
+            got = self._type_method(target, e.to_name)
             # none of its own: reached through `Deref` or a blanket trait impl, as before
             return got if got[1] != UNKNOWN else None
         if target is None and len(parts) == 1 and parts[0] in _STD_TYPES:
@@ -225,7 +257,7 @@ class RustResolver(LanguageResolver):
         what the module path said."""
         typed = self._parameter_type(crate, here, e, name)
         if typed is not None:
-            return self._method(crate_of(typed.path), typed.qname, e.to_name, RECEIVER)
+            return self._type_method(typed, e.to_name)
         got = self._bound_method(crate, here, e, name) or self._any_method(e)
         return got if got[0] is not None else as_module
 
@@ -566,10 +598,23 @@ def struct_bounds(signature: str, param: str) -> tuple[tuple[str, ...], ...]:
     return _bounds_of(items, param)
 
 
-def generic_parameters(signature: str) -> set[str]:
-    """The type parameters a struct's signature declares (`struct A<'a, P: Pattern<'a>, T = u8>`
-    -> {P, T}); lifetimes are no names of types."""
-    m = _STRUCT_NAME.search(signature)
+def aliased_type(signature: str) -> str:
+    """What a type alias's signature names after its `=` (`pub type Once<T = ()> =
+    crate::once::Once<T>` -> `crate::once::Once<T>`; a default in its generics is not it);
+    "" without one (an associated type's bound, `type Xof: Xof`)."""
+    m = _ALIAS_NAME.search(signature)
+    if m is None:
+        return ""
+    i = _bracketed(signature, m.end())[1] if signature.startswith("<", m.end()) else m.end()
+    head, eq, rhs = signature[i:].partition("=")
+    return rhs.strip().removesuffix(";") if eq and not head.strip() else ""
+
+
+def generic_parameters(signature: str, name: re.Pattern[str] = _STRUCT_NAME) -> set[str]:
+    """The type parameters a struct's (or, `name` = _ALIAS_NAME, a type alias's) signature
+    declares (`struct A<'a, P: Pattern<'a>, T = u8>` -> {P, T}); lifetimes are no names of
+    types."""
+    m = name.search(signature)
     if m is None or not signature.startswith("<", m.end()):
         return set()
     heads = (_PARAM_NAME.match(item) for item in _bracketed(signature, m.end())[0])
