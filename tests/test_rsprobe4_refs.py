@@ -113,3 +113,27 @@ def test_a_changed_alias_resolves_as_a_whole_index_does(make_repo, tmp_path, mon
     assert synced == whole
     names = symbol_names(root)
     assert [names[r[5]] for r in whole if r[:2] == ("src/mutex.rs", 16)] == ["mutex::ticket::TicketMutex::lock"]
+
+
+VALUE = {
+    "Cargo.toml": '[package]\nname = "log"\nversion = "0.1.0"\n',
+    "src/lib.rs": "pub mod value;\n",
+    "src/value.rs": "extern crate value_bag;\n\n"
+                    "use self::value_bag::ValueBag;\n\n"
+                    "pub struct Value { inner: ValueBag }\n\n"
+                    "impl Value {\n"
+                    "    pub fn to_str(&self) -> Option<&str> {\n"
+                    "        self.inner.to_str()\n"              # line 9: value_bag's, not Value's own
+                    "    }\n"
+                    "}\n",
+}
+
+
+def test_a_field_of_a_type_an_extern_crate_names_is_that_crates(make_repo):
+    from support.incremental import answer, edge_table
+    root = make_repo(VALUE)
+    run_index(root)
+    assert sites(refs(root, "Value::to_str")["references"]) == []
+    table = edge_table(root)
+    assert answer(table, "src/value.rs", 9, "to_str") == "external"
+    assert answer(table, "src/value.rs", 3, "self::value_bag::ValueBag") == "external"

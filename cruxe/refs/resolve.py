@@ -93,7 +93,8 @@ log = logging.getLogger(__name__)
 # (23: a Rust field of a generic type bounded only in an impl header: the one trait method of the name.)
 # (24: a Rust `self.a.b.f()` through a chain of fields' declared types; `use krate as k; k::f()`.)
 # (25: a Rust type alias without the method: the aliased type's.)
-RESOLVER_VERSION = "25"
+# (26: a Rust `extern crate x;` the repository does not hold makes a path through its module external.)
+RESOLVER_VERSION = "26"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

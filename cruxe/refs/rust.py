@@ -28,6 +28,8 @@
   holds by its exact declared type (a chain of a few fields, each but the last a struct of the
   repository).
 - `use krate as k;` (a crate of the repository, renamed): `k::f()` is `f` from that crate's root.
+- `extern crate x;` of a crate the repository does not hold: `self::x::Y`, `crate::x::f` and
+  the uses through them are another crate's (external), not unknown.
 - A type alias of the repository (`type InnerMutex<T> = self::spin::SpinMutex<T>`) that has no
   method `f` of its own: `f` of the type it names, as a field's, a parameter's or a path's type.
 """
@@ -394,9 +396,10 @@ class RustResolver(LanguageResolver):
                 return hit
         return False if rest else None  # `other_crate::x`; a lone unknown name is just unknown
 
-    def _in_crate(self, crate: str, base: str, parts: list[str], hops: int = 0) -> Sym | str | None:
+    def _in_crate(self, crate: str, base: str, parts: list[str], hops: int = 0) -> Sym | str | bool | None:
         """`base::a::b` inside one crate, one segment at a time: an item, a module, or a
-        name a module re-exports with `pub use` (followed up to MAX_HOPS)."""
+        name a module re-exports with `pub use` (followed up to MAX_HOPS); False when a
+        module's `use` binds a segment to another crate's item."""
         cur: Sym | str = base
         for seg in parts:
             prefix = cur.qname if isinstance(cur, Sym) else cur
@@ -409,14 +412,14 @@ class RustResolver(LanguageResolver):
             elif (isinstance(cur, str) or cur.kind == "module") and hops < MAX_HOPS:
                 # a module, as a path or as its `mod` declaration: what it re-exports
                 nxt = self._reexport(crate, prefix, seg, hops)
-                if nxt is None:
-                    return None
+                if nxt is None or nxt is False:
+                    return nxt
                 cur = nxt
             else:
                 return None
         return cur
 
-    def _reexport(self, crate: str, module: str, name: str, hops: int) -> Sym | str | None:
+    def _reexport(self, crate: str, module: str, name: str, hops: int) -> Sym | str | bool | None:
         """`name` as module `module` brings it in: by a `use` naming it, else through its globs
         (`pub use self::wire::*`). Each (module, name) is looked up once per resolution: glob
         re-exports that chain into each other (preludes) would otherwise be walked once per
@@ -429,7 +432,7 @@ class RustResolver(LanguageResolver):
         got = self._reexports[key] = self._find_reexport(crate, module, name, hops)
         return got
 
-    def _find_reexport(self, crate: str, module: str, name: str, hops: int) -> Sym | str | None:
+    def _find_reexport(self, crate: str, module: str, name: str, hops: int) -> Sym | str | bool | None:
         for path in self.module_files(crate).get(module, ()):
             bound, globs = self.uses(path)
             use = bound.get(name)
@@ -437,6 +440,10 @@ class RustResolver(LanguageResolver):
                 target = self.path(crate, module, path, use.to_name.split("::"), via_uses=False, hops=hops + 1)
                 if target is not None and target is not False:
                     return target
+                if target is None and "::" not in use.to_name and self._renamed_crate(use) is None:
+                    # `extern crate value_bag;` (`self::value_bag::ValueBag` elsewhere in the
+                    # module): a crate the repository does not hold, not an unknown name
+                    return False
             for glob in globs:
                 source = self.path(crate, module, path, glob.to_name.split("::")[:-1], via_uses=False, hops=hops + 1)
                 home = crate
