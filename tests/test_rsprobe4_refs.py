@@ -49,7 +49,9 @@ WORKSPACE = {
     "epoch/src/lib.rs": "mod default;\npub use self::default::pin;\n",
     "epoch/src/default.rs": "pub fn pin() -> u8 { 0 }\n",
     "channel/Cargo.toml": '[package]\nname = "crossbeam-channel"\nversion = "0.1.0"\n',
-    "channel/src/lib.rs": "pub mod guard;\npub mod flavor;\n",
+    "channel/src/lib.rs": "use crossbeam_epoch as epoch;\npub mod guard;\npub mod flavor;\npub mod deque;\n",
+    # the root's renamed crate, reached through `crate::` (crossbeam-deque's `use crate::epoch::{self}`)
+    "channel/src/deque.rs": "use crate::epoch::{self as e};\n\npub fn steal() -> u8 {\n    e::pin() + crate::epoch::pin()\n}\n",
     # a function of the same name in the calling crate: not what `epoch::pin` names
     "channel/src/guard.rs": "pub fn pin() -> u8 { 3 }\n",
     "channel/src/flavor.rs": ("use crossbeam_epoch as epoch;\n"
@@ -66,8 +68,8 @@ def test_a_renamed_crate_path_resolves_in_that_crate(make_repo):
     root = make_repo(WORKSPACE)
     run_index(root)
     got = refs(root, "pin", path="epoch/src/default.rs")
-    assert sites(got["references"]) == [("channel/src/flavor.rs", 5), ("channel/src/flavor.rs", 6),
-                                      ("epoch/src/lib.rs", 2)], got
+    assert sites(got["references"]) == [("channel/src/deque.rs", 4), ("channel/src/flavor.rs", 5),
+                                      ("channel/src/flavor.rs", 6), ("epoch/src/lib.rs", 2)], got
     assert sites(refs(root, "pin", path="channel/src/guard.rs")["references"]) == []
 
 

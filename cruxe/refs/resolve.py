@@ -94,7 +94,8 @@ log = logging.getLogger(__name__)
 # (24: a Rust `self.a.b.f()` through a chain of fields' declared types; `use krate as k; k::f()`.)
 # (25: a Rust type alias without the method: the aliased type's.)
 # (26: a Rust `extern crate x;` the repository does not hold makes a path through its module external.)
-RESOLVER_VERSION = "26"
+# (27: `crate::k::f()` / `use crate::k::{self}` through a module's renamed crate of the repository.)
+RESOLVER_VERSION = "27"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

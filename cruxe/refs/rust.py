@@ -27,7 +27,9 @@
   a std trait has an `f` too. `self.a.b.f()`: the same, on the field `b` of the struct that `a`
   holds by its exact declared type (a chain of a few fields, each but the last a struct of the
   repository).
-- `use krate as k;` (a crate of the repository, renamed): `k::f()` is `f` from that crate's root.
+- `use krate as k;` (a crate of the repository, renamed): `k::f()` is `f` from that crate's root,
+  also through the module that binds it (`crate::k::f()`, `use crate::k::{self}`, crossbeam-deque's
+  way to its epoch crate); a path receiver naming nothing is tried whole with the call's name.
 - `extern crate x;` of a crate the repository does not hold: `self::x::Y`, `crate::x::f` and
   the uses through them are another crate's (external), not unknown.
 - A type alias of the repository (`type InnerMutex<T> = self::spin::SpinMutex<T>`) that has no
@@ -38,6 +40,7 @@ from __future__ import annotations
 import posixpath
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..crates import CARGO_NAME, crate_of
 from ..languages.rust import module_path
@@ -86,6 +89,11 @@ _STD_TYPES = frozenset("String Vec Option Result Box Rc Arc RefCell Cell HashMap
                        "VecDeque Cow PhantomData Mutex RwLock Duration Path PathBuf".split())
 
 
+class _CrateRoot(NamedTuple):
+    """A module's name for the root of a crate of the repository (`use krate as k;`)."""
+    crate: str
+
+
 class RustResolver(LanguageResolver):
     def __init__(self, g: Graph):
         super().__init__(g)
@@ -98,7 +106,7 @@ class RustResolver(LanguageResolver):
         # a resolution, and the same few paths come back from every call site of a crate
         # (docs/BENCHMARKS.md)
         self._paths: dict[tuple, Sym | str | bool | None] = {}
-        self._reexports: dict[tuple[str, str, str], Sym | str | None] = {}
+        self._reexports: dict[tuple[str, str, str], Sym | str | bool | _CrateRoot | None] = {}
 
     def resolve(self, e: Edge) -> Resolution:
         crate, here = crate_of(e.path), module_path(e.path)
@@ -134,9 +142,10 @@ class RustResolver(LanguageResolver):
                 # `block.f()`: a local or parameter named like a module that has no `f` is a
                 # value (the receiver text of `x.f()` and `x::f()` is the same), so a method
                 return self._value_method(crate, here, e, recv, got)
-            if target is None and (parts[0] in self.crate_names() or self._names_renamed_crate(e.path, parts[0])):
-                # `krate::f()`, or `v.f()` on a local that shares a crate's name: the same
-                # receiver text, so the crate's item counts only when there is one
+            if target is None:
+                # `krate::f()`, `crate::epoch::pin()` through a renamed crate (`use crossbeam_epoch
+                # as epoch;`), or `v.f()` on a local that shares such a name: the same receiver
+                # text, so the whole path's item counts only when there is one
                 hit = self.path(crate, here, e.path, [*parts, e.to_name])
                 if isinstance(hit, Sym):
                     return hit.id, IMPORT
@@ -377,8 +386,13 @@ class RustResolver(LanguageResolver):
                 renamed = self._renamed_crate(use)
                 if renamed is not None and rest:  # `use krate as k; k::f()`: from that crate's root
                     return self._in_crate(renamed, "", rest, hops)
-                target = self.path(crate, module_path(use.path), use.path, use.to_name.split("::"), via_uses=False,
-                                   hops=hops + 1)
+                written = use.to_name.removesuffix("::self").split("::")
+                target = self.path(crate, module_path(use.path), use.path, written, via_uses=False, hops=hops + 1)
+                if target is None and rest and hops < MAX_HOPS:
+                    # `use crate::epoch::{self}` naming a renamed crate (`use crossbeam_epoch as
+                    # epoch;` in the root): the whole path, which `_in_crate` follows across
+                    return self.path(crate, module_path(use.path), use.path, [*written, *rest], via_uses=False,
+                                     hops=hops + 1)
                 if not rest or target is None or target is False:
                     return target
                 base = target.qname if isinstance(target, Sym) else target
@@ -401,7 +415,7 @@ class RustResolver(LanguageResolver):
         name a module re-exports with `pub use` (followed up to MAX_HOPS); False when a
         module's `use` binds a segment to another crate's item."""
         cur: Sym | str = base
-        for seg in parts:
+        for i, seg in enumerate(parts):
             prefix = cur.qname if isinstance(cur, Sym) else cur
             qname = _join(prefix, seg)
             hit = _one(self.qnames(crate).get(qname, []))
@@ -412,6 +426,9 @@ class RustResolver(LanguageResolver):
             elif (isinstance(cur, str) or cur.kind == "module") and hops < MAX_HOPS:
                 # a module, as a path or as its `mod` declaration: what it re-exports
                 nxt = self._reexport(crate, prefix, seg, hops)
+                if isinstance(nxt, _CrateRoot):  # `use crossbeam_epoch as epoch;`: `crate::epoch::pin`
+                    rest = parts[i + 1:]
+                    return self._in_crate(nxt.crate, "", rest, hops + 1) if rest else None
                 if nxt is None or nxt is False:
                     return nxt
                 cur = nxt
@@ -419,7 +436,8 @@ class RustResolver(LanguageResolver):
                 return None
         return cur
 
-    def _reexport(self, crate: str, module: str, name: str, hops: int) -> Sym | str | bool | None:
+    def _reexport(self, crate: str, module: str, name: str,
+                  hops: int) -> Sym | str | bool | _CrateRoot | None:
         """`name` as module `module` brings it in: by a `use` naming it, else through its globs
         (`pub use self::wire::*`). Each (module, name) is looked up once per resolution: glob
         re-exports that chain into each other (preludes) would otherwise be walked once per
@@ -432,7 +450,8 @@ class RustResolver(LanguageResolver):
         got = self._reexports[key] = self._find_reexport(crate, module, name, hops)
         return got
 
-    def _find_reexport(self, crate: str, module: str, name: str, hops: int) -> Sym | str | bool | None:
+    def _find_reexport(self, crate: str, module: str, name: str,
+                       hops: int) -> Sym | str | bool | _CrateRoot | None:
         for path in self.module_files(crate).get(module, ()):
             bound, globs = self.uses(path)
             use = bound.get(name)
@@ -440,10 +459,12 @@ class RustResolver(LanguageResolver):
                 target = self.path(crate, module, path, use.to_name.split("::"), via_uses=False, hops=hops + 1)
                 if target is not None and target is not False:
                     return target
-                if target is None and "::" not in use.to_name and self._renamed_crate(use) is None:
-                    # `extern crate value_bag;` (`self::value_bag::ValueBag` elsewhere in the
-                    # module): a crate the repository does not hold, not an unknown name
-                    return False
+                if target is None and "::" not in use.to_name.removesuffix("::self"):
+                    # `extern crate value_bag;` / `use crossbeam_epoch as epoch;` (`self::
+                    # value_bag::ValueBag`, `crate::epoch::pin` elsewhere): a crate, the
+                    # repository's (its root) or another (external), not an unknown name
+                    renamed = self._renamed_crate(use)
+                    return _CrateRoot(renamed) if renamed is not None else False
             for glob in globs:
                 source = self.path(crate, module, path, glob.to_name.split("::")[:-1], via_uses=False, hops=hops + 1)
                 home = crate
@@ -460,11 +481,6 @@ class RustResolver(LanguageResolver):
         k}`) binds: a lone crate name, renamed or not; None for any other `use`."""
         name = use.to_name.removeprefix("::").removesuffix("::self")
         return self.crate_names().get(name) if "::" not in name else None
-
-    def _names_renamed_crate(self, path: str, name: str) -> bool:
-        """Whether `name` is a `use` binding of a crate of the repository in file `path`."""
-        use = self.uses(path)[0].get(name)
-        return use is not None and self._renamed_crate(use) is not None
 
     def _method(self, crate: str, type_qname: str, name: str, confidence: str) -> Resolution:
         hits = self.qnames(crate).get(f"{type_qname}::{name}", [])
