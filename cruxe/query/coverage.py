@@ -23,8 +23,10 @@ natural-language query and scores how much of the question each says:
 A constant, variable or type alias has no body that could say a question; it is found by
 matching one or two words strongly in its name. A type (class, struct, interface, trait, enum)
 is found the same way or by its doc comment, which says what it holds, not what is done with
-it. Each gets `bodyless_penalty` unless it covers the question as well as the best definition
-with a body (docs/BENCHMARKS.md, "Types below the functions that do the work").
+it; and so is a callable declared without a body (a trait or interface member, a Protocol or
+abstract stub: `bodies.is_declaration`), whose doc comment says what an implementation must do,
+which is elsewhere. Each gets `bodyless_penalty` unless it covers the question as well as the
+best definition with a body (docs/BENCHMARKS.md, "Types below the functions that do the work").
 
 A result's text is its lines (at most MAX_TEXT_LINES) and the comment and attribute lines right
 above them (its doc comment, however its extractor counts its start), cut from the snippet
@@ -43,6 +45,7 @@ from .. import lexicon
 from ..model import ROLE_KINDS, Hit
 from ..store import Chunk, chunks
 from . import signals as sig
+from .bodies import CALLABLE_KINDS, MAX_STUB_LINES, is_declaration
 
 COVERAGE_WINDOW = 30  # first results re-scored; bounded for latency (a chunk read each at worst)
 MAX_TEXT_LINES = 40  # a definition's first lines are its text: a long body's tail adds only noise
@@ -138,11 +141,11 @@ def scores(said: list[Said]) -> list[float]:
     return out
 
 
-def _cut(covering: list[Chunk], hit: Hit, end: int) -> str:
-    """The result's lines through `end` from the chunks holding them, with the comment and
-    attribute lines right above its first line that those chunks hold (its doc comment,
-    however its extractor counts its start: a chunk starts at the comment above a top-level
-    definition, and a method's lies in its container's chunk)."""
+def _cut(covering: list[Chunk], hit: Hit, end: int) -> tuple[str, str]:
+    """The result's doc comment and its lines through `end`, from the chunks holding them:
+    the comment and attribute lines right above its first line that those chunks hold (its
+    doc comment, however its extractor counts its start: a chunk starts at the comment above
+    a top-level definition, and a method's lies in its container's chunk)."""
     lines: dict[int, str] = {}
     for c in covering:
         for i, text in enumerate(c.source.split("\n")):
@@ -154,12 +157,13 @@ def _cut(covering: list[Chunk], hit: Hit, end: int) -> str:
         doc.append(lines[n])
         n -= 1
     body = [lines[i] for i in range(hit.line_start, end + 1) if i in lines]
-    return "\n".join(doc[::-1] + body)
+    return "\n".join(doc[::-1]), "\n".join(body)
 
 
-def text_of(gen, repo: str, ref: str, hit: Hit, fetched: dict[str, list[Chunk]]) -> str:
-    """A result's text, from the chunks the query fetched when they hold its lines (they are
-    cut where definitions start, so one usually does), else read (and kept in `fetched`)."""
+def text_of(gen, repo: str, ref: str, hit: Hit, fetched: dict[str, list[Chunk]]) -> tuple[str, str]:
+    """A result's doc comment and lines, from the chunks the query fetched when they hold its
+    lines (they are cut where definitions start, so one usually does), else read (and kept in
+    `fetched`)."""
     start, end = hit.line_start, min(hit.line_end, hit.line_start + MAX_TEXT_LINES - 1)
     have = sorted((c for c in fetched.get(hit.path, ()) if c.line_end >= start and c.line_start <= end),
                   key=lambda c: c.line_start)
@@ -179,15 +183,17 @@ def rerank(gen, repo: str, ref: str, hits: list[Hit], terms: tuple[str, ...],
     rated = [h for h in hits if h.result_type != "file"]
     if not cs or not rated:
         return
-    cover = scores([Said.of(cs, _name_of(h), text_of(gen, repo, ref, h, fetched)) for h in rated])
+    texts = [text_of(gen, repo, ref, h, fetched) for h in rated]
+    cover = scores([Said.of(cs, _name_of(h), "\n".join(t)) for h, t in zip(rated, texts)])
     top = max(cover)
     if top <= 0:
         return
-    best_with_body = max((v for h, v in zip(rated, cover) if h.result_type == "symbol" and not _bodyless(h)),
+    bodyless = [_bodyless(h, body) for h, (_, body) in zip(rated, texts)]
+    best_with_body = max((v for h, v, b in zip(rated, cover, bodyless) if h.result_type == "symbol" and not b),
                          default=0.0)
-    for hit, v in zip(rated, cover):
+    for hit, v, without in zip(rated, cover, bodyless):
         changed = {"query_coverage": sig.QUERY_COVERAGE_BOOST * v / top}
-        if _bodyless(hit) and v < best_with_body:
+        if without and v < best_with_body:
             changed["bodyless_penalty"] = sig.BODYLESS_PENALTY
         sig.recompose(hit, **changed)
 
@@ -201,5 +207,12 @@ def _name_of(hit: Hit) -> str:
     return " ".join(segments[-NAME_SEGMENTS:])
 
 
-def _bodyless(hit: Hit) -> bool:
-    return hit.result_type == "symbol" and hit.kind in BODYLESS_KINDS
+def _bodyless(hit: Hit, body: str) -> bool:
+    """A definition without a body of its own: a value, alias or type (by its kind), or a
+    callable its lines declare only (a short one: a longer span is a body)."""
+    if hit.result_type != "symbol":
+        return False
+    if hit.kind in BODYLESS_KINDS:
+        return True
+    return (hit.kind in CALLABLE_KINDS and hit.line_end - hit.line_start < MAX_STUB_LINES
+            and is_declaration(hit.language, hit.signature, body))

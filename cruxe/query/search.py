@@ -288,12 +288,16 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], pat
     for the chunk (a snippet inside a definition surfaces that definition). `first_lines`
     names a chunk's best line outright (the pasted message's emitting line). `siblings`: a
     chunk whose best line is in a member of a container (a method in its class's chunk) also
-    surfaces the other members its matching lines are in (`_sibling_members`)."""
+    surfaces the other members its matching lines are in (`_sibling_members`), and a chunk
+    whose best line no definition holds (a Rust `impl` header: an impl is no symbol) the
+    callable member holding its next best line (`_owned_first`)."""
     matched = [(_lines(d, pattern, first_lines), d) for _, d in docs]
     points = [(d.path, lines[0][0]) for lines, d in matched if lines]
     documented = {(d.path, lines[0][0]): _documented_line(d, lines[0][0]) for lines, d in matched if lines}
     documented = {k: v for k, v in documented.items() if v is not None}
     owners = innermost_symbols(gen, repo, ref, points + [(k[0], v[1]) for k, v in documented.items()]) if points else {}
+    if siblings:
+        matched = _owned_first(gen, repo, ref, matched, owners, documented)
     out, members = [], []
     for lines, d in matched:
         owner = _owner(owners, documented, d.path, lines[0][0]) if lines else None
@@ -308,6 +312,29 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], pat
             hit.snippet = "\n".join(f"{n}: {t.strip()[:SNIPPET_LINE_CHARS]}" for n, t in shown)
         out.append(hit)
     return _sibling_members(gen, repo, ref, out, members) if siblings else out
+
+
+def _owned_first(gen, repo: str, ref: str, matched: list[tuple[list[tuple[int, str]], Chunk]],
+                 owners: dict[tuple[str, int], Symbol], documented: dict[tuple[str, int], tuple[int, int]],
+                 ) -> list[tuple[list[tuple[int, str]], Chunk]]:
+    """`matched` (each chunk's matching lines, best first) with, for a chunk whose best line
+    no definition holds, the best of its next lines (MAX_MEMBER_LINES) that a function or
+    method holds moved first (`owners` gains its owner): an impl block's chunk whose header
+    says the type's words stands for the member saying the question, not for an anonymous
+    snippet from the header. A chunk none of whose lines a callable holds is left as it is."""
+    lone = [i for i, (lines, d) in enumerate(matched)
+            if lines and _owner(owners, documented, d.path, lines[0][0]) is None]
+    points = [(matched[i][1].path, n) for i in lone for n, _ in matched[i][0][1:MAX_MEMBER_LINES]]
+    found = innermost_symbols(gen, repo, ref, points) if points else {}
+    out = list(matched)
+    for i in lone:
+        lines, d = matched[i]
+        j = next((j for j, (n, _) in enumerate(lines[1:MAX_MEMBER_LINES], 1)
+                  if getattr(found.get((d.path, n)), "kind", None) in CALLABLE_KINDS), None)
+        if j is not None:
+            owners[(d.path, lines[j][0])] = found[(d.path, lines[j][0])]
+            out[i] = ([lines[j]] + lines[:j] + lines[j + 1:], d)
+    return out
 
 
 def _sibling_members(gen, repo: str, ref: str, hits: list[Hit],

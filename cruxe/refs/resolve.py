@@ -100,7 +100,11 @@ log = logging.getLogger(__name__)
 # of a chain) reaches the repository's one method of the name, another library's result (a local
 # assigned from a call rooted at an import) none.) (27: so does a Python property's value without a
 # return annotation: `self._current.is_ws()`.)
-RESOLVER_VERSION = "27"
+# (28: a Rust `self.a.b.f()` through a chain of fields' declared types; `use krate as k; k::f()`.)
+# (29: a Rust type alias without the method: the aliased type's.)
+# (30: a Rust `extern crate x;` the repository does not hold makes a path through its module external.)
+# (31: `crate::k::f()` / `use crate::k::{self}` through a module's renamed crate of the repository.)
+RESOLVER_VERSION = "31"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -24,13 +24,23 @@
   crate's impl for that type, else std (external); a field of a generic parameter's type,
   `f` of the first trait the struct bounds it by that has one, else (bounded in an impl
   header, which the index does not keep) the one trait method `f` of the repository, unless
-  a std trait has an `f` too.
+  a std trait has an `f` too. `self.a.b.f()`: the same, on the field `b` of the struct that `a`
+  holds by its exact declared type (a chain of a few fields, each but the last a struct of the
+  repository).
+- `use krate as k;` (a crate of the repository, renamed): `k::f()` is `f` from that crate's root,
+  also through the module that binds it (`crate::k::f()`, `use crate::k::{self}`, crossbeam-deque's
+  way to its epoch crate); a path receiver naming nothing is tried whole with the call's name.
+- `extern crate x;` of a crate the repository does not hold: `self::x::Y`, `crate::x::f` and
+  the uses through them are another crate's (external), not unknown.
+- A type alias of the repository (`type InnerMutex<T> = self::spin::SpinMutex<T>`) that has no
+  method `f` of its own: `f` of the type it names, as a field's, a parameter's or a path's type.
 """
 from __future__ import annotations
 
 import posixpath
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..crates import CARGO_NAME, crate_of
 from ..languages.rust import module_path
@@ -52,8 +62,10 @@ _COMMON_METHODS = frozenset("new default clone len is_empty iter iter_mut into_i
 # (`unsafe { ptr::read(kv) }.f()`: that value's type is unknown, not another crate's).
 _PATH = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _TURBOFISH = re.compile(r"::<[^<>]*(?:<[^<>]*>[^<>]*)*>")
-# `self.0.f()`, `self.inner.f()`: a call on a field of the method's struct
-_SELF_FIELD = re.compile(r"self\.(\d+|[A-Za-z_]\w*)")
+# `self.0.f()`, `self.inner.f()`, `self.a.b.f()`: a call on a field of the method's struct, or
+# on a field of that field's struct (a chain of up to _FIELD_HOPS fields)
+_SELF_FIELDS = re.compile(r"self((?:\.(?:\d+|[A-Za-z_]\w*))+)")
+_FIELD_HOPS = 4
 # a tuple field's type, without its visibility, references, lifetimes and `mut`/`dyn`
 _FIELD_TYPE = re.compile(r"(?:pub(?:\([^)]*\))?\s+)?(?:&\s*|'\w+\s+|mut\s+|dyn\s+|\*const\s+|\*mut\s+)*"
                          r"((?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)")
@@ -69,10 +81,17 @@ _STD_TRAIT_METHODS = frozenset("clone clone_from eq ne cmp partial_cmp lt le gt 
                                "write write_all flush poll call call_mut call_once index index_mut add sub mul div "
                                "neg not len is_empty get type_id".split())
 _STRUCT_NAME = re.compile(r"\b(?:struct|union)\s+[A-Za-z_]\w*\s*")
+_ALIAS_NAME = re.compile(r"\btype\s+[A-Za-z_]\w*\s*")
+MAX_ALIAS_HOPS = 4  # `type A = B; type B = C;`: a chain of aliases, bounded (a cycle is an error in Rust)
 _PARAM_NAME = re.compile(r"\s*(?:const\s+)?([A-Za-z_]\w*)")  # a lifetime (`'a`) does not match
 # std's types every module names without a `use`: a field of one holds no type of the repository
 _STD_TYPES = frozenset("String Vec Option Result Box Rc Arc RefCell Cell HashMap HashSet BTreeMap BTreeSet "
                        "VecDeque Cow PhantomData Mutex RwLock Duration Path PathBuf".split())
+
+
+class _CrateRoot(NamedTuple):
+    """A module's name for the root of a crate of the repository (`use krate as k;`)."""
+    crate: str
 
 
 class RustResolver(LanguageResolver):
@@ -87,7 +106,7 @@ class RustResolver(LanguageResolver):
         # a resolution, and the same few paths come back from every call site of a crate
         # (docs/BENCHMARKS.md)
         self._paths: dict[tuple, Sym | str | bool | None] = {}
-        self._reexports: dict[tuple[str, str, str], Sym | str | None] = {}
+        self._reexports: dict[tuple[str, str, str], Sym | str | bool | _CrateRoot | None] = {}
 
     def resolve(self, e: Edge) -> Resolution:
         crate, here = crate_of(e.path), module_path(e.path)
@@ -99,9 +118,9 @@ class RustResolver(LanguageResolver):
         if recv in ("self", "Self") or recv.startswith("Self::"):
             owner_type = _impl_type(self.g.get(e.from_id))
             return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
-        field = _SELF_FIELD.fullmatch(recv)
-        if field is not None:
-            got = self._field_method(crate, e, field.group(1))
+        fields = _SELF_FIELDS.fullmatch(recv)
+        if fields is not None:
+            got = self._field_method(crate, e, fields.group(1)[1:].split("."))
             if got is not None:
                 return got
         path_recv = _TURBOFISH.sub("", recv) if "::<" in recv else recv  # `Vec::<u8>::f()`: Vec's
@@ -115,7 +134,7 @@ class RustResolver(LanguageResolver):
                     if got is not None:
                         return got
             if isinstance(target, Sym) and target.kind != "module":
-                return self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
+                return self._type_method(target, e.to_name)
             if isinstance(target, (str, Sym)):
                 got = self._module_item(crate, here, e, parts, target)
                 if got[0] is not None or len(parts) > 1 or not recv.isidentifier():
@@ -123,9 +142,10 @@ class RustResolver(LanguageResolver):
                 # `block.f()`: a local or parameter named like a module that has no `f` is a
                 # value (the receiver text of `x.f()` and `x::f()` is the same), so a method
                 return self._value_method(crate, here, e, recv, got)
-            if target is None and parts[0] in self.crate_names():
-                # `krate::f()`, or `v.f()` on a local that shares a crate's name: the same
-                # receiver text, so the crate's item counts only when there is one
+            if target is None:
+                # `krate::f()`, `crate::epoch::pin()` through a renamed crate (`use crossbeam_epoch
+                # as epoch;`), or `v.f()` on a local that shares such a name: the same receiver
+                # text, so the whole path's item counts only when there is one
                 hit = self.path(crate, here, e.path, [*parts, e.to_name])
                 if isinstance(hit, Sym):
                     return hit.id, IMPORT
@@ -133,18 +153,68 @@ class RustResolver(LanguageResolver):
                 return None, EXTERNAL
         return self._any_method(e)
 
-    def _field_method(self, crate: str, e: Edge, field: str) -> Resolution | None:
+    def _field_method(self, crate: str, e: Edge, fields: list[str]) -> Resolution | None:
         """`self.0.f()` / `self.inner.f()` in a method of a struct: `f` of the field's type, as
         the struct's signature declares it (`struct Sender<'a, T>(&'a Channel<T>)`, `{ inner:
         Mutex<T> }`; through `Box`, `Rc`, `Arc`, whose methods are the inner type's but for
         those the pointer has itself); a std type's `f` is the crate's impl for it, if any, else
-        std's; a generic parameter's, its bounds'. None when the signature says nothing."""
+        std's; a generic parameter's, its bounds'. `self.a.b.f()`: each field but the last
+        must hold a struct of the repository by its exact declared type (no generic, no
+        trait, no std type), whose signature declares the next. None when the signatures say
+        nothing."""
         struct = self._impl_struct(crate, e)
-        declared = struct_field(struct.signature, field) if struct is not None else None
+        if len(fields) > _FIELD_HOPS:
+            return None
+        for field in fields[:-1]:
+            struct = self._field_struct(struct, field) if struct is not None else None
+        return self._struct_field_method(struct, fields[-1], e) if struct is not None else None
+
+    def _field_struct(self, struct: Sym, field: str) -> Sym | None:
+        """The struct of the repository that field `field` of `struct` holds, by its declared
+        type (through `Box`/`Rc`/`Arc`); None for a generic, a std type or anything else."""
+        declared = struct_field(struct.signature, field)
+        parts = field_type(declared) if declared is not None else []
+        if not parts or parts[0] in generic_parameters(struct.signature):
+            return None
+        target = self.path(crate_of(struct.path), module_path(struct.path), struct.path, parts)
+        for _ in range(MAX_ALIAS_HOPS):
+            if not isinstance(target, Sym) or target.kind != "type_alias":
+                break
+            target = self._aliased(target)
+        return target if isinstance(target, Sym) and target.kind == "struct" else None
+
+    def _type_method(self, target: Sym, name: str) -> Resolution:
+        """Method `name` of type `target`; of a type alias without one (`type InnerMutex<T> =
+        self::spin::SpinMutex<T>`: an alias has no methods of its own unless an impl names it),
+        the aliased type's, followed up to MAX_ALIAS_HOPS aliases."""
+        got = self._method(crate_of(target.path), target.qname, name, RECEIVER)
+        for _ in range(MAX_ALIAS_HOPS):
+            if got[1] != UNKNOWN or target.kind != "type_alias":
+                break
+            aliased = self._aliased(target)
+            if aliased is None:
+                break
+            target, got = aliased, self._method(crate_of(aliased.path), aliased.qname, name, RECEIVER)
+        return got
+
+    def _aliased(self, alias: Sym) -> Sym | None:
+        """The repository type a type alias names (`type A<T> = self::b::B<T>` -> B, through
+        `Box`/`Rc`/`Arc`), read from its signature in its own module; None for anything else (a
+        std type, a type parameter, no `=`)."""
+        parts = field_type(aliased_type(alias.signature))
+        if not parts or parts[0] in generic_parameters(alias.signature, _ALIAS_NAME):
+            return None
+        target = self.path(crate_of(alias.path), module_path(alias.path), alias.path, parts)
+        return target if isinstance(target, Sym) and target.kind in ("struct", "enum", "trait", "type_alias") else None
+
+    def _struct_field_method(self, struct: Sym, field: str, e: Edge) -> Resolution | None:
+        """`f` called on field `field` of `struct` (`_field_method`'s last step)."""
+        declared = struct_field(struct.signature, field)
         if declared is None:
             return None
         if e.to_name in _POINTER_METHODS and _pointer(declared):
             return None, EXTERNAL
+        crate = crate_of(struct.path)
         parts = field_type(declared)
         if parts and parts[0] in generic_parameters(struct.signature):
             # `T`, `P::Searcher`: a type the struct is generic over, known by its bounds only
@@ -154,7 +224,7 @@ class RustResolver(LanguageResolver):
             return None
         target = self.path(crate, module_path(struct.path), struct.path, parts)
         if isinstance(target, Sym) and target.kind in ("struct", "enum", "trait", "type_alias"):
-            got = self._method(crate_of(target.path), target.qname, e.to_name, RECEIVER)
+            got = self._type_method(target, e.to_name)
             # none of its own: reached through `Deref` or a blanket trait impl, as before
             return got if got[1] != UNKNOWN else None
         if target is None and len(parts) == 1 and parts[0] in _STD_TYPES:
@@ -198,7 +268,7 @@ class RustResolver(LanguageResolver):
         what the module path said."""
         typed = self._parameter_type(crate, here, e, name)
         if typed is not None:
-            return self._method(crate_of(typed.path), typed.qname, e.to_name, RECEIVER)
+            return self._type_method(typed, e.to_name)
         got = self._bound_method(crate, here, e, name) or self._any_method(e)
         return got if got[0] is not None else as_module
 
@@ -313,8 +383,16 @@ class RustResolver(LanguageResolver):
             bound, globs = self.uses(path)
             if head in bound:
                 use = bound[head]
-                target = self.path(crate, module_path(use.path), use.path, use.to_name.split("::"), via_uses=False,
-                                   hops=hops + 1)
+                renamed = self._renamed_crate(use)
+                if renamed is not None and rest:  # `use krate as k; k::f()`: from that crate's root
+                    return self._in_crate(renamed, "", rest, hops)
+                written = use.to_name.removesuffix("::self").split("::")
+                target = self.path(crate, module_path(use.path), use.path, written, via_uses=False, hops=hops + 1)
+                if target is None and rest and hops < MAX_HOPS:
+                    # `use crate::epoch::{self}` naming a renamed crate (`use crossbeam_epoch as
+                    # epoch;` in the root): the whole path, which `_in_crate` follows across
+                    return self.path(crate, module_path(use.path), use.path, [*written, *rest], via_uses=False,
+                                     hops=hops + 1)
                 if not rest or target is None or target is False:
                     return target
                 base = target.qname if isinstance(target, Sym) else target
@@ -332,11 +410,12 @@ class RustResolver(LanguageResolver):
                 return hit
         return False if rest else None  # `other_crate::x`; a lone unknown name is just unknown
 
-    def _in_crate(self, crate: str, base: str, parts: list[str], hops: int = 0) -> Sym | str | None:
+    def _in_crate(self, crate: str, base: str, parts: list[str], hops: int = 0) -> Sym | str | bool | None:
         """`base::a::b` inside one crate, one segment at a time: an item, a module, or a
-        name a module re-exports with `pub use` (followed up to MAX_HOPS)."""
+        name a module re-exports with `pub use` (followed up to MAX_HOPS); False when a
+        module's `use` binds a segment to another crate's item."""
         cur: Sym | str = base
-        for seg in parts:
+        for i, seg in enumerate(parts):
             prefix = cur.qname if isinstance(cur, Sym) else cur
             qname = _join(prefix, seg)
             hit = _one(self.qnames(crate).get(qname, []))
@@ -347,14 +426,18 @@ class RustResolver(LanguageResolver):
             elif (isinstance(cur, str) or cur.kind == "module") and hops < MAX_HOPS:
                 # a module, as a path or as its `mod` declaration: what it re-exports
                 nxt = self._reexport(crate, prefix, seg, hops)
-                if nxt is None:
-                    return None
+                if isinstance(nxt, _CrateRoot):  # `use crossbeam_epoch as epoch;`: `crate::epoch::pin`
+                    rest = parts[i + 1:]
+                    return self._in_crate(nxt.crate, "", rest, hops + 1) if rest else None
+                if nxt is None or nxt is False:
+                    return nxt
                 cur = nxt
             else:
                 return None
         return cur
 
-    def _reexport(self, crate: str, module: str, name: str, hops: int) -> Sym | str | None:
+    def _reexport(self, crate: str, module: str, name: str,
+                  hops: int) -> Sym | str | bool | _CrateRoot | None:
         """`name` as module `module` brings it in: by a `use` naming it, else through its globs
         (`pub use self::wire::*`). Each (module, name) is looked up once per resolution: glob
         re-exports that chain into each other (preludes) would otherwise be walked once per
@@ -367,7 +450,8 @@ class RustResolver(LanguageResolver):
         got = self._reexports[key] = self._find_reexport(crate, module, name, hops)
         return got
 
-    def _find_reexport(self, crate: str, module: str, name: str, hops: int) -> Sym | str | None:
+    def _find_reexport(self, crate: str, module: str, name: str,
+                       hops: int) -> Sym | str | bool | _CrateRoot | None:
         for path in self.module_files(crate).get(module, ()):
             bound, globs = self.uses(path)
             use = bound.get(name)
@@ -375,6 +459,12 @@ class RustResolver(LanguageResolver):
                 target = self.path(crate, module, path, use.to_name.split("::"), via_uses=False, hops=hops + 1)
                 if target is not None and target is not False:
                     return target
+                if target is None and "::" not in use.to_name.removesuffix("::self"):
+                    # `extern crate value_bag;` / `use crossbeam_epoch as epoch;` (`self::
+                    # value_bag::ValueBag`, `crate::epoch::pin` elsewhere): a crate, the
+                    # repository's (its root) or another (external), not an unknown name
+                    renamed = self._renamed_crate(use)
+                    return _CrateRoot(renamed) if renamed is not None else False
             for glob in globs:
                 source = self.path(crate, module, path, glob.to_name.split("::")[:-1], via_uses=False, hops=hops + 1)
                 home = crate
@@ -385,6 +475,12 @@ class RustResolver(LanguageResolver):
                     if hit is not None:
                         return hit
         return None
+
+    def _renamed_crate(self, use: Edge) -> str | None:
+        """The directory of the repository's crate a `use krate as k;` (or `use krate::{self as
+        k}`) binds: a lone crate name, renamed or not; None for any other `use`."""
+        name = use.to_name.removeprefix("::").removesuffix("::self")
+        return self.crate_names().get(name) if "::" not in name else None
 
     def _method(self, crate: str, type_qname: str, name: str, confidence: str) -> Resolution:
         hits = self.qnames(crate).get(f"{type_qname}::{name}", [])
@@ -525,10 +621,23 @@ def struct_bounds(signature: str, param: str) -> tuple[tuple[str, ...], ...]:
     return _bounds_of(items, param)
 
 
-def generic_parameters(signature: str) -> set[str]:
-    """The type parameters a struct's signature declares (`struct A<'a, P: Pattern<'a>, T = u8>`
-    -> {P, T}); lifetimes are no names of types."""
-    m = _STRUCT_NAME.search(signature)
+def aliased_type(signature: str) -> str:
+    """What a type alias's signature names after its `=` (`pub type Once<T = ()> =
+    crate::once::Once<T>` -> `crate::once::Once<T>`; a default in its generics is not it);
+    "" without one (an associated type's bound, `type Xof: Xof`)."""
+    m = _ALIAS_NAME.search(signature)
+    if m is None:
+        return ""
+    i = _bracketed(signature, m.end())[1] if signature.startswith("<", m.end()) else m.end()
+    head, eq, rhs = signature[i:].partition("=")
+    return rhs.strip().removesuffix(";") if eq and not head.strip() else ""
+
+
+def generic_parameters(signature: str, name: re.Pattern[str] = _STRUCT_NAME) -> set[str]:
+    """The type parameters a struct's (or, `name` = _ALIAS_NAME, a type alias's) signature
+    declares (`struct A<'a, P: Pattern<'a>, T = u8>` -> {P, T}); lifetimes are no names of
+    types."""
+    m = name.search(signature)
     if m is None or not signature.startswith("<", m.end()):
         return set()
     heads = (_PARAM_NAME.match(item) for item in _bracketed(signature, m.end())[0])
