@@ -359,11 +359,17 @@ def classify(query: str) -> tuple[str, float]:
     return NATURAL_LANGUAGE, 0.8 if len(words) >= 3 else 0.6
 
 
+# Rust's Debug print of a value wrapped in Result or Option (`Err(NotEnoughData)`, `Some(Kind::Eof)`):
+# the value is what was asked about, not std's variant
+_RUST_WRAPPED = re.compile(r"^(?:Err|Ok|Some)\(\s*([A-Za-z_][\w:]*)\s*\)$")
+
+
 def _normalise(query: str) -> str:
     q = query[:MAX_CLASSIFY_CHARS].strip()
     if len(q) > 2 and q[0] == q[-1] == "`" and "`" not in q[1:-1]:
         q = q[1:-1].strip()  # agents wrap names in markdown backticks
-    return q
+    wrapped = _RUST_WRAPPED.match(q)
+    return wrapped.group(1) if wrapped else q
 
 
 # What separates the segments of a qualified name, in the supported languages and as agents

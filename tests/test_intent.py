@@ -257,3 +257,10 @@ def test_files_a_path_names_alike_are_ordered_by_their_content_not_the_alphabet(
     assert intent["intent"] == "path"
     assert [h.path for h in hits][:1] == ["pkg/codec/frame_helpers.go"], [(h.path, h.score) for h in hits]
     assert {h.path for h in hits[:3]} == {"pkg/codec/io.go", "pkg/codec/opt.go", "pkg/codec/frame_helpers.go"}
+
+
+@pytest.mark.parametrize("q, name", [("Err(NotEnoughData)", "NotEnoughData"), ("Some(Kind::Eof)", "Kind::Eof"),
+                                     ("Err(Error::NotEnoughData)", "Error::NotEnoughData")])
+def test_a_rust_value_printed_inside_err_ok_or_some_is_the_name_asked(q, name):
+    from cruxe.intent import symbol_name
+    assert symbol_name(q) == name
