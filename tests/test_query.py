@@ -491,7 +491,7 @@ def test_locate_puts_the_body_before_interface_members_and_stubs(make_repo, name
     assert total == 1 + len(stubs_at) and found[0] == body_at and set(found[1:]) == stubs_at  # all still listed
     assert hits[0].signals["declaration_penalty"] == 0.0
     assert all(h.signals["declaration_penalty"] < 0 for h in hits[1:])
-    from cruxe.query.bodies import is_declaration
+    from cruxe.declarations import is_declaration
     assert not is_declaration("typescript", "", "export const loadAll = (s: Store) => s.loadItem('x');")
     assert not is_declaration("typescript", "", "  get = (k: string) => this.map.get(k);")
     assert not is_declaration("javascript", "", "const twice = x => x * 2;")
@@ -557,7 +557,7 @@ def test_a_typescript_member_signature_with_an_object_type_is_a_declaration():
     """A signature may hold `{` (an object type) or `=>` (a function type) and still have no
     body: what follows the stored signature decides (RTK's `selectSlice(state: { [K in P]: S }): S`
     interface member came before the function that does the work)."""
-    from cruxe.query.bodies import is_declaration
+    from cruxe.declarations import is_declaration
     sig = "selectSlice(state: { [K in ReducerPath]: State }): State"
     assert is_declaration("typescript", sig, "  selectSlice(state: {\n    [K in ReducerPath]: State\n  }): State")
     on = "on(event: string, cb: (e: Event) => void): this"
@@ -619,7 +619,7 @@ def test_locate_a_qualified_name_in_its_exact_case_ranks_first(make_repo):
 def test_a_member_whose_parameters_hold_comments_is_still_a_declaration():
     # the stored signature has no comments (extraction cuts them); the text it is looked for in does
     from cruxe.extract import extract
-    from cruxe.query.bodies import is_declaration
+    from cruxe.declarations import is_declaration
     src = ("export interface Commands {\n  setContent(\n    /** the new content */\n    content: { type: string },\n"
            "    // emit an update\n    emitUpdate?: boolean,\n  ): boolean;\n}\n"
            "export class Editor {\n  setContent(\n    /** the new content */\n    content: { type: string },\n"

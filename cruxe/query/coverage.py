@@ -24,7 +24,7 @@ A constant, variable or type alias has no body that could say a question; it is 
 matching one or two words strongly in its name. A type (class, struct, interface, trait, enum)
 is found the same way or by its doc comment, which says what it holds, not what is done with
 it; and so is a callable declared without a body (a trait or interface member, a Protocol or
-abstract stub: `bodies.is_declaration`), whose doc comment says what an implementation must do,
+abstract stub: `declarations.is_declaration`), whose doc comment says what an implementation must do,
 which is elsewhere. Each gets `bodyless_penalty` unless it covers the question as well as the
 best definition with a body (docs/BENCHMARKS.md, "Types below the functions that do the work").
 
@@ -45,7 +45,7 @@ from .. import lexicon
 from ..model import ROLE_KINDS, Hit
 from ..store import Chunk, chunks
 from . import signals as sig
-from .bodies import CALLABLE_KINDS, MAX_STUB_LINES, is_declaration
+from ..declarations import CALLABLE_KINDS, MAX_STUB_LINES, is_declaration
 
 COVERAGE_WINDOW = 30  # first results re-scored; bounded for latency (a chunk read each at worst)
 MAX_TEXT_LINES = 40  # a definition's first lines are its text: a long body's tail adds only noise

@@ -29,10 +29,11 @@ from .. import intent as intent_mod
 from ..errors import CruxeError
 from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
 from ..crates import CrateNames
+from ..declarations import declarations
 from ..reexports import reexported
 from ..store import Symbol, symbols_named
 from . import signals as sig
-from .bodies import MAX_BODY_CHECKS, augmentations_below_originals, declarations
+from .bodies import MAX_BODY_CHECKS, augmentations_below_originals
 from .context import enrich
 from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, validate_limit
 from .hits import symbol_hit, take

@@ -27,6 +27,7 @@ from typing import Any
 
 from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE
 from .. import literals
+from ..declarations import CALLABLE_KINDS, declarations
 from ..errors import CruxeError
 from ..intent import NAME_SEPARATORS, classify
 from ..model import Hit, is_test_path
@@ -36,7 +37,7 @@ from ..store import (LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, sea
 from ..store import Field as F
 from . import coverage, frames, locate, messages, pasted
 from . import signals as sig
-from .bodies import CALLABLE_KINDS, MAX_BODY_CHECKS, augmentations_below_originals, declarations
+from .bodies import MAX_BODY_CHECKS, augmentations_below_originals
 from .context import enrich
 from .hits import symbol_hit, take
 from .planner import CODE_SHAPED, RRF_K, Clause, Plan, plan as build_plan

@@ -157,7 +157,7 @@ def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, targe
                   definition: bool = True, declaration: bool = False,
                   wants_tests: bool = False, base: float = 0.0) -> dict[str, float]:
     """The eight boosts for one result. `declaration` says the definition has no working
-    body (`bodies.is_declaration`). `definition` says the hit is a symbol definition
+    body (`declarations.is_declaration`). `definition` says the hit is a symbol definition
     (snippet/file results pass kind="" and definition=False).
 
     definition_boost rewards the definition *of the name asked for* (definition-first: the

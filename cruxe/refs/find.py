@@ -29,7 +29,8 @@ qualified names, else the qualifier's segments in order in the path and qualifie
 `hashbrown::HashMap::insert` names `hashbrown/src/map.rs`'s `map::HashMap::insert`), the
 scope as written chosen over other cases; a Python package's public name is the definition it
 re-exports, with its stubs (`attr.evolve`: `attr/_funcs.py`'s, `reexports.reexported`). Definitions that share a path and qualified name (conditional redefinitions,
-overloads, property setters) are one target. `path` + `line` pick the definition at (or
+overloads, property setters) are one target, answered as its first definition with a body (an
+overload's implementation). `path` + `line` pick the definition at (or
 around) that line. Several targets in the `path` given are all answered, grouped by
 definition (`definitions`, each reference saying which one it reaches); several targets and
 no `path` raise `ambiguous_symbol` listing them, each with the arguments that pick it.
@@ -40,6 +41,7 @@ import re
 from typing import Any, Callable
 
 from ..crates import CrateNames
+from ..declarations import declarations
 from ..errors import CruxeError
 from ..filetext import line_of
 from ..intent import NAME_SEPARATORS, is_macro_call, parse_name, qualified_matches, scope_as_written
@@ -182,6 +184,7 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
     for r in rows:
         groups.setdefault((r["path"], r["qualified_name"]), []).append(r)
     targets = [groups[k] for k in sorted(groups, key=lambda k: (k[0], groups[k][0]["line_start"], k[1]))]
+    _bodies_first(gen, repo, ref, targets)
     if line is not None and targets:
         targets = _at_line(targets, line, symbol_name, path)
     if path is None and len(targets) > 1:
@@ -320,7 +323,19 @@ def _definitions(gen: Generation, repo: str, ref: str, segments: list[str],
 
 def _row(s: Symbol) -> dict[str, Any]:
     return {"symbol_id": s.symbol_id, "name": s.name, "qualified_name": s.qualified_name, "kind": s.kind,
-            "path": s.path, "line_start": s.line_start, "line_end": s.line_end}
+            "path": s.path, "line_start": s.line_start, "line_end": s.line_end, "row": s}
+
+
+def _bodies_first(gen: Generation, repo: str, ref: str, targets: list[list[dict[str, Any]]]) -> None:
+    """A target's definitions with a body before its declarations (in line order otherwise), so
+    that an overloaded function (Python's `@overload` stubs, TypeScript's overload signatures,
+    above the implementation) is answered as its implementation, the stubs being its
+    `redefinitions`."""
+    for t in targets:
+        if len(t) > 1:
+            stubs = declarations(gen, repo, ref, [r["row"] for r in t])
+            if stubs and t[0]["symbol_id"] in stubs:
+                t.sort(key=lambda r: r["symbol_id"] in stubs)
 
 
 def _public(row: dict[str, Any]) -> dict[str, Any]:
@@ -376,17 +391,22 @@ def _redefinitions(gen: Generation, repo: str, ref: str, targets: list[list[dict
     `def` line) of a target's own later definitions (a property's setter, `@width.setter` and
     its `def width`; a conditional or overloaded redefinition) set apart. The extraction
     records them as uses of the first definition (a rename must change them too), but they
-    define the target: no caller."""
+    define the target: no caller. The head lines of the definition that answers for the target
+    (an overload's implementation, `_bodies_first`) are neither: it is the answer's `symbol`."""
     heads: set[tuple[str | None, str, int]] = set()
+    own: set[tuple[str | None, str, int]] = set()
     for t in targets:
         key = t[0]["qualified_name"] if len(targets) > 1 else None
         for row in sorted(t, key=lambda r: r["line_start"])[1:]:
-            heads.update((key, row["path"], n) for n in _head_lines(gen, repo, ref, row))
-    if not heads:
+            lines = {(key, row["path"], n) for n in _head_lines(gen, repo, ref, row)}
+            (own if row is t[0] else heads).update(lines)
+    if not heads and not own:
         return refs, []
     split: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
     for r in refs:
-        split[(r.get("definition"), r["path"], r["line_start"]) in heads].append(r)
+        at = (r.get("definition"), r["path"], r["line_start"])
+        if at not in own:
+            split[at in heads].append(r)
     return split
 
 
