@@ -3,6 +3,8 @@
 and are listed as its `redefinitions`, not as its callers (tomlkit's `item`)."""
 from __future__ import annotations
 
+import pytest
+
 from cruxe.index import run_index
 
 from support.references import refs, sites
@@ -24,18 +26,14 @@ TYPESCRIPT = {
 }
 
 
-def test_a_python_overloaded_function_is_answered_by_its_implementation(make_repo):
-    root = make_repo(PYTHON)
+@pytest.mark.parametrize("files, implementation, call", [
+    (PYTHON, ("pkg/items.py", 12), ("pkg/api.py", 5)),
+    (TYPESCRIPT, ("src/items.ts", 3), ("src/api.ts", 4)),
+], ids=["python", "typescript"])
+def test_an_overloaded_function_is_answered_by_its_implementation(make_repo, files, implementation, call):
+    root = make_repo(files)
     run_index(root)
     got = refs(root, "item")
-    assert (got["symbol"]["path"], got["symbol"]["line_start"]) == ("pkg/items.py", 12)
-    assert ("pkg/api.py", 5) in set(sites(got["references"]))
-    assert ("pkg/items.py", 12) not in set(sites(got["references"] + got.get("redefinitions", [])))
-
-
-def test_a_typescript_overloaded_function_is_answered_by_its_implementation(make_repo):
-    root = make_repo(TYPESCRIPT)
-    run_index(root)
-    got = refs(root, "item")
-    assert (got["symbol"]["path"], got["symbol"]["line_start"]) == ("src/items.ts", 3)
-    assert ("src/api.ts", 4) in set(sites(got["references"]))
+    assert (got["symbol"]["path"], got["symbol"]["line_start"]) == implementation
+    assert call in set(sites(got["references"]))
+    assert implementation not in set(sites(got["references"] + got.get("redefinitions", [])))
