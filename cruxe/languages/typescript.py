@@ -33,7 +33,8 @@ Rules (the choices CONTRACTS leaves open):
   `private` or `#name` -> private, `protected` -> protected, otherwise public;
   interface/type members and enum members -> public.
 - References: imports (one per bound name; `export ... from`, `require("x")`, `import("x")`
-  too) and calls (`f()`, `obj.f()`, `new X()`, and JSX component tags `<Button/>`).
+  too; `export { a as b }` without a source is an import of the file's own `a`, module "")
+  and calls (`f()`, `obj.f()`, `new X()`, and JSX component tags `<Button/>`).
 """
 from __future__ import annotations
 
@@ -353,7 +354,7 @@ _READERS = {
                      "exported"), "definitions"),
     **dict.fromkeys(("wrapper", "wrapped", "before", "after"), "context"),
     **dict.fromkeys(("call", "new", "cname", "crecv", "dynimport", "jsxname", "import", "isrc", "reexport",
-                     "esrc", "rname", "rsrc"), "refs"),  # _references
+                     "esrc", "lexport", "lclause", "rname", "rsrc"), "refs"),  # _references
     **dict.fromkeys(("tref", "vref", "pref", "mref", "mobj"), "uses"),  # use_references
     **dict.fromkeys(("tdecl", "tparam", "vdecl", "pwrite"), "declared"),  # names being declared there
     "ftype": "function_types",  # _bindings
@@ -908,6 +909,9 @@ def _references(ref_caps: list[Captures], source: bytes) -> list[PendingRef]:
             refs.extend(_import_refs(caps["import"][0], caps["isrc"][0], source))
         elif "reexport" in caps:
             refs.extend(_reexport_refs(caps["reexport"][0], caps["esrc"][0], source))
+        elif "lexport" in caps:
+            if caps["lexport"][0].child_by_field_name("source") is None:  # with one: "reexport" above
+                refs.extend(_local_export_refs(caps["lclause"][0], source))
         elif "rsrc" in caps:
             node = caps["rname"][0]
             module = _unquote(text(caps["rsrc"][0], source))
@@ -929,7 +933,7 @@ def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: li
     imports. One edge per name, qualifier and line."""
     known = {n.encode() for n in defined}
     for r in raw:
-        if r[1] == "imports":
+        if r[1] == "imports" and r[4]:  # a local export (module "") binds no name here
             known.add((r[5] or r[2]).encode())
     taken = {r[0] for r in raw}
     # type parameters (`<T>`) are local names: their uses are dropped, file-wide. Declared
@@ -1011,6 +1015,20 @@ def _import_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[PendingRef]
                             module, text(alias, source), ""))
     if not out:
         out.append((stmt.start_byte, "imports", module, line, module, "", ""))
+    return out
+
+
+def _local_export_refs(clause: ts.Node, source: bytes) -> list[PendingRef]:
+    """`export { a }` / `export { a as b }`: the module re-exports a name it binds. An import
+    whose module is "" (this file): like an import line, it is no use of `a`, so
+    find_references folds it into the file's uses or lists it after them."""
+    out: list[PendingRef] = []
+    for spec in clause.named_children:
+        name = spec.child_by_field_name("name")
+        if spec.type == "export_specifier" and name is not None and name.type == "identifier":
+            alias = spec.child_by_field_name("alias")
+            out.append((name.start_byte, "imports", text(name, source), start_line(spec), "",
+                        text(alias, source), ""))
     return out
 
 

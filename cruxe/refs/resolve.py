@@ -91,7 +91,9 @@ log = logging.getLogger(__name__)
 # (22: a Rust `self.field.f()` resolves through the named field's declared type (a struct's or a
 # union's), as `self.0.f()` did through a tuple struct's, also from an impl in another module.)
 # (23: a Rust field of a generic type bounded only in an impl header: the one trait method of the name.)
-RESOLVER_VERSION = "23"
+# (24: a TypeScript `export { a as b }` binds `b` to the file's `a`; a field typed by an indexed
+# access type, `Options<T>['form']`, reaches the members of the type that `form` declares.)
+RESOLVER_VERSION = "24"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -8,14 +8,16 @@
   edit of them resolves every edge again (`configuration`). Anything else is a package
   outside the repository.
 - A module's exports: its top-level definitions, names its imports/re-exports bind
-  (`export {a as b} from`), and `export * from` modules, followed up to MAX_HOPS.
+  (`export {a as b} from`, and `export {a as b}` of its own `a`: an import whose module is
+  ""), and `export * from` modules, followed up to MAX_HOPS.
 - Bare names: enclosing functions' and namespaces' definitions (and functions declared in
   an enclosing constant's initializer: `const m = gen(function*() { function f() {} })`),
   the file's top level, its imports; ES modules bind every name explicitly, so nothing else is guessed.
 - `this.m` / `super.m`: the enclosing class and its `extends` chain; `X.m` when X is a
   class, enum, namespace or imported module; `new X().m()`; a value whose declared type is a
   class, interface or type alias of an object type (`type C = { m(): void }`) reaches its member
-  (an alias without it, a union, falls through). Other receivers: the one method of that name in
+  (an alias without it, a union, falls through); a field typed by an indexed access type
+  (`form: Options<T>['form']`) is typed as that member of the container is. Other receivers: the one method of that name in
   the family, unless it is a common library method name.
 """
 from __future__ import annotations
@@ -58,6 +60,10 @@ _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
 # `[new ]callee@argument.parameter`.
 _CALLBACK_PARAM = re.compile(r"(new )?([A-Za-z_$][\w$.]*)@(\d+)\.(\d+)")
 _OPEN, _CLOSE = "([{<", ")]}>"
+# An indexed access type written for a field or variable (`form: Options<T, U>['form']`): the
+# object type's name and the key; the type arguments do not choose the member.
+_INDEXED = re.compile(r"([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\[\s*(['\"])([A-Za-z_$][\w$]*)\2\s*\]\s*"
+                      r"(?:\|\s*(?:null|undefined)\s*)*;?\s*", re.S)
 
 
 def _split_top(text: str, start: int) -> list[str] | None:
@@ -129,6 +135,8 @@ class TypeScriptResolver(ScopedResolver):
 
     # ---- edges ---------------------------------------------------------------------------
     def import_edge(self, e: Edge) -> Resolution:
+        if not e.module:  # `export { a as b }`: the `a` this file binds
+            return as_resolution(*self.bare(e.path, e.from_id, e.to_name))
         target = self.specifier(e.module, e.path)
         if target is None:
             return None, EXTERNAL
@@ -249,10 +257,31 @@ class TypeScriptResolver(ScopedResolver):
             return self.member(target, name)
         # a field or variable declared with a type, or a getter/method returning one
         declared = self.signatures.declared_type(target.signature, target.name) if target.kind in _VALUES else None
+        if declared is None and target.kind in _VALUES:
+            field = self._indexed_access(target)
+            if field is not None:
+                return self.attribute_of(field, name)
         if declared is None and target.kind == "method":
             declared = _returned_type(target.signature)
         cls = self.named_type(target.path, target.parent, declared, _CONTAINERS) if declared else None
         return self.member(cls, name) if cls is not None else None
+
+    def _indexed_access(self, target: Sym) -> Sym | None:
+        """The member an indexed access type names (`form: Options<T>['form']` -> the `form`
+        that `Options` declares), when the object type is a container that has it; followed
+        while that member is typed so too (a loop of them answers None)."""
+        field = None
+        for _ in range(MAX_HOPS):
+            head, colon, written = target.signature.partition(":")
+            m = _INDEXED.fullmatch(written.strip()) if colon and head.strip().rstrip("?!") == target.name else None
+            if m is None:
+                return field
+            cls = self.named_type(target.path, target.parent, m.group(1), _CONTAINERS)
+            field = self.member(cls, m.group(3)) if cls is not None else None
+            if field is None or field.kind not in _VALUES:
+                return None
+            target = field
+        return None
 
     def member(self, cls: Sym | None, name: str, hops: int = 0) -> Sym | None:
         if cls is None or hops > MAX_HOPS:
@@ -350,6 +379,8 @@ class TypeScriptResolver(ScopedResolver):
             names: dict[str, list[Edge]] = {}
             stars: list[Edge] = []
             for imp in self.g.imports(path):
+                if not imp.module and imp.alias in ("", imp.to_name):
+                    continue  # `export { a }`: `a` is bound by its definition or import
                 if imp.to_name == "*" and not imp.alias:
                     stars.append(imp)
                 elif imp.alias or imp.to_name not in ("*", "default", imp.module):
@@ -361,6 +392,8 @@ class TypeScriptResolver(ScopedResolver):
     def bound(self, path: str, name: str, hops: int) -> Target:
         names, _ = self.file_bindings(path)
         for imp in names.get(name, ()):
+            if not imp.module:  # `export { a as name }`
+                return self.lookup(path, imp.to_name, hops + 1)
             target = self.specifier(imp.module, imp.path)
             if target is None:
                 return Module(imp.module, None)

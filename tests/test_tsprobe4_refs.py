@@ -1,0 +1,101 @@
+"""TypeScript references found wanting before the fourth user probe (issue 17, item 0 of tsprobe4).
+
+- `export { helper }` / `export { helper as assist }` without a source were listed by
+  find_references as uses of `helper` (a `references` edge), above the call sites of later
+  files; they re-export, as Python's `from .a import x` in a package's `__init__` does, and are
+  listed as the house lists those: folded into the file's uses, or after the uses of its rank.
+  A module importing the renamed export (`import { assist }`) now reaches `helper`.
+- `this.form.validate()` where the field is typed by an indexed access type
+  (`form: FieldApiOptions<...>['form']`, @tanstack/form-core) was unresolved."""
+from __future__ import annotations
+
+from cruxe.refs import find_references
+
+from support.repos import indexed_files
+
+UTIL = '''\
+function helper(a: number): number {
+  return a + 1;
+}
+
+function other(): number {
+  return helper(2);
+}
+
+export { helper };
+export { helper as assist };
+'''
+
+LONE = '''\
+function solo(): number {
+  return 1;
+}
+
+export { solo as single };
+'''
+
+USE = '''\
+import { assist } from "./util";
+import { single } from "./lone";
+
+export const v = assist(1) + single();
+'''
+
+
+def _sites(answer):
+    return [(r["path"], r["line_start"], r["edge_type"]) for r in answer["references"]]
+
+
+def test_a_local_export_is_listed_as_an_import_after_the_uses(tmp_path):
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home",
+                                   {"src/util.ts": UTIL, "src/lone.ts": LONE, "src/use.ts": USE})
+    answer = find_references(gen, repo, ref, "solo")
+    assert _sites(answer) == [("src/use.ts", 4, "calls"), ("src/lone.ts", 5, "imports")], answer
+    answer = find_references(gen, repo, ref, "helper")
+    # the defining file calls it: its two export lines fold into that use, as use.ts's import does
+    assert _sites(answer) == [("src/use.ts", 4, "calls"), ("src/util.ts", 6, "calls")], answer
+    assert answer["imports_folded"] == 3, answer
+    imports = find_references(gen, repo, ref, "helper", kind="imports")
+    assert [(p, n) for p, n, _ in _sites(imports)] == [("src/use.ts", 1), ("src/util.ts", 9), ("src/util.ts", 10)]
+
+
+FORM = '''\
+export class FormApi<TData> {
+  values!: TData;
+  validate(cause: string): boolean {
+    return cause.length > 0;
+  }
+}
+
+export interface FieldOptions<TParentData, TName extends string> {
+  name: TName;
+  form: FormApi<TParentData>;
+}
+
+export class FieldApi<TParentData, TName extends string> {
+  form: FieldOptions<
+    TParentData,
+    TName
+  >['form'];
+  loop: FieldApi<TParentData, TName>["loop"];
+
+  constructor(opts: FieldOptions<TParentData, TName>) {
+    this.form = opts.form;
+    this.loop = this.loop;
+  }
+
+  validate(cause: string): boolean {
+    this.loop.validate(cause);
+    return this.form.validate(cause);
+  }
+}
+'''
+
+
+def test_a_field_typed_by_an_indexed_access_type_reaches_its_members(tmp_path):
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/form.ts": FORM})
+    answer = find_references(gen, repo, ref, "FormApi.validate")
+    assert [(p, n) for p, n, _ in _sites(answer)] == [("src/form.ts", 27)], answer
+    # a field typed by itself resolves to nothing (and does not loop)
+    answer = find_references(gen, repo, ref, "FieldApi.validate")
+    assert _sites(answer) == [], answer
