@@ -99,3 +99,39 @@ def test_a_field_typed_by_an_indexed_access_type_reaches_its_members(tmp_path):
     # a field typed by itself resolves to nothing (and does not loop)
     answer = find_references(gen, repo, ref, "FieldApi.validate")
     assert _sites(answer) == [], answer
+
+
+SIGNALS = '''\
+declare class Signal {
+  _subscribe(node: number): void;
+}
+
+export function signal(value: number): Signal {
+  return new Signal();
+}
+
+function addDependency(signal: Signal, node: number) {
+  signal._subscribe(node);
+  return signal;
+}
+
+export const run = (render: () => void) => render();
+
+function render(): void {}
+
+export function paint() {
+  render();
+}
+'''
+
+
+def test_a_parameter_shadows_the_files_definition_of_its_name(tmp_path):
+    # @preact/signals-core: `addDependency(signal: Signal)` beside `export function signal()`;
+    # `signal._subscribe(node)` went to the function `signal` (no member: unresolved) and the
+    # parameter's uses were listed as references to that function, a call of a callback
+    # parameter `render` as a call of the file's `render`
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/core.ts": SIGNALS})
+    answer = find_references(gen, repo, ref, "Signal._subscribe")
+    assert [(p, n) for p, n, _ in _sites(answer)] == [("src/core.ts", 10)], answer
+    assert _sites(find_references(gen, repo, ref, "signal")) == []
+    assert _sites(find_references(gen, repo, ref, "render")) == [("src/core.ts", 19, "calls")]

@@ -93,7 +93,8 @@ log = logging.getLogger(__name__)
 # (23: a Rust field of a generic type bounded only in an impl header: the one trait method of the name.)
 # (24: a TypeScript `export { a as b }` binds `b` to the file's `a`; a field typed by an indexed
 # access type, `Options<T>['form']`, reaches the members of the type that `form` declares.)
-RESOLVER_VERSION = "24"
+# (25: a TypeScript parameter shadows the file's and the imports' definitions of its name.)
+RESOLVER_VERSION = "25"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

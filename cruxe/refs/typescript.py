@@ -11,8 +11,9 @@
   (`export {a as b} from`, and `export {a as b}` of its own `a`: an import whose module is
   ""), and `export * from` modules, followed up to MAX_HOPS.
 - Bare names: enclosing functions' and namespaces' definitions (and functions declared in
-  an enclosing constant's initializer: `const m = gen(function*() { function f() {} })`),
-  the file's top level, its imports; ES modules bind every name explicitly, so nothing else is guessed.
+  an enclosing constant's initializer: `const m = gen(function*() { function f() {} })`) and
+  parameters (a parameter's value is the caller's: a call of it is unresolved, a member of it
+  is found through its declared type), the file's top level, its imports; ES modules bind every name explicitly, so nothing else is guessed.
 - `this.m` / `super.m`: the enclosing class and its `extends` chain; `X.m` when X is a
   class, enum, namespace or imported module; `new X().m()`; a value whose declared type is a
   class, interface or type alias of an object type (`type C = { m(): void }`) reaches its member
@@ -98,6 +99,45 @@ def _parameters(signature: str) -> list[str] | None:
     return None
 
 
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_BARE_ARROW = re.compile(r"(?:^|[=:(,]\s*)(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>")
+_DEFAULT = re.compile(r"=[^,{}\[\]]*")  # a destructured name's default value, up to the next item
+
+
+def _matching(text: str) -> int | None:
+    """The index of the bracket that closes the one `text` starts with."""
+    depth = 0
+    for i, c in enumerate(text):
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE and not (c == ">" and text[i - 1] == "="):
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _parameter_names(signature: str) -> frozenset[str]:
+    """The names a function or method signature binds as parameters: `(a, b?: B, ...c: C[])`,
+    a destructuring pattern's names (`{ x, y: renamed = 1 }` binds x and renamed), an arrow's
+    one unparenthesized parameter (`f = x =>`); a `this:` pseudo-parameter binds nothing."""
+    params = _parameters(signature)
+    if params is None:
+        m = _BARE_ARROW.search(signature)
+        return frozenset({m.group(1)}) if m else frozenset()
+    names: set[str] = set()
+    for p in params:
+        p = p.removeprefix("...").strip()
+        if p[:1] in ("{", "["):
+            end = _matching(p)
+            pattern = _DEFAULT.sub("", p[1:end]) if end is not None else ""
+            names.update(m.group() for m in _IDENT.finditer(pattern)
+                         if not pattern[m.end():].lstrip().startswith(":"))
+        elif (m := _IDENT.match(p)) is not None and m.group() != "this":
+            names.add(m.group())
+    return frozenset(names)
+
+
 def _callback_parameter(signature: str, argument: int, parameter: int) -> str | None:
     """`name: Type` of parameter `parameter` of the function type that `signature` declares
     for argument `argument` (`init: (source: Observable<T>, subscriber: Subscriber<R>) => void`
@@ -132,6 +172,7 @@ class TypeScriptResolver(ScopedResolver):
         self._lookups: dict[tuple[str, str], Target] = {}
         self._active: set[tuple[str, str]] = set()
         self._bases: dict[str, list[Sym]] = {}
+        self._params: dict[str, frozenset[str]] = {}
 
     # ---- edges ---------------------------------------------------------------------------
     def import_edge(self, e: Edge) -> Resolution:
@@ -216,11 +257,21 @@ class TypeScriptResolver(ScopedResolver):
                 hit = first(kids if sym.kind in _SCOPES else [k for k in kids if k.kind != "method"])
                 if hit is not None:
                     return hit, SCOPE
+            if sym.kind in _FUNCTIONS and name in self._parameters_of(sym):
+                # a parameter shadows the file's and the imports' definitions of its name
+                # (`function addDependency(signal: Signal)` beside `function signal()`)
+                return None, SCOPE
             sym = self.g.get(sym.parent)
         hit = first(self.g.top_level(path, name))
         if hit is not None:
             return hit, SCOPE
         return self.bound(path, name, 0), IMPORT
+
+    def _parameters_of(self, fn: Sym) -> frozenset[str]:
+        got = self._params.get(fn.signature)
+        if got is None:
+            got = self._params[fn.signature] = _parameter_names(fn.signature)
+        return got
 
     def chain(self, path: str, from_id: str | None, parts: list[str]) -> tuple[Target, str]:
         """`a.b.c` at a use site: its target, or None. The root may be `this` (the enclosing
