@@ -135,3 +135,30 @@ def test_a_parameter_shadows_the_files_definition_of_its_name(tmp_path):
     assert [(p, n) for p, n, _ in _sites(answer)] == [("src/core.ts", 10)], answer
     assert _sites(find_references(gen, repo, ref, "signal")) == []
     assert _sites(find_references(gen, repo, ref, "render")) == [("src/core.ts", 19, "calls")]
+
+
+INPUT = '''\
+export function endComposition(view: number) {
+  return view;
+}
+
+export function keyup(view: number) {
+  endComposition(view);
+}
+'''
+
+INDEX = '''\
+import { endComposition } from "./input";
+
+export const __endComposition = endComposition;
+'''
+
+
+def test_an_exported_alias_constant_is_listed_as_a_reexport_after_the_calls(tmp_path):
+    # prosemirror-view's `export const __endComposition = endComposition` (index.ts) was the
+    # first "caller" of endComposition, above the calls in input.ts
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/input.ts": INPUT, "src/index.ts": INDEX})
+    answer = find_references(gen, repo, ref, "endComposition")
+    # index.ts's import and its alias are both import lines (no use folds them), after the call
+    assert _sites(answer) == [("src/input.ts", 6, "calls"), ("src/index.ts", 1, "imports"),
+                              ("src/index.ts", 3, "imports")], answer

@@ -33,7 +33,8 @@ Rules (the choices CONTRACTS leaves open):
   `private` or `#name` -> private, `protected` -> protected, otherwise public;
   interface/type members and enum members -> public.
 - References: imports (one per bound name; `export ... from`, `require("x")`, `import("x")`
-  too; `export { a as b }` without a source is an import of the file's own `a`, module "")
+  too; `export { a as b }` without a source, and `export const b = a`, are imports of the
+  file's own `a`, module "")
   and calls (`f()`, `obj.f()`, `new X()`, and JSX component tags `<Button/>`).
 """
 from __future__ import annotations
@@ -354,7 +355,7 @@ _READERS = {
                      "exported"), "definitions"),
     **dict.fromkeys(("wrapper", "wrapped", "before", "after"), "context"),
     **dict.fromkeys(("call", "new", "cname", "crecv", "dynimport", "jsxname", "import", "isrc", "reexport",
-                     "esrc", "lexport", "lclause", "rname", "rsrc"), "refs"),  # _references
+                     "esrc", "lexport", "lclause", "aname", "avalue", "rname", "rsrc"), "refs"),  # _references
     **dict.fromkeys(("tref", "vref", "pref", "mref", "mobj"), "uses"),  # use_references
     **dict.fromkeys(("tdecl", "tparam", "vdecl", "pwrite"), "declared"),  # names being declared there
     "ftype": "function_types",  # _bindings
@@ -909,6 +910,10 @@ def _references(ref_caps: list[Captures], source: bytes) -> list[PendingRef]:
             refs.extend(_import_refs(caps["import"][0], caps["isrc"][0], source))
         elif "reexport" in caps:
             refs.extend(_reexport_refs(caps["reexport"][0], caps["esrc"][0], source))
+        elif "aname" in caps:  # `export const a = b`: exports b as a, as `export { b as a }` does
+            node = caps["avalue"][0]
+            refs.append((node.start_byte, "imports", text(node, source), start_line(node), "",
+                         text(caps["aname"][0], source), ""))
         elif "lexport" in caps:
             if caps["lexport"][0].child_by_field_name("source") is None:  # with one: "reexport" above
                 refs.extend(_local_export_refs(caps["lclause"][0], source))
