@@ -162,3 +162,33 @@ def test_an_exported_alias_constant_is_listed_as_a_reexport_after_the_calls(tmp_
     # index.ts's import and its alias are both import lines (no use folds them), after the call
     assert _sites(answer) == [("src/input.ts", 6, "calls"), ("src/index.ts", 1, "imports"),
                               ("src/index.ts", 3, "imports")], answer
+
+
+VIRTUALIZER = '''\
+export interface Options<T> {
+  scrollToFn: (offset: number) => void;
+  count: T;
+}
+
+export class Virtualizer<T> {
+  options!: Required<Options<T>>;
+  partial: Partial<Options<T>>;
+
+  constructor(opts: Readonly<Options<T>>) {
+    opts.scrollToFn(0);
+  }
+
+  scroll(offset: number) {
+    this.options.scrollToFn(offset);
+    this.partial.scrollToFn?.(offset);
+  }
+}
+'''
+
+
+def test_a_receiver_typed_through_a_member_keeping_utility_type_reaches_the_members(tmp_path):
+    # @tanstack/virtual-core: `options!: Required<VirtualizerOptions<...>>`, and
+    # `this.options.scrollToFn(...)` was unresolved
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/v.ts": VIRTUALIZER})
+    answer = find_references(gen, repo, ref, "Options.scrollToFn")
+    assert [(p, n) for p, n, _ in _sites(answer)] == [("src/v.ts", 11), ("src/v.ts", 15), ("src/v.ts", 16)], answer

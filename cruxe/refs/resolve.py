@@ -94,7 +94,8 @@ log = logging.getLogger(__name__)
 # (24: a TypeScript `export { a as b }` binds `b` to the file's `a`; a field typed by an indexed
 # access type, `Options<T>['form']`, reaches the members of the type that `form` declares.)
 # (25: a TypeScript parameter shadows the file's and the imports' definitions of its name.)
-RESOLVER_VERSION = "25"
+# (26: a TypeScript value typed `Required<X>` / `Partial<X>` / `Readonly<X>` reaches X's members.)
+RESOLVER_VERSION = "26"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -18,7 +18,8 @@
   class, enum, namespace or imported module; `new X().m()`; a value whose declared type is a
   class, interface or type alias of an object type (`type C = { m(): void }`) reaches its member
   (an alias without it, a union, falls through); a field typed by an indexed access type
-  (`form: Options<T>['form']`) is typed as that member of the container is. Other receivers: the one method of that name in
+  (`form: Options<T>['form']`) is typed as that member of the container is, and one typed by a
+  utility type that keeps its argument's members (`Required<Options>`) as its argument. Other receivers: the one method of that name in
   the family, unless it is a common library method name.
 """
 from __future__ import annotations
@@ -55,6 +56,8 @@ _CLASSES = frozenset({"class", "interface"})
 # { decode(...): unknown }`) has its members as children, as an interface does
 _CONTAINERS = frozenset({"class", "interface", "enum", "module", "type_alias"})
 _FUNCTIONS = frozenset({"function", "method"})
+# TypeScript's utility types whose members are their type argument's
+_SAME_MEMBERS = frozenset({"Required", "Partial", "Readonly", "NonNullable"})
 _VALUES = frozenset({"variable", "constant"})
 _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
 # A callback parameter's receiver (see languages/typescript.py `_callback_receivers`):
@@ -234,7 +237,7 @@ class TypeScriptResolver(ScopedResolver):
         param = _callback_parameter(callee.signature, int(cb.group(3)), int(cb.group(4))) if callee else None
         if param is None:
             return None
-        declared = self.signatures.declared_type(param, param.partition(":")[0].strip().rstrip("?"))
+        declared = self.declared_type(param, param.partition(":")[0].strip().rstrip("?"))
         cls = self.named_type(callee.path, callee.parent, declared, _CONTAINERS) if declared else None
         return self.member(cls, name)
 
@@ -267,6 +270,15 @@ class TypeScriptResolver(ScopedResolver):
             return hit, SCOPE
         return self.bound(path, name, 0), IMPORT
 
+    def declared_type(self, signature: str, name: str) -> str | None:
+        """The named type `name` is declared with in `signature`; through a utility type that
+        keeps its argument's members (`options: Required<Options<T>>` -> `Options`)."""
+        declared = self.signatures.declared_type(signature, name)
+        if declared in _SAME_MEMBERS:
+            m = re.search(rf"(?<![\w$.]){re.escape(name)}\s*[?!]?\s*:\s*{declared}\s*<\s*([A-Za-z_$][\w$.]*)", signature)
+            declared = m.group(1) if m else None
+        return declared
+
     def _parameters_of(self, fn: Sym) -> frozenset[str]:
         got = self._params.get(fn.signature)
         if got is None:
@@ -293,7 +305,7 @@ class TypeScriptResolver(ScopedResolver):
     def _parameter_type(self, from_id: str | None, name: str) -> Sym | None:
         fn = enclosing_symbol(self.g, self.g.get(from_id), _FUNCTIONS)
         while fn is not None:
-            declared = self.signatures.declared_type(fn.signature, name)
+            declared = self.declared_type(fn.signature, name)
             if declared is not None:
                 return self.named_type(fn.path, fn.parent, declared, _CONTAINERS)
             fn = enclosing_symbol(self.g, self.g.get(fn.parent), _FUNCTIONS)
@@ -307,7 +319,7 @@ class TypeScriptResolver(ScopedResolver):
         if target.kind in _CONTAINERS:
             return self.member(target, name)
         # a field or variable declared with a type, or a getter/method returning one
-        declared = self.signatures.declared_type(target.signature, target.name) if target.kind in _VALUES else None
+        declared = self.declared_type(target.signature, target.name) if target.kind in _VALUES else None
         if declared is None and target.kind in _VALUES:
             field = self._indexed_access(target)
             if field is not None:
