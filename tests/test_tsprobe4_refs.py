@@ -159,9 +159,42 @@ def test_an_exported_alias_constant_is_listed_as_a_reexport_after_the_calls(tmp_
     # first "caller" of endComposition, above the calls in input.ts
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/input.ts": INPUT, "src/index.ts": INDEX})
     answer = find_references(gen, repo, ref, "endComposition")
-    # index.ts's import and its alias are both import lines (no use folds them), after the call
-    assert _sites(answer) == [("src/input.ts", 6, "calls"), ("src/index.ts", 1, "imports"),
-                              ("src/index.ts", 3, "imports")], answer
+    # the alias of an imported name is one re-export with its import: the import line, after the call
+    assert _sites(answer) == [("src/input.ts", 6, "calls"), ("src/index.ts", 1, "imports")], answer
+
+
+BARREL = '''\
+import isPlainObject from "./isPlainObject";
+import { compose } from "./compose";
+
+export { isPlainObject, compose as pipe };
+'''
+
+PLAIN = '''\
+export default function isPlainObject(obj: unknown): boolean {
+  return typeof obj === "object" && obj !== null;
+}
+'''
+
+COMPOSE = '''\
+import isPlainObject from "./isPlainObject";
+
+export function compose(x: unknown) {
+  return isPlainObject(x);
+}
+'''
+
+
+def test_a_barrel_reexport_of_an_imported_name_is_its_import_line_alone(tmp_path):
+    # redux's index.ts imports isPlainObject and lists it in `export { ... }`: one re-export,
+    # two lines of one target that neither folds into the other
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home",
+                                   {"src/index.ts": BARREL, "src/isPlainObject.ts": PLAIN, "src/compose.ts": COMPOSE})
+    answer = find_references(gen, repo, ref, "isPlainObject")
+    assert _sites(answer) == [("src/compose.ts", 4, "calls"), ("src/index.ts", 1, "imports")], answer
+    # a renamed re-export keeps its line: it binds the new name
+    imports = find_references(gen, repo, ref, "compose", kind="imports")
+    assert [(p, n) for p, n, _ in _sites(imports)] == [("src/index.ts", 2), ("src/index.ts", 4)], imports
 
 
 VIRTUALIZER = '''\

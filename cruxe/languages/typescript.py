@@ -34,7 +34,8 @@ Rules (the choices CONTRACTS leaves open):
   interface/type members and enum members -> public.
 - References: imports (one per bound name; `export ... from`, `require("x")`, `import("x")`
   too; `export { a as b }` without a source, and `export const b = a`, are imports of the
-  file's own `a`, module "")
+  file's own `a`, module "", but for an imported `a` not renamed or aliased by a constant: its
+  import line is the re-export)
   and calls (`f()`, `obj.f()`, `new X()`, and JSX component tags `<Button/>`).
 """
 from __future__ import annotations
@@ -342,7 +343,8 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     owners = owner_of(cands, parents, index)
     bindings = _bindings(groups)
     raw = _references(groups["refs"], source)
-    raw += use_references(groups, {c.name for c in cands}, raw, source)
+    defined = {c.name for c in cands}
+    raw = _imported_reexports_folded(raw + use_references(groups, defined, raw, source), defined)
     raw = _callback_receivers(raw, groups["callbacks"], bindings, source)
     out.references = _typed_receivers(attach_enclosing(raw, spans(cands), owners), groups["typed"], bindings,
                                       cands, owners, parents, source)
@@ -1021,6 +1023,16 @@ def _import_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[PendingRef]
     if not out:
         out.append((stmt.start_byte, "imports", module, line, module, "", ""))
     return out
+
+
+def _imported_reexports_folded(refs: list[PendingRef], defined: set[str]) -> list[PendingRef]:
+    """Without the local exports of an imported name under its own name or a constant's
+    (`import { x } from "./x"` then `export { x }` or `export const y = x`): the import line
+    stands for both, as `export { x } from "./x"` is one line (the two were two import lines
+    of one target, neither folding the other)."""
+    imported = {r[5] or r[2] for r in refs if r[1] == "imports" and r[4]}
+    return [r for r in refs if not (r[1] == "imports" and not r[4] and r[2] in imported
+                                     and (r[5] in ("", r[2]) or r[5] in defined))]
 
 
 def _local_export_refs(clause: ts.Node, source: bytes) -> list[PendingRef]:
