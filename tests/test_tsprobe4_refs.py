@@ -225,3 +225,52 @@ def test_a_receiver_typed_through_a_member_keeping_utility_type_reaches_the_memb
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/v.ts": VIRTUALIZER})
     answer = find_references(gen, repo, ref, "Options.scrollToFn")
     assert [(p, n) for p, n, _ in _sites(answer)] == [("src/v.ts", 11), ("src/v.ts", 15), ("src/v.ts", 16)], answer
+
+
+SELECTION = '''\
+import { ResolvedPos } from "prosemirror-model";
+import * as model from "prosemirror-model";
+import { EditorState } from "prosemirror-state";
+
+export class Selection {
+  state: EditorState;
+
+  constructor(state: EditorState) {
+    this.state = state;
+  }
+
+  static near($pos: ResolvedPos, frag: model.Fragment) {
+    frag.text();
+    return $pos.node($pos.depth);
+  }
+
+  content() {
+    return this.state.schema.text("x");
+  }
+}
+'''
+
+DECORATION = '''\
+export class Decoration {
+  node(depth: number) { return depth; }
+  text() { return ""; }
+}
+
+export function use(d: Decoration) {
+  return d.node(2);
+}
+'''
+
+
+def test_a_receiver_typed_by_a_type_from_outside_the_repository_is_external(tmp_path):
+    # prosemirror-state's `$pos.node(...)` (`$pos: ResolvedPos` from prosemirror-model, not in
+    # the repository) was linked to prosemirror-view's one `Decoration.node` by its unique
+    # name, and `view.state.schema.text(...)` to a @trpc/server upload handler's `text()`
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home",
+                                   {"src/selection.ts": SELECTION, "src/decoration.ts": DECORATION})
+    answer = find_references(gen, repo, ref, "Decoration.node")
+    assert [(p, n) for p, n, _ in _sites(answer)] == [("src/decoration.ts", 7)], answer
+    assert [(u["line_start"], u["reason"]) for u in answer["unresolved"]] == [(14, "external")], answer
+    answer = find_references(gen, repo, ref, "Decoration.text")
+    assert _sites(answer) == [], answer
+    assert [(u["line_start"], u["reason"]) for u in answer["unresolved"]] == [(13, "external"), (18, "external")]

@@ -95,7 +95,8 @@ log = logging.getLogger(__name__)
 # access type, `Options<T>['form']`, reaches the members of the type that `form` declares.)
 # (25: a TypeScript parameter shadows the file's and the imports' definitions of its name.)
 # (26: a TypeScript value typed `Required<X>` / `Partial<X>` / `Readonly<X>` reaches X's members.)
-RESOLVER_VERSION = "26"
+# (27: a TypeScript receiver whose declared type is imported from outside the repository is external.)
+RESOLVER_VERSION = "27"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -19,7 +19,9 @@
   class, interface or type alias of an object type (`type C = { m(): void }`) reaches its member
   (an alias without it, a union, falls through); a field typed by an indexed access type
   (`form: Options<T>['form']`) is typed as that member of the container is, and one typed by a
-  utility type that keeps its argument's members (`Required<Options>`) as its argument. Other receivers: the one method of that name in
+  utility type that keeps its argument's members (`Required<Options>`) as its argument; a
+  receiver typed by a type imported from outside the repository (or reached through one) is
+  external, never a repository method of the same name. Other receivers: the one method of that name in
   the family, unless it is a common library method name.
 """
 from __future__ import annotations
@@ -302,18 +304,29 @@ class TypeScriptResolver(ScopedResolver):
             target = self.attribute_of(target, part)
         return target, conf
 
-    def _parameter_type(self, from_id: str | None, name: str) -> Sym | None:
+    def _parameter_type(self, from_id: str | None, name: str) -> Target:
         fn = enclosing_symbol(self.g, self.g.get(from_id), _FUNCTIONS)
         while fn is not None:
             declared = self.declared_type(fn.signature, name)
             if declared is not None:
-                return self.named_type(fn.path, fn.parent, declared, _CONTAINERS)
+                return self._typed(fn.path, fn.parent, declared)
             fn = enclosing_symbol(self.g, self.g.get(fn.parent), _FUNCTIONS)
         return None
 
+    def _typed(self, path: str, scope: str | None, declared: str) -> Target:
+        """The container a declared type names, or, for a type imported from outside the
+        repository (`$pos: ResolvedPos` from "prosemirror-model"), that package: its members
+        are no repository method of the same name."""
+        cls = self.named_type(path, scope, declared, _CONTAINERS)
+        if cls is None and (parts := ident_chain(declared)):
+            root, _ = self.bare(path, scope, parts[0])
+            if isinstance(root, Module) and root.path is None:
+                return root
+        return cls
+
     def attribute_of(self, target: Target, name: str) -> Target:
-        if isinstance(target, Module):
-            return self.lookup(target.path, name, 0) if target.path else None
+        if isinstance(target, Module):  # outside the repository, whatever is reached through it
+            return self.lookup(target.path, name, 0) if target.path else target
         if not isinstance(target, Sym):
             return None
         if target.kind in _CONTAINERS:
@@ -326,8 +339,8 @@ class TypeScriptResolver(ScopedResolver):
                 return self.attribute_of(field, name)
         if declared is None and target.kind == "method":
             declared = _returned_type(target.signature)
-        cls = self.named_type(target.path, target.parent, declared, _CONTAINERS) if declared else None
-        return self.member(cls, name) if cls is not None else None
+        cls = self._typed(target.path, target.parent, declared) if declared else None
+        return self.attribute_of(cls, name) if isinstance(cls, Module) else self.member(cls, name)
 
     def _indexed_access(self, target: Sym) -> Sym | None:
         """The member an indexed access type names (`form: Options<T>['form']` -> the `form`
