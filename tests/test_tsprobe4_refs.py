@@ -274,3 +274,50 @@ def test_a_receiver_typed_by_a_type_from_outside_the_repository_is_external(tmp_
     answer = find_references(gen, repo, ref, "Decoration.text")
     assert _sites(answer) == [], answer
     assert [(u["line_start"], u["reason"]) for u in answer["unresolved"]] == [(13, "external"), (18, "external")]
+
+
+TRANSACTION = '''\
+import { Transform } from "prosemirror-transform";
+import { Base } from "./base";
+
+export class Transaction extends Transform {
+  constructor(readonly own: Base) { super(); }
+  insert() {
+    this.doc.type.schema.text("x");
+    this.own.text();
+    return this.steps.length;
+  }
+}
+
+export class Local<T extends object> extends Base {
+  go() { return this.text(); }
+}
+
+export function resolveIt(tr: Transaction) {
+  return tr.doc.resolve(1).node(2);
+}
+'''
+
+BASE = '''\
+export class Base {
+  text() { return ""; }
+}
+
+export class Deco {
+  text() { return ""; }
+  node(d: number) { return d; }
+}
+'''
+
+
+def test_members_inherited_from_outside_parameter_properties_and_constrained_generics(tmp_path):
+    # prosemirror-state's `class Transaction extends Transform` (prosemirror-transform):
+    # `this.doc.type.schema.text()` was linked to a repository `text()` by unique name; a
+    # parameter property (`constructor(readonly own: Base)`) was no member to type `this.own`
+    # by; `class Local<T extends object> extends Base` read `object` as its base
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/tr.ts": TRANSACTION, "src/base.ts": BASE})
+    answer = find_references(gen, repo, ref, "Base.text")
+    assert [(p, n) for p, n, _ in _sites(answer)] == [("src/tr.ts", 8), ("src/tr.ts", 14)], answer
+    assert [(u["line_start"], u["reason"]) for u in answer["unresolved"]] == [(7, "external")], answer
+    answer = find_references(gen, repo, ref, "Deco.node")
+    assert _sites(answer) == [] and [(u["line_start"], u["reason"]) for u in answer["unresolved"]] == [(18, "external")]

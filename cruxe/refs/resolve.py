@@ -96,7 +96,10 @@ log = logging.getLogger(__name__)
 # (25: a TypeScript parameter shadows the file's and the imports' definitions of its name.)
 # (26: a TypeScript value typed `Required<X>` / `Partial<X>` / `Readonly<X>` reaches X's members.)
 # (27: a TypeScript receiver whose declared type is imported from outside the repository is external.)
-RESOLVER_VERSION = "27"
+# (28: ... and so is a member a class lacks when its base is from outside, or what an outside
+# function returns; a constructor's parameter property types `this.x`; `class A<T extends X>
+# extends B` extends B.)
+RESOLVER_VERSION = "28"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -20,8 +20,11 @@
   (an alias without it, a union, falls through); a field typed by an indexed access type
   (`form: Options<T>['form']`) is typed as that member of the container is, and one typed by a
   utility type that keeps its argument's members (`Required<Options>`) as its argument; a
-  receiver typed by a type imported from outside the repository (or reached through one) is
-  external, never a repository method of the same name. Other receivers: the one method of that name in
+  receiver typed by a type imported from outside the repository (or reached through one, or
+  returned by a function from there, or a member a class neither declares nor inherits from a
+  repository base while it extends an outside class) is external, never a repository method of
+  the same name; a constructor's parameter property (`constructor(readonly view: View)`) types
+  `this.view`. Other receivers: the one method of that name in
   the family, unless it is a common library method name.
 """
 from __future__ import annotations
@@ -143,6 +146,13 @@ def _parameter_names(signature: str) -> frozenset[str]:
     return frozenset(names)
 
 
+def _parameter_property(signature: str, name: str) -> bool:
+    """A constructor's parameter that declares a property of its class (`readonly name: T`,
+    `private name`)."""
+    return re.search(rf"\b(?:readonly|public|private|protected)\s+(?:readonly\s+)?{re.escape(name)}\b",
+                     signature) is not None
+
+
 def _callback_parameter(signature: str, argument: int, parameter: int) -> str | None:
     """`name: Type` of parameter `parameter` of the function type that `signature` declares
     for argument `argument` (`init: (source: Observable<T>, subscriber: Subscriber<R>) => void`
@@ -211,7 +221,7 @@ class TypeScriptResolver(ScopedResolver):
             # return type; anything else called keeps the fallbacks below
             hit = self._member_of_result(e, called, name)
             if hit is not None:
-                return hit.id, RECEIVER
+                return as_resolution(hit, RECEIVER)
         if chain:
             base, conf = self.chain(e.path, e.from_id, chain)
             hit = self.attribute_of(base, name) if base is not None else None
@@ -243,8 +253,10 @@ class TypeScriptResolver(ScopedResolver):
         cls = self.named_type(callee.path, callee.parent, declared, _CONTAINERS) if declared else None
         return self.member(cls, name)
 
-    def _member_of_result(self, e: Edge, called: list[str], name: str) -> Sym | None:
+    def _member_of_result(self, e: Edge, called: list[str], name: str) -> Target:
         fn, _ = self.chain(e.path, e.from_id, called)
+        if isinstance(fn, Module) and fn.path is None:
+            return fn  # what a function from outside the repository returns is outside it too
         if not isinstance(fn, Sym) or fn.kind not in ("method", "function"):
             return None
         declared = _returned_type(fn.signature)
@@ -301,8 +313,19 @@ class TypeScriptResolver(ScopedResolver):
                 break
             if isinstance(target, Sym):
                 conf = RECEIVER if conf == SCOPE else conf
-            target = self.attribute_of(target, part)
+            owner, target = target, self.attribute_of(target, part)
+            if target is None and isinstance(owner, Sym) and owner.kind == "class":
+                target = self._parameter_property_type(owner, part)
         return target, conf
+
+    def _parameter_property_type(self, cls: Sym, name: str) -> Target:
+        """The type of a property the constructor's parameter declares (`constructor(readonly
+        view: EditorView)`: `this.view` is no member symbol), as a value of that type."""
+        for ctor in self.g.children(cls, "constructor"):
+            declared = self.declared_type(ctor.signature, name) if _parameter_property(ctor.signature, name) else None
+            if declared is not None:
+                return self._typed(ctor.path, ctor.id, declared)
+        return None
 
     def _parameter_type(self, from_id: str | None, name: str) -> Target:
         fn = enclosing_symbol(self.g, self.g.get(from_id), _FUNCTIONS)
@@ -330,7 +353,8 @@ class TypeScriptResolver(ScopedResolver):
         if not isinstance(target, Sym):
             return None
         if target.kind in _CONTAINERS:
-            return self.member(target, name)
+            hit = self.member(target, name)
+            return hit if hit is not None else self._inherited_from_outside(target, name)
         # a field or variable declared with a type, or a getter/method returning one
         declared = self.declared_type(target.signature, target.name) if target.kind in _VALUES else None
         if declared is None and target.kind in _VALUES:
@@ -341,6 +365,21 @@ class TypeScriptResolver(ScopedResolver):
             declared = _returned_type(target.signature)
         cls = self._typed(target.path, target.parent, declared) if declared else None
         return self.attribute_of(cls, name) if isinstance(cls, Module) else self.member(cls, name)
+
+    def _inherited_from_outside(self, cls: Sym, name: str, hops: int = 0) -> Module | None:
+        """A class's member it neither declares nor inherits from a repository base, when a
+        base is from outside the repository (`class Transaction extends Transform`, Transform
+        from prosemirror-transform: `this.doc` is Transform's); a parameter property
+        (`constructor(readonly doc: Node)`) is the class's own."""
+        if cls.kind != "class" or hops > MAX_HOPS \
+                or any(_parameter_property(c.signature, name) for c in self.g.children(cls, "constructor")):
+            return None
+        m = _EXTENDS.search(_GENERIC.sub("", cls.signature))
+        parts = ident_chain(m.group(1).strip()) if m else None
+        root = self.bare(cls.path, cls.parent, parts[0])[0] if parts else None
+        if isinstance(root, Module) and root.path is None:
+            return root
+        return next((got for b in self.bases(cls) if (got := self._inherited_from_outside(b, name, hops + 1))), None)
 
     def _indexed_access(self, target: Sym) -> Sym | None:
         """The member an indexed access type names (`form: Options<T>['form']` -> the `form`
@@ -377,8 +416,9 @@ class TypeScriptResolver(ScopedResolver):
         if got is None:
             got = []
             self._bases[cls.id] = got
-            m = _EXTENDS.search(cls.signature) if cls.kind in _CLASSES else None
-            for expr in (_GENERIC.sub("", m.group(1)).split(",") if m else ()):
+            # type parameters first: `class A<T extends X> extends B` extends B
+            m = _EXTENDS.search(_GENERIC.sub("", cls.signature)) if cls.kind in _CLASSES else None
+            for expr in (m.group(1).split(",") if m else ()):
                 parts = ident_chain(expr.strip())
                 target = self.chain(cls.path, cls.parent, parts)[0] if parts else None
                 if isinstance(target, Sym) and target.kind in _CLASSES and target.id != cls.id:
