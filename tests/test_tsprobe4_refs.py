@@ -321,3 +321,28 @@ def test_members_inherited_from_outside_parameter_properties_and_constrained_gen
     assert [(u["line_start"], u["reason"]) for u in answer["unresolved"]] == [(7, "external")], answer
     answer = find_references(gen, repo, ref, "Deco.node")
     assert _sites(answer) == [] and [(u["line_start"], u["reason"]) for u in answer["unresolved"]] == [(18, "external")]
+
+
+FRAGMENT = '''\
+export class Fragment {
+  cutByIndex(from: number, to: number) { return from + to; }
+}
+'''
+
+REPLACE = '''\
+import { Fragment } from "prosemirror-model";
+
+export function dropFromFragment(fragment: Fragment, count: number) {
+  return fragment.cutByIndex(count, 0);
+}
+'''
+
+
+def test_a_package_named_like_a_directory_of_the_repository_is_not_called_outside(tmp_path):
+    # prosemirror-transform imports "prosemirror-model", whose `src/` sits beside it with no
+    # package.json to map the name: the type may be that directory's, so the call keeps the
+    # name-based resolution it had
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home",
+                                   {"prosemirror-model/fragment.ts": FRAGMENT, "prosemirror-transform/replace.ts": REPLACE})
+    answer = find_references(gen, repo, ref, "Fragment.cutByIndex")
+    assert [(p, n) for p, n, _ in _sites(answer)] == [("prosemirror-transform/replace.ts", 4)], answer

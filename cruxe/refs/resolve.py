@@ -99,7 +99,8 @@ log = logging.getLogger(__name__)
 # (28: ... and so is a member a class lacks when its base is from outside, or what an outside
 # function returns; a constructor's parameter property types `this.x`; `class A<T extends X>
 # extends B` extends B.)
-RESOLVER_VERSION = "28"
+# (29: not when the package's name is a directory of the repository: it may be that directory.)
+RESOLVER_VERSION = "29"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -23,7 +23,8 @@
   receiver typed by a type imported from outside the repository (or reached through one, or
   returned by a function from there, or a member a class neither declares nor inherits from a
   repository base while it extends an outside class) is external, never a repository method of
-  the same name; a constructor's parameter property (`constructor(readonly view: View)`) types
+  the same name, unless the package's name is a directory of the repository (a workspace
+  package without a package.json, a bundler alias: it may be that directory); a constructor's parameter property (`constructor(readonly view: View)`) types
   `this.view`. Other receivers: the one method of that name in
   the family, unless it is a common library method name.
 """
@@ -188,6 +189,7 @@ class TypeScriptResolver(ScopedResolver):
         self._active: set[tuple[str, str]] = set()
         self._bases: dict[str, list[Sym]] = {}
         self._params: dict[str, frozenset[str]] = {}
+        self._dirs: set[str] | None = None
 
     # ---- edges ---------------------------------------------------------------------------
     def import_edge(self, e: Edge) -> Resolution:
@@ -255,7 +257,7 @@ class TypeScriptResolver(ScopedResolver):
 
     def _member_of_result(self, e: Edge, called: list[str], name: str) -> Target:
         fn, _ = self.chain(e.path, e.from_id, called)
-        if isinstance(fn, Module) and fn.path is None:
+        if self._outside(fn):
             return fn  # what a function from outside the repository returns is outside it too
         if not isinstance(fn, Sym) or fn.kind not in ("method", "function"):
             return None
@@ -336,6 +338,19 @@ class TypeScriptResolver(ScopedResolver):
             fn = enclosing_symbol(self.g, self.g.get(fn.parent), _FUNCTIONS)
         return None
 
+    def _outside(self, target: Target) -> bool:
+        """A module no repository file is (a package from node_modules), unless its name is a
+        directory of the repository: a workspace package without a package.json, or one a
+        bundler's alias maps, may be that directory, which the name-based fallbacks reach."""
+        if not isinstance(target, Module) or target.path is not None:
+            return False
+        if self._dirs is None:
+            self._dirs = {d for f in self.files() for d in f.split("/")[:-1]}
+        spec = target.name.split("/")
+        package = spec[:2] if spec[0].startswith("@") else spec[:1]
+        names = {package[-1], "-".join(package).lstrip("@")}
+        return not names & self._dirs
+
     def _typed(self, path: str, scope: str | None, declared: str) -> Target:
         """The container a declared type names, or, for a type imported from outside the
         repository (`$pos: ResolvedPos` from "prosemirror-model"), that package: its members
@@ -343,13 +358,13 @@ class TypeScriptResolver(ScopedResolver):
         cls = self.named_type(path, scope, declared, _CONTAINERS)
         if cls is None and (parts := ident_chain(declared)):
             root, _ = self.bare(path, scope, parts[0])
-            if isinstance(root, Module) and root.path is None:
+            if self._outside(root):
                 return root
         return cls
 
     def attribute_of(self, target: Target, name: str) -> Target:
         if isinstance(target, Module):  # outside the repository, whatever is reached through it
-            return self.lookup(target.path, name, 0) if target.path else target
+            return self.lookup(target.path, name, 0) if target.path else target if self._outside(target) else None
         if not isinstance(target, Sym):
             return None
         if target.kind in _CONTAINERS:
@@ -377,7 +392,7 @@ class TypeScriptResolver(ScopedResolver):
         m = _EXTENDS.search(_GENERIC.sub("", cls.signature))
         parts = ident_chain(m.group(1).strip()) if m else None
         root = self.bare(cls.path, cls.parent, parts[0])[0] if parts else None
-        if isinstance(root, Module) and root.path is None:
+        if self._outside(root):
             return root
         return next((got for b in self.bases(cls) if (got := self._inherited_from_outside(b, name, hops + 1))), None)
 
