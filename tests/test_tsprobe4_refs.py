@@ -315,7 +315,8 @@ def test_members_inherited_from_outside_parameter_properties_and_constrained_gen
     # `this.doc.type.schema.text()` was linked to a repository `text()` by unique name; a
     # parameter property (`constructor(readonly own: Base)`) was no member to type `this.own`
     # by; `class Local<T extends object> extends Base` read `object` as its base
-    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/tr.ts": TRANSACTION, "src/base.ts": BASE})
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home",
+                                   {"src/tr.ts": TRANSACTION, "src/base.ts": BASE})
     answer = find_references(gen, repo, ref, "Base.text")
     assert [(p, n) for p, n, _ in _sites(answer)] == [("src/tr.ts", 8), ("src/tr.ts", 14)], answer
     assert [(u["line_start"], u["reason"]) for u in answer["unresolved"]] == [(7, "external")], answer
@@ -343,6 +344,7 @@ def test_a_package_named_like_a_directory_of_the_repository_is_not_called_outsid
     # package.json to map the name: the type may be that directory's, so the call keeps the
     # name-based resolution it had
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home",
-                                   {"prosemirror-model/fragment.ts": FRAGMENT, "prosemirror-transform/replace.ts": REPLACE})
+                                   {"prosemirror-model/fragment.ts": FRAGMENT,
+                                    "prosemirror-transform/replace.ts": REPLACE})
     answer = find_references(gen, repo, ref, "Fragment.cutByIndex")
     assert [(p, n) for p, n, _ in _sites(answer)] == [("prosemirror-transform/replace.ts", 4)], answer

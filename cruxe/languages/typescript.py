@@ -916,9 +916,8 @@ def _references(ref_caps: list[Captures], source: bytes) -> list[PendingRef]:
             node = caps["avalue"][0]
             refs.append((node.start_byte, "imports", text(node, source), start_line(node), "",
                          text(caps["aname"][0], source), ""))
-        elif "lexport" in caps:
-            if caps["lexport"][0].child_by_field_name("source") is None:  # with one: "reexport" above
-                refs.extend(_local_export_refs(caps["lclause"][0], source))
+        elif "lexport" in caps:  # without a source (the query's `!source`; with one: "reexport" above)
+            refs.extend(_local_export_refs(caps["lclause"][0], source))
         elif "rsrc" in caps:
             node = caps["rname"][0]
             module = _unquote(text(caps["rsrc"][0], source))

@@ -13,7 +13,8 @@
 - Bare names: enclosing functions' and namespaces' definitions (and functions declared in
   an enclosing constant's initializer: `const m = gen(function*() { function f() {} })`) and
   parameters (a parameter's value is the caller's: a call of it is unresolved, a member of it
-  is found through its declared type), the file's top level, its imports; ES modules bind every name explicitly, so nothing else is guessed.
+  is found through its declared type), the file's top level, its imports; ES modules bind
+  every name explicitly, so nothing else is guessed.
 - `this.m` / `super.m`: the enclosing class and its `extends` chain; `X.m` when X is a
   class, enum, namespace or imported module; `new X().m()`; a value whose declared type is a
   class, interface or type alias of an object type (`type C = { m(): void }`) reaches its member
@@ -24,9 +25,10 @@
   returned by a function from there, or a member a class neither declares nor inherits from a
   repository base while it extends an outside class) is external, never a repository method of
   the same name, unless the package's name is a directory of the repository (a workspace
-  package without a package.json, a bundler alias: it may be that directory); a constructor's parameter property (`constructor(readonly view: View)`) types
-  `this.view`. Other receivers: the one method of that name in
-  the family, unless it is a common library method name.
+  package without a package.json, a bundler alias: it may be that directory); a
+  constructor's parameter property (`constructor(readonly view: View)`) types `this.view`.
+  Other receivers: the one method of that name in the family, unless it is a common library
+  method name.
 """
 from __future__ import annotations
 
@@ -291,7 +293,8 @@ class TypeScriptResolver(ScopedResolver):
         keeps its argument's members (`options: Required<Options<T>>` -> `Options`)."""
         declared = self.signatures.declared_type(signature, name)
         if declared in _SAME_MEMBERS:
-            m = re.search(rf"(?<![\w$.]){re.escape(name)}\s*[?!]?\s*:\s*{declared}\s*<\s*([A-Za-z_$][\w$.]*)", signature)
+            m = re.search(rf"(?<![\w$.]){re.escape(name)}\s*[?!]?\s*:\s*{declared}\s*<\s*([A-Za-z_$][\w$.]*)",
+                          signature)
             declared = m.group(1) if m else None
         return declared
 

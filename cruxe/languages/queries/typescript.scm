@@ -88,7 +88,7 @@
 (export_statement source: (_) @esrc) @reexport
 (export_statement (export_clause (export_specifier name: (_) @exported)))
 (export_statement value: (identifier) @exported)
-(export_statement (export_clause) @lclause) @lexport
+(export_statement !source (export_clause) @lclause) @lexport
 (program (export_statement declaration: (lexical_declaration
   (variable_declarator name: (identifier) @aname value: (identifier) @avalue))))
 (call_expression function: [
