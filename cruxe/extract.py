@@ -86,7 +86,10 @@ _BOM = b"\xef\xbb\xbf"
 # result rooted at an imported name has that call as its receiver (`email.parser.Parser().parsestr()`),
 # a generic annotation its class. 40: ... but not a copy's or a cast's (`copy.copy(x)`), and a member
 # read on such a local is no reference.
-EXTRACTION_VERSION = "40"
+# 41: a TypeScript `export { a as b }` without a source is an import of the file's own `a` (module ""),
+# no use. 42: so is a top-level `export const b = a`. 43: neither is an edge for an imported `a` (not
+# renamed, or aliased by a constant): the import line is the re-export.
+EXTRACTION_VERSION = "43"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

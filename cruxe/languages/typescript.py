@@ -33,7 +33,10 @@ Rules (the choices CONTRACTS leaves open):
   `private` or `#name` -> private, `protected` -> protected, otherwise public;
   interface/type members and enum members -> public.
 - References: imports (one per bound name; `export ... from`, `require("x")`, `import("x")`
-  too) and calls (`f()`, `obj.f()`, `new X()`, and JSX component tags `<Button/>`).
+  too; `export { a as b }` without a source, and `export const b = a`, are imports of the
+  file's own `a`, module "", but for an imported `a` not renamed or aliased by a constant: its
+  import line is the re-export)
+  and calls (`f()`, `obj.f()`, `new X()`, and JSX component tags `<Button/>`).
 """
 from __future__ import annotations
 
@@ -340,7 +343,8 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     owners = owner_of(cands, parents, index)
     bindings = _bindings(groups)
     raw = _references(groups["refs"], source)
-    raw += use_references(groups, {c.name for c in cands}, raw, source)
+    defined = {c.name for c in cands}
+    raw = _imported_reexports_folded(raw + use_references(groups, defined, raw, source), defined)
     raw = _callback_receivers(raw, groups["callbacks"], bindings, source)
     out.references = _typed_receivers(attach_enclosing(raw, spans(cands), owners), groups["typed"], bindings,
                                       cands, owners, parents, source)
@@ -353,7 +357,7 @@ _READERS = {
                      "exported"), "definitions"),
     **dict.fromkeys(("wrapper", "wrapped", "before", "after"), "context"),
     **dict.fromkeys(("call", "new", "cname", "crecv", "dynimport", "jsxname", "import", "isrc", "reexport",
-                     "esrc", "rname", "rsrc"), "refs"),  # _references
+                     "esrc", "lexport", "lclause", "aname", "avalue", "rname", "rsrc"), "refs"),  # _references
     **dict.fromkeys(("tref", "vref", "pref", "mref", "mobj"), "uses"),  # use_references
     **dict.fromkeys(("tdecl", "tparam", "vdecl", "pwrite"), "declared"),  # names being declared there
     "ftype": "function_types",  # _bindings
@@ -908,6 +912,12 @@ def _references(ref_caps: list[Captures], source: bytes) -> list[PendingRef]:
             refs.extend(_import_refs(caps["import"][0], caps["isrc"][0], source))
         elif "reexport" in caps:
             refs.extend(_reexport_refs(caps["reexport"][0], caps["esrc"][0], source))
+        elif "aname" in caps:  # `export const a = b`: exports b as a, as `export { b as a }` does
+            node = caps["avalue"][0]
+            refs.append((node.start_byte, "imports", text(node, source), start_line(node), "",
+                         text(caps["aname"][0], source), ""))
+        elif "lexport" in caps:  # without a source (the query's `!source`; with one: "reexport" above)
+            refs.extend(_local_export_refs(caps["lclause"][0], source))
         elif "rsrc" in caps:
             node = caps["rname"][0]
             module = _unquote(text(caps["rsrc"][0], source))
@@ -929,7 +939,7 @@ def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: li
     imports. One edge per name, qualifier and line."""
     known = {n.encode() for n in defined}
     for r in raw:
-        if r[1] == "imports":
+        if r[1] == "imports" and r[4]:  # a local export (module "") binds no name here
             known.add((r[5] or r[2]).encode())
     taken = {r[0] for r in raw}
     # type parameters (`<T>`) are local names: their uses are dropped, file-wide. Declared
@@ -1011,6 +1021,30 @@ def _import_refs(stmt: ts.Node, src: ts.Node, source: bytes) -> list[PendingRef]
                             module, text(alias, source), ""))
     if not out:
         out.append((stmt.start_byte, "imports", module, line, module, "", ""))
+    return out
+
+
+def _imported_reexports_folded(refs: list[PendingRef], defined: set[str]) -> list[PendingRef]:
+    """Without the local exports of an imported name under its own name or a constant's
+    (`import { x } from "./x"` then `export { x }` or `export const y = x`): the import line
+    stands for both, as `export { x } from "./x"` is one line (the two were two import lines
+    of one target, neither folding the other)."""
+    imported = {r[5] or r[2] for r in refs if r[1] == "imports" and r[4]}
+    return [r for r in refs if not (r[1] == "imports" and not r[4] and r[2] in imported
+                                     and (r[5] in ("", r[2]) or r[5] in defined))]
+
+
+def _local_export_refs(clause: ts.Node, source: bytes) -> list[PendingRef]:
+    """`export { a }` / `export { a as b }`: the module re-exports a name it binds. An import
+    whose module is "" (this file): like an import line, it is no use of `a`, so
+    find_references folds it into the file's uses or lists it after them."""
+    out: list[PendingRef] = []
+    for spec in clause.named_children:
+        name = spec.child_by_field_name("name")
+        if spec.type == "export_specifier" and name is not None and name.type == "identifier":
+            alias = spec.child_by_field_name("alias")
+            out.append((name.start_byte, "imports", text(name, source), start_line(spec), "",
+                        text(alias, source), ""))
     return out
 
 

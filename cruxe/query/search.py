@@ -66,7 +66,10 @@ def search_code(gen, repo: str, ref: str, query: str, *, role: str | None = None
         intent, confidence = classify(query)
         explained = True
     else:
-        asked = message if placed else query
+        # the message alone, whether or not a frame is a place here: frames in files the index
+        # lacks (a package's bundled `dist/`, the user's own code) name nothing it holds, and
+        # their words would be searched as the message's
+        asked = message if trace and message else query
         if trace and not message:  # a location alone that no indexed file has: the files its path names
             asked = trace[0].path
         p = plan_query(gen, repo, ref, asked, role=role, language=language, limit=limit)

@@ -104,7 +104,16 @@ log = logging.getLogger(__name__)
 # (29: a Rust type alias without the method: the aliased type's.)
 # (30: a Rust `extern crate x;` the repository does not hold makes a path through its module external.)
 # (31: `crate::k::f()` / `use crate::k::{self}` through a module's renamed crate of the repository.)
-RESOLVER_VERSION = "31"
+# (32: a TypeScript `export { a as b }` binds `b` to the file's `a`; a field typed by an indexed
+# access type, `Options<T>['form']`, reaches the members of the type that `form` declares.)
+# (33: a TypeScript parameter shadows the file's and the imports' definitions of its name.)
+# (34: a TypeScript value typed `Required<X>` / `Partial<X>` / `Readonly<X>` reaches X's members.)
+# (35: a TypeScript receiver whose declared type is imported from outside the repository is external.)
+# (36: ... and so is a member a class lacks when its base is from outside, or what an outside
+# function returns; a constructor's parameter property types `this.x`; `class A<T extends X>
+# extends B` extends B.)
+# (37: not when the package's name is a directory of the repository: it may be that directory.)
+RESOLVER_VERSION = "37"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

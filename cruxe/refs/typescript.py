@@ -8,15 +8,27 @@
   edit of them resolves every edge again (`configuration`). Anything else is a package
   outside the repository.
 - A module's exports: its top-level definitions, names its imports/re-exports bind
-  (`export {a as b} from`), and `export * from` modules, followed up to MAX_HOPS.
+  (`export {a as b} from`, and `export {a as b}` of its own `a`: an import whose module is
+  ""), and `export * from` modules, followed up to MAX_HOPS.
 - Bare names: enclosing functions' and namespaces' definitions (and functions declared in
-  an enclosing constant's initializer: `const m = gen(function*() { function f() {} })`),
-  the file's top level, its imports; ES modules bind every name explicitly, so nothing else is guessed.
+  an enclosing constant's initializer: `const m = gen(function*() { function f() {} })`) and
+  parameters (a parameter's value is the caller's: a call of it is unresolved, a member of it
+  is found through its declared type), the file's top level, its imports; ES modules bind
+  every name explicitly, so nothing else is guessed.
 - `this.m` / `super.m`: the enclosing class and its `extends` chain; `X.m` when X is a
   class, enum, namespace or imported module; `new X().m()`; a value whose declared type is a
   class, interface or type alias of an object type (`type C = { m(): void }`) reaches its member
-  (an alias without it, a union, falls through). Other receivers: the one method of that name in
-  the family, unless it is a common library method name.
+  (an alias without it, a union, falls through); a field typed by an indexed access type
+  (`form: Options<T>['form']`) is typed as that member of the container is, and one typed by a
+  utility type that keeps its argument's members (`Required<Options>`) as its argument; a
+  receiver typed by a type imported from outside the repository (or reached through one, or
+  returned by a function from there, or a member a class neither declares nor inherits from a
+  repository base while it extends an outside class) is external, never a repository method of
+  the same name, unless the package's name is a directory of the repository (a workspace
+  package without a package.json, a bundler alias: it may be that directory); a
+  constructor's parameter property (`constructor(readonly view: View)`) types `this.view`.
+  Other receivers: the one method of that name in the family, unless it is a common library
+  method name.
 """
 from __future__ import annotations
 
@@ -52,12 +64,18 @@ _CLASSES = frozenset({"class", "interface"})
 # { decode(...): unknown }`) has its members as children, as an interface does
 _CONTAINERS = frozenset({"class", "interface", "enum", "module", "type_alias"})
 _FUNCTIONS = frozenset({"function", "method"})
+# TypeScript's utility types whose members are their type argument's
+_SAME_MEMBERS = frozenset({"Required", "Partial", "Readonly", "NonNullable"})
 _VALUES = frozenset({"variable", "constant"})
 _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
 # A callback parameter's receiver (see languages/typescript.py `_callback_receivers`):
 # `[new ]callee@argument.parameter`.
 _CALLBACK_PARAM = re.compile(r"(new )?([A-Za-z_$][\w$.]*)@(\d+)\.(\d+)")
 _OPEN, _CLOSE = "([{<", ")]}>"
+# An indexed access type written for a field or variable (`form: Options<T, U>['form']`): the
+# object type's name and the key; the type arguments do not choose the member.
+_INDEXED = re.compile(r"([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\[\s*(['\"])([A-Za-z_$][\w$]*)\2\s*\]\s*"
+                      r"(?:\|\s*(?:null|undefined)\s*)*;?\s*", re.S)
 
 
 def _split_top(text: str, start: int) -> list[str] | None:
@@ -90,6 +108,52 @@ def _parameters(signature: str) -> list[str] | None:
         elif c == "(" and depth == 0:
             return _split_top(signature, i)
     return None
+
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_BARE_ARROW = re.compile(r"(?:^|[=:(,]\s*)(?:async\s+)?([A-Za-z_$][\w$]*)\s*=>")
+_DEFAULT = re.compile(r"=[^,{}\[\]]*")  # a destructured name's default value, up to the next item
+
+
+def _matching(text: str) -> int | None:
+    """The index of the bracket that closes the one `text` starts with."""
+    depth = 0
+    for i, c in enumerate(text):
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE and not (c == ">" and text[i - 1] == "="):
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _parameter_names(signature: str) -> frozenset[str]:
+    """The names a function or method signature binds as parameters: `(a, b?: B, ...c: C[])`,
+    a destructuring pattern's names (`{ x, y: renamed = 1 }` binds x and renamed), an arrow's
+    one unparenthesized parameter (`f = x =>`); a `this:` pseudo-parameter binds nothing."""
+    params = _parameters(signature)
+    if params is None:
+        m = _BARE_ARROW.search(signature)
+        return frozenset({m.group(1)}) if m else frozenset()
+    names: set[str] = set()
+    for p in params:
+        p = p.removeprefix("...").strip()
+        if p[:1] in ("{", "["):
+            end = _matching(p)
+            pattern = _DEFAULT.sub("", p[1:end]) if end is not None else ""
+            names.update(m.group() for m in _IDENT.finditer(pattern)
+                         if not pattern[m.end():].lstrip().startswith(":"))
+        elif (m := _IDENT.match(p)) is not None and m.group() != "this":
+            names.add(m.group())
+    return frozenset(names)
+
+
+def _parameter_property(signature: str, name: str) -> bool:
+    """A constructor's parameter that declares a property of its class (`readonly name: T`,
+    `private name`)."""
+    return re.search(rf"\b(?:readonly|public|private|protected)\s+(?:readonly\s+)?{re.escape(name)}\b",
+                     signature) is not None
 
 
 def _callback_parameter(signature: str, argument: int, parameter: int) -> str | None:
@@ -126,9 +190,13 @@ class TypeScriptResolver(ScopedResolver):
         self._lookups: dict[tuple[str, str], Target] = {}
         self._active: set[tuple[str, str]] = set()
         self._bases: dict[str, list[Sym]] = {}
+        self._params: dict[str, frozenset[str]] = {}
+        self._dirs: set[str] | None = None
 
     # ---- edges ---------------------------------------------------------------------------
     def import_edge(self, e: Edge) -> Resolution:
+        if not e.module:  # `export { a as b }`: the `a` this file binds
+            return as_resolution(*self.bare(e.path, e.from_id, e.to_name))
         target = self.specifier(e.module, e.path)
         if target is None:
             return None, EXTERNAL
@@ -157,7 +225,7 @@ class TypeScriptResolver(ScopedResolver):
             # return type; anything else called keeps the fallbacks below
             hit = self._member_of_result(e, called, name)
             if hit is not None:
-                return hit.id, RECEIVER
+                return as_resolution(hit, RECEIVER)
         if chain:
             base, conf = self.chain(e.path, e.from_id, chain)
             hit = self.attribute_of(base, name) if base is not None else None
@@ -185,12 +253,14 @@ class TypeScriptResolver(ScopedResolver):
         param = _callback_parameter(callee.signature, int(cb.group(3)), int(cb.group(4))) if callee else None
         if param is None:
             return None
-        declared = self.signatures.declared_type(param, param.partition(":")[0].strip().rstrip("?"))
+        declared = self.declared_type(param, param.partition(":")[0].strip().rstrip("?"))
         cls = self.named_type(callee.path, callee.parent, declared, _CONTAINERS) if declared else None
         return self.member(cls, name)
 
-    def _member_of_result(self, e: Edge, called: list[str], name: str) -> Sym | None:
+    def _member_of_result(self, e: Edge, called: list[str], name: str) -> Target:
         fn, _ = self.chain(e.path, e.from_id, called)
+        if self._outside(fn):
+            return fn  # what a function from outside the repository returns is outside it too
         if not isinstance(fn, Sym) or fn.kind not in ("method", "function"):
             return None
         declared = _returned_type(fn.signature)
@@ -208,11 +278,31 @@ class TypeScriptResolver(ScopedResolver):
                 hit = first(kids if sym.kind in _SCOPES else [k for k in kids if k.kind != "method"])
                 if hit is not None:
                     return hit, SCOPE
+            if sym.kind in _FUNCTIONS and name in self._parameters_of(sym):
+                # a parameter shadows the file's and the imports' definitions of its name
+                # (`function addDependency(signal: Signal)` beside `function signal()`)
+                return None, SCOPE
             sym = self.g.get(sym.parent)
         hit = first(self.g.top_level(path, name))
         if hit is not None:
             return hit, SCOPE
         return self.bound(path, name, 0), IMPORT
+
+    def declared_type(self, signature: str, name: str) -> str | None:
+        """The named type `name` is declared with in `signature`; through a utility type that
+        keeps its argument's members (`options: Required<Options<T>>` -> `Options`)."""
+        declared = self.signatures.declared_type(signature, name)
+        if declared in _SAME_MEMBERS:
+            m = re.search(rf"(?<![\w$.]){re.escape(name)}\s*[?!]?\s*:\s*{declared}\s*<\s*([A-Za-z_$][\w$.]*)",
+                          signature)
+            declared = m.group(1) if m else None
+        return declared
+
+    def _parameters_of(self, fn: Sym) -> frozenset[str]:
+        got = self._params.get(fn.signature)
+        if got is None:
+            got = self._params[fn.signature] = _parameter_names(fn.signature)
+        return got
 
     def chain(self, path: str, from_id: str | None, parts: list[str]) -> tuple[Target, str]:
         """`a.b.c` at a use site: its target, or None. The root may be `this` (the enclosing
@@ -228,31 +318,103 @@ class TypeScriptResolver(ScopedResolver):
                 break
             if isinstance(target, Sym):
                 conf = RECEIVER if conf == SCOPE else conf
-            target = self.attribute_of(target, part)
+            owner, target = target, self.attribute_of(target, part)
+            if target is None and isinstance(owner, Sym) and owner.kind == "class":
+                target = self._parameter_property_type(owner, part)
         return target, conf
 
-    def _parameter_type(self, from_id: str | None, name: str) -> Sym | None:
+    def _parameter_property_type(self, cls: Sym, name: str) -> Target:
+        """The type of a property the constructor's parameter declares (`constructor(readonly
+        view: EditorView)`: `this.view` is no member symbol), as a value of that type."""
+        for ctor in self.g.children(cls, "constructor"):
+            declared = self.declared_type(ctor.signature, name) if _parameter_property(ctor.signature, name) else None
+            if declared is not None:
+                return self._typed(ctor.path, ctor.id, declared)
+        return None
+
+    def _parameter_type(self, from_id: str | None, name: str) -> Target:
         fn = enclosing_symbol(self.g, self.g.get(from_id), _FUNCTIONS)
         while fn is not None:
-            declared = self.signatures.declared_type(fn.signature, name)
+            declared = self.declared_type(fn.signature, name)
             if declared is not None:
-                return self.named_type(fn.path, fn.parent, declared, _CONTAINERS)
+                return self._typed(fn.path, fn.parent, declared)
             fn = enclosing_symbol(self.g, self.g.get(fn.parent), _FUNCTIONS)
         return None
 
+    def _outside(self, target: Target) -> bool:
+        """A module no repository file is (a package from node_modules), unless its name is a
+        directory of the repository: a workspace package without a package.json, or one a
+        bundler's alias maps, may be that directory, which the name-based fallbacks reach."""
+        if not isinstance(target, Module) or target.path is not None:
+            return False
+        if self._dirs is None:
+            self._dirs = {d for f in self.files() for d in f.split("/")[:-1]}
+        spec = target.name.split("/")
+        package = spec[:2] if spec[0].startswith("@") else spec[:1]
+        names = {package[-1], "-".join(package).lstrip("@")}
+        return not names & self._dirs
+
+    def _typed(self, path: str, scope: str | None, declared: str) -> Target:
+        """The container a declared type names, or, for a type imported from outside the
+        repository (`$pos: ResolvedPos` from "prosemirror-model"), that package: its members
+        are no repository method of the same name."""
+        cls = self.named_type(path, scope, declared, _CONTAINERS)
+        if cls is None and (parts := ident_chain(declared)):
+            root, _ = self.bare(path, scope, parts[0])
+            if self._outside(root):
+                return root
+        return cls
+
     def attribute_of(self, target: Target, name: str) -> Target:
-        if isinstance(target, Module):
-            return self.lookup(target.path, name, 0) if target.path else None
+        if isinstance(target, Module):  # outside the repository, whatever is reached through it
+            return self.lookup(target.path, name, 0) if target.path else target if self._outside(target) else None
         if not isinstance(target, Sym):
             return None
         if target.kind in _CONTAINERS:
-            return self.member(target, name)
+            hit = self.member(target, name)
+            return hit if hit is not None else self._inherited_from_outside(target, name)
         # a field or variable declared with a type, or a getter/method returning one
-        declared = self.signatures.declared_type(target.signature, target.name) if target.kind in _VALUES else None
+        declared = self.declared_type(target.signature, target.name) if target.kind in _VALUES else None
+        if declared is None and target.kind in _VALUES:
+            field = self._indexed_access(target)
+            if field is not None:
+                return self.attribute_of(field, name)
         if declared is None and target.kind == "method":
             declared = _returned_type(target.signature)
-        cls = self.named_type(target.path, target.parent, declared, _CONTAINERS) if declared else None
-        return self.member(cls, name) if cls is not None else None
+        cls = self._typed(target.path, target.parent, declared) if declared else None
+        return self.attribute_of(cls, name) if isinstance(cls, Module) else self.member(cls, name)
+
+    def _inherited_from_outside(self, cls: Sym, name: str, hops: int = 0) -> Module | None:
+        """A class's member it neither declares nor inherits from a repository base, when a
+        base is from outside the repository (`class Transaction extends Transform`, Transform
+        from prosemirror-transform: `this.doc` is Transform's); a parameter property
+        (`constructor(readonly doc: Node)`) is the class's own."""
+        if cls.kind != "class" or hops > MAX_HOPS \
+                or any(_parameter_property(c.signature, name) for c in self.g.children(cls, "constructor")):
+            return None
+        m = _EXTENDS.search(_GENERIC.sub("", cls.signature))
+        parts = ident_chain(m.group(1).strip()) if m else None
+        root = self.bare(cls.path, cls.parent, parts[0])[0] if parts else None
+        if self._outside(root):
+            return root
+        return next((got for b in self.bases(cls) if (got := self._inherited_from_outside(b, name, hops + 1))), None)
+
+    def _indexed_access(self, target: Sym) -> Sym | None:
+        """The member an indexed access type names (`form: Options<T>['form']` -> the `form`
+        that `Options` declares), when the object type is a container that has it; followed
+        while that member is typed so too (a loop of them answers None)."""
+        field = None
+        for _ in range(MAX_HOPS):
+            head, colon, written = target.signature.partition(":")
+            m = _INDEXED.fullmatch(written.strip()) if colon and head.strip().rstrip("?!") == target.name else None
+            if m is None:
+                return field
+            cls = self.named_type(target.path, target.parent, m.group(1), _CONTAINERS)
+            field = self.member(cls, m.group(3)) if cls is not None else None
+            if field is None or field.kind not in _VALUES:
+                return None
+            target = field
+        return None
 
     def member(self, cls: Sym | None, name: str, hops: int = 0) -> Sym | None:
         if cls is None or hops > MAX_HOPS:
@@ -272,8 +434,9 @@ class TypeScriptResolver(ScopedResolver):
         if got is None:
             got = []
             self._bases[cls.id] = got
-            m = _EXTENDS.search(cls.signature) if cls.kind in _CLASSES else None
-            for expr in (_GENERIC.sub("", m.group(1)).split(",") if m else ()):
+            # type parameters first: `class A<T extends X> extends B` extends B
+            m = _EXTENDS.search(_GENERIC.sub("", cls.signature)) if cls.kind in _CLASSES else None
+            for expr in (m.group(1).split(",") if m else ()):
                 parts = ident_chain(expr.strip())
                 target = self.chain(cls.path, cls.parent, parts)[0] if parts else None
                 if isinstance(target, Sym) and target.kind in _CLASSES and target.id != cls.id:
@@ -350,6 +513,8 @@ class TypeScriptResolver(ScopedResolver):
             names: dict[str, list[Edge]] = {}
             stars: list[Edge] = []
             for imp in self.g.imports(path):
+                if not imp.module and imp.alias in ("", imp.to_name):
+                    continue  # `export { a }`: `a` is bound by its definition or import
                 if imp.to_name == "*" and not imp.alias:
                     stars.append(imp)
                 elif imp.alias or imp.to_name not in ("*", "default", imp.module):
@@ -361,6 +526,8 @@ class TypeScriptResolver(ScopedResolver):
     def bound(self, path: str, name: str, hops: int) -> Target:
         names, _ = self.file_bindings(path)
         for imp in names.get(name, ()):
+            if not imp.module:  # `export { a as name }`
+                return self.lookup(path, imp.to_name, hops + 1)
             target = self.specifier(imp.module, imp.path)
             if target is None:
                 return Module(imp.module, None)

@@ -9,7 +9,8 @@
 ;;       it, the comment or decorator right before it), so that no hook asks a node for its
 ;;       parent or previous sibling: tree-sitter answers those by walking down from the root,
 ;;       which makes deeply nested input (a 2,000-member union type) quadratic
-;;   call, new, cname, crecv, dynimport, jsxname, import, isrc, reexport, esrc, rname, rsrc
+;;   call, new, cname, crecv, dynimport, jsxname, import, isrc, reexport, esrc, lexport, lclause,
+;;       aname, avalue, rname, rsrc
 ;;       calls, `new`, component tags and imports
 ;;   tref, vref, pref, mref, mobj   uses of types and of names as values
 ;;   tdecl, tparam, vdecl, pwrite   names being declared there (not uses)
@@ -87,6 +88,9 @@
 (export_statement source: (_) @esrc) @reexport
 (export_statement (export_clause (export_specifier name: (_) @exported)))
 (export_statement value: (identifier) @exported)
+(export_statement !source (export_clause) @lclause) @lexport
+(program (export_statement declaration: (lexical_declaration
+  (variable_declarator name: (identifier) @aname value: (identifier) @avalue))))
 (call_expression function: [
   (identifier) @cname
   (member_expression object: (_) @crecv property: (_) @cname)
