@@ -712,9 +712,20 @@ def unwrap_message(q: str, keep_name: bool = False) -> str:
         return m.group(1).strip()
     m = _EXC_NAME.match(s)
     name, body = (s[:m.end()], s[m.end():]) if m else ("", s)
-    body = _REPR_HEAD.sub("", _first_argument(body), count=1)
+    body = _rust_io_error(_REPR_HEAD.sub("", _first_argument(body), count=1))
     rest = name + body if keep_name else body
     return rest if rest.strip() else s
+
+
+# Rust's Debug print of a `std::io::Error`: `Custom { kind: InvalidInput, error: "path must be
+# shorter than SUN_LEN" }` (io::Error::new), `Os { code: 2, kind: NotFound, message: "No such
+# file or directory" }`: the quoted string is the message, not a value of it
+_RUST_IO_DEBUG = re.compile(r'^(?:Custom|Os)\s*\{[^{}"\n]{0,200}?\b(?:error|message):\s*"((?:[^"\\\n]|\\.){1,500})"\s*\}$')
+
+
+def _rust_io_error(body: str) -> str:
+    m = _RUST_IO_DEBUG.match(body.strip())
+    return m.group(1).replace('\\"', '"') if m else body
 
 
 def _first_argument(body: str) -> str:
