@@ -90,3 +90,18 @@ def test_a_declared_member_comes_after_the_implementation_saying_more(make_repo)
     assert places.index(("update", 12)) < places.index(("update", 2)), places
     reasons = out["metadata"]["ranking_reasons"][places.index(("update", 2))]
     assert reasons["bodyless_penalty"] < 0, reasons
+
+
+def test_a_typescript_overload_signature_stands_for_its_implementation_not_a_declaration():
+    """redux's `compose`: the JSDoc is above the first overload signature, the implementation
+    (with the body) right below the signatures; the hit is the signature, and is no declaration
+    to put below the functions that do the work. A `.d.ts` file's function has no body anywhere."""
+    from cruxe.model import Hit
+    from cruxe.query.coverage import _bodyless
+    sig = "export default function compose(): <R>(a: R) => R"
+    overload = Hit("symbol", "src/compose.ts", 13, 13, kind="function", name="compose", signature=sig,
+                   language="typescript")
+    assert not _bodyless(overload, sig + "\n")
+    declared = Hit("symbol", "types/compose.d.ts", 13, 13, kind="function", name="compose", signature=sig,
+                   language="typescript")
+    assert _bodyless(declared, sig + ";\n")

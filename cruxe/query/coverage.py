@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from .. import codetokens as ct
 from .. import lexicon
-from ..model import ROLE_KINDS, Hit
+from ..model import ROLE_KINDS, TS_FAMILY, Hit, is_declaration_file
 from ..store import Chunk, chunks
 from . import signals as sig
 from ..declarations import CALLABLE_KINDS, MAX_STUB_LINES, is_declaration
@@ -209,10 +209,15 @@ def _name_of(hit: Hit) -> str:
 
 def _bodyless(hit: Hit, body: str) -> bool:
     """A definition without a body of its own: a value, alias or type (by its kind), or a
-    callable its lines declare only (a short one: a longer span is a body)."""
+    callable its lines declare only (a short one: a longer span is a body). Not a TypeScript
+    function's overload signature outside a declaration file: its implementation is right
+    below it, and the group's doc comment stands above the first signature (redux's
+    `compose`)."""
     if hit.result_type != "symbol":
         return False
     if hit.kind in BODYLESS_KINDS:
         return True
+    if hit.kind == "function" and hit.language in TS_FAMILY and not is_declaration_file(hit.path):
+        return False
     return (hit.kind in CALLABLE_KINDS and hit.line_end - hit.line_start < MAX_STUB_LINES
             and is_declaration(hit.language, hit.signature, body))
