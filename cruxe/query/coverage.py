@@ -42,10 +42,10 @@ from dataclasses import dataclass
 
 from .. import codetokens as ct
 from .. import lexicon
+from ..declarations import CALLABLE_KINDS, MAX_STUB_LINES, is_declaration
 from ..model import ROLE_KINDS, TS_FAMILY, Hit, is_declaration_file
 from ..store import Chunk, chunks
 from . import signals as sig
-from ..declarations import CALLABLE_KINDS, MAX_STUB_LINES, is_declaration
 
 COVERAGE_WINDOW = 30  # first results re-scored; bounded for latency (a chunk read each at worst)
 MAX_TEXT_LINES = 40  # a definition's first lines are its text: a long body's tail adds only noise
