@@ -124,3 +124,11 @@ def test_a_changed_return_type_moves_the_call_on_the_local(make_repo, tmp_path, 
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "src/lib.rs").write_text(edit))
     assert answer(whole, "src/uses.rs", _line(USES, "// with_capacity"), "insert") != "receiver"
     assert synced == whole
+
+
+def test_a_path_call_through_a_module_named_like_a_local_is_no_call_on_it():
+    # std's rc.rs: `let ptr = Self::allocate_for_ptr(..); ptr::copy_nonoverlapping(..)`
+    from cruxe.languages.rust import extract
+    src = "fn f() {\n    let ptr = Self::allocate();\n    ptr::copy(1);\n    ptr.copy(2);\n}\n"
+    assert [r.receiver for r in extract(src.encode(), "src/a.rs").references if r.to_name == "copy"] == [
+        "ptr", "Self::allocate()"]

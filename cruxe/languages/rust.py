@@ -45,7 +45,9 @@ Rules (the choices CONTRACTS leaves open):
   receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`),
   also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`,
   turbofish ones too: `assert_eq!(x & low_bits::<T>(), 0)`),
-  where `fn name(` is a definition of the template, no call.
+  where `fn name(` is a definition of the template, no call. A call on a local whose `let`
+  says its type gets a receiver writing it (`_typed_locals`): `T{}` (`let x: &mut T`, `let x =
+  T { .. }`), `Arc<T>{}` (`let x: Arc<T>`), `T::new()` (`let x = T::new(..)`).
 """
 from __future__ import annotations
 
@@ -702,7 +704,9 @@ def _typed_locals(root: ts.Node, refs: list[PendingRef], cands: list[Candidate],
     fns = sorted((c.node.start_byte, c.node.end_byte) for c in cands if c.node.type == "function_item")
     out = []
     for p in refs:
-        recv = _seen_let(p, lets.get(p[6], ()), binds.get(p[6], ()), fns) if p[1] == "calls" else ""
+        # `x.f()` only: `x::f()` carries the same receiver text, a path (a module `ptr` beside a local `ptr`)
+        method = p[1] == "calls" and p[6] in lets and source[max(0, p[0] - 64):p[0]].rstrip().endswith(b".")
+        recv = _seen_let(p, lets[p[6]], binds.get(p[6], ()), fns) if method else ""
         if recv and _macro_hides(root, p, source):
             recv = ""
         out.append((*p[:6], recv) if recv else p)

@@ -32,6 +32,9 @@
   way to its epoch crate); a path receiver naming nothing is tried whole with the call's name.
 - `extern crate x;` of a crate the repository does not hold: `self::x::Y`, `crate::x::f` and
   the uses through them are another crate's (external), not unknown.
+- `x.f()` on a local whose `let` says its type (extraction's receivers `T{}`, `Arc<T>{}`,
+  `T::new()`): `f` of T (a pointer's own methods external); `T::new()` only when the repository's
+  `T::new` returns `Self` or T; otherwise the one Rust method of that name, as for any local.
 - A type alias of the repository (`type InnerMutex<T> = self::spin::SpinMutex<T>`) that has no
   method `f` of its own: `f` of the type it names, as a field's, a parameter's or a path's type.
 """
