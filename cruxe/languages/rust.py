@@ -670,6 +670,8 @@ _BINDINGS = """
 (field_pattern pattern: (identifier) @bind)
 """
 _POINTERS = frozenset({"Box", "Rc", "Arc"})
+# `let x:`, `let mut x = a::T::f(`, `let x = T {`: the shapes of a `let` that may say a type (and `f(`)
+_TYPED_LET = re.compile(rb"\blet\s+(?:mut\s+)?(\w+)\s*(?::(?!:)|=\s*[\w:]+\s*[({])")
 
 
 @lru_cache(maxsize=1)
@@ -687,45 +689,55 @@ def _typed_locals(root: ts.Node, refs: list[PendingRef], cands: list[Candidate],
     is the latest one of the name whose block holds it, before it; another binding of the name
     in between (a pattern, a closure's or an inner fn's parameter), an untyped `let`, a
     generic parameter's name or an inner `fn` around the call leaves the call as written."""
-    wanted = {p[6] for p in refs if p[1] == "calls" and p[6].isidentifier() and p[6] != "self"}
-    if not wanted or b"let" not in source:
+    if b"let" not in source:
         return refs
-    lets: dict[str, list[tuple[ts.Node, str]]] = {}
+    # only the names some `let` may type are looked up
+    typed = {m.decode() for m in _TYPED_LET.findall(source)}
+    wanted = {p[6] for p in refs if p[1] == "calls" and p[6] in typed}
+    if not wanted:
+        return refs
+    lets: dict[str, list[tuple[int, int, int, str]]] = {}
     binds: dict[str, list[int]] = {}
     for _, caps in matches(_bindings_query(), root):
         node = caps.get("lname", caps.get("bind", (None,)))[0]
         name = text(node, source) if node is not None else ""
         if name not in wanted:
             continue
-        if "let" in caps:
-            lets.setdefault(name, []).append((caps["let"][0], _let_receiver(caps["let"][0], params, source)))
-        else:
+        let = caps.get("let", (None,))[0]
+        block = let.parent if let is not None else None
+        if block is not None:
+            lets.setdefault(name, []).append((let.start_byte, let.end_byte, block.end_byte,
+                                              _let_receiver(let, params, source)))
+        elif let is None:
             binds.setdefault(name, []).append(node.start_byte)
+    for found in (*lets.values(), *binds.values()):
+        found.sort()
     fns = sorted((c.node.start_byte, c.node.end_byte) for c in cands if c.node.type == "function_item")
     out = []
     for p in refs:
         # `x.f()` only: `x::f()` carries the same receiver text, a path (a module `ptr` beside a local `ptr`)
         method = p[1] == "calls" and p[6] in lets and source[max(0, p[0] - 64):p[0]].rstrip().endswith(b".")
-        recv = _seen_let(p, lets[p[6]], binds.get(p[6], ()), fns) if method else ""
+        recv = _seen_let(p[0], lets[p[6]], binds.get(p[6], []), fns) if method else ""
         if recv and _macro_hides(root, p, source):
             recv = ""
         out.append((*p[:6], recv) if recv else p)
     return out
 
 
-def _seen_let(ref: PendingRef, lets: list[tuple[ts.Node, str]] | tuple, binds: list[int] | tuple,
+def _seen_let(at: int, lets: list[tuple[int, int, int, str]], binds: list[int],
               fns: list[tuple[int, int]]) -> str:
-    """The receiver the `let` a call at `ref` sees writes ("" when none, or it writes no type)."""
-    at = ref[0]
-    seen = [(node, recv) for node, recv in lets
-            if node.parent is not None and node.end_byte <= at < node.parent.end_byte]
-    if not seen:
+    """The receiver the `let` a call at byte `at` sees writes ("" when none, or it writes no
+    type). `lets`: (start, end, its block's end, receiver) sorted; `binds`: sorted starts."""
+    i = bisect_right(lets, (at,)) - 1
+    while i >= 0 and not lets[i][1] <= at < lets[i][2]:
+        i -= 1  # the latest `let` before the call whose block holds it
+    if i < 0 or not lets[i][3]:
         return ""
-    node, recv = max(seen, key=lambda t: t[0].start_byte)
-    if not recv or any(node.end_byte <= b < at for b in binds):
-        return ""
-    block_end = node.parent.end_byte
-    if any(node.end_byte <= s <= at < e <= block_end for s, e in fns):
+    _, end, block_end, recv = lets[i]
+    j = bisect_right(binds, end - 1)
+    if j < len(binds) and binds[j] < at:
+        return ""  # another binding of the name in between
+    if any(end <= s <= at < e <= block_end for s, e in fns):
         return ""  # an inner `fn` does not see the enclosing function's locals
     return recv
 
