@@ -132,3 +132,12 @@ def test_a_path_call_through_a_module_named_like_a_local_is_no_call_on_it():
     src = "fn f() {\n    let ptr = Self::allocate();\n    ptr::copy(1);\n    ptr.copy(2);\n}\n"
     assert [r.receiver for r in extract(src.encode(), "src/a.rs").references if r.to_name == "copy"] == [
         "ptr", "Self::allocate()"]
+
+
+def test_a_closures_parameter_inside_a_macro_hides_the_local():
+    # a macro's arguments are tokens: the closure's `|x|` binds no name the tree shows
+    from cruxe.languages.rust import extract
+    src = ("fn f() {\n    let x = T::new();\n    assert!(v.iter().all(|x| x.ok()));\n"
+           "    assert!(x.ok());\n}\n")
+    assert [r.receiver for r in extract(src.encode(), "src/a.rs").references if r.to_name == "ok"] == [
+        "x", "T::new()"]
