@@ -134,7 +134,7 @@ def test_calls_with_receiver_and_enclosing_symbol():
         ("write", "", 66, "auth::jwt::Bits::fmt"),  # macro invocation
         ("new", "Claims", 77, "auth::jwt::validate_token"),
         ("to_string", "token", 77, "auth::jwt::validate_token"),
-        ("validate", "claims", 78, "auth::jwt::validate_token"),
+        ("validate", "Claims::new()", 78, "auth::jwt::validate_token"),  # a local its `let` types
         ("map", "claims.validate(token)", 78, "auth::jwt::validate_token"),
         ("Err", "", 83, "auth::jwt::ensure"),  # in a macro_rules! body's tokens
     ]

@@ -45,12 +45,15 @@ Rules (the choices CONTRACTS leaves open):
   receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`),
   also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`,
   turbofish ones too: `assert_eq!(x & low_bits::<T>(), 0)`),
-  where `fn name(` is a definition of the template, no call.
+  where `fn name(` is a definition of the template, no call. A call on a local whose `let`
+  says its type gets a receiver writing it (`_typed_locals`): `T{}` (`let x: &mut T`, `let x =
+  T { .. }`), `Arc<T>{}` (`let x: Arc<T>`), `T::new()` (`let x = T::new(..)`).
 """
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 
 import tree_sitter as ts
 
@@ -104,6 +107,8 @@ def _read(root: ts.Node, source: bytes) -> tuple[list[Candidate], list[PendingRe
     cands = [c for c in (_candidate(caps["def"][0], source) for caps in groups["definitions"]) if c is not None]
     refs = (_references(groups["refs"], source) + _macro_calls(groups["macro_args"], source)
             + type_references(groups, source))
+    params = {source[c["tparam"][0].start_byte:c["tparam"][0].end_byte] for c in groups["declared"] if "tparam" in c}
+    refs = _typed_locals(root, refs, cands, params, source)
     return cands, refs, [caps["imacro"][0] for caps in groups["item_macros"]]
 
 
@@ -639,3 +644,157 @@ def _import(full: str, node: ts.Node, alias: str = "") -> PendingRef:
 
 def _join(prefix: str, tail: str) -> str:
     return f"{prefix}::{tail}" if prefix and tail else prefix or tail
+
+
+# ---- locals typed by their declaration ----------------------------------------------------
+
+# The `let`s of one name and the other places that bind a name (parameters, closures' ones,
+# patterns): a call on a local takes the type the `let` it sees writes, unless another binding
+# of the name comes between (read generously: any identifier a pattern holds).
+_BINDINGS = """
+(let_declaration pattern: (identifier) @lname) @let
+(parameter pattern: (identifier) @bind)
+(closure_parameters (identifier) @bind)
+(tuple_pattern (identifier) @bind)
+(tuple_struct_pattern (identifier) @bind)
+(slice_pattern (identifier) @bind)
+(match_pattern (identifier) @bind)
+(let_condition pattern: (identifier) @bind)
+(for_expression pattern: (identifier) @bind)
+(ref_pattern (identifier) @bind)
+(mut_pattern (identifier) @bind)
+(captured_pattern (identifier) @bind)
+(or_pattern (identifier) @bind)
+(reference_pattern (identifier) @bind)
+(field_pattern (shorthand_field_identifier) @bind)
+(field_pattern pattern: (identifier) @bind)
+"""
+_POINTERS = frozenset({"Box", "Rc", "Arc"})
+# `let x:`, `let mut x = a::T::f(`, `let x = T {`: the shapes of a `let` that may say a type (and `f(`)
+_TYPED_LET = re.compile(rb"\blet\s+(?:mut\s+)?(\w+)\s*(?::(?!:)|=\s*[\w:]+\s*[({])")
+
+
+@lru_cache(maxsize=1)
+def _bindings_query() -> ts.Query:
+    return query(LANG, _BINDINGS)
+_TYPE_PATHS = frozenset({"type_identifier", "scoped_type_identifier"})
+
+
+def _typed_locals(root: ts.Node, refs: list[PendingRef], cands: list[Candidate], params: set[bytes],
+                  source: bytes) -> list[PendingRef]:
+    """A call on a local (`fb.insert(i)`) whose `let` writes its type gets a receiver the
+    resolver reads: `T{}` / `a::T{}` for `let x: T` (`&T`, `&mut T`; `Arc<T>{}` through a
+    `Box`/`Rc`/`Arc`) and `let x = T { .. }`; `T::f()` / `a::T::f()` for `let x = T::f(..)`
+    (the resolver keeps it only when f's signature returns `Self` or T). The `let` a call sees
+    is the latest one of the name whose block holds it, before it; another binding of the name
+    in between (a pattern, a closure's or an inner fn's parameter), an untyped `let`, a
+    generic parameter's name or an inner `fn` around the call leaves the call as written."""
+    if b"let" not in source:
+        return refs
+    # only the names some `let` may type are looked up
+    typed = {m.decode() for m in _TYPED_LET.findall(source)}
+    wanted = {p[6] for p in refs if p[1] == "calls" and p[6] in typed}
+    if not wanted:
+        return refs
+    lets: dict[str, list[tuple[int, int, int, str]]] = {}
+    binds: dict[str, list[int]] = {}
+    for _, caps in matches(_bindings_query(), root):
+        node = caps.get("lname", caps.get("bind", (None,)))[0]
+        name = text(node, source) if node is not None else ""
+        if name not in wanted:
+            continue
+        let = caps.get("let", (None,))[0]
+        block = let.parent if let is not None else None
+        if block is not None:
+            lets.setdefault(name, []).append((let.start_byte, let.end_byte, block.end_byte,
+                                              _let_receiver(let, params, source)))
+        elif let is None:
+            binds.setdefault(name, []).append(node.start_byte)
+    for found in (*lets.values(), *binds.values()):
+        found.sort()
+    fns = sorted((c.node.start_byte, c.node.end_byte) for c in cands if c.node.type == "function_item")
+    out = []
+    for p in refs:
+        # `x.f()` only: `x::f()` carries the same receiver text, a path (a module `ptr` beside a local `ptr`)
+        method = p[1] == "calls" and p[6] in lets and source[max(0, p[0] - 64):p[0]].rstrip().endswith(b".")
+        recv = _seen_let(p[0], lets[p[6]], binds.get(p[6], []), fns) if method else ""
+        if recv and _macro_hides(root, p, source):
+            recv = ""
+        out.append((*p[:6], recv) if recv else p)
+    return out
+
+
+def _seen_let(at: int, lets: list[tuple[int, int, int, str]], binds: list[int],
+              fns: list[tuple[int, int]]) -> str:
+    """The receiver the `let` a call at byte `at` sees writes ("" when none, or it writes no
+    type). `lets`: (start, end, its block's end, receiver) sorted; `binds`: sorted starts."""
+    i = bisect_right(lets, (at,)) - 1
+    while i >= 0 and not lets[i][1] <= at < lets[i][2]:
+        i -= 1  # the latest `let` before the call whose block holds it
+    if i < 0 or not lets[i][3]:
+        return ""
+    _, end, block_end, recv = lets[i]
+    j = bisect_right(binds, end - 1)
+    if j < len(binds) and binds[j] < at:
+        return ""  # another binding of the name in between
+    if any(end <= s <= at < e <= block_end for s, e in fns):
+        return ""  # an inner `fn` does not see the enclosing function's locals
+    return recv
+
+
+def _let_receiver(let: ts.Node, params: set[bytes], source: bytes) -> str:
+    """What a `let` says its name's type is, as a receiver (`_typed_locals`); "" for anything else."""
+    declared = let.child_by_field_name("type")
+    if declared is not None:
+        return _declared_receiver(declared, params, source)
+    value = let.child_by_field_name("value")
+    if value is None:
+        return ""
+    if value.type == "struct_expression":
+        name = value.child_by_field_name("name")
+        return f"{text(name, source)}{{}}" if name is not None and name.type in _TYPE_PATHS else ""
+    if value.type == "call_expression":
+        fn = value.child_by_field_name("function")
+        path = fn.child_by_field_name("path") if fn is not None and fn.type == "scoped_identifier" else None
+        if path is not None and path.type in ("identifier", "scoped_identifier") and "<" not in text(fn, source):
+            return f"{text(fn, source)}()" if source[path.start_byte:path.end_byte].split(b"::")[0] not in params else ""
+    return ""
+
+
+def _declared_receiver(node: ts.Node, params: set[bytes], source: bytes) -> str:
+    """`T{}` for a declared type `T`, `&mut a::T<U>` (`a::T{}`), `Arc<T>{}` for `Arc<T<U>>`;
+    "" for a generic parameter, a primitive, a tuple, a slice, `dyn`/`impl` and the like."""
+    while node.type == "reference_type":
+        node = node.child_by_field_name("type")
+    outer = ""
+    if node.type == "generic_type":
+        base = node.child_by_field_name("type")
+        args = node.child_by_field_name("type_arguments")
+        if base is not None and text(base, source) in _POINTERS and args is not None and args.named_child_count == 1:
+            outer, node = text(base, source), args.named_children[0]
+            node = node.child_by_field_name("type") if node.type == "generic_type" else node
+        else:
+            node = base
+    if node is None or node.type not in _TYPE_PATHS:
+        return ""
+    name = text(node, source)
+    head = name.split("::")[0].encode()
+    if head in params or (len(name) == 1 and name.isupper()):
+        return ""
+    return f"{outer}<{name}>{{}}" if outer else f"{name}{{}}"
+
+
+def _macro_hides(root: ts.Node, ref: PendingRef, source: bytes) -> bool:
+    """Whether a call read from a macro's tokens may see another binding of its receiver's
+    name (`assert!(v.iter().all(|x| x.ok()))`: a closure's parameter, which no tree holds):
+    any mention of the name in the macro's tokens before the call but as a receiver (`x.`)."""
+    node = root.descendant_for_byte_range(ref[0], ref[0])
+    outer = None
+    while node is not None and node.type != "macro_invocation":
+        if node.type == "token_tree":
+            outer = node
+        node = node.parent
+    if outer is None:
+        return False
+    before = source[outer.start_byte:ref[0]]
+    return re.search(rb"\b" + re.escape(ref[6].encode()) + rb"\b(?!\s*\.)", before) is not None

@@ -32,6 +32,9 @@
   way to its epoch crate); a path receiver naming nothing is tried whole with the call's name.
 - `extern crate x;` of a crate the repository does not hold: `self::x::Y`, `crate::x::f` and
   the uses through them are another crate's (external), not unknown.
+- `x.f()` on a local whose `let` says its type (extraction's receivers `T{}`, `Arc<T>{}`,
+  `T::new()`): `f` of T (a pointer's own methods external); `T::new()` only when the repository's
+  `T::new` returns `Self` or T; otherwise the one Rust method of that name, as for any local.
 - A type alias of the repository (`type InnerMutex<T> = self::spin::SpinMutex<T>`) that has no
   method `f` of its own: `f` of the type it names, as a field's, a parameter's or a path's type.
 """
@@ -80,6 +83,10 @@ _STD_TRAIT_METHODS = frozenset("clone clone_from eq ne cmp partial_cmp lt le gt 
                                "deref deref_mut drop into_iter default to_string to_owned extend read read_exact "
                                "write write_all flush poll call call_mut call_once index index_mut add sub mul div "
                                "neg not len is_empty get type_id".split())
+# receivers extraction gives a call on a local whose `let` says its type (languages/rust.py):
+# `a::T{}`, `Arc<T>{}` (its declared type) and `a::T::new()` (the associated function called)
+_DECLARED = re.compile(r"((?:Box|Rc|Arc)<(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*>|(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)\{\}")
+_CONSTRUCTED = re.compile(r"((?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)::([A-Za-z_]\w*)\(\)")
 _STRUCT_NAME = re.compile(r"\b(?:struct|union)\s+[A-Za-z_]\w*\s*")
 _ALIAS_NAME = re.compile(r"\btype\s+[A-Za-z_]\w*\s*")
 MAX_ALIAS_HOPS = 4  # `type A = B; type B = C;`: a chain of aliases, bounded (a cycle is an error in Rust)
@@ -115,6 +122,10 @@ class RustResolver(LanguageResolver):
         if not e.receiver:
             return self._bare(e, crate, here)
         recv = e.receiver
+        if recv.endswith(("{}", "()")):
+            local = _DECLARED.fullmatch(recv) or _CONSTRUCTED.fullmatch(recv)
+            if local is not None:
+                return self._local_method(crate, here, e, local)
         if recv in ("self", "Self") or recv.startswith("Self::"):
             owner_type = _impl_type(self.g.get(e.from_id))
             return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
@@ -152,6 +163,56 @@ class RustResolver(LanguageResolver):
             if target is False:
                 return None, EXTERNAL
         return self._any_method(e)
+
+    def _local_method(self, crate: str, here: str, e: Edge, local: re.Match[str]) -> Resolution:
+        """`x.f()` on a local whose `let` writes its type (`T{}`, `Arc<T>{}`, extraction's
+        receivers) or calls an associated function (`T::new()`, `Self::new()`): `f` of that type,
+        through a smart pointer unless the pointer has `f` itself; the function counts only when
+        its signature returns `Self` or the type. Anything else: the one method of that name,
+        as for any local."""
+        if local.re is _DECLARED:
+            declared = local.group(1)
+            if e.to_name in _POINTER_METHODS and _pointer(declared):
+                return None, EXTERNAL
+            got = self._declared_type(crate, here, e, field_type(declared))
+        else:
+            got = self._constructed_type(crate, here, e, local.group(1).split("::"), local.group(2))
+        if isinstance(got, (str, Sym)):
+            owner = got if isinstance(got, str) else None
+            found = self._method(crate, owner, e.to_name, RECEIVER) if owner else self._type_method(got, e.to_name)
+            if found[1] != UNKNOWN:
+                return found  # none of its own: reached through `Deref` or a blanket trait impl, as before
+        return (None, EXTERNAL) if got is False else self._any_method(e)
+
+    def _declared_type(self, crate: str, here: str, e: Edge, parts: list[str]) -> Sym | str | bool | None:
+        """The type a `let`'s declared path names: a type of the repository (a Sym; `Self`: the
+        impl's type's qualified name), False for another crate's (std's named ones among them),
+        None when not known."""
+        if parts == ["Self"]:
+            return _impl_type(self.g.get(e.from_id))
+        target = self.path(crate, here, e.path, parts) if parts else None
+        if isinstance(target, Sym):
+            return target if target.kind in ("struct", "enum", "type_alias") else None
+        if target is None and len(parts) == 1 and parts[0] in _STD_TYPES:
+            return parts[0] if self._method(crate, parts[0], e.to_name, RECEIVER)[0] is not None else False
+        return False if target is False else None
+
+    def _constructed_type(self, crate: str, here: str, e: Edge, parts: list[str], fn: str) -> Sym | str | None:
+        """The type `T` of `let x = T::fn(..)` when the repository's `T::fn` returns `Self` or `T`."""
+        owner = self._declared_type(crate, here, e, parts)
+        if isinstance(owner, str):
+            found = self._method(crate, owner, fn, RECEIVER)
+            name = owner.rsplit("::", 1)[-1]
+        elif isinstance(owner, Sym):
+            found, name = self._type_method(owner, fn), owner.name
+        else:
+            return None
+        called = self.g.get(found[0]) if found[0] is not None else None
+        returned = return_type(called.signature) if called is not None else ""
+        if returned == "Self" or (not _pointer(returned) and field_type(returned)[-1:] == [name]
+                                  and _FIELD_TYPE.match(returned).group(1) == returned.split("<", 1)[0]):
+            return owner
+        return None
 
     def _field_method(self, crate: str, e: Edge, fields: list[str]) -> Resolution | None:
         """`self.0.f()` / `self.inner.f()` in a method of a struct: `f` of the field's type, as
@@ -619,6 +680,18 @@ def struct_bounds(signature: str, param: str) -> tuple[tuple[str, ...], ...]:
         clause = signature[end:].lstrip()[where.end():].split(" {", 1)[0].split("(", 1)[0]
         items += _bracketed("<" + clause + ">", 0)[0]
     return _bounds_of(items, param)
+
+
+def return_type(signature: str) -> str:
+    """What a function's signature says it returns (`pub fn new(n: usize) -> Self where ..` ->
+    `Self`); "" when it says nothing."""
+    m = _FN_NAME.search(signature)
+    if m is None:
+        return ""
+    i = _bracketed(signature, m.end())[1] if signature.startswith("<", m.end()) else m.end()
+    i = _bracketed(signature, i)[1] if signature.startswith("(", i) else len(signature)
+    rest = signature[i:].strip()
+    return _WHERE.split(rest[2:], 1)[0].strip() if rest.startswith("->") else ""
 
 
 def aliased_type(signature: str) -> str:
