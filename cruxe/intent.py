@@ -364,10 +364,33 @@ def classify(query: str) -> tuple[str, float]:
 _RUST_WRAPPED = re.compile(r"^(?:Err|Ok|Some)\(\s*([A-Za-z_][\w:]*)\s*\)$")
 
 
+# A definition named with its file, as pytest prints a test (`tests/test_items.py::TestItem::test_x`)
+# and other tools a symbol (`src/view/index.ts:EditorView`): the file, then the name (`file.py:12`
+# is a location, read as a trace's frame elsewhere)
+_FILE_THEN_NAME = re.compile(r"^((?:[\w.@-]+/)*[\w.@-]+\.(?:py|pyi|go|rs|ts|tsx|mts|cts|js|jsx|mjs|cjs))"
+                             r"(?:::|:)([A-Za-z_$][\w$]*(?:(?:::|\.)[A-Za-z_$][\w$]*)*)$")
+
+
+def file_and_name(text: str) -> tuple[str, str] | None:
+    """(file, name) of `path/file.ext::A::b` or `path/file.ext:A.b` (the name's segments joined
+    by `.`), None for anything else."""
+    m = _FILE_THEN_NAME.match(text.strip().strip("`").strip())
+    return (m.group(1), m.group(2).replace("::", ".")) if m else None
+
+
+def in_file(path: str, named: str) -> bool:
+    """`path` is the file a name's file part names (`file_and_name`): the same path, or a tail
+    of it at a `/` (`test_items.py`, `tests/test_items.py`)."""
+    return path == named or path.endswith("/" + named)
+
+
 def _normalise(query: str) -> str:
     q = query[:MAX_CLASSIFY_CHARS].strip()
     if len(q) > 2 and q[0] == q[-1] == "`" and "`" not in q[1:-1]:
         q = q[1:-1].strip()  # agents wrap names in markdown backticks
+    located = file_and_name(q)
+    if located:
+        return located[1]
     wrapped = _RUST_WRAPPED.match(q)
     return wrapped.group(1) if wrapped else q
 
@@ -407,6 +430,9 @@ def parse_name(text: str, field: str) -> list[str]:
     raw = text.strip().strip("`").strip()
     if not raw:
         raise CruxeError("invalid_input", f"{field} must not be empty", {"field": field})
+    located = file_and_name(raw)
+    if located:  # the file is the caller's to use (`locate_symbol`, `find_references`)
+        raw = located[1]
     # Rust's fully qualified form, as compilers and docs print it: `<Span as Drop>::drop` is the
     # method of Span's impl (`Span::drop`), `<Vec<T> as IntoIterator>::into_iter` Vec's
     raw = _RUST_QUALIFIED_SELF.sub(_impl_method, raw)

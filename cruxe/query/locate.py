@@ -50,6 +50,9 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     segments = intent_mod.parse_name(name, "name")
     target = segments[-1]
     rows = symbols_named(gen, target.lower())
+    located = intent_mod.file_and_name(name)
+    if located:  # `tests/test_items.py::test_x`: that file's definitions (its path or a tail of it)
+        rows = [r for r in rows if intent_mod.in_file(r.path, located[0])]
     qualified = len(segments) > 1
     home = CrateNames(gen, repo, ref)  # reads a Cargo.toml only when asked about a Rust file
     exported: list[Symbol] = []

@@ -29,7 +29,7 @@ from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE
 from .. import literals
 from ..declarations import CALLABLE_KINDS, declarations
 from ..errors import CruxeError
-from ..intent import NAME_SEPARATORS, classify
+from ..intent import NAME_SEPARATORS, classify, file_and_name
 from ..model import Hit, is_test_path
 from ..reexports import reexported
 from ..store import (LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index, symbols_by_id,
@@ -572,7 +572,8 @@ def _located_first(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> None
     if not named:
         return
     try:
-        first = locate.locate_symbol(gen, repo, ref, p.query_path or p.target, language=p.language, limit=1)[0]
+        asked = p.query if file_and_name(p.query) else p.query_path or p.target  # the file, when written
+        first = locate.locate_symbol(gen, repo, ref, asked, language=p.language, limit=1)[0]
     except CruxeError:  # a query locate reads otherwise (not a name): retrieval's order stands
         return
     chosen = next((h for h in named if first and h.symbol_id == first[0].symbol_id), None)

@@ -44,7 +44,8 @@ from ..crates import CrateNames
 from ..declarations import declarations
 from ..errors import CruxeError
 from ..filetext import line_of
-from ..intent import NAME_SEPARATORS, is_macro_call, parse_name, qualified_matches, scope_as_written
+from ..intent import (NAME_SEPARATORS, file_and_name, in_file, is_macro_call, parse_name, qualified_matches,
+                      scope_as_written)
 from ..model import is_declaration_file, is_test_file, normalize_repo_path
 from ..reexports import reexported
 from ..shape import apply_safety_limit
@@ -178,6 +179,10 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
     name), in (path, line) order: one, or several of the one file `path` names."""
     name = segments[-1]
     every = rows = _definitions(gen, repo, ref, segments, is_macro_call(symbol_name))
+    located = file_and_name(symbol_name)
+    if path is None and located:  # `tests/test_items.py::test_x`: the file the name is written with
+        named = {r["path"] for r in rows if in_file(r["path"], located[0])}
+        path = named.pop() if len(named) == 1 else None
     if path is not None:
         rows = [r for r in rows if r["path"] == path]
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
