@@ -411,6 +411,27 @@ def _heal_state_schema(conn: sqlite3.Connection) -> None:
             pass
 
 
+# How long a writer waits out shared holders of the lock before calling the ref busy: readers'
+# `writer_active` probes hold it shared for a moment, many times a second on a busy server, and a
+# job that found one there was refused as index_in_progress (tests/test_concurrency.py, once in a
+# while). A job that holds the lock holds it for seconds: it is refused after this wait.
+WRITER_LOCK_PATIENCE_S = 0.5
+
+
+def _lock_exclusively(fd: int, ref: str) -> None:
+    deadline = time.monotonic() + WRITER_LOCK_PATIENCE_S
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except OSError as e:
+            if e.errno not in (errno.EAGAIN, errno.EACCES):
+                raise
+        if time.monotonic() >= deadline:
+            raise CruxeError("index_in_progress", f"another index job is running for ref {ref!r}", {"ref": ref})
+        time.sleep(0.01)
+
+
 class ProjectStore:
     """Everything Cruxe keeps for one repository under `$CRUXE_HOME/data/<project_id>`."""
 
@@ -657,14 +678,7 @@ class ProjectStore:
         except OSError as e:
             raise storage_error(e, lock_dir, f"cannot open the writer lock of ref {ref!r}") from e
         try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as e:
-                if e.errno in (errno.EAGAIN, errno.EACCES):
-                    raise CruxeError("index_in_progress",
-                                     f"another index job is running for ref {ref!r}",
-                                     {"ref": ref}) from None
-                raise
+            _lock_exclusively(fd, ref)
             os.ftruncate(fd, 0)
             os.write(fd, str(os.getpid()).encode())
             yield
