@@ -411,14 +411,14 @@ def _heal_state_schema(conn: sqlite3.Connection) -> None:
             pass
 
 
-# How long a writer waits out shared holders of the lock before calling the ref busy: readers'
-# `writer_active` probes hold it shared for a moment, many times a second on a busy server, and a
-# job that found one there was refused as index_in_progress (tests/test_concurrency.py, once in a
-# while). A job that holds the lock holds it for seconds: it is refused after this wait.
+# Readers' `writer_active` probes hold the lock shared for a moment, many times a second on a
+# busy server; a job that met one was refused as index_in_progress (tests/test_concurrency.py,
+# once in a while). A writer tells the two apart (a shared lock can be taken beside readers, not
+# beside a job) and waits out readers only, this long at most.
 WRITER_LOCK_PATIENCE_S = 0.5
 
 
-def _lock_exclusively(fd: int, ref: str) -> None:
+def _lock_exclusively(fd: int, path: Path, ref: str) -> None:
     deadline = time.monotonic() + WRITER_LOCK_PATIENCE_S
     while True:
         try:
@@ -427,9 +427,21 @@ def _lock_exclusively(fd: int, ref: str) -> None:
         except OSError as e:
             if e.errno not in (errno.EAGAIN, errno.EACCES):
                 raise
-        if time.monotonic() >= deadline:
+        if not _only_readers(path) or time.monotonic() >= deadline:
             raise CruxeError("index_in_progress", f"another index job is running for ref {ref!r}", {"ref": ref})
-        time.sleep(0.01)
+        time.sleep(0.005)
+
+
+def _only_readers(path: Path) -> bool:
+    """The lock's holders are readers' probes (shared), not a job (exclusive)."""
+    probe = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(probe, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(probe)  # closing releases it
 
 
 class ProjectStore:
@@ -672,13 +684,14 @@ class ProjectStore:
     def writer_lock(self, ref: str) -> Iterator[None]:
         """Hold the single-writer lock for project+ref, or raise index_in_progress."""
         lock_dir = self.dir / "locks"
+        path = lock_dir / f"{ref_slug(ref)}.lock"
         try:
             lock_dir.mkdir(parents=True, exist_ok=True)
-            fd = os.open(lock_dir / f"{ref_slug(ref)}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
             raise storage_error(e, lock_dir, f"cannot open the writer lock of ref {ref!r}") from e
         try:
-            _lock_exclusively(fd, ref)
+            _lock_exclusively(fd, path, ref)
             os.ftruncate(fd, 0)
             os.write(fd, str(os.getpid()).encode())
             yield
