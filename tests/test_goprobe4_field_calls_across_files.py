@@ -11,10 +11,9 @@ import pytest
 
 from cruxe.languages.go import extract
 
-from support.gofields import GO_MOD, TYPES
+from support.gofields import GO_MOD, TYPES, indexed_call_targets
 from support.gofields import marker_line as _line
-from support.incremental import call_targets, symbol_names, synced_and_whole
-from support.repos import indexed_files
+from support.incremental import symbol_names, synced_and_whole
 
 SERVER = '''\
 package a
@@ -63,11 +62,7 @@ func use(b *Box[Engine]) {
 
 @pytest.fixture()
 def calls(tmp_path, monkeypatch) -> dict:
-    root = tmp_path / "repo"
-    indexed_files(root, tmp_path / "home", {"go.mod": GO_MOD, "a/types.go": TYPES, "a/server.go": SERVER,
-                                            "a/elsewhere.go": ELSEWHERE})
-    monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "home"))
-    return call_targets(root)
+    return indexed_call_targets(tmp_path, monkeypatch, {"a/server.go": SERVER, "a/elsewhere.go": ELSEWHERE})
 
 
 @pytest.mark.parametrize("marker, target", [

@@ -669,7 +669,8 @@ _BINDINGS = """
 (field_pattern (shorthand_field_identifier) @bind)
 (field_pattern pattern: (identifier) @bind)
 """
-_POINTERS = frozenset({"Box", "Rc", "Arc"})
+# the smart pointers a method call auto-derefs through (the resolver reads them the same way)
+SMART_POINTERS = frozenset({"Box", "Rc", "Arc"})
 # `let x:`, `let mut x = a::T::f(`, `let x = T {`: the shapes of a `let` that may say a type (and `f(`)
 _TYPED_LET = re.compile(rb"\blet\s+(?:mut\s+)?(\w+)\s*(?::(?!:)|=\s*[\w:]+\s*[({])")
 
@@ -770,7 +771,7 @@ def _declared_receiver(node: ts.Node, params: set[bytes], source: bytes) -> str:
     if node.type == "generic_type":
         base = node.child_by_field_name("type")
         args = node.child_by_field_name("type_arguments")
-        if base is not None and text(base, source) in _POINTERS and args is not None and args.named_child_count == 1:
+        if base is not None and text(base, source) in SMART_POINTERS and args is not None and args.named_child_count == 1:
             outer, node = text(base, source), args.named_children[0]
             node = node.child_by_field_name("type") if node.type == "generic_type" else node
         else:

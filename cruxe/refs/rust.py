@@ -46,7 +46,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..crates import CARGO_NAME, crate_of
-from ..languages.rust import module_path
+from ..languages.rust import SMART_POINTERS, module_path
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNIQUE, UNKNOWN,
                      LanguageResolver, Resolution, first, unique)
 from .graph import Edge, Graph, Sym
@@ -72,7 +72,6 @@ _FIELD_HOPS = 4
 # a tuple field's type, without its visibility, references, lifetimes and `mut`/`dyn`
 _FIELD_TYPE = re.compile(r"(?:pub(?:\([^)]*\))?\s+)?(?:&\s*|'\w+\s+|mut\s+|dyn\s+|\*const\s+|\*mut\s+)*"
                          r"((?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)")
-_SMART_POINTERS = frozenset("Box Rc Arc".split())
 # methods a smart pointer answers itself rather than through `Deref` (`self.shared.clone()` on
 # an `Arc<T>` clones the `Arc`)
 _POINTER_METHODS = frozenset("clone as_ref as_mut borrow borrow_mut deref deref_mut eq ne cmp partial_cmp fmt "
@@ -85,8 +84,8 @@ _STD_TRAIT_METHODS = frozenset("clone clone_from eq ne cmp partial_cmp lt le gt 
                                "neg not len is_empty get type_id".split())
 # receivers extraction gives a call on a local whose `let` says its type (languages/rust.py):
 # `a::T{}`, `Arc<T>{}` (its declared type) and `a::T::new()` (the associated function called)
-_DECLARED = re.compile(r"((?:Box|Rc|Arc)<(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*>|(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)\{\}")
-_CONSTRUCTED = re.compile(r"((?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)::([A-Za-z_]\w*)\(\)")
+_DECLARED = re.compile(rf"((?:{'|'.join(sorted(SMART_POINTERS))})<{_PATH.pattern}>|{_PATH.pattern})\{{\}}")
+_CONSTRUCTED = re.compile(rf"({_PATH.pattern})::([A-Za-z_]\w*)\(\)")
 _STRUCT_NAME = re.compile(r"\b(?:struct|union)\s+[A-Za-z_]\w*\s*")
 _ALIAS_NAME = re.compile(r"\btype\s+[A-Za-z_]\w*\s*")
 MAX_ALIAS_HOPS = 4  # `type A = B; type B = C;`: a chain of aliases, bounded (a cycle is an error in Rust)
@@ -664,7 +663,7 @@ def struct_field(signature: str, field: str) -> str | None:
 def _pointer(declared: str) -> bool:
     """Whether a field's type is a smart pointer (`Arc<T>`, `std::rc::Rc<T>`)."""
     m = _FIELD_TYPE.match(declared)
-    return m is not None and m.group(1).rsplit("::", 1)[-1] in _SMART_POINTERS and declared[m.end():m.end() + 1] == "<"
+    return m is not None and m.group(1).rsplit("::", 1)[-1] in SMART_POINTERS and declared[m.end():m.end() + 1] == "<"
 
 
 @lru_cache(maxsize=65536)
@@ -806,7 +805,7 @@ def field_type(field: str) -> list[str]:
     if m is None:
         return []
     parts = m.group(1).removeprefix("::").split("::")
-    if parts[-1] in _SMART_POINTERS and m.end() < len(field) and field[m.end()] == "<":
+    if parts[-1] in SMART_POINTERS and m.end() < len(field) and field[m.end()] == "<":
         return field_type(field[m.end() + 1:])
     return parts
 
