@@ -116,6 +116,23 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("prosemirror-state", Fetch("npm", "prosemirror-state@1.4.3", "package/src")),
                                  ("virtual-core", Fetch("npm", "@tanstack/virtual-core@3.10.8", "package/src")),
                                  ("signals-core", Fetch("npm", "@preact/signals-core@1.8.0", "package/src"))]),
+    "py-probe5": ("python", [("markdown", Fetch("pypi", "markdown==3.7", "markdown-3.7")),
+                             ("dateutil", Fetch("pypi", "python-dateutil==2.9.0.post0", "python-dateutil-2.9.0.post0")),
+                             ("more-itertools", Fetch("pypi", "more-itertools==10.5.0", "more-itertools-10.5.0")),
+                             ("pyparsing", Fetch("pypi", "pyparsing==3.1.4", "pyparsing-3.1.4"))]),
+    "go-probe5": ("go", [("testify", GOCODE / "stretchr/testify"), ("go-toml", GOCODE / "pelletier/go-toml"),
+                         ("errors", GOCODE / "pkg/errors"), ("go-spew", GOCODE / "davecgh/go-spew"),
+                         ("go-difflib", GOCODE / "pmezard/go-difflib"), ("objx", GOCODE / "stretchr/objx"),
+                         ("gotenv", GOCODE / "subosito/gotenv")]),
+    "rs-probe5": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
+                           ("regex-1.7.1", "regex-syntax-0.6.27", "petgraph-0.6.2", "indexmap-1.9.2", "num_cpus-1.14.0",
+                            "getrandom-0.2.8", "signal-hook-registry-1.4.0", "erased-serde-0.3.23")]),
+    "ts-probe5": ("typescript", [("mobx", Fetch("npm", "mobx@6.13.5", "package/src")),
+                                 ("query-core", Fetch("npm", "@tanstack/query-core@5.59.0", "package/src")),
+                                 ("react-query", Fetch("npm", "@tanstack/react-query@5.59.0", "package/src")),
+                                 ("prosemirror-commands", Fetch("npm", "prosemirror-commands@1.6.0", "package/src")),
+                                 ("prosemirror-history", Fetch("npm", "prosemirror-history@1.4.1", "package/src")),
+                                 ("prosemirror-inputrules", Fetch("npm", "prosemirror-inputrules@1.4.0", "package/src"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
