@@ -36,8 +36,9 @@ def fleet(tmp_path_factory):
     fleet.close()
 
 
-def assert_clean(tally: Tally) -> None:
-    assert tally.failures == [], tally.failures[:10]
+def assert_clean(tally: Tally, fleet: Fleet) -> None:
+    # a failure shows the servers' tracebacks: an internal_error's cause is only in their logs
+    assert tally.failures == [], (tally.failures[:10], _tracebacks(fleet.server_logs()))
     assert sum(tally.outcomes.values()) >= 20, tally.outcomes  # the clients really were busy
 
 
@@ -47,7 +48,7 @@ def test_queries_during_the_first_index_see_partial_then_complete(fleet):
     tally = Tally(allowed_errors=frozenset(FIRST_INDEX_ERRORS))
     job = start_job(fleet, "index")
     assert fleet.run_during(job, tally) == 0, job.stderr.read()
-    assert_clean(tally)
+    assert_clean(tally, fleet)
     assert tally.outcomes["locate_symbol:ok"] > 0
     assert ("indexing", "partial", "syncing") in tally.metadata, tally.metadata  # flagged while landing
     assert ("ready", "complete", "fresh") in tally.metadata, tally.metadata  # and complete after
@@ -57,7 +58,7 @@ def test_queries_during_a_force_rebuild_never_fail(fleet):
     tally = Tally()
     job = start_job(fleet, "index", "--force")
     assert fleet.run_during(job, tally) == 0, job.stderr.read()
-    assert_clean(tally)
+    assert_clean(tally, fleet)
     assert ("indexing", "partial", "syncing") in tally.metadata and ("ready", "complete", "fresh") in tally.metadata
 
 
@@ -70,7 +71,7 @@ def test_queries_during_syncs_of_edited_files_never_fail(fleet):
     (fleet.repo / "email" / "brand_new.py").write_text("class BrandNew:\n    pass\n")
     job = start_job(fleet, "sync")
     assert fleet.run_during(job, tally) == 0, job.stderr.read()
-    assert_clean(tally)
+    assert_clean(tally, fleet)
     assert tally.metadata[("indexing", "partial", "syncing")] > 0, tally.metadata
     reply = json.loads(subprocess.run([sys.executable, "-m", "cruxe", "locate", "concurrent_edit", "--json",
                                        "--limit", "50", "--path", str(fleet.repo)], env=cruxe_env(fleet.home),
@@ -112,7 +113,16 @@ def test_two_first_index_runs_on_a_new_project_exactly_one_runs(tmp_path):
 def test_no_lock_error_reached_any_server_log(fleet):
     log = fleet.close()
     fleet.stdio = []
-    assert "database is locked" not in log and "Traceback" not in log, log[-2000:]
+    assert "database is locked" not in log and "Traceback" not in log, _tracebacks(log) or log[-2000:]
+
+
+def _tracebacks(log: str) -> str:
+    """The log's tracebacks, each with the line that announced it (bounded)."""
+    lines, keep = log.splitlines(), []
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback"):
+            keep += lines[max(0, i - 1):i + 40]
+    return "\n".join(keep)[-6000:]
 
 
 def _open_new_db(path: str, out, start) -> None:

@@ -130,7 +130,8 @@ class Fleet:
         env = cruxe_env(home)
         subprocess.run([sys.executable, "-m", "cruxe", "init", "--path", str(repo)], env=env, check=True,
                        capture_output=True)
-        self.stdio = [StdioServer(repo, home, env) for _ in range(2)]
+        self.logs = [home.parent / f"stdio{k}.log" for k in range(2)]
+        self.stdio = [StdioServer(repo, home, env, log) for log in self.logs]
         for s in self.stdio:
             handshake(s)
         self.http = subprocess.Popen([sys.executable, "-m", "cruxe", "serve-mcp", "--transport", "http", "--port", "0",
@@ -163,12 +164,16 @@ class Fleet:
                 t.join(timeout=60)
         return code
 
+    def server_logs(self) -> str:
+        """Every server's log so far (the stdio servers' files, then the HTTP server's lines)."""
+        return "".join(log.read_text(errors="replace") for log in self.logs if log.exists()) + "".join(self.http_log)
+
     def close(self) -> str:
         for s in self.stdio:
             s.close()
         self.http.terminate()
         self.http.wait(timeout=10)
-        return "".join(self.http_log)
+        return self.server_logs()
 
 
 def start_job(fleet: Fleet, *args: str) -> subprocess.Popen:

@@ -13,10 +13,12 @@ from pathlib import Path
 class StdioServer:
     """`cruxe serve-mcp` on stdio; collects every stdout line to prove it is all protocol."""
 
-    def __init__(self, repo: Path, home: Path, env: dict[str, str] | None = None):
+    def __init__(self, repo: Path, home: Path, env: dict[str, str] | None = None, log: Path | None = None):
+        # the server's stderr (its log) goes to `log` when given, so a test can show a traceback
+        self._log = open(log, "wb") if log else None
         self.proc = subprocess.Popen([sys.executable, "-m", "cruxe", "serve-mcp", "--path", str(repo)],
                                      env={**os.environ, "CRUXE_HOME": str(home), **(env or {})}, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.PIPE, stderr=self._log or subprocess.DEVNULL)
         self.lines: list[bytes] = []
         self._buf = b""
 
@@ -42,6 +44,8 @@ class StdioServer:
         self.proc.stdin.close()
         rest = self.proc.stdout.read()
         self.proc.wait(timeout=30)
+        if self._log:
+            self._log.close()
         return self._buf + rest
 
 
