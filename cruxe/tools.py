@@ -102,6 +102,9 @@ def _check(key: str, spec: dict[str, Any], value: Any) -> Any:
     typ = spec["type"]
     if typ == "string":
         if not isinstance(value, str):
+            if "enum" in spec:  # `depth: 1`: name what it takes
+                raise CruxeError("invalid_input", f"{key} must be one of {', '.join(spec['enum'])} (a string)",
+                                 {"field": key, "allowed": spec["enum"]})
             raise CruxeError("invalid_input", f"{key} must be a string", {"field": key})
         if not value.isascii():
             try:  # JSON may carry a lone surrogate ("\ud800"); SQLite and Tantivy cannot take one

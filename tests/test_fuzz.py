@@ -112,6 +112,15 @@ def test_lone_surrogates_are_invalid_input_not_internal_errors(dispatcher, tool,
     assert payload["error"]["code"] == "invalid_input" and payload["error"]["data"]["field"] == field
 
 
+@pytest.mark.parametrize("value", [1, ["all"], {"depth": "all"}])
+def test_a_choice_given_as_no_string_names_the_choices(dispatcher, value):
+    """`depth: 1` said only "depth must be a string": the agent had to guess the values."""
+    reply = dispatcher.handle(request(1, "get_file_outline", {"path": "json/decoder.py", "depth": value}))
+    err = reply["result"]["structuredContent"]["error"]
+    assert err["code"] == "invalid_input" and err["data"]["allowed"] == ["top", "all"], err
+    assert "top" in err["message"] and "all" in err["message"]
+
+
 def test_server_still_answers_after_the_fuzz(dispatcher):
     known_answer(dispatcher)
 
