@@ -7,7 +7,8 @@ printf-style kin (`failf(`), a panicking helper (`encPanic(`), or gettext's `_(`
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
 names instead), or that is given to a variable named for a message (`msg = f"..."` then
 `raise ValueError(msg)`, the style linters ask of Python; `message.append(...)`) or returned by a
-function named for one (`def _undefined_message(self): return f"..."`), or, in Rust, that a `fn fmt`
+function named for one (`def _undefined_message(self): return f"..."`) or by a Python exception
+class's `__str__` (what a traceback prints after the exception's name), or, in Rust, that a `fn fmt`
 writes (a `Display` impl: what `{}` prints of an error) or that thiserror's `#[error("...")]`
 holds, is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into constant
 segments; each segment's words (the identifiers of IDENT_PATTERN, lower-cased, as the `content`
@@ -354,6 +355,7 @@ def _kept(text: str, start: int, end: int, language: str, joined: bool, tables: 
         return False
     return (joined or _inside_emit(text, start, language) or _message_constant(text, start, language)
             or _message_variable(text, start) or _in_table(tables, start)
+            or (language == "python" and _exception_str(text, start))
             or (rust and _rust_display_text(text, start, end))
             or (language == "python" and _exception_attribute(text, start)))
 
@@ -682,6 +684,39 @@ def _emitting_call(text: str, bracket: int, lo: int) -> bool:
     if any(_ERROR_NAME.search(x) for x in parts) or (len(parts) > 1 and parts[-2] in _LOGGERS):
         return True
     return _RAISE_BEFORE.search(text, max(lo, k - 16), k) is not None
+
+
+# Python: what an exception's `__str__` returns is what a traceback prints after its name
+# (pyparsing's `f"{self.msg}{foundstr}  (at char {self.loc}), (line:{self.lineno}, ...)"`).
+_STR_METHOD = re.compile(r"^([ \t]*)def\s+__str__\s*\(", re.M)
+CLASS_WINDOW = 60_000  # chars before `def __str__` searched for its class statement
+
+
+def _exception_str(text: str, start: int) -> bool:
+    """The literal at `start` is returned by the `__str__` of an exception class (its name or a
+    base named like one): the class is the nearest statement above the method indented less.
+    A piece of a file that starts inside the class (a snippet chunk, whose fit a query weighs)
+    does not show it: there the index, which read the file whole, has decided already."""
+    if _RETURN_BEFORE.search(text, max(0, start - EMIT_WINDOW), start) is None:
+        return False
+    names = _FUNCTION_NAME.findall(text, max(0, start - FUNCTION_WINDOW), start)
+    if not names or names[-1] != "__str__":
+        return False
+    heads = list(_STR_METHOD.finditer(text, max(0, start - FUNCTION_WINDOW), start))
+    if not heads:
+        return False
+    indent = len(heads[-1].group(1).expandtabs())
+    at = heads[-1].start()
+    lo = max(0, at - CLASS_WINDOW)
+    while at > lo:
+        line_start = text.rfind("\n", lo, at - 1) + 1
+        line = text[line_start:at - 1] if at > line_start else ""
+        body = line.lstrip(" \t")
+        if body and not body.startswith("#") and len(line) - len(body) < indent:
+            m = _PY_CLASS_LINE.match(line)
+            return m is not None and any(_ERROR_NAME.search(x or "") for x in m.groups())
+        at = line_start
+    return lo == 0 and indent > 0
 
 
 def _in_exception_class(text: str, at: int) -> bool:
