@@ -232,7 +232,9 @@ def cmd_outline(a: argparse.Namespace) -> int:
         stack = [(s, 0) for s in reversed(p["symbols"])]
         while stack:
             s, depth = stack.pop()
-            print(f"{'  ' * depth}{s['line_start']}-{s['line_end']}\t{s['kind']}\t{_human(s.get('signature') or s['name'])}")
+            owner = f"impl {_human(s['impl'])}: " if "impl" in s else ""
+            print(f"{'  ' * depth}{s['line_start']}-{s['line_end']}\t{s['kind']}\t{owner}"
+                  f"{_human(s.get('signature') or s['name'])}")
             stack.extend((c, depth + 1) for c in reversed(s.get("children", [])))
 
     payload, err = _tool(a, "get_file_outline", {"path": a.file, "depth": a.depth, "ref": a.ref})

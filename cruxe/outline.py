@@ -37,12 +37,19 @@ _SIGNATURE_FLOOR = _json_size({"signature": ""}) - 1
 
 
 def _node(r: OutlineRow) -> dict[str, Any]:
-    """One outline node in the shape of spec 03 (no qualified name: the tree says it)."""
+    """One outline node in the shape of spec 03 (no qualified name: the tree says it). A Rust
+    method with no parent in the file (an `impl` of a type defined elsewhere, or of a trait for
+    one) says whose it is in `impl`: the tree cannot, and a file of `impl ToTokens for X`
+    blocks would list the same `fn to_tokens` thirty times, none saying for which type."""
     node = {"kind": r.kind, "name": r.name, "line_start": r.line_start, "line_end": r.line_end}
     if r.signature:
         node["signature"] = r.signature
     if r.visibility:
         node["visibility"] = r.visibility
+    if r.parent_symbol_id is None and r.kind == "method" and r.language == "rust":
+        owner = r.qualified_name.rsplit("::", 2)
+        if len(owner) == 3 or (len(owner) == 2 and owner[0]):
+            node["impl"] = owner[-2]
     return node
 
 

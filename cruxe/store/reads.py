@@ -286,6 +286,8 @@ class OutlineRow:
     line_end: int
     signature: str | None
     visibility: str | None
+    qualified_name: str
+    language: str
 
 
 _OUTLINE_SELECT = ", ".join(f.name for f in fields(OutlineRow))
