@@ -414,6 +414,19 @@ _GO_METHOD_EXPRESSION = re.compile(r"\(\s*(?:[A-Za-z_]\w*\s+)?\*?\s*([A-Za-z_]\w
 _GO_POINTER_OWNER = re.compile(r"^\*\s*(?=[A-Za-z_]\w*\.[A-Za-z_])")
 
 
+# An impl header written as a question: `impl Display for Point`, `impl<'a, T> Parse for Wrapper<'a, T>`,
+# `impl fmt::Debug for &mut Buf`: (the trait, the type), each its last path segment.
+_RUST_IMPL_FOR = re.compile(r"^\s*(?:unsafe\s+)?impl\s*(?:<[^{]*?>\s*)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*(?:<[^{]*?>)?"
+                            r"\s+for\s+(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:dyn\s+)?(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)"
+                            r"\s*(?:<[^{]*>)?\s*\{?\s*\}?\s*$")
+
+
+def rust_impl(text: str) -> tuple[str, str] | None:
+    """(trait, type) of a query written as a Rust impl header, else None."""
+    m = _RUST_IMPL_FOR.match(text.strip().strip("`"))
+    return (m.group(1), m.group(2)) if m else None
+
+
 def _impl_method(m: re.Match[str]) -> str:
     """`Type::method` of a fully qualified Rust path; `Trait::method` when the type is a generic
     parameter (`<T as Default>::default`: no type of that name)."""

@@ -25,13 +25,16 @@ and a full tie-break.
 """
 from __future__ import annotations
 
+import re
+
 from .. import intent as intent_mod
 from ..errors import CruxeError
 from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
 from ..crates import CrateNames
 from ..declarations import declarations
 from ..reexports import reexported
-from ..store import Symbol, symbols_named
+from ..languages.rust_traits import STD_TRAIT_METHODS
+from ..store import Symbol, chunks, outline_rows, symbols_named
 from . import signals as sig
 from .bodies import MAX_BODY_CHECKS, augmentations_below_originals
 from .context import enrich
@@ -47,6 +50,14 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     role, language = validate_filters(role, language)
     kinds = _allowed_kinds(kind, role)
     limit = validate_limit(limit)
+    impl = intent_mod.rust_impl(name)
+    members = _impl_members(gen, repo, ref, *impl) if impl else []
+    members = [r for r in members if (kinds is None or r.kind in kinds) and language in (None, r.language)]
+    if members:  # `impl Display for Point`: Point's `fmt`, where that impl is
+        hits = take([_hit(r, r.name, f"{impl[1]}.{r.name}", None, False) for r in members], limit)
+        if detail_level == "context":
+            enrich(gen, repo, ref, hits)
+        return hits, len(members)
     segments = intent_mod.parse_name(name, "name")
     target = segments[-1]
     rows = symbols_named(gen, target.lower())
@@ -83,6 +94,47 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
     return hits, len(rows)
+
+
+def _impl_members(gen, repo: str, ref: str, trait: str, owner: str) -> list[Symbol]:
+    """The Rust methods of type `owner` named like a method of `trait` (its methods as the
+    repository's trait of that name declares them, or the standard library's), in file order."""
+    methods = set(STD_TRAIT_METHODS.get(trait, ()))
+    for t in symbols_named(gen, trait.lower()):
+        if t.kind == "trait" and t.name == trait and t.language == "rust":
+            methods.update(r.name for r in outline_rows(gen, repo, ref, t.path, top_only=False)
+                           if r.parent_symbol_id == t.symbol_id)
+    found = [r for m in sorted(methods) for r in symbols_named(gen, m.lower())
+             if r.name == m and r.kind == "method" and r.language == "rust"
+             and r.qualified_name.rsplit("::", 2)[-2:-1] == [owner]]
+    # the index keeps no impl block: the header above a method says which trait it is for
+    # (Display's `fmt` and Debug's `fmt` are both Point's `fmt`); one not seen keeps its place
+    said = [_impl_trait(gen, repo, ref, r) for r in found]
+    return [r for r, t in sorted(zip(found, said), key=lambda x: (x[1] is None, is_test_path(x[0].path), x[0].path,
+                                                                   x[0].line_start, x[0].symbol_id))
+            if t in (None, trait)]
+
+
+IMPL_HEADER_WINDOW = 40  # lines above a method searched for its impl header
+
+
+def _impl_trait(gen, repo: str, ref: str, row: Symbol) -> str | None:
+    """The trait the impl header nearest above `row` names; "" for an inherent impl (no
+    `for`); None when no header is in sight or it cannot be read (a header over lines)."""
+    lo = max(1, row.line_start - IMPL_HEADER_WINDOW)
+    lines: dict[int, str] = {}
+    for c in chunks(gen, repo, ref, row.path, (lo, row.line_start)):
+        for k, text in enumerate(c.source.split("\n")):
+            lines.setdefault(c.line_start + k, text)
+    for n in range(row.line_start - 1, lo - 1, -1):
+        text = lines.get(n, "")
+        if _IMPL_LINE.match(text):
+            head = intent_mod.rust_impl(text.split(" where ")[0])
+            return head[0] if head else None if " for " in text else ""
+    return None
+
+
+_IMPL_LINE = re.compile(r"^\s*(?:unsafe\s+)?impl\b")
 
 
 def _allowed_kinds(kind: str | None, role: str | None) -> frozenset[str] | None:
