@@ -371,6 +371,21 @@ _FILE_THEN_NAME = re.compile(r"^((?:[\w.@-]+/)*[\w.@-]+\.(?:py|pyi|go|rs|ts|tsx|
                              r"(?:::|:)([A-Za-z_$][\w$]*(?:(?:::|\.)[A-Za-z_$][\w$]*)*)$")
 
 
+# Python's entry-point notation, as pyproject scripts, uvicorn and gunicorn write a target:
+# `pkg.cli:main`, `markdown.extensions.toc:TocExtension`, `myapp:create_app()`. The module
+# part is lower case (PEP 8), and dotted or the target called: `ValueError:x` and `host:port`
+# are not this.
+_ENTRY_POINT = re.compile(r"^([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*):([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(\(\))?$")
+
+
+def entry_point(text: str) -> str | None:
+    """`pkg.cli:main` -> `pkg.cli.main`, None for anything else."""
+    m = _ENTRY_POINT.match(text.strip().strip("`").strip())
+    if m is None or ("." not in m.group(1) and not m.group(3)):
+        return None
+    return f"{m.group(1)}.{m.group(2)}"
+
+
 def file_and_name(text: str) -> tuple[str, str] | None:
     """(file, name) of `path/file.ext::A::b` or `path/file.ext:A.b` (the name's segments joined
     by `.`), None for anything else."""
@@ -391,6 +406,7 @@ def _normalise(query: str) -> str:
     located = file_and_name(q)
     if located:
         return located[1]
+    q = entry_point(q) or q
     wrapped = _RUST_WRAPPED.match(q)
     return wrapped.group(1) if wrapped else q
 
@@ -446,6 +462,7 @@ def parse_name(text: str, field: str) -> list[str]:
     located = file_and_name(raw)
     if located:  # the file is the caller's to use (`locate_symbol`, `find_references`)
         raw = located[1]
+    raw = entry_point(raw) or raw
     # Rust's fully qualified form, as compilers and docs print it: `<Span as Drop>::drop` is the
     # method of Span's impl (`Span::drop`), `<Vec<T> as IntoIterator>::into_iter` Vec's
     raw = _RUST_QUALIFIED_SELF.sub(_impl_method, raw)
