@@ -55,3 +55,29 @@ def test_command_line_round_trip(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["decided"]["precision"] == 1.0
     audit.write_text(json.dumps({**rows[0], "verdict": "maybe"}) + "\n")
     assert mod.main(["estimate", str(run), str(audit)]) == 2
+
+
+def test_self_attr_lists_a_wrappers_attribute_linked_to_its_own_method():
+    source = (
+        "class Base:\n"
+        "    def commit(self):\n"
+        "        pass\n"
+        "\n"
+        "\n"
+        "class Wrapper(mod.Base):\n"
+        "    def _commit(self):\n"
+        "        return self.connection.commit()\n"
+        "\n"
+        "    def other(self, x):\n"
+        "        return x.commit()\n"
+        "\n"
+        "\n"
+        "def free(self):\n"
+        "    return self.connection.commit()\n"
+    )
+    def rec(line: int, text: str) -> dict:
+        return {"site": f"w.py:{line}", "symbol": "w.Base.commit", "definition": "w.py:2", "text": text}
+    sites = [rec(8, "return self.connection.commit()"), rec(11, "return x.commit()"),
+             rec(15, "return self.connection.commit()")]
+    got = mod.self_attr(sites, lambda path: source)
+    assert [(r["site"], r["class"]) for r in got] == [("w.py:8", "Wrapper")]

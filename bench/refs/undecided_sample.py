@@ -4,6 +4,7 @@
 usage:
   python3 bench/refs/undecided_sample.py sample RUN.json [--n 80] [--seed 17]
   python3 bench/refs/undecided_sample.py estimate RUN.json AUDIT.jsonl
+  python3 bench/refs/undecided_sample.py self-attr RUN.json --corpus DIR
 
 RUN.json is the output of `bench/refs_oracle.py run ... --adjudicate jedi --details N` with N at
 least the number of undecided sites (so that `jedi_undecided` lists all of them). `sample` prints
@@ -17,14 +18,22 @@ interval on the share. `decided` takes the share among the sites read as `right`
 `pessimistic` takes it among all the sites read, so `unknowable` counts as wrong. jedi's `other`
 verdicts count as wrong; `precision_lower_bound` counts every undecided site as wrong (the run's
 `precision_adjudicated`). One JSON object on stdout.
+
+`self-attr` lists every undecided site of one shape, to be read whole rather than sampled: a use
+`self.<attr>.m` inside a class C (DIR is the run's corpus) linked to a method m of C or of a base C
+names. A wrapper's attribute often holds the object it wraps (a driver's connection), whose
+methods the wrapper mirrors. One JSON object a line.
 """
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import math
 import random
+import re
 import sys
+from pathlib import Path
 
 VERDICTS = ("right", "wrong", "unknowable")
 
@@ -78,6 +87,30 @@ def estimate(overall: dict, verdicts: list[str]) -> dict:
     }
 
 
+def _classes(source: str) -> list[tuple[int, int, str, set[str]]]:
+    """(first line, last line, name, the last part of each base's name) of every class."""
+    return [(n.lineno, n.end_lineno, n.name, {ast.unparse(b).split(".")[-1] for b in n.bases})
+            for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ClassDef)]
+
+
+def self_attr(undecided: list[dict], read) -> list[dict]:
+    """The sites `self.<attr>.m` whose method m is the enclosing class's own or a named base's;
+    `read(path)` gives a corpus file's text."""
+    found, seen = [], {}
+    for rec in sorted(undecided, key=_key):
+        path, line = rec["site"].rsplit(":", 1)
+        if path not in seen:
+            seen[path] = _classes(read(path))
+        around = [c for c in seen[path] if c[0] <= int(line) <= c[1]]
+        if not around:
+            continue
+        first, _, name, bases = max(around)
+        owner, method = rec["symbol"].rsplit(".", 2)[-2:]
+        if (owner == name or owner in bases) and re.search(rf"\bself\.\w+\.{re.escape(method)}\b", rec["text"]):
+            found.append({"site": rec["site"], "class": name, "symbol": rec["symbol"], "text": rec["text"]})
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -88,11 +121,18 @@ def main(argv: list[str] | None = None) -> int:
     e = sub.add_parser("estimate")
     e.add_argument("run")
     e.add_argument("audit")
+    w = sub.add_parser("self-attr")
+    w.add_argument("run")
+    w.add_argument("--corpus", required=True)
     args = ap.parse_args(argv)
     with open(args.run, encoding="utf-8") as f:
         run = json.load(f)
     if args.cmd == "sample":
         for rec in sample(run["jedi_undecided"], args.n, args.seed):
+            print(json.dumps(rec))
+        return 0
+    if args.cmd == "self-attr":
+        for rec in self_attr(run["jedi_undecided"], lambda p: Path(args.corpus, p).read_text(encoding="utf-8")):
             print(json.dumps(rec))
         return 0
     with open(args.audit, encoding="utf-8") as f:
