@@ -16,7 +16,8 @@ from cruxe import store
 PACKAGE = Path(cruxe.__file__).parent
 SQL_CALLS = ("execute(", "executemany(", "executescript(")
 # words of another protocol that happen to spell a field: (module, word) -> what they are there
-COINCIDENCES = {("cruxe/jsonrpc.py", "content"): "the MCP tools/call result's `content` list"}
+COINCIDENCES = {("cruxe/jsonrpc.py", "content"): "the MCP tools/call result's `content` list",
+               ("cruxe/languages/rust_traits.py", "source"): "std::error::Error's method `source`"}
 
 
 @pytest.fixture(scope="module")
