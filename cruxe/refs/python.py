@@ -157,7 +157,30 @@ class PythonResolver(ScopedResolver):
                 return None, EXTERNAL  # `list()`, `str()` (a typed local's literal): a builtin's method
         elif _LITERAL.match(recv):
             return None, EXTERNAL
-        return self._by_unique_method(name, e.edge_type == "calls")
+        found = self._by_unique_method(name, e.edge_type == "calls")
+        if found[0] is not None and parts and len(parts) == 2 and parts[0] == "self" \
+                and self._own_method(e, found[0]):
+            return None, UNKNOWN  # a wrapper calling the object it wraps (see _own_method)
+        return found
+
+    def _own_method(self, e: Edge, target_id: str) -> bool:
+        """The one method of the name is the calling class's own (or a base's), called on an
+        untyped attribute of `self`: a wrapper delegating to the object it holds, whose method it
+        mirrors (Django's `BaseDatabaseWrapper.cursor()` calls `self.connection.cursor(...)`, the
+        driver's; a cache backend's `decr` calls `self._cache.decr`), not itself again."""
+        target = self.g.get(target_id)
+        owner = self.class_of(self.g.get(target.parent)) if target is not None and target.parent else None
+        cls = enclosing_symbol(self.g, self.g.get(e.from_id), _CLASS)
+        todo, seen = [cls] if cls is not None else [], set()
+        while todo and len(seen) <= MAX_HOPS * 4:
+            c = todo.pop()
+            if c.id in seen:
+                continue
+            seen.add(c.id)
+            if owner is not None and c.id == owner.id:
+                return True
+            todo.extend(b for b in self.bases(c) if b is not None)
+        return False
 
     def _result_of_unknown_class(self, recv: str, parts: list[str], base: Target) -> bool:
         """The receiver is a call's result whose class the repository does not say: a
