@@ -89,7 +89,9 @@ _PRINTF_SUFFIX = re.compile(r"(?<=[a-z])(?:f|ln)\Z")
 _EMIT_HELPER = re.compile(r"^_*raise_[a-z_]")
 # Python: what an exception class gives its base's `__init__` is what `str()` of it prints
 _SUPER_BEFORE = re.compile(r"\bsuper\(\s*(?:\w+\s*,\s*\w+\s*)?\)\Z")
-_PY_CLASS_LINE = re.compile(r"^[ \t]*class\s+(\w+)\s*(?:\(([^)]*)\))?\s*:", re.M)
+_PY_CLASS_HEAD = re.compile(r"^([ \t]*)class\s+(\w+)\s*(?:\(([^)]*)\))?\s*:", re.M)
+_STR_DEF = re.compile(r"^([ \t]*)def\s+__str__\b", re.M)
+STR_CLASS_WINDOW = 50_000  # chars above an exception's `__str__` searched for its class statement
 # gettext and its kin mark the strings a program shows its users, wherever the message is then
 # raised or printed from (click: `message = _("No such option: {name}").format(...)`; Django:
 # `default_error_messages = {"invalid": _("Enter a valid value.")}`).
@@ -493,14 +495,31 @@ def _only_joiners(gap: str) -> bool:
 def _message_variable(text: str, start: int) -> bool:
     """The literal at `start` is given to a variable named for a message (`msg = f"bad {x}"`,
     `errMsg := fmt.Sprintf("...", x)`, `message.append(...)`), or returned by a function named for
-    one (`def format_message(self): return ...`): the message is raised or printed from there."""
+    one (`def format_message(self): return ...`) or by an exception class's `__str__`: the message
+    is raised or printed from there."""
     lo = max(0, start - EMIT_WINDOW)
     if _MESSAGE_VAR_BEFORE.search(text, lo, start) is not None:
         return True
     if _RETURN_BEFORE.search(text, lo, start) is None:
         return False
     names = _FUNCTION_NAME.findall(text, max(0, start - FUNCTION_WINDOW), start)
-    return bool(names) and _MESSAGE_WORD.search(names[-1]) is not None
+    if not names:
+        return False
+    # what a Python exception prints is what its `__str__` returns, as Rust's `fn fmt` writes
+    return _MESSAGE_WORD.search(names[-1]) is not None or (names[-1] == "__str__" and _exception_str(text, start))
+
+
+def _exception_str(text: str, start: int) -> bool:
+    """Python: the literal at `start` is returned by the `__str__` of an exception class (its name
+    or a base's says Error/Exception/Warning): the class is the last class statement above the
+    `def` indented less than it, however long the class's docstrings and methods above are."""
+    defs = list(_STR_DEF.finditer(text, max(0, start - FUNCTION_WINDOW), start))
+    if not defs:
+        return False
+    indent = len(defs[-1].group(1).expandtabs())
+    heads = [m for m in _PY_CLASS_HEAD.finditer(text, max(0, defs[-1].start() - STR_CLASS_WINDOW), defs[-1].start())
+             if len(m.group(1).expandtabs()) < indent]
+    return bool(heads) and any(_ERROR_NAME.search(x or "") for x in heads[-1].groups()[1:])
 
 
 def _message_constant(text: str, start: int, language: str) -> bool:
@@ -687,8 +706,8 @@ def _emitting_call(text: str, bracket: int, lo: int) -> bool:
 def _in_exception_class(text: str, at: int) -> bool:
     """The last class statement before `at` (within FUNCTION_WINDOW) is an exception's: its
     name or a base named like one (`class PoolError(HTTPError):`)."""
-    heads = list(_PY_CLASS_LINE.finditer(text, max(0, at - FUNCTION_WINDOW), at))
-    return bool(heads) and any(_ERROR_NAME.search(x or "") for x in heads[-1].groups())
+    heads = list(_PY_CLASS_HEAD.finditer(text, max(0, at - FUNCTION_WINDOW), at))
+    return bool(heads) and any(_ERROR_NAME.search(x or "") for x in heads[-1].groups()[1:])
 
 
 # ---- the pasted side ------------------------------------------------------------------------
