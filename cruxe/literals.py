@@ -7,7 +7,8 @@ printf-style kin (`failf(`), a panicking helper (`encPanic(`), or gettext's `_(`
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
 names instead), or that is given to a variable named for a message (`msg = f"..."` then
 `raise ValueError(msg)`, the style linters ask of Python; `message.append(...)`) or returned by a
-function named for one (`def _undefined_message(self): return f"..."`), or, in Rust, that a `fn fmt`
+function named for one (`def _undefined_message(self): return f"..."`) or by a Python exception
+class's `__str__`, or, in Rust, that a `fn fmt`
 writes (a `Display` impl: what `{}` prints of an error) or that thiserror's `#[error("...")]`
 holds, is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into constant
 segments; each segment's words (the identifiers of IDENT_PATTERN, lower-cased, as the `content`
