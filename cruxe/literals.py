@@ -90,7 +90,7 @@ _PRINTF_SUFFIX = re.compile(r"(?<=[a-z])(?:f|ln)\Z")
 _EMIT_HELPER = re.compile(r"^_*raise_[a-z_]")
 # Python: what an exception class gives its base's `__init__` is what `str()` of it prints
 _SUPER_BEFORE = re.compile(r"\bsuper\(\s*(?:\w+\s*,\s*\w+\s*)?\)\Z")
-_PY_CLASS_LINE = re.compile(r"^[ \t]*class\s+(\w+)\s*(?:\(([^)]*)\))?\s*:", re.M)
+_PY_CLASS_HEAD = re.compile(r"^([ \t]*)class\s+(\w+)\s*(?:\(([^)]*)\))?\s*:", re.M)
 # gettext and its kin mark the strings a program shows its users, wherever the message is then
 # raised or printed from (click: `message = _("No such option: {name}").format(...)`; Django:
 # `default_error_messages = {"invalid": _("Enter a valid value.")}`).
@@ -495,7 +495,8 @@ def _only_joiners(gap: str) -> bool:
 def _message_variable(text: str, start: int) -> bool:
     """The literal at `start` is given to a variable named for a message (`msg = f"bad {x}"`,
     `errMsg := fmt.Sprintf("...", x)`, `message.append(...)`), or returned by a function named for
-    one (`def format_message(self): return ...`): the message is raised or printed from there."""
+    one (`def format_message(self): return ...`): the message is raised or printed from there (an
+    exception class's `__str__`: `_exception_str`)."""
     lo = max(0, start - EMIT_WINDOW)
     if _MESSAGE_VAR_BEFORE.search(text, lo, start) is not None:
         return True
@@ -713,8 +714,8 @@ def _exception_str(text: str, start: int) -> bool:
         line = text[line_start:at - 1] if at > line_start else ""
         body = line.lstrip(" \t")
         if body and not body.startswith("#") and len(line) - len(body) < indent:
-            m = _PY_CLASS_LINE.match(line)
-            return m is not None and any(_ERROR_NAME.search(x or "") for x in m.groups())
+            m = _PY_CLASS_HEAD.match(line)
+            return m is not None and any(_ERROR_NAME.search(x or "") for x in m.groups()[1:])
         at = line_start
     return lo == 0 and indent > 0
 
@@ -722,8 +723,8 @@ def _exception_str(text: str, start: int) -> bool:
 def _in_exception_class(text: str, at: int) -> bool:
     """The last class statement before `at` (within FUNCTION_WINDOW) is an exception's: its
     name or a base named like one (`class PoolError(HTTPError):`)."""
-    heads = list(_PY_CLASS_LINE.finditer(text, max(0, at - FUNCTION_WINDOW), at))
-    return bool(heads) and any(_ERROR_NAME.search(x or "") for x in heads[-1].groups())
+    heads = list(_PY_CLASS_HEAD.finditer(text, max(0, at - FUNCTION_WINDOW), at))
+    return bool(heads) and any(_ERROR_NAME.search(x or "") for x in heads[-1].groups()[1:])
 
 
 # ---- the pasted side ------------------------------------------------------------------------

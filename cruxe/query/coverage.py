@@ -28,8 +28,9 @@ abstract stub: `declarations.is_declaration`), whose doc comment says what an im
 which is elsewhere. Each gets `bodyless_penalty` unless it covers the question as well as the
 best definition with a body (docs/BENCHMARKS.md, "Types below the functions that do the work").
 
-A result's text is its lines (at most MAX_TEXT_LINES) and the comment and attribute lines right
-above them (its doc comment, however its extractor counts its start), cut from the snippet
+A result's text is its lines (at most MAX_TEXT_LINES; a constant's or variable's first line only:
+the rest is its data, a template or a help text that says words without doing anything) and the
+comment and attribute lines right above them (its doc comment, however its extractor counts its start), cut from the snippet
 chunks the query already fetched, or read when the symbols channel alone found it (at most
 one read per result of the window).
 """
@@ -56,6 +57,9 @@ LENGTH_B = 0.5  # BM25's b: how much a long text's mentions are discounted
 NAME_SEGMENTS = 2  # a definition and its container
 # the kinds `bodyless_penalty` is for: no body, or (a type) one that holds members, not the work
 BODYLESS_KINDS = ROLE_KINDS["value"] | ROLE_KINDS["alias"] | ROLE_KINDS["type"]
+# a value's lines after its first are its data (a template, a table, a help text): they say the
+# question's words as content, not what any code does, so its text is its doc comment and first line
+VALUE_KINDS = ROLE_KINDS["value"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +168,9 @@ def text_of(gen, repo: str, ref: str, hit: Hit, fetched: dict[str, list[Chunk]])
     """A result's doc comment and lines, from the chunks the query fetched when they hold its
     lines (they are cut where definitions start, so one usually does), else read (and kept in
     `fetched`)."""
-    start, end = hit.line_start, min(hit.line_end, hit.line_start + MAX_TEXT_LINES - 1)
+    last = hit.line_start if hit.result_type == "symbol" and hit.kind in VALUE_KINDS else \
+        hit.line_start + MAX_TEXT_LINES - 1
+    start, end = hit.line_start, min(hit.line_end, last)
     have = sorted((c for c in fetched.get(hit.path, ()) if c.line_end >= start and c.line_start <= end),
                   key=lambda c: c.line_start)
     if not (have and have[0].line_start <= start and have[-1].line_end >= end
