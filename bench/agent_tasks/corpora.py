@@ -125,8 +125,9 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                          ("go-difflib", GOCODE / "pmezard/go-difflib"), ("objx", GOCODE / "stretchr/objx"),
                          ("gotenv", GOCODE / "subosito/gotenv")]),
     "rs-probe5": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
-                           ("regex-1.7.1", "regex-syntax-0.6.27", "petgraph-0.6.2", "indexmap-1.9.2", "num_cpus-1.14.0",
-                            "getrandom-0.2.8", "signal-hook-registry-1.4.0", "erased-serde-0.3.23")]),
+                           ("syn-1.0.107", "quote-1.0.21", "erased-serde-0.3.23", "num_cpus-1.14.0", "getrandom-0.2.8",
+                            "signal-hook-registry-1.4.0", "rand_chacha-0.3.1", "value-bag-1.0.0-alpha.9", "autocfg-1.1.0",
+                            "version_check-0.9.4")]),
     "ts-probe5": ("typescript", [("mobx", Fetch("npm", "mobx@6.13.5", "package/src")),
                                  ("query-core", Fetch("npm", "@tanstack/query-core@5.59.0", "package/src")),
                                  ("react-query", Fetch("npm", "@tanstack/react-query@5.59.0", "package/src")),
