@@ -47,7 +47,8 @@ Rules (the choices CONTRACTS leaves open):
   turbofish ones too: `assert_eq!(x & low_bits::<T>(), 0)`),
   where `fn name(` is a definition of the template, no call. A call on a local whose `let`
   says its type gets a receiver writing it (`_typed_locals`): `T{}` (`let x: &mut T`, `let x =
-  T { .. }`), `Arc<T>{}` (`let x: Arc<T>`), `T::new()` (`let x = T::new(..)`).
+  T { .. }`), `Arc<T>{}` (`let x: Arc<T>`), `T::new()` (`let x = T::new(..)`), and one whose `let`
+  holds a call's result the call's (`make()`, `a::make()`, `self.guard()`).
 """
 from __future__ import annotations
 
@@ -671,8 +672,8 @@ _BINDINGS = """
 """
 # the smart pointers a method call auto-derefs through (the resolver reads them the same way)
 SMART_POINTERS = frozenset({"Box", "Rc", "Arc"})
-# `let x:`, `let mut x = a::T::f(`, `let x = T {`: the shapes of a `let` that may say a type (and `f(`)
-_TYPED_LET = re.compile(rb"\blet\s+(?:mut\s+)?(\w+)\s*(?::(?!:)|=\s*[\w:]+\s*[({])")
+# `let x:`, `let mut x = a::T::f(`, `let x = self.f(`, `let x = T {`: the shapes of a `let` that may say a type
+_TYPED_LET = re.compile(rb"\blet\s+(?:mut\s+)?(\w+)\s*(?::(?!:)|=\s*(?:self\s*\.\s*)?[\w:]+\s*[({])")
 
 
 @lru_cache(maxsize=1)
@@ -685,8 +686,9 @@ def _typed_locals(root: ts.Node, refs: list[PendingRef], cands: list[Candidate],
                   source: bytes) -> list[PendingRef]:
     """A call on a local (`fb.insert(i)`) whose `let` writes its type gets a receiver the
     resolver reads: `T{}` / `a::T{}` for `let x: T` (`&T`, `&mut T`; `Arc<T>{}` through a
-    `Box`/`Rc`/`Arc`) and `let x = T { .. }`; `T::f()` / `a::T::f()` for `let x = T::f(..)`
-    (the resolver keeps it only when f's signature returns `Self` or T). The `let` a call sees
+    `Box`/`Rc`/`Arc`) and `let x = T { .. }`; `T::f()` / `a::T::f()` for `let x = T::f(..)`,
+    `f()` / `self.f()` for `let x = f(..)` / `self.f(..)` (the resolver keeps it only when f's
+    signature returns an exact type). The `let` a call sees
     is the latest one of the name whose block holds it, before it; another binding of the name
     in between (a pattern, a closure's or an inner fn's parameter), an untyped `let`, a
     generic parameter's name or an inner `fn` around the call leaves the call as written."""
@@ -755,10 +757,25 @@ def _let_receiver(let: ts.Node, params: set[bytes], source: bytes) -> str:
         name = value.child_by_field_name("name")
         return f"{text(name, source)}{{}}" if name is not None and name.type in _TYPE_PATHS else ""
     if value.type == "call_expression":
-        fn = value.child_by_field_name("function")
-        path = fn.child_by_field_name("path") if fn is not None and fn.type == "scoped_identifier" else None
-        if path is not None and path.type in ("identifier", "scoped_identifier") and "<" not in text(fn, source):
-            return f"{text(fn, source)}()" if source[path.start_byte:path.end_byte].split(b"::")[0] not in params else ""
+        return _call_receiver(value.child_by_field_name("function"), params, source)
+    return ""
+
+
+def _call_receiver(fn: ts.Node | None, params: set[bytes], source: bytes) -> str:
+    """The receiver for a local a `let` gives a call's result: `a::T::f()`, `make()`,
+    `self.guard()` (the resolver reads the callee's return type); "" for a generic call
+    (`f::<T>()`), a call of a generic parameter's function or of another value's method."""
+    if fn is None or b"<" in source[fn.start_byte:fn.end_byte]:
+        return ""
+    if fn.type == "identifier":
+        return f"{text(fn, source)}()"
+    if fn.type == "field_expression":
+        obj, field = fn.child_by_field_name("value"), fn.child_by_field_name("field")
+        ok = obj is not None and obj.type == "self" and field is not None and field.type == "field_identifier"
+        return f"self.{text(field, source)}()" if ok else ""
+    path = fn.child_by_field_name("path") if fn.type == "scoped_identifier" else None
+    if path is not None and path.type in ("identifier", "scoped_identifier", "crate", "self", "super"):
+        return f"{text(fn, source)}()" if source[path.start_byte:path.end_byte].split(b"::")[0] not in params else ""
     return ""
 
 

@@ -35,6 +35,10 @@
 - `x.f()` on a local whose `let` says its type (extraction's receivers `T{}`, `Arc<T>{}`,
   `T::new()`): `f` of T (a pointer's own methods external); `T::new()` only when the repository's
   `T::new` returns `Self` or T; otherwise the one Rust method of that name, as for any local.
+- `x.f()` on a local given a call's result (`let g = self.guard()`, `let x = make()`, `let x =
+  a::T::with(..)`; also `make().f()`): `f` of the exact repository type the callee's signature
+  returns (`-> T`, `-> Self`, `-> &T`, through `Box`/`Rc`/`Arc` as a field's), read in the
+  callee's module; a generic parameter, a std type or a trait leave it as any local's call.
 - A type alias of the repository (`type InnerMutex<T> = self::spin::SpinMutex<T>`) that has no
   method `f` of its own: `f` of the type it names, as a field's, a parameter's or a path's type.
 """
@@ -86,6 +90,9 @@ _STD_TRAIT_METHODS = frozenset("clone clone_from eq ne cmp partial_cmp lt le gt 
 # `a::T{}`, `Arc<T>{}` (its declared type) and `a::T::new()` (the associated function called)
 _DECLARED = re.compile(rf"((?:{'|'.join(sorted(SMART_POINTERS))})<{_PATH.pattern}>|{_PATH.pattern})\{{\}}")
 _CONSTRUCTED = re.compile(rf"({_PATH.pattern})::([A-Za-z_]\w*)\(\)")
+# `make()`, `self.guard()`: a local given a call's result (extraction's receiver for `let x =
+# make(..)`), or a call on such a call's result written in one chain (`make().f()`)
+_CALLED = re.compile(rf"(self\.[A-Za-z_]\w*|{_PATH.pattern})\(\)")
 _STRUCT_NAME = re.compile(r"\b(?:struct|union)\s+[A-Za-z_]\w*\s*")
 _ALIAS_NAME = re.compile(r"\btype\s+[A-Za-z_]\w*\s*")
 MAX_ALIAS_HOPS = 4  # `type A = B; type B = C;`: a chain of aliases, bounded (a cycle is an error in Rust)
@@ -122,7 +129,7 @@ class RustResolver(LanguageResolver):
             return self._bare(e, crate, here)
         recv = e.receiver
         if recv.endswith(("{}", "()")):
-            local = _DECLARED.fullmatch(recv) or _CONSTRUCTED.fullmatch(recv)
+            local = _DECLARED.fullmatch(recv) or _CONSTRUCTED.fullmatch(recv) or _CALLED.fullmatch(recv)
             if local is not None:
                 return self._local_method(crate, here, e, local)
         if recv in ("self", "Self") or recv.startswith("Self::"):
@@ -175,7 +182,14 @@ class RustResolver(LanguageResolver):
                 return None, EXTERNAL
             got = self._declared_type(crate, here, e, field_type(declared))
         else:
-            got = self._constructed_type(crate, here, e, local.group(1).split("::"), local.group(2))
+            got = self._constructed_type(crate, here, e, local.group(1).split("::"), local.group(2)) \
+                if local.re is _CONSTRUCTED else None
+            if got is None:
+                callee = self._callee(crate, here, e, local.group(0)[:-2])
+                returned = return_type(callee.signature) if callee is not None else ""
+                if e.to_name in _POINTER_METHODS and _pointer(returned):
+                    return None, EXTERNAL
+                got = self._returned_type(callee, returned) if callee is not None else None
         if isinstance(got, (str, Sym)):
             owner = got if isinstance(got, str) else None
             found = self._method(crate, owner, e.to_name, RECEIVER) if owner else self._type_method(got, e.to_name)
@@ -212,6 +226,33 @@ class RustResolver(LanguageResolver):
                                   and _FIELD_TYPE.match(returned).group(1) == returned.split("<", 1)[0]):
             return owner
         return None
+
+    def _callee(self, crate: str, here: str, e: Edge, called: str) -> Sym | None:
+        """The function, method or tuple struct a call `called` (`make`, `a::T::f`,
+        `self.guard`) written in `e`'s function names; None when not the repository's own."""
+        if called.startswith("self."):
+            owner = _impl_type(self.g.get(e.from_id))
+            found = self._method(crate, owner, called[5:], RECEIVER)[0] if owner else None
+            return self.g.get(found) if found is not None else None
+        target = self.path(crate, here, e.path, called.removeprefix("::").split("::"))
+        return target if isinstance(target, Sym) and target.kind in ("function", "method", "struct") else None
+
+    def _returned_type(self, callee: Sym, returned: str) -> Sym | None:
+        """The repository type a call of `callee` gives: a tuple struct's own, else the exact
+        type the callee's signature returns (`-> T`, `-> Self`, `-> &'a T`, `-> Arc<T>`: what
+        the pointer holds), read in the callee's module; None for a generic parameter, a std
+        type (`Option<T>`, `Result<T, E>`), a trait (`impl Tr`, `Box<dyn Tr>`) or nothing."""
+        if callee.kind == "struct":
+            return callee
+        parts = field_type(returned) if not returned.startswith("impl ") else []
+        if parts == ["Self"]:
+            owner = _impl_type(callee)
+            parts = [owner.rsplit("::", 1)[-1]] if owner else []
+        elif len(parts) == 1 and (parts[0] in generic_parameters(callee.signature, _FN_NAME)
+                                  or (len(parts[0]) == 1 and parts[0].isupper())):
+            return None
+        target = self.path(crate_of(callee.path), module_path(callee.path), callee.path, parts) if parts else None
+        return target if isinstance(target, Sym) and target.kind in ("struct", "enum", "type_alias") else None
 
     def _field_method(self, crate: str, e: Edge, fields: list[str]) -> Resolution | None:
         """`self.0.f()` / `self.inner.f()` in a method of a struct: `f` of the field's type, as
