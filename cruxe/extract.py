@@ -90,8 +90,8 @@ _BOM = b"\xef\xbb\xbf"
 # no use. 42: so is a top-level `export const b = a`. 43: neither is an edge for an imported `a` (not
 # renamed, or aliased by a constant): the import line is the re-export.
 # 44 -> 45: a Rust call on a local a `let` gives a call's result has that call as its receiver
-# (`make()`, `self.guard()`).
-EXTRACTION_VERSION = "45"
+# (`make()`, `self.guard()`). 46: a `#[path]` module is an import of its file's module.
+EXTRACTION_VERSION = "46"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -48,10 +48,12 @@ Rules (the choices CONTRACTS leaves open):
   where `fn name(` is a definition of the template, no call. A call on a local whose `let`
   says its type gets a receiver writing it (`_typed_locals`): `T{}` (`let x: &mut T`, `let x =
   T { .. }`), `Arc<T>{}` (`let x: Arc<T>`), `T::new()` (`let x = T::new(..)`), and one whose `let`
-  holds a call's result the call's (`make()`, `a::make()`, `self.guard()`).
+  holds a call's result the call's (`make()`, `a::make()`, `self.guard()`). A top-level `mod` whose
+  file a `#[path = "x.rs"]` attribute names is an import of that file's module under its name.
 """
 from __future__ import annotations
 
+import posixpath
 import re
 from bisect import bisect_right
 from functools import lru_cache
@@ -98,7 +100,36 @@ def extract(source: bytes, path: str) -> FileExtract:
     cands, parents = nest(cands + more_cands)
     index = _build_symbols(cands, parents, module_path(path), out.symbols)
     owners = owner_of(cands, parents, index)
-    out.references = attach_enclosing(_outside(refs, covered) + more_refs, spans(cands), owners)
+    refs = _outside(refs, covered) + more_refs + _path_modules(tree.root_node, source, path)
+    out.references = attach_enclosing(refs, spans(cands), owners)
+    return out
+
+
+_PATH_ATTRIBUTE = re.compile(r'#\[\s*path\s*=\s*"([^"\\]+\.rs)"\s*\]')
+
+
+def _path_modules(root: ts.Node, source: bytes, path: str) -> list[PendingRef]:
+    """`#[path = "runtime.rs"] pub mod __private;` at a file's top level: an import of the
+    module that file is (`crate::runtime`) under the `mod`'s name, so that paths through the
+    name reach its items (the file's items are named by where the file is). The attribute is
+    relative to the declaring file's directory; a file outside the crate's `src/` is left out."""
+    out: list[PendingRef] = []
+    crate_src = path[:len(path) - len("/".join(path_after_src(path)[0]))]
+    for node in root.named_children:
+        if node.type != "mod_item" or node.child_by_field_name("body") is not None:
+            continue
+        attr, prev = None, node.prev_named_sibling
+        while prev is not None and prev.type in ("attribute_item", "line_comment") and attr is None:
+            attr = _PATH_ATTRIBUTE.fullmatch(text(prev, source).strip()) if prev.type == "attribute_item" else None
+            prev = prev.prev_named_sibling
+        name = node.child_by_field_name("name")
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(path), attr.group(1))) if attr else ""
+        if name is None or not target or not path_after_src(path)[1] or not target.startswith(crate_src):
+            continue
+        module = module_path(target)
+        if module and "." not in module:
+            out.append((node.start_byte, "imports", f"crate::{module}", start_line(node), "crate",
+                        text(name, source), ""))
     return out
 
 

@@ -114,7 +114,8 @@ log = logging.getLogger(__name__)
 # extends B` extends B.)
 # (37: not when the package's name is a directory of the repository: it may be that directory.)
 # (39: a Rust call on a local given a call's result goes to the callee's exact return type.)
-RESOLVER_VERSION = "39"
+# (40: a Rust `#[path]` module's name reaches the items of the file it names.)
+RESOLVER_VERSION = "40"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

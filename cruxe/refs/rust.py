@@ -39,6 +39,9 @@
   a::T::with(..)`; also `make().f()`): `f` of the exact repository type the callee's signature
   returns (`-> T`, `-> Self`, `-> &T`, through `Box`/`Rc`/`Arc` as a field's), read in the
   callee's module; a generic parameter, a std type or a trait leave it as any local's call.
+- `#[path = "runtime.rs"] pub mod __private;`: the module's name stands for the module that file
+  is (extraction's import of `crate::runtime` under the name), so `crate::__private::f()` (quote's
+  `$crate::__private::push_group(..)`) reaches runtime.rs's `f`.
 - A type alias of the repository (`type InnerMutex<T> = self::spin::SpinMutex<T>`) that has no
   method `f` of its own: `f` of the type it names, as a field's, a parameter's or a path's type.
 """
@@ -521,7 +524,7 @@ class RustResolver(LanguageResolver):
             qname = _join(prefix, seg)
             hit = _one(self.qnames(crate).get(qname, []))
             if hit is not None:
-                cur = hit
+                cur = self._path_module(crate, hit, hops) if hit.kind == "module" else hit
             elif qname in self.module_files(crate):
                 cur = qname
             elif (isinstance(cur, str) or cur.kind == "module") and hops < MAX_HOPS:
@@ -536,6 +539,18 @@ class RustResolver(LanguageResolver):
             else:
                 return None
         return cur
+
+    def _path_module(self, crate: str, mod: Sym, hops: int) -> Sym | str:
+        """A `mod` declaration whose file a `#[path]` attribute names: the module that file is
+        (extraction's import of it under the `mod`'s name, the one binding of that name its
+        file may have); any other `mod` as it is."""
+        if mod.qname in self.module_files(crate) or hops >= MAX_HOPS:
+            return mod
+        use = self.uses(mod.path)[0].get(mod.name)
+        if use is None or not use.to_name.startswith("crate::"):
+            return mod
+        target = self.path(crate, "", mod.path, use.to_name.split("::"), via_uses=False, hops=hops + 1)
+        return target if isinstance(target, str) else mod
 
     def _reexport(self, crate: str, module: str, name: str,
                   hops: int) -> Sym | str | bool | _CrateRoot | None:
