@@ -91,7 +91,8 @@ _BOM = b"\xef\xbb\xbf"
 # renamed, or aliased by a constant): the import line is the re-export.
 # 44 -> 45: a Rust call on a local a `let` gives a call's result has that call as its receiver
 # (`make()`, `self.guard()`). 46: a `#[path]` module is an import of its file's module.
-EXTRACTION_VERSION = "46"
+# 47: a Rust `match` arm of an error's variant giving a literal is a message (`Error::X => Some("..")`).
+EXTRACTION_VERSION = "47"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and
