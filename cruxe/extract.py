@@ -92,7 +92,8 @@ _BOM = b"\xef\xbb\xbf"
 # 44 -> 45: a Rust call on a local a `let` gives a call's result has that call as its receiver
 # (`make()`, `self.guard()`). 46: a `#[path]` module is an import of its file's module.
 # 47: a Rust `match` arm of an error's variant giving a literal is a message (`Error::X => Some("..")`).
-EXTRACTION_VERSION = "47"
+# 48: ... and a call on a field of a typed Rust local has the local's receiver and the fields.
+EXTRACTION_VERSION = "48"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -48,7 +48,8 @@ Rules (the choices CONTRACTS leaves open):
   where `fn name(` is a definition of the template, no call. A call on a local whose `let`
   says its type gets a receiver writing it (`_typed_locals`): `T{}` (`let x: &mut T`, `let x =
   T { .. }`), `Arc<T>{}` (`let x: Arc<T>`), `T::new()` (`let x = T::new(..)`), and one whose `let`
-  holds a call's result the call's (`make()`, `a::make()`, `self.guard()`). A top-level `mod` whose
+  holds a call's result the call's (`make()`, `a::make()`, `self.guard()`); a call on a field of
+  such a local, that receiver and the fields (`GlobalData::ensure().data`). A top-level `mod` whose
   file a `#[path = "x.rs"]` attribute names is an import of that file's module under its name.
 """
 from __future__ import annotations
@@ -727,7 +728,7 @@ def _typed_locals(root: ts.Node, refs: list[PendingRef], cands: list[Candidate],
         return refs
     # only the names some `let` may type are looked up
     typed = {m.decode() for m in _TYPED_LET.findall(source)}
-    wanted = {p[6] for p in refs if p[1] == "calls" and p[6] in typed}
+    wanted = {_local_head(p[6]) for p in refs if p[1] == "calls" and _local_head(p[6]) in typed}
     if not wanted:
         return refs
     lets: dict[str, list[tuple[int, int, int, str]]] = {}
@@ -750,12 +751,25 @@ def _typed_locals(root: ts.Node, refs: list[PendingRef], cands: list[Candidate],
     out = []
     for p in refs:
         # `x.f()` only: `x::f()` carries the same receiver text, a path (a module `ptr` beside a local `ptr`)
-        method = p[1] == "calls" and p[6] in lets and source[max(0, p[0] - 64):p[0]].rstrip().endswith(b".")
-        recv = _seen_let(p[0], lets[p[6]], binds.get(p[6], []), fns) if method else ""
-        if recv and _macro_hides(root, p, source):
+        head = _local_head(p[6]) if p[1] == "calls" else ""
+        method = head in lets and source[max(0, p[0] - 64):p[0]].rstrip().endswith(b".")
+        recv = _seen_let(p[0], lets[head], binds.get(head, []), fns) if method else ""
+        if recv and _macro_hides(root, p, source, head):
             recv = ""
-        out.append((*p[:6], recv) if recv else p)
+        out.append((*p[:6], recv + p[6][len(head):]) if recv else p)
     return out
+
+
+_FIELDS_TAIL = re.compile(r"(?:\.(?:\d+|[A-Za-z_]\w*))*")
+
+
+def _local_head(receiver: str) -> str:
+    """The local a call's receiver starts from: `x` for `x` and for a chain of its fields
+    (`globals.data`, `self_.0`); "" for anything else (a call, an index, a path)."""
+    head, dot, rest = receiver.partition(".")
+    if not head.isidentifier() or head == "self" or (dot and not _FIELDS_TAIL.fullmatch(dot + rest)):
+        return ""
+    return head
 
 
 def _seen_let(at: int, lets: list[tuple[int, int, int, str]], binds: list[int],
@@ -833,7 +847,7 @@ def _declared_receiver(node: ts.Node, params: set[bytes], source: bytes) -> str:
     return f"{outer}<{name}>{{}}" if outer else f"{name}{{}}"
 
 
-def _macro_hides(root: ts.Node, ref: PendingRef, source: bytes) -> bool:
+def _macro_hides(root: ts.Node, ref: PendingRef, source: bytes, name: str) -> bool:
     """Whether a call read from a macro's tokens may see another binding of its receiver's
     name (`assert!(v.iter().all(|x| x.ok()))`: a closure's parameter, which no tree holds):
     any mention of the name in the macro's tokens before the call but as a receiver (`x.`)."""
@@ -846,4 +860,4 @@ def _macro_hides(root: ts.Node, ref: PendingRef, source: bytes) -> bool:
     if outer is None:
         return False
     before = source[outer.start_byte:ref[0]]
-    return re.search(rb"\b" + re.escape(ref[6].encode()) + rb"\b(?!\s*\.)", before) is not None
+    return re.search(rb"\b" + re.escape(name.encode()) + rb"\b(?!\s*\.)", before) is not None

@@ -115,7 +115,8 @@ log = logging.getLogger(__name__)
 # (37: not when the package's name is a directory of the repository: it may be that directory.)
 # (39: a Rust call on a local given a call's result goes to the callee's exact return type.)
 # (40: a Rust `#[path]` module's name reaches the items of the file it names.)
-RESOLVER_VERSION = "40"
+# (41: ... and a call on a field of a typed Rust local goes through the local's struct.)
+RESOLVER_VERSION = "41"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

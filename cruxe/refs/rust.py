@@ -39,6 +39,7 @@
   a::T::with(..)`; also `make().f()`): `f` of the exact repository type the callee's signature
   returns (`-> T`, `-> Self`, `-> &T`, through `Box`/`Rc`/`Arc` as a field's), read in the
   callee's module; a generic parameter, a std type or a trait leave it as any local's call.
+  `x.a.b.f()` on such a local: from the struct it holds, the fields as for `self.a.b.f()`.
 - `#[path = "runtime.rs"] pub mod __private;`: the module's name stands for the module that file
   is (extraction's import of `crate::runtime` under the name), so `crate::__private::f()` (quote's
   `$crate::__private::push_group(..)`) reaches runtime.rs's `f`.
@@ -96,6 +97,8 @@ _CONSTRUCTED = re.compile(rf"({_PATH.pattern})::([A-Za-z_]\w*)\(\)")
 # `make()`, `self.guard()`: a local given a call's result (extraction's receiver for `let x =
 # make(..)`), or a call on such a call's result written in one chain (`make().f()`)
 _CALLED = re.compile(rf"(self\.[A-Za-z_]\w*|{_PATH.pattern})\(\)")
+# a typed local's receiver and a chain of its fields (`GlobalData::ensure().data`, `T{}.a.0`)
+_LOCAL_FIELDS = re.compile(r"(.+?(?:\{\}|\(\)))((?:\.(?:\d+|[A-Za-z_]\w*))+)")
 _STRUCT_NAME = re.compile(r"\b(?:struct|union)\s+[A-Za-z_]\w*\s*")
 _ALIAS_NAME = re.compile(r"\btype\s+[A-Za-z_]\w*\s*")
 MAX_ALIAS_HOPS = 4  # `type A = B; type B = C;`: a chain of aliases, bounded (a cycle is an error in Rust)
@@ -135,6 +138,12 @@ class RustResolver(LanguageResolver):
             local = _DECLARED.fullmatch(recv) or _CONSTRUCTED.fullmatch(recv) or _CALLED.fullmatch(recv)
             if local is not None:
                 return self._local_method(crate, here, e, local)
+        chain = _LOCAL_FIELDS.fullmatch(recv) if ("{}." in recv or ")." in recv) else None
+        if chain is not None:
+            base = chain.group(1)
+            local = _DECLARED.fullmatch(base) or _CONSTRUCTED.fullmatch(base) or _CALLED.fullmatch(base)
+            if local is not None:
+                return self._local_field_method(crate, here, e, local, chain.group(2)[1:].split("."))
         if recv in ("self", "Self") or recv.startswith("Self::"):
             owner_type = _impl_type(self.g.get(e.from_id))
             return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
@@ -179,26 +188,42 @@ class RustResolver(LanguageResolver):
         through a smart pointer unless the pointer has `f` itself; the function counts only when
         its signature returns `Self` or the type. Anything else: the one method of that name,
         as for any local."""
-        if local.re is _DECLARED:
-            declared = local.group(1)
-            if e.to_name in _POINTER_METHODS and _pointer(declared):
-                return None, EXTERNAL
-            got = self._declared_type(crate, here, e, field_type(declared))
-        else:
-            got = self._constructed_type(crate, here, e, local.group(1).split("::"), local.group(2)) \
-                if local.re is _CONSTRUCTED else None
-            if got is None:
-                callee = self._callee(crate, here, e, local.group(0)[:-2])
-                returned = return_type(callee.signature) if callee is not None else ""
-                if e.to_name in _POINTER_METHODS and _pointer(returned):
-                    return None, EXTERNAL
-                got = self._returned_type(callee, returned) if callee is not None else None
+        got, pointer = self._local_type(crate, here, e, local)
+        if pointer and e.to_name in _POINTER_METHODS:
+            return None, EXTERNAL
         if isinstance(got, (str, Sym)):
             owner = got if isinstance(got, str) else None
             found = self._method(crate, owner, e.to_name, RECEIVER) if owner else self._type_method(got, e.to_name)
             if found[1] != UNKNOWN:
                 return found  # none of its own: reached through `Deref` or a blanket trait impl, as before
         return (None, EXTERNAL) if got is False else self._any_method(e)
+
+    def _local_type(self, crate: str, here: str, e: Edge, local: re.Match[str]) -> tuple[Sym | str | bool | None, bool]:
+        """The type a local's receiver (`T{}`, `Arc<T>{}`, `T::new()`, `make()`, `self.guard()`)
+        says it holds (`_declared_type`'s answers), and whether through a smart pointer."""
+        if local.re is _DECLARED:
+            declared = local.group(1)
+            return self._declared_type(crate, here, e, field_type(declared)), _pointer(declared)
+        got = self._constructed_type(crate, here, e, local.group(1).split("::"), local.group(2)) \
+            if local.re is _CONSTRUCTED else None
+        if got is not None:
+            return got, False
+        callee = self._callee(crate, here, e, local.group(0)[:-2])
+        returned = return_type(callee.signature) if callee is not None else ""
+        return (self._returned_type(callee, returned) if callee is not None else None), _pointer(returned)
+
+    def _local_field_method(self, crate: str, here: str, e: Edge, local: re.Match[str], fields: list[str]) -> Resolution:
+        """`x.a.b.f()` on a typed local (`let globals = GlobalData::ensure(); globals.data.write()`):
+        from the struct the local holds, the fields as for `self.a.b.f()`; else the one method of
+        that name, as for any local."""
+        got = self._local_type(crate, here, e, local)[0]
+        if isinstance(got, str):
+            got = _one([t for t in self.qnames(crate).get(got, []) if t.kind == "struct"])
+        struct = got if isinstance(got, Sym) and got.kind == "struct" and len(fields) <= _FIELD_HOPS else None
+        for field in fields[:-1]:
+            struct = self._field_struct(struct, field) if struct is not None else None
+        found = self._struct_field_method(struct, fields[-1], e) if struct is not None else None
+        return found if found is not None else self._any_method(e)
 
     def _declared_type(self, crate: str, here: str, e: Edge, parts: list[str]) -> Sym | str | bool | None:
         """The type a `let`'s declared path names: a type of the repository (a Sym; `Self`: the
@@ -499,8 +524,11 @@ class RustResolver(LanguageResolver):
                                      hops=hops + 1)
                 if not rest or target is None or target is False:
                     return target
+                home = crate_of(target.path) if isinstance(target, Sym) else crate
+                if isinstance(target, Sym) and target.kind == "module":  # `use crate::m; m::f()`
+                    target = self._path_module(target, hops)
                 base = target.qname if isinstance(target, Sym) else target
-                return self._in_crate(crate_of(target.path) if isinstance(target, Sym) else crate, base, rest, hops)
+                return self._in_crate(home, base, rest, hops)
             if not rest:
                 for glob in globs:
                     module = self.path(crate, here, path, glob.to_name.split("::")[:-1], via_uses=False)
@@ -524,7 +552,9 @@ class RustResolver(LanguageResolver):
             qname = _join(prefix, seg)
             hit = _one(self.qnames(crate).get(qname, []))
             if hit is not None:
-                cur = self._path_module(crate, hit, hops) if hit.kind == "module" else hit
+                # a path through a `#[path]` module goes on in its file's module; the module as
+                # the path's end stays its declaration (`_module_item` reads what it names)
+                cur = self._path_module(hit, hops) if hit.kind == "module" and i < len(parts) - 1 else hit
             elif qname in self.module_files(crate):
                 cur = qname
             elif (isinstance(cur, str) or cur.kind == "module") and hops < MAX_HOPS:
@@ -540,10 +570,11 @@ class RustResolver(LanguageResolver):
                 return None
         return cur
 
-    def _path_module(self, crate: str, mod: Sym, hops: int) -> Sym | str:
+    def _path_module(self, mod: Sym, hops: int) -> Sym | str:
         """A `mod` declaration whose file a `#[path]` attribute names: the module that file is
         (extraction's import of it under the `mod`'s name, the one binding of that name its
         file may have); any other `mod` as it is."""
+        crate = crate_of(mod.path)
         if mod.qname in self.module_files(crate) or hops >= MAX_HOPS:
             return mod
         use = self.uses(mod.path)[0].get(mod.name)
