@@ -82,3 +82,19 @@ def test_the_extractor_writes_the_locals_type_before_its_fields():
     assert receivers[_line("// two fields")] == "Globals::ensure().inner.lock"
     assert receivers[_line("// declared")] == "Globals{}.data"
     assert receivers[_line("// untyped local")] == "g.data"
+
+
+TYPES = LIB[:LIB.index("pub fn run(")]
+USER = "mod types;\nuse crate::types::bucket;\n\npub fn go() {\n    let b = bucket();\n    b.data.write(); // across files\n}\n"
+
+
+def test_a_changed_field_type_moves_the_call_on_a_locals_field(make_repo, tmp_path, monkeypatch):
+    # the receiver `bucket().data` names neither the struct nor its field's type, and they are
+    # in another file: a sync must still retry the call when the struct's signature changes
+    from support.incremental import call_targets, synced_and_whole
+    root = make_repo({"Cargo.toml": FILES["Cargo.toml"], "src/lib.rs": USER, "src/types.rs": TYPES})
+    edit = TYPES.replace("    pub data: Lock,", "    pub data: Other,")
+    synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "src/types.rs").write_text(edit))
+    line = USER.splitlines().index("    b.data.write(); // across files") + 1
+    assert call_targets(root)[("src/lib.rs", line, "write")][0] == "types::Other::write"
+    assert synced == whole
