@@ -131,3 +131,42 @@ def test_a_changed_return_type_moves_the_call_on_the_local(make_repo, tmp_path, 
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "src/lib.rs").write_text(edit))
     assert synced == whole
     assert call_targets(root)[("src/uses.rs", _line(USES, "// free fn"), "unlock")][0] == target
+
+
+INLINE = """\
+pub struct Bucket;
+
+impl Bucket {
+    pub fn unlock(&self) {}
+}
+
+fn lock_bucket(k: usize) -> &'static Bucket {
+    unimplemented!()
+}
+
+pub fn park() {
+    let b = lock_bucket(1);
+    b.unlock(); // beside an inline module's use
+}
+
+mod deadlock {
+    use super::lock_bucket;
+
+    pub fn check() {
+        let b = lock_bucket(2);
+        b.unlock(); // inside it
+    }
+}
+"""
+
+
+def test_an_inline_modules_use_does_not_hide_the_files_own_item(make_repo):
+    # parking_lot_core's parking_lot.rs: `mod deadlock_impl { use super::lock_bucket; }`; the
+    # file's `use`s are read as one scope, and that `super::` (from the file's module) names
+    # nothing: the file's own `lock_bucket` must still be found
+    files = {"Cargo.toml": FILES["Cargo.toml"], "src/lib.rs": "pub mod pl;\npub struct Table;\n"
+             "impl Table {\n    pub fn unlock(&self) {}\n}\n", "src/pl.rs": INLINE}
+    root = make_repo(files)
+    run_index(root)
+    got = refs(root, "Bucket::unlock")
+    assert ("src/pl.rs", _line(INLINE, "// beside an inline module's use")) in sites(got["references"])

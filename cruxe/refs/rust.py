@@ -9,10 +9,14 @@
   another crate's (external).
 - Bare names: the file's own items (and the enclosing function's nested items), then the
   file's `use` bindings (alias or last segment), then its glob imports; macros by their
-  `macro_rules!` name within the crate.
+  `macro_rules!` name within the crate. A file's `use`s are one scope: a lone name a
+  `use super::..`/`self::..` binds to nothing (an inline module's, read from the file's module)
+  is looked up as if unbound.
 - `Type::f()` / `Self::f()` / `self.f()`: the methods of that type (impl blocks may live in
   any module of the crate: matched on `Type::f`); other receivers: the one Rust method of
-  that name, unless a name the standard traits use everywhere (`new`, `clone`, `len`, ...).
+  that name, unless a name the standard traits use everywhere (`new`, `clone`, `len`, ...); a
+  name std's values answer everywhere (`is_some`, `skip`, `sort`) only when that one method is
+  std's own type's (the repository is std).
   `x.f()` and `x::f()` carry the same receiver text: a lone receiver naming a module that
   has no `f` is a value (a local or parameter named like the module), resolved as above.
 - `x.f()` on a parameter of a generic type (`<R: RngCore>(rng: &mut R)`, `where R: Rng`,
@@ -90,6 +94,18 @@ _STD_TRAIT_METHODS = frozenset("clone clone_from eq ne cmp partial_cmp lt le gt 
                                "deref deref_mut drop into_iter default to_string to_owned extend read read_exact "
                                "write write_all flush poll call call_mut call_once index index_mut add sub mul div "
                                "neg not len is_empty get type_id".split())
+# methods of std's Option/Result, iterators, slices, str and collections, which a value of
+# unknown type most likely calls there, not on the repository's one method of that name
+# (syn's private `Visibility::is_some`, `Cursor::skip`); kept when that method is one of std's
+# own types' (`_STD_OWNERS`: the repository is std itself)
+_STD_VALUE_METHODS = frozenset("is_some is_none is_ok is_err unwrap_or unwrap_or_else unwrap_or_default map_err "
+                               "map_or map_or_else ok_or ok_or_else or_else filter filter_map flat_map zip rev "
+                               "enumerate skip skip_while take_while step_by chain peekable fold any all find "
+                               "find_map position count last nth sum product min_by_key max_by_key for_each "
+                               "cloned copied flatten first starts_with ends_with split trim chars bytes lines "
+                               "keys values entry retain sort sort_by truncate drain as_slice to_vec".split())
+_STD_OWNERS = frozenset("Option Result Iterator DoubleEndedIterator ExactSizeIterator str String Vec VecDeque "
+                        "HashMap HashSet BTreeMap BTreeSet [T]".split())
 # receivers extraction gives a call on a local whose `let` says its type (languages/rust.py):
 # `a::T{}`, `Arc<T>{}` (its declared type) and `a::T::new()` (the associated function called)
 _DECLARED = re.compile(rf"((?:{'|'.join(sorted(SMART_POINTERS))})<{_PATH.pattern}>|{_PATH.pattern})\{{\}}")
@@ -386,10 +402,17 @@ class RustResolver(LanguageResolver):
         return structs[0] if len(structs) == 1 else None
 
     def _any_method(self, e: Edge) -> Resolution:
-        """A method on a receiver of unknown type: the one Rust method of that name."""
+        """A method on a receiver of unknown type: the one Rust method of that name; for a
+        name std's own values answer everywhere (`is_some`, `skip`), only when that method is
+        one of std's own types' (the repository is std)."""
         if e.to_name in _COMMON_METHODS:
             return None, OPAQUE
-        return unique(self.g.few_named(e.to_name, ("method",), ("rust",)))
+        got = unique(self.g.few_named(e.to_name, ("method",), ("rust",)))
+        if got[0] is not None and e.to_name in _STD_VALUE_METHODS:
+            owner = _impl_type(self.g.get(got[0])) or ""
+            if owner.rsplit("::", 1)[-1] not in _STD_OWNERS:
+                return None, OPAQUE
+        return got
 
     def _value_method(self, crate: str, here: str, e: Edge, name: str, as_module: Resolution) -> Resolution:
         """`name.f()` where `name` also names a module without `f`: through the parameter's
@@ -522,13 +545,17 @@ class RustResolver(LanguageResolver):
                     # epoch;` in the root): the whole path, which `_in_crate` follows across
                     return self.path(crate, module_path(use.path), use.path, [*written, *rest], via_uses=False,
                                      hops=hops + 1)
-                if not rest or target is None or target is False:
+                if rest and isinstance(target, (str, Sym)):
+                    home = crate_of(target.path) if isinstance(target, Sym) else crate
+                    if isinstance(target, Sym) and target.kind == "module":  # `use crate::m; m::f()`
+                        target = self._path_module(target, hops)
+                    base = target.qname if isinstance(target, Sym) else target
+                    return self._in_crate(home, base, rest, hops)
+                if rest or target is not None or written[0] not in ("self", "super"):
                     return target
-                home = crate_of(target.path) if isinstance(target, Sym) else crate
-                if isinstance(target, Sym) and target.kind == "module":  # `use crate::m; m::f()`
-                    target = self._path_module(target, hops)
-                base = target.qname if isinstance(target, Sym) else target
-                return self._in_crate(home, base, rest, hops)
+                # a lone name a `use self::../super::..` binds to nothing: the file's `use`s
+                # are read as one scope, and an inline module's (`mod imp { use super::f; }`,
+                # whose `super::` was read from the file's module) must not hide the file's `f`
             if not rest:
                 for glob in globs:
                     module = self.path(crate, here, path, glob.to_name.split("::")[:-1], via_uses=False)
