@@ -93,7 +93,8 @@ _BOM = b"\xef\xbb\xbf"
 # (`make()`, `self.guard()`). 46: a `#[path]` module is an import of its file's module.
 # 47: a Rust `match` arm of an error's variant giving a literal is a message (`Error::X => Some("..")`).
 # 48: ... and a call on a field of a typed Rust local has the local's receiver and the fields.
-EXTRACTION_VERSION = "48"
+# 49: ... also when the chain of fields is written over lines (`globals\n    .data\n    .write()`).
+EXTRACTION_VERSION = "49"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -98,3 +98,12 @@ def test_a_changed_field_type_moves_the_call_on_a_locals_field(make_repo, tmp_pa
     line = USER.splitlines().index("    b.data.write(); // across files") + 1
     assert call_targets(root)[("src/lib.rs", line, "write")][0] == "types::Other::write"
     assert synced == whole
+
+
+def test_a_chain_written_over_lines_is_read_as_one():
+    # rustfmt's `globals\n    .race_fallback\n    .write()`: the receiver's text keeps a space
+    from cruxe.languages.rust import extract
+    src = ("pub fn f() {\n    let globals = Globals::ensure();\n    globals\n        .race_fallback\n"
+           "        .write();\n}\n")
+    assert [r.receiver for r in extract(src.encode(), "src/lib.rs").references if r.to_name == "write"] == [
+        "Globals::ensure().race_fallback"]

@@ -756,7 +756,7 @@ def _typed_locals(root: ts.Node, refs: list[PendingRef], cands: list[Candidate],
         recv = _seen_let(p[0], lets[head], binds.get(head, []), fns) if method else ""
         if recv and _macro_hides(root, p, source, head):
             recv = ""
-        out.append((*p[:6], recv + p[6][len(head):]) if recv else p)
+        out.append((*p[:6], recv + p[6].replace(" ", "")[len(head):]) if recv else p)
     return out
 
 
@@ -765,8 +765,9 @@ _FIELDS_TAIL = re.compile(r"(?:\.(?:\d+|[A-Za-z_]\w*))*")
 
 def _local_head(receiver: str) -> str:
     """The local a call's receiver starts from: `x` for `x` and for a chain of its fields
-    (`globals.data`, `self_.0`); "" for anything else (a call, an index, a path)."""
-    head, dot, rest = receiver.partition(".")
+    (`globals.data`, `self_.0`, also written over lines); "" for anything else (a call, an
+    index, a path)."""
+    head, dot, rest = receiver.replace(" ", "").partition(".")  # a chain over lines: `x .a`
     if not head.isidentifier() or head == "self" or (dot and not _FIELDS_TAIL.fullmatch(dot + rest)):
         return ""
     return head
