@@ -90,7 +90,12 @@ _BOM = b"\xef\xbb\xbf"
 # no use. 42: so is a top-level `export const b = a`. 43: neither is an edge for an imported `a` (not
 # renamed, or aliased by a constant): the import line is the re-export.
 # 45: what a Python exception class's `__str__` returns is a message.
-EXTRACTION_VERSION = "45"
+# 46: a Rust call on a local a `let` gives a call's result has that call as its receiver
+# (`make()`, `self.guard()`). 47: a `#[path]` module is an import of its file's module.
+# 48: a Rust `match` arm of an error's variant giving a literal is a message (`Error::X => Some("..")`).
+# 49: ... and a call on a field of a typed Rust local has the local's receiver and the fields.
+# 50: ... also when the chain of fields is written over lines (`globals\n    .data\n    .write()`).
+EXTRACTION_VERSION = "50"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -9,8 +9,9 @@ names instead), or that is given to a variable named for a message (`msg = f"...
 `raise ValueError(msg)`, the style linters ask of Python; `message.append(...)`) or returned by a
 function named for one (`def _undefined_message(self): return f"..."`) or by a Python exception
 class's `__str__` (what a traceback prints after the exception's name), or, in Rust, that a `fn fmt`
-writes (a `Display` impl: what `{}` prints of an error) or that thiserror's `#[error("...")]`
-holds, is cut at its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into constant
+writes (a `Display` impl: what `{}` prints of an error), that a `match` arm of an error's variant
+gives (`Error::UNSUPPORTED => Some("...")`) or that thiserror's `#[error("...")]` holds, is cut at
+its holes (`{}`, `{name}`, `%s`, `%(x)s`, `${...}`, `%v`, escapes) into constant
 segments; each segment's words (the identifiers of IDENT_PATTERN, lower-cased, as the `content`
 field holds them) go to the snippets' `error_literals` field, segments separated by SEGMENT_BREAK
 so that no phrase matches across a hole. A Rust `assert!(cond)` without a message emits
@@ -356,7 +357,7 @@ def _kept(text: str, start: int, end: int, language: str, joined: bool, tables: 
     return (joined or _inside_emit(text, start, language) or _message_constant(text, start, language)
             or _message_variable(text, start) or _in_table(tables, start)
             or (language == "python" and _exception_str(text, start))
-            or (rust and _rust_display_text(text, start, end))
+            or (rust and (_rust_display_text(text, start, end) or _rust_error_arm(text, start)))
             or (language == "python" and _exception_attribute(text, start)))
 
 
@@ -398,6 +399,16 @@ def _rust_display_text(text: str, start: int, end: int) -> bool:
     if _RUST_FMT_RECEIVER.match(text, end):
         return True
     return _inside_call(text, start, _rust_writer)
+
+
+# Rust: a `match` arm of an error type's variant or constant whose value is the literal
+# (`Error::UNSUPPORTED => Some("..."),`, `ErrorKind::Eof { .. } => "...",`): the table an error's
+# `description()` or `Display` reads its message from, however far the `match` began
+_RUST_ERROR_ARM = re.compile(r"(?:^|\n)[ \t]*(?:\w+::)*\w*Err\w*::\w+[^\n=]*=>\s*(?:Some\(\s*)?\Z")
+
+
+def _rust_error_arm(text: str, start: int) -> bool:
+    return _RUST_ERROR_ARM.search(text, max(0, start - MAX_NAME_CHARS * 2), start) is not None
 
 
 def _rust_writer(text: str, bracket: int, lo: int) -> bool:
@@ -742,25 +753,27 @@ def unwrap_message(q: str, keep_name: bool = False) -> str:
         return _RUST_UNWRAP.sub("", s, count=1) or s
     m = _RUST_UNWRAP.match(s)
     if m and s[m.end():]:
-        return s[m.end():]
+        return _rust_debug_error(s[m.end():])
     m = _GO_PANIC.match(s)
     if m:
         return m.group(1).strip()
     m = _EXC_NAME.match(s)
     name, body = (s[:m.end()], s[m.end():]) if m else ("", s)
-    body = _rust_io_error(_REPR_HEAD.sub("", _first_argument(body), count=1))
+    body = _rust_debug_error(_REPR_HEAD.sub("", _first_argument(body), count=1))
     rest = name + body if keep_name else body
     return rest if rest.strip() else s
 
 
-# Rust's Debug print of a `std::io::Error`: `Custom { kind: InvalidInput, error: "path must be
-# shorter than SUN_LEN" }` (io::Error::new), `Os { code: 2, kind: NotFound, message: "No such
-# file or directory" }`: the quoted string is the message, not a value of it
-_RUST_IO_DEBUG = re.compile(r'^(?:Custom|Os)\s*\{[^{}"\n]{0,200}?\b(?:error|message):\s*"((?:[^"\\\n]|\\.){1,500})"\s*\}$')
+# Rust's Debug print of an error struct with a message field: a `std::io::Error`'s `Custom {
+# kind: InvalidInput, error: "path must be shorter than SUN_LEN" }` (io::Error::new), `Os { code:
+# 2, kind: NotFound, message: "No such file or directory" }`, getrandom's `Error { internal_code:
+# 2147483661, description: "..." }`: the quoted string is the message, not a value of it
+_RUST_DEBUG_ERROR = re.compile(r'^[A-Z]\w*\s*\{[^{}"\n]{0,200}?\b(?:error|message|description|msg):\s*'
+                               r'"((?:[^"\\\n]|\\.){1,500})"\s*\}$')
 
 
-def _rust_io_error(body: str) -> str:
-    m = _RUST_IO_DEBUG.match(body.strip())
+def _rust_debug_error(body: str) -> str:
+    m = _RUST_DEBUG_ERROR.match(body.strip())
     return m.group(1).replace('\\"', '"') if m else body
 
 

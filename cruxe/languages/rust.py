@@ -47,10 +47,14 @@ Rules (the choices CONTRACTS leaves open):
   turbofish ones too: `assert_eq!(x & low_bits::<T>(), 0)`),
   where `fn name(` is a definition of the template, no call. A call on a local whose `let`
   says its type gets a receiver writing it (`_typed_locals`): `T{}` (`let x: &mut T`, `let x =
-  T { .. }`), `Arc<T>{}` (`let x: Arc<T>`), `T::new()` (`let x = T::new(..)`).
+  T { .. }`), `Arc<T>{}` (`let x: Arc<T>`), `T::new()` (`let x = T::new(..)`), and one whose `let`
+  holds a call's result the call's (`make()`, `a::make()`, `self.guard()`); a call on a field of
+  such a local, that receiver and the fields (`GlobalData::ensure().data`). A top-level `mod` whose
+  file a `#[path = "x.rs"]` attribute names is an import of that file's module under its name.
 """
 from __future__ import annotations
 
+import posixpath
 import re
 from bisect import bisect_right
 from functools import lru_cache
@@ -97,7 +101,36 @@ def extract(source: bytes, path: str) -> FileExtract:
     cands, parents = nest(cands + more_cands)
     index = _build_symbols(cands, parents, module_path(path), out.symbols)
     owners = owner_of(cands, parents, index)
-    out.references = attach_enclosing(_outside(refs, covered) + more_refs, spans(cands), owners)
+    refs = _outside(refs, covered) + more_refs + _path_modules(tree.root_node, source, path)
+    out.references = attach_enclosing(refs, spans(cands), owners)
+    return out
+
+
+_PATH_ATTRIBUTE = re.compile(r'#\[\s*path\s*=\s*"([^"\\]+\.rs)"\s*\]')
+
+
+def _path_modules(root: ts.Node, source: bytes, path: str) -> list[PendingRef]:
+    """`#[path = "runtime.rs"] pub mod __private;` at a file's top level: an import of the
+    module that file is (`crate::runtime`) under the `mod`'s name, so that paths through the
+    name reach its items (the file's items are named by where the file is). The attribute is
+    relative to the declaring file's directory; a file outside the crate's `src/` is left out."""
+    out: list[PendingRef] = []
+    crate_src = path[:len(path) - len("/".join(path_after_src(path)[0]))]
+    for node in root.named_children:
+        if node.type != "mod_item" or node.child_by_field_name("body") is not None:
+            continue
+        attr, prev = None, node.prev_named_sibling
+        while prev is not None and prev.type in ("attribute_item", "line_comment") and attr is None:
+            attr = _PATH_ATTRIBUTE.fullmatch(text(prev, source).strip()) if prev.type == "attribute_item" else None
+            prev = prev.prev_named_sibling
+        name = node.child_by_field_name("name")
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(path), attr.group(1))) if attr else ""
+        if name is None or not target or not path_after_src(path)[1] or not target.startswith(crate_src):
+            continue
+        module = module_path(target)
+        if module and "." not in module:
+            out.append((node.start_byte, "imports", f"crate::{module}", start_line(node), "crate",
+                        text(name, source), ""))
     return out
 
 
@@ -671,8 +704,8 @@ _BINDINGS = """
 """
 # the smart pointers a method call auto-derefs through (the resolver reads them the same way)
 SMART_POINTERS = frozenset({"Box", "Rc", "Arc"})
-# `let x:`, `let mut x = a::T::f(`, `let x = T {`: the shapes of a `let` that may say a type (and `f(`)
-_TYPED_LET = re.compile(rb"\blet\s+(?:mut\s+)?(\w+)\s*(?::(?!:)|=\s*[\w:]+\s*[({])")
+# `let x:`, `let mut x = a::T::f(`, `let x = self.f(`, `let x = T {`: the shapes of a `let` that may say a type
+_TYPED_LET = re.compile(rb"\blet\s+(?:mut\s+)?(\w+)\s*(?::(?!:)|=\s*(?:self\s*\.\s*)?[\w:]+\s*[({])")
 
 
 @lru_cache(maxsize=1)
@@ -685,8 +718,9 @@ def _typed_locals(root: ts.Node, refs: list[PendingRef], cands: list[Candidate],
                   source: bytes) -> list[PendingRef]:
     """A call on a local (`fb.insert(i)`) whose `let` writes its type gets a receiver the
     resolver reads: `T{}` / `a::T{}` for `let x: T` (`&T`, `&mut T`; `Arc<T>{}` through a
-    `Box`/`Rc`/`Arc`) and `let x = T { .. }`; `T::f()` / `a::T::f()` for `let x = T::f(..)`
-    (the resolver keeps it only when f's signature returns `Self` or T). The `let` a call sees
+    `Box`/`Rc`/`Arc`) and `let x = T { .. }`; `T::f()` / `a::T::f()` for `let x = T::f(..)`,
+    `f()` / `self.f()` for `let x = f(..)` / `self.f(..)` (the resolver keeps it only when f's
+    signature returns an exact type). The `let` a call sees
     is the latest one of the name whose block holds it, before it; another binding of the name
     in between (a pattern, a closure's or an inner fn's parameter), an untyped `let`, a
     generic parameter's name or an inner `fn` around the call leaves the call as written."""
@@ -694,7 +728,7 @@ def _typed_locals(root: ts.Node, refs: list[PendingRef], cands: list[Candidate],
         return refs
     # only the names some `let` may type are looked up
     typed = {m.decode() for m in _TYPED_LET.findall(source)}
-    wanted = {p[6] for p in refs if p[1] == "calls" and p[6] in typed}
+    wanted = {_local_head(p[6]) for p in refs if p[1] == "calls" and _local_head(p[6]) in typed}
     if not wanted:
         return refs
     lets: dict[str, list[tuple[int, int, int, str]]] = {}
@@ -717,12 +751,26 @@ def _typed_locals(root: ts.Node, refs: list[PendingRef], cands: list[Candidate],
     out = []
     for p in refs:
         # `x.f()` only: `x::f()` carries the same receiver text, a path (a module `ptr` beside a local `ptr`)
-        method = p[1] == "calls" and p[6] in lets and source[max(0, p[0] - 64):p[0]].rstrip().endswith(b".")
-        recv = _seen_let(p[0], lets[p[6]], binds.get(p[6], []), fns) if method else ""
-        if recv and _macro_hides(root, p, source):
+        head = _local_head(p[6]) if p[1] == "calls" else ""
+        method = head in lets and source[max(0, p[0] - 64):p[0]].rstrip().endswith(b".")
+        recv = _seen_let(p[0], lets[head], binds.get(head, []), fns) if method else ""
+        if recv and _macro_hides(root, p, source, head):
             recv = ""
-        out.append((*p[:6], recv) if recv else p)
+        out.append((*p[:6], recv + p[6].replace(" ", "")[len(head):]) if recv else p)
     return out
+
+
+_FIELDS_TAIL = re.compile(r"(?:\.(?:\d+|[A-Za-z_]\w*))*")
+
+
+def _local_head(receiver: str) -> str:
+    """The local a call's receiver starts from: `x` for `x` and for a chain of its fields
+    (`globals.data`, `self_.0`, also written over lines); "" for anything else (a call, an
+    index, a path)."""
+    head, dot, rest = receiver.replace(" ", "").partition(".")  # a chain over lines: `x .a`
+    if not head.isidentifier() or head == "self" or (dot and not _FIELDS_TAIL.fullmatch(dot + rest)):
+        return ""
+    return head
 
 
 def _seen_let(at: int, lets: list[tuple[int, int, int, str]], binds: list[int],
@@ -755,10 +803,25 @@ def _let_receiver(let: ts.Node, params: set[bytes], source: bytes) -> str:
         name = value.child_by_field_name("name")
         return f"{text(name, source)}{{}}" if name is not None and name.type in _TYPE_PATHS else ""
     if value.type == "call_expression":
-        fn = value.child_by_field_name("function")
-        path = fn.child_by_field_name("path") if fn is not None and fn.type == "scoped_identifier" else None
-        if path is not None and path.type in ("identifier", "scoped_identifier") and "<" not in text(fn, source):
-            return f"{text(fn, source)}()" if source[path.start_byte:path.end_byte].split(b"::")[0] not in params else ""
+        return _call_receiver(value.child_by_field_name("function"), params, source)
+    return ""
+
+
+def _call_receiver(fn: ts.Node | None, params: set[bytes], source: bytes) -> str:
+    """The receiver for a local a `let` gives a call's result: `a::T::f()`, `make()`,
+    `self.guard()` (the resolver reads the callee's return type); "" for a generic call
+    (`f::<T>()`), a call of a generic parameter's function or of another value's method."""
+    if fn is None or b"<" in source[fn.start_byte:fn.end_byte]:
+        return ""
+    if fn.type == "identifier":
+        return f"{text(fn, source)}()"
+    if fn.type == "field_expression":
+        obj, field = fn.child_by_field_name("value"), fn.child_by_field_name("field")
+        ok = obj is not None and obj.type == "self" and field is not None and field.type == "field_identifier"
+        return f"self.{text(field, source)}()" if ok else ""
+    path = fn.child_by_field_name("path") if fn.type == "scoped_identifier" else None
+    if path is not None and path.type in ("identifier", "scoped_identifier", "crate", "self", "super"):
+        return f"{text(fn, source)}()" if source[path.start_byte:path.end_byte].split(b"::")[0] not in params else ""
     return ""
 
 
@@ -785,7 +848,7 @@ def _declared_receiver(node: ts.Node, params: set[bytes], source: bytes) -> str:
     return f"{outer}<{name}>{{}}" if outer else f"{name}{{}}"
 
 
-def _macro_hides(root: ts.Node, ref: PendingRef, source: bytes) -> bool:
+def _macro_hides(root: ts.Node, ref: PendingRef, source: bytes, name: str) -> bool:
     """Whether a call read from a macro's tokens may see another binding of its receiver's
     name (`assert!(v.iter().all(|x| x.ok()))`: a closure's parameter, which no tree holds):
     any mention of the name in the macro's tokens before the call but as a receiver (`x.`)."""
@@ -798,4 +861,4 @@ def _macro_hides(root: ts.Node, ref: PendingRef, source: bytes) -> bool:
     if outer is None:
         return False
     before = source[outer.start_byte:ref[0]]
-    return re.search(rb"\b" + re.escape(ref[6].encode()) + rb"\b(?!\s*\.)", before) is not None
+    return re.search(rb"\b" + re.escape(name.encode()) + rb"\b(?!\s*\.)", before) is not None

@@ -115,7 +115,12 @@ log = logging.getLogger(__name__)
 # (37: not when the package's name is a directory of the repository: it may be that directory.)
 # (38: a Python call on an untyped `self.attr` whose one candidate is a method of the calling
 # class or its bases is unknown, not that method: a wrapper delegating to the object it holds.)
-RESOLVER_VERSION = "39"
+# (39: a Rust call on a local given a call's result goes to the callee's exact return type.)
+# (40: a Rust `#[path]` module's name reaches the items of the file it names.)
+# (41: ... and a call on a field of a typed Rust local goes through the local's struct.)
+# (42: ... a Rust std value method name on an unknown receiver is no guess of the repository's
+# method; an inline module's `use super::x` naming nothing does not hide the file's `x`.)
+RESOLVER_VERSION = "43"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

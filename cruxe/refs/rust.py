@@ -9,10 +9,14 @@
   another crate's (external).
 - Bare names: the file's own items (and the enclosing function's nested items), then the
   file's `use` bindings (alias or last segment), then its glob imports; macros by their
-  `macro_rules!` name within the crate.
+  `macro_rules!` name within the crate. A file's `use`s are one scope: a lone name a
+  `use super::..`/`self::..` binds to nothing (an inline module's, read from the file's module)
+  is looked up as if unbound.
 - `Type::f()` / `Self::f()` / `self.f()`: the methods of that type (impl blocks may live in
   any module of the crate: matched on `Type::f`); other receivers: the one Rust method of
-  that name, unless a name the standard traits use everywhere (`new`, `clone`, `len`, ...).
+  that name, unless a name the standard traits use everywhere (`new`, `clone`, `len`, ...); a
+  name std's values answer everywhere (`is_some`, `skip`, `sort`) only when that one method is
+  std's own type's (the repository is std).
   `x.f()` and `x::f()` carry the same receiver text: a lone receiver naming a module that
   has no `f` is a value (a local or parameter named like the module), resolved as above.
 - `x.f()` on a parameter of a generic type (`<R: RngCore>(rng: &mut R)`, `where R: Rng`,
@@ -35,6 +39,14 @@
 - `x.f()` on a local whose `let` says its type (extraction's receivers `T{}`, `Arc<T>{}`,
   `T::new()`): `f` of T (a pointer's own methods external); `T::new()` only when the repository's
   `T::new` returns `Self` or T; otherwise the one Rust method of that name, as for any local.
+- `x.f()` on a local given a call's result (`let g = self.guard()`, `let x = make()`, `let x =
+  a::T::with(..)`; also `make().f()`): `f` of the exact repository type the callee's signature
+  returns (`-> T`, `-> Self`, `-> &T`, through `Box`/`Rc`/`Arc` as a field's), read in the
+  callee's module; a generic parameter, a std type or a trait leave it as any local's call.
+  `x.a.b.f()` on such a local: from the struct it holds, the fields as for `self.a.b.f()`.
+- `#[path = "runtime.rs"] pub mod __private;`: the module's name stands for the module that file
+  is (extraction's import of `crate::runtime` under the name), so `crate::__private::f()` (quote's
+  `$crate::__private::push_group(..)`) reaches runtime.rs's `f`.
 - A type alias of the repository (`type InnerMutex<T> = self::spin::SpinMutex<T>`) that has no
   method `f` of its own: `f` of the type it names, as a field's, a parameter's or a path's type.
 """
@@ -82,10 +94,27 @@ _STD_TRAIT_METHODS = frozenset("clone clone_from eq ne cmp partial_cmp lt le gt 
                                "deref deref_mut drop into_iter default to_string to_owned extend read read_exact "
                                "write write_all flush poll call call_mut call_once index index_mut add sub mul div "
                                "neg not len is_empty get type_id".split())
+# methods of std's Option/Result, iterators, slices, str and collections, which a value of
+# unknown type most likely calls there, not on the repository's one method of that name
+# (syn's private `Visibility::is_some`, `Cursor::skip`); kept when that method is one of std's
+# own types' (`_STD_OWNERS`: the repository is std itself)
+_STD_VALUE_METHODS = frozenset("is_some is_none is_ok is_err unwrap_or unwrap_or_else unwrap_or_default map_err "
+                               "map_or map_or_else ok_or ok_or_else or_else filter filter_map flat_map zip rev "
+                               "enumerate skip skip_while take_while step_by chain peekable fold any all find "
+                               "find_map position count last nth sum product min_by_key max_by_key for_each "
+                               "cloned copied flatten first starts_with ends_with split trim chars bytes lines "
+                               "keys values entry retain sort sort_by truncate drain as_slice to_vec".split())
+_STD_OWNERS = frozenset("Option Result Iterator DoubleEndedIterator ExactSizeIterator str String Vec VecDeque "
+                        "HashMap HashSet BTreeMap BTreeSet [T]".split())
 # receivers extraction gives a call on a local whose `let` says its type (languages/rust.py):
 # `a::T{}`, `Arc<T>{}` (its declared type) and `a::T::new()` (the associated function called)
 _DECLARED = re.compile(rf"((?:{'|'.join(sorted(SMART_POINTERS))})<{_PATH.pattern}>|{_PATH.pattern})\{{\}}")
 _CONSTRUCTED = re.compile(rf"({_PATH.pattern})::([A-Za-z_]\w*)\(\)")
+# `make()`, `self.guard()`: a local given a call's result (extraction's receiver for `let x =
+# make(..)`), or a call on such a call's result written in one chain (`make().f()`)
+_CALLED = re.compile(rf"(self\.[A-Za-z_]\w*|{_PATH.pattern})\(\)")
+# a typed local's receiver and a chain of its fields (`GlobalData::ensure().data`, `T{}.a.0`)
+_LOCAL_FIELDS = re.compile(r"(.+?(?:\{\}|\(\)))((?:\.(?:\d+|[A-Za-z_]\w*))+)")
 _STRUCT_NAME = re.compile(r"\b(?:struct|union)\s+[A-Za-z_]\w*\s*")
 _ALIAS_NAME = re.compile(r"\btype\s+[A-Za-z_]\w*\s*")
 MAX_ALIAS_HOPS = 4  # `type A = B; type B = C;`: a chain of aliases, bounded (a cycle is an error in Rust)
@@ -122,9 +151,15 @@ class RustResolver(LanguageResolver):
             return self._bare(e, crate, here)
         recv = e.receiver
         if recv.endswith(("{}", "()")):
-            local = _DECLARED.fullmatch(recv) or _CONSTRUCTED.fullmatch(recv)
+            local = _DECLARED.fullmatch(recv) or _CONSTRUCTED.fullmatch(recv) or _CALLED.fullmatch(recv)
             if local is not None:
                 return self._local_method(crate, here, e, local)
+        chain = _LOCAL_FIELDS.fullmatch(recv) if ("{}." in recv or ")." in recv) else None
+        if chain is not None:
+            base = chain.group(1)
+            local = _DECLARED.fullmatch(base) or _CONSTRUCTED.fullmatch(base) or _CALLED.fullmatch(base)
+            if local is not None:
+                return self._local_field_method(crate, here, e, local, chain.group(2)[1:].split("."))
         if recv in ("self", "Self") or recv.startswith("Self::"):
             owner_type = _impl_type(self.g.get(e.from_id))
             return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
@@ -169,19 +204,42 @@ class RustResolver(LanguageResolver):
         through a smart pointer unless the pointer has `f` itself; the function counts only when
         its signature returns `Self` or the type. Anything else: the one method of that name,
         as for any local."""
-        if local.re is _DECLARED:
-            declared = local.group(1)
-            if e.to_name in _POINTER_METHODS and _pointer(declared):
-                return None, EXTERNAL
-            got = self._declared_type(crate, here, e, field_type(declared))
-        else:
-            got = self._constructed_type(crate, here, e, local.group(1).split("::"), local.group(2))
+        got, pointer = self._local_type(crate, here, e, local)
+        if pointer and e.to_name in _POINTER_METHODS:
+            return None, EXTERNAL
         if isinstance(got, (str, Sym)):
             owner = got if isinstance(got, str) else None
             found = self._method(crate, owner, e.to_name, RECEIVER) if owner else self._type_method(got, e.to_name)
             if found[1] != UNKNOWN:
                 return found  # none of its own: reached through `Deref` or a blanket trait impl, as before
         return (None, EXTERNAL) if got is False else self._any_method(e)
+
+    def _local_type(self, crate: str, here: str, e: Edge, local: re.Match[str]) -> tuple[Sym | str | bool | None, bool]:
+        """The type a local's receiver (`T{}`, `Arc<T>{}`, `T::new()`, `make()`, `self.guard()`)
+        says it holds (`_declared_type`'s answers), and whether through a smart pointer."""
+        if local.re is _DECLARED:
+            declared = local.group(1)
+            return self._declared_type(crate, here, e, field_type(declared)), _pointer(declared)
+        got = self._constructed_type(crate, here, e, local.group(1).split("::"), local.group(2)) \
+            if local.re is _CONSTRUCTED else None
+        if got is not None:
+            return got, False
+        callee = self._callee(crate, here, e, local.group(0)[:-2])
+        returned = return_type(callee.signature) if callee is not None else ""
+        return (self._returned_type(callee, returned) if callee is not None else None), _pointer(returned)
+
+    def _local_field_method(self, crate: str, here: str, e: Edge, local: re.Match[str], fields: list[str]) -> Resolution:
+        """`x.a.b.f()` on a typed local (`let globals = GlobalData::ensure(); globals.data.write()`):
+        from the struct the local holds, the fields as for `self.a.b.f()`; else the one method of
+        that name, as for any local."""
+        got = self._local_type(crate, here, e, local)[0]
+        if isinstance(got, str):
+            got = _one([t for t in self.qnames(crate).get(got, []) if t.kind == "struct"])
+        struct = got if isinstance(got, Sym) and got.kind == "struct" and len(fields) <= _FIELD_HOPS else None
+        for field in fields[:-1]:
+            struct = self._field_struct(struct, field) if struct is not None else None
+        found = self._struct_field_method(struct, fields[-1], e) if struct is not None else None
+        return found if found is not None else self._any_method(e)
 
     def _declared_type(self, crate: str, here: str, e: Edge, parts: list[str]) -> Sym | str | bool | None:
         """The type a `let`'s declared path names: a type of the repository (a Sym; `Self`: the
@@ -212,6 +270,33 @@ class RustResolver(LanguageResolver):
                                   and _FIELD_TYPE.match(returned).group(1) == returned.split("<", 1)[0]):
             return owner
         return None
+
+    def _callee(self, crate: str, here: str, e: Edge, called: str) -> Sym | None:
+        """The function, method or tuple struct a call `called` (`make`, `a::T::f`,
+        `self.guard`) written in `e`'s function names; None when not the repository's own."""
+        if called.startswith("self."):
+            owner = _impl_type(self.g.get(e.from_id))
+            found = self._method(crate, owner, called[5:], RECEIVER)[0] if owner else None
+            return self.g.get(found) if found is not None else None
+        target = self.path(crate, here, e.path, called.removeprefix("::").split("::"))
+        return target if isinstance(target, Sym) and target.kind in ("function", "method", "struct") else None
+
+    def _returned_type(self, callee: Sym, returned: str) -> Sym | None:
+        """The repository type a call of `callee` gives: a tuple struct's own, else the exact
+        type the callee's signature returns (`-> T`, `-> Self`, `-> &'a T`, `-> Arc<T>`: what
+        the pointer holds), read in the callee's module; None for a generic parameter, a std
+        type (`Option<T>`, `Result<T, E>`), a trait (`impl Tr`, `Box<dyn Tr>`) or nothing."""
+        if callee.kind == "struct":
+            return callee
+        parts = field_type(returned) if not returned.startswith("impl ") else []
+        if parts == ["Self"]:
+            owner = _impl_type(callee)
+            parts = [owner.rsplit("::", 1)[-1]] if owner else []
+        elif len(parts) == 1 and (parts[0] in generic_parameters(callee.signature, _FN_NAME)
+                                  or (len(parts[0]) == 1 and parts[0].isupper())):
+            return None
+        target = self.path(crate_of(callee.path), module_path(callee.path), callee.path, parts) if parts else None
+        return target if isinstance(target, Sym) and target.kind in ("struct", "enum", "type_alias") else None
 
     def _field_method(self, crate: str, e: Edge, fields: list[str]) -> Resolution | None:
         """`self.0.f()` / `self.inner.f()` in a method of a struct: `f` of the field's type, as
@@ -317,10 +402,17 @@ class RustResolver(LanguageResolver):
         return structs[0] if len(structs) == 1 else None
 
     def _any_method(self, e: Edge) -> Resolution:
-        """A method on a receiver of unknown type: the one Rust method of that name."""
+        """A method on a receiver of unknown type: the one Rust method of that name; for a
+        name std's own values answer everywhere (`is_some`, `skip`), only when that method is
+        one of std's own types' (the repository is std)."""
         if e.to_name in _COMMON_METHODS:
             return None, OPAQUE
-        return unique(self.g.few_named(e.to_name, ("method",), ("rust",)))
+        got = unique(self.g.few_named(e.to_name, ("method",), ("rust",)))
+        if got[0] is not None and e.to_name in _STD_VALUE_METHODS:
+            owner = _impl_type(self.g.get(got[0])) or ""
+            if owner.rsplit("::", 1)[-1] not in _STD_OWNERS:
+                return None, OPAQUE
+        return got
 
     def _value_method(self, crate: str, here: str, e: Edge, name: str, as_module: Resolution) -> Resolution:
         """`name.f()` where `name` also names a module without `f`: through the parameter's
@@ -453,10 +545,17 @@ class RustResolver(LanguageResolver):
                     # epoch;` in the root): the whole path, which `_in_crate` follows across
                     return self.path(crate, module_path(use.path), use.path, [*written, *rest], via_uses=False,
                                      hops=hops + 1)
-                if not rest or target is None or target is False:
+                if rest and isinstance(target, (str, Sym)):
+                    home = crate_of(target.path) if isinstance(target, Sym) else crate
+                    if isinstance(target, Sym) and target.kind == "module":  # `use crate::m; m::f()`
+                        target = self._path_module(target, hops)
+                    base = target.qname if isinstance(target, Sym) else target
+                    return self._in_crate(home, base, rest, hops)
+                if rest or target is not None or written[0] not in ("self", "super"):
                     return target
-                base = target.qname if isinstance(target, Sym) else target
-                return self._in_crate(crate_of(target.path) if isinstance(target, Sym) else crate, base, rest, hops)
+                # a lone name a `use self::../super::..` binds to nothing: the file's `use`s
+                # are read as one scope, and an inline module's (`mod imp { use super::f; }`,
+                # whose `super::` was read from the file's module) must not hide the file's `f`
             if not rest:
                 for glob in globs:
                     module = self.path(crate, here, path, glob.to_name.split("::")[:-1], via_uses=False)
@@ -480,7 +579,9 @@ class RustResolver(LanguageResolver):
             qname = _join(prefix, seg)
             hit = _one(self.qnames(crate).get(qname, []))
             if hit is not None:
-                cur = hit
+                # a path through a `#[path]` module goes on in its file's module; the module as
+                # the path's end stays its declaration (`_module_item` reads what it names)
+                cur = self._path_module(hit, hops) if hit.kind == "module" and i < len(parts) - 1 else hit
             elif qname in self.module_files(crate):
                 cur = qname
             elif (isinstance(cur, str) or cur.kind == "module") and hops < MAX_HOPS:
@@ -495,6 +596,19 @@ class RustResolver(LanguageResolver):
             else:
                 return None
         return cur
+
+    def _path_module(self, mod: Sym, hops: int) -> Sym | str:
+        """A `mod` declaration whose file a `#[path]` attribute names: the module that file is
+        (extraction's import of it under the `mod`'s name, the one binding of that name its
+        file may have); any other `mod` as it is."""
+        crate = crate_of(mod.path)
+        if mod.qname in self.module_files(crate) or hops >= MAX_HOPS:
+            return mod
+        use = self.uses(mod.path)[0].get(mod.name)
+        if use is None or not use.to_name.startswith("crate::"):
+            return mod
+        target = self.path(crate, "", mod.path, use.to_name.split("::"), via_uses=False, hops=hops + 1)
+        return target if isinstance(target, str) else mod
 
     def _reexport(self, crate: str, module: str, name: str,
                   hops: int) -> Sym | str | bool | _CrateRoot | None:
