@@ -79,9 +79,10 @@ _EMIT_MACROS = frozenset("panic unreachable unimplemented todo bail ensure forma
                          "assert debug_assert log info warn debug trace".split())
 _EMIT_MACRO_ENDS = ("panic", "abort", "error")
 # functions and methods, by their last name, lower-cased (`fmt.Errorf`, `t.Fatalf`, `.expect`, `p.error`,
-# a scanner's `s.err`)
+# a scanner's `s.err`); a project's throwing helper by the names the convention gives it (mobx's and
+# immer's `die(...)`, `invariant(cond, "...")`)
 _EMIT_CALLS = frozenset("panic panicf panicln errorf error err fatal fatalf fatalln expect expect_err warn warnf "
-                        "warning critical exception fail abort".split())
+                        "warning critical exception fail abort die invariant".split())
 # the suffix Go's printf-style functions add to a verb (`Errorf`, `Println`): `failf` is `fail`'s kin
 _PRINTF_SUFFIX = re.compile(r"(?<=[a-z])(?:f|ln)\Z")
 # a helper named for raising, in snake case (Python's `raise_syntax_error`); not one named for an

@@ -1,0 +1,30 @@
+"""A message given to a project's throwing helper (fifth user probe, issue 17): mobx throws
+through `die("'extendObservable' expects an object as first argument")` and `die(`actions should
+have valid names, got: '${actionName}'`)`, as immer does and as Perl/PHP scripts `die`; the
+literal was no emitting site, so the pasted message found only `die`'s own `throw`."""
+from __future__ import annotations
+
+from cruxe.literals import emitted_segments
+
+SOURCE = '''\
+export function createAction(actionName: string, fn: Function) {
+    if (typeof fn !== "function") {
+        die("`action` can only be invoked on functions")
+    }
+    if (typeof actionName !== "string" || !actionName) {
+        die(`actions should have valid names, got: '${actionName}'`)
+    }
+    invariant(fn.length < 3, "an action takes at most two arguments")
+    register("not a message")
+}
+'''
+
+
+def test_the_argument_of_a_throwing_helper_is_an_emitted_message():
+    emitted = emitted_segments(SOURCE, "typescript")
+    assert emitted[:3] == [
+        ["action", "can", "only", "be", "invoked", "on", "functions", "|"],
+        ["actions", "should", "have", "valid", "names", "got", "|"],
+        ["an", "action", "takes", "at", "most", "two", "arguments", "|"],
+    ]
+    assert len(emitted) == 3  # an ordinary call's string stays unmarked
