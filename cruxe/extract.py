@@ -89,7 +89,10 @@ _BOM = b"\xef\xbb\xbf"
 # 41: a TypeScript `export { a as b }` without a source is an import of the file's own `a` (module ""),
 # no use. 42: so is a top-level `export const b = a`. 43: neither is an edge for an imported `a` (not
 # renamed, or aliased by a constant): the import line is the re-export.
-# 45: a literal given to a throwing helper named `die` or `invariant` is an emitted message.
+# 45: a literal given to a throwing helper named `die` or `invariant` is an emitted message; a
+# TypeScript call on a member of a local read from a member (`doc.defaultView!.scrollBy()` after
+# `let doc = view.dom.ownerDocument`) or destructured from one (`let {schema} = view.state`) gets
+# that read as its receiver's root.
 EXTRACTION_VERSION = "45"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is

@@ -113,7 +113,10 @@ log = logging.getLogger(__name__)
 # function returns; a constructor's parameter property types `this.x`; `class A<T extends X>
 # extends B` extends B.)
 # (37: not when the package's name is a directory of the repository: it may be that directory.)
-RESOLVER_VERSION = "38"
+# (39: a name imported from such a package is the one top-level definition of that name under the
+# directory; a TypeScript value typed by an inline object type or by a type no repository file
+# declares (`HTMLElement`) reaches no repository method of the member's name.)
+RESOLVER_VERSION = "39"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
