@@ -77,8 +77,11 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     # a package's re-export is what its qualified name means (`attr.evolve` is the function
     # `attr/__init__.py` imports): before the stub declaring it and other same-named classes
     not_exported = [r not in exported for r in rows]
-    hits = [h for *_, h in sorted(zip(not_exported, other_case, not_macro, hits),
-                                  key=lambda t: (*t[:3], *_sort_key(t[3])))]
+    # a definition with a body before the declarations of its name whatever their kinds weigh: a
+    # `declare class Signal` (types only) after the `function Signal` implementing it
+    stub = [r.symbol_id in stubs for r in rows]
+    hits = [h for *_, h in sorted(zip(not_exported, other_case, not_macro, stub, hits),
+                                  key=lambda t: (*t[:4], *_sort_key(t[4])))]
     hits = take(hits, limit)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
