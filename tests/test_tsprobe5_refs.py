@@ -125,3 +125,4 @@ def test_the_function_implementing_a_declared_class_is_located_first(tmp_path):
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/index.ts": SIGNAL})
     hits, _ = locate_symbol(gen, repo, ref, "Signal")
     assert [(h.kind, h.line_start) for h in hits] == [("function", 6), ("class", 1)], hits
+
