@@ -126,3 +126,32 @@ def test_the_function_implementing_a_declared_class_is_located_first(tmp_path):
     hits, _ = locate_symbol(gen, repo, ref, "Signal")
     assert [(h.kind, h.line_start) for h in hits] == [("function", 6), ("class", 1)], hits
 
+
+
+NOTIFY = '''\
+export function createNotifyManager() {
+  return {
+    batch: <T>(callback: () => T): T => callback(),
+  }
+}
+
+export const notifyManager = createNotifyManager()
+'''
+
+NOTIFY_USE = '''\
+import { notifyManager } from "./notify"
+
+export function go(): number {
+  return notifyManager.batch(() => 1)
+}
+'''
+
+
+def test_a_member_of_a_constant_whose_declaration_writes_no_type_goes_by_name(tmp_path):
+    """query-core's `notifyManager = createNotifyManager()`: the constant's type is what a factory
+    returns (an object literal), which no declaration writes; its `batch` calls (19 in
+    query-core) were unknown, while every other receiver of unknown type goes by name."""
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home",
+                                   {"src/notify.ts": NOTIFY, "src/use.ts": NOTIFY_USE})
+    answer = find_references(gen, repo, ref, "batch")
+    assert _calls(answer) == [("src/use.ts", 4)], answer

@@ -115,7 +115,8 @@ log = logging.getLogger(__name__)
 # (37: not when the package's name is a directory of the repository: it may be that directory.)
 # (39: a name imported from such a package is the one top-level definition of that name under the
 # directory; a TypeScript value typed by an inline object type or by a type no repository file
-# declares (`HTMLElement`) reaches no repository method of the member's name.)
+# declares (`HTMLElement`) reaches no repository method of the member's name; a member of a value
+# whose declaration writes no type, `const m = createManager()`, goes by name as any unknown one.)
 RESOLVER_VERSION = "39"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).

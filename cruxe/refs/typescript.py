@@ -31,7 +31,8 @@
   () => void }`) or by a type no repository file declares (the library's and the DOM's: `dom:
   HTMLElement`) reaches no repository method; a constructor's parameter property
   (`constructor(readonly view: View)`) types `this.view`.
-  Other receivers: the one method of that name in the family, unless it is a common library
+  Other receivers (a value whose declaration writes no type among them: `export const m =
+  createManager()`): the one method of that name in the family, unless it is a common library
   method name.
 """
 from __future__ import annotations
@@ -184,6 +185,12 @@ def _callback_parameter(signature: str, argument: int, parameter: int) -> str | 
     return inner[parameter] if parameter < len(inner) else None
 
 
+def _untyped(target: Target) -> bool:
+    """A variable or constant whose signature writes neither a type nor a value."""
+    return isinstance(target, Sym) and target.kind in _VALUES and not re.search(
+        rf"(?<![\w$]){re.escape(target.name)}\s*[?!]?\s*[:=]", target.signature)
+
+
 def _package_name(spec: str) -> str:
     """The package a bare specifier names: `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`."""
     parts = spec.split("/")
@@ -252,7 +259,11 @@ class TypeScriptResolver(ScopedResolver):
             # one without the member leaves the call to the name-based fallbacks below
             if hit is _INLINE:
                 return None, OPAQUE
-            if hit is not None or (base is not None and getattr(base, "kind", "") != "type_alias"):
+            # a type alias may be a union, and a value whose declaration writes no type (`export
+            # const notifyManager = createNotifyManager()`) is of a type nothing here says: both
+            # leave the call to the name-based fallbacks below
+            if hit is not None or (base is not None and getattr(base, "kind", "") != "type_alias"
+                                   and not _untyped(base)):
                 return as_resolution(hit, conf)
             if chain == ["this"]:
                 return None, UNKNOWN
