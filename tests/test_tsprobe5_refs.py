@@ -155,3 +155,31 @@ def test_a_member_of_a_constant_whose_declaration_writes_no_type_goes_by_name(tm
                                    {"src/notify.ts": NOTIFY, "src/use.ts": NOTIFY_USE})
     answer = find_references(gen, repo, ref, "batch")
     assert _calls(answer) == [("src/use.ts", 4)], answer
+
+
+DIFF = '''\
+export class Fragment {
+  child(index: number) {
+    return new Leaf();
+  }
+}
+
+export class Leaf {
+  same(other: Leaf): boolean {
+    return this === other;
+  }
+}
+
+export function lastSame(a: Fragment, b: Fragment): {a: number, b: number} | null {
+  return a.child(0).same(b.child(0)) ? {a: 1, b: 2} : null;
+}
+'''
+
+
+def test_a_parameter_is_not_shadowed_by_a_member_of_the_returned_object_type(tmp_path):
+    """prosemirror-model's `findDiffEnd(a: Fragment, ...): {a: number, b: number}`: the return
+    type's members are children of the function, and `a` found the member `a: number` (a number
+    has no `child`: no repository method) instead of the parameter."""
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/diff.ts": DIFF})
+    answer = find_references(gen, repo, ref, "child")
+    assert _calls(answer) == [("src/diff.ts", 14)], answer

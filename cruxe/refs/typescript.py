@@ -303,6 +303,12 @@ class TypeScriptResolver(ScopedResolver):
     def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
         sym = self.g.get(from_id)
         while sym is not None:
+            if sym.kind in _FUNCTIONS and name in self._parameters_of(sym):
+                # a parameter shadows the file's and the imports' definitions of its name
+                # (`function addDependency(signal: Signal)` beside `function signal()`), and the
+                # members of an object type its signature returns, which are its children
+                # (`findDiffEnd(a: Fragment, ...): {a: number, b: number}`)
+                return None, SCOPE
             if sym.kind in _SCOPES or sym.kind in _VALUES:
                 # a constant's children: functions declared in its initializer (bound there)
                 # and its object literal's methods (properties, no binding)
@@ -310,10 +316,6 @@ class TypeScriptResolver(ScopedResolver):
                 hit = first(kids if sym.kind in _SCOPES else [k for k in kids if k.kind != "method"])
                 if hit is not None:
                     return hit, SCOPE
-            if sym.kind in _FUNCTIONS and name in self._parameters_of(sym):
-                # a parameter shadows the file's and the imports' definitions of its name
-                # (`function addDependency(signal: Signal)` beside `function signal()`)
-                return None, SCOPE
             sym = self.g.get(sym.parent)
         hit = first(self.g.top_level(path, name))
         if hit is not None:
