@@ -92,8 +92,7 @@ _BOM = b"\xef\xbb\xbf"
 # 45: a literal given to a throwing helper named `die` or `invariant` is an emitted message; a
 # TypeScript call on a member of a local read from a member (`doc.defaultView!.scrollBy()` after
 # `let doc = view.dom.ownerDocument`) or destructured from one (`let {schema} = view.state`) gets
-# that read as its receiver's root; a TypeScript overload implementation without a doc comment
-# has its group's (written above the first signature).
+# that read as its receiver's root.
 EXTRACTION_VERSION = "45"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is

@@ -558,23 +558,13 @@ def _build_symbols(cands: list[Candidate], parents: list[int | None], modpath: s
         vis = c.visibility
         if vis == "private" and p is None and (ambient or c.name in exported):
             vis = "public"
-        doc = c.doc
-        if not doc and i and _overloads(cands[i - 1], c) and parents[i - 1] == parents[i]:
-            # an overload group's doc comment sits above its first signature; the implementation
-            # (the last, with the body) is the function it describes
-            doc = symbols[-1].doc
         symbols.append(Symbol(
             name=c.name, qualified_name=qnames[i], kind=c.kind,
             line_start=c.extra["start"], line_end=end_line(c.node),
-            signature=c.signature, visibility=vis, parent=p, doc=doc, name_line=c.name_line,
+            signature=c.signature, visibility=vis, parent=p, doc=c.doc, name_line=c.name_line,
             byte_start=c.node.start_byte, byte_end=c.node.end_byte,
         ))
     return list(range(len(cands)))
-
-
-def _overloads(a: Candidate, b: Candidate) -> bool:
-    """`b` follows `a` as the next signature of one overloaded function or method."""
-    return a.name == b.name and a.kind == b.kind and a.kind in ("function", "method") and a.qualifier == b.qualifier
 
 
 # ---- definitions ------------------------------------------------------------------------
