@@ -823,6 +823,11 @@ def _line_words(line: str) -> list[str]:
     return out
 
 
+# A bracketed tag before a message (`[MobX]`, `[mobx.array]`): a logger's or a throwing helper's
+# prefix, usually another literal than the message it heads.
+_TAG = re.compile(r"\[[\w.:-]+\]")
+
+
 def message_segments(q: str, keep_name: bool = False) -> list[tuple[str, ...]]:
     """The pasted message's candidate constant segments: runs of words between filled-in
     values, as lower-cased identifier terms, longest first (ties in text order). A run ends at
@@ -834,6 +839,8 @@ def message_segments(q: str, keep_name: bool = False) -> list[tuple[str, ...]]:
         for word in _line_words(line):
             if is_value(word):
                 runs.append([])
+            elif _TAG.fullmatch(word):  # `[MobX] `, added by a wrapper (`[MobX] ${e}`): its own run
+                runs += [[w.lower() for w in _WORD.findall(word)], []]
             else:
                 runs[-1].extend(w.lower() for w in _WORD.findall(word))
     segs = [tuple(r) for r in runs if r]

@@ -28,3 +28,15 @@ def test_the_argument_of_a_throwing_helper_is_an_emitted_message():
         ["an", "action", "takes", "at", "most", "two", "arguments", "|"],
     ]
     assert len(emitted) == 3  # an ordinary call's string stays unmarked
+
+
+def test_a_bracketed_tag_before_a_pasted_message_is_its_own_segment():
+    """mobx's `console.warn("[MobX] " + (strict ? "Since strict-mode is enabled, ..." : "...") +
+    atom.name_)`: the tag is another literal than the message, and the paste's first phrase
+    joined them ("mobx since strict ..."), which no stored phrase holds."""
+    from cruxe.literals import message_segments
+
+    pasted = ("[MobX] Since strict-mode is enabled, changing (observed) observable values without using an "
+              "action is not allowed. Tried to modify: Todo@3.finished")
+    segments = message_segments(pasted)
+    assert segments[0][:3] == ("since", "strict", "mode") and ("mobx",) in segments, segments
