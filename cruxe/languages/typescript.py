@@ -451,15 +451,22 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
         return refs
     out = []
     for r in refs:
-        # `w!.next()`: the non-null assertion changes nothing about the type; a member read of
-        # a local read from a member (`doc.defaultView!.scrollBy()`, `let doc =
-        # view.dom.ownerDocument`) is read through that member
-        root, dot, rest = r.receiver.partition(".") if r.edge_type == "calls" else ("", "", "")
-        recv = _scoped(known, bindings, parents, r.from_symbol, root.rstrip("!")) if root else None
-        if recv and dot:
-            recv = f"{recv}.{rest.rstrip('!')}" if "(" not in recv and _TYPE_NAME.fullmatch(rest.rstrip("!")) else None
+        recv = _local_receiver(r, known, bindings, parents) if r.edge_type == "calls" else None
         out.append(Reference(r.edge_type, r.to_name, r.line, r.from_symbol, r.module, r.alias, recv) if recv else r)
     return out
+
+
+def _local_receiver(r: Reference, known: dict[tuple[int | None, str], str], bound: dict[tuple[int | None, str], int],
+                    parents: list[int | None]) -> str | None:
+    """The receiver a call on a typed local gets (`_typed_receivers`), or None. `w!.next()`: the
+    non-null assertion changes nothing about the type; a member of a local read from a member
+    (`doc.defaultView!.scrollBy()` after `let doc = view.dom.ownerDocument`) is read through it."""
+    root, dot, rest = r.receiver.partition(".")
+    recv = _scoped(known, bound, parents, r.from_symbol, root.rstrip("!")) if root else None
+    if recv and dot:
+        rest = rest.rstrip("!")
+        return f"{recv}.{rest}" if "(" not in recv and _TYPE_NAME.fullmatch(rest) else None
+    return recv
 
 
 def _scoped(known: dict[tuple[int | None, str], str], bound: dict[tuple[int | None, str], int],

@@ -78,8 +78,6 @@ _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
 # `[new ]callee@argument.parameter`.
 _CALLBACK_PARAM = re.compile(r"(new )?([A-Za-z_$][\w$.]*)@(\d+)\.(\d+)")
 _OPEN, _CLOSE = "([{<", ")]}>"
-# An indexed access type written for a field or variable (`form: Options<T, U>['form']`): the
-# object type's name and the key; the type arguments do not choose the member.
 # A parameter or field typed by an inline object type (`opts: { key: K; onChange?: () => void }`):
 # its members are the object's properties, no repository method.
 _INLINE_OBJECT = r"(?<![\w$.]){}\s*[?!]?\s*:\s*\{{"
@@ -88,6 +86,8 @@ _INLINE_OBJECT = r"(?<![\w$.]){}\s*[?!]?\s*:\s*\{{"
 # object type. A member reached through either is no repository method of the same name.
 _LIBRARY = Module("(the TypeScript library)", None)
 _INLINE = Module("(an inline object type)", None)
+# An indexed access type written for a field or variable (`form: Options<T, U>['form']`): the
+# object type's name and the key; the type arguments do not choose the member.
 _INDEXED = re.compile(r"([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\[\s*(['\"])([A-Za-z_$][\w$]*)\2\s*\]\s*"
                       r"(?:\|\s*(?:null|undefined)\s*)*;?\s*", re.S)
 
@@ -255,13 +255,12 @@ class TypeScriptResolver(ScopedResolver):
         if chain:
             base, conf = self.chain(e.path, e.from_id, chain)
             hit = self.attribute_of(base, name) if base is not None else None
-            # a type alias may be a union or an intersection (`Subscription | (() => void)`):
-            # one without the member leaves the call to the name-based fallbacks below
             if hit is _INLINE:
                 return None, OPAQUE
-            # a type alias may be a union, and a value whose declaration writes no type (`export
-            # const notifyManager = createNotifyManager()`) is of a type nothing here says: both
-            # leave the call to the name-based fallbacks below
+            # a type alias may be a union or an intersection (`Subscription | (() => void)`), and
+            # a value whose declaration writes no type (`export const notifyManager =
+            # createNotifyManager()`) is of a type nothing here says: one without the member
+            # leaves the call to the name-based fallbacks below
             if hit is not None or (base is not None and getattr(base, "kind", "") != "type_alias"
                                    and not _untyped(base)):
                 return as_resolution(hit, conf)
