@@ -1,7 +1,7 @@
 """Does a callable definition have a body? (spec 04 departure: bodies before declarations)
 
 An interface member, a Protocol or abstract stub, a trait method without a default, a
-`declare`d function and an overload's signature are definitions an agent asked for by name
+`declare`d function or class and an overload's signature are definitions an agent asked for by name
 rarely wants first: the function that does the work is elsewhere (or below). Deciding needs the
 definition's text, which the snippets index already stores (chunks cover every file), so no
 file is read from disk. `query` ranks by it, `refs` heads an overloaded group with the
@@ -21,12 +21,19 @@ CALLABLE_KINDS = frozenset({"function", "method"})
 MAX_STUB_LINES = 40
 _BRACE_LANGUAGES = frozenset({"rust", "go", "typescript", "tsx", "javascript"})
 _ASSIGNED = re.compile(r"(?<![=!<>])=(?![=>])")
+# TypeScript's `declare class`: the class's type only, its implementation elsewhere (signals-core
+# declares `class Signal` and implements it as `function Signal` with ES5 prototypes; a `.d.ts`
+# beside the JavaScript source)
+_AMBIENT_CLASS = re.compile(r"(?:export\s+)?(?:default\s+)?declare\s+(?:abstract\s+)?class\b")
 
 
 def declarations(gen, repo: str, ref: str, rows: list[Symbol]) -> set[str]:
     """symbol_ids of the callable definitions that are declarations without a working body."""
     out: set[str] = set()
     for r in rows:
+        if r.kind == "class" and r.language in TS_FAMILY and _AMBIENT_CLASS.match(r.signature or ""):
+            out.add(r.symbol_id)
+            continue
         if r.kind not in CALLABLE_KINDS or r.line_end - r.line_start >= MAX_STUB_LINES:
             continue
         covering = chunks(gen, repo, ref, r.path, (r.line_start, r.line_end))

@@ -95,7 +95,11 @@ _BOM = b"\xef\xbb\xbf"
 # 48: a Rust `match` arm of an error's variant giving a literal is a message (`Error::X => Some("..")`).
 # 49: ... and a call on a field of a typed Rust local has the local's receiver and the fields.
 # 50: ... also when the chain of fields is written over lines (`globals\n    .data\n    .write()`).
-EXTRACTION_VERSION = "50"
+# 51: a literal given to a throwing helper named `die` or `invariant` is an emitted message; a
+# TypeScript call on a member of a local read from a member (`doc.defaultView!.scrollBy()` after
+# `let doc = view.dom.ownerDocument`) or destructured from one (`let {schema} = view.state`) gets
+# that read as its receiver's root.
+EXTRACTION_VERSION = "51"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -81,9 +81,10 @@ _EMIT_MACROS = frozenset("panic unreachable unimplemented todo bail ensure forma
                          "assert debug_assert log info warn debug trace".split())
 _EMIT_MACRO_ENDS = ("panic", "abort", "error")
 # functions and methods, by their last name, lower-cased (`fmt.Errorf`, `t.Fatalf`, `.expect`, `p.error`,
-# a scanner's `s.err`)
+# a scanner's `s.err`); a project's throwing helper by the names the convention gives it (mobx's and
+# immer's `die(...)`, `invariant(cond, "...")`)
 _EMIT_CALLS = frozenset("panic panicf panicln errorf error err fatal fatalf fatalln expect expect_err warn warnf "
-                        "warning critical exception fail abort".split())
+                        "warning critical exception fail abort die invariant".split())
 # the suffix Go's printf-style functions add to a verb (`Errorf`, `Println`): `failf` is `fail`'s kin
 _PRINTF_SUFFIX = re.compile(r"(?<=[a-z])(?:f|ln)\Z")
 # a helper named for raising, in snake case (Python's `raise_syntax_error`); not one named for an
@@ -871,6 +872,11 @@ def _line_words(line: str) -> list[str]:
     return out
 
 
+# A bracketed tag before a message (`[MobX]`, `[mobx.array]`): a logger's or a throwing helper's
+# prefix, usually another literal than the message it heads.
+_TAG = re.compile(r"\[[\w.:-]+\]")
+
+
 def message_segments(q: str, keep_name: bool = False) -> list[tuple[str, ...]]:
     """The pasted message's candidate constant segments: runs of words between filled-in
     values, as lower-cased identifier terms, longest first (ties in text order). A run ends at
@@ -882,6 +888,8 @@ def message_segments(q: str, keep_name: bool = False) -> list[tuple[str, ...]]:
         for word in _line_words(line):
             if is_value(word):
                 runs.append([])
+            elif _TAG.fullmatch(word):  # `[MobX] `, added by a wrapper (`[MobX] ${e}`): its own run
+                runs += [[w.lower() for w in _WORD.findall(word)], []]
             else:
                 runs[-1].extend(w.lower() for w in _WORD.findall(word))
     segs = [tuple(r) for r in runs if r]

@@ -362,7 +362,7 @@ _READERS = {
     **dict.fromkeys(("tdecl", "tparam", "vdecl", "pwrite"), "declared"),  # names being declared there
     "ftype": "function_types",  # _bindings
     **dict.fromkeys(("tmodule", "tnested"), "qualified"),  # `ns.Type`
-    **dict.fromkeys(("lvname", "lvtype", "lvnew", "lvcall", "lvread"), "typed"),  # _typed_receivers
+    **dict.fromkeys(("lvname", "lvtype", "lvnew", "lvcall", "lvread", "lvprop"), "typed"),  # _typed_receivers
     **dict.fromkeys(("cbfn", "cbnew", "cbarrow"), "callbacks"),  # _callback_receivers
 }
 
@@ -424,6 +424,8 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
         elif "lvread" in caps:  # `let c = this._connection`: the field's declared type
             read = text(caps["lvread"][0], source)
             recv, rank = (read if _TYPE_NAME.fullmatch(read) else ""), 0
+            if recv and "lvprop" in caps:  # `let {schema} = view.state`: `view.state.schema`
+                recv = f"{recv}.{text(node, source)}"
         else:
             t = _plain_type(text(caps["lvtype"][0] if "lvtype" in caps else caps["lvnew"][0], source))
             recv, rank = (f"new {t}()" if t else ""), (2 if "lvtype" in caps else 1)
@@ -433,6 +435,9 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
         return refs
     marks: list[PendingRef] = [(pos, "typed", name, 0, "", "", recv) for pos, (name, recv, _) in typed.items()]
     marks += [(node.start_byte, "binding", text(node, source), 0, "", "", "") for node in bindings]
+    # a destructured name binds as a declared one does (`let {schema} = ...` is no `vdecl`)
+    marks += [(c["lvname"][0].start_byte, "binding", text(c["lvname"][0], source), 0, "", "", "")
+              for c in typed_caps if "lvprop" in c]
     types: dict[tuple[int | None, str], set[str]] = {}
     bindings: dict[tuple[int | None, str], int] = {}
     for m in attach_enclosing(marks, spans(cands), owners):
@@ -446,11 +451,22 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
         return refs
     out = []
     for r in refs:
-        # `w!.next()`: the non-null assertion changes nothing about the type
-        recv = (_scoped(known, bindings, parents, r.from_symbol, r.receiver.rstrip("!"))
-                if r.edge_type == "calls" and r.receiver else None)
+        recv = _local_receiver(r, known, bindings, parents) if r.edge_type == "calls" else None
         out.append(Reference(r.edge_type, r.to_name, r.line, r.from_symbol, r.module, r.alias, recv) if recv else r)
     return out
+
+
+def _local_receiver(r: Reference, known: dict[tuple[int | None, str], str], bound: dict[tuple[int | None, str], int],
+                    parents: list[int | None]) -> str | None:
+    """The receiver a call on a typed local gets (`_typed_receivers`), or None. `w!.next()`: the
+    non-null assertion changes nothing about the type; a member of a local read from a member
+    (`doc.defaultView!.scrollBy()` after `let doc = view.dom.ownerDocument`) is read through it."""
+    root, dot, rest = r.receiver.partition(".")
+    recv = _scoped(known, bound, parents, r.from_symbol, root.rstrip("!")) if root else None
+    if recv and dot:
+        rest = rest.rstrip("!")
+        return f"{recv}.{rest}" if "(" not in recv and _TYPE_NAME.fullmatch(rest) else None
+    return recv
 
 
 def _scoped(known: dict[tuple[int | None, str], str], bound: dict[tuple[int | None, str], int],

@@ -88,8 +88,8 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     # a package's re-export is what its qualified name means (`attr.evolve` is the function
     # `attr/__init__.py` imports): before the stub declaring it and other same-named classes
     not_exported = [r not in exported for r in rows]
-    hits = [h for *_, h in sorted(zip(not_exported, other_case, not_macro, hits),
-                                  key=lambda t: (*t[:3], *_sort_key(t[3])))]
+    ranked = sorted(zip(not_exported, other_case, not_macro, hits), key=lambda t: (*t[:3], *_sort_key(t[3])))
+    hits = _bodies_first([(tuple(t[:3]), t[3]) for t in ranked], stubs)
     hits = take(hits, limit)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
@@ -135,6 +135,25 @@ def _impl_trait(gen, repo: str, ref: str, row: Symbol) -> str | None:
 
 
 _IMPL_LINE = re.compile(r"^\s*(?:unsafe\s+)?impl\b")
+
+
+def _bodies_first(ranked: list[tuple[tuple, Hit]], stubs: set[str]) -> list[Hit]:
+    """The declarations ranked above the first definition with a body of their tier and of the
+    source (not tests), moved just below it whatever their kinds weigh: a `declare class Signal`
+    (types only) after the `function Signal` implementing it. The −1 declaration penalty
+    decides among same-kind definitions; a class's kind weight and intent outweigh it."""
+    hits = [h for _, h in ranked]
+    for i, (tier, h) in enumerate(ranked):
+        if h.symbol_id in stubs or is_test_path(h.path):
+            continue
+        above = [j for j in range(i) if ranked[j][0] == tier and hits[j].symbol_id in stubs
+                 and not is_test_path(hits[j].path)]
+        if above:
+            moved = [hits[j] for j in above]
+            rest = [x for j, x in enumerate(hits[:i + 1]) if j not in above]
+            hits = rest + moved + hits[i + 1:]
+        break
+    return hits
 
 
 def _allowed_kinds(kind: str | None, role: str | None) -> frozenset[str] | None:

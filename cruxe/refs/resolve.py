@@ -120,7 +120,12 @@ log = logging.getLogger(__name__)
 # (41: ... and a call on a field of a typed Rust local goes through the local's struct.)
 # (42: ... a Rust std value method name on an unknown receiver is no guess of the repository's
 # method; an inline module's `use super::x` naming nothing does not hide the file's `x`.)
-RESOLVER_VERSION = "43"
+# (43: a TypeScript name imported from a package that is a directory of the repository is the one
+# top-level definition of that name under the
+# directory; a TypeScript value typed by an inline object type or by a type no repository file
+# declares (`HTMLElement`) reaches no repository method of the member's name; a member of a value
+# whose declaration writes no type, `const m = createManager()`, goes by name as any unknown one.)
+RESOLVER_VERSION = "44"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -25,9 +25,14 @@
   returned by a function from there, or a member a class neither declares nor inherits from a
   repository base while it extends an outside class) is external, never a repository method of
   the same name, unless the package's name is a directory of the repository (a workspace
-  package without a package.json, a bundler alias: it may be that directory); a
-  constructor's parameter property (`constructor(readonly view: View)`) types `this.view`.
-  Other receivers: the one method of that name in the family, unless it is a common library
+  package without a package.json, a bundler alias: it may be that directory, and a name
+  imported from it, when no package.json names the package, is the one top-level definition of
+  that name under the directory); a value typed by an inline object type (`opts: { onChange?:
+  () => void }`) or by a type no repository file declares (the library's and the DOM's: `dom:
+  HTMLElement`) reaches no repository method; a constructor's parameter property
+  (`constructor(readonly view: View)`) types `this.view`.
+  Other receivers (a value whose declaration writes no type among them: `export const m =
+  createManager()`): the one method of that name in the family, unless it is a common library
   method name.
 """
 from __future__ import annotations
@@ -63,6 +68,7 @@ _CLASSES = frozenset({"class", "interface"})
 # what holds members a receiver's type can name; a type alias of an object type (`type Codec =
 # { decode(...): unknown }`) has its members as children, as an interface does
 _CONTAINERS = frozenset({"class", "interface", "enum", "module", "type_alias"})
+_TYPES = tuple(sorted(_CONTAINERS))
 _FUNCTIONS = frozenset({"function", "method"})
 # TypeScript's utility types whose members are their type argument's
 _SAME_MEMBERS = frozenset({"Required", "Partial", "Readonly", "NonNullable"})
@@ -72,6 +78,14 @@ _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
 # `[new ]callee@argument.parameter`.
 _CALLBACK_PARAM = re.compile(r"(new )?([A-Za-z_$][\w$.]*)@(\d+)\.(\d+)")
 _OPEN, _CLOSE = "([{<", ")]}>"
+# A parameter or field typed by an inline object type (`opts: { key: K; onChange?: () => void }`):
+# its members are the object's properties, no repository method.
+_INLINE_OBJECT = r"(?<![\w$.]){}\s*[?!]?\s*:\s*\{{"
+# What a value is typed by when no repository definition can say: the TypeScript library's (and
+# the DOM's) types, which no file of the repository declares (`dom: HTMLElement`), and an inline
+# object type. A member reached through either is no repository method of the same name.
+_LIBRARY = Module("(the TypeScript library)", None)
+_INLINE = Module("(an inline object type)", None)
 # An indexed access type written for a field or variable (`form: Options<T, U>['form']`): the
 # object type's name and the key; the type arguments do not choose the member.
 _INDEXED = re.compile(r"([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\[\s*(['\"])([A-Za-z_$][\w$]*)\2\s*\]\s*"
@@ -171,6 +185,18 @@ def _callback_parameter(signature: str, argument: int, parameter: int) -> str | 
     return inner[parameter] if parameter < len(inner) else None
 
 
+def _untyped(target: Target) -> bool:
+    """A variable or constant whose signature writes neither a type nor a value."""
+    return isinstance(target, Sym) and target.kind in _VALUES and not re.search(
+        rf"(?<![\w$]){re.escape(target.name)}\s*[?!]?\s*[:=]", target.signature)
+
+
+def _package_name(spec: str) -> str:
+    """The package a bare specifier names: `@scope/name/sub` -> `@scope/name`, `name/sub` -> `name`."""
+    parts = spec.split("/")
+    return "/".join(parts[:2] if parts[0].startswith("@") else parts[:1])
+
+
 def _returned_type(signature: str) -> str | None:
     """The named type a function or method signature says it returns (`): Subject<T>`)."""
     m = _RETURNS.search(signature)
@@ -229,9 +255,14 @@ class TypeScriptResolver(ScopedResolver):
         if chain:
             base, conf = self.chain(e.path, e.from_id, chain)
             hit = self.attribute_of(base, name) if base is not None else None
-            # a type alias may be a union or an intersection (`Subscription | (() => void)`):
-            # one without the member leaves the call to the name-based fallbacks below
-            if hit is not None or (base is not None and getattr(base, "kind", "") != "type_alias"):
+            if hit is _INLINE:
+                return None, OPAQUE
+            # a type alias may be a union or an intersection (`Subscription | (() => void)`), and
+            # a value whose declaration writes no type (`export const notifyManager =
+            # createNotifyManager()`) is of a type nothing here says: one without the member
+            # leaves the call to the name-based fallbacks below
+            if hit is not None or (base is not None and getattr(base, "kind", "") != "type_alias"
+                                   and not _untyped(base)):
                 return as_resolution(hit, conf)
             if chain == ["this"]:
                 return None, UNKNOWN
@@ -271,6 +302,12 @@ class TypeScriptResolver(ScopedResolver):
     def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
         sym = self.g.get(from_id)
         while sym is not None:
+            if sym.kind in _FUNCTIONS and name in self._parameters_of(sym):
+                # a parameter shadows the file's and the imports' definitions of its name
+                # (`function addDependency(signal: Signal)` beside `function signal()`), and the
+                # members of an object type its signature returns, which are its children
+                # (`findDiffEnd(a: Fragment, ...): {a: number, b: number}`)
+                return None, SCOPE
             if sym.kind in _SCOPES or sym.kind in _VALUES:
                 # a constant's children: functions declared in its initializer (bound there)
                 # and its object literal's methods (properties, no binding)
@@ -278,10 +315,6 @@ class TypeScriptResolver(ScopedResolver):
                 hit = first(kids if sym.kind in _SCOPES else [k for k in kids if k.kind != "method"])
                 if hit is not None:
                     return hit, SCOPE
-            if sym.kind in _FUNCTIONS and name in self._parameters_of(sym):
-                # a parameter shadows the file's and the imports' definitions of its name
-                # (`function addDependency(signal: Signal)` beside `function signal()`)
-                return None, SCOPE
             sym = self.g.get(sym.parent)
         hit = first(self.g.top_level(path, name))
         if hit is not None:
@@ -338,21 +371,39 @@ class TypeScriptResolver(ScopedResolver):
             declared = self.declared_type(fn.signature, name)
             if declared is not None:
                 return self._typed(fn.path, fn.parent, declared)
+            if name in self._parameters_of(fn):
+                return _INLINE if re.search(_INLINE_OBJECT.format(re.escape(name)), fn.signature) else None
             fn = enclosing_symbol(self.g, self.g.get(fn.parent), _FUNCTIONS)
         return None
 
     def _outside(self, target: Target) -> bool:
         """A module no repository file is (a package from node_modules), unless its name is a
         directory of the repository: a workspace package without a package.json, or one a
-        bundler's alias maps, may be that directory, which the name-based fallbacks reach."""
+        bundler's alias maps, may be that directory (`_in_directory`)."""
         if not isinstance(target, Module) or target.path is not None:
             return False
+        return not self._package_dirs(target.name)
+
+    def _package_dirs(self, spec: str) -> set[str]:
+        """The repository's directories named as the package `spec` names (`@scope/name`:
+        `name` or `scope-name`)."""
         if self._dirs is None:
             self._dirs = {d for f in self.files() for d in f.split("/")[:-1]}
-        spec = target.name.split("/")
-        package = spec[:2] if spec[0].startswith("@") else spec[:1]
-        names = {package[-1], "-".join(package).lstrip("@")}
-        return not names & self._dirs
+        package = _package_name(spec).split("/")
+        return {package[-1], "-".join(package).lstrip("@")} & self._dirs
+
+    def _in_directory(self, spec: str, name: str) -> Sym | None:
+        """`name` imported from a package that is a directory of the repository and that no
+        package.json or tsconfig maps (projects stitched side by side): the one top-level
+        definition of that name under such a directory, else None (the name-based fallbacks).
+        Not when a package.json of the repository names that package: resolving it was its
+        manifest's business (a test fixture's `react` is not the dependency)."""
+        dirs = self._package_dirs(spec)
+        if not dirs or _package_name(spec) in self.project.packages():
+            return None
+        hits = [s for s in self.g.named(name) if s.parent is None and s.language in TS_FAMILY
+                and dirs.intersection(s.path.split("/")[:-1])]
+        return hits[0] if len(hits) == 1 else None
 
     def _typed(self, path: str, scope: str | None, declared: str) -> Target:
         """The container a declared type names, or, for a type imported from outside the
@@ -363,6 +414,8 @@ class TypeScriptResolver(ScopedResolver):
             root, _ = self.bare(path, scope, parts[0])
             if self._outside(root):
                 return root
+            if root is None and len(parts) == 1 and not self.g.few_named(declared, _TYPES, _FAMILY):
+                return _LIBRARY  # `HTMLElement`, `Document`: no repository file declares them
         return cls
 
     def attribute_of(self, target: Target, name: str) -> Target:
@@ -530,7 +583,9 @@ class TypeScriptResolver(ScopedResolver):
                 return self.lookup(path, imp.to_name, hops + 1)
             target = self.specifier(imp.module, imp.path)
             if target is None:
-                return Module(imp.module, None)
+                hit = self._in_directory(imp.module, imp.to_name) \
+                    if imp.to_name not in ("*", "default", imp.module) else None
+                return hit if hit is not None else Module(imp.module, None)
             if imp.to_name in ("*", imp.module):  # `* as ns`, `x = require(...)`
                 return Module(imp.module, target)
             wanted = imp.alias if imp.to_name == "default" else imp.to_name
