@@ -416,6 +416,7 @@ def _normalise(query: str) -> str:
 NAME_SEPARATORS = re.compile(r"::|\.|->|#")
 
 
+_PRIVATE_NAME = re.compile(r"(^|\.|::)#(?=[A-Za-z_$])")
 _PATH_ANCHORS = frozenset({"crate", "self", "super", "this", "Self"})
 
 
@@ -470,7 +471,10 @@ def parse_name(text: str, field: str) -> list[str]:
     if " " in raw or "(" in raw or "<" in raw:
         raw = symbol_name(raw) or raw
     raw = raw.rstrip("!")
-    segments = [s for s in NAME_SEPARATORS.split(raw) if s]
+    # an ECMAScript private name keeps its `#` (`QueryObserver.#notify`, `#notify`): only a `#`
+    # right after a name separates (`Virtualizer#scrollToIndex`, as docs write a method)
+    raw = _PRIVATE_NAME.sub("\\1\x00", raw)
+    segments = [s.replace("\x00", "#") for s in NAME_SEPARATORS.split(raw) if s]
     if not segments:
         raise CruxeError("invalid_input", f"not a symbol name: {text!r}", {"field": field})
     # a path's anchors name no definition: Rust's `crate::`/`self::`/`super::`, `self.`/`this.`

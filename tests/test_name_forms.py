@@ -1,7 +1,8 @@
-"""A Python target written in entry-point notation (`pkg.cli:main`, as pyproject scripts,
+"""Names as agents copy them from elsewhere. A Python target written in entry-point notation (`pkg.cli:main`, as pyproject scripts,
 uvicorn and gunicorn write one) names that module's definition (found using Cruxe on
 markdown: `markdown.extensions.toc:TocExtension` found nothing). An exception name and a
-message after a colon, or a host and port, are not this."""
+message after a colon, or a host and port, are not this. An ECMAScript private name
+(`Class.#m`) keeps its `#`."""
 from __future__ import annotations
 
 from cruxe.intent import classify, entry_point, parse_name
@@ -25,3 +26,19 @@ def test_locate_finds_an_entry_point_target(tmp_path):
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
     hits, _ = locate_symbol(gen, repo, ref, "pkg.cli:main")
     assert [(h.path, h.name) for h in hits[:1]] == [("pkg/cli.py", "main")], hits
+
+
+def test_an_ecmascript_private_name_keeps_its_hash():
+    """`QueryObserver.#notify` (tsprobe5): `#` separated the owner from the name as in docs'
+    `Virtualizer#scrollToIndex`, so the private method was asked for as the public `notify`."""
+    assert parse_name("QueryObserver.#notify", "name") == ["QueryObserver", "#notify"]
+    assert parse_name("this.#notify", "name") == ["#notify"]
+    assert parse_name("Virtualizer#scrollToIndex", "name") == ["Virtualizer", "scrollToIndex"]
+
+
+def test_locate_finds_a_private_method(tmp_path):
+    files = {"src/observer.ts": ("export class Observer {\n  #notify(): void {\n    return\n  }\n"
+                                 "  notify(): void {\n    this.#notify()\n  }\n}\n")}
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    hits, _ = locate_symbol(gen, repo, ref, "Observer.#notify")
+    assert [(h.name, h.line_start) for h in hits] == [("#notify", 2)], hits
