@@ -451,6 +451,27 @@ def _impl_method(m: re.Match[str]) -> str:
     return f"{trait if re.fullmatch(r'[A-Z]', own) else own}::{method}"
 
 
+_TURBOFISH = re.compile(r"::<")
+
+
+def _without_turbofish(raw: str) -> str:
+    """Rust's turbofish taken out of a path: `Punctuated::<T, P>::push` -> `Punctuated::push`
+    (generic arguments name no definition; nested brackets are matched)."""
+    m = _TURBOFISH.search(raw)
+    while m is not None:
+        depth, end = 0, None
+        for i in range(m.start() + 2, len(raw)):
+            depth += {"<": 1, ">": -1}.get(raw[i], 0)
+            if depth == 0:
+                end = i + 1
+                break
+        if end is None:
+            return raw
+        raw = raw[:m.start()] + raw[end:]
+        m = _TURBOFISH.search(raw)
+    return raw
+
+
 def parse_name(text: str, field: str) -> list[str]:
     """A symbol name as an agent writes it, as segments: `auth::jwt::validate_token` ->
     [auth, jwt, validate_token]; `fn foo`, `foo()`, `Vec<T>`, `println!` -> [the name]; Go's
@@ -468,6 +489,7 @@ def parse_name(text: str, field: str) -> list[str]:
     # method of Span's impl (`Span::drop`), `<Vec<T> as IntoIterator>::into_iter` Vec's
     raw = _RUST_QUALIFIED_SELF.sub(_impl_method, raw)
     raw = _GO_POINTER_OWNER.sub("", _GO_METHOD_EXPRESSION.sub(r"\1.\2", raw))
+    raw = _without_turbofish(raw)
     if " " in raw or "(" in raw or "<" in raw:
         raw = symbol_name(raw) or raw
     raw = raw.rstrip("!")

@@ -42,3 +42,9 @@ def test_locate_finds_a_private_method(tmp_path):
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
     hits, _ = locate_symbol(gen, repo, ref, "Observer.#notify")
     assert [(h.name, h.line_start) for h in hits] == [("#notify", 2)], hits
+
+
+def test_a_turbofish_names_no_segment():
+    """`Punctuated::<T, P>::push` (rsprobe5) was read as three segments, the middle one `<T, P>`."""
+    assert parse_name("Punctuated::<T, P>::push", "name") == ["Punctuated", "push"]
+    assert parse_name("Vec::<Vec<u8>>::with_capacity", "name") == ["Vec", "with_capacity"]
