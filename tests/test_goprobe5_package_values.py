@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.incremental import call_targets, symbol_names, synced_and_whole
-from support.repos import indexed_files
+from support.incremental import indexed_call_targets, symbol_names, synced_and_whole
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
 B = '''\
@@ -78,10 +77,7 @@ def _line(text: str, marker: str) -> int:
 
 @pytest.fixture()
 def calls(tmp_path, monkeypatch) -> dict:
-    root = tmp_path / "repo"
-    indexed_files(root, tmp_path / "home", FILES)
-    monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "home"))
-    return call_targets(root)
+    return indexed_call_targets(tmp_path, monkeypatch, FILES)
 
 
 @pytest.mark.parametrize("marker, target", [
