@@ -89,7 +89,7 @@ _BOM = b"\xef\xbb\xbf"
 # 41: a TypeScript `export { a as b }` without a source is an import of the file's own `a` (module ""),
 # no use. 42: so is a top-level `export const b = a`. 43: neither is an edge for an imported `a` (not
 # renamed, or aliased by a constant): the import line is the re-export.
-EXTRACTION_VERSION = "45"
+EXTRACTION_VERSION = "46"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -4,8 +4,9 @@ that way 20 times) were guessed by the method's name (ambiguous: go-toml v1 and 
 `Decoder.Decode`; a wrong unique guess for an outside package's decoder), though the same call
 through a local (`d := NewDecoder(r); d.Decode(&v)`) was typed. The extractor now gives such a
 receiver the form a typed local's takes (`NewDecoder()`, `json.NewDecoder()`,
-`NewDecoder().Strict()`), which the resolver reads; a head the function declares itself (a
-local function value) keeps its text, and so its guess."""
+`NewDecoder().Strict()`), which the resolver reads, and so does a local holding such a chain's
+value (`d := New(b).Strict(true); d.Decode(x)`); a head the function declares itself (a local
+function value) keeps its text, and so its guess."""
 from __future__ import annotations
 
 import pytest
@@ -56,6 +57,8 @@ func run(s string) {
 	json.NewDecoder(strings.NewReader(s)).Decode(4) // outside
 	f := NewDecoder
 	f(s).Decode(5) // a local function value
+	d := NewDecoder(s).Strict(false)
+	d.Decode(6) // a local holding a chain's value
 }
 '''
 FILES = {"go.mod": GO_MOD, "a/decoder.go": DECODER, "a/uses.go": USES, "b/b.go": B}
@@ -73,6 +76,7 @@ def test_the_extractor_writes_a_call_chains_receiver_as_a_typed_locals():
     assert recv[_line(USES, "// another package")] == "b.NewReader()"
     assert recv[_line(USES, "// outside")] == "json.NewDecoder()"
     assert recv[_line(USES, "// a local function value")] == "f(s)"
+    assert recv[_line(USES, "// a local holding a chain's value")] == "NewDecoder().Strict()"
 
 
 @pytest.fixture()
@@ -83,7 +87,7 @@ def calls(tmp_path, monkeypatch) -> dict:
 @pytest.mark.parametrize("marker, target", [
     ("// written out", ("a.Decoder.Decode", "receiver")), ("// through a method", ("a.Decoder.Decode", "receiver")),
     ("// another package", ("b.Reader.Decode", "receiver")), ("// outside", ("", "external")),
-    ("// a local function value", ("", "ambiguous")),
+    ("// a local function value", ("", "ambiguous")), ("// a local holding a chain's value", ("a.Decoder.Decode", "receiver")),
 ])
 def test_a_call_on_a_calls_value_goes_to_the_type_the_function_gives(calls, marker, target):
     assert calls[("a/uses.go", _line(USES, marker), "Decode")] == target

@@ -818,8 +818,9 @@ def _type_receiver(node: ts.Node | None, source: bytes) -> str:
 def _value_receiver(node: ts.Node, source: bytes) -> str:
     """The receiver standing for a local's one value: its type when the value writes it
     (a composite literal, its address, `new(T)`, a type assertion), the call `f()` /
-    `pkg.F()` / `y.M()` when it is a call of a name, the name `y` when it is one; "" for
-    anything else."""
+    `pkg.F()` / `y.M()` when it is a call of a name, `F().M()` / `pkg.F().M()` for a method
+    called on such a call's value (`_call_chain`), the name `y` when it is one; "" for anything
+    else."""
     t = node.type
     if t == "identifier":
         return text(node, source)
@@ -845,6 +846,10 @@ def _value_receiver(node: ts.Node, source: bytes) -> str:
         on = text(operand, source) if operand is not None else ""
         if operand is not None and (operand.type == "identifier" or _FIELD_ON.fullmatch(on)):
             return f"{on}.{text(fn.child_by_field_name('field'), source)}()"
+        # a method of a call's value, `New(a).Funcs(m)`: the chain as `_call_chains` writes it
+        chain = _call_chain(text(node, source)) if operand is not None and operand.type == "call_expression" else None
+        if chain is not None:
+            return chain[2]
     return ""
 
 
