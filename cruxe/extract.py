@@ -99,7 +99,10 @@ _BOM = b"\xef\xbb\xbf"
 # TypeScript call on a member of a local read from a member (`doc.defaultView!.scrollBy()` after
 # `let doc = view.dom.ownerDocument`) or destructured from one (`let {schema} = view.state`) gets
 # that read as its receiver's root.
-EXTRACTION_VERSION = "51"
+# 52: a Go call on a call's value written out (`NewDecoder(r).Decode(&v)`) gets the receiver a typed
+# local of that value takes (`NewDecoder()`). 53: ... and so does a local holding such a chain
+# (`t := template.New(n).Funcs(m)`).
+EXTRACTION_VERSION = "53"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

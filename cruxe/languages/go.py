@@ -117,6 +117,7 @@ def extract(source: bytes, path: str) -> FileExtract:
         fields = _Fields(out.structs, receivers, source)
         pending = _typed_locals(pending, locals_, values.decls + declared, out.ranges, source, fields)
     pending = _package_values(pending, values.local, imported, out.ranges, out.var_receivers)
+    pending = _call_chains(pending, values.local, imported, out.ranges)
     symbols = out.symbols(path)
     return FileExtract(path, LANG, symbols=symbols, references=attach_enclosing(pending, out.ranges),
                        parse_errors=error_count(tree))
@@ -540,6 +541,90 @@ def _package_values(pending: list[PendingRef], local: set[tuple[int | None, byte
     return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
 
 
+def _call_chains(pending: list[PendingRef], local: set[tuple[int | None, bytes]], imported: set[str],
+                 ranges: list[tuple[int, int]]) -> list[PendingRef]:
+    """A call on the value of a call written out, of a package-level name or of an imported
+    package's function, then of its result's methods (`NewDecoder(r).Decode(&v)`,
+    `json.NewDecoder(r).Decode(&v)`, `New(b).Strict(true).Decode(d)`), gets the receiver a typed
+    local holding that value would (`NewDecoder()`, `json.NewDecoder()`, `New().Strict()`): the
+    resolver reads the first result each declares (outside the repository: external). A head
+    that the enclosing function declares (a local function value, a local named like a
+    package) or that no import binds (`v.M(x)` on a variable) keeps its text, and so its guess."""
+    calls = sorted((p for p in pending if p[1] == "calls" and "(" in p[6]), key=_FIRST)
+    rewrite: dict[int, str] = {}
+    for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls])):
+        chain = _call_chain(p[6]) if owner is not None else None
+        if chain is None:
+            continue
+        pkg, head, written = chain
+        if pkg is not None and (pkg not in imported or (owner, pkg.encode()) in local):
+            continue
+        if pkg is None and (owner, head.encode()) in local:
+            continue
+        rewrite[p[0]] = written
+    return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite else p for p in pending]
+
+
+def _call_chain(text: str) -> tuple[str | None, str, str] | None:
+    """(package or None, the called name, the receiver as a typed local's: `pkg.F().M()`) of a
+    receiver that is a call of a name, optionally through a package, followed only by method
+    calls (arguments dropped; at most MAX_CHAIN calls); None for any other text."""
+    head = _CALLED.match(text)
+    if head is None:
+        return None
+    pkg, name = head.groups()
+    written, at = (f"{pkg}." if pkg else "") + name + "()", head.end() - 1
+    for _ in range(MAX_CHAIN):
+        close = _closing(text, at)
+        if close is None:
+            return None
+        if close == len(text) - 1:
+            return pkg, name, written
+        step = _METHOD_CALL.match(text, close + 1)
+        if step is None:
+            return None
+        written, at = f"{written}.{step.group(1)}()", step.end() - 1
+    return None
+
+
+def _closing(text: str, at: int) -> int | None:
+    """The index of the bracket closing the one at `at` (string and rune literals skipped)."""
+    depth, i, n = 0, at, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif ch in "\"'`":
+            end = text.find(ch, i + 1) if ch == "`" else _quote_end(text, i)
+            if end < 0:
+                return None
+            i = end
+        i += 1
+    return None
+
+
+def _quote_end(text: str, at: int) -> int:
+    """The index of the quote closing the interpreted string or rune literal opened at `at`."""
+    i = at + 1
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == text[at]:
+            return i
+        i += 1
+    return -1
+
+
+# a call of a name at the start of a receiver, `F(`, `pkg.F(`; a method call after it, `.M(`
+_CALLED = re.compile(r"(?:((?!\d)\w+)\.)?((?!\d)\w+)\(")
+_METHOD_CALL = re.compile(r"\.(\w+)\(")
+
+
 class _Fields:
     """The structs the file declares, read for a call on a value one of their fields holds
     (`s.conn.Write(b)`, `s.conns[i].Write(b)`): the type the field declares (a slice's, an
@@ -733,8 +818,9 @@ def _type_receiver(node: ts.Node | None, source: bytes) -> str:
 def _value_receiver(node: ts.Node, source: bytes) -> str:
     """The receiver standing for a local's one value: its type when the value writes it
     (a composite literal, its address, `new(T)`, a type assertion), the call `f()` /
-    `pkg.F()` / `y.M()` when it is a call of a name, the name `y` when it is one; "" for
-    anything else."""
+    `pkg.F()` / `y.M()` when it is a call of a name, `F().M()` / `pkg.F().M()` for a method
+    called on such a call's value (`_call_chain`), the name `y` when it is one; "" for anything
+    else."""
     t = node.type
     if t == "identifier":
         return text(node, source)
@@ -760,6 +846,10 @@ def _value_receiver(node: ts.Node, source: bytes) -> str:
         on = text(operand, source) if operand is not None else ""
         if operand is not None and (operand.type == "identifier" or _FIELD_ON.fullmatch(on)):
             return f"{on}.{text(fn.child_by_field_name('field'), source)}()"
+        # a method of a call's value, `New(a).Funcs(m)`: the chain as `_call_chains` writes it
+        chain = _call_chain(text(node, source)) if operand is not None and operand.type == "call_expression" else None
+        if chain is not None:
+            return chain[2]
     return ""
 
 

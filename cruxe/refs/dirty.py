@@ -16,7 +16,8 @@ surely as a new definition does. What the resolution then retries, for each dirt
   changed under it (an `opaque` one too: a Go call of a common method name on a typed
   interface is opaque until an interface it embeds declares the method);
 - every edge whose receiver names it (`receiver_names`): what the receiver's type is may
-  have changed;
+  have changed; so also for the top-level variables whose signature writes it (`resolve.
+  _with_values`): a call on a variable of another file is typed through its declaration;
 - for the names of the types a changed type's base list writes (old and new) and those an
   import binds, the same for the names of their members and their ancestors' (`type_members`):
   a base list that changes, or an import that now binds another class of that name, changes

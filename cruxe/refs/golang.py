@@ -25,9 +25,11 @@
   variable of the same name shadows it, and the receiver's text must name the type's package
   for an appearing package to retry the call.)
 - A call on a package-level variable of another file (the extractor's `x=`: a name the function
-  does not declare): the type of its own package its one declaration writes (`var x *T`, `var x
-  = &T{}`, `new(T)`; not another package's nor a call's result: the receiver names neither, so
-  the incremental rule would not retry it), then as above.
+  does not declare): the type its one declaration writes (`var x *T`, `var x *b.T`, `= &b.T{}`,
+  `new(T)`) or the first result of the one call that is its value (`= New()`, `= b.New(..)`),
+  another package's through an import binding it by its alias or last path element; external
+  for an outside package's. The receiver names only `x`: the incremental rule retries the call
+  because a variable whose signature writes a dirty name is dirty too (`resolve._with_values`).
 - Other receivers: the one Go method of that name in the repository, unless it is a name
   that the standard interfaces use everywhere (Close, String, Write, ...).
 Several package-level definitions of one name in one directory (build-tagged variants)
@@ -40,6 +42,7 @@ import re
 from functools import lru_cache
 
 from ..languages.go import import_name
+from ..store import name_tail
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
                      Resolution, unique)
 from .graph import Edge, Graph, Sym
@@ -88,6 +91,8 @@ class GoResolver(LanguageResolver):
                 return None, EXTERNAL
             return _pick(self.package_level(target).get(name, []), IMPORT)
         typed = self.var_type(here, e.receiver) if package_value else None
+        if typed is EXTERNAL:
+            return None, EXTERNAL
         got = self._method_of(*typed, name) if typed is not None else None
         if got is not None:
             return got
@@ -181,26 +186,48 @@ class GoResolver(LanguageResolver):
             return (None, EXTERNAL) if typed is EXTERNAL else None
         return self._method_of(*typed, name)
 
-    def var_type(self, directory: str, name: str) -> tuple[str, str] | None:
+    def var_type(self, directory: str, name: str) -> tuple[str, str] | str | None:
         """(directory, type name) of the package-level variable `name` of `directory` when its
-        one declaration writes a type of its own package (`var CommandLine *FlagSet`, `var d =
-        &T{...}`, `new(T)`); else None. Neither another package's type nor a call's result is
-        read: the call names neither that package nor that function, so an appearing package or
-        an edit of the function would not tell the incremental rule to retry it (the extractor
-        types a call on a variable of its own file, whose receiver then names them)."""
+        one declaration writes it: a declared type or a value that writes one (`var d *T`, `var
+        d *b.T`, `= &b.T{...}`, `new(T)`), or a call's value (`= New()`, `= b.New(x)`: the first
+        result the function declares, as for a local). EXTERNAL for an outside package's; else
+        None. Another package counts only through an import that binds it by its alias or its
+        path's last element: those are the names an edited import makes dirty, and a variable
+        whose signature writes a dirty name makes its own name dirty (`resolve._with_values`),
+        so the calls on it elsewhere are retried when what the declaration names changes."""
         defs = self.package_level(directory).get(name, [])
         m = _VAR.match(defs[0].signature) if len(defs) == 1 and defs[0].kind == "variable" else None
-        if m is None:
+        if m is None or (m.group(2).startswith("=") and "," in m.group(1)):
             return None
         if m.group(2).startswith("="):
-            v = _VALUE_TYPE.match(m.group(2)[1:].strip()) if "," not in m.group(1) else None
-            declared = (v.group(1) or v.group(3) or "", v.group(2) or v.group(4)) if v is not None else None
+            value = m.group(2)[1:].strip()
+            v = _VALUE_TYPE.match(value)
+            if v is None:
+                return self._call_value(defs[0].path, directory, value)
+            declared = (v.group(1) or v.group(3) or "", v.group(2) or v.group(4))
         else:
             t = _PARAM_TYPE.match(m.group(2).split("=", 1)[0].strip())
             declared = (t.group(1) or "", t.group(2)) if t is not None else None
-        if declared is None or declared[0] or declared[1] in _PREDECLARED:
+        if declared is None or (not declared[0] and declared[1] in _PREDECLARED):
             return None
-        return directory, declared[1]
+        at = self._value_package(defs[0].path, directory, declared[0])
+        return at if at is None or at is EXTERNAL else (at, declared[1])
+
+    def _call_value(self, path: str, here: str, value: str) -> tuple[str, str] | str | None:
+        """The type of a variable's value that is one call of a package-level name, `f(..)` or
+        `pkg.F(..)`, and nothing after it (a chain is not read); else None."""
+        call = _VALUE_CALL.match(value)
+        if call is None or _split_list(value, call.end())[1] != len(value) - 1:
+            return None
+        at = self._value_package(path, here, call.group(1))
+        return at if at is None or at is EXTERNAL else self.result_type(at, call.group(2))
+
+    def _value_package(self, path: str, here: str, pkg: str | None) -> str | None:
+        """`_package_of` for a name a package-level variable's declaration writes: `pkg` only
+        when an import of the file binds it by its alias or its path's last element."""
+        if pkg and not any(pkg == (imp.alias or name_tail(imp.to_name)) for imp in self.g.imports(path)):
+            return None
+        return self._package_of(path, here, pkg)
 
     def _package_of(self, path: str, here: str, pkg: str | None) -> str | None:
         """The directory of the package `pkg` names in the file at `path` (`here` without
@@ -409,6 +436,8 @@ _LOCAL = re.compile(r"^(?:(\w+)\.)?(\w+)(\{\}|\(\))((?:\.\w+(?:\(\)|\[\])?)*)$")
 # a package-level variable's signature: its names, then its type and/or `= value`
 _VAR = re.compile(r"^var\s+(\w+(?:\s*,\s*\w+)*)\s*(.*)$")
 # a value that writes its type: `T{...}`, `&pkg.T{...}`, `G[int]{...}`, `new(T)`
+# a value that is a call of a package-level name: `New(`, `codec.NewRegistry(`
+_VALUE_CALL = re.compile(r"^(?:(\w+)\.)?(\w+)\s*\(")
 _VALUE_TYPE = re.compile(r"^(?:&\s*)?(?:(\w+)\.)?(\w+)(?:\[[^\]]*\])?\s*\{|^new\(\s*\*?\s*(?:(\w+)\.)?(\w+)\s*\)")
 _LINKS = re.compile(r"\.(\w+)(\(\)|\[\]|)")
 

@@ -43,7 +43,8 @@ from ..model import EdgeBlock
 from ..store import CONFIDENCE_CODES, EDGE_TYPE_CODES, Generation, id_blob, transaction
 from ..store.edges import (dirty_types, edge_count, edge_rowid_range, edges_at, edges_named, finish_resolution,
                            label_pending, next_edge_rowid, pending_edges, receivers_containing, requeue_into,
-                           resolved_shadow, resolver_version, stored_edges_between, write_resolutions)
+                           resolved_shadow, resolver_version, stored_edges_between, variables_writing,
+                           write_resolutions)
 from ..store.basefix import dirty_names, drop_fixes, fixed_names, write_fixes
 from ..store.writer import FileEdges, build_symbol_indexes, file_ids, insert_edges
 from .common import RESOLVED, TYPE_KINDS, UNKNOWN, LanguageResolver, Resolution
@@ -125,7 +126,9 @@ log = logging.getLogger(__name__)
 # directory; a TypeScript value typed by an inline object type or by a type no repository file
 # declares (`HTMLElement`) reaches no repository method of the member's name; a member of a value
 # whose declaration writes no type, `const m = createManager()`, goes by name as any unknown one.)
-RESOLVER_VERSION = "44"
+# (44: a Go call on another file's package-level variable is typed through what its declaration
+# writes: another package's type, or the first result of the call that is its value.)
+RESOLVER_VERSION = "45"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
@@ -302,7 +305,7 @@ def _fix_base_edges(db: sqlite3.Connection, g: LayeredGraph, full: bool) -> None
         dirty = dirty_names(db, *g.key)
         dirty |= type_members(g, sorted(dirty_types(db, *g.key)), *_hierarchy(g, resolvers))
         redo = (dirty | (names ^ before)) & (names | before)
-    found = _named_or_through(g.base.db, names if redo is None else redo)
+    found = _named_or_through(g.base.db, _with_values(g, db, names if redo is None else redo))
     todo = sorted((e for e in found.values() if e.path not in g.shadow), key=lambda e: (e.path, e.rowid))
     g.warm([e.path for e in todo])  # a file's edges together: `_resolutions` memoises per file
     codes = CONFIDENCE_CODES
@@ -614,7 +617,7 @@ def _work(db: sqlite3.Connection, g: Graph, resolvers: dict[type, LanguageResolv
     names = dirty_names(db, *g.key)
     if names:
         names |= type_members(g, sorted(dirty_types(db, *g.key)), *_hierarchy(g, resolvers))
-        for rowid, e in _named_or_through(db, names).items():
+        for rowid, e in _named_or_through(db, _with_values(g, db, names)).items():
             found.setdefault(rowid, e)
     return [found[k] for k in sorted(found)]
 
@@ -628,6 +631,19 @@ def _named_or_through(db: sqlite3.Connection, names: set[str]) -> dict[int, Edge
     for e in _through_receivers(db, names):
         found.setdefault(e.rowid, e)
     return found
+
+
+def _with_values(g: Graph, db: sqlite3.Connection, names: set[str]) -> set[str]:
+    """`names` and the names of the top-level variables (of `db` and, over a base, of the base
+    too) whose signature writes one of them: a call on a variable of another file is resolved
+    through what its declaration names (Go's `var d = b.New()`: `b`'s directory, `New`'s
+    result; `refs.golang.GoResolver.var_type`), and its receiver names only the variable."""
+    out = set(names)
+    for layer in (db, g.base.db) if isinstance(g, LayeredGraph) else (db,):
+        for name, signature in variables_writing(layer, sorted(names)):
+            if name not in out and not names.isdisjoint(receiver_names(signature)):
+                out.add(name)
+    return out
 
 
 def _hierarchy(g: Graph, resolvers: dict[type, LanguageResolver]) -> tuple[Callable, Callable]:

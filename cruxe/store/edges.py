@@ -180,6 +180,17 @@ def receivers_containing(db: sqlite3.Connection, names: list[str]) -> list[tuple
                      f"{test}", () if not test else tuple(names)))
 
 
+def variables_writing(db: sqlite3.Connection, names: list[str]) -> list[tuple[str, str]]:
+    """(name, signature) of the top-level variables whose signature contains one of `names` as
+    text (past RECEIVER_TESTS names, of every top-level variable with a signature: the caller
+    tests them). One scan of the symbol table."""
+    if not names:
+        return []
+    test = "" if len(names) > RECEIVER_TESTS else f" AND ({' OR '.join(['instr(signature, ?)'] * len(names))})"
+    return list(rows(db, "SELECT name, signature FROM symbols WHERE kind = 'variable' AND parent_symbol_id IS NULL "
+                     f"AND signature IS NOT NULL{test}", () if not test else tuple(names)))
+
+
 def edges_at(db: sqlite3.Connection, rowids: list[int]) -> list[tuple]:
     """The edges of these rowids, as EDGE_TABLE_COLS rows in rowid order."""
     out: list[tuple] = []

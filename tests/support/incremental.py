@@ -60,3 +60,14 @@ def synced_and_whole(root: Path, tmp_path: Path, monkeypatch, edit) -> tuple[lis
     monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "fresh_home"))
     run_index(root)
     return synced, edge_table(root)
+
+
+def indexed_call_targets(tmp_path: Path, monkeypatch, files: dict[str, str]) -> dict[tuple[str, int, str], tuple[str, str]]:
+    """`call_targets` of `files` (relative path -> text) written under `tmp_path/repo` and indexed
+    into `tmp_path/home` (CRUXE_HOME set to it)."""
+    from support.repos import indexed_files
+
+    root = tmp_path / "repo"
+    indexed_files(root, tmp_path / "home", files)
+    monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "home"))
+    return call_targets(root)
