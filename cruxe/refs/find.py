@@ -51,6 +51,7 @@ from ..reexports import reexported
 from ..shape import apply_safety_limit
 from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
                      unresolved_edges)
+from .common import MODULE
 from .resolve import resolver_version
 from .testcode import InSourceTests, fold_test_code, path_rank, source_before_test_code
 
@@ -253,12 +254,14 @@ def _candidates(targets: list[list[dict[str, Any]]],
     `super().__init__()` (a base the index does not hold) names no target's constructor, one
     the resolver found ambiguous may; a `super().m()` the resolver tied to outside code (its
     class derives from an imported or builtin class, and no repository base defines `m`)
-    reaches no method of the repository."""
+    reaches no method of the repository. A use the resolver tied to a module of the repository
+    (dateutil's `from dateutil import relativedelta`, then `relativedelta.relativedelta(...)`:
+    the module, named like the class it holds) is the module's, no candidate of a definition."""
     if owner is not None:
         return lambda e: e.confidence == "ambiguous"
     if all(t[0]["kind"] == "method" for t in targets):
-        return lambda e: e.confidence != "external" or not _is_super(e.receiver)
-    return None
+        return lambda e: e.confidence != MODULE and (e.confidence != "external" or not _is_super(e.receiver))
+    return lambda e: e.confidence != MODULE
 
 
 def _is_super(receiver: str | None) -> bool:
