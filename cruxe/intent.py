@@ -438,8 +438,13 @@ _RUST_IMPL_FOR = re.compile(r"^\s*(?:unsafe\s+)?impl\s*(?:<[^{]*?>\s*)?(?:[A-Za-
                             r"\s*(?:<[^{]*>)?\s*\{?\s*\}?\s*$")
 
 
+MAX_IMPL_HEADER_CHARS = 300  # an impl header is a line; the pattern's lazy brackets backtrack on more
+
+
 def rust_impl(text: str) -> tuple[str, str] | None:
     """(trait, type) of a query written as a Rust impl header, else None."""
+    if len(text) > MAX_IMPL_HEADER_CHARS:
+        return None
     m = _RUST_IMPL_FOR.match(text.strip().strip("`"))
     return (m.group(1), m.group(2)) if m else None
 
