@@ -357,7 +357,6 @@ def _kept(text: str, start: int, end: int, language: str, joined: bool, tables: 
         return False
     return (joined or _inside_emit(text, start, language) or _message_constant(text, start, language)
             or _message_variable(text, start) or _in_table(tables, start)
-            or (language == "python" and _exception_str(text, start))
             or (rust and (_rust_display_text(text, start, end) or _rust_error_arm(text, start)))
             or (language == "python" and _exception_attribute(text, start)))
 
@@ -515,7 +514,9 @@ def _message_variable(text: str, start: int) -> bool:
     if _RETURN_BEFORE.search(text, lo, start) is None:
         return False
     names = _FUNCTION_NAME.findall(text, max(0, start - FUNCTION_WINDOW), start)
-    return bool(names) and _MESSAGE_WORD.search(names[-1]) is not None
+    if not names:
+        return False
+    return _MESSAGE_WORD.search(names[-1]) is not None or (names[-1] == "__str__" and _exception_str(text, start))
 
 
 def _message_constant(text: str, start: int, language: str) -> bool:
@@ -709,12 +710,8 @@ def _exception_str(text: str, start: int) -> bool:
     """The literal at `start` is returned by the `__str__` of an exception class (its name or a
     base named like one): the class is the nearest statement above the method indented less.
     A piece of a file that starts inside the class (a snippet chunk, whose fit a query weighs)
-    does not show it: there the index, which read the file whole, has decided already."""
-    if _RETURN_BEFORE.search(text, max(0, start - EMIT_WINDOW), start) is None:
-        return False
-    names = _FUNCTION_NAME.findall(text, max(0, start - FUNCTION_WINDOW), start)
-    if not names or names[-1] != "__str__":
-        return False
+    does not show it: there the index, which read the file whole, has decided already. (Called
+    by `_message_variable` for a literal returned by a function named `__str__`.)"""
     heads = list(_STR_METHOD.finditer(text, max(0, start - FUNCTION_WINDOW), start))
     if not heads:
         return False

@@ -6,6 +6,7 @@ from typing import Any
 
 from .errors import CruxeError
 from .jsonenc import to_json
+from .languages.rust_traits import impl_owner
 from .model import MAX_PATH_CHARS, endings, normalize_repo_path
 from .store import Generation, OutlineRow, file_language, outline_count, outline_rows, paths_by_name
 
@@ -46,10 +47,10 @@ def _node(r: OutlineRow) -> dict[str, Any]:
         node["signature"] = r.signature
     if r.visibility:
         node["visibility"] = r.visibility
-    if r.parent_symbol_id is None and r.kind == "method" and r.language == "rust":
-        owner = r.qualified_name.rsplit("::", 2)
-        if len(owner) == 3 or (len(owner) == 2 and owner[0]):
-            node["impl"] = owner[-2]
+    owner = impl_owner(r.qualified_name) if r.parent_symbol_id is None and r.kind == "method" \
+        and r.language == "rust" else None
+    if owner:
+        node["impl"] = owner
     return node
 
 

@@ -1,4 +1,6 @@
-"""The methods of Rust's standard traits, for a question written as an impl header.
+"""Rust knowledge the queries read without the grammar (this module imports nothing, so the
+server's start-up does not load the Rust extractor for it): the methods of Rust's standard
+traits, for a question written as an impl header, and the type a method's impl is for.
 
 `impl Display for Point` asks where Point implements Display: the answer is Point's `fmt`.
 A trait the repository defines lists its own methods (its children in the index); the
@@ -34,3 +36,10 @@ STD_TRAIT_METHODS: dict[str, tuple[str, ...]] = {
     "Wake": ("wake", "wake_by_ref"), "Termination": ("report",),
     "Serialize": ("serialize",), "Deserialize": ("deserialize",),
 }
+
+
+def impl_owner(qualified_name: str) -> str | None:
+    """The type whose impl holds a method, from the method's qualified name (`ident::Ident::parse`
+    -> `Ident`); None for a name without one."""
+    parts = qualified_name.rsplit("::", 2)
+    return parts[-2] if len(parts) == 3 or (len(parts) == 2 and parts[0]) else None

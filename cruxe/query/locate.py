@@ -33,7 +33,8 @@ from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
 from ..crates import CrateNames
 from ..declarations import declarations
 from ..reexports import reexported
-from ..languages.rust_traits import STD_TRAIT_METHODS
+from ..filetext import line_of
+from ..languages.rust_traits import STD_TRAIT_METHODS, impl_owner
 from ..store import Symbol, chunks, outline_rows, symbols_named
 from . import signals as sig
 from .bodies import MAX_BODY_CHECKS, augmentations_below_originals
@@ -98,7 +99,9 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
 
 def _impl_members(gen, repo: str, ref: str, trait: str, owner: str) -> list[Symbol]:
     """The Rust methods of type `owner` named like a method of `trait` (its methods as the
-    repository's trait of that name declares them, or the standard library's), in file order."""
+    repository's trait of that name declares them, or the standard library's): those whose impl
+    header names the trait first, then those whose header is not in sight, each in file order;
+    an inherent impl's or another trait's left out."""
     methods = set(STD_TRAIT_METHODS.get(trait, ()))
     for t in symbols_named(gen, trait.lower()):
         if t.kind == "trait" and t.name == trait and t.language == "rust":
@@ -106,7 +109,7 @@ def _impl_members(gen, repo: str, ref: str, trait: str, owner: str) -> list[Symb
                            if r.parent_symbol_id == t.symbol_id)
     found = [r for m in sorted(methods) for r in symbols_named(gen, m.lower())
              if r.name == m and r.kind == "method" and r.language == "rust"
-             and r.qualified_name.rsplit("::", 2)[-2:-1] == [owner]]
+             and impl_owner(r.qualified_name) == owner]
     # the index keeps no impl block: the header above a method says which trait it is for
     # (Display's `fmt` and Debug's `fmt` are both Point's `fmt`); one not seen keeps its place
     said = [_impl_trait(gen, repo, ref, r) for r in found]
@@ -122,12 +125,9 @@ def _impl_trait(gen, repo: str, ref: str, row: Symbol) -> str | None:
     """The trait the impl header nearest above `row` names; "" for an inherent impl (no
     `for`); None when no header is in sight or it cannot be read (a header over lines)."""
     lo = max(1, row.line_start - IMPL_HEADER_WINDOW)
-    lines: dict[int, str] = {}
-    for c in chunks(gen, repo, ref, row.path, (lo, row.line_start)):
-        for k, text in enumerate(c.source.split("\n")):
-            lines.setdefault(c.line_start + k, text)
+    found = chunks(gen, repo, ref, row.path, (lo, row.line_start))
     for n in range(row.line_start - 1, lo - 1, -1):
-        text = lines.get(n, "")
+        text = line_of(found, n) or ""
         if _IMPL_LINE.match(text):
             head = intent_mod.rust_impl(text.split(" where ")[0])
             return head[0] if head else None if " for " in text else ""

@@ -51,7 +51,6 @@ from ..reexports import reexported
 from ..shape import apply_safety_limit
 from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
                      unresolved_edges)
-from .common import MODULE
 from .resolve import resolver_version
 from .testcode import InSourceTests, fold_test_code, path_rank, source_before_test_code
 
@@ -101,8 +100,11 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
         out["imports_folded"] = folded
     if redefinitions:
         out["redefinitions"] = redefinitions
-    out["unresolved_count"] = unresolved_count(gen, name, kind) if keep is None else \
-        sum(1 for e in unresolved_edges(gen, name, kind) if keep(e))
+    # a use the resolver tied to a module of the repository (dateutil's `from dateutil import
+    # relativedelta`, then `relativedelta.relativedelta(...)`: the module, named like the class it
+    # holds) is the module's, no candidate of a definition
+    out["unresolved_count"] = unresolved_count(gen, name, kind, modules=False) if keep is None else \
+        sum(1 for e in unresolved_edges(gen, name, kind, modules=False) if keep(e))
     if owner is not None:
         out["constructor_of"] = _public(owner)
     if listed:
@@ -254,14 +256,13 @@ def _candidates(targets: list[list[dict[str, Any]]],
     `super().__init__()` (a base the index does not hold) names no target's constructor, one
     the resolver found ambiguous may; a `super().m()` the resolver tied to outside code (its
     class derives from an imported or builtin class, and no repository base defines `m`)
-    reaches no method of the repository. A use the resolver tied to a module of the repository
-    (dateutil's `from dateutil import relativedelta`, then `relativedelta.relativedelta(...)`:
-    the module, named like the class it holds) is the module's, no candidate of a definition."""
+    reaches no method of the repository. (A use tied to a module is no candidate of any
+    definition: the store leaves those out, `unresolved_edges(..., modules=False)`.)"""
     if owner is not None:
         return lambda e: e.confidence == "ambiguous"
     if all(t[0]["kind"] == "method" for t in targets):
-        return lambda e: e.confidence != MODULE and (e.confidence != "external" or not _is_super(e.receiver))
-    return lambda e: e.confidence != MODULE
+        return lambda e: e.confidence != "external" or not _is_super(e.receiver)
+    return None
 
 
 def _is_super(receiver: str | None) -> bool:
@@ -451,11 +452,11 @@ def _decorate(gen: Generation, repo: str, ref: str, refs: list[dict[str, Any]]) 
 def unresolved_sites(gen: Generation, name: str, kind: str | None, n: int,
                      keep: Callable[[EdgeSite], bool] | None = None) -> list[dict[str, Any]]:
     """The first `n` source lines, in (path, line) order, of the edges `unresolved_count`
-    counts (those `keep` keeps, when given): one entry per line (its strongest edge, as for
-    resolved references), with the reason the resolver left it (ambiguous, external, module,
-    opaque, unknown)."""
+    counts, none tied to a module (those `keep` keeps, when given): one entry per line (its
+    strongest edge, as for resolved references), with the reason the resolver left it
+    (ambiguous, external, opaque, unknown)."""
     best: dict[tuple[str, int], dict[str, Any]] = {}
-    for e in unresolved_edges(gen, name, kind):
+    for e in unresolved_edges(gen, name, kind, modules=False):
         if keep is not None and not keep(e):
             continue
         key = (e.path, e.line)

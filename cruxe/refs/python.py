@@ -169,18 +169,10 @@ class PythonResolver(ScopedResolver):
         mirrors (Django's `BaseDatabaseWrapper.cursor()` calls `self.connection.cursor(...)`, the
         driver's; a cache backend's `decr` calls `self._cache.decr`), not itself again."""
         target = self.g.get(target_id)
-        owner = self.class_of(self.g.get(target.parent)) if target is not None and target.parent else None
+        owner = self.g.get(target.parent) if target is not None and target.parent else None
         cls = enclosing_symbol(self.g, self.g.get(e.from_id), _CLASS)
-        todo, seen = [cls] if cls is not None else [], set()
-        while todo and len(seen) <= MAX_HOPS * 4:
-            c = todo.pop()
-            if c.id in seen:
-                continue
-            seen.add(c.id)
-            if owner is not None and c.id == owner.id:
-                return True
-            todo.extend(b for b in self.bases(c) if b is not None)
-        return False
+        return (owner is not None and cls is not None and owner.kind == "class"
+                and (owner.id == cls.id or self._derives(cls, owner)))
 
     def _result_of_unknown_class(self, recv: str, parts: list[str], base: Target) -> bool:
         """The receiver is a call's result whose class the repository does not say: a

@@ -198,21 +198,22 @@ def _counterparts(gen: Overlay, ids: list[str]) -> list[str]:
     return out
 
 
-def unresolved_count(gen: View, name: str, edge_type: str | None = None) -> int:
+def unresolved_count(gen: View, name: str, edge_type: str | None = None, modules: bool = True) -> int:
     if isinstance(gen, (Withheld, Overlay)):
-        return sum(1 for _ in unresolved_edges(gen, name, edge_type))
-    return reads.unresolved_count(gen, name, edge_type)
+        return sum(1 for _ in unresolved_edges(gen, name, edge_type, modules))
+    return reads.unresolved_count(gen, name, edge_type, modules)
 
 
-def unresolved_edges(gen: View, name: str, edge_type: str | None = None) -> Iterator[EdgeSite]:
+def unresolved_edges(gen: View, name: str, edge_type: str | None = None, modules: bool = True) -> Iterator[EdgeSite]:
     if isinstance(gen, Withheld):
-        return (e for e in unresolved_edges(gen.inner, name, edge_type) if e.path not in gen.withheld)
+        return (e for e in unresolved_edges(gen.inner, name, edge_type, modules) if e.path not in gen.withheld)
     if not isinstance(gen, Overlay):
-        return reads.unresolved_edges(gen, name, edge_type)
-    return heapq.merge(reads.unresolved_edges(gen.top, name, edge_type),
-                       _base_sites(gen, reads.unresolved_rows(gen.base, name, edge_type)),
-                       basefix.fixes_unresolved(_fixes(gen), name, edge_type),
-                       key=lambda e: (e.path, e.line))
+        return reads.unresolved_edges(gen, name, edge_type, modules)
+    merged = heapq.merge(reads.unresolved_edges(gen.top, name, edge_type),
+                         _base_sites(gen, reads.unresolved_rows(gen.base, name, edge_type)),
+                         basefix.fixes_unresolved(_fixes(gen), name, edge_type),
+                         key=lambda e: (e.path, e.line))
+    return merged if modules else (e for e in merged if e.confidence != "module")
 
 
 # ---- full text ---------------------------------------------------------------------------------

@@ -440,9 +440,10 @@ def _like_escape(s: str) -> str:
     return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def _unresolved_where(name: str, edge_type: str | None) -> tuple[str, list[Any]]:
+def _unresolved_where(name: str, edge_type: str | None, modules: bool = True) -> tuple[str, list[Any]]:
     """Edges naming `name` (as written, or as the last segment of `a.name` / `a::name`) that
-    no definition was tied to, restricted to one edge type when asked. The `to_tail` term is
+    no definition was tied to, restricted to one edge type when asked, without those the
+    resolver tied to a module of the repository unless `modules`. The `to_tail` term is
     the same condition in indexed and case-sensitive form (LIKE folds ASCII case): it keeps
     the match exact and off a full scan of the edge table (the se_tail index)."""
     sql = (f"{RETRY_SQL} AND e.to_symbol_id IS NULL AND {tail_sql('e')} = ? "
@@ -451,23 +452,29 @@ def _unresolved_where(name: str, edge_type: str | None) -> tuple[str, list[Any]]
     if edge_type is not None:
         sql += " AND e.edge_type = ?"
         args.append(EDGE_TYPE_CODES[edge_type])
+    if not modules:
+        sql += " AND (e.confidence IS NULL OR e.confidence != ?)"
+        args.append(CONFIDENCE_CODES["module"])
     return sql, args
 
 
-def unresolved_count(gen: Generation, name: str, edge_type: str | None = None) -> int:
-    """Spec 04's count of the edges naming `name` that no definition was tied to."""
-    where, args = _unresolved_where(name, edge_type)
+def unresolved_count(gen: Generation, name: str, edge_type: str | None = None, modules: bool = True) -> int:
+    """Spec 04's count of the edges naming `name` that no definition was tied to (`modules`:
+    `_unresolved_where`)."""
+    where, args = _unresolved_where(name, edge_type, modules)
     return int(gen.db.execute(f"SELECT COUNT(*) FROM symbol_edges e WHERE {where}", args).fetchone()[0])
 
 
-def unresolved_edges(gen: Generation, name: str, edge_type: str | None = None) -> Iterator[EdgeSite]:
+def unresolved_edges(gen: Generation, name: str, edge_type: str | None = None,
+                     modules: bool = True) -> Iterator[EdgeSite]:
     """The edges `unresolved_count` counts, in (path, line) order; read lazily."""
-    return (site for _, site in unresolved_rows(gen, name, edge_type))
+    return (site for _, site in unresolved_rows(gen, name, edge_type, modules))
 
 
-def unresolved_rows(gen: Generation, name: str, edge_type: str | None = None) -> Iterator[tuple[int, EdgeSite]]:
+def unresolved_rows(gen: Generation, name: str, edge_type: str | None = None,
+                    modules: bool = True) -> Iterator[tuple[int, EdgeSite]]:
     """`unresolved_edges`, each site with its row's rowid."""
-    where, args = _unresolved_where(name, edge_type)
+    where, args = _unresolved_where(name, edge_type, modules)
     cursor = gen.db.execute(f"{_SITE_SQL} WHERE {where} ORDER BY f.path, e.source_line", args)
     return ((r, EdgeSite(p, ln, t, f, _CONFIDENCE_LABELS.get(c), v)) for r, p, ln, t, f, c, v in cursor)
 
