@@ -9,14 +9,13 @@ from cruxe.extract import extract
 from cruxe.model import text_lines
 from cruxe.store.writer import CHUNK_MAX_LINES, chunk_ranges
 from support.locations import GO_STRINGS, RUST_LIBRARY, STDLIB, TS_MODULES, require_corpus
+from support.repos import marked_line
 
 
 def _chunks(path: str, text: str, language: str) -> list[tuple[int, int, str]]:
     return chunk_ranges(extract(path, text.encode(), language), text_lines(text))
 
 
-def _line(text: str, needle: str) -> int:
-    return next(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
 
 
 def _chunk_of(chunks: list[tuple[int, int, str]], line: int) -> tuple[int, int]:
@@ -42,9 +41,9 @@ func Other() {}
 
 def test_a_go_doc_comment_is_in_its_function_chunk_not_in_the_small_run_before_it():
     chunks = _chunks("p.go", GO_FILE, "go")
-    parse = _chunk_of(chunks, _line(GO_FILE, "func Parse"))
-    assert parse[0] == _line(GO_FILE, "// Parse reads")
-    assert _chunk_of(chunks, _line(GO_FILE, "type Small"))[1] < parse[0]
+    parse = _chunk_of(chunks, marked_line(GO_FILE, "func Parse"))
+    assert parse[0] == marked_line(GO_FILE, "// Parse reads")
+    assert _chunk_of(chunks, marked_line(GO_FILE, "type Small"))[1] < parse[0]
 
 
 TS_FILE = """import { x } from "./x";
@@ -64,7 +63,7 @@ export class Queue {
 
 def test_a_jsdoc_and_a_decorator_are_in_their_class_chunk():
     chunks = _chunks("q.ts", TS_FILE, "typescript")
-    assert _chunk_of(chunks, _line(TS_FILE, "export class Queue")) == (3, len(TS_FILE.splitlines()))
+    assert _chunk_of(chunks, marked_line(TS_FILE, "export class Queue")) == (3, len(TS_FILE.splitlines()))
     assert _chunk_of(chunks, 1)[1] < 3
 
 
@@ -79,10 +78,10 @@ def trim(entries):
 
 def test_a_python_comment_block_is_in_its_function_chunk_and_a_blank_line_breaks_it():
     chunks = _chunks("m.py", PY_FILE, "python")
-    assert _chunk_of(chunks, _line(PY_FILE, "def trim")) == (_line(PY_FILE, "# Keeps at most"), 6)
+    assert _chunk_of(chunks, marked_line(PY_FILE, "def trim")) == (marked_line(PY_FILE, "# Keeps at most"), 6)
     apart = PY_FILE.replace("# when a new one arrives.\n", "# when a new one arrives.\n\n")
     chunks = _chunks("m.py", apart, "python")
-    assert _chunk_of(chunks, _line(apart, "def trim"))[0] == _line(apart, "def trim")
+    assert _chunk_of(chunks, marked_line(apart, "def trim"))[0] == marked_line(apart, "def trim")
 
 
 # A few real files per language: classes, impl blocks, doc comments, attributes.

@@ -7,6 +7,7 @@ from __future__ import annotations
 from cruxe.index import run_index
 from cruxe.languages.go import extract
 from support.incremental import answer, edge_table, symbol_names, synced_and_whole
+from support.repos import marked_line
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
 IO = '''\
@@ -67,8 +68,6 @@ func (c *Conn) Pump(buf []byte) {
 '''
 
 
-def _line(marker: str) -> int:
-    return next(i + 1 for i, line in enumerate(USE.splitlines()) if marker in line)
 
 
 def test_an_interface_signature_lists_the_interfaces_it_embeds():
@@ -85,12 +84,12 @@ def test_a_call_through_an_embedding_interface_reaches_the_embedded_spec(make_re
     names = symbol_names(root)
     got = {(r[1], r[3]): (names.get(r[5], ""), r[6]) for r in edge_table(root)
            if r[0] == "use/use.go" and r[2] == "calls"}
-    assert got[(_line("rw.Read("), "Read")] == ("io.Reader.Read", "receiver")
-    assert got[(_line("rw.Write("), "Write")] == ("io.Writer.Write", "receiver")
-    assert got[(_line("c.Read("), "Read")] == ("io.Reader.Read", "receiver")  # two levels down
-    assert got[(_line("c.Close("), "Close")] == ("io.Closer.Close", "receiver")
+    assert got[(marked_line(USE, "rw.Read("), "Read")] == ("io.Reader.Read", "receiver")
+    assert got[(marked_line(USE, "rw.Write("), "Write")] == ("io.Writer.Write", "receiver")
+    assert got[(marked_line(USE, "c.Read("), "Read")] == ("io.Reader.Read", "receiver")  # two levels down
+    assert got[(marked_line(USE, "c.Close("), "Close")] == ("io.Closer.Close", "receiver")
     # a struct embedding an interface promotes its methods
-    assert got[(_line("c.Write(buf)"), "Write")] == ("io.Writer.Write", "receiver")
+    assert got[(marked_line(USE, "c.Write(buf)"), "Write")] == ("io.Writer.Write", "receiver")
 
 
 def test_an_embedding_edited_in_another_file_moves_the_calls(make_repo, tmp_path, monkeypatch):
@@ -100,7 +99,7 @@ def test_an_embedding_edited_in_another_file_moves_the_calls(make_repo, tmp_path
     use = USE[:USE.index("func closeAll")]
     root = make_repo({"go.mod": GO_MOD, "io/io.go": before, "use/use.go": use})
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "io/io.go").write_text(IO))
-    assert answer(whole, "use/use.go", _line("rw.Read("), "Read") == "receiver"
+    assert answer(whole, "use/use.go", marked_line(USE, "rw.Read("), "Read") == "receiver"
     assert synced == whole
 
 
@@ -111,5 +110,5 @@ def test_an_opaque_call_through_an_interface_embedding_the_edited_one_is_retried
     before = IO.replace("\tReader\n\tWriter\n", "\tWriter\n")
     root = make_repo({"go.mod": GO_MOD, "io/io.go": before, "use/use.go": USE})
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "io/io.go").write_text(IO))
-    assert answer(whole, "use/use.go", _line("c.Read("), "Read") == "receiver"
+    assert answer(whole, "use/use.go", marked_line(USE, "c.Read("), "Read") == "receiver"
     assert synced == whole

@@ -8,7 +8,7 @@ from __future__ import annotations
 from cruxe.languages.go import extract
 
 from support.incremental import answer, edge_table, symbol_names, synced_and_whole
-from support.repos import indexed_files
+from support.repos import indexed_files, marked_line
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
 AST = '''\
@@ -89,21 +89,19 @@ func shadowed(node ast.Node, other Label) string {
 '''
 
 
-def _line(text: str, marker: str) -> int:
-    return next(i + 1 for i, line in enumerate(text.splitlines()) if marker in line)
 
 
 def test_a_local_given_a_methods_result_names_its_type_and_method():
     recv = {(r.to_name, r.line): r.receiver for r in extract(RENDER.encode(), "render/render.go").references}
-    assert recv[("Kind", _line(RENDER, "if c.Kind()"))] == "ast.Node{}.Parent()"
-    assert recv[("NextSibling", _line(RENDER, "next := sibling.NextSibling()"))] == "ast.Node{}.NextSibling()"
+    assert recv[("Kind", marked_line(RENDER, "if c.Kind()"))] == "ast.Node{}.Parent()"
+    assert recv[("NextSibling", marked_line(RENDER, "next := sibling.NextSibling()"))] == "ast.Node{}.NextSibling()"
     # `sibling.Kind() + next.Kind()`: next is the result of sibling's method, a chain of two
     got = [r.receiver for r in extract(RENDER.encode(), "render/render.go").references
-           if r.to_name == "Kind" and r.line == _line(RENDER, "return sibling.Kind()")]
+           if r.to_name == "Kind" and r.line == marked_line(RENDER, "return sibling.Kind()")]
     assert sorted(got) == ["ast.Node{}.NextSibling()", "ast.Node{}.NextSibling().NextSibling()"]
-    assert recv[("Label", _line(RENDER, "return sibling.Label()"))] == "Label{}"  # `sibling := other`
+    assert recv[("Label", marked_line(RENDER, "return sibling.Label()"))] == "Label{}"  # `sibling := other`
     recv = {(r.to_name, r.line): r.receiver for r in extract(AST.encode(), "ast/ast.go").references}
-    assert recv[("Label", _line(AST, "return it.Label()"))] == "l.next()"  # the receiver's type: the resolver's
+    assert recv[("Label", marked_line(AST, "return it.Label()"))] == "l.next()"  # the receiver's type: the resolver's
 
 
 def test_a_call_on_a_methods_result_goes_to_the_result_types_method(tmp_path, monkeypatch):
@@ -113,18 +111,18 @@ def test_a_call_on_a_methods_result_goes_to_the_result_types_method(tmp_path, mo
     names = symbol_names(root)
     got = {(r[0], r[1], r[3]): (names.get(r[5], ""), r[6]) for r in edge_table(root) if r[2] == "calls"}
     r = "render/render.go"
-    assert got[(r, _line(RENDER, "return sibling.Kind()"), "Kind")] == ("ast.Node.Kind", "receiver")
-    assert got[(r, _line(RENDER, "if c.Kind()"), "Kind")] == ("ast.Node.Kind", "receiver")
+    assert got[(r, marked_line(RENDER, "return sibling.Kind()"), "Kind")] == ("ast.Node.Kind", "receiver")
+    assert got[(r, marked_line(RENDER, "if c.Kind()"), "Kind")] == ("ast.Node.Kind", "receiver")
     # two links: next := sibling.NextSibling(), sibling's type known from its own declaration
-    assert got[(r, _line(RENDER, "next := sibling.NextSibling()"), "NextSibling")] == ("ast.Node.NextSibling", "receiver")
+    assert got[(r, marked_line(RENDER, "next := sibling.NextSibling()"), "NextSibling")] == ("ast.Node.NextSibling", "receiver")
     # the inner block's `sibling` is a Label: its own type decides
-    assert got[(r, _line(RENDER, "return sibling.Label()"), "Label")] == ("render.Label.Label", "receiver")
+    assert got[(r, marked_line(RENDER, "return sibling.Label()"), "Label")] == ("render.Label.Label", "receiver")
     # a call's receiver calling a typed local's method
-    assert got[(r, _line(RENDER, "return n.Parent().Kind()"), "Kind")] == ("ast.Node.Kind", "receiver")
+    assert got[(r, marked_line(RENDER, "return n.Parent().Kind()"), "Kind")] == ("ast.Node.Kind", "receiver")
     # the parameter's `ast.Node` names the package: the local `ast` is declared after it
-    assert got[(r, _line(RENDER, "k := block.Kind()"), "Kind")] == ("ast.Node.Kind", "receiver")
+    assert got[(r, marked_line(RENDER, "k := block.Kind()"), "Kind")] == ("ast.Node.Kind", "receiver")
     # on the enclosing method's receiver: it := l.next() is an item
-    assert got[("ast/ast.go", _line(AST, "return it.Label()"), "Label")] == ("ast.item.Label", "receiver")
+    assert got[("ast/ast.go", marked_line(AST, "return it.Label()"), "Label")] == ("ast.item.Label", "receiver")
 
 
 def test_a_method_result_type_edited_in_another_file_moves_the_calls(make_repo, tmp_path, monkeypatch):
@@ -133,5 +131,5 @@ def test_a_method_result_type_edited_in_another_file_moves_the_calls(make_repo, 
     after = AST.replace("func (t *Text) NextSibling() Node", "func (t *Text) NextSibling() *Text").replace(
         "\tNextSibling() Node\n", "\tNextSibling() *Text\n")
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "ast/ast.go").write_text(after))
-    assert answer(whole, "render/render.go", _line(RENDER, "if c.Kind()"), "Kind") == "receiver"
+    assert answer(whole, "render/render.go", marked_line(RENDER, "if c.Kind()"), "Kind") == "receiver"
     assert synced == whole

@@ -14,7 +14,7 @@ import pytest
 from cruxe.languages.go import extract
 
 from support.incremental import call_targets, symbol_names, synced_and_whole
-from support.repos import indexed_files
+from support.repos import indexed_files, marked_line
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
 TYPES = '''\
@@ -73,8 +73,6 @@ func local() {
 '''
 
 
-def _line(text: str, marker: str) -> int:
-    return next(i + 1 for i, line in enumerate(text.splitlines()) if marker in line)
 
 
 @pytest.fixture()
@@ -91,26 +89,26 @@ def calls(tmp_path, monkeypatch) -> dict:
     ("// parameter", "a.Client.Do"),  # the parameter's own type, as before
 ])
 def test_a_call_on_a_package_level_variable_goes_to_its_declared_type(calls, marker, target):
-    assert calls[("a/uses.go", _line(USES, marker), "Do")] == (target, "receiver")
+    assert calls[("a/uses.go", marked_line(USES, marker), "Do")] == (target, "receiver")
 
 
 def test_another_files_call_result_or_another_package_is_read_and_a_local_keeps_its_guess(calls):
     # another file's call result and outside type are read since probe 5
     # (tests/test_goprobe5_package_values.py)
-    assert calls[("a/uses.go", _line(USES, "// this file's outside type"), "WriteString")] == ("", "external")
-    assert calls[("a/uses.go", _line(USES, "// outside"), "WriteString")] == ("", "external")
-    assert calls[("a/uses.go", _line(USES, "// call result"), "Do")] == ("a.Client.Do", "receiver")
-    assert calls[("a/uses.go", _line(USES, "// range variable"), "Do")] == ("", "ambiguous")
+    assert calls[("a/uses.go", marked_line(USES, "// this file's outside type"), "WriteString")] == ("", "external")
+    assert calls[("a/uses.go", marked_line(USES, "// outside"), "WriteString")] == ("", "external")
+    assert calls[("a/uses.go", marked_line(USES, "// call result"), "Do")] == ("a.Client.Do", "receiver")
+    assert calls[("a/uses.go", marked_line(USES, "// range variable"), "Do")] == ("", "ambiguous")
 
 
 def test_the_extractor_marks_only_names_the_function_does_not_declare():
     refs = extract(USES.encode(), "a/uses.go").references
     recv = {r.line: r.receiver for r in refs if r.edge_type == "calls"}
-    assert recv[_line(USES, "// composite")] == "Default="
-    assert recv[_line(USES, "// this file's call result")] == "NewClient()"
-    assert recv[_line(USES, "// this file's outside type")] == "strings.Builder{}"
-    assert recv[_line(USES, "// range variable")] == "Default"
-    assert recv[_line(USES, "// parameter")] == "Client{}"
+    assert recv[marked_line(USES, "// composite")] == "Default="
+    assert recv[marked_line(USES, "// this file's call result")] == "NewClient()"
+    assert recv[marked_line(USES, "// this file's outside type")] == "strings.Builder{}"
+    assert recv[marked_line(USES, "// range variable")] == "Default"
+    assert recv[marked_line(USES, "// parameter")] == "Client{}"
 
 
 @pytest.mark.parametrize("edit, marker, target", [
@@ -125,6 +123,6 @@ def test_an_edit_in_another_file_moves_the_call_in_an_incremental_sync(make_repo
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch,
                                      lambda r: (r / "a/types.go").write_text(edit(TYPES)))
     names = symbol_names(root)
-    line = _line(USES, marker)
+    line = marked_line(USES, marker)
     assert [names[r[5]] for r in whole if r[:2] == ("a/uses.go", line) and r[3] == "Do"] == [target]
     assert synced == whole

@@ -14,6 +14,7 @@ import pytest
 from cruxe.languages.go import extract
 
 from support.incremental import indexed_call_targets, symbol_names, synced_and_whole
+from support.repos import marked_line
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
 DECODER = '''\
@@ -64,19 +65,17 @@ func run(s string) {
 FILES = {"go.mod": GO_MOD, "a/decoder.go": DECODER, "a/uses.go": USES, "b/b.go": B}
 
 
-def _line(text: str, marker: str) -> int:
-    return next(i + 1 for i, line in enumerate(text.splitlines()) if marker in line)
 
 
 def test_the_extractor_writes_a_call_chains_receiver_as_a_typed_locals():
     refs = extract(USES.encode(), "a/uses.go").references
     recv = {r.line: r.receiver for r in refs if r.edge_type == "calls" and r.to_name == "Decode"}
-    assert recv[_line(USES, "// written out")] == "NewDecoder()"
-    assert recv[_line(USES, "// through a method")] == "NewDecoder().Strict()"
-    assert recv[_line(USES, "// another package")] == "b.NewReader()"
-    assert recv[_line(USES, "// outside")] == "json.NewDecoder()"
-    assert recv[_line(USES, "// a local function value")] == "f(s)"
-    assert recv[_line(USES, "// a local holding a chain's value")] == "NewDecoder().Strict()"
+    assert recv[marked_line(USES, "// written out")] == "NewDecoder()"
+    assert recv[marked_line(USES, "// through a method")] == "NewDecoder().Strict()"
+    assert recv[marked_line(USES, "// another package")] == "b.NewReader()"
+    assert recv[marked_line(USES, "// outside")] == "json.NewDecoder()"
+    assert recv[marked_line(USES, "// a local function value")] == "f(s)"
+    assert recv[marked_line(USES, "// a local holding a chain's value")] == "NewDecoder().Strict()"
 
 
 @pytest.fixture()
@@ -90,7 +89,7 @@ def calls(tmp_path, monkeypatch) -> dict:
     ("// a local function value", ("", "ambiguous")), ("// a local holding a chain's value", ("a.Decoder.Decode", "receiver")),
 ])
 def test_a_call_on_a_calls_value_goes_to_the_type_the_function_gives(calls, marker, target):
-    assert calls[("a/uses.go", _line(USES, marker), "Decode")] == target
+    assert calls[("a/uses.go", marked_line(USES, marker), "Decode")] == target
 
 
 def test_an_edited_result_moves_the_call_in_an_incremental_sync(make_repo, tmp_path, monkeypatch):
@@ -98,6 +97,6 @@ def test_an_edited_result_moves_the_call_in_an_incremental_sync(make_repo, tmp_p
     edit = DECODER.replace("func NewDecoder(s string) *Decoder", "func NewDecoder(s string) *Other")
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "a/decoder.go").write_text(edit))
     names = symbol_names(root)
-    line = _line(USES, "// written out")
+    line = marked_line(USES, "// written out")
     assert [names.get(r[5], "") for r in whole if r[:2] == ("a/uses.go", line) and r[3] == "Decode"] == ["a.Other.Decode"]
     assert synced == whole

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from support.incremental import indexed_call_targets, symbol_names, synced_and_whole
+from support.repos import marked_line
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
 B = '''\
@@ -71,8 +72,6 @@ func run() {
 FILES = {"go.mod": GO_MOD, "b/server.go": B, "a/new.go": NEW, "a/types.go": TYPES, "a/uses.go": USES}
 
 
-def _line(text: str, marker: str) -> int:
-    return next(i + 1 for i, line in enumerate(text.splitlines()) if marker in line)
 
 
 @pytest.fixture()
@@ -85,12 +84,12 @@ def calls(tmp_path, monkeypatch) -> dict:
     ("// other package's type", "b.Server.Do"), ("// other package's new", "b.Server.Do"),
 ])
 def test_another_files_variable_goes_to_the_type_its_declaration_gives(calls, marker, target):
-    assert calls[("a/uses.go", _line(USES, marker), "Do")] == (target, "receiver")
+    assert calls[("a/uses.go", marked_line(USES, marker), "Do")] == (target, "receiver")
 
 
 def test_an_outside_packages_value_is_external_and_a_chain_keeps_its_guess(calls):
-    assert calls[("a/uses.go", _line(USES, "// outside"), "Read")] == ("", "external")
-    assert calls[("a/uses.go", _line(USES, "// a chain"), "Do")] == ("", "ambiguous")
+    assert calls[("a/uses.go", marked_line(USES, "// outside"), "Read")] == ("", "external")
+    assert calls[("a/uses.go", marked_line(USES, "// a chain"), "Do")] == ("", "ambiguous")
 
 
 @pytest.mark.parametrize("files, edit, marker, target", [
@@ -106,6 +105,6 @@ def test_an_edit_elsewhere_moves_the_call_in_an_incremental_sync(make_repo, tmp_
     root = make_repo(files)
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch, edit)
     names = symbol_names(root)
-    line = _line(USES, marker)
+    line = marked_line(USES, marker)
     assert [names.get(r[5], "") for r in whole if r[:2] == ("a/uses.go", line) and r[3] == "Do"] == [target]
     assert synced == whole

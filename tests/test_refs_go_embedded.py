@@ -11,6 +11,7 @@ import pytest
 from cruxe.index import run_index
 from cruxe.languages.go import extract
 from support.incremental import answer, edge_table, symbol_names, synced_and_whole
+from support.repos import marked_line
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
 SHOP = '''\
@@ -89,8 +90,6 @@ func (w *Wrapped) Go() error {
 '''
 
 
-def _line(text: str, marker: str) -> int:
-    return next(i + 1 for i, line in enumerate(text.splitlines()) if marker in line)
 
 
 def _target(table: list[tuple], path: str, line: int, name: str) -> tuple[str, str]:
@@ -123,7 +122,7 @@ def test_a_method_promoted_from_an_embedded_struct_resolves_to_it(repo):
     base_save, order_name = ids["shop.Base.Save"], ids["shop.Order.Name"]
 
     def to(path: str, text: str, marker: str, name: str) -> tuple[str, str]:
-        return _target(table, path, _line(text, marker), name)
+        return _target(table, path, marked_line(text, marker), name)
     assert to("shop/uses.go", USES, "return o.Save()", "Save") == (base_save, "receiver")
     assert to("shop/uses.go", USES, "return c.Save()", "Save") == (base_save, "receiver")  # two levels down
     assert to("shop/uses.go", USES, "return Order.Save(o)", "Save") == (base_save, "receiver")  # method expression
@@ -142,6 +141,6 @@ def test_an_embedding_edited_in_another_file_moves_the_promoted_calls(make_repo,
     root = make_repo({"go.mod": GO_MOD, "shop/shop.go": before, "shop/uses.go": USES})
     after = SHOP.replace("\t*Base\n", "") if edit == "embedding_removed" else SHOP
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "shop/shop.go").write_text(after))
-    line = _line(USES, "return o.Save()")
+    line = marked_line(USES, "return o.Save()")
     assert answer(whole, "shop/uses.go", line, "Save") == ("ambiguous" if edit == "embedding_removed" else "receiver")
     assert synced == whole

@@ -12,7 +12,7 @@ import pytest
 from cruxe.languages.go import extract
 
 from support.incremental import answer, edge_table, symbol_names, synced_and_whole
-from support.repos import indexed_files
+from support.repos import indexed_files, marked_line
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
 BASE = '''\
@@ -113,8 +113,6 @@ func shadowed(p *Other, cb func(p *Parser)) {
 '''
 
 
-def _line(marker: str) -> int:
-    return next(i + 1 for i, line in enumerate(USES.splitlines()) if marker in line)
 
 
 def _resolved(tmp_path, monkeypatch, files: dict[str, str]) -> tuple[dict, list[tuple]]:
@@ -141,35 +139,35 @@ def _resolved(tmp_path, monkeypatch, files: dict[str, str]) -> tuple[dict, list[
 def test_a_call_on_a_typed_local_goes_to_its_type(tmp_path, monkeypatch, marker, method, target):
     got, _ = _resolved(tmp_path, monkeypatch, {"go.mod": GO_MOD, "b/b.go": BASE, "a/types.go": TYPES,
                                                "a/uses.go": USES})
-    assert got[(_line(marker), method)] == (target, "receiver")
+    assert got[(marked_line(USES, marker), method)] == (target, "receiver")
 
 
 def test_a_local_from_outside_is_external_and_an_unsure_one_keeps_its_guess(tmp_path, monkeypatch):
     got, _ = _resolved(tmp_path, monkeypatch, {"go.mod": GO_MOD, "b/b.go": BASE, "a/types.go": TYPES,
                                                "a/uses.go": USES})
     # strings.Replacer's WriteString, not the repository's one method of that name
-    assert got[(_line("// outside"), "WriteString")] == ("", "external")
+    assert got[(marked_line(USES, "// outside"), "WriteString")] == ("", "external")
     # a range variable says no type; outside the block that declares it, `s` is the package's
     for marker in ("// range variable", "// package variable", "// range over a parameter"):
-        assert got[(_line(marker), "Parse")] == ("", "ambiguous"), marker
+        assert got[(marked_line(USES, marker), "Parse")] == ("", "ambiguous"), marker
     # the innermost declaration of the name decides: a block's own, a closure's parameter
     for marker, target in (("// inner twice", "a.Other.Parse"), ("// outer twice", "a.Parser.Parse"),
                            ("// closure parameter", "a.Other.Parse"),
                            ("// named like the closure parameter", "a.Parser.Parse"),
                            ("// typed parameter", "a.Other.Parse")):  # cb's `p` binds nothing
-        assert got[(_line(marker), "Parse")] == (target, "receiver"), marker
+        assert got[(marked_line(USES, marker), "Parse")] == (target, "receiver"), marker
 
 
 def test_the_extractor_writes_the_type_or_the_call_as_the_receiver():
     refs = extract(USES.encode(), "a/uses.go").references
     recv = {(r.line, r.to_name): r.receiver for r in refs if r.edge_type == "calls"}
-    assert recv[(_line("// newParser"), "Parse")] == "newParser()"
-    assert recv[(_line("// var pointer"), "Parse")] == "Parser{}"
-    assert recv[(_line("// imported function"), "Hello")] == "b.NewBase()"
-    assert recv[(_line("// imported literal"), "Hello")] == "b.Base{}"
-    assert recv[(_line("// outer twice"), "Parse")] == "newParser()"
-    assert recv[(_line("// range variable"), "Parse")] == "twice"
-    assert recv[(_line("// package variable"), "Parse")] == "s"
+    assert recv[(marked_line(USES, "// newParser"), "Parse")] == "newParser()"
+    assert recv[(marked_line(USES, "// var pointer"), "Parse")] == "Parser{}"
+    assert recv[(marked_line(USES, "// imported function"), "Hello")] == "b.NewBase()"
+    assert recv[(marked_line(USES, "// imported literal"), "Hello")] == "b.Base{}"
+    assert recv[(marked_line(USES, "// outer twice"), "Parse")] == "newParser()"
+    assert recv[(marked_line(USES, "// range variable"), "Parse")] == "twice"
+    assert recv[(marked_line(USES, "// package variable"), "Parse")] == "s"
 
 
 def test_first_result_of_a_signature():
@@ -191,9 +189,9 @@ def test_a_result_type_changed_in_another_file_moves_the_call(make_repo, tmp_pat
     root = make_repo({"go.mod": GO_MOD, "b/b.go": BASE, "a/types.go": TYPES, "a/uses.go": USES})
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch,
                                      lambda r: (r / "a/types.go").write_text(TYPES.replace(before, after)))
-    assert answer(whole, "a/uses.go", _line("// newParser"), "Parse") == "receiver"
+    assert answer(whole, "a/uses.go", marked_line(USES, "// newParser"), "Parse") == "receiver"
     names = symbol_names(root)
-    target = [names[r[5]] for r in whole if r[:2] == ("a/uses.go", _line("// newParser")) and r[3] == "Parse"]
+    target = [names[r[5]] for r in whole if r[:2] == ("a/uses.go", marked_line(USES, "// newParser")) and r[3] == "Parse"]
     assert target == ["a.Other.Parse" if "*Other" in after else "a.Parser.Parse"]
     assert synced == whole
 

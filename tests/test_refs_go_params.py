@@ -5,7 +5,7 @@ method of the repository, cobra's `Command.Execute`, by its unique name), and `v
 from __future__ import annotations
 
 from support.incremental import edge_table, symbol_names
-from support.repos import indexed_files
+from support.repos import indexed_files, marked_line
 
 GO_MOD = "module example.com/m\n\ngo 1.22\n"
 CMD = '''\
@@ -46,8 +46,6 @@ func other(c *Cache) string {
 '''
 
 
-def _line(marker: str) -> int:
-    return next(i + 1 for i, line in enumerate(USE.splitlines()) if marker in line)
 
 
 def test_a_call_on_a_typed_parameter_goes_to_its_type(tmp_path, monkeypatch):
@@ -57,10 +55,10 @@ def test_a_call_on_a_typed_parameter_goes_to_its_type(tmp_path, monkeypatch):
     names = symbol_names(root)
     got = {(r[1], r[3]): (names.get(r[5], ""), r[6]) for r in edge_table(root) if r[0] == "cmd/use.go"
            and r[2] == "calls"}
-    assert got[(_line("t.Execute"), "Execute")] == ("", "external")  # not cobra's Command.Execute
-    assert got[(_line("v.Get"), "Get")] == ("cmd.Viper.Get", "receiver")  # though Cache has a Get too
-    assert got[(_line("v.Get"), "Param")] == ("cmd.Level.Param", "receiver")  # the interface's method spec
-    assert got[(_line("c.Get"), "Get")] == ("cmd.Cache.Get", "receiver")
+    assert got[(marked_line(USE, "t.Execute"), "Execute")] == ("", "external")  # not cobra's Command.Execute
+    assert got[(marked_line(USE, "v.Get"), "Get")] == ("cmd.Viper.Get", "receiver")  # though Cache has a Get too
+    assert got[(marked_line(USE, "v.Get"), "Param")] == ("cmd.Level.Param", "receiver")  # the interface's method spec
+    assert got[(marked_line(USE, "c.Get"), "Get")] == ("cmd.Cache.Get", "receiver")
 
 
 def test_the_root_package_of_a_module_in_a_subdirectory_is_ours(tmp_path, monkeypatch):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from cruxe.index import run_index
 
 from support.references import refs, sites
+from support.repos import marked_line
 
 LIB = """\
 pub struct Lock;
@@ -60,8 +61,6 @@ pub fn run(unknown: u8) {
 FILES = {"Cargo.toml": '[package]\nname = "g"\nversion = "0.1.0"\n', "src/lib.rs": LIB}
 
 
-def _line(marker: str) -> int:
-    return next(i + 1 for i, text in enumerate(LIB.splitlines()) if text.endswith(marker))
 
 
 def test_a_call_on_a_field_of_a_typed_local_goes_to_the_fields_type(make_repo):
@@ -69,19 +68,19 @@ def test_a_call_on_a_field_of_a_typed_local_goes_to_the_fields_type(make_repo):
     run_index(root)
     got = refs(root, "Lock::write")
     assert sorted(sites(got["references"])) == sorted(
-        ("src/lib.rs", _line(m)) for m in ("// field of a local", "// two fields", "// free function's result",
+        ("src/lib.rs", marked_line(LIB, m)) for m in ("// field of a local", "// two fields", "// free function's result",
                                            "// declared"))
-    assert sites(refs(root, "Other::write")["references"]) == [("src/lib.rs", _line("// boxed field"))]
+    assert sites(refs(root, "Other::write")["references"]) == [("src/lib.rs", marked_line(LIB, "// boxed field"))]
     unresolved = {u["line_start"] for u in got["unresolved"]}
-    assert {_line("// untyped local"), _line("// no such field")} <= unresolved
+    assert {marked_line(LIB, "// untyped local"), marked_line(LIB, "// no such field")} <= unresolved
 
 
 def test_the_extractor_writes_the_locals_type_before_its_fields():
     from cruxe.languages.rust import extract
     receivers = {r.line: r.receiver for r in extract(LIB.encode(), "src/lib.rs").references if r.to_name == "write"}
-    assert receivers[_line("// two fields")] == "Globals::ensure().inner.lock"
-    assert receivers[_line("// declared")] == "Globals{}.data"
-    assert receivers[_line("// untyped local")] == "g.data"
+    assert receivers[marked_line(LIB, "// two fields")] == "Globals::ensure().inner.lock"
+    assert receivers[marked_line(LIB, "// declared")] == "Globals{}.data"
+    assert receivers[marked_line(LIB, "// untyped local")] == "g.data"
 
 
 TYPES = LIB[:LIB.index("pub fn run(")]

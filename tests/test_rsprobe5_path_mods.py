@@ -6,6 +6,7 @@ from __future__ import annotations
 from cruxe.index import run_index
 
 from support.references import refs, sites
+from support.repos import marked_line
 
 LIB = """\
 #[doc(hidden)]
@@ -35,8 +36,6 @@ FILES = {"Cargo.toml": '[package]\nname = "q"\nversion = "0.1.0"\n', "src/lib.rs
          "src/runtime.rs": RUNTIME, "src/plain.rs": PLAIN, "src/user.rs": USER}
 
 
-def _line(src: str, marker: str) -> int:
-    return next(i + 1 for i, text in enumerate(src.splitlines()) if text.endswith(marker))
 
 
 def test_calls_through_a_path_attribute_module_reach_its_file(make_repo):
@@ -44,9 +43,9 @@ def test_calls_through_a_path_attribute_module_reach_its_file(make_repo):
     run_index(root)
     got = refs(root, "push_group", path="src/runtime.rs")
     assert sorted(sites(got["references"])) == sorted(
-        [("src/lib.rs", _line(LIB, m)) for m in ("// bare module", "// crate path", "// macro body")]
-        + [("src/user.rs", _line(USER, "// other file"))])
-    assert sites(refs(root, "helper")["references"]) == [("src/lib.rs", _line(LIB, "// plain module"))]
+        [("src/lib.rs", marked_line(LIB, m)) for m in ("// bare module", "// crate path", "// macro body")]
+        + [("src/user.rs", marked_line(USER, "// other file"))])
+    assert sites(refs(root, "helper")["references"]) == [("src/lib.rs", marked_line(LIB, "// plain module"))]
 
 
 def test_a_path_attribute_outside_the_crates_sources_names_nothing():

@@ -12,6 +12,7 @@ from cruxe.index import run_index
 
 from support.incremental import answer, call_targets, edge_table, synced_and_whole
 from support.references import refs, sites
+from support.repos import marked_line
 
 LIB = """\
 pub mod uses;
@@ -87,8 +88,6 @@ pub fn run(make: fn() -> u8) {
 FILES = {"Cargo.toml": '[package]\nname = "buckets"\nversion = "0.1.0"\n', "src/lib.rs": LIB, "src/uses.rs": USES}
 
 
-def _line(src: str, marker: str) -> int:
-    return next(i + 1 for i, text in enumerate(src.splitlines()) if text.endswith(marker))
 
 
 def test_a_call_on_a_local_goes_to_the_type_its_callee_returns(make_repo):
@@ -96,24 +95,24 @@ def test_a_call_on_a_local_goes_to_the_type_its_callee_returns(make_repo):
     run_index(root)
     got = refs(root, "Bucket::unlock")
     assert sorted(sites(got["references"])) == sorted(
-        [("src/lib.rs", _line(LIB, "// method result"))]
-        + [("src/uses.rs", _line(USES, m)) for m in ("// free fn", "// path arc")])
+        [("src/lib.rs", marked_line(LIB, "// method result"))]
+        + [("src/uses.rs", marked_line(USES, m)) for m in ("// free fn", "// path arc")])
     got = refs(root, "Table::unlock")
     assert sorted(sites(got["references"])) == sorted(
-        [("src/lib.rs", _line(LIB, "// method Self")), ("src/uses.rs", _line(USES, "// free Table"))])
+        [("src/lib.rs", marked_line(LIB, "// method Self")), ("src/uses.rs", marked_line(USES, "// free Table"))])
     unresolved = {(u["path"], u["line_start"]) for u in got["unresolved"]}
     for path, src, marker in (("src/lib.rs", LIB, "// method Option"), ("src/uses.rs", USES, "// generic"),
                               ("src/uses.rs", USES, "// a parameter's call")):
-        assert (path, _line(src, marker)) in unresolved, marker
+        assert (path, marked_line(src, marker)) in unresolved, marker
 
 
 def test_the_extractor_writes_the_call_a_let_holds():
     from cruxe.languages.rust import extract
     receivers = {(r.line, r.to_name): r.receiver for r in extract(USES.encode(), "src/uses.rs").references}
-    assert receivers[(_line(USES, "// free fn"), "unlock")] == "lock_bucket()"
-    assert receivers[(_line(USES, "// path arc"), "unlock")] == "crate::shared()"
+    assert receivers[(marked_line(USES, "// free fn"), "unlock")] == "lock_bucket()"
+    assert receivers[(marked_line(USES, "// path arc"), "unlock")] == "crate::shared()"
     receivers = {(r.line, r.to_name): r.receiver for r in extract(LIB.encode(), "src/lib.rs").references}
-    assert receivers[(_line(LIB, "// method result"), "unlock")] == "self.guard()"
+    assert receivers[(marked_line(LIB, "// method result"), "unlock")] == "self.guard()"
     src = "fn f(x: A) {\n    let y = x.guard();\n    y.go();\n    let z = self.g::<u8>();\n    z.go();\n}\n"
     assert [r.receiver for r in extract(src.encode(), "src/a.rs").references if r.to_name == "go"] == ["y", "z"]
 
@@ -121,7 +120,7 @@ def test_the_extractor_writes_the_call_a_let_holds():
 def test_a_pointers_own_method_on_a_returned_arc_is_std(make_repo):
     root = make_repo(FILES)
     run_index(root)
-    assert answer(edge_table(root), "src/uses.rs", _line(USES, "// the Arc's own"), "clone") == "external"
+    assert answer(edge_table(root), "src/uses.rs", marked_line(USES, "// the Arc's own"), "clone") == "external"
 
 
 @pytest.mark.parametrize("after, target", [("-> Option<Bucket>", ""), ("-> Table", "Table::unlock")])
@@ -130,7 +129,7 @@ def test_a_changed_return_type_moves_the_call_on_the_local(make_repo, tmp_path, 
     edit = LIB.replace("pub fn lock_bucket(k: usize) -> &'static Bucket", f"pub fn lock_bucket(k: usize) {after}")
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "src/lib.rs").write_text(edit))
     assert synced == whole
-    assert call_targets(root)[("src/uses.rs", _line(USES, "// free fn"), "unlock")][0] == target
+    assert call_targets(root)[("src/uses.rs", marked_line(USES, "// free fn"), "unlock")][0] == target
 
 
 INLINE = """\
@@ -169,4 +168,4 @@ def test_an_inline_modules_use_does_not_hide_the_files_own_item(make_repo):
     root = make_repo(files)
     run_index(root)
     got = refs(root, "Bucket::unlock")
-    assert ("src/pl.rs", _line(INLINE, "// beside an inline module's use")) in sites(got["references"])
+    assert ("src/pl.rs", marked_line(INLINE, "// beside an inline module's use")) in sites(got["references"])

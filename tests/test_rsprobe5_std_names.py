@@ -8,6 +8,7 @@ from __future__ import annotations
 from cruxe.index import run_index
 
 from support.references import refs, sites
+from support.repos import marked_line
 
 LIB = """\
 pub struct Visibility;
@@ -46,19 +47,17 @@ pub fn uses(v: &[u8]) -> bool {
 """
 
 
-def _line(src: str, marker: str) -> int:
-    return next(i + 1 for i, text in enumerate(src.splitlines()) if text.endswith(marker))
 
 
 def test_a_std_value_method_on_an_unknown_receiver_is_no_guess(make_repo):
     root = make_repo({"Cargo.toml": '[package]\nname = "v"\nversion = "0.1.0"\n', "src/lib.rs": LIB})
     run_index(root)
     got = refs(root, "Visibility::is_some")
-    assert sites(got["references"]) == [("src/lib.rs", _line(LIB, "// own receiver"))]
+    assert sites(got["references"]) == [("src/lib.rs", marked_line(LIB, "// own receiver"))]
 
 
 def test_std_itself_keeps_the_guess(make_repo):
     root = make_repo({"Cargo.toml": '[package]\nname = "core"\nversion = "0.1.0"\n', "src/lib.rs": STD})
     run_index(root)
     got = refs(root, "Option::is_some")
-    assert sites(got["references"]) == [("src/lib.rs", _line(STD, "// core's own"))]
+    assert sites(got["references"]) == [("src/lib.rs", marked_line(STD, "// core's own"))]

@@ -10,6 +10,7 @@ from cruxe.index import run_index
 
 from support.incremental import call_targets, synced_and_whole
 from support.references import refs, sites
+from support.repos import marked_line
 
 LIB = """\
 pub mod uses;
@@ -74,8 +75,6 @@ pub fn fill(n: usize, make: fn() -> FixedBitSet) {
 FILES = {"Cargo.toml": '[package]\nname = "bits"\nversion = "0.1.0"\n', "src/lib.rs": LIB, "src/uses.rs": USES}
 
 
-def _line(src: str, marker: str) -> int:
-    return next(i + 1 for i, text in enumerate(src.splitlines()) if text.endswith(marker))
 
 
 def test_a_call_on_a_local_goes_to_the_type_its_let_says(make_repo):
@@ -83,25 +82,25 @@ def test_a_call_on_a_local_goes_to_the_type_its_let_says(make_repo):
     run_index(root)
     got = refs(root, "FixedBitSet::insert")
     assert sorted(sites(got["references"])) == sorted(
-        [("src/lib.rs", _line(LIB, "// Self"))]
-        + [("src/uses.rs", _line(USES, m)) for m in ("// with_capacity", "// in a macro", "// typed",
+        [("src/lib.rs", marked_line(LIB, "// Self"))]
+        + [("src/uses.rs", marked_line(USES, m)) for m in ("// with_capacity", "// in a macro", "// typed",
                                                      "// literal", "// outer again", "// arc")])
     got = refs(root, "Other::insert")
-    assert sites(got["references"]) == [("src/uses.rs", _line(USES, "// shadowed"))]
+    assert sites(got["references"]) == [("src/uses.rs", marked_line(USES, "// shadowed"))]
     unresolved = {(u["path"], u["line_start"]) for u in got["unresolved"]}
     for marker in ("// Option", "// inner fn", "// closure"):  # as before: no type said
-        assert ("src/uses.rs", _line(USES, marker)) in unresolved, marker
+        assert ("src/uses.rs", marked_line(USES, marker)) in unresolved, marker
 
 
 def test_the_extractor_writes_the_declared_type_or_the_call():
     from cruxe.languages.rust import extract
     receivers = {(r.line, r.to_name): r.receiver for r in extract(USES.encode(), "src/uses.rs").references}
-    assert receivers[(_line(USES, "// with_capacity"), "insert")] == "FixedBitSet::with_capacity()"
-    assert receivers[(_line(USES, "// typed"), "insert")] == "FixedBitSet{}"
-    assert receivers[(_line(USES, "// literal"), "insert")] == "crate::FixedBitSet{}"
-    assert receivers[(_line(USES, "// arc"), "insert")] == "Arc<FixedBitSet>{}"
+    assert receivers[(marked_line(USES, "// with_capacity"), "insert")] == "FixedBitSet::with_capacity()"
+    assert receivers[(marked_line(USES, "// typed"), "insert")] == "FixedBitSet{}"
+    assert receivers[(marked_line(USES, "// literal"), "insert")] == "crate::FixedBitSet{}"
+    assert receivers[(marked_line(USES, "// arc"), "insert")] == "Arc<FixedBitSet>{}"
     for marker in ("// inner fn", "// closure"):
-        assert receivers[(_line(USES, marker), "insert")] == "fb", marker
+        assert receivers[(marked_line(USES, marker), "insert")] == "fb", marker
 
 
 def test_a_generic_parameters_type_says_nothing():
@@ -123,7 +122,7 @@ def test_a_changed_return_type_moves_the_call_on_the_local(make_repo, tmp_path, 
     root = make_repo(FILES)
     edit = LIB.replace("pub fn with_capacity(n: usize) -> Self", f"pub fn with_capacity(n: usize) {after}")
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "src/lib.rs").write_text(edit))
-    assert call_targets(root)[("src/uses.rs", _line(USES, "// with_capacity"), "insert")][0] == target
+    assert call_targets(root)[("src/uses.rs", marked_line(USES, "// with_capacity"), "insert")][0] == target
     assert synced == whole
 
 

@@ -86,3 +86,9 @@ def index_switching_after_scan(root: Path, monkeypatch, branch: str) -> None:
     monkeypatch.setattr(index_mod, "scan", scan_then_switch)
     run_index(root)
     monkeypatch.setattr(index_mod, "scan", real_scan)
+
+
+def marked_line(text: str, marker: str) -> int:
+    """The number (from 1) of the first line of a fixture's `text` holding `marker` (the `// name`
+    comment a test puts on the line it asserts)."""
+    return next(i for i, line in enumerate(text.splitlines(), 1) if marker in line)
