@@ -102,7 +102,9 @@ _BOM = b"\xef\xbb\xbf"
 # 52: a Go call on a call's value written out (`NewDecoder(r).Decode(&v)`) gets the receiver a typed
 # local of that value takes (`NewDecoder()`). 53: ... and so does a local holding such a chain
 # (`t := template.New(n).Funcs(m)`).
-EXTRACTION_VERSION = "53"
+# 54: a TypeScript local assigned from a call through an ES private member or a chain of calls
+# (`const q = this.#cache.build(k)`, `this.getCache().build(k)`) is typed by that call.
+EXTRACTION_VERSION = "54"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

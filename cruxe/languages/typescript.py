@@ -384,6 +384,10 @@ def _bindings(groups: dict[str, list[Captures]]) -> list[ts.Node]:
 
 _TYPE_ARGS = re.compile(r"<[^<>]*>")
 _TYPE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+# a value read or called: names, ES private members (`this.#cache`), and calls on the way
+# (`this.getCache().build`); the resolver follows what it can (refs/common.call_chain)
+_VALUE_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:\.#?[A-Za-z_$][\w$]*)*")
+_CALLED_PATH = re.compile(r"[A-Za-z_$][\w$]*(?:.*[.\s]#?[A-Za-z_$][\w$]*)?", re.S)
 
 
 def _plain_type(written: str) -> str:
@@ -419,11 +423,11 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
     for caps in typed_caps:
         node = caps["lvname"][0]
         if "lvcall" in caps:
-            callee = text(caps["lvcall"][0], source)
-            recv, rank = (f"{callee}()" if _TYPE_NAME.fullmatch(callee) else ""), 0
+            callee = short_receiver(text(caps["lvcall"][0], source))
+            recv, rank = (f"{callee}()" if _CALLED_PATH.fullmatch(callee) else ""), 0
         elif "lvread" in caps:  # `let c = this._connection`: the field's declared type
             read = text(caps["lvread"][0], source)
-            recv, rank = (read if _TYPE_NAME.fullmatch(read) else ""), 0
+            recv, rank = (read if _VALUE_PATH.fullmatch(read) else ""), 0
             if recv and "lvprop" in caps:  # `let {schema} = view.state`: `view.state.schema`
                 recv = f"{recv}.{text(node, source)}"
         else:
@@ -465,7 +469,7 @@ def _local_receiver(r: Reference, known: dict[tuple[int | None, str], str], boun
     recv = _scoped(known, bound, parents, r.from_symbol, root.rstrip("!")) if root else None
     if recv and dot:
         rest = rest.rstrip("!")
-        return f"{recv}.{rest}" if "(" not in recv and _TYPE_NAME.fullmatch(rest) else None
+        return f"{recv}.{rest}" if _VALUE_PATH.fullmatch(rest) else None
     return recv
 
 

@@ -32,7 +32,8 @@ MAX_HOPS = 8
 
 CALLABLE_KINDS = frozenset({"function", "method"})
 TYPE_KINDS = frozenset({"class", "struct", "enum", "trait", "interface", "type_alias"})
-_IDENT_CHAIN = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$")
+# a segment after the first may be an ES private member (`this.#cache`)
+_IDENT_CHAIN = re.compile(r"^[A-Za-z_$][\w$]*(?:\.#?[A-Za-z_$][\w$]*)*$")
 _CTOR_CALL = re.compile(r"^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(.*\)$", re.S)
 
 
@@ -53,6 +54,75 @@ def ident_chain(text: str) -> list[str] | None:
     return text.split(".") if _IDENT_CHAIN.match(text) else None
 
 
+_SEGMENT = re.compile(r"#?[A-Za-z_$][\w$]*")
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
+MAX_CHAIN_CHARS = 400  # a receiver longer than this is a whole expression, not a chain to follow
+
+
+def call_chain(text: str) -> list[tuple[str, bool]] | None:
+    """`this.#cache.build(key).fetch()` -> [(this, False), (#cache, False), (build, True),
+    (fetch, True)]: each segment's name and whether it is called (once, right after it);
+    TypeScript's `!` and `?.` change nothing about a type. None unless the text is such a chain
+    (an index, a call of a call, anything else)."""
+    if len(text) > MAX_CHAIN_CHARS:
+        return None
+    out: list[tuple[str, bool]] = []
+    i, n = 0, len(text)
+    while True:
+        m = _SEGMENT.match(text, i)
+        if m is None or (not out and m.group().startswith("#")):
+            return None
+        i = m.end()
+        if text.startswith("!", i):
+            i += 1
+        called = text.startswith("(", i) or text.startswith("?.(", i)
+        if called:
+            i = _after_group(text, text.index("(", i))
+            if i < 0:
+                return None
+            if text.startswith("!", i):
+                i += 1
+        out.append((m.group(), called))
+        i = _past_spaces(text, i)  # a chain written over lines (`this.#client\n  .build()`)
+        if i == n:
+            return out
+        if text.startswith("?.", i):
+            i = _past_spaces(text, i + 2)
+        elif text.startswith(".", i):
+            i = _past_spaces(text, i + 1)
+        else:
+            return None
+
+
+def _past_spaces(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _after_group(text: str, start: int) -> int:
+    """The position after the bracket that closes the one at `start` (strings skipped), or -1."""
+    stack: list[str] = []
+    i, n = start, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'`":
+            end = i + 1
+            while end < n and text[end] != c:
+                end += 2 if text[end] == "\\" else 1
+            i = end + 1
+            continue
+        if c in _CLOSERS:
+            stack.append(_CLOSERS[c])
+        elif c in ")]}":
+            if not stack or stack.pop() != c:
+                return -1
+            if not stack:
+                return i + 1
+        i += 1
+    return -1
+
+
 def constructor_chain(text: str) -> list[str] | None:
     """`Foo(x)` / `pkg.Foo()` -> [pkg, Foo]: a receiver that is a call of a dotted name."""
     m = _CTOR_CALL.match(text)
@@ -65,7 +135,7 @@ def constructor_chain(text: str) -> list[str] | None:
 # named type, possibly generic, quoted or Optional[...], possibly `| null`, `| undefined` or
 # `| None` (absent or that type); anything else (real unions, function types, literals) does
 # not match. Rust's `&'a mut` before the type is allowed.
-_NAME_COLON = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\s*[?!]?\s*:(?!:)\s*")
+_NAME_COLON = re.compile(r"(?<![\w$.#])(#?[A-Za-z_$][\w$]*)\s*[?!]?\s*:(?!:)\s*")
 _TYPE_HEAD = re.compile(
     r"[\"']?(?:Optional\[)?&?\s*(?:'\w+\s+)?(?:mut\s+)?([A-Za-z_$][\w$.]*(?:::[A-Za-z_]\w*)*)\s*"
     r"(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>|\[[^\[\]]*\])?(?:\s*\|\s*(?:null|undefined|None)\b)*"

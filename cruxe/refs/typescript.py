@@ -42,7 +42,7 @@ import re
 
 from ..model import TS_FAMILY
 from .common import (EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
-                     Resolution, Target, as_resolution, constructor_chain, enclosing_symbol, first,
+                     Resolution, Target, as_resolution, call_chain, constructor_chain, enclosing_symbol, first,
                      ident_chain, unique)
 from .graph import Edge, Graph, Sym
 from .tsconfig import Mapping, ProjectConfig, import_targets, join, package_targets
@@ -246,10 +246,11 @@ class TypeScriptResolver(ScopedResolver):
         chain = ident_chain(recv)
         if chain is None and recv.startswith("new "):
             chain = constructor_chain(recv[4:].strip())
-        elif chain is None and (called := constructor_chain(recv)):
-            # `this.getSubject().subscribe()`: a method or function whose signature writes its
-            # return type; anything else called keeps the fallbacks below
-            hit = self._member_of_result(e, called, name)
+        elif chain is None and (segments := call_chain(recv)):
+            # `this.getSubject().subscribe()`, `this.#cache.build(key).fetch()`: methods and
+            # functions whose signatures write their return types, call after call; anything
+            # else called keeps the fallbacks below
+            hit = self._member_of_calls(e, segments, name)
             if hit is not None:
                 return as_resolution(hit, RECEIVER)
         if chain:
@@ -288,15 +289,35 @@ class TypeScriptResolver(ScopedResolver):
         cls = self.named_type(callee.path, callee.parent, declared, _CONTAINERS) if declared else None
         return self.member(cls, name)
 
-    def _member_of_result(self, e: Edge, called: list[str], name: str) -> Target:
-        fn, _ = self.chain(e.path, e.from_id, called)
+    def _member_of_calls(self, e: Edge, segments: list[tuple[str, bool]], name: str) -> Target:
+        """Member `name` of what a chain of reads and calls yields: the names up to the first
+        call are one chain (`this.#cache.build`), then each call is its callee's written
+        return type and each read a member of the type before it."""
+        first = next((i for i, (_, called) in enumerate(segments) if called), len(segments) - 1)
+        target, _ = self.chain(e.path, e.from_id, [s for s, _ in segments[:first + 1]])
+        if segments[first][1]:
+            target = self._result(target)
+        for segment, called in segments[first + 1:]:
+            if target is None or self._outside(target):
+                break
+            target = self.attribute_of(target, segment)
+            if called:
+                target = self._result(target)
+        if target is None or self._outside(target):
+            return target  # what comes from outside the repository is outside it too
+        return self.attribute_of(target, name)
+
+    def _result(self, fn: Target) -> Target:
+        """The container a call of `fn` returns, as its signature writes it (`): Query<T>`;
+        `): this` is its own class); a callee from outside the repository returns from outside."""
         if self._outside(fn):
-            return fn  # what a function from outside the repository returns is outside it too
+            return fn
         if not isinstance(fn, Sym) or fn.kind not in ("method", "function"):
             return None
         declared = _returned_type(fn.signature)
-        cls = self.named_type(fn.path, fn.parent, declared, _CONTAINERS) if declared else None
-        return self.member(cls, name)
+        if declared == "this":
+            return enclosing_symbol(self.g, self.g.get(fn.parent), _CONTAINERS)
+        return self.named_type(fn.path, fn.parent, declared, _CONTAINERS) if declared else None
 
     # ---- names ---------------------------------------------------------------------------
     def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
