@@ -842,13 +842,22 @@ def _code_text(root: ts.Node, start: int, end: int, source: bytes) -> str:
     return b" ".join(parts).decode("utf-8", "replace")
 
 
+NEW_ARGUMENTS_BYTES = 60  # a `new` expression's arguments kept in a signature up to this size
+
+
 def _value_cut(value: ts.Node) -> int:
-    """Where a signature stops inside an initialiser: before a function's or class's body, else
-    before `=`."""
+    """Where a signature stops inside an initialiser: before a function's or class's body; after
+    a `new` expression, which says the value's type (`= new TimeoutManager()`; arguments longer
+    than NEW_ARGUMENTS_BYTES left out); else before `=`."""
     if value.type in _FUNCTION_VALUES or value.type == "class":
         body = value.child_by_field_name("body")
         if body is not None:
             return body.start_byte
+    if value.type == "new_expression":
+        args = value.child_by_field_name("arguments")
+        if args is None or args.end_byte - args.start_byte <= NEW_ARGUMENTS_BYTES:
+            return value.end_byte
+        return args.start_byte
     prev = value.prev_sibling
     return prev.start_byte if prev is not None and prev.type == "=" else value.start_byte
 

@@ -130,7 +130,8 @@ log = logging.getLogger(__name__)
 # writes: another package's type, or the first result of the call that is its value.)
 # (46: a TypeScript receiver chain goes through ES private members (`this.#cache.build()`) and
 # through each call's written return type (`this.getCache().build(k).fetch()`).)
-RESOLVER_VERSION = "46"
+# (47: ... and a value declared `= new X()` has type X.)
+RESOLVER_VERSION = "47"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

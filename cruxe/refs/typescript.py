@@ -74,6 +74,8 @@ _FUNCTIONS = frozenset({"function", "method"})
 _SAME_MEMBERS = frozenset({"Required", "Partial", "Readonly", "NonNullable"})
 _VALUES = frozenset({"variable", "constant"})
 _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
+# a value whose declaration writes no type but is a `new` expression (`= new TimeoutManager()`)
+_NEW_VALUE = re.compile(r"=\s*new\s+([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*(?:\(.*)?$")
 # A callback parameter's receiver (see languages/typescript.py `_callback_receivers`):
 # `[new ]callee@argument.parameter`.
 _CALLBACK_PARAM = re.compile(r"(new )?([A-Za-z_$][\w$.]*)@(\d+)\.(\d+)")
@@ -449,6 +451,8 @@ class TypeScriptResolver(ScopedResolver):
             return hit if hit is not None else self._inherited_from_outside(target, name)
         # a field or variable declared with a type, or a getter/method returning one
         declared = self.declared_type(target.signature, target.name) if target.kind in _VALUES else None
+        if declared is None and target.kind in _VALUES and (made := _NEW_VALUE.search(target.signature)):
+            declared = made.group(1)
         if declared is None and target.kind in _VALUES:
             field = self._indexed_access(target)
             if field is not None:
