@@ -105,7 +105,8 @@ _BOM = b"\xef\xbb\xbf"
 # 54: a TypeScript local assigned from a call through an ES private member or a chain of calls
 # (`const q = this.#cache.build(k)`, `this.getCache().build(k)`) is typed by that call.
 # 55: a TypeScript value's signature keeps a `new` initialiser (`= new TimeoutManager()`).
-EXTRACTION_VERSION = "55"
+# 56: a TypeScript function value's parameter whose type is written types the calls on it.
+EXTRACTION_VERSION = "56"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -381,8 +381,8 @@ def test_calls_on_a_local_with_a_written_type_carry_that_type_as_receiver():
 def test_untyped_callback_parameters_say_where_their_type_is_written():
     """rxjs: `operate((source, subscriber) => { subscriber.next(v) })`, `new Observable((s) =>
     s.error(e))`. The parameter's receiver names the callee, the argument and the parameter
-    (the resolver reads the type from the callee's signature); a typed parameter keeps the
-    ordinary rules, and a callee that is no name (`[1].forEach`) gives nothing to read."""
+    (the resolver reads the type from the callee's signature); a typed parameter is typed by
+    what it writes, and a callee that is no name (`[1].forEach`) gives nothing to read."""
     src = (b"export function map<T>(project: any) {\n"
            b"  return operate((source, subscriber) => {\n"
            b"    source.subscribe((value) => subscriber.next(value));\n"
@@ -397,7 +397,7 @@ def test_untyped_callback_parameters_say_where_their_type_is_written():
     assert calls[(3, "next")] == calls[(4, "complete")] == "operate@0.1"
     assert calls[(7, "error")] == "new Observable@0.0"
     assert calls[(8, "foo")] == "y"
-    assert calls[(8, "go")] == "t"  # written: the parameter rules read it
+    assert calls[(8, "go")] == "new Task()"  # written: an instance of that type
 
 
 
@@ -457,4 +457,4 @@ def test_a_typed_local_is_seen_from_methods_nested_in_its_function():
     receivers = call_receivers(src)
     assert receivers[(4, "unsubscribe")] == "new SafeSubscriber()"
     assert receivers[(7, "error")] == "new SafeSubscriber()"
-    assert receivers[(8, "complete")] == "subscriber"  # its own parameter shadows the local
+    assert receivers[(8, "complete")] == "new Other()"  # its own parameter shadows the local

@@ -15,7 +15,7 @@
 ;;   tref, vref, pref, mref, mobj   uses of types and of names as values
 ;;   tdecl, tparam, vdecl, pwrite   names being declared there (not uses)
 ;;   tmodule, tnested   `ns.Type`
-;;   lvname, lvtype, lvnew, lvcall, lvread   local variables whose type their declaration shows
+;;   lvname, lvtype, lvnew, lvcall, lvread   local variables (and function values' parameters) whose type their declaration shows
 ;;   lvprop   a name destructured from a member read (`let {schema} = view.state`)
 ;;   cbfn, cbnew, cbarrow   functions passed to a call or `new` (their parameters' types)
 
@@ -113,6 +113,15 @@
 (variable_declarator name: (identifier) @lvname value: (member_expression) @lvread)
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @lvname @lvprop)
                      value: [(member_expression) (identifier)] @lvread)
+; a function value's parameter whose type is written (`new Observable((s: Subscriber<T>) => ...)`)
+([(arrow_function parameters: (formal_parameters [(required_parameter pattern: (identifier) @lvname
+                                                                      type: (type_annotation) @lvtype)
+                                                  (optional_parameter pattern: (identifier) @lvname
+                                                                      type: (type_annotation) @lvtype)]))
+  (function_expression parameters: (formal_parameters [(required_parameter pattern: (identifier) @lvname
+                                                                           type: (type_annotation) @lvtype)
+                                                       (optional_parameter pattern: (identifier) @lvname
+                                                                           type: (type_annotation) @lvtype)]))])
 (call_expression function: (_) @cbfn arguments: (arguments [(arrow_function) (function_expression)] @cbarrow))
 (new_expression constructor: (_) @cbnew arguments: (arguments [(arrow_function) (function_expression)] @cbarrow))
 
