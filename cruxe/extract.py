@@ -106,7 +106,9 @@ _BOM = b"\xef\xbb\xbf"
 # (`const q = this.#cache.build(k)`, `this.getCache().build(k)`) is typed by that call.
 # 55: a TypeScript value's signature keeps a `new` initialiser (`= new TimeoutManager()`).
 # 56: a TypeScript function value's parameter whose type is written types the calls on it.
-EXTRACTION_VERSION = "56"
+# 57: a callback given to a collection's method reached through reads and calls
+# (`this.getAll().forEach((q) => ...)`) says where its parameters' type is read.
+EXTRACTION_VERSION = "57"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

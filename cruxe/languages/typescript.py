@@ -496,8 +496,11 @@ def _callback_receivers(raw: list[PendingRef], callback_caps: list[Captures], bi
     callbacks: list[tuple[int, int, str, str, int]] = []  # (start, end, name, receiver, param position)
     for caps in callback_caps:
         fn = caps["cbarrow"][0]
-        callee = text((caps.get("cbfn") or caps["cbnew"])[0], source)
-        if not _TYPE_NAME.fullmatch(callee) or fn.parent is None:
+        callee = short_receiver(text((caps.get("cbfn") or caps["cbnew"])[0], source))
+        # a name (`operate`, `new Observable`), or a collection's own method reached through
+        # reads and calls (`this.getAll().forEach`: the element type is read by the resolver)
+        if not (_TYPE_NAME.fullmatch(callee) or ("cbfn" in caps and _CALLED_PATH.fullmatch(callee))) \
+                or fn.parent is None:
             continue
         index = next(i for i, arg in enumerate(fn.parent.named_children) if arg.id == fn.id)
         prefix = "new " if "cbnew" in caps else ""

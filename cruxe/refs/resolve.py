@@ -131,7 +131,8 @@ log = logging.getLogger(__name__)
 # (46: a TypeScript receiver chain goes through ES private members (`this.#cache.build()`) and
 # through each call's written return type (`this.getCache().build(k).fetch()`).)
 # (47: ... and a value declared `= new X()` has type X.)
-RESOLVER_VERSION = "47"
+# (48: a callback's parameter given by a collection's own method is the collection's element.)
+RESOLVER_VERSION = "48"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -78,7 +78,18 @@ _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
 _NEW_VALUE = re.compile(r"=\s*new\s+([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*(?:\(.*)?$")
 # A callback parameter's receiver (see languages/typescript.py `_callback_receivers`):
 # `[new ]callee@argument.parameter`.
-_CALLBACK_PARAM = re.compile(r"(new )?([A-Za-z_$][\w$.]*)@(\d+)\.(\d+)")
+_CALLBACK_PARAM = re.compile(r"(new )?(.+)@(\d+)\.(\d+)", re.S)
+# The callbacks a collection's own method calls with its elements: argument 0, and the
+# parameter the element is (`items.forEach((item) => ...)`, `reduce((acc, item) => ...)`).
+_ELEMENT_PARAMETER = {**dict.fromkeys(("forEach", "map", "filter", "find", "findLast", "findIndex", "findLastIndex",
+                                       "some", "every", "flatMap"), 0), "reduce": 1, "reduceRight": 1}
+_KEYED_ELEMENT_METHODS = frozenset({"forEach"})  # a Set's or a Map's (a Map gives its values)
+_ARRAY_OF = re.compile(r"(?:readonly\s+)?([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\[\]|(?:Readonly)?Array\s*<\s*([A-Za-z_$][\w$.]*).*>",
+                       re.S)
+_COLLECTION_OF = re.compile(r"(?:Readonly)?(Set|Map)\s*<(.+)>", re.S)
+_WRITTEN_RETURN = re.compile(r"\)\s*:\s*(.+)$", re.S)
+_NEW_COLLECTION = re.compile(r"=\s*new\s+([A-Za-z_$][\w$.]*\s*<.*>)\s*\(", re.S)
+_TYPE_HEAD_NAME = re.compile(r"[A-Za-z_$][\w$.]*(?=\s*(?:<.*)?$)", re.S)
 _OPEN, _CLOSE = "([{<", ")]}>"
 # A parameter or field typed by an inline object type (`opts: { key: K; onChange?: () => void }`):
 # its members are the object's properties, no repository method.
@@ -276,8 +287,18 @@ class TypeScriptResolver(ScopedResolver):
     def _member_of_callback_parameter(self, e: Edge, cb: re.Match, name: str) -> Sym | None:
         """`subscriber.next()` where `subscriber` is parameter j of the function passed as
         argument i to `callee` (or to `new callee`): the type the callee's signature declares
-        for it."""
-        callee, _ = self.chain(e.path, e.from_id, cb.group(2).split("."))
+        for it, or, for a collection's own method (`this.#observers.forEach((o) => ...)`), the
+        element type the collection is written with."""
+        segments = call_chain(cb.group(2))
+        if segments is None:
+            return None
+        if not cb.group(1) and len(segments) > 1 and cb.group(3) == "0":
+            element = self._element_type(e, segments, int(cb.group(4)))
+            if element is not None:
+                return self.member(element, name)
+        if any(called for _, called in segments):
+            return None
+        callee, _ = self.chain(e.path, e.from_id, [s for s, _ in segments])
         if not isinstance(callee, Sym):
             return None
         if cb.group(1):  # `new X(...)`: X's constructor, its own or inherited
@@ -292,9 +313,16 @@ class TypeScriptResolver(ScopedResolver):
         return self.member(cls, name)
 
     def _member_of_calls(self, e: Edge, segments: list[tuple[str, bool]], name: str) -> Target:
-        """Member `name` of what a chain of reads and calls yields: the names up to the first
-        call are one chain (`this.#cache.build`), then each call is its callee's written
-        return type and each read a member of the type before it."""
+        """Member `name` of what a chain of reads and calls yields (`_walk`)."""
+        target = self._walk(e, segments)
+        if target is None or self._outside(target):
+            return target  # what comes from outside the repository is outside it too
+        return self.attribute_of(target, name)
+
+    def _walk(self, e: Edge, segments: list[tuple[str, bool]]) -> Target:
+        """What a chain of reads and calls yields: the names up to the first call are one chain
+        (`this.#cache.build`), then each call is its callee's written return type and each read
+        a member of the type before it."""
         first = next((i for i, (_, called) in enumerate(segments) if called), len(segments) - 1)
         target, _ = self.chain(e.path, e.from_id, [s for s, _ in segments[:first + 1]])
         if segments[first][1]:
@@ -305,9 +333,36 @@ class TypeScriptResolver(ScopedResolver):
             target = self.attribute_of(target, segment)
             if called:
                 target = self._result(target)
-        if target is None or self._outside(target):
-            return target  # what comes from outside the repository is outside it too
-        return self.attribute_of(target, name)
+        return target
+
+    def _element_type(self, e: Edge, segments: list[tuple[str, bool]], parameter: int) -> Sym | None:
+        """The container that parameter `parameter` of a callback given to a collection's own
+        method is (`this.getAll().forEach((query) => ...)` with `getAll(): Array<Query>`,
+        `#observers: QueryObserver[]`): the element type the collection's field, variable or
+        returning method writes; None when that is not one named type."""
+        method = segments[-1][0]
+        holder = [*segments[:-2], (segments[-2][0], False)]
+        sym = self._walk(e, holder)
+        if not isinstance(sym, Sym):
+            return None
+        if sym.kind in ("method", "function"):
+            m = _WRITTEN_RETURN.search(sym.signature)
+            written = m.group(1) if m else ""
+        elif sym.kind in _VALUES:
+            m = re.search(rf"(?<![\w$]){re.escape(sym.name)}\s*[?!]?\s*:\s*([^=]+)", sym.signature) \
+                or _NEW_COLLECTION.search(sym.signature)  # `#byKey = new Map<string, Query>()`
+            written = m.group(1) if m else ""
+        else:
+            return None
+        written = "|".join(p for p in written.split("|") if p.strip() not in ("undefined", "null")).strip()
+        element = None
+        if (a := _ARRAY_OF.fullmatch(written)) and _ELEMENT_PARAMETER.get(method) == parameter:
+            element = a.group(1) or a.group(2)
+        elif (c := _COLLECTION_OF.fullmatch(written)) and method in _KEYED_ELEMENT_METHODS and parameter == 0:
+            args = _split_top(f"<{c.group(2)}>", 0) or []
+            value = args[-1].strip() if args and (c.group(1) == "Set" or len(args) == 2) else ""
+            element = m.group(0) if (m := _TYPE_HEAD_NAME.match(value)) else None
+        return self.named_type(sym.path, sym.parent, element, _CONTAINERS) if element else None
 
     def _result(self, fn: Target) -> Target:
         """The container a call of `fn` returns, as its signature writes it (`): Query<T>`;
