@@ -102,7 +102,7 @@ _BOM = b"\xef\xbb\xbf"
 # 52: a Go call on a call's value written out (`NewDecoder(r).Decode(&v)`) gets the receiver a typed
 # local of that value takes (`NewDecoder()`). 53: ... and so does a local holding such a chain
 # (`t := template.New(n).Funcs(m)`).
-EXTRACTION_VERSION = "54"
+EXTRACTION_VERSION = "55"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -7,7 +7,11 @@ snake spelling of a name with `Error` in it, which an emitting call already was;
 
 urfave/cli's `Required flag "config" not set` names what failed in quotes and says `not set`,
 a failure as `not found` is: it was read as a question (natural language), and its two-word
-runs between the value are too short for the message probe."""
+runs between the value are too short for the message probe.
+
+logrus tells its user what went wrong writing to the standard error stream
+(`fmt.Fprintf(os.Stderr, "Failed to obtain reader, %v\\n", err)`), as Rust's `eprintln!` does: that
+literal was no message, and its paste found no emitting site."""
 from __future__ import annotations
 
 from cruxe.intent import classify
@@ -100,18 +104,53 @@ def test_a_snake_case_helper_named_for_an_error_emits_its_message():
     assert emitted_segments('\tx := terror_level("two words")\n', "go") == []
 
 
+ENTRY_GO = '''\
+package logrus
+
+import (
+	"fmt"
+	"os"
+)
+
+func (entry *Entry) write() {
+	serialized, err := entry.Logger.Formatter.Format(entry)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "Failed to obtain reader, %v\\n", err)
+		return
+	}
+	if _, err := entry.Logger.Out.Write(serialized); err != nil {
+		fmt.Fprintf(os.Stderr, "Failed to write to log, %v\\n", err)
+	}
+}
+
+// Reader opens the log for reading, or says why it failed to.
+func (entry *Entry) Reader() {
+	fmt.Fprintf(entry.Logger.Out, "obtain a reader for the log\\n")
+}
+'''
+
+
+def test_a_go_print_to_standard_error_emits_its_message():
+    assert emitted_segments(ENTRY_GO, "go") == [["failed", "to", "obtain", "reader", "|"],
+                                                 ["failed", "to", "write", "to", "log", "|"]]
+    assert emitted_segments('\tfmt.Fprintln(os.Stderr, "Error: Logrus exit handler error:", err)\n', "go") == [
+        ["error", "logrus", "exit", "handler", "error", "|"]]
+
+
 def test_a_quoted_value_then_not_set_is_a_message():
     assert classify('Required flag "config" not set')[0] == "error"
     assert classify("the value is not set")[0] == "natural_language"
 
 
 def test_pasted_messages_find_their_emitting_sites(tmp_path):
-    files = {"yaml/scannerc.go": SCANNER_GO, "yaml/scanner_test.go": TEST_GO, "cli/context.go": CONTEXT_GO}
+    files = {"yaml/scannerc.go": SCANNER_GO, "yaml/scanner_test.go": TEST_GO, "cli/context.go": CONTEXT_GO,
+             "logrus/entry.go": ENTRY_GO}
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
     for paste, path, text in (
             ("yaml: line 7: mapping values are not allowed in this context", "yaml/scannerc.go", "mapping values"),
             ("yaml: line 3: found character that cannot start any token", "yaml/scannerc.go", "cannot start any"),
-            ('Required flag "config" not set', "cli/context.go", '"Required flag %q')):
+            ('Required flag "config" not set', "cli/context.go", '"Required flag %q'),
+            ("Failed to obtain reader, io: read/write on closed pipe", "logrus/entry.go", "Failed to obtain")):
         source = files[path].splitlines()
         want = next(i + 1 for i, line in enumerate(source) if text in line)
         hits, _, intent = search_code(gen, repo, ref, paste, limit=5)
