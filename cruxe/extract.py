@@ -108,7 +108,9 @@ _BOM = b"\xef\xbb\xbf"
 # 56: a TypeScript function value's parameter whose type is written types the calls on it.
 # 57: a callback given to a collection's method reached through reads and calls
 # (`this.getAll().forEach((q) => ...)`) says where its parameters' type is read.
-EXTRACTION_VERSION = "57"
+# 58: a snake-case helper with `error` among its words emits its message (yaml's
+# `yaml_parser_set_scanner_error`); 59: Go's `fmt.Fprintf`/`Fprintln`/`Fprint` to `os.Stderr` emits it.
+EXTRACTION_VERSION = "59"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -3,7 +3,8 @@
 Indexing: every string literal of a file (a Python file scanned whole, others definition by definition: `field_texts`) that sits inside an
 emitting call (`raise`, `throw`, `panic`, `Errorf`, `errors.New`, `bail!`, `format!`, `.expect(`,
 an `...Error(` constructor, a logger method or Rust log macro (`info!`), `fail(`, `abort(` and their
-printf-style kin (`failf(`), a panicking helper (`encPanic(`), or gettext's `_(` and kin), or that is the whole
+printf-style kin (`failf(`), a panicking helper (`encPanic(`), a helper with `error` among its snake-case words
+(`yaml_parser_set_scanner_error(`), Go's `fmt.Fprintf(os.Stderr, ...)`, or gettext's `_(` and kin), or that is the whole
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
 names instead), or that is given to a variable named for a message (`msg = f"..."` then
 `raise ValueError(msg)`, the style linters ask of Python; `message.append(...)`) or returned by a
@@ -90,6 +91,16 @@ _PRINTF_SUFFIX = re.compile(r"(?<=[a-z])(?:f|ln)\Z")
 # a helper named for raising, in snake case (Python's `raise_syntax_error`); not one named for an
 # error (a test's `assert_error(code, "expected message")` raises nothing)
 _EMIT_HELPER = re.compile(r"^_*raise_[a-z_]")
+# a helper with `error` among its snake-case words, which sets or reports one (libyaml's port keeps C's
+# names: `yaml_parser_set_scanner_error(parser, "", mark, "mapping values are not allowed ...")`), as a
+# camel-case name with `Error` in it does (`setScannerError(`); not a test's assertion that an error
+# says something (`assert_error(code, "expected message")` emits nothing)
+_SNAKE_ERROR_WORD = re.compile(r"(?:^|_)error(?:_|\Z)")
+_ASSERTION_HELPER = re.compile(r"^_*(?:assert|expect)_")
+# Go's printing to the standard error stream: what a program (logrus: `fmt.Fprintf(os.Stderr, "Failed
+# to obtain reader, %v\n", err)`) tells its user went wrong, as Rust's `eprintln!` is
+_GO_FPRINT = frozenset(("Fprintf", "Fprintln", "Fprint"))
+_STDERR_FIRST = re.compile(r"\s*os\.Stderr\s*,")
 # Python: what an exception class gives its base's `__init__` is what `str()` of it prints
 _SUPER_BEFORE = re.compile(r"\bsuper\(\s*(?:\w+\s*,\s*\w+\s*)?\)\Z")
 _PY_CLASS_HEAD = re.compile(r"^([ \t]*)class\s+(\w+)\s*(?:\(([^)]*)\))?\s*:", re.M)
@@ -690,6 +701,10 @@ def _emitting_call(text: str, bracket: int, lo: int) -> bool:
     if _PRINTF_SUFFIX.sub("", low) in _EMIT_CALLS:  # Go's printf-style kin: `f.failf(`, `p.abortln(`
         return True
     if _EMIT_HELPER.search(last):  # `tokenizer.raise_syntax_error(f"...")`
+        return True
+    if _SNAKE_ERROR_WORD.search(last) and not _ASSERTION_HELPER.search(last):
+        return True
+    if last in _GO_FPRINT and _STDERR_FIRST.match(text, bracket + 1):
         return True
     if last == "__init__" and _SUPER_BEFORE.search(text, max(lo, k - MAX_NAME_CHARS), k):
         return _in_exception_class(text, k)

@@ -134,6 +134,10 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("prosemirror-commands", Fetch("npm", "prosemirror-commands@1.6.0", "package/src")),
                                  ("prosemirror-history", Fetch("npm", "prosemirror-history@1.4.1", "package/src")),
                                  ("prosemirror-inputrules", Fetch("npm", "prosemirror-inputrules@1.4.0", "package/src"))]),
+    # the sixth round
+    "go-probe6": ("go", [("mux", GOCODE / "gorilla/mux"), ("websocket", GOCODE / "gorilla/websocket"),
+                         ("logrus", GOCODE / "sirupsen/logrus"), ("cli", GOCODE / "urfave/cli"),
+                         ("uuid", GOCODE / "google/uuid"), ("yaml", Path("/usr/share/gocode/src/gopkg.in/yaml.v3"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
