@@ -254,6 +254,9 @@ def cmd_refs(a: argparse.Namespace) -> int:
         owner = p.get("constructor_of")
         if owner:
             folded += f"; a constructor: its callers call the class (cruxe refs {_human(owner['qualified_name'])} --kind calls)"
+        for spec in p.get("interfaces", []):
+            folded += (f"; {spec['calls']} call(s) through the interface it implements (cruxe refs "
+                       f"{_human(spec['qualified_name'])} --file {_human(spec['path'])} --line {spec['line_start']} --kind calls)")
         print(f"-- {p.get('total_references', 0)} resolved, {p.get('unresolved_count', 0)} unresolved{folded}",
               file=sys.stderr)
 

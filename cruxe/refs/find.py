@@ -21,7 +21,9 @@ references: `redefinitions` lists them apart. A constructor is called through it
 `constructor_of` names it (and a next action asks for its calls), and only the ambiguous
 unresolved uses of the constructor's name are its candidates; a method's are all but the
 `super().m()` calls the resolver tied to outside code (`external`: in a class deriving from
-an imported or builtin class whose repository bases lack `m`).
+an imported or builtin class whose repository bases lack `m`). A Go method names the
+repository's interface methods it implements and that have calls (`interfaces`, a next action
+for each): Go calls it through them without saying so (`_interfaces_of`).
 
 Targets: the name is read as locate_symbol reads one (`intent.parse_name`,
 `intent.qualified_matches`), so it may be qualified (`a::b`, `A.b`, `A->b`, `A#b`: a suffix of
@@ -49,8 +51,8 @@ from ..intent import (NAME_SEPARATORS, file_and_name, in_file, is_macro_call, pa
 from ..model import is_declaration_file, is_test_file, normalize_repo_path
 from ..reexports import reexported
 from ..shape import apply_safety_limit
-from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, symbols_by_id, symbols_named, unresolved_count,
-                     unresolved_edges)
+from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, outline_rows, symbols_by_id, symbols_named,
+                     unresolved_count, unresolved_edges)
 from .resolve import resolver_version
 from .testcode import InSourceTests, fold_test_code, path_rank, source_before_test_code
 
@@ -87,6 +89,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     refs = source_before_test_code(refs, limit, in_source_tests)
     entries = fold_test_code(refs, _folds(targets, in_source_tests))
     owner = _constructor_of(gen, targets)
+    interfaces = _interfaces_of(gen, repo, ref, targets)
     keep = _candidates(targets, owner)
     unresolved = unresolved_sites(gen, name, kind, limit + 1, keep)
     page, listed = entries[:limit], unresolved[:limit]
@@ -107,6 +110,8 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
         sum(1 for e in unresolved_edges(gen, name, kind, modules=False) if keep(e))
     if owner is not None:
         out["constructor_of"] = _public(owner)
+    if interfaces:
+        out["interfaces"] = interfaces
     if listed:
         out["unresolved"] = listed
     if len(entries) > limit or len(unresolved) > limit:
@@ -160,6 +165,9 @@ def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, An
     if owner is not None:
         add({**_picking(owner), "kind": "calls"},
             f"a constructor is called through its class: the call sites of {owner['name']}")
+    for spec in out.get("interfaces", [])[:MAX_NEXT_ACTIONS - 1]:
+        add({**_picking(spec), "kind": "calls"},
+            f"{spec['calls']} call(s) through the interface {spec['qualified_name']}, which this method implements")
     if not out.get("truncated"):
         return actions
 
@@ -248,6 +256,59 @@ def _constructor_of(gen: Generation, targets: list[list[dict[str, Any]]]) -> dic
                 and NAME_SEPARATORS.fullmatch(tail):
             return _row(s)
     return None
+
+
+MAX_INTERFACES = 5  # interface methods listed as reaching a Go method (a name like `String` has many)
+
+
+def _interfaces_of(gen: Generation, repo: str, ref: str,
+                   targets: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Go: the repository's interface methods the one target method implements, with how many
+    calls the resolver tied to each (those with none left out). Go says a type implements an
+    interface by its methods' names alone: every method the interface declares is a method of
+    the target's type, in the target's package. A call through the interface may run the target
+    (logrus calls `TextFormatter.Format` as `entry.Logger.Formatter.Format(entry)`, an edge to
+    `Formatter.Format`); those calls are the interface's references, named here and asked for
+    by a next action, not mixed into the target's."""
+    row = targets[0][0]
+    if len(targets) > 1 or row["kind"] != "method" or not row["path"].endswith(".go"):
+        return []
+    owner = row["qualified_name"].split(".")
+    if len(owner) < 3:
+        return []
+    directory = row["path"].rpartition("/")[0]
+    named: dict[str, list[Symbol]] = {}  # name -> its definitions, read once per call
+
+    def defined(name: str) -> list[Symbol]:
+        got = named.get(name)
+        if got is None:
+            got = named[name] = [s for s in symbols_named(gen, name.lower()) if s.name == name and s.kind == "method"
+                                 and s.path.endswith(".go")]
+        return got
+
+    def has_method(name: str) -> bool:  # type owner[-2] of the target's package has method `name`
+        return any(s.path.rpartition("/")[0] == directory and s.qualified_name.split(".")[-2:-1] == owner[-2:-1]
+                   for s in defined(name))
+
+    specs = [s for s in defined(row["name"]) if s.parent_symbol_id is not None]
+    parents = symbols_by_id(gen, sorted({s.parent_symbol_id for s in specs}))
+    if any(s.symbol_id == row["symbol_id"] and parents[s.parent_symbol_id].kind == "interface"
+           for s in specs if s.parent_symbol_id in parents):
+        return []  # the target is an interface's method: its calls are its own references
+    found: list[dict[str, Any]] = []
+    for spec in specs:
+        iface = parents.get(spec.parent_symbol_id)
+        if iface is None or iface.kind != "interface":
+            continue
+        declared = {r.name for r in outline_rows(gen, repo, ref, iface.path, top_only=False)
+                    if r.parent_symbol_id == iface.symbol_id and r.kind == "method"}
+        if not all(has_method(m) for m in sorted(declared)):
+            continue
+        calls = len({(e.path, e.line) for e in edges_to(gen, [spec.symbol_id], "calls")})
+        if calls:
+            found.append({**_public(_row(spec)), "calls": calls})
+    found.sort(key=lambda d: (-d["calls"], d["path"], d["line_start"]))
+    return found[:MAX_INTERFACES]
 
 
 def _candidates(targets: list[list[dict[str, Any]]],

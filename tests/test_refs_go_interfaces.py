@@ -1,0 +1,94 @@
+"""Go calls a method through an interface it implements without saying so: logrus runs
+`TextFormatter.Format` as `entry.Logger.Formatter.Format(entry)`, an edge to the interface's
+`Formatter.Format`. `find_references` on the method names the interfaces whose methods it
+implements (every method the interface declares is one of the type's, in its package) and that
+have calls, with how many, and a next action asks for those calls; its own references are
+unchanged. A type that lacks one of the interface's methods implements nothing there."""
+from __future__ import annotations
+
+from cruxe.refs import find_references
+from cruxe.refs.find import next_actions
+
+from support.repos import indexed_files
+
+FORMATTER = '''\
+package logrus
+
+type Formatter interface {
+	Format(*Entry) ([]byte, error)
+	Name() string
+}
+
+type Entry struct {
+	Logger *Logger
+}
+
+type Logger struct {
+	Formatter Formatter
+}
+
+func (entry *Entry) write() {
+	entry.Logger.Formatter.Format(entry)
+}
+
+func (entry *Entry) Bytes() ([]byte, error) {
+	return entry.Logger.Formatter.Format(entry)
+}
+'''
+
+TEXT = '''\
+package logrus
+
+type TextFormatter struct{}
+
+func (f *TextFormatter) Format(entry *Entry) ([]byte, error) {
+	return nil, nil
+}
+
+func (f *TextFormatter) Name() string {
+	return "text"
+}
+
+type HalfFormatter struct{}
+
+func (f *HalfFormatter) Format(entry *Entry) ([]byte, error) {
+	return nil, nil
+}
+'''
+
+TEST = '''\
+package logrus
+
+import "testing"
+
+func TestText(t *testing.T) {
+	f := &TextFormatter{}
+	f.Format(&Entry{})
+}
+'''
+
+FILES = {"go.mod": "module example.com/logrus\n\ngo 1.19\n", "logrus/formatter.go": FORMATTER,
+         "logrus/text_formatter.go": TEXT, "logrus/text_formatter_test.go": TEST}
+
+
+def test_a_go_method_names_the_interfaces_it_is_called_through(tmp_path):
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", FILES)
+    answer = find_references(gen, repo, ref, "TextFormatter.Format")
+    assert [(r["path"], r["line_start"]) for r in answer["references"]] == [("logrus/text_formatter_test.go", 7)]
+    assert [(i["qualified_name"], i["path"], i["line_start"], i["calls"]) for i in answer["interfaces"]] == \
+        [("logrus.Formatter.Format", "logrus/formatter.go", 4, 2)]
+    action = next_actions({"symbol_name": "TextFormatter.Format"}, answer)[0]
+    assert action["arguments"] == {"symbol_name": "logrus.Formatter.Format", "path": "logrus/formatter.go",
+                                   "line": 4, "kind": "calls"}
+    through = find_references(gen, repo, ref, **{k: v for k, v in action["arguments"].items() if k != "symbol_name"},
+                              symbol_name=action["arguments"]["symbol_name"])
+    assert [(r["path"], r["line_start"]) for r in through["references"]] == \
+        [("logrus/formatter.go", 17), ("logrus/formatter.go", 21)]
+    assert "interfaces" not in through  # an interface's own method: its calls are its references
+
+
+def test_a_type_lacking_one_of_the_interfaces_methods_implements_nothing(tmp_path):
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", FILES)
+    answer = find_references(gen, repo, ref, "HalfFormatter.Format")
+    assert "interfaces" not in answer
+    assert next_actions({"symbol_name": "HalfFormatter.Format"}, answer) == []
