@@ -23,7 +23,8 @@ unresolved uses of the constructor's name are its candidates; a method's are all
 `super().m()` calls the resolver tied to outside code (`external`: in a class deriving from
 an imported or builtin class whose repository bases lack `m`). A Go method names the
 repository's interface methods it implements and that have calls (`interfaces`, a next action
-for each): Go calls it through them without saying so (`_interfaces_of`).
+for each): Go calls it through them without saying so (`_interfaces_of`); a TypeScript method,
+the members of the interfaces its class `implements` (`_implemented`).
 
 Targets: the name is read as locate_symbol reads one (`intent.parse_name`,
 `intent.qualified_matches`), so it may be qualified (`a::b`, `A.b`, `A->b`, `A#b`: a suffix of
@@ -271,7 +272,11 @@ def _interfaces_of(gen: Generation, repo: str, ref: str,
     `Formatter.Format`); those calls are the interface's references, named here and asked for
     by a next action, not mixed into the target's."""
     row = targets[0][0]
-    if len(targets) > 1 or row["kind"] != "method" or not row["path"].endswith(".go"):
+    if len(targets) > 1 or row["kind"] != "method":
+        return []
+    if row["path"].endswith(_TS_SUFFIXES):
+        return _implemented(gen, repo, ref, row)
+    if not row["path"].endswith(".go"):
         return []
     owner = row["qualified_name"].split(".")
     if len(owner) < 3:
@@ -309,6 +314,52 @@ def _interfaces_of(gen: Generation, repo: str, ref: str,
             found.append({**_public(_row(spec)), "calls": calls})
     found.sort(key=lambda d: (-d["calls"], d["path"], d["line_start"]))
     return found[:MAX_INTERFACES]
+
+
+_TS_SUFFIXES = (".ts", ".tsx", ".mts", ".cts")
+_IMPLEMENTS = re.compile(r"\bimplements\s+(.+)$", re.S)
+_HEAD_NAME = re.compile(r"\s*(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]*)")
+HEADER_LINES = 5  # a class header's `implements` clause written over a few lines
+
+
+def _implemented(gen: Generation, repo: str, ref: str, row: dict[str, Any]) -> list[dict[str, Any]]:
+    """TypeScript: the members named like the target method of the interfaces its class says it
+    `implements` (the ones the class header's type references reach), with how many calls the
+    resolver tied to each: a call on a value typed by the interface (`destination.next(v)`, an
+    `Observer<T>`) may run the target."""
+    method: Symbol = row["row"]
+    cls = symbols_by_id(gen, [method.parent_symbol_id]).get(method.parent_symbol_id) \
+        if method.parent_symbol_id else None
+    said = _IMPLEMENTS.search(cls.signature or "") if cls is not None and cls.kind == "class" else None
+    if said is None:
+        return []
+    found: list[dict[str, Any]] = []
+    for part in _split_commas(said.group(1)):
+        head = _HEAD_NAME.match(part)
+        for iface in symbols_named(gen, head.group(1).lower()) if head else []:
+            if iface.name != head.group(1) or not any(
+                    e.path == cls.path and cls.line_start <= e.line <= cls.line_start + HEADER_LINES
+                    for e in edges_to(gen, [iface.symbol_id], "references")):
+                continue
+            members = [r.symbol_id for r in outline_rows(gen, repo, ref, iface.path, top_only=False)
+                       if r.parent_symbol_id == iface.symbol_id and r.name == method.name]
+            for member in symbols_by_id(gen, members).values():
+                calls = len({(e.path, e.line) for e in edges_to(gen, [member.symbol_id], "calls")})
+                if calls:
+                    found.append({**_public(_row(member)), "calls": calls})
+    found.sort(key=lambda d: (-d["calls"], d["path"], d["line_start"]))
+    return found[:MAX_INTERFACES]
+
+
+def _split_commas(text: str) -> list[str]:
+    """`A<B, C>, D` -> [`A<B, C>`, ` D`]: the commas outside angle brackets."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        depth += (c == "<") - (c == ">")
+        if c == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return [*parts, text[start:]]
 
 
 def _candidates(targets: list[list[dict[str, Any]]],

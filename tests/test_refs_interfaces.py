@@ -92,3 +92,46 @@ def test_a_type_lacking_one_of_the_interfaces_methods_implements_nothing(tmp_pat
     answer = find_references(gen, repo, ref, "HalfFormatter.Format")
     assert "interfaces" not in answer
     assert next_actions({"symbol_name": "HalfFormatter.Format"}, answer) == []
+
+
+OBSERVER = '''\
+export interface Observer<T> {
+  next: (value: T) => void;
+  complete(): void;
+}
+'''
+
+OTHER_OBSERVER = '''\
+export interface Observer<T> {
+  next(value: T): void;
+}
+'''
+
+SUBSCRIBER = '''\
+import { Observer } from "./types";
+
+export class Subscriber<T>
+    implements Observer<T> {
+  next(value: T): void {}
+  complete(): void {}
+}
+
+export function emit<T>(destination: Observer<T>, value: T) {
+  destination.next(value);
+  destination.complete();
+}
+'''
+
+
+def test_a_typescript_method_names_the_interface_its_class_implements(tmp_path):
+    """A call on a value typed by the interface (`destination.next(v)`) is the interface
+    member's; the class method that implements it names it. Only the `Observer` the class header
+    reaches counts (another package's `Observer` is not it)."""
+    files = {"src/types.ts": OBSERVER, "other/types.ts": OTHER_OBSERVER, "src/subscriber.ts": SUBSCRIBER}
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    answer = find_references(gen, repo, ref, "Subscriber.next")
+    assert answer["references"] == []
+    assert [(i["qualified_name"], i["path"], i["calls"]) for i in answer["interfaces"]] == \
+        [("types.Observer.next", "src/types.ts", 1)]
+    complete = find_references(gen, repo, ref, "Subscriber.complete")
+    assert [(i["path"], i["line_start"], i["calls"]) for i in complete["interfaces"]] == [("src/types.ts", 3, 1)]
