@@ -135,3 +135,51 @@ def test_a_typescript_method_names_the_interface_its_class_implements(tmp_path):
         [("types.Observer.next", "src/types.ts", 1)]
     complete = find_references(gen, repo, ref, "Subscriber.complete")
     assert [(i["path"], i["line_start"], i["calls"]) for i in complete["interfaces"]] == [("src/types.ts", 3, 1)]
+
+
+LIB_RS = '''\
+pub struct Text;
+
+pub trait Named {
+    fn name(&self) -> String;
+}
+
+impl Named for Text {
+    fn name(&self) -> String {
+        String::from("text")
+    }
+}
+
+pub trait Formatter {
+    fn format(&self) -> String;
+
+    fn name(&self) -> String {
+        String::new()
+    }
+}
+
+impl Formatter for Text {
+    fn format(&self) -> String {
+        String::from("text")
+    }
+}
+
+pub fn render(f: &dyn Formatter, n: &dyn Named) -> String {
+    n.name();
+    f.format()
+}
+'''
+
+
+def test_a_rust_method_names_the_trait_method_its_impl_implements(tmp_path):
+    """`impl Formatter for Text`: a call on a `&dyn Formatter` (or a generic bound by it) is the
+    trait method's; `Text::format` names it. A trait's own default method implements nothing,
+    whatever impl block is above its trait (`impl Named for Text`, whose `name` has a call)."""
+    files = {"Cargo.toml": '[package]\nname = "fmtlib"\nversion = "0.1.0"\n', "src/lib.rs": LIB_RS}
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    answer = find_references(gen, repo, ref, "Text::format")
+    assert [(i["qualified_name"], i["line_start"], i["calls"]) for i in answer["interfaces"]] == \
+        [("Formatter::format", 14, 1)]
+    assert [i["qualified_name"] for i in find_references(gen, repo, ref, "Text::name")["interfaces"]] == \
+        ["Named::name"]
+    assert "interfaces" not in find_references(gen, repo, ref, "Formatter::name")

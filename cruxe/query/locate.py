@@ -25,7 +25,6 @@ and a full tie-break.
 """
 from __future__ import annotations
 
-import re
 
 from .. import intent as intent_mod
 from ..errors import CruxeError
@@ -33,9 +32,9 @@ from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
 from ..crates import CrateNames
 from ..declarations import declarations
 from ..reexports import reexported
-from ..filetext import line_of
+from ..impls import impl_trait
 from ..languages.rust_traits import STD_TRAIT_METHODS, impl_owner
-from ..store import Symbol, chunks, outline_rows, symbols_named
+from ..store import Symbol, outline_rows, symbols_named
 from . import signals as sig
 from .bodies import MAX_BODY_CHECKS, augmentations_below_originals
 from .context import enrich
@@ -112,29 +111,10 @@ def _impl_members(gen, repo: str, ref: str, trait: str, owner: str) -> list[Symb
              and impl_owner(r.qualified_name) == owner]
     # the index keeps no impl block: the header above a method says which trait it is for
     # (Display's `fmt` and Debug's `fmt` are both Point's `fmt`); one not seen keeps its place
-    said = [_impl_trait(gen, repo, ref, r) for r in found]
+    said = [impl_trait(gen, repo, ref, r) for r in found]
     return [r for r, t in sorted(zip(found, said), key=lambda x: (x[1] is None, is_test_path(x[0].path), x[0].path,
                                                                    x[0].line_start, x[0].symbol_id))
             if t in (None, trait)]
-
-
-IMPL_HEADER_WINDOW = 40  # lines above a method searched for its impl header
-
-
-def _impl_trait(gen, repo: str, ref: str, row: Symbol) -> str | None:
-    """The trait the impl header nearest above `row` names; "" for an inherent impl (no
-    `for`); None when no header is in sight or it cannot be read (a header over lines)."""
-    lo = max(1, row.line_start - IMPL_HEADER_WINDOW)
-    found = chunks(gen, repo, ref, row.path, (lo, row.line_start))
-    for n in range(row.line_start - 1, lo - 1, -1):
-        text = line_of(found, n) or ""
-        if _IMPL_LINE.match(text):
-            head = intent_mod.rust_impl(text.split(" where ")[0])
-            return head[0] if head else None if " for " in text else ""
-    return None
-
-
-_IMPL_LINE = re.compile(r"^\s*(?:unsafe\s+)?impl\b")
 
 
 def _bodies_first(ranked: list[tuple[tuple, Hit]], stubs: set[str]) -> list[Hit]:

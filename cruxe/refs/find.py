@@ -24,7 +24,8 @@ unresolved uses of the constructor's name are its candidates; a method's are all
 an imported or builtin class whose repository bases lack `m`). A Go method names the
 repository's interface methods it implements and that have calls (`interfaces`, a next action
 for each): Go calls it through them without saying so (`_interfaces_of`); a TypeScript method,
-the members of the interfaces its class `implements` (`_implemented`).
+the members of the interfaces its class `implements` (`_implemented`); a Rust method, the method
+of the trait its impl block implements (`_trait_methods`).
 
 Targets: the name is read as locate_symbol reads one (`intent.parse_name`,
 `intent.qualified_matches`), so it may be qualified (`a::b`, `A.b`, `A->b`, `A#b`: a suffix of
@@ -47,6 +48,7 @@ from ..crates import CrateNames
 from ..declarations import declarations
 from ..errors import CruxeError
 from ..filetext import line_of
+from ..impls import impl_trait
 from ..intent import (NAME_SEPARATORS, file_and_name, in_file, is_macro_call, parse_name, qualified_matches,
                       scope_as_written)
 from ..model import is_declaration_file, is_test_file, normalize_repo_path
@@ -276,6 +278,8 @@ def _interfaces_of(gen: Generation, repo: str, ref: str,
         return []
     if row["path"].endswith(_TS_SUFFIXES):
         return _implemented(gen, repo, ref, row)
+    if row["path"].endswith(".rs"):
+        return _trait_methods(gen, repo, ref, row)
     if not row["path"].endswith(".go"):
         return []
     owner = row["qualified_name"].split(".")
@@ -333,22 +337,42 @@ def _implemented(gen: Generation, repo: str, ref: str, row: dict[str, Any]) -> l
     said = _IMPLEMENTS.search(cls.signature or "") if cls is not None and cls.kind == "class" else None
     if said is None:
         return []
-    found: list[dict[str, Any]] = []
+    owners: list[Symbol] = []
     for part in _split_commas(said.group(1)):
         head = _HEAD_NAME.match(part)
-        for iface in symbols_named(gen, head.group(1).lower()) if head else []:
-            if iface.name != head.group(1) or not any(
-                    e.path == cls.path and cls.line_start <= e.line <= cls.line_start + HEADER_LINES
-                    for e in edges_to(gen, [iface.symbol_id], "references")):
-                continue
-            members = [r.symbol_id for r in outline_rows(gen, repo, ref, iface.path, top_only=False)
-                       if r.parent_symbol_id == iface.symbol_id and r.name == method.name]
-            for member in symbols_by_id(gen, members).values():
-                calls = len({(e.path, e.line) for e in edges_to(gen, [member.symbol_id], "calls")})
-                if calls:
-                    found.append({**_public(_row(member)), "calls": calls})
+        owners += [iface for iface in (symbols_named(gen, head.group(1).lower()) if head else [])
+                   if iface.name == head.group(1) and any(
+                       e.path == cls.path and cls.line_start <= e.line <= cls.line_start + HEADER_LINES
+                       for e in edges_to(gen, [iface.symbol_id], "references"))]
+    return _called_members(gen, repo, ref, owners, method.name)
+
+
+def _called_members(gen: Generation, repo: str, ref: str, owners: list[Symbol], name: str) -> list[dict[str, Any]]:
+    """The members named `name` of `owners` (interfaces, traits) that have calls, each with how
+    many (distinct lines), most first; at most MAX_INTERFACES."""
+    found: list[dict[str, Any]] = []
+    for owner in owners:
+        members = [r.symbol_id for r in outline_rows(gen, repo, ref, owner.path, top_only=False)
+                   if r.parent_symbol_id == owner.symbol_id and r.name == name]
+        for member in symbols_by_id(gen, members).values():
+            calls = len({(e.path, e.line) for e in edges_to(gen, [member.symbol_id], "calls")})
+            if calls:
+                found.append({**_public(_row(member)), "calls": calls})
     found.sort(key=lambda d: (-d["calls"], d["path"], d["line_start"]))
     return found[:MAX_INTERFACES]
+
+
+def _trait_methods(gen: Generation, repo: str, ref: str, row: dict[str, Any]) -> list[dict[str, Any]]:
+    """Rust: the method of the repository's trait that the target's `impl Trait for Type` block
+    implements, with how many calls the resolver tied to it: a call on a generic or `dyn Trait`
+    value (`serializer.serialize_str(v)` with `S: Serializer`) may run the target. A trait name
+    defined in several crates of the repository answers each of them."""
+    trait = impl_trait(gen, repo, ref, row["row"])
+    if not trait:
+        return []
+    traits = [t for t in symbols_named(gen, trait.lower())
+              if t.name == trait and t.kind == "trait" and t.path.endswith(".rs")]
+    return _called_members(gen, repo, ref, traits, row["name"])
 
 
 def _split_commas(text: str) -> list[str]:
