@@ -134,6 +134,11 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("prosemirror-commands", Fetch("npm", "prosemirror-commands@1.6.0", "package/src")),
                                  ("prosemirror-history", Fetch("npm", "prosemirror-history@1.4.1", "package/src")),
                                  ("prosemirror-inputrules", Fetch("npm", "prosemirror-inputrules@1.4.0", "package/src"))]),
+    # the sixth round
+    "py-probe6": ("python", [("sqlparse", Fetch("pypi", "sqlparse==0.5.1", "sqlparse-0.5.1")),
+                             ("h11", Fetch("pypi", "h11==0.14.0", "h11-0.14.0")),
+                             ("jsonschema", Fetch("pypi", "jsonschema==4.23.0", "jsonschema-4.23.0")),
+                             ("boltons", Fetch("pypi", "boltons==24.0.0", "boltons-24.0.0"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
