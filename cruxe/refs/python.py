@@ -627,7 +627,14 @@ class PythonResolver(ScopedResolver):
         mod = self.module_named(imp.module, imp.path)
         if mod is None:
             return Module(f"{imp.module}.{imp.to_name}", None)
-        return self.lookup(mod, imp.to_name, hops + 1)
+        hit = self.lookup(mod, imp.to_name, hops + 1)
+        if hit is None:
+            # `from pkg import sub` imports the submodule when the package binds no such name;
+            # in the package's own `__init__` that binding is this very import (a cycle: None)
+            sub = f"{mod}.{imp.to_name}"
+            if sub in self.modules() or sub in self._namespaces:
+                return Module(sub, self.modules().get(sub, ""))
+        return hit
 
     def lookup(self, module: str, name: str, hops: int) -> Target:
         """`name` as an attribute of repository module `module`: a top-level definition, a
