@@ -171,7 +171,8 @@ _OS_ERROR_TAIL = re.compile(r"\(os error -?\d+\)\W*$")
 _RUST_UNWRAP = re.compile(r"^called `(?:Result|Option)::\w+\(\)` on an? `\w+` value:\s*")
 _GO_PANIC = re.compile(r"^panic:\s+(.*?)(?:\s+goroutine \d+ \[.*)?$", re.S)
 _EXCEPTION_LIKE = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault|Panic)$")
-_EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*:\s+(?=\S)")
+# a private class is raised too (`jsonschema.exceptions._RefResolutionError: ...`)
+_EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*_*[A-Z]\w*:\s+(?=\S)")
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
 _TRIM = _QUOTES + ".,;:!?()[]{}<>"
 # A repr at a word's start (`<class 'str'>`, `(<Foo object at 0x1f>)`), whatever follows it up to the next
