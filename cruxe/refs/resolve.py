@@ -129,8 +129,9 @@ log = logging.getLogger(__name__)
 # (44: a Go call on another file's package-level variable is typed through what its declaration
 # writes: another package's type, or the first result of the call that is its value.)
 # (46: a Python `from pkg import sub` that the package binds no name for, or binds by this very
-# import in its own `__init__`, is the submodule `pkg.sub`.)
-RESOLVER_VERSION = "46"
+# import in its own `__init__`, is the submodule `pkg.sub`. 47: a Python class with no bases calling
+# `self.f()` that it lacks (a mixin) calls the repository's one method `f`.)
+RESOLVER_VERSION = "47"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
