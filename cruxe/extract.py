@@ -110,7 +110,8 @@ _BOM = b"\xef\xbb\xbf"
 # (`this.getAll().forEach((q) => ...)`) says where its parameters' type is read.
 # 58: a snake-case helper with `error` among its words emits its message (yaml's
 # `yaml_parser_set_scanner_error`); 59: Go's `fmt.Fprintf`/`Fprintln`/`Fprint` to `os.Stderr` emits it.
-EXTRACTION_VERSION = "59"
+# 60: a literal given to a variable named `error` or `err` (`*_error`) is a message.
+EXTRACTION_VERSION = "60"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

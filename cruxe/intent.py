@@ -38,7 +38,7 @@ INTENTS: tuple[str, ...] = (SYMBOL, PATH, ERROR, NATURAL_LANGUAGE)
 
 # Case-sensitive: exception class names and fixed tokens.
 _ERROR_CS = [
-    r"\b[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Exit|Interrupt)\b:(?!:)",  # KeyError: 'x'
+    r"(?<!\w)_*[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning|Exit|Interrupt)\b:(?!:)",  # KeyError: 'x', _Err: 'x'
     r"^Traceback\b", r"\bTraceback \(most recent", r"\bException in\b", r"\bUncaught\b",
     r"\bTS\d{4,5}\b",  # TypeScript diagnostics
     r"(?<![.\w])E(?:NOENT|ACCES|ADDRINUSE|CONNREFUSED|CONNRESET|PIPE|TIMEDOUT|EXIST|ISDIR|NOTDIR|MFILE|PERM)\b",

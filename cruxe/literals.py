@@ -123,8 +123,12 @@ _CONSTANT_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:(?:pub(?:\([\w: ]*\))?|export|c
 # opened by brackets or a formatting call (`message = [f"..."`, `msg := fmt.Sprintf(`), or added to
 # it; any other call's result (`MSG = render("template name")`) is not the literal.
 _FORMAT_CALL = r"(?:[\w.:]*(?:format|Format|sprintf|Sprintf)!?\(\s*)?"
+# A variable named `error` or `err` (`last_error`) holds a message too when a string is given to it
+# (jsonschema's `error = "Additional properties are not allowed (%s %s unexpected)"`, then
+# `ValidationError(error % ...)`).
+_MESSAGE_VAR = r"(?:(?:self|this)\.)?(?:\w*(?:msg|message|Msg|Message|MSG|MESSAGE)s?|(?:\w+_)?err(?:or)?)"
 _MESSAGE_VAR_BEFORE = re.compile(
-    r"(?:^|\n)[ \t]*(?:(?:let|const|var|mut)\s+)*(?:(?:self|this)\.)?\w*(?:msg|message|Msg|Message|MSG|MESSAGE)s?"
+    rf"(?:^|\n)[ \t]*(?:(?:let|const|var|mut)\s+)*{_MESSAGE_VAR}"
     rf"(?:\s*(?::[^=\n]{{1,80}})?(?:\+=|:=|=)|\.(?:append|push|extend)\()[ \t\r\n(\[]*{_FORMAT_CALL}[rRbBfFuU]{{0,2}}\Z")
 _RETURN_BEFORE = re.compile(rf"\breturn\s+[\s(\[]*{_FORMAT_CALL}[rRbBfFuU]{{0,2}}\Z")
 _FUNCTION_NAME = re.compile(r"(?:\bdef|\bfn|\bfunc(?:\s*\([^)\n]*\))?|\bfunction)\s+(\w+)")
@@ -182,7 +186,8 @@ _OS_ERROR_TAIL = re.compile(r"\(os error -?\d+\)\W*$")
 _RUST_UNWRAP = re.compile(r"^called `(?:Result|Option)::\w+\(\)` on an? `\w+` value:\s*")
 _GO_PANIC = re.compile(r"^panic:\s+(.*?)(?:\s+goroutine \d+ \[.*)?$", re.S)
 _EXCEPTION_LIKE = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault|Panic)$")
-_EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*:\s+(?=\S)")
+# a private class is raised too (`jsonschema.exceptions._RefResolutionError: ...`)
+_EXC_NAME = re.compile(r"^(?:[A-Za-z_][\w]*\.)*_*[A-Z]\w*:\s+(?=\S)")
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
 _TRIM = _QUOTES + ".,;:!?()[]{}<>"
 # A repr at a word's start (`<class 'str'>`, `(<Foo object at 0x1f>)`), whatever follows it up to the next

@@ -138,6 +138,10 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
     "go-probe6": ("go", [("mux", GOCODE / "gorilla/mux"), ("websocket", GOCODE / "gorilla/websocket"),
                          ("logrus", GOCODE / "sirupsen/logrus"), ("cli", GOCODE / "urfave/cli"),
                          ("uuid", GOCODE / "google/uuid"), ("yaml", Path("/usr/share/gocode/src/gopkg.in/yaml.v3"))]),
+    "py-probe6": ("python", [("sqlparse", Fetch("pypi", "sqlparse==0.5.1", "sqlparse-0.5.1")),
+                             ("h11", Fetch("pypi", "h11==0.14.0", "h11-0.14.0")),
+                             ("jsonschema", Fetch("pypi", "jsonschema==4.23.0", "jsonschema-4.23.0")),
+                             ("boltons", Fetch("pypi", "boltons==24.0.0", "boltons-24.0.0"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

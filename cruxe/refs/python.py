@@ -10,11 +10,12 @@ binding it (`x = list(validators.X)` above `def validators`) is looked up outsid
 function binds are dropped at extraction, and bases, decorators and defaults are read in the
 scope around their definition: cruxe/languages/python.py.)
 Attribute uses (`x.f()`, `x.f`) resolve through the receiver when the syntax shows its
-type: `self`/`cls` (the enclosing class and its bases, left to right), `super()` (C's bases;
-when none in the repository defines the name and C derives from outside code: external), a name
-bound to a class or module, a constructor call `Foo().f()`, an annotated parameter, an
-attribute whose class extraction recorded (`self.out = Writer()` in any method of the class
-or a base, `self.x: T`, a class-level `x: T`: `self.out.write()`), a local whose binding
+type: `self`/`cls` (the enclosing class and its bases, left to right; a class with no bases
+calling `self.f()` that it lacks is a mixin, calling the repository's one method `f`),
+`super()` (C's bases; when none in the repository defines the name and C derives from outside
+code: external), a name bound to a class or module, a constructor call `Foo().f()`, an
+annotated parameter, an attribute whose class extraction recorded (`self.out = Writer()` in any
+method of the class or a base, `self.x: T`, a class-level `x: T`: `self.out.write()`), a local whose binding
 extraction saw (`w = Writer()` -> receiver `Writer()`; `f = obj.method` makes `f()` the call
 `obj.method()`; `m = email.parser.Parser().parsestr(s)` -> receiver `email.parser.Parser().parsestr()`).
 A receiver whose value is from outside
@@ -150,6 +151,8 @@ class PythonResolver(ScopedResolver):
                 hit = self.attribute_of(base, name)
                 if hit is None and not isinstance(base, Module):
                     hit = self._in_subclass(self.class_of(base), name)
+                    if hit is None and parts in (["self"], ["cls"]) and e.edge_type == "calls":
+                        hit = self._mixed_with(self.class_of(base), name)
                 return as_resolution(hit, conf)
             if parts[0] in ("self", "cls") and len(parts) == 1:
                 return None, UNKNOWN  # an instance attribute, or inherited from outside
@@ -391,6 +394,26 @@ class PythonResolver(ScopedResolver):
         owner = self.g.get(found[0].parent) if len(found) == 1 else None
         return found[0] if owner is not None and owner.kind == "class" and self._derives(owner, cls) else None
 
+    def _mixed_with(self, cls: Sym | None, name: str) -> Sym | None:
+        """`self.name()` in a class with no bases of its own that lacks `name`: a mixin calling
+        what a class it is mixed with defines (sqlparse's `NameAliasMixin` calls
+        `self.token_next_by()`, `TokenList`'s, beside which `Identifier` mixes it in). Nothing
+        outside the repository can give the class that name, so the repository's one method of
+        that name is the one called; several, or none, decide nothing. A class with bases may get
+        the name from an outside base, and a name its file assigns to an attribute (`self.on_close
+        = on_close`, `monitor.on_close = f`, `setattr(x, "on_close", f)`) or asks `hasattr` about
+        is a value held under it (a callback): no guess there. (The whole file is read: the
+        index's text of a file is its chunks, not numbered as the file's lines.)"""
+        if cls is None or cls.kind != "class" or any(x != "object" for x in _base_exprs(cls.signature)):
+            return None
+        text = self.g.read_text(cls.path)
+        quoted = rf"[\"']{re.escape(name)}[\"']"
+        held = rf"\.{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)|\b(?:has|set)attr\([^,()]*,\s*{quoted}"
+        if text is None or re.search(held, text):
+            return None
+        target, _ = self._by_unique_method(name, True)
+        return self.g.get(target) if target is not None else None
+
     def _derives(self, sub: Sym, cls: Sym) -> bool:
         """`sub` has `cls` among its repository bases, at any depth (bounded)."""
         todo, seen = [sub], {sub.id}
@@ -627,7 +650,14 @@ class PythonResolver(ScopedResolver):
         mod = self.module_named(imp.module, imp.path)
         if mod is None:
             return Module(f"{imp.module}.{imp.to_name}", None)
-        return self.lookup(mod, imp.to_name, hops + 1)
+        hit = self.lookup(mod, imp.to_name, hops + 1)
+        if hit is None:
+            # `from pkg import sub` imports the submodule when the package binds no such name;
+            # in the package's own `__init__` that binding is this very import (a cycle: None)
+            sub = f"{mod}.{imp.to_name}"
+            if sub in self.modules() or sub in self._namespaces:
+                return Module(sub, self.modules().get(sub, ""))
+        return hit
 
     def lookup(self, module: str, name: str, hops: int) -> Target:
         """`name` as an attribute of repository module `module`: a top-level definition, a

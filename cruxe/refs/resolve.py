@@ -132,7 +132,10 @@ log = logging.getLogger(__name__)
 # through each call's written return type (`this.getCache().build(k).fetch()`).)
 # (47: ... and a value declared `= new X()` has type X.)
 # (48: a callback's parameter given by a collection's own method is the collection's element.)
-RESOLVER_VERSION = "48"
+# (49: a Python `from pkg import sub` that the package binds no name for, or binds by this very
+# import in its own `__init__`, is the submodule `pkg.sub`. 50: a Python class with no bases calling
+# `self.f()` that it lacks (a mixin) calls the repository's one method `f`.)
+RESOLVER_VERSION = "50"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
