@@ -134,6 +134,13 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("prosemirror-commands", Fetch("npm", "prosemirror-commands@1.6.0", "package/src")),
                                  ("prosemirror-history", Fetch("npm", "prosemirror-history@1.4.1", "package/src")),
                                  ("prosemirror-inputrules", Fetch("npm", "prosemirror-inputrules@1.4.0", "package/src"))]),
+    # the sixth round
+    "ts-probe6": ("typescript", [("db", Fetch("npm", "@tanstack/db@0.15.2", "package/src")),
+                                 ("db-ivm", Fetch("npm", "@tanstack/db-ivm@0.2.0", "package/src")),
+                                 ("router-core", Fetch("npm", "@tanstack/router-core@1.171.39", "package/src")),
+                                 ("pacer", Fetch("npm", "@tanstack/pacer@0.22.0", "package/src")),
+                                 ("store", Fetch("npm", "@tanstack/store@0.11.2", "package/src")),
+                                 ("history", Fetch("npm", "@tanstack/history@1.162.5", "package/src"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
