@@ -128,7 +128,9 @@ log = logging.getLogger(__name__)
 # whose declaration writes no type, `const m = createManager()`, goes by name as any unknown one.)
 # (44: a Go call on another file's package-level variable is typed through what its declaration
 # writes: another package's type, or the first result of the call that is its value.)
-RESOLVER_VERSION = "45"
+# (46: a TypeScript class's or interface's bases are read from its header outside every bracket, so
+# type arguments nested three deep, or a header the extractor cut short, still name them.)
+RESOLVER_VERSION = "46"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

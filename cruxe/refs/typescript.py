@@ -201,8 +201,38 @@ def _returned_type(signature: str) -> str | None:
     """The named type a function or method signature says it returns (`): Subject<T>`)."""
     m = _RETURNS.search(signature)
     return m.group(1) if m else None
-_EXTENDS = re.compile(r"\bextends\s+(.+?)(?:\bimplements\b|\{|$)", re.S)
-_GENERIC = re.compile(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>")
+_HEADER_TOKEN = re.compile(r"=>|[<>()\[\]{},]|[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
+
+
+def _extended(signature: str) -> list[list[str]]:
+    """The names a class or interface header's `extends` clause writes (`class A<T extends X>
+    extends B<T>`: B; `interface I<..> extends J, K.L<M<N>>`: J and K.L), each as a dotted
+    chain. Read outside every bracket: the type parameters' own `extends` constraints and the
+    bases' type arguments at any depth are skipped, and a header the extractor cut short
+    (`... extends CollectionImpl<T, TKey, ...`) still names its base."""
+    depth, clause, expecting = 0, None, False
+    for m in _HEADER_TOKEN.finditer(signature):
+        t = m.group()
+        if t == "=>":
+            continue
+        if t == "{" and depth == 0:  # the body
+            break
+        if t in _OPEN:
+            depth += 1
+        elif t in _CLOSE:
+            depth = max(depth - 1, 0)
+        elif depth:
+            continue
+        elif t == ",":
+            expecting = clause is not None
+        elif t == "extends" and clause is None:
+            clause, expecting = [], True
+        elif t == "implements" and clause is not None:
+            break
+        elif expecting:
+            clause.append(re.sub(r"\s+", "", t).split("."))
+            expecting = False
+    return clause or []
 
 
 class TypeScriptResolver(ScopedResolver):
@@ -445,8 +475,7 @@ class TypeScriptResolver(ScopedResolver):
         if cls.kind != "class" or hops > MAX_HOPS \
                 or any(_parameter_property(c.signature, name) for c in self.g.children(cls, "constructor")):
             return None
-        m = _EXTENDS.search(_GENERIC.sub("", cls.signature))
-        parts = ident_chain(m.group(1).strip()) if m else None
+        parts = next(iter(_extended(cls.signature)), None)
         root = self.bare(cls.path, cls.parent, parts[0])[0] if parts else None
         if self._outside(root):
             return root
@@ -487,11 +516,8 @@ class TypeScriptResolver(ScopedResolver):
         if got is None:
             got = []
             self._bases[cls.id] = got
-            # type parameters first: `class A<T extends X> extends B` extends B
-            m = _EXTENDS.search(_GENERIC.sub("", cls.signature)) if cls.kind in _CLASSES else None
-            for expr in (m.group(1).split(",") if m else ()):
-                parts = ident_chain(expr.strip())
-                target = self.chain(cls.path, cls.parent, parts)[0] if parts else None
+            for parts in (_extended(cls.signature) if cls.kind in _CLASSES else ()):
+                target = self.chain(cls.path, cls.parent, parts)[0]
                 if isinstance(target, Sym) and target.kind in _CLASSES and target.id != cls.id:
                     got.append(target)
         return got
