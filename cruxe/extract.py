@@ -101,8 +101,9 @@ _BOM = b"\xef\xbb\xbf"
 # that read as its receiver's root.
 # 52: a Go call on a call's value written out (`NewDecoder(r).Decode(&v)`) gets the receiver a typed
 # local of that value takes (`NewDecoder()`). 53: ... and so does a local holding such a chain
-# (`t := template.New(n).Funcs(m)`).
-EXTRACTION_VERSION = "53"
+# (`t := template.New(n).Funcs(m)`). 54: a TypeScript bare call of a name destructured from a
+# call's result (`const {unlink} = createReactiveSystem(); unlink()`) gets that call as receiver.
+EXTRACTION_VERSION = "54"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -130,7 +130,9 @@ log = logging.getLogger(__name__)
 # writes: another package's type, or the first result of the call that is its value.)
 # (46: a TypeScript class's or interface's bases are read from its header outside every bracket, so
 # type arguments nested three deep, or a header the extractor cut short, still name them.)
-RESOLVER_VERSION = "46"
+# (47: a member of what a TypeScript function returns when its signature writes no type is the
+# function's own inner function of that name: a factory returning its inner functions.)
+RESOLVER_VERSION = "47"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

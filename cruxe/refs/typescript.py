@@ -31,6 +31,10 @@
   () => void }`) or by a type no repository file declares (the library's and the DOM's: `dom:
   HTMLElement`) reaches no repository method; a constructor's parameter property
   (`constructor(readonly view: View)`) types `this.view`.
+  What a repository function returns when its signature writes no type: its own inner function
+  of the member's name (`function createSystem() { return { link, unlink }; function unlink()
+  {} }`), reached by `const s = createSystem(); s.unlink()` and by a bare call of a name
+  destructured from the call, `const { unlink } = createSystem(); unlink()`.
   Other receivers (a value whose declaration writes no type among them: `export const m =
   createManager()`): the one method of that name in the family, unless it is a common library
   method name.
@@ -268,6 +272,9 @@ class TypeScriptResolver(ScopedResolver):
             hit = next((h for b in self.bases(cls) if (h := self.member(b, name)) is not None), None) \
                 if cls is not None else None
             return as_resolution(hit, RECEIVER)
+        if recv.endswith("()#"):  # `const {unlink} = f(); unlink()`: what f() returns, nothing guessed
+            called = constructor_chain(recv[:-1])
+            return as_resolution(self._member_of_result(e, called, name) if called else None, RECEIVER)
         if (cb := _CALLBACK_PARAM.fullmatch(recv)) is not None:
             hit = self._member_of_callback_parameter(e, cb, name)
             if hit is not None:
@@ -325,7 +332,11 @@ class TypeScriptResolver(ScopedResolver):
         if not isinstance(fn, Sym) or fn.kind not in ("method", "function"):
             return None
         declared = _returned_type(fn.signature)
-        cls = self.named_type(fn.path, fn.parent, declared, _CONTAINERS) if declared else None
+        if declared is None:
+            # a factory whose signature writes no type returns its own inner functions (`function
+            # createSystem() { return { link, unlink }; function unlink() {} }`)
+            return first([k for k in self.g.children(fn, name) if k.kind == "function"])
+        cls = self.named_type(fn.path, fn.parent, declared, _CONTAINERS)
         return self.member(cls, name)
 
     # ---- names ---------------------------------------------------------------------------
