@@ -111,7 +111,9 @@ _BOM = b"\xef\xbb\xbf"
 # 58: a snake-case helper with `error` among its words emits its message (yaml's
 # `yaml_parser_set_scanner_error`); 59: Go's `fmt.Fprintf`/`Fprintln`/`Fprint` to `os.Stderr` emits it.
 # 60: a literal given to a variable named `error` or `err` (`*_error`) is a message.
-EXTRACTION_VERSION = "60"
+# 61: a TypeScript bare call of a name destructured from a call's result (`const {unlink} =
+# createReactiveSystem(); unlink()`) gets that call as receiver.
+EXTRACTION_VERSION = "61"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

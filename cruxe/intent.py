@@ -477,6 +477,16 @@ def _without_turbofish(raw: str) -> str:
     return raw
 
 
+def private_spelling(segments: list[str], defined: Callable[[str], bool]) -> list[str]:
+    """`calculateWait` meaning the ECMAScript private member `#calculateWait`, as an agent writes
+    the name it read in `this.#calculateWait()`: the segments with the name's `#` when no
+    definition (`defined`, by name) has the name as written and one has it with the `#`."""
+    name = segments[-1]
+    if name.startswith("#") or defined(name) or not defined(f"#{name}"):
+        return segments
+    return [*segments[:-1], f"#{name}"]
+
+
 def parse_name(text: str, field: str) -> list[str]:
     """A symbol name as an agent writes it, as segments: `auth::jwt::validate_token` ->
     [auth, jwt, validate_token]; `fn foo`, `foo()`, `Vec<T>`, `println!` -> [the name]; Go's

@@ -142,6 +142,12 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                              ("h11", Fetch("pypi", "h11==0.14.0", "h11-0.14.0")),
                              ("jsonschema", Fetch("pypi", "jsonschema==4.23.0", "jsonschema-4.23.0")),
                              ("boltons", Fetch("pypi", "boltons==24.0.0", "boltons-24.0.0"))]),
+    "ts-probe6": ("typescript", [("db", Fetch("npm", "@tanstack/db@0.15.2", "package/src")),
+                                 ("db-ivm", Fetch("npm", "@tanstack/db-ivm@0.2.0", "package/src")),
+                                 ("router-core", Fetch("npm", "@tanstack/router-core@1.171.39", "package/src")),
+                                 ("pacer", Fetch("npm", "@tanstack/pacer@0.22.0", "package/src")),
+                                 ("store", Fetch("npm", "@tanstack/store@0.11.2", "package/src")),
+                                 ("history", Fetch("npm", "@tanstack/history@1.162.5", "package/src"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

@@ -422,7 +422,10 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
     typed: dict[int, tuple[str, str, int]] = {}  # declarator name position -> (name, receiver, rank)
     for caps in typed_caps:
         node = caps["lvname"][0]
-        if "lvcall" in caps:
+        if "lvcall" in caps and "lvprop" in caps:  # `const {unlink} = f()`: `unlink()` is f's result's
+            callee = text(caps["lvcall"][0], source)
+            recv, rank = (f"{callee}()#" if _TYPE_NAME.fullmatch(callee) else ""), 0
+        elif "lvcall" in caps:
             callee = short_receiver(text(caps["lvcall"][0], source))
             recv, rank = (f"{callee}()" if _CALLED_PATH.fullmatch(callee) else ""), 0
         elif "lvread" in caps:  # `let c = this._connection`: the field's declared type
@@ -460,13 +463,29 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
     return out
 
 
+def _destructured_result(r: Reference, known: dict[tuple[int | None, str], str],
+                         bound: dict[tuple[int | None, str], int], parents: list[int | None]) -> str | None:
+    """A bare call of a name destructured from a call's result (`const {unlink} = f(); unlink()`):
+    the member `unlink` of what `f()` returns, so the receiver `f()#` (the `#`: a name the
+    module binds, never found by its name alone as an unknown receiver's member is)."""
+    recv = _scoped(known, bound, parents, r.from_symbol, r.to_name) if r.edge_type == "calls" else None
+    return recv if recv and recv.endswith("()#") else None
+
+
 def _local_receiver(r: Reference, known: dict[tuple[int | None, str], str], bound: dict[tuple[int | None, str], int],
                     parents: list[int | None]) -> str | None:
     """The receiver a call on a typed local gets (`_typed_receivers`), or None. `w!.next()`: the
     non-null assertion changes nothing about the type; a member of a local read from a member
-    (`doc.defaultView!.scrollBy()` after `let doc = view.dom.ownerDocument`) is read through it."""
+    (`doc.defaultView!.scrollBy()` after `let doc = view.dom.ownerDocument`) is read through it.
+    A bare call of a name destructured from a call's result is that result's member
+    (`_destructured_result`); a call on such a name is left alone (what the member holds is
+    not known)."""
+    if not r.receiver:
+        return _destructured_result(r, known, bound, parents)
     root, dot, rest = r.receiver.partition(".")
     recv = _scoped(known, bound, parents, r.from_symbol, root.rstrip("!")) if root else None
+    if recv and recv.endswith("()#"):
+        return None
     if recv and dot:
         rest = rest.rstrip("!")
         return f"{recv}.{rest}" if _VALUE_PATH.fullmatch(rest) else None

@@ -8,7 +8,9 @@ path of an indexed file (the longest such ending, at least the file name, naming
 location the index answers exactly: the innermost definition around that line, or the line
 itself when no definition holds it. When the frame names its function and the definition around
 the line has another name (the pasted run used another version of the file), the file's
-definition of that name nearest the line answers instead.
+definition of that name nearest the line answers instead. A frame in compiled JavaScript that no
+indexed file ends (`dist/esm/x.js`, the build a TypeScript package runs as) is its TypeScript
+source's (`src/x.ts`) when that source defines the function the frame names.
 
 The frames come innermost first: Python prints the innermost frame last, the others first. The
 rest of the paste (without the indented frame lines, the source lines Python prints under them
@@ -170,12 +172,32 @@ def repo_path(pasted: str, paths: dict[str, list[str]]) -> str | None:
 
 def _locate(gen, f: Frame, paths: dict[str, list[str]]) -> str | None:
     """The frame's file: the one its path ends with; among several, the one file that defines the
-    function the frame names (Go's test output: `parser_test.go:25` under `--- FAIL: TestParse`)."""
+    function the frame names (Go's test output: `parser_test.go:25` under `--- FAIL: TestParse`);
+    none ending so, the TypeScript source a compiled JavaScript file came from (`_compiled_from`)."""
     found = endings(f.path, paths)
+    if not found and f.func:
+        found = _compiled_from(gen, f, paths)
     if len(found) > 1 and f.func:
         named = {s.path for s in symbols_named(gen, f.func.lower()) if s.name == f.func}
         found = [p for p in found if p in named]
     return found[0] if len(found) == 1 else None
+
+
+# the TypeScript sources a compiled JavaScript file is emitted from, by extension
+_COMPILED_FROM = {"js": ("ts", "tsx"), "jsx": ("tsx",), "mjs": ("mts", "ts"), "cjs": ("cts", "ts")}
+
+
+def _compiled_from(gen, f: Frame, paths: dict[str, list[str]]) -> list[str]:
+    """The TypeScript sources a frame in compiled JavaScript may come from (`at
+    Manager.setStatus (/app/node_modules/pkg/dist/esm/collection/lifecycle.js:120:10)`: the
+    repository's `src/collection/lifecycle.ts`), kept only when they define the function the frame
+    names: the compiled file's lines are not the source's, so the name, not the line, says where."""
+    stem, _, ext = f.path.rpartition(".")
+    sources = [p for e in _COMPILED_FROM.get(ext, ()) for p in endings(f"{stem}.{e}", paths)]
+    if not sources:
+        return []
+    named = {s.path for s in symbols_named(gen, f.func.lower()) if s.name == f.func}
+    return [p for p in sources if p in named]
 
 
 def _named_near(gen, path: str, f: Frame):

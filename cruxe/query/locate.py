@@ -1,6 +1,8 @@
 """`locate_symbol`: definition-first lookup by name or qualified name (FR-009).
 
-SQLite only (the `name_lower` index): every definition of the last segment's name, then
+SQLite only (the `name_lower` index): every definition of the last segment's name (a name no
+definition has while an ECMAScript private member has it with its `#`, `calculateWait` for
+`#calculateWait`, means that member: `intent.private_spelling`), then
 - a qualified query (`QuerySet.filter`, `auth::jwt::validate`, `http.Server.ListenAndServe`)
   keeps the rows whose qualified name ends with the given path at a segment boundary (`.`
   and `::` alike); when none does, the rows whose Rust crate name (its Cargo.toml's), path and
@@ -58,7 +60,8 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
         if detail_level == "context":
             enrich(gen, repo, ref, hits)
         return hits, len(members)
-    segments = intent_mod.parse_name(name, "name")
+    segments = intent_mod.private_spelling(intent_mod.parse_name(name, "name"),
+                                           lambda n: bool(symbols_named(gen, n.lower())))
     target = segments[-1]
     rows = symbols_named(gen, target.lower())
     located = intent_mod.file_and_name(name)

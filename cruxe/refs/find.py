@@ -28,7 +28,7 @@ the members of the interfaces its class `implements` (`_implemented`); a Rust me
 of the trait its impl block implements (`_trait_methods`).
 
 Targets: the name is read as locate_symbol reads one (`intent.parse_name`,
-`intent.qualified_matches`), so it may be qualified (`a::b`, `A.b`, `A->b`, `A#b`: a suffix of
+`intent.private_spelling`, `intent.qualified_matches`), so it may be qualified (`a::b`, `A.b`, `A->b`, `A#b`: a suffix of
 qualified names, else the qualifier's segments in order in the path and qualifier, as
 `hashbrown::HashMap::insert` names `hashbrown/src/map.rs`'s `map::HashMap::insert`), the
 scope as written chosen over other cases; a Python package's public name is the definition it
@@ -49,8 +49,8 @@ from ..declarations import declarations
 from ..errors import CruxeError
 from ..filetext import line_of
 from ..impls import impl_trait
-from ..intent import (NAME_SEPARATORS, file_and_name, in_file, is_macro_call, parse_name, qualified_matches,
-                      scope_as_written)
+from ..intent import (NAME_SEPARATORS, file_and_name, in_file, is_macro_call, parse_name, private_spelling,
+                      qualified_matches, scope_as_written)
 from ..model import is_declaration_file, is_test_file, normalize_repo_path
 from ..reexports import reexported
 from ..shape import apply_safety_limit
@@ -83,7 +83,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
         raise CruxeError("no_edges_available", "the reference graph of this index is not built yet "
                          "(first index still running, or interrupted before resolving references)",
                          {"remedy": "Wait for the index job, or run `cruxe sync` (sync_repo) to finish it."})
-    segments = parse_name(symbol_name, "symbol_name")
+    segments = private_spelling(parse_name(symbol_name, "symbol_name"), lambda n: bool(symbols_named(gen, n.lower())))
     name = segments[-1]
     targets = _targets(gen, repo, ref, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
     found, redefinitions = _redefinitions(gen, repo, ref, targets, _grouped_references(gen, targets, kind))

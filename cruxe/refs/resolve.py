@@ -135,7 +135,11 @@ log = logging.getLogger(__name__)
 # (49: a Python `from pkg import sub` that the package binds no name for, or binds by this very
 # import in its own `__init__`, is the submodule `pkg.sub`. 50: a Python class with no bases calling
 # `self.f()` that it lacks (a mixin) calls the repository's one method `f`.)
-RESOLVER_VERSION = "50"
+# (51: a TypeScript class's or interface's bases are read from its header outside every bracket, so
+# type arguments nested three deep, or a header the extractor cut short, still name them.)
+# (52: a member of what a TypeScript function returns when its signature writes no type is the
+# function's own inner function of that name: a factory returning its inner functions.)
+RESOLVER_VERSION = "52"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -31,6 +31,10 @@
   () => void }`) or by a type no repository file declares (the library's and the DOM's: `dom:
   HTMLElement`) reaches no repository method; a constructor's parameter property
   (`constructor(readonly view: View)`) types `this.view`.
+  What a repository function returns when its signature writes no type: its own inner function
+  of the member's name (`function createSystem() { return { link, unlink }; function unlink()
+  {} }`), reached by `const s = createSystem(); s.unlink()` and by a bare call of a name
+  destructured from the call, `const { unlink } = createSystem(); unlink()`.
   Other receivers (a value whose declaration writes no type among them: `export const m =
   createManager()`): the one method of that name in the family, unless it is a common library
   method name.
@@ -214,8 +218,38 @@ def _returned_type(signature: str) -> str | None:
     """The named type a function or method signature says it returns (`): Subject<T>`)."""
     m = _RETURNS.search(signature)
     return m.group(1) if m else None
-_EXTENDS = re.compile(r"\bextends\s+(.+?)(?:\bimplements\b|\{|$)", re.S)
-_GENERIC = re.compile(r"<[^<>]*(?:<[^<>]*>[^<>]*)*>")
+_HEADER_TOKEN = re.compile(r"=>|[<>()\[\]{},]|[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
+
+
+def _extended(signature: str) -> list[list[str]]:
+    """The names a class or interface header's `extends` clause writes (`class A<T extends X>
+    extends B<T>`: B; `interface I<..> extends J, K.L<M<N>>`: J and K.L), each as a dotted
+    chain. Read outside every bracket: the type parameters' own `extends` constraints and the
+    bases' type arguments at any depth are skipped, and a header the extractor cut short
+    (`... extends CollectionImpl<T, TKey, ...`) still names its base."""
+    depth, clause, expecting = 0, None, False
+    for m in _HEADER_TOKEN.finditer(signature):
+        t = m.group()
+        if t == "=>":
+            continue
+        if t == "{" and depth == 0:  # the body
+            break
+        if t in _OPEN:
+            depth += 1
+        elif t in _CLOSE:
+            depth = max(depth - 1, 0)
+        elif depth:
+            continue
+        elif t == ",":
+            expecting = clause is not None
+        elif t == "extends" and clause is None:
+            clause, expecting = [], True
+        elif t == "implements" and clause is not None:
+            break
+        elif expecting:
+            clause.append(re.sub(r"\s+", "", t).split("."))
+            expecting = False
+    return clause or []
 
 
 class TypeScriptResolver(ScopedResolver):
@@ -251,6 +285,9 @@ class TypeScriptResolver(ScopedResolver):
             hit = next((h for b in self.bases(cls) if (h := self.member(b, name)) is not None), None) \
                 if cls is not None else None
             return as_resolution(hit, RECEIVER)
+        if recv.endswith("()#"):  # `const {unlink} = f(); unlink()`: what f() returns, nothing guessed
+            segments = call_chain(recv[:-1])
+            return as_resolution(self._member_of_calls(e, segments, name) if segments else None, RECEIVER)
         if (cb := _CALLBACK_PARAM.fullmatch(recv)) is not None:
             hit = self._member_of_callback_parameter(e, cb, name)
             if hit is not None:
@@ -317,6 +354,8 @@ class TypeScriptResolver(ScopedResolver):
         target = self._walk(e, segments)
         if target is None or self._outside(target):
             return target  # what comes from outside the repository is outside it too
+        if isinstance(target, Sym) and target.kind in _FUNCTIONS:  # a factory's result (`_result`)
+            return first([k for k in self.g.children(target, name) if k.kind == "function"])
         return self.attribute_of(target, name)
 
     def _walk(self, e: Edge, segments: list[tuple[str, bool]]) -> Target:
@@ -372,9 +411,13 @@ class TypeScriptResolver(ScopedResolver):
         if not isinstance(fn, Sym) or fn.kind not in ("method", "function"):
             return None
         declared = _returned_type(fn.signature)
+        if declared is None:
+            # a factory whose signature writes no type returns its own inner functions (`function
+            # createSystem() { return { link, unlink }; function unlink() {} }`): `_member_of_calls`
+            return fn
         if declared == "this":
             return enclosing_symbol(self.g, self.g.get(fn.parent), _CONTAINERS)
-        return self.named_type(fn.path, fn.parent, declared, _CONTAINERS) if declared else None
+        return self.named_type(fn.path, fn.parent, declared, _CONTAINERS)
 
     # ---- names ---------------------------------------------------------------------------
     def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
@@ -525,8 +568,7 @@ class TypeScriptResolver(ScopedResolver):
         if cls.kind != "class" or hops > MAX_HOPS \
                 or any(_parameter_property(c.signature, name) for c in self.g.children(cls, "constructor")):
             return None
-        m = _EXTENDS.search(_GENERIC.sub("", cls.signature))
-        parts = ident_chain(m.group(1).strip()) if m else None
+        parts = next(iter(_extended(cls.signature)), None)
         root = self.bare(cls.path, cls.parent, parts[0])[0] if parts else None
         if self._outside(root):
             return root
@@ -567,11 +609,8 @@ class TypeScriptResolver(ScopedResolver):
         if got is None:
             got = []
             self._bases[cls.id] = got
-            # type parameters first: `class A<T extends X> extends B` extends B
-            m = _EXTENDS.search(_GENERIC.sub("", cls.signature)) if cls.kind in _CLASSES else None
-            for expr in (m.group(1).split(",") if m else ()):
-                parts = ident_chain(expr.strip())
-                target = self.chain(cls.path, cls.parent, parts)[0] if parts else None
+            for parts in (_extended(cls.signature) if cls.kind in _CLASSES else ()):
+                target = self.chain(cls.path, cls.parent, parts)[0]
                 if isinstance(target, Sym) and target.kind in _CLASSES and target.id != cls.id:
                     got.append(target)
         return got

@@ -16,7 +16,8 @@
 ;;   tdecl, tparam, vdecl, pwrite   names being declared there (not uses)
 ;;   tmodule, tnested   `ns.Type`
 ;;   lvname, lvtype, lvnew, lvcall, lvread   local variables (and function values' parameters) whose type their declaration shows
-;;   lvprop   a name destructured from a member read (`let {schema} = view.state`)
+;;   lvprop   a name destructured from a member read (`let {schema} = view.state`) or from a
+;;       call's result (`const {link, unlink} = createReactiveSystem()`)
 ;;   cbfn, cbnew, cbarrow   functions passed to a call or `new` (their parameters' types)
 
 ;; section: ts-defs
@@ -113,6 +114,8 @@
 (variable_declarator name: (identifier) @lvname value: (member_expression) @lvread)
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @lvname @lvprop)
                      value: [(member_expression) (identifier)] @lvread)
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @lvname @lvprop)
+                     value: (call_expression function: [(identifier) (member_expression)] @lvcall))
 ; a function value's parameter whose type is written (`new Observable((s: Subscriber<T>) => ...)`)
 ([(arrow_function parameters: (formal_parameters [(required_parameter pattern: (identifier) @lvname
                                                                       type: (type_annotation) @lvtype)
