@@ -134,6 +134,10 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("prosemirror-commands", Fetch("npm", "prosemirror-commands@1.6.0", "package/src")),
                                  ("prosemirror-history", Fetch("npm", "prosemirror-history@1.4.1", "package/src")),
                                  ("prosemirror-inputrules", Fetch("npm", "prosemirror-inputrules@1.4.0", "package/src"))]),
+    # the sixth round
+    "rs-probe6": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
+                           ("serde_json-1.0.87", "anyhow-1.0.69", "itertools-0.10.3", "nom-7.1.1", "semver-1.0.14",
+                            "walkdir-2.3.2", "url-2.3.1", "base64-0.13.0")]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
