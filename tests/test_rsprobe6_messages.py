@@ -7,7 +7,10 @@
   field is the message (`Error("EOF while parsing a list", line: 3, column: 0)`, what
   `unwrap()` shows): the quoted string is the message, and the paste reads as an error;
 - a message written over two lines with a backslash continuation (walkdir's `"File system loop
-  found: \\` then `{} points to an ancestor {}"`) prints without the backslash and the newline."""
+  found: \\` then `{} points to an ancestor {}"`) prints without the backslash and the newline;
+- a wrapper whose chunk holds the inner message too (serde_json's `{} at line {} column {}` below
+  the `Display` of its error codes) answers with the inner message's line; a Rust paste's
+  `Error: ` names no type the wrapper constructs (`main` prints it for any error)."""
 from __future__ import annotations
 
 import pytest
@@ -138,3 +141,70 @@ def test_a_message_continued_on_the_next_line_fits_its_paste_whole(tmp_path):
     hits, _, intent = search_code(gen, repo, ref, "Error: " + pasted, limit=5)
     want = next(i + 1 for i, text in enumerate(WALKDIR_ERROR_RS.splitlines()) if "File system loop found" in text)
     assert intent["intent"] == "error" and hits and hits[0].line_start <= want <= hits[0].line_end, hits[:3]
+
+
+JSON_ERROR_RS = '''use std::fmt::{self, Debug, Display};
+
+pub struct Error {
+    err: Box<ErrorImpl>,
+}
+
+struct ErrorImpl {
+    code: ErrorCode,
+    line: usize,
+    column: usize,
+}
+
+pub(crate) enum ErrorCode {
+    Message(Box<str>),
+    EofWhileParsingList,
+    EofWhileParsingObject,
+    ExpectedColon,
+    TrailingCharacters,
+}
+
+impl Error {
+    pub(crate) fn syntax(code: ErrorCode, line: usize, column: usize) -> Self {
+        Error { err: Box::new(ErrorImpl { code, line, column }) }
+    }
+}
+
+impl Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            ErrorCode::Message(msg) => f.write_str(msg),
+            ErrorCode::EofWhileParsingList => f.write_str("EOF while parsing a list"),
+            ErrorCode::EofWhileParsingObject => f.write_str("EOF while parsing an object"),
+            ErrorCode::ExpectedColon => f.write_str("expected `:`"),
+            ErrorCode::TrailingCharacters => f.write_str("trailing characters"),
+        }
+    }
+}
+
+impl Display for ErrorImpl {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if self.line == 0 {
+            Display::fmt(&self.code, f)
+        } else {
+            write!(f, "{} at line {} column {}", self.code, self.line, self.column)
+        }
+    }
+}
+
+impl Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "Error({:?}, line: {}, column: {})", self.err.code.to_string(), self.err.line, self.err.column)
+    }
+}
+'''
+
+
+def test_the_inner_message_in_the_wrappers_own_chunk_is_the_answer(tmp_path):
+    # `Error: ` is what `main` returning the error prints, not a type the wrapper constructs
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/error.rs": JSON_ERROR_RS})
+    want = next(i + 1 for i, text in enumerate(JSON_ERROR_RS.splitlines()) if '"EOF while parsing a list"' in text)
+    for paste in ("Error: EOF while parsing a list at line 3 column 0", "EOF while parsing a list at line 3 column 0",
+                  'Error("EOF while parsing a list", line: 3, column: 0)'):
+        hits, _, intent = search_code(gen, repo, ref, paste, limit=5)
+        assert intent["intent"] == "error", paste
+        assert hits and hits[0].line_start <= want <= hits[0].line_end, (paste, hits[:3])
