@@ -95,7 +95,8 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     # a package's re-export is what its qualified name means (`attr.evolve` is the function
     # `attr/__init__.py` imports): before the stub declaring it and other same-named classes
     not_exported = [r not in exported for r in rows]
-    ranked = sorted(zip(not_exported, other_case, through_type, not_macro, hits), key=lambda t: (*t[:4], *_sort_key(t[4])))
+    ranked = sorted(zip(not_exported, other_case, through_type, not_macro, hits),
+                    key=lambda t: (*t[:4], *_sort_key(t[4])))
     hits = _bodies_first([(tuple(t[:4]), t[4]) for t in ranked], stubs)
     hits = take(hits, limit)
     if detail_level == "context":

@@ -4,8 +4,8 @@ Pipeline: plan -> one Tantivy search per channel -> snippet hits joined to the i
 symbol containing their best-matching line, or to the definition below when that line is in
 its doc comment (one SQLite query) -> RRF (k = 60, per-intent weights) over result identities
 (for a question, half a symbols vote for an undocumented Rust callable the symbols channel
-could not judge: `_undocumented_votes`) -> the additive signals of spec 04 -> full tie-break sort; for a question in words, its first
-results then get `query_coverage` and are sorted again.
+could not judge: `_undocumented_votes`) -> the additive signals of spec 04 -> full tie-break
+sort; for a question in words, its first results then get `query_coverage` and are sorted again.
 
 `bm25_score` in a hit's signals is the fused retrieval base, `RRF_SCALE * sum_c w_c/(k + rank_c)`.
 Plain RRF scores are tiny (1/61 for a first place), which would let the boosts alone decide
