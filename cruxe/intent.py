@@ -30,6 +30,7 @@ import re
 from typing import Callable, Protocol, TypeVar
 
 from .errors import CruxeError
+from .literals import RUST_DEBUG_TUPLE
 
 SYMBOL, PATH, ERROR, NATURAL_LANGUAGE = "symbol", "path", "error", "natural_language"
 INTENTS: tuple[str, ...] = (SYMBOL, PATH, ERROR, NATURAL_LANGUAGE)
@@ -135,7 +136,7 @@ _QUESTION_OPENERS = frozenset("how what where which who whom whose why when does
 
 
 def _is_error(q: str) -> bool:
-    if any(r.search(q) for r in _ERROR_RE):
+    if any(r.search(q) for r in _ERROR_RE) or RUST_DEBUG_TUPLE.match(q):  # `Error("...", line: 3, column: 0)`
         return True
     if _FAILURE_THEN_DETAIL_RE.search(q) and not q.rstrip().endswith("?"):
         return True

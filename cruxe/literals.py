@@ -238,7 +238,8 @@ def inner_paste(text: str, language: str, pasted: str) -> str:
     pasted one (wrapper already off) is the whole paste and ends in a hole (`toml: line %d (last
     key %q): %s`, `%d error(s) decoding:\n\n%s`), or else starts with one (a Python exception's
     `f"{message} at line {line} col {col}"`), the text that hole holds, of MIN_LITERAL_WORDS
-    words or more; "" otherwise. Another site's message is what it says."""
+    words or more and longer than the message's own text (else a value's, not a message); ""
+    otherwise. Another site's message is what it says."""
     best, raw = 0.0, ""
     for _, message, _ in _emitted(text, language):
         fit = message_fit(message, pasted)
@@ -258,8 +259,12 @@ def inner_paste(text: str, language: str, pasted: str) -> str:
     # the hole at the end, else the one at the start (`{message} at line {line} col {col}`)
     tail = flat[found[0][-1][1]:] if parts[-1][0] == "h" else ""
     head = flat[:found[0][0][0]] if parts[0][0] == "h" else ""
+    own = sum(e - s for s, e in found[0])
     for rest in (tail, head):
-        if len(_WORD.findall(rest)) >= MIN_LITERAL_WORDS:
+        # a hole holding fewer characters than the message's own words is a value's text (semver's
+        # `unexpected character {} while parsing {}` and its Position's `minor version number`),
+        # not a message that the wrapper frames
+        if len(_WORD.findall(rest)) >= MIN_LITERAL_WORDS and len(rest.strip()) > own:
             return rest.strip()
     return ""
 
@@ -790,8 +795,15 @@ _RUST_DEBUG_ERROR = re.compile(r'^[A-Z]\w*\s*\{[^{}"\n]{0,200}?\b(?:error|messag
                                r'"((?:[^"\\\n]|\\.){1,500})"\s*\}$')
 
 
+# ... and of one as a tuple struct whose first field is the message: serde_json's and semver's
+# `Error("EOF while parsing a list", line: 3, column: 0)`, a `Result`'s `Err("bad digit")`
+RUST_DEBUG_TUPLE = re.compile(r'^(?:\w+::)*\w*Err\w*\(\s*"((?:[^"\\\n]|\\.){1,500})"'
+                              r'(?:\s*,\s*\w+:\s*[^(),"\n]{1,80})*\s*\)$')
+
+
 def _rust_debug_error(body: str) -> str:
-    m = _RUST_DEBUG_ERROR.match(body.strip())
+    text = body.strip()
+    m = _RUST_DEBUG_ERROR.match(text) or RUST_DEBUG_TUPLE.match(text)
     return m.group(1).replace('\\"', '"') if m else body
 
 
@@ -968,9 +980,16 @@ def message_fit(message: str, pasted: str) -> float:
             + (TAIL_MISSING_FIT if tail else 0.0))
 
 
+# A backslash ending a line inside a string continues it on the next (Rust, Python, JavaScript):
+# the runtime prints neither (walkdir's `"File system loop found: \<newline>  {} points to ..."`)
+_CONTINUATION = re.compile(r"\\\r?\n")
+
+
 def _template(message: str) -> tuple[list[tuple[str, str]], bool]:
     """[("c", constant text) | ("h", hole)] of a literal, whitespace runs (escapes included)
-    as one space, constants in their case; and whether it ended in whitespace (taken off)."""
+    as one space, line continuations dropped, constants in their case; and whether it ended in
+    whitespace (taken off)."""
+    message = _CONTINUATION.sub("", message)
     out: list[tuple[str, str]] = []
     pos = 0
     buf = []

@@ -148,6 +148,9 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("pacer", Fetch("npm", "@tanstack/pacer@0.22.0", "package/src")),
                                  ("store", Fetch("npm", "@tanstack/store@0.11.2", "package/src")),
                                  ("history", Fetch("npm", "@tanstack/history@1.162.5", "package/src"))]),
+    "rs-probe6": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
+                           ("serde_json-1.0.87", "anyhow-1.0.69", "itertools-0.10.3", "nom-7.1.1", "semver-1.0.14",
+                            "walkdir-2.3.2", "url-2.3.1", "base64-0.13.0")]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

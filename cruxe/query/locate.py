@@ -19,6 +19,9 @@ definition has while an ECMAScript private member has it with its `#`, `calculat
   case is a ranking tier instead: rows whose qualified path matches as written
   (`formatError.Error`) come before the case-insensitive ones (`FormatError.Error`), which stay
   listed;
+- a method whose type the qualified query does not name is a tier after the rest: it is
+  reached through its type (`serde_json::from_str` is the crate's function, re-exported at its
+  root, before `Deserializer::from_str`);
 - a name written as a Rust macro call (`select!`) is a tier too: the `macro_rules!`
   definitions first, the same-named functions and methods after.
 Then the spec 04 signals (bm25_score is 0.0: there is no full-text base), a TypeScript module
@@ -85,18 +88,31 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     # the scope's case outranks every signal: a qualified name is typed as it is spelled, and
     # the same-named methods of other-case types must not push the one asked for past the limit
     other_case = [qualified and not intent_mod.scope_as_written(r, segments, home) for r in rows]
+    # a method is reached through its type: `serde_json::from_str` names the crate's function
+    # (re-exported at its root), not `Deserializer::from_str`, which the query does not name
+    through_type = [qualified and _owner_unnamed(r, segments) for r in rows]
     # `name!` is a Rust macro call: the macro it names comes before same-named functions
     macro = intent_mod.is_macro_call(name)
     not_macro = [macro and not (r.signature or "").startswith("macro_rules!") for r in rows]
     # a package's re-export is what its qualified name means (`attr.evolve` is the function
     # `attr/__init__.py` imports): before the stub declaring it and other same-named classes
     not_exported = [r not in exported for r in rows]
-    ranked = sorted(zip(not_exported, other_case, not_macro, hits), key=lambda t: (*t[:3], *_sort_key(t[3])))
-    hits = _bodies_first([(tuple(t[:3]), t[3]) for t in ranked], stubs)
+    ranked = sorted(zip(not_exported, other_case, through_type, not_macro, hits),
+                    key=lambda t: (*t[:4], *_sort_key(t[4])))
+    hits = _bodies_first([(tuple(t[:4]), t[4]) for t in ranked], stubs)
     hits = take(hits, limit)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)
     return hits, len(rows)
+
+
+def _owner_unnamed(row: Symbol, segments: list[str]) -> bool:
+    """A method whose type (the segment of its qualified name before its own) is none of the
+    qualified query's scope segments."""
+    if row.kind != "method":
+        return False
+    scope = [s for s in intent_mod.NAME_SEPARATORS.split(row.qualified_name) if s][:-1]
+    return bool(scope) and scope[-1].lower() not in {s.lower() for s in segments[:-1]}
 
 
 def _impl_members(gen, repo: str, ref: str, trait: str, owner: str) -> list[Symbol]:

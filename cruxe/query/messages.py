@@ -124,7 +124,10 @@ def _inner_first(docs: list[tuple[float, Chunk]], order: list[int], fits: list[t
     top = order[0] if order else -1
     if top < 0 or fits[top][0] < literals.FULL_FIT:
         return order, fits
-    if printed_type and re.search(rf"(?<!class )\b{re.escape(printed_type)}\s*\(", docs[top][1].source):
+    # (Rust prints no type's name before a message: `Error: ` is what `main` returning an error
+    # writes, whatever the type)
+    if (printed_type and docs[top][1].language != "rust"
+            and re.search(rf"(?<!class )\b{re.escape(printed_type)}\s*\(", docs[top][1].source)):
         return order, fits  # it raises that class (its own definition's line raises nothing)
     if panicked and _PANICS.search(docs[top][1].source):
         return order, fits
@@ -132,6 +135,11 @@ def _inner_first(docs: list[tuple[float, Chunk]], order: list[int], fits: list[t
     if not inner:
         return order, fits
     fits = list(fits)
+    # the wrapper's own chunk may hold the inner message too (serde_json's `{} at line {} column
+    # {}` below the `Display` of its error codes): its emitting line is then the inner one's
+    own = literals.best_fit(docs[top][1].source, docs[top][1].language, inner)
+    if own[0] >= literals.FULL_FIT and own[1] != fits[top][1]:
+        fits[top] = (fits[top][0], own[1])
     found = []
     for i in order[1:]:
         # a site whose message is the whole paste too (fit less well than the top's) is a wrapper

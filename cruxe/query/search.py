@@ -3,8 +3,9 @@
 Pipeline: plan -> one Tantivy search per channel -> snippet hits joined to the innermost
 symbol containing their best-matching line, or to the definition below when that line is in
 its doc comment (one SQLite query) -> RRF (k = 60, per-intent weights) over result identities
--> the additive signals of spec 04 -> full tie-break sort; for a question in words, its first
-results then get `query_coverage` and are sorted again.
+(for a question, half a symbols vote for an undocumented Rust callable the symbols channel
+could not judge: `_undocumented_votes`) -> the additive signals of spec 04 -> full tie-break
+sort; for a question in words, its first results then get `query_coverage` and are sorted again.
 
 `bm25_score` in a hit's signals is the fused retrieval base, `RRF_SCALE * sum_c w_c/(k + rank_c)`.
 Plain RRF scores are tiny (1/61 for a first place), which would let the boosts alone decide
@@ -25,7 +26,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE
+from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE, COMMENT_OR_ATTRIBUTE_LINE
 from .. import literals
 from ..declarations import CALLABLE_KINDS, declarations
 from ..errors import CruxeError
@@ -182,6 +183,7 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
     fetched: dict[str, list[Chunk]] = {}  # path -> the snippet chunks the channels read
     values: frozenset[str] = frozenset()  # words the paste's literal phrases lost (messages.cut_values)
     emitted: dict[tuple[str, int], float] = {}  # (path, emitting line) -> how well its message fits the paste
+    ranks: dict[str, dict[str, int]] = {}  # channel -> identity -> rank
     for channel in p.channels:
         asked = messages.cut_values(channel.clauses, values)
         docs, clauses = search_index(gen, channel.index, asked, channel.fetch, repo, ref, p.language, p.kinds)
@@ -193,7 +195,9 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
         if p.intent == "error" and channel.name == "literals":
             values = messages.pasted_values(asked, clauses, fits)
         cands = _candidates(gen, repo, ref, channel.index, docs, clauses, p, fit_lines, fetched)
-        _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
+        ranks[channel.name or channel.index] = _fuse(fused, rrf, cands, channel.weight, p.rrf_k)
+    if p.intent == "natural_language":
+        _undocumented_votes(gen, repo, ref, p, fused, rrf, ranks, fetched)
     ranked = [_score(c, rrf[key], p) for key, c in fused.items() if _allowed(c, p)]
     _reexports_qualified(gen, repo, ref, ranked, p)
     _qualified_first(ranked, p)
@@ -477,18 +481,58 @@ def identity(hit: Hit) -> str:
     return f"snip:{hit.path}:{hit.line_start}:{hit.line_end}"
 
 
-def _fuse(fused: dict[str, Hit], rrf: dict[str, float], cands: list[Hit], weight: float, k: int) -> None:
+def _undocumented_votes(gen, repo: str, ref: str, p: Plan, fused: dict[str, Hit], rrf: dict[str, float],
+                        ranks: dict[str, dict[str, int]], fetched: dict[str, list[Chunk]]) -> None:
+    """A question's answer may be a function that has no doc comment (Rust's `impl Ord for
+    Prerelease { fn cmp .. }`, whose body comments say the ordering rules): the symbols channel
+    reads names and doc comments only, so it cannot judge it, and the fusion counted only the
+    snippets channel's vote against both channels' for its documented neighbours. Such a
+    callable, found by the snippets channel and not by the symbols channel, gets
+    UNDOCUMENTED_VOTE of the symbols channel's vote at its snippets rank. Rust only
+    (UNDOCUMENTED_VOTE_LANGUAGES: where a doc comment is told from a plain one by its
+    marker, and where it was measured; docs/BENCHMARKS.md, user probe 6)."""
+    snippets, symbols = ranks.get("snippets", {}), ranks.get("symbols")
+    weight = next((c.weight for c in p.channels if c.index == "symbols" and not c.name), 0.0)
+    if symbols is None or not weight:
+        return
+    for key, rank in snippets.items():
+        hit = fused[key]
+        if (key in symbols or hit.result_type != "symbol" or hit.kind not in CALLABLE_KINDS
+                or hit.language not in UNDOCUMENTED_VOTE_LANGUAGES):
+            continue
+        above, lines = coverage.text_of(gen, repo, ref, hit, fetched)
+        if not _doc_commented(above.split("\n") + lines.split("\n")):
+            rrf[key] += UNDOCUMENTED_VOTE * weight / (p.rrf_k + rank)
+
+
+UNDOCUMENTED_VOTE = 0.5  # half a vote: the channel did not find it, it could not have
+UNDOCUMENTED_VOTE_LANGUAGES = frozenset({"rust"})
+_RUST_DOC_LINE = re.compile(r"\s*(?:///|//!|/\*\*|/\*!|#\[doc\b)")
+
+
+def _doc_commented(lines: list[str]) -> bool:
+    """Some doc comment among the comment and attribute lines that open a definition's text
+    (the lines above it, then its own first lines up to its signature)."""
+    for text in lines:
+        if _RUST_DOC_LINE.match(text):
+            return True
+        if text.strip() and not COMMENT_OR_ATTRIBUTE_LINE.match(text):
+            return False
+    return False
+
+
+def _fuse(fused: dict[str, Hit], rrf: dict[str, float], cands: list[Hit], weight: float, k: int) -> dict[str, int]:
     """Reciprocal rank fusion: rank among this channel's distinct results (first place = 1),
     summed per identity in `rrf`; the first channel's hit stands for the result, taking a
-    later channel's snippet lines when it has none."""
+    later channel's snippet lines when it has none. The channel's ranks by identity."""
     rank = 0
-    seen: set[str] = set()
+    seen: dict[str, int] = {}
     for c in cands:
         key = identity(c)
         if key in seen:
             continue
-        seen.add(key)
         rank += 1
+        seen[key] = rank
         entry = fused.get(key)
         if entry is None:
             fused[key] = c
@@ -496,6 +540,7 @@ def _fuse(fused: dict[str, Hit], rrf: dict[str, float], cands: list[Hit], weight
         elif c.snippet is not None and entry.snippet is None:
             entry.snippet = c.snippet
         rrf[key] += weight / (k + rank)
+    return seen
 
 
 def _declarations(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> set[str]:
