@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from cruxe.refs import find_references
 
-from support.repos import indexed_files
+from support.repos import call_sites, indexed_files
 
 FILES = {"src/obs.ts": '''export class QueryObserver {
   destroy(): void {}
@@ -51,14 +51,10 @@ export class Many {
 '''}
 
 
-def _calls(answer):
-    return [(r["path"], r["line_start"]) for r in answer["references"] if r.get("edge_type") == "calls"]
-
-
 def test_a_callback_of_a_collections_method_gets_the_element_type(tmp_path):
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", FILES)
-    assert _calls(find_references(gen, repo, ref, "QueryObserver.destroy")) == [("src/many.ts", 14)]
-    assert _calls(find_references(gen, repo, ref, "QueryObserver.refetch")) == [("src/many.ts", 16)]
-    assert _calls(find_references(gen, repo, ref, "Query.onFocus")) == [("src/many.ts", 21), ("src/many.ts", 23)]
+    assert call_sites(find_references(gen, repo, ref, "QueryObserver.destroy")) == [("src/many.ts", 14)]
+    assert call_sites(find_references(gen, repo, ref, "QueryObserver.refetch")) == [("src/many.ts", 16)]
+    assert call_sites(find_references(gen, repo, ref, "Query.onFocus")) == [("src/many.ts", 21), ("src/many.ts", 23)]
     for other in ("Other.destroy", "Other.refetch", "Mutation.onFocus"):
-        assert _calls(find_references(gen, repo, ref, other)) == [], other
+        assert call_sites(find_references(gen, repo, ref, other)) == [], other

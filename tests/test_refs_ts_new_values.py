@@ -8,7 +8,7 @@ from __future__ import annotations
 from cruxe.refs import find_references
 from cruxe.query.locate import locate_symbol
 
-from support.repos import indexed_files
+from support.repos import call_sites, indexed_files
 
 MANAGER = '''\
 export class Subscribable {
@@ -45,15 +45,11 @@ export function later(fn: () => void) {
 FILES = {"src/manager.ts": MANAGER, "src/scheduler.ts": OTHER, "src/use.ts": USE}
 
 
-def _calls(answer):
-    return [(r["path"], r["line_start"]) for r in answer["references"] if r.get("edge_type") == "calls"]
-
-
 def test_a_value_made_with_new_has_the_class_it_constructs(tmp_path):
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", FILES)
-    assert _calls(find_references(gen, repo, ref, "TimeoutManager.setTimeout")) == [("src/use.ts", 5)]
-    assert _calls(find_references(gen, repo, ref, "Subscribable.subscribe")) == [("src/use.ts", 4)]
-    assert _calls(find_references(gen, repo, ref, "Scheduler.setTimeout")) == []
-    assert _calls(find_references(gen, repo, ref, "Scheduler.subscribe")) == []
+    assert call_sites(find_references(gen, repo, ref, "TimeoutManager.setTimeout")) == [("src/use.ts", 5)]
+    assert call_sites(find_references(gen, repo, ref, "Subscribable.subscribe")) == [("src/use.ts", 4)]
+    assert call_sites(find_references(gen, repo, ref, "Scheduler.setTimeout")) == []
+    assert call_sites(find_references(gen, repo, ref, "Scheduler.subscribe")) == []
     hits, _ = locate_symbol(gen, repo, ref, "timeoutManager")
     assert [h.signature for h in hits] == ["export const timeoutManager = new TimeoutManager()"]

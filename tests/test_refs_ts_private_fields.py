@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from cruxe.refs import find_references
 
-from support.repos import indexed_files
+from support.repos import call_sites, indexed_files
 
 CACHE = '''\
 import { Query } from "./query";
@@ -76,21 +76,17 @@ export class Client {
 FILES = {"src/cache.ts": CACHE, "src/query.ts": QUERY, "src/other.ts": OTHER, "src/client.ts": CLIENT}
 
 
-def _calls(answer):
-    return [(r["path"], r["line_start"]) for r in answer["references"] if r.get("edge_type") == "calls"]
-
-
 def test_a_call_on_a_private_field_is_resolved_through_its_declared_type(tmp_path):
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", FILES)
     answer = find_references(gen, repo, ref, "Cache.build")
-    assert _calls(answer) == [("src/client.ts", 16), ("src/client.ts", 20), ("src/client.ts", 25)], answer
+    assert call_sites(answer) == [("src/client.ts", 16), ("src/client.ts", 20), ("src/client.ts", 25)], answer
     other = find_references(gen, repo, ref, "MutationCache.build")
-    assert _calls(other) == [], other
+    assert call_sites(other) == [], other
 
 
 def test_a_local_assigned_from_a_call_on_a_private_field_is_typed(tmp_path):
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", FILES)
     answer = find_references(gen, repo, ref, "Query.fetch")
-    assert _calls(answer) == [("src/client.ts", 21), ("src/client.ts", 25)], answer
+    assert call_sites(answer) == [("src/client.ts", 21), ("src/client.ts", 25)], answer
     other = find_references(gen, repo, ref, "Observer.fetch")
-    assert _calls(other) == [], other
+    assert call_sites(other) == [], other

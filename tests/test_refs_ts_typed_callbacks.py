@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cruxe.refs import find_references
 
-from support.repos import indexed_files
+from support.repos import call_sites, indexed_files
 
 SUB = '''\
 export class Subscriber<T> {
@@ -41,13 +41,9 @@ export function each<T>(items: T[]) {
 '''
 
 
-def _calls(answer):
-    return [(r["path"], r["line_start"]) for r in answer["references"] if r.get("edge_type") == "calls"]
-
-
 def test_a_typed_parameter_of_a_function_value_types_its_calls(tmp_path):
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/sub.ts": SUB, "src/use.ts": USE})
-    assert _calls(find_references(gen, repo, ref, "Subscriber.next")) == [("src/use.ts", 5)]
-    assert _calls(find_references(gen, repo, ref, "Subscriber.complete")) == [("src/use.ts", 6), ("src/use.ts", 12)]
+    assert call_sites(find_references(gen, repo, ref, "Subscriber.next")) == [("src/use.ts", 5)]
+    assert call_sites(find_references(gen, repo, ref, "Subscriber.complete")) == [("src/use.ts", 6), ("src/use.ts", 12)]
     for other in ("Other.next", "Other.complete"):
-        assert _calls(find_references(gen, repo, ref, other)) == [], other
+        assert call_sites(find_references(gen, repo, ref, other)) == [], other

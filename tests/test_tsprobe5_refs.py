@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from cruxe.refs import find_references
 
-from support.repos import indexed_files
+from support.repos import call_sites, indexed_files
 
 SCROLLER = '''\
 export class Scroller {
@@ -79,15 +79,11 @@ FILES = {"virtual/scroller.ts": SCROLLER, "pm-state/state.ts": STATE, "pm-state/
          "pm-view/view.ts": VIEW}
 
 
-def _calls(answer):
-    return [(r["path"], r["line_start"]) for r in answer["references"] if r.get("edge_type") == "calls"]
-
-
 def test_a_receiver_of_a_known_type_without_the_method_is_no_unique_name_call(tmp_path):
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", FILES)
     for method in ("onChange", "scrollBy", "text"):
         answer = find_references(gen, repo, ref, method, path="virtual/scroller.ts")
-        assert _calls(answer) == [], (method, answer)
+        assert call_sites(answer) == [], (method, answer)
 
 
 def test_a_class_of_a_package_that_is_a_directory_types_its_values(tmp_path):
@@ -96,7 +92,7 @@ def test_a_class_of_a_package_that_is_a_directory_types_its_values(tmp_path):
     destructured from that field."""
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", FILES)
     answer = find_references(gen, repo, ref, "EditorState.reconfigure")
-    assert _calls(answer) == [("pm-view/view.ts", 24), ("pm-view/view.ts", 26)], answer
+    assert call_sites(answer) == [("pm-view/view.ts", 24), ("pm-view/view.ts", 26)], answer
 
 
 SIGNAL = '''\
@@ -154,7 +150,7 @@ def test_a_member_of_a_constant_whose_declaration_writes_no_type_goes_by_name(tm
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home",
                                    {"src/notify.ts": NOTIFY, "src/use.ts": NOTIFY_USE})
     answer = find_references(gen, repo, ref, "batch")
-    assert _calls(answer) == [("src/use.ts", 4)], answer
+    assert call_sites(answer) == [("src/use.ts", 4)], answer
 
 
 DIFF = '''\
@@ -182,4 +178,4 @@ def test_a_parameter_is_not_shadowed_by_a_member_of_the_returned_object_type(tmp
     has no `child`: no repository method) instead of the parameter."""
     gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", {"src/diff.ts": DIFF})
     answer = find_references(gen, repo, ref, "child")
-    assert _calls(answer) == [("src/diff.ts", 14)], answer
+    assert call_sites(answer) == [("src/diff.ts", 14)], answer

@@ -335,6 +335,40 @@ def receiver_text(node: ts.Node | None, source: bytes) -> str:
     return cap(raw, MAX_RECEIVER_CHARS)
 
 
+def closing_bracket(text: str, at: int, raw: str = "") -> int | None:
+    """The index of the bracket closing the one at `at` in a receiver's text, or None; string
+    literals skipped (a backslash escapes in them, except in the quotes `raw` names: Go's
+    backquoted raw strings)."""
+    depth, i, n = 0, at, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+        elif ch in "\"'`":
+            i = text.find(ch, i + 1) if ch in raw else _quote_end(text, i)
+            if i < 0:
+                return None
+        i += 1
+    return None
+
+
+def _quote_end(text: str, at: int) -> int:
+    """The index of the quote closing the string literal opened at `at` (backslash escapes), or -1."""
+    i = at + 1
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == text[at]:
+            return i
+        i += 1
+    return -1
+
+
 def short_receiver(expr: str, limit: int = MAX_RECEIVER_CHARS) -> str:
     """Receiver text already read (the Rust and TypeScript receivers): collapsed where it
     holds a line break, a run of spaces or a tab, at most `limit` chars."""

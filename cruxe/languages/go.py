@@ -56,7 +56,7 @@ import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Symbol
 from ._common import (MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, MAX_VALUE_SIGNATURE_CHARS, PendingRef, attach_enclosing,
-                      cap, captures, collapse, enclosing, end_line, error_count, first_line, matches, parse, query, query_text,
+                      cap, captures, closing_bracket, collapse, enclosing, end_line, error_count, first_line, matches, parse, query, query_text,
                       receiver_text, start_line, text)
 
 LANG = "go"
@@ -575,7 +575,7 @@ def _call_chain(text: str) -> tuple[str | None, str, str] | None:
     pkg, name = head.groups()
     written, at = (f"{pkg}." if pkg else "") + name + "()", head.end() - 1
     for _ in range(MAX_CHAIN):
-        close = _closing(text, at)
+        close = closing_bracket(text, at, raw="`")
         if close is None:
             return None
         if close == len(text) - 1:
@@ -585,39 +585,6 @@ def _call_chain(text: str) -> tuple[str | None, str, str] | None:
             return None
         written, at = f"{written}.{step.group(1)}()", step.end() - 1
     return None
-
-
-def _closing(text: str, at: int) -> int | None:
-    """The index of the bracket closing the one at `at` (string and rune literals skipped)."""
-    depth, i, n = 0, at, len(text)
-    while i < n:
-        ch = text[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-        elif ch in "\"'`":
-            end = text.find(ch, i + 1) if ch == "`" else _quote_end(text, i)
-            if end < 0:
-                return None
-            i = end
-        i += 1
-    return None
-
-
-def _quote_end(text: str, at: int) -> int:
-    """The index of the quote closing the interpreted string or rune literal opened at `at`."""
-    i = at + 1
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == text[at]:
-            return i
-        i += 1
-    return -1
 
 
 # a call of a name at the start of a receiver, `F(`, `pkg.F(`; a method call after it, `.M(`

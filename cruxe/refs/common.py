@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..languages._common import closing_bracket
 from .graph import Edge, Graph, Sym
 
 SCOPE, IMPORT, RECEIVER, UNIQUE = "scope", "import", "receiver", "unique_name"
@@ -55,7 +56,6 @@ def ident_chain(text: str) -> list[str] | None:
 
 
 _SEGMENT = re.compile(r"#?[A-Za-z_$][\w$]*")
-_CLOSERS = {"(": ")", "[": "]", "{": "}"}
 MAX_CHAIN_CHARS = 400  # a receiver longer than this is a whole expression, not a chain to follow
 
 
@@ -77,9 +77,10 @@ def call_chain(text: str) -> list[tuple[str, bool]] | None:
             i += 1
         called = text.startswith("(", i) or text.startswith("?.(", i)
         if called:
-            i = _after_group(text, text.index("(", i))
-            if i < 0:
+            close = closing_bracket(text, text.index("(", i))
+            if close is None:
                 return None
+            i = close + 1
             if text.startswith("!", i):
                 i += 1
         out.append((m.group(), called))
@@ -98,29 +99,6 @@ def _past_spaces(text: str, i: int) -> int:
     while i < len(text) and text[i] in " \t\r\n":
         i += 1
     return i
-
-
-def _after_group(text: str, start: int) -> int:
-    """The position after the bracket that closes the one at `start` (strings skipped), or -1."""
-    stack: list[str] = []
-    i, n = start, len(text)
-    while i < n:
-        c = text[i]
-        if c in "\"'`":
-            end = i + 1
-            while end < n and text[end] != c:
-                end += 2 if text[end] == "\\" else 1
-            i = end + 1
-            continue
-        if c in _CLOSERS:
-            stack.append(_CLOSERS[c])
-        elif c in ")]}":
-            if not stack or stack.pop() != c:
-                return -1
-            if not stack:
-                return i + 1
-        i += 1
-    return -1
 
 
 def constructor_chain(text: str) -> list[str] | None:

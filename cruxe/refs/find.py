@@ -42,7 +42,7 @@ no `path` raise `ambiguous_symbol` listing them, each with the arguments that pi
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from ..crates import CrateNames
 from ..declarations import declarations
@@ -58,6 +58,7 @@ from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, outline_row
                      unresolved_count, unresolved_edges)
 from .resolve import resolver_version
 from .testcode import InSourceTests, fold_test_code, path_rank, source_before_test_code
+from .typescript import split_top
 
 EDGE_KINDS = ("calls", "imports", "references")
 # several edges on one line (a call and a type use, say) show once, as the strongest
@@ -304,20 +305,16 @@ def _interfaces_of(gen: Generation, repo: str, ref: str,
     if any(s.symbol_id == row["symbol_id"] and parents[s.parent_symbol_id].kind == "interface"
            for s in specs if s.parent_symbol_id in parents):
         return []  # the target is an interface's method: its calls are its own references
-    found: list[dict[str, Any]] = []
+    implemented = []
     for spec in specs:
         iface = parents.get(spec.parent_symbol_id)
         if iface is None or iface.kind != "interface":
             continue
         declared = {r.name for r in outline_rows(gen, repo, ref, iface.path, top_only=False)
                     if r.parent_symbol_id == iface.symbol_id and r.kind == "method"}
-        if not all(has_method(m) for m in sorted(declared)):
-            continue
-        calls = len({(e.path, e.line) for e in edges_to(gen, [spec.symbol_id], "calls")})
-        if calls:
-            found.append({**_public(_row(spec)), "calls": calls})
-    found.sort(key=lambda d: (-d["calls"], d["path"], d["line_start"]))
-    return found[:MAX_INTERFACES]
+        if all(has_method(m) for m in sorted(declared)):
+            implemented.append(spec)
+    return _with_calls(gen, implemented)
 
 
 _TS_SUFFIXES = (".ts", ".tsx", ".mts", ".cts")
@@ -338,7 +335,7 @@ def _implemented(gen: Generation, repo: str, ref: str, row: dict[str, Any]) -> l
     if said is None:
         return []
     owners: list[Symbol] = []
-    for part in _split_commas(said.group(1)):
+    for part in split_top(f"<{said.group(1)}>", 0) or [said.group(1)]:
         head = _HEAD_NAME.match(part)
         owners += [iface for iface in (symbols_named(gen, head.group(1).lower()) if head else [])
                    if iface.name == head.group(1) and any(
@@ -348,16 +345,20 @@ def _implemented(gen: Generation, repo: str, ref: str, row: dict[str, Any]) -> l
 
 
 def _called_members(gen: Generation, repo: str, ref: str, owners: list[Symbol], name: str) -> list[dict[str, Any]]:
-    """The members named `name` of `owners` (interfaces, traits) that have calls, each with how
-    many (distinct lines), most first; at most MAX_INTERFACES."""
+    """The members named `name` of `owners` (interfaces, traits) that have calls (`_with_calls`)."""
+    members = [r.symbol_id for owner in owners for r in outline_rows(gen, repo, ref, owner.path, top_only=False)
+               if r.parent_symbol_id == owner.symbol_id and r.name == name]
+    return _with_calls(gen, symbols_by_id(gen, members).values())
+
+
+def _with_calls(gen: Generation, members: Iterable[Symbol]) -> list[dict[str, Any]]:
+    """`members` that have calls, each with how many (distinct lines), most first; at most
+    MAX_INTERFACES."""
     found: list[dict[str, Any]] = []
-    for owner in owners:
-        members = [r.symbol_id for r in outline_rows(gen, repo, ref, owner.path, top_only=False)
-                   if r.parent_symbol_id == owner.symbol_id and r.name == name]
-        for member in symbols_by_id(gen, members).values():
-            calls = len({(e.path, e.line) for e in edges_to(gen, [member.symbol_id], "calls")})
-            if calls:
-                found.append({**_public(_row(member)), "calls": calls})
+    for member in members:
+        calls = len({(e.path, e.line) for e in edges_to(gen, [member.symbol_id], "calls")})
+        if calls:
+            found.append({**_public(_row(member)), "calls": calls})
     found.sort(key=lambda d: (-d["calls"], d["path"], d["line_start"]))
     return found[:MAX_INTERFACES]
 
@@ -373,17 +374,6 @@ def _trait_methods(gen: Generation, repo: str, ref: str, row: dict[str, Any]) ->
     traits = [t for t in symbols_named(gen, trait.lower())
               if t.name == trait and t.kind == "trait" and t.path.endswith(".rs")]
     return _called_members(gen, repo, ref, traits, row["name"])
-
-
-def _split_commas(text: str) -> list[str]:
-    """`A<B, C>, D` -> [`A<B, C>`, ` D`]: the commas outside angle brackets."""
-    parts, depth, start = [], 0, 0
-    for i, c in enumerate(text):
-        depth += (c == "<") - (c == ">")
-        if c == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    return [*parts, text[start:]]
 
 
 def _candidates(targets: list[list[dict[str, Any]]],

@@ -79,7 +79,7 @@ _SAME_MEMBERS = frozenset({"Required", "Partial", "Readonly", "NonNullable"})
 _VALUES = frozenset({"variable", "constant"})
 _RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$.]*)\s*(?:<[^{]*)?$")
 # a value whose declaration writes no type but is a `new` expression (`= new TimeoutManager()`)
-_NEW_VALUE = re.compile(r"=\s*new\s+([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*(?:\(.*)?$")
+_NEW_VALUE = re.compile(r"=\s*new\s+([A-Za-z_$][\w$.]*)\s*(<.*>)?\s*(?:\(.*)?$")
 # A callback parameter's receiver (see languages/typescript.py `_callback_receivers`):
 # `[new ]callee@argument.parameter`.
 _CALLBACK_PARAM = re.compile(r"(new )?(.+)@(\d+)\.(\d+)", re.S)
@@ -92,7 +92,6 @@ _ARRAY_OF = re.compile(r"(?:readonly\s+)?([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\[\]|
                        re.S)
 _COLLECTION_OF = re.compile(r"(?:Readonly)?(Set|Map)\s*<(.+)>", re.S)
 _WRITTEN_RETURN = re.compile(r"\)\s*:\s*(.+)$", re.S)
-_NEW_COLLECTION = re.compile(r"=\s*new\s+([A-Za-z_$][\w$.]*\s*<.*>)\s*\(", re.S)
 _TYPE_HEAD_NAME = re.compile(r"[A-Za-z_$][\w$.]*(?=\s*(?:<.*)?$)", re.S)
 _OPEN, _CLOSE = "([{<", ")]}>"
 # A parameter or field typed by an inline object type (`opts: { key: K; onChange?: () => void }`):
@@ -109,7 +108,7 @@ _INDEXED = re.compile(r"([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*\[\s*(['\"])([A-Za-z_$
                       r"(?:\|\s*(?:null|undefined)\s*)*;?\s*", re.S)
 
 
-def _split_top(text: str, start: int) -> list[str] | None:
+def split_top(text: str, start: int) -> list[str] | None:
     """The comma-separated items between the bracket at `start` and its match (nesting of
     (), [], {} and <> respected; the `>` of `=>` is no bracket), or None if unbalanced."""
     depth, item, items = 0, start + 1, []
@@ -137,7 +136,7 @@ def _parameters(signature: str) -> list[str] | None:
         elif c == ">" and signature[i - 1] != "=":
             depth -= 1
         elif c == "(" and depth == 0:
-            return _split_top(signature, i)
+            return split_top(signature, i)
     return None
 
 
@@ -198,7 +197,7 @@ def _callback_parameter(signature: str, argument: int, parameter: int) -> str | 
     written = written.strip()
     if not colon or not written.startswith("("):
         return None
-    inner = [p for p in (_split_top(written, 0) or []) if not p.startswith("this:")]
+    inner = [p for p in (split_top(written, 0) or []) if not p.startswith("this:")]
     return inner[parameter] if parameter < len(inner) else None
 
 
@@ -388,9 +387,9 @@ class TypeScriptResolver(ScopedResolver):
             m = _WRITTEN_RETURN.search(sym.signature)
             written = m.group(1) if m else ""
         elif sym.kind in _VALUES:
-            m = re.search(rf"(?<![\w$]){re.escape(sym.name)}\s*[?!]?\s*:\s*([^=]+)", sym.signature) \
-                or _NEW_COLLECTION.search(sym.signature)  # `#byKey = new Map<string, Query>()`
-            written = m.group(1) if m else ""
+            m = re.search(rf"(?<![\w$]){re.escape(sym.name)}\s*[?!]?\s*:\s*([^=]+)", sym.signature)
+            made = None if m else _NEW_VALUE.search(sym.signature)  # `#byKey = new Map<string, Query>()`
+            written = m.group(1) if m else f"{made.group(1)}{made.group(2) or ''}" if made else ""
         else:
             return None
         written = "|".join(p for p in written.split("|") if p.strip() not in ("undefined", "null")).strip()
@@ -398,9 +397,10 @@ class TypeScriptResolver(ScopedResolver):
         if (a := _ARRAY_OF.fullmatch(written)) and _ELEMENT_PARAMETER.get(method) == parameter:
             element = a.group(1) or a.group(2)
         elif (c := _COLLECTION_OF.fullmatch(written)) and method in _KEYED_ELEMENT_METHODS and parameter == 0:
-            args = _split_top(f"<{c.group(2)}>", 0) or []
+            args = split_top(f"<{c.group(2)}>", 0) or []
             value = args[-1].strip() if args and (c.group(1) == "Set" or len(args) == 2) else ""
-            element = m.group(0) if (m := _TYPE_HEAD_NAME.match(value)) else None
+            head = _TYPE_HEAD_NAME.match(value)
+            element = head.group(0) if head else None
         return self.named_type(sym.path, sym.parent, element, _CONTAINERS) if element else None
 
     def _result(self, fn: Target) -> Target:

@@ -92,3 +92,8 @@ def marked_line(text: str, marker: str) -> int:
     """The number (from 1) of the first line of a fixture's `text` holding `marker` (the `// name`
     comment a test puts on the line it asserts)."""
     return next(i for i, line in enumerate(text.splitlines(), 1) if marker in line)
+
+
+def call_sites(answer: dict) -> list[tuple[str, int]]:
+    """(path, line) of the `calls` references a find_references answer lists, in its order."""
+    return [(r["path"], r["line_start"]) for r in answer["references"] if r.get("edge_type") == "calls"]
