@@ -317,14 +317,16 @@ def run(args: argparse.Namespace) -> dict:
                 totals[kind]["errors"] += 1
                 worst.append({"symbol": hit[4], "error": e.code})
                 continue
-            # a test's sites folded into one entry each keep their line in `lines`
-            got = {(r["path"], line) for r in ans["references"] for line in r.get("lines", (r["line_start"],))}
+            # the sites in test code are listed apart, by file, each file with its `lines`
+            got = {(r["path"], r["line_start"]) for r in ans["references"]}
+            got |= {(t["path"], line) for t in ans.get("test_references", ()) for line in t["lines"]}
             # the target's own later definitions' head lines (a setter, a redefinition), which
             # the answer sets apart from the references and scip records as occurrences
             got |= {(r["path"], r["line_start"]) for r in ans.get("redefinitions", ())}
             if ans.get("imports_folded"):  # the default answer folds imports beside a use: ask for them
-                got |= {(r["path"], r["line_start"]) for r in find_references(
-                    gen, project.id, ref, hit[4], path=hit[0], kind="imports", limit=100_000)["references"]}
+                imports = find_references(gen, project.id, ref, hit[4], path=hit[0], kind="imports", limit=100_000)
+                got |= {(r["path"], r["line_start"]) for r in imports["references"]}
+                got |= {(t["path"], line) for t in imports.get("test_references", ()) for line in t["lines"]}
             seen = sum(1 for site in got if hit[1] in seen_names.get(site, ()))
             for key in (kind, "all"):
                 tally(totals[key], truth, got, seen, ans["unresolved_count"])

@@ -244,9 +244,10 @@ def cmd_outline(a: argparse.Namespace) -> int:
 def cmd_refs(a: argparse.Namespace) -> int:
     def render(p: dict[str, Any]) -> None:
         for r in p.get("references", []):
-            more = f"\t{r['sites']} sites, lines {','.join(map(str, r['lines']))}" if "lines" in r else ""
             print(f"{_human(r['path'])}:{r['line_start']}\t{r['edge_type']}\t{_human(r.get('from_symbol') or '')}\t"
-                  f"{_human(r.get('context', ''))}{more}")
+                  f"{_human(r.get('context', ''))}")
+        for t in p.get("test_references", []):
+            print(f"{_human(t['path'])}:{','.join(map(str, t['lines']))}\t{t['edge_type']}\t(test)")
         folded = f", {p['imports_folded']} import lines folded into uses (--kind imports lists them)" \
             if p.get("imports_folded") else ""
         if p.get("redefinitions"):

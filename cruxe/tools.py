@@ -526,9 +526,8 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
                   "depth": {"type": "string", "enum": list(OUTLINE_DEPTHS), "default": "all"},
                   "language": _LANG}, ("path",)),
          _outline, reads_index=True, ignored_args=("language",)),
-    Tool("find_references", "Who imports or calls a symbol: resolved references (file:line), then the "
-         "name's unresolved uses (resolved: false); several definitions in `path` grouped; one test's calls are "
-         "one entry (lines).",
+    Tool("find_references", "Who imports or calls a symbol: references (file:line), test code's apart by "
+         "file, then the name's unresolved uses (resolved: false); several definitions in `path` grouped.",
          _schema({"symbol_name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_CHARS},
                   "path": {"type": "string", "maxLength": 4096,
                            "description": "Definition's file, to pick one of several (all of its "
@@ -537,7 +536,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
                            "description": "With path: the definition at (or around) this line."},
                   "kind": {"type": "string", "enum": list(REFERENCE_KINDS)},
                   "limit": {"type": "integer", "minimum": 1, "maximum": 500, "default": 20,
-                            "description": "Entries listed; a test's folded calls are one."}, "ref": _REF},
+                            "description": "Entries listed in each list; a test file's lines are one."}, "ref": _REF},
                  ("symbol_name",)),
          _refs, reads_index=True),
     Tool("health_check", "Server and index health: index, grammars, active job, prewarm, compatibility.",

@@ -53,16 +53,19 @@ def refs(root: Path, name: str, **kw) -> dict:
     ans = default_refs(root, name, **kw)
     if kw.get("kind") is None and ans.get("imports_folded"):
         imports = default_refs(root, name, **{**kw, "kind": "imports"})["references"]
-        listed = {(r["path"], line) for r in ans["references"] for line in r.get("lines", (r["line_start"],))}
+        listed = {(p, line) for p, line, _ in sites(ans)}
         ans["references"] = sorted(ans["references"] + [r for r in imports if (r["path"], r["line_start"]) not in listed],
                                    key=lambda r: (is_non_source_path(r["path"]), r["path"], r["line_start"]))
+        ans["test_references"] = ans.get("test_references", []) + \
+            default_refs(root, name, **{**kw, "kind": "imports"}).get("test_references", [])
         ans["total_references"] += ans.pop("imports_folded")
     return ans
 
 
 def sites(answer: dict) -> list[list]:
-    """Every listed site, a test's folded ones (`lines`) included."""
-    return [[r["path"], line, r["edge_type"]] for r in answer["references"] for line in r.get("lines", (r["line_start"],))]
+    """Every listed site, the test code's (`test_references`, by file) included."""
+    return [[r["path"], r["line_start"], r["edge_type"]] for r in answer["references"]] + \
+        [[t["path"], line, t["edge_type"]] for t in answer.get("test_references", ()) for line in t["lines"]]
 
 
 def edge_table(root: Path) -> list[tuple]:

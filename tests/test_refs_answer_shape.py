@@ -15,17 +15,18 @@ def _refs(root, name: str, **kw) -> dict:
     return find_references(gen, project.id, "live", name, **kw)
 
 
-def test_examples_before_tests_and_benches(make_repo):
+def test_source_then_docs_and_examples_with_tests_and_benches_apart(make_repo):
     call = "from lib.core import work\n\nwork()\n"
     root = make_repo({"lib/__init__.py": "", "lib/core.py": "def work():\n    return 1\n",
                       "lib/use.py": call, "benches/a_bench.py": call, "tests/test_core.py": call,
                       "examples/demo.py": call, "docs/usage.py": call, "zz/more.py": call})
-    paths = [r["path"] for r in _refs(root, "work", kind="calls")["references"]]
-    assert paths == ["lib/use.py", "zz/more.py", "docs/usage.py", "examples/demo.py",
-                     "benches/a_bench.py", "tests/test_core.py"]
+    out = _refs(root, "work", kind="calls")
+    assert [r["path"] for r in out["references"]] == ["lib/use.py", "zz/more.py", "docs/usage.py", "examples/demo.py"]
+    assert out["test_references"] == [{"path": "benches/a_bench.py", "edge_type": "calls", "lines": [3]},
+                                      {"path": "tests/test_core.py", "edge_type": "calls", "lines": [3]}]
 
 
-def test_rust_in_source_tests_after_examples(make_repo):
+def test_rust_in_source_tests_are_test_references(make_repo):
     root = make_repo({
         "Cargo.toml": '[package]\nname = "k"\nversion = "0.1.0"\n',
         "src/lib.rs": ("pub fn bounded() -> u8 {\n    1\n}\n\npub fn user() -> u8 {\n    bounded()\n}\n\n"
@@ -33,8 +34,10 @@ def test_rust_in_source_tests_after_examples(make_repo):
         "examples/ex.rs": "fn main() {\n    k::bounded();\n}\n",
         "benches/b.rs": "fn bench() {\n    k::bounded();\n}\n",
     })
-    got = [(r["path"], r["line_start"]) for r in _refs(root, "bounded", kind="calls")["references"]]
-    assert got == [("src/lib.rs", 6), ("examples/ex.rs", 2), ("src/lib.rs", 13), ("benches/b.rs", 2)]
+    out = _refs(root, "bounded", kind="calls")
+    assert [(r["path"], r["line_start"]) for r in out["references"]] == [("src/lib.rs", 6), ("examples/ex.rs", 2)]
+    # the `#[cfg(test)]` module's call is test code, listed with the bench's, apart
+    assert [(t["path"], t["lines"]) for t in out["test_references"]] == [("src/lib.rs", [13]), ("benches/b.rs", [2])]
 
 
 PROPERTY = ("class Console:\n"

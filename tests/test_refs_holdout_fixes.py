@@ -6,7 +6,7 @@ from __future__ import annotations
 from cruxe.index import run_index
 from cruxe.refs.testcode import source_before_test_code
 
-from support.references import refs, sites
+from support.references import every_site, refs, sites
 
 
 RUST_VALUE_NAMED_LIKE_A_MODULE = {
@@ -85,12 +85,13 @@ def test_rust_cfg_test_modules_and_go_ignored_files_are_listed_after_source(make
     root = make_repo(TEST_CODE_IN_SOURCE_FILES)
     run_index(root)
     got = refs(root, "push", path="src/lib.rs")
-    assert sites(got["references"]) == [("src/a.rs", 2), ("src/lib.rs", 20), ("src/z.rs", 2),
-                                        ("src/lib.rs", 15), ("tests/it.rs", 3)]
-    got = refs(root, "push", path="src/lib.rs", limit=2)  # a page cut behind the test code
+    assert sites(got["references"]) == [("src/a.rs", 2), ("src/lib.rs", 20), ("src/z.rs", 2)]
+    assert every_site(got)[3:] == [("src/lib.rs", 15), ("tests/it.rs", 3)]
+    got = refs(root, "push", path="src/lib.rs", limit=2)  # a page cut before the test code
     assert sites(got["references"]) == [("src/a.rs", 2), ("src/lib.rs", 20)] and got["truncated"]
     got = refs(root, "Encode", path="pkg/enc.go")
-    assert sites(got["references"]) == [("pkg/notignored.go", 6), ("pkg/use.go", 4), ("gen/a_gen.go", 10)]
+    assert sites(got["references"]) == [("pkg/notignored.go", 6), ("pkg/use.go", 4)]
+    assert got["test_references"] == [{"path": "gen/a_gen.go", "edge_type": "calls", "lines": [10]}]
 
 
 def test_test_code_is_checked_only_as_far_as_the_page_reaches():

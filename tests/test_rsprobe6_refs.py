@@ -48,8 +48,8 @@ CRATE = {
 def test_a_test_module_in_a_file_of_its_own_is_listed_as_test_code(make_repo):
     root = make_repo(CRATE)
     run_index(root)
-    found = refs(root, "encode_config", path="src/encode.rs")["references"]
-    calls = [r for r in found if r.get("edge_type") == "calls"]
-    assert sites(calls) == [("src/checks.rs", 4), ("src/write/sink.rs", 7), ("src/tests.rs", 5),
-                            ("src/write/encoder_tests.rs", 5)], calls
-    assert [bool(r.get("test")) for r in calls] == [False, False, True, True]
+    got = refs(root, "encode_config", path="src/encode.rs")
+    calls = [r for r in got["references"] if r.get("edge_type") == "calls"]
+    assert sites(calls) == [("src/checks.rs", 4), ("src/write/sink.rs", 7)], calls
+    assert [(t["path"], t["lines"]) for t in got["test_references"] if t["edge_type"] == "calls"] == \
+        [("src/tests.rs", [5]), ("src/write/encoder_tests.rs", [5])]

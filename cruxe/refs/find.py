@@ -2,14 +2,13 @@
 
 The answer never claims more than the index knows. Resolved references are listed (one
 per source line, in (path, line) order, the implementation's files first, then examples and
-docs, then test code inside source files, then tests, benchmarks and fixtures: `testcode.py`); each use is listed once: an import line of the target is folded
+docs: `testcode.py`); each use is listed once: an import line of the target is folded
 into the file's other references to it (counted in `imports_folded`, present when not 0)
 and stays listed when it is the file's only one; `kind: "imports"` lists every import.
-The references in test code of one test (one enclosing symbol, or a test file's top level)
-are one entry: the first site, with `test: true`, `sites` and every site's `lines`
-(`testcode.fold_test_code`); `limit` counts entries, `total_references` sites. A lone one is
-marked `test: true` only where its path does not say it (test code inside a source file). A
-target that is itself test code (a test helper) is not folded: its callers are the tests.
+The references in test code (test files, and test code inside source files) are apart, in
+`test_references`: one entry per file and edge type, `{path, edge_type, lines}` (`testcode.split_test_code`); `limit`
+counts the entries of each list, `total_references` every site. A target that is itself test
+code (a test helper) keeps them in `references`: its callers are the tests.
 Edges that name the symbol but could not be tied
 to any definition are counted in `unresolved_count`, always present, so "0 references,
 0 unresolved" means no use of that name was found at all, while "0 references, 7
@@ -57,7 +56,7 @@ from ..shape import apply_safety_limit
 from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, outline_rows, symbols_by_id, symbols_named,
                      unresolved_count, unresolved_edges)
 from .resolve import resolver_version
-from .testcode import InSourceTests, fold_test_code, path_rank, source_before_test_code
+from .testcode import InSourceTests, path_rank, source_before_test_code, split_test_code
 from .typescript import split_top
 
 EDGE_KINDS = ("calls", "imports", "references")
@@ -91,18 +90,20 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     refs, folded = _fold_imports(found) if kind is None else (found, 0)
     in_source_tests = InSourceTests(gen, repo, ref)
     refs = source_before_test_code(refs, limit, in_source_tests)
-    entries = fold_test_code(refs, _folds(targets, in_source_tests))
+    entries, tests = split_test_code(refs, _folds(targets, in_source_tests))
     owner = _constructor_of(gen, targets)
     interfaces = _interfaces_of(gen, repo, ref, targets)
     keep = _candidates(targets, owner)
     unresolved = unresolved_sites(gen, name, kind, limit + 1, keep)
-    page, listed = entries[:limit], unresolved[:limit]
+    page, test_page, listed = entries[:limit], tests[:limit], unresolved[:limit]
     _decorate(gen, repo, ref, page + listed + redefinitions)
     out: dict[str, Any] = {"symbol": _public(targets[0][0])}
     if len(targets) > 1:
         out["definitions"] = [{**_public(t[0]), "total_references": sum(r["definition"] == t[0]["qualified_name"]
                                                                         for r in refs)} for t in targets]
     out.update(references=page, total_references=len(refs))
+    if test_page:
+        out["test_references"] = test_page
     if folded:
         out["imports_folded"] = folded
     if redefinitions:
@@ -118,7 +119,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
         out["interfaces"] = interfaces
     if listed:
         out["unresolved"] = listed
-    if len(entries) > limit or len(unresolved) > limit:
+    if len(entries) > limit or len(tests) > limit or len(unresolved) > limit:
         out["truncated"] = True
     if max_bytes is not None:
         _apply_safety_limit(out, max_bytes)
@@ -139,16 +140,18 @@ def _check_arguments(kind: str | None, limit: Any, path: str | None, line: Any) 
 
 
 def _apply_safety_limit(out: dict[str, Any], max_bytes: int) -> None:
-    """Keep the longest prefix of (resolved, then unresolved) references that fits."""
-    resolved, unresolved = out["references"], out.get("unresolved", [])
-    kept, cut = apply_safety_limit(resolved + unresolved, max_bytes)
+    """Keep the longest prefix of (resolved, then test, then unresolved) references that fits."""
+    lists = ("references", "test_references", "unresolved")
+    whole = [out.get(k, []) for k in lists]
+    kept, cut = apply_safety_limit([e for part in whole for e in part], max_bytes)
     if not cut:
         return
-    out["references"] = kept[:len(resolved)]
-    if len(kept) > len(resolved):
-        out["unresolved"] = kept[len(resolved):]
-    else:
-        out.pop("unresolved", None)
+    for key, part in zip(lists, whole):
+        mine, kept = kept[:len(part)], kept[len(part):]
+        if mine or key == "references":
+            out[key] = mine
+        else:
+            out.pop(key, None)
     out["truncated"] = True
     out["safety_limit_applied"] = True
 
@@ -179,7 +182,8 @@ def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, An
         add({**asked, **_picking(d)}, f"the references of {d['qualified_name']} alone")
     if "kind" not in asked:
         add({**asked, "kind": "calls"}, "the call sites only")
-    listed, total = sum(r.get("sites", 1) for r in out["references"]), out["total_references"]
+    listed = len(out["references"]) + sum(len(t["lines"]) for t in out.get("test_references", []))
+    total = out["total_references"]
     if not out.get("safety_limit_applied") and listed < total <= MAX_LIMIT:
         add({**asked, "limit": total}, "every resolved reference")
     return actions[:MAX_NEXT_ACTIONS]
@@ -397,9 +401,9 @@ def _is_super(receiver: str | None) -> bool:
 
 
 def _folds(targets: list[list[dict[str, Any]]], in_source_tests: InSourceTests) -> Callable[[str | None], bool]:
-    """Whether a definition's references in test code fold (by `definition`, None for a lone
-    target): not when it is itself test code, a test helper, whose callers are the tests that
-    the question is about, each a site to read."""
+    """Whether a definition's references in test code go apart (by `definition`, None for a
+    lone target): not when it is itself test code, a test helper, whose callers are the tests
+    that the question is about, each a site to read."""
     def is_test(t: list[dict[str, Any]]) -> bool:
         return is_test_file(t[0]["path"]) or in_source_tests(t[0]["path"], t[0]["line_start"])
 

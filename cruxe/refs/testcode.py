@@ -13,11 +13,10 @@ looks like source, and are listed after the examples and docs, before the test f
 Only files of references that may reach the answer's page are read, each once: a popular
 function's hundreds of calling files are not all opened to order the first `limit`.
 
-Folding (`fold_test_code`): a test that calls the target twenty times is one thing for an agent
-to read, not twenty. The references in test code that share an enclosing symbol (or, at a
-file's top level, the file) and an edge type are one entry: the first site, `test: true`,
-`sites` (how many) and `lines` (every site's line, the first included). Source references
-are never folded.
+Test code apart (`split_test_code`): "who calls X" asks for the code that uses X; the tests that
+exercise it are another list, `test_references`, one entry per file (and edge type) with every
+site's line (`{path, edge_type, lines}`): all of them are there for a change of signature, at a few tokens a file,
+and none stands between the agent and the callers it asked for.
 """
 from __future__ import annotations
 
@@ -154,25 +153,24 @@ def source_before_test_code(refs: list[dict[str, Any]], limit: int,
     return out
 
 
-def fold_test_code(refs: list[dict[str, Any]], folds: Callable[[str | None], bool]) -> list[dict[str, Any]]:
-    """The answer's entries: `refs` in their order, the references in test code (marked
-    `test` by `source_before_test_code`, or in a test file) of one definition (`definition`,
-    when `folds` of it) that share a file, an enclosing symbol and an edge type folded into
-    the first one, which gets `test: true`, `sites` and `lines` (ascending, as the references
-    come in (path, line) order). A lone one stays a plain entry, marked only where its path
-    does not say it is test code (as `language` is left out where the extension says it)."""
-    out: list[dict[str, Any]] = []
-    heads: dict[tuple[Any, ...], tuple[dict[str, Any], list[int]]] = {}
+def split_test_code(refs: list[dict[str, Any]], folds: Callable[[str | None], bool]
+                    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(entries, tests): `refs` in their order, less the references in test code (marked
+    `test` by `source_before_test_code`, or in a test file) of a definition that `folds`
+    (`definition`, None for a lone target), which are `tests`: one entry per definition, file
+    and edge type, at the first such reference, `{path, edge_type, lines}` (every site's line,
+    ascending; `definition` kept where the references carry it)."""
+    entries: list[dict[str, Any]] = []
+    files: dict[tuple[Any, str, str], dict[str, Any]] = {}
     for r in refs:
-        if r.get("test") or is_test_file(r["path"]):
-            key = (r.get("definition"), r["path"], r["from_symbol"], r["edge_type"])
-            if key in heads:
-                heads[key][1].append(r["line_start"])
-                continue
-            if folds(r.get("definition")):
-                heads[key] = (r, [r["line_start"]])
-        out.append(r)
-    for head, lines in heads.values():
-        if len(lines) > 1:
-            head["test"], head["sites"], head["lines"] = True, len(lines), lines
-    return out
+        if (r.get("test") or is_test_file(r["path"])) and folds(r.get("definition")):
+            key = (r.get("definition"), r["path"], r["edge_type"])
+            if key not in files:
+                files[key] = {"path": r["path"], "edge_type": r["edge_type"], "lines": [],
+                              **({"definition": r["definition"]} if "definition" in r else {})}
+            files[key]["lines"].append(r["line_start"])
+            continue
+        entries.append(r)
+    for f in files.values():
+        f["lines"].sort()
+    return entries, list(files.values())

@@ -1,7 +1,7 @@
-"""find_references folds a test's many calls into one entry (issue 17, item 6): the references
-in test code that share an enclosing symbol (or a test file's top level) are one entry with
-every site's line; source references never fold; totals, pages and the safety limit stay
-exact; a test helper's own callers are not folded."""
+"""find_references lists the test code's references apart (issue 17, callers): `references` are
+the code that uses the target; `test_references` hold the test files' (and Rust `#[cfg(test)]`
+code's) sites, one entry per file and edge type with every line; totals, pages and the safety
+limit stay exact; a test helper's own callers are its references."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,7 @@ from cruxe.index import run_index
 from cruxe.jsonenc import to_json
 from cruxe.shape import full_metadata
 
-from support.references import refs, server_with_limit, sites
+from support.references import every_site, refs, server_with_limit, sites
 
 TEST_CALLS = [6, 7, 8, 10, 11, 12, 13]  # test_parses' seven calls
 MANY_TEST_CALLS = {
@@ -38,41 +38,39 @@ MANY_TEST_CALLS = {
 }
 
 
-def test_a_tests_many_calls_are_one_entry_with_every_line_and_exact_totals(make_repo):
+def test_test_code_is_listed_apart_by_file_with_every_line_and_exact_totals(make_repo):
     root = make_repo(MANY_TEST_CALLS)
     run_index(root)
     got = refs(root, "parse", path="lib.py")
-    assert sites(got["references"]) == [("app.py", 5), ("app.py", 9), ("tests/test_lib.py", 6),
-                                        ("tests/test_lib.py", 17), ("tests/test_top.py", 3)]
-    source, fold, once, top = got["references"][:2], *got["references"][2:]
-    assert all("test" not in r and "lines" not in r for r in source)  # source never folds
-    assert fold["test"] is True and fold["from_symbol"] == "tests.test_lib.test_parses"
-    assert (fold["sites"], fold["lines"]) == (7, TEST_CALLS) and fold["context"] == "assert parse(0) == 0"
-    assert once == {"path": "tests/test_lib.py", "line_start": 17, "edge_type": "calls",  # one site: a plain entry
-                    "from_symbol": "tests.test_lib.test_once", "context": "assert parse(9) == 9"}
-    assert top["from_symbol"] is None and (top["sites"], top["lines"]) == (2, [3, 4])
-    assert got["total_references"] == 2 + 7 + 1 + 2 and got["imports_folded"] == 3
+    assert sites(got["references"]) == [("app.py", 5), ("app.py", 9)]
+    assert all("test" not in r and "lines" not in r for r in got["references"])
+    assert got["test_references"] == [
+        {"path": "tests/test_lib.py", "edge_type": "calls", "lines": TEST_CALLS + [17]},
+        {"path": "tests/test_top.py", "edge_type": "calls", "lines": [3, 4]}]
+    assert got["total_references"] == 2 + 8 + 2 and got["imports_folded"] == 3
     assert "truncated" not in got
 
 
-def test_a_page_counts_entries_and_its_next_action_lists_them_all(make_repo):
+def test_a_page_counts_each_lists_entries_and_its_next_action_lists_them_all(make_repo):
     root = make_repo(MANY_TEST_CALLS)
     run_index(root)
     server = server_with_limit(root, 65536)
-    payload, _ = server.call_tool("find_references", {"symbol_name": "parse", "path": "lib.py", "limit": 3})
-    assert sites(payload["references"]) == [("app.py", 5), ("app.py", 9), ("tests/test_lib.py", 6)]
-    assert payload["references"][2]["lines"] == TEST_CALLS and payload["total_references"] == 12
+    payload, _ = server.call_tool("find_references", {"symbol_name": "parse", "path": "lib.py", "limit": 1})
+    assert sites(payload["references"]) == [("app.py", 5)]
+    assert [t["path"] for t in payload["test_references"]] == ["tests/test_lib.py"]
+    assert payload["total_references"] == 12
     assert full_metadata(payload["metadata"])["result_completeness"] == "truncated"
     every = [a["arguments"] for a in payload["suggested_next_actions"] if "limit" in a["arguments"]]
     assert every == [{"symbol_name": "parse", "path": "lib.py", "limit": 12}]
     whole, _ = server.call_tool("find_references", every[0])
-    assert len(whole["references"]) == 5 and "suggested_next_actions" not in whole
-    assert sum(r.get("sites", 1) for r in whole["references"]) == whole["total_references"]
+    assert len(whole["references"]) == 2 and len(whole["test_references"]) == 2
+    assert "suggested_next_actions" not in whole
+    assert len(every_site(whole)) == whole["total_references"]
     again, _ = server.call_tool("find_references", every[0])
     assert to_json(again) == to_json(whole)  # same input, same bytes
 
 
-def test_the_safety_limit_keeps_a_fold_whole_or_cuts_it(make_repo):
+def test_the_safety_limit_keeps_a_files_test_lines_whole_or_cuts_them(make_repo):
     calls = "".join(f"    parse({i}, 'a rather long argument that fills this line of the test {i:04d}')\n"
                     for i in range(80))
     root = make_repo({"lib.py": "def parse(x, y=None):\n    return x\n",
@@ -80,21 +78,21 @@ def test_the_safety_limit_keeps_a_fold_whole_or_cuts_it(make_repo):
                       "tests/test_lib.py": f"from lib import parse\n\n\ndef test_many():\n{calls}"})
     run_index(root)
     whole, _ = server_with_limit(root, 65536).call_tool("find_references", {"symbol_name": "parse"})
-    assert [r.get("sites", 1) for r in whole["references"]] == [1, 80]
-    assert whole["references"][1]["lines"] == list(range(5, 85))
+    assert sites(whole["references"]) == [("app.py", 5)]
+    assert whole["test_references"] == [{"path": "tests/test_lib.py", "edge_type": "calls", "lines": list(range(5, 85))}]
     cut, _ = server_with_limit(root, 300).call_tool("find_references", {"symbol_name": "parse"})
-    assert cut["references"] == whole["references"][:1] and cut["total_references"] == 81
-    assert cut["metadata"]["safety_limit_applied"] is True
+    assert cut["references"] == whole["references"] and "test_references" not in cut
+    assert cut["total_references"] == 81 and cut["metadata"]["safety_limit_applied"] is True
 
 
-def test_a_test_helpers_callers_are_not_folded(make_repo):
+def test_a_test_helpers_callers_are_its_references(make_repo):
     root = make_repo({"tests/helpers.py": "def make(x):\n    return x\n",
                       "tests/test_a.py": ("from tests.helpers import make\n\n\ndef test_a():\n"
                                           "    make(1)\n    make(2)\n    make(3)\n")})
     run_index(root)
     got = refs(root, "make", path="tests/helpers.py")
     assert sites(got["references"]) == [("tests/test_a.py", 5), ("tests/test_a.py", 6), ("tests/test_a.py", 7)]
-    assert all("lines" not in r for r in got["references"])
+    assert "test_references" not in got
 
 
 RUST_TESTS_IN_SOURCE = {  # with a lone test call in a test-only fn, whose path does not say it
@@ -109,17 +107,16 @@ RUST_TESTS_IN_SOURCE = {  # with a lone test call in a test-only fn, whose path 
 }
 
 
-def test_rust_cfg_test_calls_fold(make_repo):
+def test_rust_cfg_test_calls_are_test_references(make_repo):
     root = make_repo(RUST_TESTS_IN_SOURCE)
     run_index(root)
     got = refs(root, "push", path="src/lib.rs")
-    assert sites(got["references"]) == [("src/lib.rs", 6), ("src/lib.rs", 15), ("src/lib.rs", 23)]
-    source, fold, lone = got["references"]
-    assert fold["lines"] == [15, 16, 17] and fold["test"] is True and fold["from_symbol"] == "tests::pushes"
-    assert "test" not in source and lone["test"] is True and "lines" not in lone and got["total_references"] == 5
+    assert sites(got["references"]) == [("src/lib.rs", 6)]
+    assert got["test_references"] == [{"path": "src/lib.rs", "edge_type": "calls", "lines": [15, 16, 17, 23]}]
+    assert got["total_references"] == 5
 
 
-def test_the_cli_prints_the_tools_json_and_a_folds_lines(make_repo):
+def test_the_cli_prints_the_tools_json_and_the_test_lines(make_repo):
     root = make_repo(MANY_TEST_CALLS)
     run_index(root)
     payload, _ = server_with_limit(root, 65536).call_tool("find_references", {"symbol_name": "parse"})
@@ -130,8 +127,9 @@ def test_the_cli_prints_the_tools_json_and_a_folds_lines(make_repo):
 
     as_json = cli("--json")
     assert as_json.returncode == 0, as_json.stderr
-    assert json.loads(as_json.stdout)["references"] == payload["references"]
+    got = json.loads(as_json.stdout)
+    assert (got["references"], got["test_references"]) == (payload["references"], payload["test_references"])
     human = cli()
-    assert "tests/test_lib.py:6\tcalls\ttests.test_lib.test_parses\tassert parse(0) == 0\t7 sites, lines " \
-           "6,7,8,10,11,12,13\n" in human.stdout
+    assert "app.py:5\tcalls\tapp.load\treturn parse(s)\n" in human.stdout
+    assert "tests/test_lib.py:6,7,8,10,11,12,13,17\tcalls\t(test)\n" in human.stdout
     assert "12 resolved, 0 unresolved" in human.stderr
