@@ -4,9 +4,9 @@ A Rust crate keeps its unit tests in the file they test, under `#[cfg(test)] mod
 Those tests name the error values they expect (`Err(Error::UnexpectedEof(ReaderOffsetId(4)))`)
 word for word as `unwrap()` prints them, so a pasted `Error: UnexpectedEof(ReaderOffsetId(12))`
 found the test module and the test functions first and the code that returns the error after
-them. `search_code` now counts an item under `#[cfg(test)]` in a source file as test code, as
-`find_references` does (`sourcetests.InSourceTests`): the test-file penalty, unless the query
-asks for tests."""
+them. For a pasted message `search_code` now counts an item under `#[cfg(test)]` in a source
+file as test code, as `find_references` does (`sourcetests.InSourceTests`): the test-file
+penalty, unless the query asks for tests."""
 from __future__ import annotations
 
 from cruxe.query import search_code
@@ -104,8 +104,9 @@ def test_a_pasted_error_value_finds_the_code_that_returns_it_before_the_tests_na
             (paste, [(h.path, h.line_start, h.name) for h in hits])
 
 
-def test_a_query_asking_for_the_tests_still_finds_them_first(tmp_path):
+def test_a_paste_asking_for_the_tests_still_finds_them_first(tmp_path):
     gen, repo, ref = _repo(tmp_path)
-    hits, _, _ = search_code(gen, repo, ref, "tests of reading past the end UnexpectedEof", limit=5)
+    hits, _, intent = search_code(gen, repo, ref, "test fails with Error: UnexpectedEof(ReaderOffsetId(12))", limit=5)
+    assert intent["intent"] == "error"
     assert hits and hits[0].path == "src/reader.rs" and hits[0].name.startswith(("test_", "tests")), \
         [(h.path, h.line_start, h.name) for h in hits]

@@ -653,12 +653,14 @@ def _declarations_below_bodies(ranked: list[Hit], stubs: set[str]) -> None:
 
 
 def _tests_in_sources_below(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> None:
-    """A Rust result inside a `#[cfg(test)]` item of a source file (the `mod tests` that names
-    the values it expects, `Err(Error::UnexpectedEof(ReaderOffsetId(4)))`, word for word as a
-    paste prints them) is test code: it takes the test-file penalty, unless the query asks for
-    tests. Only the results that reach the page are checked (each file read once), again after
-    each demotion until the page holds no unchecked one; `ranked` stays sorted."""
-    if p.wants_tests:
+    """For a pasted message, a Rust result inside a `#[cfg(test)]` item of a source file (the
+    `mod tests` that names the values it expects, `Err(Error::UnexpectedEof(ReaderOffsetId(4)))`,
+    word for word as a paste prints them) is test code: it takes the test-file penalty, unless
+    the query asks for tests. Only the results that reach the page are checked (each file read
+    once), again after each demotion until the page holds no unchecked one; `ranked` stays
+    sorted. Not for a question: demoting a test there changes which results the coverage
+    window holds, and a probe's question lost its answer from the first five (docs/BENCHMARKS.md)."""
+    if p.wants_tests or p.intent != "error":
         return
     in_source_tests = InSourceTests(gen, repo, ref)
     checked: set[int] = set()
