@@ -658,7 +658,9 @@ def _tests_in_sources_below(gen, repo: str, ref: str, ranked: list[Hit], p: Plan
     word for word as a paste prints them) is test code: it takes the test-file penalty, unless
     the query asks for tests. Only the results that reach the page are checked (each file read
     once), again after each demotion until the page holds no unchecked one; `ranked` stays
-    sorted. Not for a question: demoting a test there changes which results the coverage
+    sorted. A definition is checked only when its qualified name says `test` (`tests::`,
+    `test_*`, `proptests`): reading every result's file for its attributes cost about as much
+    as the rest of an error query (docs/BENCHMARKS.md). Not for a question: demoting a test there changes which results the coverage
     window holds, and a probe's question lost its answer from the first five (docs/BENCHMARKS.md)."""
     if p.wants_tests or p.intent != "error":
         return
@@ -671,7 +673,7 @@ def _tests_in_sources_below(gen, repo: str, ref: str, ranked: list[Hit], p: Plan
         demoted = False
         for h in todo:
             checked.add(id(h))
-            if (h.path.endswith(".rs") and not h.signals.get("test_file_penalty")
+            if (h.path.endswith(".rs") and not h.signals.get("test_file_penalty") and _may_be_test(h)
                     and in_source_tests(h.path, h.line_start)):
                 exact = h.signals.get("exact_match_boost", 0.0) > 0
                 penalty = sig.test_file_penalty(h.path, base=0.0 if exact else h.signals["bm25_score"], test_code=True)
@@ -679,6 +681,10 @@ def _tests_in_sources_below(gen, repo: str, ref: str, ranked: list[Hit], p: Plan
                 demoted = True
         if demoted:
             ranked.sort(key=sort_key)
+
+
+def _may_be_test(h: Hit) -> bool:
+    return h.result_type != "symbol" or "test" in (h.qualified_name or h.name).lower()
 
 
 def _name_key(h: Hit) -> tuple:
