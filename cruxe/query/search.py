@@ -660,8 +660,9 @@ def _tests_in_sources_below(gen, repo: str, ref: str, ranked: list[Hit], p: Plan
     once), again after each demotion until the page holds no unchecked one; `ranked` stays
     sorted. A definition is checked only when its qualified name says `test` (`tests::`,
     `test_*`, `proptests`): reading every result's file for its attributes cost about as much
-    as the rest of an error query (docs/BENCHMARKS.md). Not for a question: demoting a test there changes which results the coverage
-    window holds, and a probe's question lost its answer from the first five (docs/BENCHMARKS.md)."""
+    as the rest of an error query. Not for a question: demoting a test there changes which
+    results the coverage window holds, and a probe's question lost its answer from the first
+    five. Figures: docs/BENCHMARKS.md, user probe 7 (Rust)."""
     if p.wants_tests or p.intent != "error":
         return
     in_source_tests = InSourceTests(gen, repo, ref)
