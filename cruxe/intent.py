@@ -120,9 +120,11 @@ _QUOTED_LITERAL_RE = re.compile(r"(?<!\w)(['\"`])[^'\"`]+\1(?!\w)")
 
 
 # A message that names what failed and then, after a colon, the detail: "Hijack failed on
-# protocol switch: 404". Questions put no colon after the failure.
+# protocol switch: 404", "error occurred: Environment variable TARGET not defined.". Questions
+# put no colon after the failure.
 _FAILURE_THEN_DETAIL_RE = re.compile(
-    r"\b(?:failed|cannot|can't|could not|couldn't|unable to|invalid|unexpected|missing|unknown|unsupported)\b"
+    r"\b(?:failed|cannot|can't|could not|couldn't|unable to|invalid|unexpected|missing|unknown|unsupported|"
+    r"error)\b"
     r"[^:?\n]{0,80}:\s+\S", re.IGNORECASE)
 
 

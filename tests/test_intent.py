@@ -103,6 +103,20 @@ def test_a_failure_then_its_detail_after_a_colon_is_a_message(q):
     assert intent(q) == "error"
 
 
+@pytest.mark.parametrize("q", ["error occurred: Environment variable TARGET not defined.",  # cc's build failure
+                               "An error occurred: the socket was closed by the peer",
+                               "error decoding response body: EOF while parsing a value"])
+def test_an_error_word_then_its_detail_after_a_colon_is_a_message(q):
+    """rs-probe7: "error occurred: <detail>" (cc's failure line) was searched as a question."""
+    assert intent(q) == "error"
+
+
+@pytest.mark.parametrize("q", ["error handling: where is it done?",
+                               "how does an error reach the client"])
+def test_a_question_about_an_error_with_a_colon_stays_prose(q):
+    assert intent(q) == "natural_language"
+
+
 @pytest.mark.parametrize("q", ["open /tmp/foo.lock: file exists", "write /dev/stdout: broken pipe",
                                "accept tcp [::]:8080: accept4: too many open files", "too many open files",
                                "mkdir /var/cache/app: file exists", "/home/user/out.txt already exists",

@@ -151,6 +151,10 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
     "rs-probe6": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
                            ("serde_json-1.0.87", "anyhow-1.0.69", "itertools-0.10.3", "nom-7.1.1", "semver-1.0.14",
                             "walkdir-2.3.2", "url-2.3.1", "base64-0.13.0")]),
+    # the seventh round
+    "rs-probe7": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
+                           ("flate2-1.0.25", "miniz_oxide-0.6.2", "crc32fast-1.3.2", "gimli-0.27.0", "addr2line-0.19.0",
+                            "backtrace-0.3.67", "cc-1.0.73", "serde_derive-1.0.152")]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

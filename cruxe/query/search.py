@@ -33,6 +33,7 @@ from ..errors import CruxeError
 from ..intent import NAME_SEPARATORS, classify, file_and_name
 from ..model import Hit, is_test_path
 from ..reexports import reexported
+from ..sourcetests import InSourceTests
 from ..store import (LINE_FIELDS, Chunk, FileDoc, Symbol, innermost_symbols, search_index, symbols_by_id,
                      symbols_named)
 from ..store import Field as F
@@ -206,6 +207,7 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
         augmentations_below_originals(gen, ranked)
     _located_first(gen, repo, ref, ranked, p)
     ranked.sort(key=sort_key)
+    _tests_in_sources_below(gen, repo, ref, ranked, p)
     if p.intent == "natural_language":
         coverage.rerank(gen, repo, ref, ranked[:coverage.COVERAGE_WINDOW], p.terms, fetched)
         ranked.sort(key=sort_key)
@@ -648,6 +650,42 @@ def _declarations_below_bodies(ranked: list[Hit], stubs: set[str]) -> None:
         top = best.get(_name_key(h)) if h.symbol_id in stubs else None
         if top is not None and h.score >= top:
             sig.recompose(h, declaration_penalty=top - h.score + sig.DECLARATION_PENALTY)
+
+
+def _tests_in_sources_below(gen, repo: str, ref: str, ranked: list[Hit], p: Plan) -> None:
+    """For a pasted message, a Rust result inside a `#[cfg(test)]` item of a source file (the
+    `mod tests` that names the values it expects, `Err(Error::UnexpectedEof(ReaderOffsetId(4)))`,
+    word for word as a paste prints them) is test code: it takes the test-file penalty, unless
+    the query asks for tests. Only the results that reach the page are checked (each file read
+    once), again after each demotion until the page holds no unchecked one; `ranked` stays
+    sorted. A definition is checked only when its qualified name says `test` (`tests::`,
+    `test_*`, `proptests`): reading every result's file for its attributes cost about as much
+    as the rest of an error query. Not for a question: demoting a test there changes which
+    results the coverage window holds, and a probe's question lost its answer from the first
+    five. Figures: docs/BENCHMARKS.md, user probe 7 (Rust)."""
+    if p.wants_tests or p.intent != "error":
+        return
+    in_source_tests = InSourceTests(gen, repo, ref)
+    checked: set[int] = set()
+    while True:
+        todo = [h for h in ranked[:p.limit] if id(h) not in checked]
+        if not todo:
+            return
+        demoted = False
+        for h in todo:
+            checked.add(id(h))
+            if (h.path.endswith(".rs") and not h.signals.get("test_file_penalty") and _may_be_test(h)
+                    and in_source_tests(h.path, h.line_start)):
+                exact = h.signals.get("exact_match_boost", 0.0) > 0
+                penalty = sig.test_file_penalty(h.path, base=0.0 if exact else h.signals["bm25_score"], test_code=True)
+                sig.recompose(h, test_file_penalty=penalty)
+                demoted = True
+        if demoted:
+            ranked.sort(key=sort_key)
+
+
+def _may_be_test(h: Hit) -> bool:
+    return h.result_type != "symbol" or "test" in (h.qualified_name or h.name).lower()
 
 
 def _name_key(h: Hit) -> tuple:

@@ -83,11 +83,12 @@ def query_intent_boost(kind_intent: str | None, kind: str) -> float:
     return 0.0
 
 
-def test_file_penalty(path: str, wants_tests: bool = False, base: float = 0.0) -> float:
+def test_file_penalty(path: str, wants_tests: bool = False, base: float = 0.0, test_code: bool = False) -> float:
     """Applied once, however many patterns match, to tests and to the other non-source files
-    (docs, examples, fixtures, generated); never when the query asks for tests. `base` is the
-    retrieval score whose TEST_BASE_SHARE is taken too (0 for a hit with the name asked for)."""
-    if wants_tests or not is_non_source_path(path):
+    (docs, examples, fixtures, generated), and to test code inside a source file (`test_code`:
+    sourcetests.InSourceTests); never when the query asks for tests. `base` is the retrieval
+    score whose TEST_BASE_SHARE is taken too (0 for a hit with the name asked for)."""
+    if wants_tests or not (test_code or is_non_source_path(path)):
         return 0.0
     return round(TEST_FILE_PENALTY - TEST_BASE_SHARE * base, SCORE_DIGITS)
 

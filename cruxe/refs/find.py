@@ -53,10 +53,11 @@ from ..intent import (NAME_SEPARATORS, file_and_name, in_file, is_macro_call, pa
 from ..model import is_declaration_file, is_test_file, normalize_repo_path
 from ..reexports import reexported
 from ..shape import apply_safety_limit
+from ..sourcetests import InSourceTests
 from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, outline_rows, symbols_by_id, symbols_named,
                      unresolved_count, unresolved_edges)
 from .resolve import resolver_version
-from .testcode import InSourceTests, path_rank, source_before_test_code, split_test_code
+from .testcode import path_rank, source_before_test_code, split_test_code
 from .typescript import split_top
 
 EDGE_KINDS = ("calls", "imports", "references")
