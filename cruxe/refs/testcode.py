@@ -1,4 +1,4 @@
-"""Test code, for the order and the folding of `find_references`' answer.
+"""Test code, for the order of `find_references`' answer and its `test_references`.
 
 A file's path says most: `path_rank` orders (the implementation, then the other files that are
 no test code: examples and docs, usage an agent can copy; then test files, benchmarks and
@@ -10,8 +10,8 @@ of calling files are not all opened to order the first `limit`.
 
 Test code apart (`split_test_code`): "who calls X" asks for the code that uses X; the tests that
 exercise it are another list, `test_references`, one entry per file (and edge type) with every
-site's line (`{path, edge_type, lines}`): all of them are there for a change of signature, at a few tokens a file,
-and none stands between the agent and the callers it asked for.
+site's line (`{path, edge_type, lines}`): all of them are there for a change of signature, at a
+few tokens a file, and none stands between the agent and the callers it asked for.
 """
 from __future__ import annotations
 
