@@ -151,6 +151,10 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
     "rs-probe6": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
                            ("serde_json-1.0.87", "anyhow-1.0.69", "itertools-0.10.3", "nom-7.1.1", "semver-1.0.14",
                             "walkdir-2.3.2", "url-2.3.1", "base64-0.13.0")]),
+    # the seventh round
+    "go-probe7": ("go", [("chi", GOCODE / "go-chi/chi"), ("echo", GOCODE / "labstack/echo"),
+                         ("semver", GOCODE / "Masterminds/semver"), ("glob", GOCODE / "gobwas/glob"),
+                         ("jmespath", GOCODE / "jmespath/go-jmespath"), ("humanize", GOCODE / "dustin/go-humanize")]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
