@@ -334,13 +334,29 @@ class GoResolver(LanguageResolver):
                      indexed: bool) -> tuple[str, str] | str | None:
         """(directory, type name) of a value of the field type `declared` that `struct`
         writes (its element when `indexed`), or EXTERNAL, or None (see `field_type`)."""
+        where = struct
         if indexed:
-            declared = _element(declared)
+            element = _element(declared)
+            if not element:  # a named slice or map type: its element is in its declaration
+                where, element = self._named_element(struct, declared, params)
+            declared = element
         m = _PARAM_TYPE.match(declared.strip()) if declared else None
         if m is None or (not m.group(1) and (m.group(2) in params or m.group(2) in _PREDECLARED)):
             return None
-        at = self._package_of(struct.path, posixpath.dirname(struct.path), m.group(1))
+        at = self._package_of(where.path, posixpath.dirname(where.path), m.group(1))
         return at if at is EXTERNAL or at is None else (at, m.group(2))
+
+    def _named_element(self, struct: Sym, declared: str, params: set[str]) -> tuple[Sym, str]:
+        """(the declaration, the element type it writes) of the named type `declared` that
+        `struct` writes when it is a slice, array or map type of the repository (`type
+        Matchers []Matcher`); (struct, "") otherwise."""
+        m = _PARAM_TYPE.match(declared.strip())
+        if m is None or (not m.group(1) and (m.group(2) in params or m.group(2) in _PREDECLARED)):
+            return struct, ""
+        at = self._package_of(struct.path, posixpath.dirname(struct.path), m.group(1))
+        defs = self.package_level(at).get(m.group(2), []) if at is not None and at is not EXTERNAL else []
+        named = _NAMED_TYPE.match(defs[0].signature) if len(defs) == 1 and defs[0].kind == "type_alias" else None
+        return (defs[0], _element(named.group(1))) if named is not None else (struct, "")
 
     def members(self, sym: Sym) -> list[str]:
         """The names of the methods of a type (`refs.dirty.type_members`): Go declares them
@@ -428,6 +444,7 @@ class GoResolver(LanguageResolver):
         return got
 
 
+_NAMED_TYPE = re.compile(r"^type\s+\w+(?:\[[^\]]*\])?\s*=?\s*(\S.*)$")  # `type Matchers []Matcher`: what it names
 _PARAM_TYPE = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)(?:\[.*\])?$")
 # The receiver the extractor gives a call on a typed local (go.py `_typed_locals`: `T{}`,
 # `pkg.F()`), followed by the methods whose result it is (`ast.Node{}.NextSibling()`) and the
