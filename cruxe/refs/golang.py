@@ -104,9 +104,9 @@ class GoResolver(LanguageResolver):
             if typed is not None:
                 return typed
         if m is not None and m.group(1) == e.receiver:
-            hits = self.method_set(here, m.group(2), name)
-            if hits:
-                return _pick(hits, RECEIVER)
+            got = self._method_of(here, m.group(2), name)
+            if got is not None:
+                return got
         if e.receiver in self.package_level(here):  # `T.Method` method expressions
             hits = self.method_set(here, e.receiver, name)
             if hits:
@@ -261,9 +261,31 @@ class GoResolver(LanguageResolver):
         return got.pop() if len(got) == 1 else None
 
     def _method_of(self, directory: str, type_name: str, name: str) -> Resolution | None:
-        """T's method `name`: its own, a promoted one, or an interface's method spec."""
+        """T's method `name`: its own, a promoted one, or an interface's method spec; external
+        when T has none and embeds an outside package's type (`http.ResponseWriter`'s
+        `Header`: promoted from there)."""
         hits = self.method_set(directory, type_name, name)
-        return _pick(hits, RECEIVER) if hits else None
+        if hits:
+            return _pick(hits, RECEIVER)
+        return (None, EXTERNAL) if self.embeds_outside(directory, type_name) else None
+
+    def embeds_outside(self, directory: str, type_name: str) -> bool:
+        """The struct or interface `type_name` of `directory`, or one of the repository's types
+        it embeds (to MAX_EMBED_DEPTH), embeds a type of a package outside the repository."""
+        level, seen = [(directory, type_name)], set()
+        for _ in range(MAX_EMBED_DEPTH + 1):
+            for d, t in level:
+                structs = [s for s in self.package_level(d).get(t, []) if s.kind in ("struct", "interface")]
+                bindings = self.bindings(structs[0].path) if len(structs) == 1 else {}
+                for written in type_parts(structs[0].signature)[0] if len(structs) == 1 else ():
+                    pkg = _EMBEDDED.match(written).group(1)
+                    if pkg and pkg in bindings and bindings[pkg] is None:
+                        return True
+            seen.update(level)
+            level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
+            if not level:
+                return False
+        return False
 
     def method_set(self, directory: str, type_name: str, name: str) -> list[Sym]:
         """The methods `name` of the type `type_name` of `directory`: its own (an interface's
