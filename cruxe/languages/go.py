@@ -28,9 +28,11 @@ gets `T{}.M()` the same way. A call on a field's value (`s.conn.Write(b)`, `s.co
 `x.opts.dialer.Dial()`), `s` being the method's receiver or such a local, gets the type the
 field declares (a slice's or map's element when indexed), when the struct is one this file
 declares (`_Fields`); a struct of another file on the way leaves the field chain to the
-resolver (`Server{}.conn`, `T{}.conns[]`), which reads the struct's signature. A local given such
-a value (`e := s.engine`, `p := &s.other`) or its method's result (`root :=
-engine.trees.get(m)`) is typed the same way. A call on a name that its function does not declare
+resolver (`Server{}.conn`, `T{}.conns[]`), which reads the struct's signature, as it does a field
+whose type is a named slice or map type (`type Matchers []Matcher`: its element is in that
+declaration). A local given such a value (`e := s.engine`, `p := &s.other`), its method's result
+(`root := engine.trees.get(m)`), or a range clause's value variable walking a field (`for _, m :=
+range s.matchers`, an element: `s.matchers[]`) is typed the same way. A call on a name that its function does not declare
 and no import binds (`CommandLine.Parse(args)`) is on a package-level name: a variable of this file
 gets the receiver its declaration gives, as a typed local does (`FlagSet{}`, `NewFlagSet()`); any
 other gets `CommandLine=`, whose type the resolver reads from the variable's declaration
@@ -452,7 +454,9 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
     by the method's row; the resolver knows its type); `x := y` takes y's receiver; a call on a
     field's value (`x.f.M()`, `x.f[i].M()`) the type its struct declares (`_Fields`). Go
     scopes are blocks: the declaration a call sees is the innermost one whose block holds it,
-    after it; when that is any other declaration of the name (a range variable, a parameter of
+    after it; a range clause's value variable walking a field's value (`for _, m := range
+    s.matchers`) is an element of it (`s.matchers[]`, `_range_element`); when that is any other
+    declaration of the name (another range variable, a parameter of
     a function type, two in one block giving different receivers), or what the value names is
     a local of the function (a local `f`, `pkg` or type `T`) that is no typed local, the call
     keeps its name, and so its guess (a local seen where the declaration is, not one declared

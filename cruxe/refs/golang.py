@@ -14,7 +14,8 @@
   (the extractor writes the receiver `T{}` or `pkg.T{}` for `p *T`, `x := T{}`, `var x *T`,
   `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`; the field's declared type for a call on
   a field's value, `s.conn.Write(b)`, when the file declares the struct, else `Server{}.conn`,
-  `T{}.conns[]`, whose fields' types `field_type` reads in the structs' signatures, then the
+  `T{}.conns[]`, whose fields' types `field_type` reads in the structs' signatures, an indexed
+  field of a named slice or map type through that type's declaration, then the
   methods and fields the receiver chains, in order): T's method M (its own, a
   promoted one, or an interface's method spec, its own or one of an interface it embeds), T being the first result f's signature
   declares (a named type, every definition of f agreeing), or f itself when f is a type (a
@@ -30,6 +31,9 @@
   another package's through an import binding it by its alias or last path element; external
   for an outside package's. The receiver names only `x`: the incremental rule retries the call
   because a variable whose signature writes a dirty name is dirty too (`resolve._with_values`).
+- A type known on the way (a typed local, the method's receiver) that has no method of the
+  name while it, or a repository type it embeds, embeds an outside package's type: external
+  (the method is promoted from there: `http.ResponseWriter`'s `Header`).
 - Other receivers: the one Go method of that name in the repository, unless it is a name
   that the standard interfaces use everywhere (Close, String, Write, ...).
 Several package-level definitions of one name in one directory (build-tagged variants)
