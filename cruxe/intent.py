@@ -129,11 +129,14 @@ _FAILURE_THEN_DETAIL_RE = re.compile(
 
 
 # A statement, then after a colon the one value it is about, as a command line tool reports a
-# usage error (`flag needs an argument: --output`, `unknown command: "serve"`); a path there is
+# usage error (`flag needs an argument: --output`, `unknown command: "serve"`), or a value with
+# no letters, a number or version as a program prints it (`improper constraint: >== 1.2.3`,
+# `invalid port: 70000`); a path there is
 # as often an instruction's object (`parse the config file: config.toml`). A question ends with
 # `?` or opens with its word.
 _STATEMENT_THEN_VALUE_RE = re.compile(
-    r"^[a-z][a-z' -]{2,60}[a-z]: (?:--?[A-Za-z][\w-]*|'[^'\n]+'|\"[^\"\n]+\"|`[^`\n]+`)$", re.IGNORECASE)
+    r"^[a-z][a-z' -]{2,60}[a-z]: (?:--?[A-Za-z][\w-]*|'[^'\n]+'|\"[^\"\n]+\"|`[^`\n]+`|[^A-Za-z\s][^A-Za-z\n]*)$",
+    re.IGNORECASE)
 _QUESTION_OPENERS = frozenset("how what where which who whom whose why when does do did is are can could should".split())
 
 

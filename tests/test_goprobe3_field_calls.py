@@ -10,9 +10,8 @@ import pytest
 
 from cruxe.languages.go import extract
 
-from support.gofields import GO_MOD, TYPES, indexed_call_targets
+from support.gofields import GO_MOD, TYPES, assert_edit_moves_call, indexed_call_targets
 from support.gofields import marker_line as _line
-from support.incremental import symbol_names, synced_and_whole
 
 SERVER = '''\
 package a
@@ -121,9 +120,5 @@ def test_the_extractor_writes_the_fields_type_as_the_receiver():
 
 def test_a_field_type_changed_moves_the_call_in_an_incremental_sync(make_repo, tmp_path, monkeypatch):
     root = make_repo({"go.mod": GO_MOD, "a/types.go": TYPES, "a/server.go": SERVER, "a/elsewhere.go": ELSEWHERE})
-    synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "a/server.go").write_text(
-        SERVER.replace("engine  *Engine", "engine  *Other")))
-    names = symbol_names(root)
-    line = _line(SERVER, "// field")
-    assert [names[r[5]] for r in whole if r[:2] == ("a/server.go", line) and r[3] == "handle"] == ["a.Other.handle"]
-    assert synced == whole
+    assert_edit_moves_call(root, tmp_path, monkeypatch, "a/server.go", SERVER.replace("engine  *Engine", "engine  *Other"),
+                           ("a/server.go", _line(SERVER, "// field")), "a.Other.handle")

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from cruxe.intent import classify
 from cruxe.literals import emitted_segments
-from cruxe.query import search_code
 
+from support.messages import assert_pastes_find_sites
 from support.repos import indexed_files
 
 SCANNER_GO = '''\
@@ -145,15 +145,9 @@ def test_a_quoted_value_then_not_set_is_a_message():
 def test_pasted_messages_find_their_emitting_sites(tmp_path):
     files = {"yaml/scannerc.go": SCANNER_GO, "yaml/scanner_test.go": TEST_GO, "cli/context.go": CONTEXT_GO,
              "logrus/entry.go": ENTRY_GO}
-    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
-    for paste, path, text in (
-            ("yaml: line 7: mapping values are not allowed in this context", "yaml/scannerc.go", "mapping values"),
-            ("yaml: line 3: found character that cannot start any token", "yaml/scannerc.go", "cannot start any"),
-            ('Required flag "config" not set', "cli/context.go", '"Required flag %q'),
-            ("Failed to obtain reader, io: read/write on closed pipe", "logrus/entry.go", "Failed to obtain")):
-        source = files[path].splitlines()
-        want = next(i + 1 for i, line in enumerate(source) if text in line)
-        hits, _, intent = search_code(gen, repo, ref, paste, limit=5)
-        assert intent["intent"] == "error", paste
-        top = hits[0]
-        assert (top.path, top.line_start <= want <= top.line_end) == (path, True), (paste, hits[:3])
+    index = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    assert_pastes_find_sites(index, files, (
+        ("yaml: line 7: mapping values are not allowed in this context", "yaml/scannerc.go", "mapping values"),
+        ("yaml: line 3: found character that cannot start any token", "yaml/scannerc.go", "cannot start any"),
+        ('Required flag "config" not set', "cli/context.go", '"Required flag %q'),
+        ("Failed to obtain reader, io: read/write on closed pipe", "logrus/entry.go", "Failed to obtain")))

@@ -142,5 +142,6 @@ def test_an_embedding_edited_in_another_file_moves_the_promoted_calls(make_repo,
     after = SHOP.replace("\t*Base\n", "") if edit == "embedding_removed" else SHOP
     synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / "shop/shop.go").write_text(after))
     line = marked_line(USES, "return o.Save()")
-    assert answer(whole, "shop/uses.go", line, "Save") == ("ambiguous" if edit == "embedding_removed" else "receiver")
+    # without *Base, Order embeds only sync.Mutex, a type from outside: a `Save` it had would be promoted from there
+    assert answer(whole, "shop/uses.go", line, "Save") == ("external" if edit == "embedding_removed" else "receiver")
     assert synced == whole

@@ -155,6 +155,9 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
     "rs-probe7": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
                            ("flate2-1.0.25", "miniz_oxide-0.6.2", "crc32fast-1.3.2", "gimli-0.27.0", "addr2line-0.19.0",
                             "backtrace-0.3.67", "cc-1.0.73", "serde_derive-1.0.152")]),
+    "go-probe7": ("go", [("chi", GOCODE / "go-chi/chi"), ("echo", GOCODE / "labstack/echo"),
+                         ("semver", GOCODE / "Masterminds/semver"), ("glob", GOCODE / "gobwas/glob"),
+                         ("jmespath", GOCODE / "jmespath/go-jmespath"), ("humanize", GOCODE / "dustin/go-humanize")]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

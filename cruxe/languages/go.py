@@ -28,9 +28,11 @@ gets `T{}.M()` the same way. A call on a field's value (`s.conn.Write(b)`, `s.co
 `x.opts.dialer.Dial()`), `s` being the method's receiver or such a local, gets the type the
 field declares (a slice's or map's element when indexed), when the struct is one this file
 declares (`_Fields`); a struct of another file on the way leaves the field chain to the
-resolver (`Server{}.conn`, `T{}.conns[]`), which reads the struct's signature. A local given such
-a value (`e := s.engine`, `p := &s.other`) or its method's result (`root :=
-engine.trees.get(m)`) is typed the same way. A call on a name that its function does not declare
+resolver (`Server{}.conn`, `T{}.conns[]`), which reads the struct's signature, as it does a field
+whose type is a named slice or map type (`type Matchers []Matcher`: its element is in that
+declaration). A local given such a value (`e := s.engine`, `p := &s.other`), its method's result
+(`root := engine.trees.get(m)`), or a range clause's value variable walking a field (`for _, m :=
+range s.matchers`, an element: `s.matchers[]`) is typed the same way. A call on a name that its function does not declare
 and no import binds (`CommandLine.Parse(args)`) is on a package-level name: a variable of this file
 gets the receiver its declaration gives, as a typed local does (`FlagSet{}`, `NewFlagSet()`); any
 other gets `CommandLine=`, whose type the resolver reads from the variable's declaration
@@ -89,7 +91,7 @@ def extract(source: bytes, path: str) -> FileExtract:
     types: list[ts.Node] = []
     declared: list[ts.Node] = []  # the names that type specs define
     packages: dict[int, ts.Node] = {}  # start byte of `T` in `pkg.T` -> `pkg`
-    locals_: list[tuple[ts.Node, ts.Node, bool]] = []  # (name, type or value, is a type)
+    locals_: list[tuple[ts.Node, ts.Node, str]] = []  # (name, type or value or what a range walks, which)
     for _, caps in matches(query(LANG, QUERY), root):
         callee = caps.get("callee")
         if callee is not None:
@@ -103,8 +105,8 @@ def extract(source: bytes, path: str) -> FileExtract:
         elif "tdecl" in caps:
             declared.append(caps["tdecl"][0])
         elif "lname" in caps:
-            written = caps.get("ltype")
-            locals_.append((caps["lname"][0], (written or caps["lval"])[0], written is not None))
+            how = next(k for k in _LOCAL_FORMS if k in caps)
+            locals_.append((caps["lname"][0], caps[how][0], how))
         else:
             packages[caps["tqual"][0].start_byte] = caps["tpkg"][0]
     taken = {p[0] for p in pending}
@@ -436,7 +438,10 @@ _SCOPES = frozenset("statement_list block if_statement for_statement expression_
 _NAMED = re.compile(r"(?:\w+\.)?\w+")
 
 
-def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Node, bool]],
+_LOCAL_FORMS = ("ltype", "lval", "lrange")  # go.scm: a local's type written, its value, what its range walks
+
+
+def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Node, str]],
                   decls: list[ts.Node], ranges: list[tuple[int, int]], source: bytes,
                   fields: _Fields) -> list[PendingRef]:
     """A call on a local or parameter whose declaration says its type gets a receiver with
@@ -449,7 +454,9 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
     by the method's row; the resolver knows its type); `x := y` takes y's receiver; a call on a
     field's value (`x.f.M()`, `x.f[i].M()`) the type its struct declares (`_Fields`). Go
     scopes are blocks: the declaration a call sees is the innermost one whose block holds it,
-    after it; when that is any other declaration of the name (a range variable, a parameter of
+    after it; a range clause's value variable walking a field's value (`for _, m := range
+    s.matchers`) is an element of it (`s.matchers[]`, `_range_element`); when that is any other
+    declaration of the name (another range variable, a parameter of
     a function type, two in one block giving different receivers), or what the value names is
     a local of the function (a local `f`, `pkg` or type `T`) that is no typed local, the call
     keeps its name, and so its guess (a local seen where the declaration is, not one declared
@@ -457,8 +464,10 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
     (`_Values.decls`) and type specs' names."""
     locals_.sort(key=lambda t: t[0].start_byte)
     found = []  # (name, its owner, receiver, where its scope starts)
-    for (name, node, written), owner in zip(locals_, enclosing(ranges, [t[0].start_byte for t in locals_])):
-        recv = _type_receiver(node, source) if written else _value_receiver(node, source)
+    for (name, node, how), owner in zip(locals_, enclosing(ranges, [t[0].start_byte for t in locals_])):
+        written = how == "ltype"
+        recv = (_type_receiver(node, source) if written else _value_receiver(node, source) if how == "lval"
+                else _range_element(node, source))
         if owner is not None and recv:  # `var x T = v`: after v too
             found.append((name, owner, recv, name.parent.end_byte if written else node.end_byte))
     # only the declarations of the names found, and of what their values name, are looked at
@@ -630,6 +639,8 @@ class _Fields:
         recv = ""
         for field, index in steps:
             node, params = self.field(struct, field) if struct else (_ELSEWHERE, set())
+            if node is not None and node is not _ELSEWHERE and index and node.type in _NAMED_TYPES:
+                node = _ELSEWHERE  # `type Matchers []Matcher`: the resolver reads the element in its declaration
             if node is _ELSEWHERE:
                 return head + later if head.count("(") < MAX_CHAIN else ""
             if node is not None and index:
@@ -687,6 +698,7 @@ class _Fields:
 
 _TYPED_VALUE = re.compile(r"(?:\w+\.)?\w+(?:\{\}|\(\))")  # `T{}`, `pkg.T{}`, `f()`, `pkg.F()`
 _ELSEWHERE = object()  # `_Fields.field`: the struct (or one it embeds) is declared in another file
+_NAMED_TYPES = ("type_identifier", "qualified_type")  # a field's type that names a declared type
 
 
 def _element(node: ts.Node) -> ts.Node | None:
@@ -818,6 +830,16 @@ def _value_receiver(node: ts.Node, source: bytes) -> str:
         if chain is not None:
             return chain[2]
     return ""
+
+
+def _range_element(node: ts.Node, source: bytes) -> str:
+    """The receiver standing for an element of what a range clause walks when that is a
+    field's value (`for _, m := range s.matchers`: `s.matchers[]`, read as `s.matchers[i]`
+    is); "" for anything else (a local's elements: its type is not read here)."""
+    if node.type != "selector_expression":
+        return ""
+    walked = _value_receiver(node, source)
+    return f"{walked}[]" if walked and _FIELD_ON.fullmatch(f"{walked}[]") else ""
 
 
 def import_name(import_path: str, alias: str) -> str:

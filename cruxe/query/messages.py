@@ -84,9 +84,10 @@ def cut_values(clauses: tuple[Clause, ...], values: frozenset[str]) -> tuple[Cla
 
 def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int], tuple[float, int]]
            ) -> tuple[list[tuple[float, Chunk]], dict[tuple[str, int], tuple[int, float]]]:
-    """The first FIT_DEPTH chunks in order of how well their emitted message explains the
-    pasted query (non-source files after source among equals, unless the query asks for
-    tests; the chunks that explain nothing keep their order, after the rest), and the
+    """The first FIT_DEPTH chunks, and later ones whose messages the query's other channel
+    read (`seen`), in order of how well their emitted message explains the pasted query
+    (non-source files after source among equals, unless the query asks for tests; the chunks
+    that explain nothing keep their order, after the rest), and the
     emitting line of each chunk that has one with its message's fit, by (path, line_start)
     (an inner message's site: its fit to the inner message, `_inner_first`). `seen` keeps
     each chunk's fit to the whole paste for the query's other channel."""
@@ -98,7 +99,8 @@ def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int],
         if key not in seen:
             seen[key] = literals.best_fit(d.source, d.language, pasted)
         fits.append(seen[key])
-    fits += [(0.0, -1)] * (len(docs) - len(fits))
+    # a chunk the other channel read keeps its fit wherever this channel ranks it
+    fits += [seen.get((d.path, int(d.line_start)), (0.0, -1)) for _, d in docs[len(fits):]]
     last = [f > 0 and tests_last and is_non_source_path(d.path) for (f, _), (_, d) in zip(fits, docs)]
     order = sorted(range(len(docs)), key=lambda i: (-fits[i][0], last[i], i))
     order, fits = _inner_first(docs, order, fits, last, pasted, literals.exception_name(p.query),

@@ -14,7 +14,8 @@
   (the extractor writes the receiver `T{}` or `pkg.T{}` for `p *T`, `x := T{}`, `var x *T`,
   `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`; the field's declared type for a call on
   a field's value, `s.conn.Write(b)`, when the file declares the struct, else `Server{}.conn`,
-  `T{}.conns[]`, whose fields' types `field_type` reads in the structs' signatures, then the
+  `T{}.conns[]`, whose fields' types `field_type` reads in the structs' signatures, an indexed
+  field of a named slice or map type through that type's declaration, then the
   methods and fields the receiver chains, in order): T's method M (its own, a
   promoted one, or an interface's method spec, its own or one of an interface it embeds), T being the first result f's signature
   declares (a named type, every definition of f agreeing), or f itself when f is a type (a
@@ -30,6 +31,9 @@
   another package's through an import binding it by its alias or last path element; external
   for an outside package's. The receiver names only `x`: the incremental rule retries the call
   because a variable whose signature writes a dirty name is dirty too (`resolve._with_values`).
+- A type known on the way (a typed local, the method's receiver) that has no method of the
+  name while it, or a repository type it embeds, embeds an outside package's type: external
+  (the method is promoted from there: `http.ResponseWriter`'s `Header`).
 - Other receivers: the one Go method of that name in the repository, unless it is a name
   that the standard interfaces use everywhere (Close, String, Write, ...).
 Several package-level definitions of one name in one directory (build-tagged variants)
@@ -104,9 +108,9 @@ class GoResolver(LanguageResolver):
             if typed is not None:
                 return typed
         if m is not None and m.group(1) == e.receiver:
-            hits = self.method_set(here, m.group(2), name)
-            if hits:
-                return _pick(hits, RECEIVER)
+            got = self._method_of(here, m.group(2), name)
+            if got is not None:
+                return got
         if e.receiver in self.package_level(here):  # `T.Method` method expressions
             hits = self.method_set(here, e.receiver, name)
             if hits:
@@ -261,9 +265,31 @@ class GoResolver(LanguageResolver):
         return got.pop() if len(got) == 1 else None
 
     def _method_of(self, directory: str, type_name: str, name: str) -> Resolution | None:
-        """T's method `name`: its own, a promoted one, or an interface's method spec."""
+        """T's method `name`: its own, a promoted one, or an interface's method spec; external
+        when T has none and embeds an outside package's type (`http.ResponseWriter`'s
+        `Header`: promoted from there)."""
         hits = self.method_set(directory, type_name, name)
-        return _pick(hits, RECEIVER) if hits else None
+        if hits:
+            return _pick(hits, RECEIVER)
+        return (None, EXTERNAL) if self.embeds_outside(directory, type_name) else None
+
+    def embeds_outside(self, directory: str, type_name: str) -> bool:
+        """The struct or interface `type_name` of `directory`, or one of the repository's types
+        it embeds (to MAX_EMBED_DEPTH), embeds a type of a package outside the repository."""
+        level, seen = [(directory, type_name)], set()
+        for _ in range(MAX_EMBED_DEPTH + 1):
+            for d, t in level:
+                structs = [s for s in self.package_level(d).get(t, []) if s.kind in ("struct", "interface")]
+                bindings = self.bindings(structs[0].path) if len(structs) == 1 else {}
+                for written in type_parts(structs[0].signature)[0] if len(structs) == 1 else ():
+                    pkg = _EMBEDDED.match(written).group(1)
+                    if pkg and pkg in bindings and bindings[pkg] is None:
+                        return True
+            seen.update(level)
+            level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
+            if not level:
+                return False
+        return False
 
     def method_set(self, directory: str, type_name: str, name: str) -> list[Sym]:
         """The methods `name` of the type `type_name` of `directory`: its own (an interface's
@@ -334,13 +360,29 @@ class GoResolver(LanguageResolver):
                      indexed: bool) -> tuple[str, str] | str | None:
         """(directory, type name) of a value of the field type `declared` that `struct`
         writes (its element when `indexed`), or EXTERNAL, or None (see `field_type`)."""
+        where = struct
         if indexed:
-            declared = _element(declared)
+            element = _element(declared)
+            if not element:  # a named slice or map type: its element is in its declaration
+                where, element = self._named_element(struct, declared, params)
+            declared = element
         m = _PARAM_TYPE.match(declared.strip()) if declared else None
         if m is None or (not m.group(1) and (m.group(2) in params or m.group(2) in _PREDECLARED)):
             return None
-        at = self._package_of(struct.path, posixpath.dirname(struct.path), m.group(1))
+        at = self._package_of(where.path, posixpath.dirname(where.path), m.group(1))
         return at if at is EXTERNAL or at is None else (at, m.group(2))
+
+    def _named_element(self, struct: Sym, declared: str, params: set[str]) -> tuple[Sym, str]:
+        """(the declaration, the element type it writes) of the named type `declared` that
+        `struct` writes when it is a slice, array or map type of the repository (`type
+        Matchers []Matcher`); (struct, "") otherwise."""
+        m = _PARAM_TYPE.match(declared.strip())
+        if m is None or (not m.group(1) and (m.group(2) in params or m.group(2) in _PREDECLARED)):
+            return struct, ""
+        at = self._package_of(struct.path, posixpath.dirname(struct.path), m.group(1))
+        defs = self.package_level(at).get(m.group(2), []) if at is not None and at is not EXTERNAL else []
+        named = _NAMED_TYPE.match(defs[0].signature) if len(defs) == 1 and defs[0].kind == "type_alias" else None
+        return (defs[0], _element(named.group(1))) if named is not None else (struct, "")
 
     def members(self, sym: Sym) -> list[str]:
         """The names of the methods of a type (`refs.dirty.type_members`): Go declares them
@@ -428,6 +470,7 @@ class GoResolver(LanguageResolver):
         return got
 
 
+_NAMED_TYPE = re.compile(r"^type\s+\w+(?:\[[^\]]*\])?\s*=?\s*(\S.*)$")  # `type Matchers []Matcher`: what it names
 _PARAM_TYPE = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)(?:\[.*\])?$")
 # The receiver the extractor gives a call on a typed local (go.py `_typed_locals`: `T{}`,
 # `pkg.F()`), followed by the methods whose result it is (`ast.Node{}.NextSibling()`) and the

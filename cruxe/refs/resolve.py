@@ -139,7 +139,11 @@ log = logging.getLogger(__name__)
 # type arguments nested three deep, or a header the extractor cut short, still name them.)
 # (52: a member of what a TypeScript function returns when its signature writes no type is the
 # function's own inner function of that name: a factory returning its inner functions.)
-RESOLVER_VERSION = "52"
+# (53: an indexed Go field whose type is a named slice or map type, `type Matchers []Matcher`,
+# holds the element that declaration writes.)
+# (54: a Go method a type lacks while it, or a type of the repository it embeds, embeds an outside
+# package's type is external: promoted from there, no guess by the name.)
+RESOLVER_VERSION = "54"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -35,3 +35,15 @@ def indexed_call_targets(tmp_path: Path, monkeypatch, files: dict[str, str]) -> 
     indexed_files(root, tmp_path / "home", {"go.mod": GO_MOD, "a/types.go": TYPES, **files})
     monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "home"))
     return call_targets(root)
+
+
+def assert_edit_moves_call(root: Path, tmp_path: Path, monkeypatch, edited: str, text: str,
+                           call: tuple[str, int], target: str) -> None:
+    """After `edited` gets `text`, the `handle` call at `call` (path, line) goes to `target` in a
+    fresh whole index, and an incremental sync gives the same edge table."""
+    from .incremental import symbol_names, synced_and_whole
+
+    synced, whole = synced_and_whole(root, tmp_path, monkeypatch, lambda r: (r / edited).write_text(text))
+    names = symbol_names(root)
+    assert [names[r[5]] for r in whole if r[:2] == call and r[3] == "handle"] == [target]
+    assert synced == whole

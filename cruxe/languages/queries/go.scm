@@ -7,7 +7,8 @@
 ;   tdecl      the name a type spec or alias defines (not a use)
 ;   tpkg, tqual   the package and name of a qualified type (`pkg.T`)
 ;   lname      a local's name whose declaration may write its type: ltype the type written
-;              (`var x *T`), lval the one value it is given (`x := T{}`, `p, err := newParser(src)`)
+;              (`var x *T`), lval the one value it is given (`x := T{}`, `p, err := newParser(src)`),
+;              lrange what a range clause's value variable walks (`for _, m := range s.items`)
 
 ; ---- calls
 (call_expression function: (identifier) @callee)
@@ -36,6 +37,8 @@
 (short_var_declaration left: (expression_list . (identifier) @lname) right: (expression_list . (_) @lval .))
 (var_spec name: (identifier) @lname type: (_) @ltype)
 (var_spec . name: (identifier) @lname !type value: (expression_list . (_) @lval .))
+; the second of a range clause's two variables, an element of what it walks
+(range_clause left: (expression_list . (_) . (identifier) @lname .) right: (_) @lrange)
 ; the parameters of a function, a method (not its receiver: the resolver reads that one) or a closure
 (function_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @lname type: (_) @ltype)))
 (method_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @lname type: (_) @ltype)))
