@@ -151,6 +151,13 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
     "rs-probe6": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
                            ("serde_json-1.0.87", "anyhow-1.0.69", "itertools-0.10.3", "nom-7.1.1", "semver-1.0.14",
                             "walkdir-2.3.2", "url-2.3.1", "base64-0.13.0")]),
+    # the seventh round
+    "ts-probe7": ("typescript", [("react-router", Fetch("npm", "@tanstack/react-router@1.170.46", "package/src")),
+                                 ("router-generator", Fetch("npm", "@tanstack/router-generator@1.168.0", "package/src")),
+                                 ("router-plugin", Fetch("npm", "@tanstack/router-plugin@1.169.0", "package/src")),
+                                 ("query-devtools", Fetch("npm", "@tanstack/query-devtools@5.108.2", "package/src")),
+                                 ("vue-query", Fetch("npm", "@tanstack/vue-query@5.104.0", "package/src")),
+                                 ("tiptap-react", Fetch("npm", "@tiptap/react@3.34.0", "package/src"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
