@@ -952,7 +952,26 @@ def message_fit(message: str, pasted: str) -> float:
     (what its holes hold left out); 0 otherwise. Plus EXACT_CASE_FIT when the constant parts
     match as written, TAIL_MISSING_FIT when the literal's trailing whitespace is not there.
     Case and whitespace runs are not significant to the match; holes match anything (typed
-    verbs are checked afterwards)."""
+    verbs are checked afterwards). A message of several lines that does not explain the paste
+    is read by its leading lines, longest first: the paste may show only the first of them
+    (the line an error prints beside its name, a log's first line)."""
+    fit = _whole_fit(message, pasted)
+    if fit > 0:
+        return fit
+    for brk in reversed(list(_LINE_BREAK.finditer(message))):
+        head = _whole_fit(message[:brk.start()], pasted)
+        if head > 0:  # a site printing the paste as its whole message goes first
+            return head + (TAIL_MISSING_FIT if head >= FULL_FIT else 0.0)
+    return fit
+
+
+# A line break inside a literal: an escape (not an escaped backslash before an `n`) or the
+# newline itself (a template literal or a triple-quoted string spanning lines; not a
+# continuation, which prints nothing)
+_LINE_BREAK = re.compile(r"(?<!\\)\\n|(?<!\\)\n")
+
+
+def _whole_fit(message: str, pasted: str) -> float:
     text = " ".join(pasted[:MAX_FIT_CHARS].split())
     parts, tail = _template(message)
     consts = [p for kind, p in parts if kind == "c"]
