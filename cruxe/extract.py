@@ -113,7 +113,9 @@ _BOM = b"\xef\xbb\xbf"
 # 60: a literal given to a variable named `error` or `err` (`*_error`) is a message.
 # 61: a TypeScript bare call of a name destructured from a call's result (`const {unlink} =
 # createReactiveSystem(); unlink()`) gets that call as receiver.
-EXTRACTION_VERSION = "62"
+# 62: a TSX closing tag (`</CatchBoundary>`) is no second use of its component. 63: the literal
+# scan of TypeScript, Go and Rust reads a comment whole (a quote in it opens no literal).
+EXTRACTION_VERSION = "63"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

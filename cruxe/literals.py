@@ -64,6 +64,15 @@ _LITERAL = {
     "rust": re.compile(_DOUBLE, re.S),
 }
 _LITERAL["tsx"] = _LITERAL["javascript"] = _LITERAL["typescript"]
+# The scan of the languages with `//` and `/* */` comments reads a comment as a whole, so a quote
+# in it opens no literal: an apostrophe or a code span in prose (`// A group's layout keeps
+# `''` here`) turned the rest of a definition inside out and lost its messages. Go's runes and
+# Rust's chars are read whole too (`'`'`, `'"'`): not a lifetime (`'a`), which has no closing quote.
+_COMMENT = r"//[^\n]*|/\*(?:[^*]|\*(?!/))*+\*/"
+_CHAR = r"'(?:[^'\\\n]|\\[^\n][^'\n]{0,9})'"
+_SCAN = {lang: re.compile(f"{_COMMENT}|{_CHAR}|{p.pattern}" if lang in ("go", "rust") else f"{_COMMENT}|{p.pattern}",
+                          re.S) for lang, p in _LITERAL.items() if lang != "python"}
+_SCAN["python"] = _LITERAL["python"]
 # The quotes that open a string spanning lines (a Rust string may too, but the scan reads Rust
 # strings one line at a time).
 _MULTILINE_QUOTE = {"python": re.compile(r'"""|\'\'\''), "go": re.compile("`"), "typescript": re.compile("`")}
@@ -290,8 +299,10 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
     prev_end, prev_kept = -1, False
     concatenates = language != "rust"  # `"a " + x + " b"`: Rust concatenates with format!
     helper_free = concatenates
-    for m in pattern.finditer(text):
+    for m in _SCAN[language].finditer(text):
         start, body = m.start(), m.group()
+        if body[0] == "/" or (body[0] == "'" and language in ("go", "rust")):  # a comment, a rune or char
+            continue
         gap = text[prev_end:start] if prev_kept else ""
         joined = prev_kept and _only_joiners(gap)
         holed = helper_free and prev_kept and not joined and _CONCAT_GAP.fullmatch(gap) is not None
