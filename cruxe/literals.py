@@ -947,6 +947,7 @@ MIN_PART_COVERAGE = 0.5  # a message found inside the paste explains at least ha
 EXACT_CASE_FIT = 0.25  # the runtime prints the literal as written: the paste keeps its case
 TAIL_MISSING_FIT = -0.1  # the literal ends in whitespace (`\n`) the paste does not show
 MAX_FIT_CHARS = 1000  # the paste's head decides (the scan below is linear in it)
+MIN_CUT_CHARS = 20  # a paste cut short ends in this much of a message's next constant, or more
 # What a typed printf verb can print: a value that does not fit the verb was not printed by it.
 _VERB_VALUE = {
     **dict.fromkeys("diu", re.compile(r"[-+]?\d+")), **dict.fromkeys("boxX", re.compile(r"[-+]?(?:0[xob])?[0-9a-f]+")),
@@ -965,7 +966,8 @@ def message_fit(message: str, pasted: str) -> float:
     Case and whitespace runs are not significant to the match; holes match anything (typed
     verbs are checked afterwards). A message of several lines that does not explain the paste
     is read by its leading lines, longest first: the paste may show only the first of them
-    (the line an error prints beside its name, a log's first line)."""
+    (the line an error prints beside its name, a log's first line). Last, a paste cut short
+    inside the message (`_align_cut`) is explained by its share."""
     fit = _whole_fit(message, pasted)
     if fit > 0:
         return fit
@@ -973,7 +975,7 @@ def message_fit(message: str, pasted: str) -> float:
         head = _whole_fit(message[:brk.start()], pasted)
         if head > 0:  # a site printing the paste as its whole message goes first
             return head + (TAIL_MISSING_FIT if head >= FULL_FIT else 0.0)
-    return fit
+    return _whole_fit(message, pasted, cut=True)
 
 
 # A line break inside a literal: an escape (not an escaped backslash before an `n`) or the
@@ -982,7 +984,7 @@ def message_fit(message: str, pasted: str) -> float:
 _LINE_BREAK = re.compile(r"(?<!\\)\\n|(?<!\\)\n")
 
 
-def _whole_fit(message: str, pasted: str) -> float:
+def _whole_fit(message: str, pasted: str, cut: bool = False) -> float:
     text = " ".join(pasted[:MAX_FIT_CHARS].split())
     parts, tail = _template(message)
     consts = [p for kind, p in parts if kind == "c"]
@@ -991,7 +993,7 @@ def _whole_fit(message: str, pasted: str) -> float:
     low = text.lower()
     if len(low) != len(text):  # a case mapping that changes lengths: compare as lower case only
         text = low
-    found = _align(parts, low)
+    found = _align_cut(parts, low) if cut else _align(parts, low)
     if found is None:
         return 0.0
     spans, full = found
@@ -1070,6 +1072,30 @@ def _align(parts: list[tuple[str, str]], low: str) -> tuple[list[tuple[int, int]
         if last >= (spans[-2][1] if len(spans) > 1 else 0) and (starts_with_hole or spans[0][0] == 0):
             spans[-1], full = (last, len(low)), True
     return spans, full
+
+
+def _align_cut(parts: list[tuple[str, str]], low: str) -> tuple[list[tuple[int, int]], bool] | None:
+    """`_align` of a paste cut short (a long warning pasted up to a sentence, a log line a
+    terminal cut): the constants found in order up to one whose first MIN_CUT_CHARS characters
+    or more end the paste, that head its last span; never a whole match. None otherwise (a
+    paste holding every constant is `_align`'s)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for c in (p.lower() for kind, p in parts if kind == "c"):
+        at = low.find(c, pos)
+        if at >= 0:
+            spans.append((at, at + len(c)))
+            pos = at + len(c)
+            continue
+        end = low[len(low) - MIN_CUT_CHARS:]
+        j = c.find(end) if len(low) - MIN_CUT_CHARS >= pos else -1
+        while j >= 0:  # the leftmost start: the longest head of `c` that ends the paste
+            start = len(low) - (j + MIN_CUT_CHARS)
+            if start >= pos and c.startswith(low[start:]):
+                return spans + [(start, len(low))], False
+            j = c.find(end, j + 1)
+        return None
+    return None
 
 
 def _values_fit(parts: list[tuple[str, str]], spans: list[tuple[int, int]], low: str) -> bool:

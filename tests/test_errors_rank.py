@@ -274,6 +274,15 @@ def test_a_message_of_several_lines_is_found_by_its_first_line():
     assert message_fit("Unknown target ${t}.\nUse react or solid.", "Unknown target svelte.") > FULL_FIT
 
 
+def test_a_paste_cut_short_is_explained_by_the_message_it_starts():
+    message = "The groupings for the route \"${id}\" are invalid. Each grouping must hold at least one property"
+    cut = 'The groupings for the route "/posts" are invalid. Each grouping must'
+    fit = message_fit(message, cut)
+    assert 0 < fit < FULL_FIT  # a part of the message, never the whole of it
+    # the cut must end in enough of the message: a few words could be any message's
+    assert message_fit("Unknown route ${id}: no such file or directory in the routes folder", "Unknown route x: no") == 0
+
+
 def test_a_long_paste_that_cannot_be_mostly_one_message_costs_no_probe(indexed, monkeypatch):
     from cruxe.query import messages
 
