@@ -85,11 +85,12 @@ def cut_values(clauses: tuple[Clause, ...], values: frozenset[str]) -> tuple[Cla
 def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int], tuple[float, int]]
            ) -> tuple[list[tuple[float, Chunk]], dict[tuple[str, int], tuple[int, float]]]:
     """The first FIT_DEPTH chunks in order of how well their emitted message explains the
-    pasted query, its printed name kept on where only so it does (non-source files after source among equals, unless the query asks for
-    tests; the chunks that explain nothing keep their order, after the rest), and the
-    emitting line of each chunk that has one with its message's fit, by (path, line_start)
-    (an inner message's site: its fit to the inner message, `_inner_first`). `seen` keeps
-    each chunk's fit to the whole paste for the query's other channel."""
+    pasted query, its printed name kept on where only so it does (non-source files after
+    source among equals, unless the query asks for tests; the chunks that explain nothing
+    keep their order, after the rest), and the emitting line of each chunk that has one with
+    its message's fit, by (path, line_start) (an inner message's site: its fit to the inner
+    message, `_inner_first`). `seen` keeps each chunk's fit to the whole paste for the
+    query's other channel."""
     pasted = literals.unwrap_message(p.query)
     # the name taken off may be the message's own first word (`console.warn(`Warning: ...`)`)
     named = literals.unwrap_message(p.query, keep_name=True)
