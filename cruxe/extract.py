@@ -115,7 +115,9 @@ _BOM = b"\xef\xbb\xbf"
 # createReactiveSystem(); unlink()`) gets that call as receiver.
 # 62: a call on a Go range clause's value variable walking a field (`for _, m := range s.items`)
 # gets the field's element as receiver (`T{}.items[]`), a named slice type's left to the resolver.
-EXTRACTION_VERSION = "62"
+# 63: a TSX closing tag (`</CatchBoundary>`) is no second use of its component. 64: the literal
+# scan of TypeScript, Go and Rust reads a comment whole (a quote in it opens no literal).
+EXTRACTION_VERSION = "64"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

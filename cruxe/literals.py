@@ -64,6 +64,15 @@ _LITERAL = {
     "rust": re.compile(_DOUBLE, re.S),
 }
 _LITERAL["tsx"] = _LITERAL["javascript"] = _LITERAL["typescript"]
+# The scan of the languages with `//` and `/* */` comments reads a comment as a whole, so a quote
+# in it opens no literal: an apostrophe or a code span in prose (`// A group's layout keeps
+# `''` here`) turned the rest of a definition inside out and lost its messages. Go's runes and
+# Rust's chars are read whole too (`'`'`, `'"'`): not a lifetime (`'a`), which has no closing quote.
+_COMMENT = r"//[^\n]*|/\*(?:[^*]|\*(?!/))*+\*/"
+_CHAR = r"'(?:[^'\\\n]|\\[^\n][^'\n]{0,9})'"
+_SCAN = {lang: re.compile(f"{_COMMENT}|{_CHAR}|{p.pattern}" if lang in ("go", "rust") else f"{_COMMENT}|{p.pattern}",
+                          re.S) for lang, p in _LITERAL.items() if lang != "python"}
+_SCAN["python"] = _LITERAL["python"]
 # The quotes that open a string spanning lines (a Rust string may too, but the scan reads Rust
 # strings one line at a time).
 _MULTILINE_QUOTE = {"python": re.compile(r'"""|\'\'\''), "go": re.compile("`"), "typescript": re.compile("`")}
@@ -290,8 +299,10 @@ def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]
     prev_end, prev_kept = -1, False
     concatenates = language != "rust"  # `"a " + x + " b"`: Rust concatenates with format!
     helper_free = concatenates
-    for m in pattern.finditer(text):
+    for m in _SCAN[language].finditer(text):
         start, body = m.start(), m.group()
+        if body[0] == "/" or (body[0] == "'" and language in ("go", "rust")):  # a comment, a rune or char
+            continue
         gap = text[prev_end:start] if prev_kept else ""
         joined = prev_kept and _only_joiners(gap)
         holed = helper_free and prev_kept and not joined and _CONCAT_GAP.fullmatch(gap) is not None
@@ -936,6 +947,7 @@ MIN_PART_COVERAGE = 0.5  # a message found inside the paste explains at least ha
 EXACT_CASE_FIT = 0.25  # the runtime prints the literal as written: the paste keeps its case
 TAIL_MISSING_FIT = -0.1  # the literal ends in whitespace (`\n`) the paste does not show
 MAX_FIT_CHARS = 1000  # the paste's head decides (the scan below is linear in it)
+MIN_CUT_CHARS = 20  # a paste cut short ends in this much of a message's next constant, or more
 # What a typed printf verb can print: a value that does not fit the verb was not printed by it.
 _VERB_VALUE = {
     **dict.fromkeys("diu", re.compile(r"[-+]?\d+")), **dict.fromkeys("boxX", re.compile(r"[-+]?(?:0[xob])?[0-9a-f]+")),
@@ -952,7 +964,27 @@ def message_fit(message: str, pasted: str) -> float:
     (what its holes hold left out); 0 otherwise. Plus EXACT_CASE_FIT when the constant parts
     match as written, TAIL_MISSING_FIT when the literal's trailing whitespace is not there.
     Case and whitespace runs are not significant to the match; holes match anything (typed
-    verbs are checked afterwards)."""
+    verbs are checked afterwards). A message of several lines that does not explain the paste
+    is read by its leading lines, longest first: the paste may show only the first of them
+    (the line an error prints beside its name, a log's first line). Last, a paste cut short
+    inside the message (`_align_cut`) is explained by its share."""
+    fit = _whole_fit(message, pasted)
+    if fit > 0:
+        return fit
+    for brk in reversed(list(_LINE_BREAK.finditer(message))):
+        head = _whole_fit(message[:brk.start()], pasted)
+        if head > 0:  # a site printing the paste as its whole message goes first
+            return head + (TAIL_MISSING_FIT if head >= FULL_FIT else 0.0)
+    return _whole_fit(message, pasted, cut=True)
+
+
+# A line break inside a literal: an escape (not an escaped backslash before an `n`) or the
+# newline itself (a template literal or a triple-quoted string spanning lines; not a
+# continuation, which prints nothing)
+_LINE_BREAK = re.compile(r"(?<!\\)\\n|(?<!\\)\n")
+
+
+def _whole_fit(message: str, pasted: str, cut: bool = False) -> float:
     text = " ".join(pasted[:MAX_FIT_CHARS].split())
     parts, tail = _template(message)
     consts = [p for kind, p in parts if kind == "c"]
@@ -961,7 +993,7 @@ def message_fit(message: str, pasted: str) -> float:
     low = text.lower()
     if len(low) != len(text):  # a case mapping that changes lengths: compare as lower case only
         text = low
-    found = _align(parts, low)
+    found = _align_cut(parts, low) if cut else _align(parts, low)
     if found is None:
         return 0.0
     spans, full = found
@@ -1040,6 +1072,30 @@ def _align(parts: list[tuple[str, str]], low: str) -> tuple[list[tuple[int, int]
         if last >= (spans[-2][1] if len(spans) > 1 else 0) and (starts_with_hole or spans[0][0] == 0):
             spans[-1], full = (last, len(low)), True
     return spans, full
+
+
+def _align_cut(parts: list[tuple[str, str]], low: str) -> tuple[list[tuple[int, int]], bool] | None:
+    """`_align` of a paste cut short (a long warning pasted up to a sentence, a log line a
+    terminal cut): the constants found in order up to one whose first MIN_CUT_CHARS characters
+    or more end the paste, that head its last span; never a whole match. None otherwise (a
+    paste holding every constant is `_align`'s)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for c in (p.lower() for kind, p in parts if kind == "c"):
+        at = low.find(c, pos)
+        if at >= 0:
+            spans.append((at, at + len(c)))
+            pos = at + len(c)
+            continue
+        end = low[len(low) - MIN_CUT_CHARS:]
+        j = c.find(end) if len(low) - MIN_CUT_CHARS >= pos else -1
+        while j >= 0:  # the leftmost start: the longest head of `c` that ends the paste
+            start = len(low) - (j + MIN_CUT_CHARS)
+            if start >= pos and c.startswith(low[start:]):
+                return spans + [(start, len(low))], False
+            j = c.find(end, j + 1)
+        return None
+    return None
 
 
 def _values_fit(parts: list[tuple[str, str]], spans: list[tuple[int, int]], low: str) -> bool:

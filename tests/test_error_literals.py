@@ -350,3 +350,39 @@ def test_outside_python_a_scan_thrown_off_by_a_stray_quote_loses_no_later_chunk(
             "function b() {\n  throw new Error(`Duplicate discriminator value ${v} here`);\n}\n")
     fields = field_texts(text, "typescript", [(1, 4), (5, 7)])
     assert fields[1] == "duplicate discriminator value | here |"
+
+
+def test_a_quote_in_a_comment_opens_no_literal():
+    from cruxe.literals import emitted_messages
+    # @tanstack/router-generator's `checkRouteFullPathUniqueness`: an apostrophe and a code span
+    # in a comment made the scan read the rest of the function inside out, losing its message
+    ts = ("export function checkPaths(routes: Array<Route>) {\n"
+          "  // A route group's layout keeps its stripped path `''` here, so one without\n"
+          "  // child routes yet doesn't conflict with the index route\n"
+          "  const conflicting = findDuplicates(routes)\n"
+          "  if (conflicting !== undefined) {\n"
+          "    const errorMessage = `Conflicting configuration paths were found for the following route"
+          "${conflicting.length > 1 ? 's' : ''}: ${conflicting.map((p) => `\"${p.fullPath}\"`).join(', ')}.`\n"
+          "    throw new Error(errorMessage)\n"
+          "  }\n"
+          "}\n")
+    found = emitted_messages(ts, "typescript")
+    assert len(found) == 1 and found[0].startswith("Conflicting configuration paths were found for the following")
+    # Go's `text/scanner`: a rune holding a backtick is no raw string's start
+    go = ("func (s *Scanner) scanRawString() {\n"
+          "\tch := s.next() // the one after the opening quote\n"
+          "\tfor ch != '`' {\n"
+          "\t\tif ch < 0 {\n"
+          "\t\t\ts.error(\"raw string literal not terminated\")\n"
+          "\t\t\treturn\n"
+          "\t\t}\n"
+          "\t\tch = s.next()\n"
+          "\t}\n"
+          "}\n\n"
+          "func isQuote(ch rune) bool {\n"
+          "\treturn ch == '`' || ch == '\"'\n"
+          "}\n")
+    assert emitted_messages(go, "go") == ["raw string literal not terminated"]
+    # a comment's words are no message, and `//` inside a string is no comment
+    assert emitted_messages('/* throw new Error("not this one") */\nthrow new Error("see http://x.io/a for more")\n',
+                            "typescript") == ["see http://x.io/a for more"]

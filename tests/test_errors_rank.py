@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cruxe.literals import emitted_messages, message_fit
+from cruxe.literals import FULL_FIT, emitted_messages, message_fit
 from cruxe.query import plan, search_code
 
 from support.repos import indexed_files
@@ -254,6 +254,33 @@ def test_fit_orders_sites_by_what_the_paste_shows():
     assert message_fit("config file", "could not open config file /etc/app.toml: permission denied") == 0
     # a constant that the paste does not hold is another message
     assert message_fit(".pick() cannot be used", ".omit() cannot be used") == 0
+
+
+def test_a_message_of_several_lines_is_found_by_its_first_line():
+    # @tanstack/router-plugin throws a message of several lines joined with `+`; the user pastes
+    # the line printed beside `Error:`, which the whole message (every line's words) cannot explain
+    src = ("throw new Error(\n  `Plugin order error: '${p.pkg}' is placed before '@tanstack/router-plugin'.\\n\\n` +\n"
+           "    `The TanStack Router plugin must come BEFORE JSX transformation plugins.\\n\\n` +\n"
+           "    `Please update your Vite config:\\n\\n`,\n)")
+    message, = emitted_messages(src, "typescript")
+    paste = "Plugin order error: '@vitejs/plugin-react' is placed before '@tanstack/router-plugin'."
+    fit = message_fit(message, paste)
+    assert fit > FULL_FIT  # the first line, its hole filled, is the whole paste
+    # a site whose whole message is the paste goes before one that prints more lines
+    assert message_fit("Plugin order error: '${p.pkg}' is placed before '@tanstack/router-plugin'.", paste) > fit
+    # later lines alone do not explain a paste of the first: only leading lines are read
+    assert message_fit("Settings:\\nPlugin order error: '${p.pkg}' is placed before it", paste) == 0
+    # a template literal spanning lines is read the same way
+    assert message_fit("Unknown target ${t}.\nUse react or solid.", "Unknown target svelte.") > FULL_FIT
+
+
+def test_a_paste_cut_short_is_explained_by_the_message_it_starts():
+    message = "The groupings for the route \"${id}\" are invalid. Each grouping must hold at least one property"
+    cut = 'The groupings for the route "/posts" are invalid. Each grouping must'
+    fit = message_fit(message, cut)
+    assert 0 < fit < FULL_FIT  # a part of the message, never the whole of it
+    # the cut must end in enough of the message: a few words could be any message's
+    assert message_fit("Unknown route ${id}: no such file or directory in the routes folder", "Unknown route x: no") == 0
 
 
 def test_a_long_paste_that_cannot_be_mostly_one_message_costs_no_probe(indexed, monkeypatch):

@@ -181,6 +181,28 @@ def test_jsx_component_tags_are_calls_html_tags_are_not():
     assert [(r.to_name, r.receiver) for r in fx.references] == [("Card", "ui"), ("Row", "")]
 
 
+def test_a_closing_tag_is_not_another_use_of_its_component():
+    # an element written open and closed uses its component once, at the opening tag (the
+    # shape of @tanstack/react-router's Match.tsx, whose `</CatchBoundary>` was listed again)
+    src = b"""import { CatchBoundary } from './CatchBoundary'
+import * as ui from './ui'
+
+export function Match(props: { id: string }) {
+  return (
+    <CatchBoundary getResetKey={() => props.id}>
+      <ui.Card title={props.id}>
+        <CatchBoundary getResetKey={() => 'inner'} />
+      </ui.Card>
+    </CatchBoundary>
+  )
+}
+"""
+    fx = extract_tsx(src, "src/Match.tsx")
+    uses = sorted((r.line, r.edge_type, r.to_name) for r in fx.references if r.edge_type != "imports")
+    assert uses == [(6, "calls", "CatchBoundary"), (7, "calls", "Card"), (7, "references", "ui"),
+                    (8, "calls", "CatchBoundary")]
+
+
 def test_declaration_files_are_visible_as_a_whole():
     src = b"interface Options { debug?: boolean }\ndeclare function setup(o: Options): void;\ntype Mode = 'a';\n"
     assert {s.name: s.visibility for s in extract_typescript(src, "types/lib.d.ts").symbols} == {

@@ -158,6 +158,12 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
     "go-probe7": ("go", [("chi", GOCODE / "go-chi/chi"), ("echo", GOCODE / "labstack/echo"),
                          ("semver", GOCODE / "Masterminds/semver"), ("glob", GOCODE / "gobwas/glob"),
                          ("jmespath", GOCODE / "jmespath/go-jmespath"), ("humanize", GOCODE / "dustin/go-humanize")]),
+    "ts-probe7": ("typescript", [("react-router", Fetch("npm", "@tanstack/react-router@1.170.46", "package/src")),
+                                 ("router-generator", Fetch("npm", "@tanstack/router-generator@1.168.0", "package/src")),
+                                 ("router-plugin", Fetch("npm", "@tanstack/router-plugin@1.169.0", "package/src")),
+                                 ("query-devtools", Fetch("npm", "@tanstack/query-devtools@5.108.2", "package/src")),
+                                 ("vue-query", Fetch("npm", "@tanstack/vue-query@5.104.0", "package/src")),
+                                 ("tiptap-react", Fetch("npm", "@tiptap/react@3.34.0", "package/src"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

@@ -359,7 +359,7 @@ _READERS = {
     **dict.fromkeys(("call", "new", "cname", "crecv", "dynimport", "jsxname", "import", "isrc", "reexport",
                      "esrc", "lexport", "lclause", "aname", "avalue", "rname", "rsrc"), "refs"),  # _references
     **dict.fromkeys(("tref", "vref", "pref", "mref", "mobj"), "uses"),  # use_references
-    **dict.fromkeys(("tdecl", "tparam", "vdecl", "pwrite"), "declared"),  # names being declared there
+    **dict.fromkeys(("tdecl", "tparam", "vdecl", "pwrite", "jsxend"), "declared"),  # no use there
     "ftype": "function_types",  # _bindings
     **dict.fromkeys(("tmodule", "tnested"), "qualified"),  # `ns.Type`
     **dict.fromkeys(("lvname", "lvtype", "lvnew", "lvcall", "lvread", "lvprop"), "typed"),  # _typed_receivers

@@ -85,19 +85,23 @@ def cut_values(clauses: tuple[Clause, ...], values: frozenset[str]) -> tuple[Cla
 def by_fit(docs: list[tuple[float, Chunk]], p: Plan, seen: dict[tuple[str, int], tuple[float, int]]
            ) -> tuple[list[tuple[float, Chunk]], dict[tuple[str, int], tuple[int, float]]]:
     """The first FIT_DEPTH chunks, and later ones whose messages the query's other channel
-    read (`seen`), in order of how well their emitted message explains the pasted query
-    (non-source files after source among equals, unless the query asks for tests; the chunks
-    that explain nothing keep their order, after the rest), and the
-    emitting line of each chunk that has one with its message's fit, by (path, line_start)
-    (an inner message's site: its fit to the inner message, `_inner_first`). `seen` keeps
-    each chunk's fit to the whole paste for the query's other channel."""
+    read (`seen`), in order of how well their emitted message explains the pasted query, its
+    printed name kept on where only so it does (non-source files after source among equals,
+    unless the query asks for tests; the chunks that explain nothing keep their order, after
+    the rest), and the emitting line of each chunk that has one with its message's fit, by
+    (path, line_start) (an inner message's site: its fit to the inner message, `_inner_first`).
+    `seen` keeps each chunk's fit to the whole paste for the query's other channel."""
     pasted = literals.unwrap_message(p.query)
+    # the name taken off may be the message's own first word (`console.warn(`Warning: ...`)`)
+    named = literals.unwrap_message(p.query, keep_name=True)
     tests_last = not p.wants_tests
     fits = []
     for _, d in docs[:FIT_DEPTH]:
         key = (d.path, int(d.line_start))
         if key not in seen:
             seen[key] = literals.best_fit(d.source, d.language, pasted)
+            if seen[key][0] == 0 and named != pasted:
+                seen[key] = literals.best_fit(d.source, d.language, named)
         fits.append(seen[key])
     # a chunk the other channel read keeps its fit wherever this channel ranks it
     fits += [seen.get((d.path, int(d.line_start)), (0.0, -1)) for _, d in docs[len(fits):]]

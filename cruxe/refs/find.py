@@ -33,7 +33,8 @@ qualified names, else the qualifier's segments in order in the path and qualifie
 scope as written chosen over other cases; a Python package's public name is the definition it
 re-exports, with its stubs (`attr.evolve`: `attr/_funcs.py`'s, `reexports.reexported`). Definitions that share a path and qualified name (conditional redefinitions,
 overloads, property setters) are one target, answered as its first definition with a body (an
-overload's implementation). `path` + `line` pick the definition at (or
+overload's implementation); one outside test code beside others all in test files (a `__mocks__/`
+double) is the target, the others listed in `test_definitions`. `path` + `line` pick the definition at (or
 around) that line. Several targets in the `path` given are all answered, grouped by
 definition (`definitions`, each reference saying which one it reaches); several targets and
 no `path` raise `ambiguous_symbol` listing them, each with the arguments that pick it.
@@ -86,7 +87,8 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
                          {"remedy": "Wait for the index job, or run `cruxe sync` (sync_repo) to finish it."})
     segments = private_spelling(parse_name(symbol_name, "symbol_name"), lambda n: bool(symbols_named(gen, n.lower())))
     name = segments[-1]
-    targets = _targets(gen, repo, ref, symbol_name, segments, normalize_repo_path(path) if path else None, line, kind)
+    targets, set_aside = _targets(gen, repo, ref, symbol_name, segments, normalize_repo_path(path) if path else None,
+                                  line, kind)
     found, redefinitions = _redefinitions(gen, repo, ref, targets, _grouped_references(gen, targets, kind))
     refs, folded = _fold_imports(found) if kind is None else (found, 0)
     in_source_tests = InSourceTests(gen, repo, ref)
@@ -109,6 +111,8 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
         out["imports_folded"] = folded
     if redefinitions:
         out["redefinitions"] = redefinitions
+    if set_aside:
+        out["test_definitions"] = [{**_public(t[0]), "arguments": _picking(t[0])} for t in set_aside]
     # a use the resolver tied to a module of the repository (dateutil's `from dateutil import
     # relativedelta`, then `relativedelta.relativedelta(...)`: the module, named like the class it
     # holds) is the module's, no candidate of a definition
@@ -194,9 +198,10 @@ def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, An
 
 def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: list[str], path: str | None,
              line: int | None,
-             kind: str | None) -> list[list[dict[str, Any]]]:
+             kind: str | None) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
     """The definitions asked for, grouped into targets (rows of one path and qualified
-    name), in (path, line) order: one, or several of the one file `path` names."""
+    name), in (path, line) order: one, or several of the one file `path` names; and the
+    targets in test code set aside for the one outside it (`_library_over_test_code`)."""
     name = segments[-1]
     every = rows = _definitions(gen, repo, ref, segments, is_macro_call(symbol_name))
     located = file_and_name(symbol_name)
@@ -214,6 +219,9 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
         targets = _at_line(targets, line, symbol_name, path)
     if path is None and len(targets) > 1:
         targets = _stubs_with_their_body(targets)
+    set_aside: list[list[dict[str, Any]]] = []
+    if path is None and len(targets) > 1:
+        targets, set_aside = _library_over_test_code(targets)
     if not targets:
         where = f" in {path}" if path else ""
         data: dict[str, Any] = {"symbol_name": name, "path": path, "unresolved_count": unresolved_count(gen, name, kind)}
@@ -232,7 +240,19 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
                           "remedy": "Repeat the call with one listed definition's `arguments` (its qualified "
                                     "name, `path` and `line`), or with `path` alone for every definition in "
                                     "that file."})
-    return targets
+    return targets, set_aside
+
+
+def _library_over_test_code(targets: list[list[dict[str, Any]]]
+                            ) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
+    """(the one target outside test code, the others) when all but one are in test files (a
+    `__mocks__/` double, a test's own helper of the same name): the name asked for without a
+    `path` is the library's (vue-query's `useQueryClient` beside its `__mocks__` one); else
+    (targets, [])."""
+    library = [t for t in targets if not is_test_file(t[0]["path"])]
+    if len(library) != 1:
+        return targets, []
+    return library, [t for t in targets if t is not library[0]]
 
 
 def _stubs_with_their_body(targets: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:

@@ -143,7 +143,9 @@ log = logging.getLogger(__name__)
 # holds the element that declaration writes.)
 # (54: a Go method a type lacks while it, or a type of the repository it embeds, embeds an outside
 # package's type is external: promoted from there, no guess by the name.)
-RESOLVER_VERSION = "54"
+# (55: a TypeScript import from a package that is a directory of the repository, by its package
+# name, resolves as its calls do.)
+RESOLVER_VERSION = "55"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -270,8 +270,9 @@ class TypeScriptResolver(ScopedResolver):
         if not e.module:  # `export { a as b }`: the `a` this file binds
             return as_resolution(*self.bare(e.path, e.from_id, e.to_name))
         target = self.specifier(e.module, e.path)
-        if target is None:
-            return None, EXTERNAL
+        if target is None:  # a package: one that is a directory of the repository binds as `bound` reads it
+            hit = self._in_directory(e.module, e.to_name) if e.to_name not in ("*", "default", e.module) else None
+            return as_resolution(hit, IMPORT) if hit is not None else (None, EXTERNAL)
         if e.to_name in ("*", e.module) or (e.to_name == "default" and not e.alias):
             return None, MODULE
         name = e.alias if e.to_name == "default" else e.to_name

@@ -13,7 +13,7 @@
 ;;       aname, avalue, rname, rsrc
 ;;       calls, `new`, component tags and imports
 ;;   tref, vref, pref, mref, mobj   uses of types and of names as values
-;;   tdecl, tparam, vdecl, pwrite   names being declared there (not uses)
+;;   tdecl, tparam, vdecl, pwrite   names being declared there (not uses); jsxend, a closing tag's names
 ;;   tmodule, tnested   `ns.Type`
 ;;   lvname, lvtype, lvnew, lvcall, lvread   local variables (and function values' parameters) whose type their declaration shows
 ;;   lvprop   a name destructured from a member read (`let {schema} = view.state`) or from a
@@ -134,6 +134,10 @@
                              (member_expression object: (_) @crecv property: (_) @jsxname)])
  (jsx_self_closing_element name: [(identifier) @jsxname
                                   (member_expression object: (_) @crecv property: (_) @jsxname)])]
+; the closing tag names the component again: no second use (its names are skipped as declared ones are)
+(jsx_closing_element name: (identifier) @jsxend)
+(jsx_closing_element name: (member_expression object: (identifier) @jsxend))
+(jsx_closing_element name: (member_expression property: (property_identifier) @jsxend))
 
 ;; section: value-refs
 ; Names used as values (callbacks, `Foo.bar`, `x = fn`, `extends Base`, `{ helper }`): every
