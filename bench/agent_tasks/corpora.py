@@ -151,6 +151,12 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
     "rs-probe6": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
                            ("serde_json-1.0.87", "anyhow-1.0.69", "itertools-0.10.3", "nom-7.1.1", "semver-1.0.14",
                             "walkdir-2.3.2", "url-2.3.1", "base64-0.13.0")]),
+    # the seventh round
+    "py-probe7": ("python", [("structlog", Fetch("pypi", "structlog==24.4.0", "structlog-24.4.0")),
+                             ("cachetools", Fetch("pypi", "cachetools==5.5.0", "cachetools-5.5.0")),
+                             ("toolz", Fetch("pypi", "toolz==1.0.0", "toolz-1.0.0")),
+                             ("webob", Fetch("pypi", "webob==1.8.9", "webob-1.8.9")),
+                             ("mistune", Fetch("pypi", "mistune==3.0.2", "mistune-3.0.2"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
