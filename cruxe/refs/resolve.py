@@ -139,7 +139,7 @@ log = logging.getLogger(__name__)
 # type arguments nested three deep, or a header the extractor cut short, still name them.)
 # (52: a member of what a TypeScript function returns when its signature writes no type is the
 # function's own inner function of that name: a factory returning its inner functions.)
-RESOLVER_VERSION = "52"
+RESOLVER_VERSION = "53"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
