@@ -341,7 +341,8 @@ class Hit:
     definition) or "file". A snippet or file result has no symbol identity: its `kind`,
     `qualified_name`, `signature`, `visibility` and ids are "". `signals` is the ranker's
     explanation (`query.signals.compose`) and `score` its `final_score`. The optional fields
-    stay None unless set: `snippet` (a snippet's matching lines), and with `detail_level: context`
+    stay None unless set: `snippet` (a snippet's matching lines), `emits_at` (for a pasted
+    message, the line inside the result that emits it), and with `detail_level: context`
     `body_preview`, `parent` and `related_symbols` (each a {kind, name, path, line} dict).
     """
 
@@ -360,6 +361,7 @@ class Hit:
     score: float = 0.0
     signals: dict[str, float] = field(default_factory=dict)
     snippet: str | None = None
+    emits_at: int | None = None
     body_preview: str | None = None
     parent: dict[str, Any] | None = None
     related_symbols: list[dict[str, Any]] | None = None

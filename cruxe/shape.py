@@ -199,6 +199,8 @@ def shape_result(hit: Hit, detail_level: str = "signature", compact: bool = Fals
     kindless = "kind" not in out
     if kindless:
         out["result_type"] = hit.result_type
+    if hit.emits_at is not None and detail_level != "location":
+        out["emits_at"] = hit.emits_at
     if detail_level == "signature":
         out.update(_signature_fields(hit))
     if detail_level == "context":

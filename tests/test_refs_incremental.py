@@ -61,7 +61,8 @@ CASES = {
          "pkg/sub.py": "from pkg.mid import Mid\n\n\nclass Sub(Mid):\n    def go(self):\n"
                        "        return self.run()\n"},
         ("pkg/mid.py", "    def other(self):", "    def run(self):\n        return 3\n\n    def other(self):"),
-        ("pkg/sub.py", 6), "Foo.run", "Mid.run"),
+        # Mid's own `run` (by its file): before the edit `Mid.run` is the `Foo.run` it inherits
+        ("pkg/sub.py", 6), "Foo.run", ("Mid.run", "pkg/mid.py")),
     "import_target": (
         {"pkg/tools.py": TOOLS, "pkg/tools2.py": TOOLS.replace("Bar", "Baz"),
          "pkg/reexport.py": "from pkg.tools import Foo\n",

@@ -164,6 +164,11 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("query-devtools", Fetch("npm", "@tanstack/query-devtools@5.108.2", "package/src")),
                                  ("vue-query", Fetch("npm", "@tanstack/vue-query@5.104.0", "package/src")),
                                  ("tiptap-react", Fetch("npm", "@tiptap/react@3.34.0", "package/src"))]),
+    "py-probe7": ("python", [("structlog", Fetch("pypi", "structlog==24.4.0", "structlog-24.4.0")),
+                             ("cachetools", Fetch("pypi", "cachetools==5.5.0", "cachetools-5.5.0")),
+                             ("toolz", Fetch("pypi", "toolz==1.0.0", "toolz-1.0.0")),
+                             ("webob", Fetch("pypi", "webob==1.8.9", "webob-1.8.9")),
+                             ("mistune", Fetch("pypi", "mistune==3.0.2", "mistune-3.0.2"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

@@ -184,3 +184,17 @@ def whole_sites_only(ranked: list, emitted: dict[tuple[str, int], float]) -> lis
     first = ranked[0]
     explains = any(path == first.path and first.line_start <= line <= first.line_end for path, line in emitted)
     return [h for h in ranked if id(h) in innermost] if innermost and (first_emits or not explains) else ranked
+
+
+def mark_emitting_lines(hits: list, emitted: dict[tuple[str, int], float]) -> None:
+    """Each definition result that holds an emitting line of the pasted message says which
+    (`emits_at`: the best-fitting one, the first of equals): a message raised in the middle of
+    a long function (a 150-line `__init__`) is then read at its line, not searched for again.
+    A result that is that one line already, a snippet or a file, says nothing more."""
+    for h in hits:
+        if h.result_type != "symbol" or h.line_start == h.line_end:
+            continue
+        inside = [(-fit, line) for (path, line), fit in emitted.items()
+                  if fit > 0 and path == h.path and h.line_start <= line <= h.line_end]
+        if inside:
+            h.emits_at = min(inside)[1]

@@ -213,7 +213,10 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
         ranked.sort(key=sort_key)
     if p.intent == "error":
         ranked = messages.whole_sites_only(ranked, emitted)
-    return take(ranked, p.limit), len(ranked), any(fit > 0 for fit, _ in fits.values())
+    shown = take(ranked, p.limit)
+    if p.intent == "error":
+        messages.mark_emitting_lines(shown, emitted)
+    return shown, len(ranked), any(fit > 0 for fit, _ in fits.values())
 
 
 def _show_lines(gen, repo: str, ref: str, hits: list[Hit]) -> None:

@@ -630,6 +630,23 @@ class PythonResolver(ScopedResolver):
                 hit = self.lookup(mod, name, hops + 1)
                 if hit is not None:
                     return hit
+        return self._imported_submodule(path, name)
+
+    def _imported_submodule(self, path: str, name: str) -> Target:
+        """In a package's `__init__`, a submodule the file imports from (`from .sub import x`,
+        `from .sub import *`) is bound under its own name too: importing it sets the package's
+        attribute, and the package's namespace is this file's globals (toolz's `__init__` calls
+        `functoolz._sigs.create_signature_registry()` after `from .functoolz import *`)."""
+        if posixpath.basename(path) not in _INITS:
+            return None
+        sub = self.module_named(f".{name}", path)
+        modules = self.modules()
+        if sub is None or (sub not in modules and sub not in self._namespaces):
+            return None
+        for imp in self.g.imports(path):
+            mod = self.module_named(imp.module, path) if imp.module else None
+            if mod is not None and (mod == sub or mod.startswith(sub + ".")):
+                return Module(sub, modules.get(sub, ""))
         return None
 
     def _imported(self, imports: list[Edge], hops: int) -> Target:

@@ -145,7 +145,9 @@ log = logging.getLogger(__name__)
 # package's type is external: promoted from there, no guess by the name.)
 # (55: a TypeScript import from a package that is a directory of the repository, by its package
 # name, resolves as its calls do.)
-RESOLVER_VERSION = "55"
+# (56: a Python package's `__init__` that imports from its own submodule binds the submodule's
+# name: `functoolz._sigs` after `from .functoolz import *`.)
+RESOLVER_VERSION = "56"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
