@@ -11,6 +11,7 @@ as Python's method resolution order does for the usual single and mixin hierarch
 """
 from __future__ import annotations
 
+from .languages.python import base_expressions
 from .store import Generation, Symbol, edges_to, symbols_named
 
 MAX_DEPTH = 8  # bases above bases followed
@@ -69,29 +70,11 @@ def _bases(gen: Generation, cls: Symbol) -> list[Symbol]:
 def base_names(signature: str) -> list[str]:
     """The last name of each base a Python class header lists: `class C(A, m.B[T], metaclass=M)`
     gives `["A", "B"]` (keyword arguments are no bases)."""
-    head = signature.split("(", 1)
-    if len(head) < 2 or not head[0].lstrip().startswith("class "):
+    if not signature.lstrip().startswith("class "):
         return []
-    depth, part, parts = 0, [], []
-    for ch in head[1]:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            if depth == 0:
-                break
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(part))
-            part = []
-        else:
-            part.append(ch)
-    parts.append("".join(part))
     names = []
-    for p in parts:
-        p = p.split("[", 1)[0].strip()
-        if not p or "=" in p or p.startswith("*"):
-            continue
-        last = p.rsplit(".", 1)[-1]
+    for expr in base_expressions(signature):
+        last = expr.split("[", 1)[0].strip().rsplit(".", 1)[-1]
         if last.isidentifier():
             names.append(last)
     return names

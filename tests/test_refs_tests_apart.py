@@ -133,3 +133,17 @@ def test_the_cli_prints_the_tools_json_and_the_test_lines(make_repo):
     assert "app.py:5\tcalls\tapp.load\treturn parse(s)\n" in human.stdout
     assert "tests/test_lib.py:6,7,8,10,11,12,13,17\tcalls\t(test)\n" in human.stdout
     assert "12 resolved, 0 unresolved" in human.stderr
+
+
+def test_a_rust_test_helpers_callers_in_a_source_file_are_its_references_marked_test(make_repo):
+    root = make_repo({
+        "Cargo.toml": '[package]\nname = "q"\nversion = "0.1.0"\n',
+        "src/lib.rs": ("pub fn push(x: usize) -> usize {\n    x\n}\n\n"
+                       "#[cfg(test)]\nfn fixture() -> usize {\n    push(4)\n}\n\n"  # line 6: a test helper
+                       "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
+                       "    #[test]\n    fn uses() {\n        assert_eq!(fixture(), 4);\n    }\n}\n"),  # line 16
+    })
+    run_index(root)
+    got = refs(root, "fixture", path="src/lib.rs")
+    assert [(r["path"], r["line_start"], r.get("test")) for r in got["references"]] == [("src/lib.rs", 16, True)]
+    assert "test_references" not in got

@@ -121,6 +121,28 @@ def module_path(path: str) -> str:
     return ".".join(parts)
 
 
+def base_expressions(signature: str) -> list[str]:
+    """Positional base expressions of `class A(B, C[int], metaclass=M)` (of a `def`: its
+    required positional parameters)."""
+    open_at = signature.find("(")
+    close_at = signature.rfind(")")
+    if open_at < 0 or close_at <= open_at:
+        return []
+    out, depth, cur = [], 0, []
+    for ch in signature[open_at + 1:close_at]:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    out.append("".join(cur).strip())
+    return [x for x in out if x and "=" not in x and not x.startswith("*")]
+
+
 def visibility(name: str) -> str:
     if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
         return "private"

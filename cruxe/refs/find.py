@@ -8,7 +8,8 @@ and stays listed when it is the file's only one; `kind: "imports"` lists every i
 The references in test code (test files, and test code inside source files) are apart, in
 `test_references`: one entry per file and edge type, `{path, edge_type, lines}` (`testcode.split_test_code`); `limit`
 counts the entries of each list, `total_references` every site. A target that is itself test
-code (a test helper) keeps them in `references`: its callers are the tests.
+code (a test helper) keeps them in `references` (those inside source files marked `test: true`):
+its callers are the tests.
 Edges that name the symbol but could not be tied
 to any definition are counted in `unresolved_count`, always present, so "0 references,
 0 unresolved" means no use of that name was found at all, while "0 references, 7
@@ -94,7 +95,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     refs, folded = _fold_imports(found) if kind is None else (found, 0)
     in_source_tests = InSourceTests(gen, repo, ref)
     refs = source_before_test_code(refs, limit, in_source_tests)
-    entries, tests = split_test_code(refs, _folds(targets, in_source_tests))
+    entries, tests = split_test_code(refs, _tests_apart(targets, in_source_tests))
     owner = _constructor_of(gen, targets)
     interfaces = _interfaces_of(gen, repo, ref, targets)
     keep = _candidates(targets, owner)
@@ -422,7 +423,7 @@ def _is_super(receiver: str | None) -> bool:
     return receiver is not None and (receiver == "super" or receiver.startswith("super("))
 
 
-def _folds(targets: list[list[dict[str, Any]]], in_source_tests: InSourceTests) -> Callable[[str | None], bool]:
+def _tests_apart(targets: list[list[dict[str, Any]]], in_source_tests: InSourceTests) -> Callable[[str | None], bool]:
     """Whether a definition's references in test code go apart (by `definition`, None for a
     lone target): not when it is itself test code, a test helper, whose callers are the tests
     that the question is about, each a site to read."""
@@ -430,10 +431,10 @@ def _folds(targets: list[list[dict[str, Any]]], in_source_tests: InSourceTests) 
         return is_test_file(t[0]["path"]) or in_source_tests(t[0]["path"], t[0]["line_start"])
 
     if len(targets) == 1:
-        folding = not is_test(targets[0])
-        return lambda definition: folding
-    folded = {t[0]["qualified_name"] for t in targets if not is_test(t)}
-    return lambda definition: definition in folded
+        apart = not is_test(targets[0])
+        return lambda definition: apart
+    library = {t[0]["qualified_name"] for t in targets if not is_test(t)}
+    return lambda definition: definition in library
 
 
 def _picking(d: dict[str, Any]) -> dict[str, Any]:

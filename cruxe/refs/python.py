@@ -41,7 +41,7 @@ import logging
 import posixpath
 import re
 
-from ..languages.python import VALUE_TYPES, annotation_class, module_path
+from ..languages.python import VALUE_TYPES, annotation_class, base_expressions, module_path
 from ..model import is_declaration_file
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
                      Resolution, Target, as_resolution, constructor_chain, enclosing_symbol, first,
@@ -214,7 +214,7 @@ class PythonResolver(ScopedResolver):
         outside, todo, seen = False, [cls], {cls.id}
         while todo and len(seen) <= MAX_HOPS * 4:
             c = todo.pop()
-            for expr, base in zip(_base_exprs(c.signature), self.bases(c)):
+            for expr, base in zip(base_expressions(c.signature), self.bases(c)):
                 if base is not None:
                     if base.id not in seen:
                         seen.add(base.id)
@@ -253,7 +253,7 @@ class PythonResolver(ScopedResolver):
         found = self.g.few_named(name, ("method",), ("python",))
         # a stub (`.pyi`) declares what a module implements: no rival of the implementation
         found = [s for s in found if not is_declaration_file(s.path)] or found
-        if not call and len(found) == 1 and (self._data_attribute(name) or len(_base_exprs(found[0].signature)) > 1):
+        if not call and len(found) == 1 and (self._data_attribute(name) or len(base_expressions(found[0].signature)) > 1):
             # a read: the method only as a callback (no property takes a second argument), or
             # another class's attribute of that name, which extraction does not always see
             return None, AMBIGUOUS
@@ -404,7 +404,7 @@ class PythonResolver(ScopedResolver):
         = on_close`, `monitor.on_close = f`, `setattr(x, "on_close", f)`) or asks `hasattr` about
         is a value held under it (a callback): no guess there. (The whole file is read: the
         index's text of a file is its chunks, not numbered as the file's lines.)"""
-        if cls is None or cls.kind != "class" or any(x != "object" for x in _base_exprs(cls.signature)):
+        if cls is None or cls.kind != "class" or any(x != "object" for x in base_expressions(cls.signature)):
             return None
         text = self.g.read_text(cls.path)
         quoted = rf"[\"']{re.escape(name)}[\"']"
@@ -491,7 +491,7 @@ class PythonResolver(ScopedResolver):
             self._bases[cls.id] = got  # a class deriving from itself sees no bases
             self._building += 1
             try:
-                for expr in _base_exprs(cls.signature):
+                for expr in base_expressions(cls.signature):
                     parts = ident_chain(_SUBSCRIPT.sub("", expr))
                     # read where the class statement runs: in the scope around it, at its line
                     target = self.chain(cls.path, cls.parent, parts, cls.line)[0] if parts else None
@@ -723,25 +723,3 @@ def _rooted_name(path: str, packages: set[str]) -> str:
         directory = posixpath.dirname(directory)
     stem = posixpath.basename(path).rsplit(".", 1)[0]
     return ".".join(parts if stem == "__init__" else parts + [stem])
-
-
-def _base_exprs(signature: str) -> list[str]:
-    """Positional base expressions of `class A(B, C[int], metaclass=M)` (of a `def`: its
-    required positional parameters)."""
-    open_at = signature.find("(")
-    close_at = signature.rfind(")")
-    if open_at < 0 or close_at <= open_at:
-        return []
-    out, depth, cur = [], 0, []
-    for ch in signature[open_at + 1:close_at]:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur).strip())
-    return [x for x in out if x and "=" not in x and not x.startswith("*")]

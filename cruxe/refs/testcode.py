@@ -57,17 +57,17 @@ def source_before_test_code(refs: list[dict[str, Any]], limit: int,
     return out
 
 
-def split_test_code(refs: list[dict[str, Any]], folds: Callable[[str | None], bool]
+def split_test_code(refs: list[dict[str, Any]], apart: Callable[[str | None], bool]
                     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(entries, tests): `refs` in their order, less the references in test code (marked
-    `test` by `source_before_test_code`, or in a test file) of a definition that `folds`
+    `test` by `source_before_test_code`, or in a test file) of a definition that `apart` names
     (`definition`, None for a lone target), which are `tests`: one entry per definition, file
     and edge type, at the first such reference, `{path, edge_type, lines}` (every site's line,
     ascending; `definition` kept where the references carry it)."""
     entries: list[dict[str, Any]] = []
     files: dict[tuple[Any, str, str], dict[str, Any]] = {}
     for r in refs:
-        if (r.get("test") or is_test_file(r["path"])) and folds(r.get("definition")):
+        if (r.get("test") or is_test_file(r["path"])) and apart(r.get("definition")):
             key = (r.get("definition"), r["path"], r["edge_type"])
             if key not in files:
                 files[key] = {"path": r["path"], "edge_type": r["edge_type"], "lines": [],
