@@ -13,6 +13,7 @@ import ast
 import re
 import textwrap
 
+from . import pyparse
 from .model import TS_FAMILY, normalize_signature
 from .store import Chunk, Symbol, chunks
 
@@ -91,7 +92,7 @@ def _python_stub(text: str) -> bool:
     """An abstract method, or a body of only a docstring, `...`, `pass` and
     `raise NotImplementedError`: a Protocol member or an abstract stub."""
     try:
-        tree = ast.parse(textwrap.dedent(text))
+        tree = pyparse.parse(textwrap.dedent(text))
     except (SyntaxError, ValueError):
         return False
     if not tree.body or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -33,11 +33,11 @@ find what a message says, and a scan stays linear on any input.
 """
 from __future__ import annotations
 
-import ast
 import bisect
 import re
 from typing import Callable, Iterator
 
+from . import pyparse
 from .model import TS_FAMILY
 
 SEGMENT_BREAK = "|"  # a token no query term can be (queries keep identifier characters only)
@@ -826,7 +826,7 @@ def _first_argument(body: str) -> str:
     if m is None:
         return body
     try:
-        return ast.literal_eval(m.group(1))
+        return pyparse.literal_eval(m.group(1))
     except (ValueError, SyntaxError):
         return body
 
