@@ -257,7 +257,10 @@ def test_the_implementation_comes_before_tests_that_retrieval_is_surer_of(make_r
     assert any(h.path == "tests/test_redirects.py" for h in hits)  # listed, after it
     test = next(h for h in hits if h.path == "tests/test_redirects.py")
     s = test.signals  # the explanation stays exact: the share is one more number in the sum
-    assert s["test_file_penalty"] == round(sig.TEST_FILE_PENALTY - sig.TEST_BASE_SHARE * s["bm25_score"], 4)
+    # the share is of what retrieval found and of what the question's coverage gave it
+    share = sig.TEST_BASE_SHARE * (s["bm25_score"] + s["query_coverage"])
+    assert s["query_coverage"] > 0
+    assert s["test_file_penalty"] == pytest.approx(sig.TEST_FILE_PENALTY - share, abs=2e-4)
     assert s["final_score"] == pytest.approx(s["bm25_score"] + total_boost(s), abs=1e-4)
 
 

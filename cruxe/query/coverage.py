@@ -201,6 +201,10 @@ def rerank(gen, repo: str, ref: str, hits: list[Hit], terms: tuple[str, ...],
         changed = {"query_coverage": sig.QUERY_COVERAGE_BOOST * v / top}
         if without and v < best_with_body:
             changed["bodyless_penalty"] = sig.BODYLESS_PENALTY
+        if hit.signals["test_file_penalty"]:
+            # a test says its subject's words once per case: its share of what it says is taken
+            # as its share of what retrieval found is (signals.TEST_BASE_SHARE)
+            changed["test_file_penalty"] = hit.signals["test_file_penalty"] - sig.TEST_BASE_SHARE * changed["query_coverage"]
         sig.recompose(hit, **changed)
 
 

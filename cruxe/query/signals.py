@@ -25,7 +25,9 @@ TEST_FILE_PENALTY = -6.0
 # of redirects), so on a repository with many tests the channels are surer of the tests than of
 # the implementation by far more than a fixed step. A share keeps "source first" at any depth of
 # agreement, while a test that is the only strong match still appears. Not taken from a hit
-# with the exact name asked for: a helper defined only in tests stays findable by name.
+# with the exact name asked for: a helper defined only in tests stays findable by name. For a
+# question in words the share of the test's `query_coverage` is taken too (query.coverage): a
+# test says the question's words as often as the code it tests.
 TEST_BASE_SHARE = 0.5
 # A callable without a working body (interface member, Protocol/abstract stub, trait method
 # without default, `declare`d function): listed, but after the definitions that do the work. A
@@ -50,10 +52,14 @@ INTENT_TYPE_BOOST = 1.0
 INTENT_CALLABLE_BOOST = 0.5
 
 # A question said whole by a definition's name, doc comment and body (query.coverage): this much.
-QUERY_COVERAGE_BOOST = 30.0
-# A constant, variable or type alias that says less of a question than the best definition
-# with a body (query.coverage): it matched a word or two by name.
-BODYLESS_PENALTY = -10.0
+# Within the window coverage decides, retrieval's order breaks near-ties: a boost worth a few
+# rank steps (it was 30) left short getters named like one word above the function whose body
+# says the question (docs/BENCHMARKS.md, "Coverage decides within the window").
+QUERY_COVERAGE_BOOST = 150.0
+# A constant, variable, type or declaration that says less of a question than the best
+# definition with a body (query.coverage): it matched a word or two by name. A third of the
+# coverage boost, the ratio the two were tuned at.
+BODYLESS_PENALTY = -50.0
 
 BOOST_NAMES = ("exact_match_boost", "qualified_name_boost", "kind_weight", "query_intent_boost",
                "definition_boost", "path_affinity", "test_file_penalty", "declaration_penalty",
