@@ -105,6 +105,22 @@ def test_unresolved_uses_are_listed_after_the_resolved_ones_and_bounded(make_rep
     assert sites(refs(root, "createPool", kind="calls")["unresolved"]) == [("dyn.py", 2), ("dyn.py", 3)]
 
 
+
+def test_unresolved_uses_in_tests_come_after_the_implementation_s(make_repo):
+    # `tests/` sorts before `zdyn.py`: by path alone the test file's candidates would fill the page
+    root = make_repo({**POOL_REPO, "dyn.py": "def c():\n    return 0\n",
+                      "tests/test_pool.py": "def test_a(f):\n    f.createPool(1)\n    f.createPool(2)\n",
+                      "examples/demo.py": "def demo(f):\n    f.createPool(5)\n",
+                      "zdyn.py": "def c(factory):\n    factory.createPool(3)\n"})
+    run_index(root)
+    got = refs(root, "createPool", kind="calls")
+    assert sites(got["unresolved"]) == [("zdyn.py", 2), ("examples/demo.py", 2),
+                                        ("tests/test_pool.py", 2), ("tests/test_pool.py", 3)]
+    assert got["unresolved_count"] == 4
+    page = refs(root, "createPool", kind="calls", limit=1)
+    assert sites(page["unresolved"]) == [("zdyn.py", 2)] and page["truncated"] is True
+    assert sites(refs(root, "createPool", kind="calls", limit=2)["unresolved"]) == [("zdyn.py", 2), ("examples/demo.py", 2)]
+
 def many_callers(n: int) -> dict[str, str]:
     calls = "".join(f"    target(1, 'a rather long argument that fills the line {i:04d} of this caller')\n"
                     for i in range(n))

@@ -15,7 +15,8 @@ to any definition are counted in `unresolved_count`, always present, so "0 refer
 0 unresolved" means no use of that name was found at all, while "0 references, 7
 unresolved" tells the agent to look before deleting anything. The unresolved ones are
 listed too, after the resolved ones, in their own list (`unresolved`, each entry with
-`resolved: false` and the reason the resolver gave), bounded by `limit` like the resolved.
+`resolved: false` and the reason the resolver gave; the implementation's before tests'),
+bounded by `limit` like the resolved.
 The head lines of the target's own later definitions (a setter, a redefinition) are no
 references: `redefinitions` lists them apart. A constructor is called through its class:
 `constructor_of` names it (and a next action asks for its calls), and only the ambiguous
@@ -60,7 +61,7 @@ from ..sourcetests import InSourceTests
 from ..store import (EdgeSite, Generation, Symbol, chunks, edges_to, outline_rows, symbols_by_id, symbols_named,
                      unresolved_count, unresolved_edges)
 from .resolve import resolver_version
-from .testcode import path_rank, source_before_test_code, split_test_code
+from .testcode import SOURCE, path_rank, source_before_test_code, split_test_code
 from .typescript import split_top
 
 EDGE_KINDS = ("calls", "imports", "references")
@@ -606,19 +607,26 @@ def _decorate(gen: Generation, repo: str, ref: str, refs: list[dict[str, Any]]) 
 
 def unresolved_sites(gen: Generation, name: str, kind: str | None, n: int,
                      keep: Callable[[EdgeSite], bool] | None = None) -> list[dict[str, Any]]:
-    """The first `n` source lines, in (path, line) order, of the edges `unresolved_count`
-    counts, none tied to a module (those `keep` keeps, when given): one entry per line (its
-    strongest edge, as for resolved references), with the reason the resolver left it
-    (ambiguous, external, opaque, unknown)."""
-    best: dict[tuple[str, int], dict[str, Any]] = {}
+    """The first `n` source lines of the edges `unresolved_count` counts, none tied to a
+    module (those `keep` keeps, when given): the implementation's first, then examples' and
+    docs', then tests' (`testcode.path_rank`, as for resolved references), each in (path, line)
+    order; one entry per line (its strongest edge, as for resolved references), with the
+    reason the resolver left it (ambiguous, external, opaque, unknown). The edges come in
+    (path, line) order, so reading stops once `n` lines of the implementation are held: a
+    name whose candidates are mostly in tests is read to its end, as `unresolved_count` reads
+    it."""
+    ranks: tuple[dict[tuple[str, int], dict[str, Any]], ...] = ({}, {}, {})  # by path_rank
     for e in unresolved_edges(gen, name, kind, modules=False):
         if keep is not None and not keep(e):
             continue
+        best = ranks[path_rank(e.path)]
         key = (e.path, e.line)
         if key not in best and len(best) == n:
-            break
+            if best is ranks[SOURCE]:
+                break
+            continue
         cur = best.get(key)
         if cur is None or _KIND_ORDER.get(e.edge_type, 9) < _KIND_ORDER.get(cur["edge_type"], 9):
             best[key] = {"path": e.path, "line_start": e.line, "edge_type": e.edge_type,
                          "from_symbol": e.from_symbol_id, "resolved": False, "reason": e.confidence or "pending"}
-    return list(best.values())
+    return [site for best in ranks for site in best.values()][:n]
