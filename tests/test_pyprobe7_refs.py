@@ -98,3 +98,30 @@ def test_a_class_member_it_inherits_is_its_repository_base_s(make_repo):
     assert locate("LRUCache.setdefault") == []
     answer = refs(root, "TTLCache.maxsize")
     assert answer["symbol"]["path"] == "kit/kit/base.py" and answer["symbol"]["line_start"] == 8
+
+
+def test_a_member_only_subclasses_define_is_answered_by_their_overrides(make_repo):
+    # cachetools' `Cache.popitem`: `Cache` inherits it from `collections.abc.MutableMapping`,
+    # every cache overrides it; locate_symbol answered nothing
+    root = make_repo({**CACHES, "kit/kit/more.py": ("from .caches import TTLCache\n\n\n"
+                                                   "class TimedCache(TTLCache):\n"
+                                                   "    def popitem(self):\n"
+                                                   "        return 1\n\n\n"
+                                                   "class Unrelated:\n"
+                                                   "    def popitem(self):\n"
+                                                   "        return 2\n")})
+    run_index(root)
+    server = Server(root)
+
+    def locate(name: str) -> list[tuple[str, int]]:
+        payload, is_error = server.call_tool("locate_symbol", {"name": name})
+        assert not is_error, payload
+        return [(r["path"], r["line_start"]) for r in payload["results"]]
+
+    # LRUCache's directly, TimedCache's through TTLCache and LRUCache; not Unrelated's
+    assert sorted(locate("Cache.popitem")) == [("kit/kit/caches.py", 6), ("kit/kit/more.py", 5)]
+    assert locate("TTLCache.popitem") == [("kit/kit/caches.py", 6)]  # inherited from LRUCache: as before
+    # `Locked` is a base of TTLCache and so of TimedCache; LRUCache, whose popitem TTLCache
+    # inherits, is no subclass of it
+    assert locate("Locked.popitem") == [("kit/kit/more.py", 5)]
+    assert locate("Cache.setdefault") == []

@@ -14,7 +14,9 @@ definition has while an ECMAScript private member has it with its `#`, `calculat
   package's public name (`attr.evolve`, `httpx.get`) also finds, and lists first, the
   definition the package re-exports (`reexports.reexported`: its imports, star imports);
   when none of these matches, a Python class's member it inherits from a repository base
-  (`HttpResponse.set_cookie` is `HttpResponseBase.set_cookie`: `inherited.inherited_members`);
+  (`HttpResponse.set_cookie` is `HttpResponseBase.set_cookie`: `inherited.inherited_members`),
+  else the overrides of that member in the class's subclasses (cachetools' `Cache.popitem`,
+  which `Cache` inherits from `collections.abc`: `inherited.overriding_members`);
 - kind / role / language filters with spec 04 intersection semantics;
 - exact case first: when some of the remaining rows match the name's case exactly, only
   those are kept, otherwise the lookup is case-insensitive. For a qualified query the scope's
@@ -38,7 +40,7 @@ from ..errors import CruxeError
 from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
 from ..crates import CrateNames
 from ..declarations import declarations
-from ..inherited import inherited_members
+from ..inherited import inherited_members, overriding_members
 from ..reexports import reexported
 from ..impls import impl_trait
 from ..languages.rust_traits import STD_TRAIT_METHODS, impl_owner
@@ -79,7 +81,8 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     if qualified:
         exported = reexported(gen, repo, ref, rows, segments)
         rows = exported + [r for r in intent_mod.qualified_matches(rows, segments, home) if r not in exported]
-        rows = rows or inherited_members(gen, segments)  # `LRUCache.maxsize`: its base `Cache`'s
+        # `LRUCache.maxsize`: its base `Cache`'s; `Cache.popitem`: its subclasses' overrides
+        rows = rows or inherited_members(gen, segments) or overriding_members(gen, segments)
     # filters before the case tier: `config` with kind=class must still find `class Config`
     rows = [r for r in rows if (kinds is None or r.kind in kinds) and (not language or r.language == language)]
     rows = _case_tier(rows, target)
