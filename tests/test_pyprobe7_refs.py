@@ -77,15 +77,19 @@ CACHES = {
 }
 
 
-def test_a_class_member_it_inherits_is_its_repository_base_s(make_repo):
-    root = make_repo(CACHES)
-    run_index(root)
-    server = Server(root)
-
+def locator(server: Server):
+    """`locate(name)`: the (path, line) of each result of locate_symbol for `name`."""
     def locate(name: str) -> list[tuple[str, int]]:
         payload, is_error = server.call_tool("locate_symbol", {"name": name})
         assert not is_error, payload
         return [(r["path"], r["line_start"]) for r in payload["results"]]
+    return locate
+
+
+def test_a_class_member_it_inherits_is_its_repository_base_s(make_repo):
+    root = make_repo(CACHES)
+    run_index(root)
+    locate = locator(Server(root))
 
     # the base the header's name resolves to (base.py's Cache, not other.py's), through two levels
     assert locate("LRUCache.maxsize") == [("kit/kit/base.py", 8)]
@@ -111,12 +115,7 @@ def test_a_member_only_subclasses_define_is_answered_by_their_overrides(make_rep
                                                    "    def popitem(self):\n"
                                                    "        return 2\n")})
     run_index(root)
-    server = Server(root)
-
-    def locate(name: str) -> list[tuple[str, int]]:
-        payload, is_error = server.call_tool("locate_symbol", {"name": name})
-        assert not is_error, payload
-        return [(r["path"], r["line_start"]) for r in payload["results"]]
+    locate = locator(Server(root))
 
     # LRUCache's directly, TimedCache's through TTLCache and LRUCache; not Unrelated's
     assert sorted(locate("Cache.popitem")) == [("kit/kit/caches.py", 6), ("kit/kit/more.py", 5)]
