@@ -147,3 +147,19 @@ def test_a_name_query_gets_no_coverage(read_full):
     hits, _, _ = search_code(gen, repo, ref, "ErrShortBuffer")
     assert hits[0].name == "ErrShortBuffer"
     assert all(h.signals["query_coverage"] == h.signals["bodyless_penalty"] == 0.0 for h in hits)
+
+
+# A package's doc comment is a snippet (lines outside any definition) that says a question's
+# words as prose about the whole package; the function that does it comes first.
+PACKAGE_DOC = {**READ_FULL_REPO, "io/doc.go": (
+    "// Package io reads: exactly as many bytes as a buffer holds, failing on a short read,\n"
+    "// is what a reader of this package does, read after read, buffer after buffer.\n"
+    "package io\n")}
+
+
+def test_a_snippet_gets_its_share_of_the_coverage_and_the_function_comes_first(tmp_path):
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", PACKAGE_DOC)
+    hits, _, _ = search_code(gen, repo, ref, QUESTION, limit=20)
+    doc = next(h for h in hits if h.path == "io/doc.go")
+    assert doc.result_type == "snippet" and 0 < doc.signals["query_coverage"] <= sig.QUERY_COVERAGE_BOOST * cv.SNIPPET_SHARE
+    assert hits[0].name == "ReadFull", ranked(hits)

@@ -18,7 +18,9 @@ natural-language query and scores how much of the question each says:
   window's mean (LENGTH_B: a long body holds many words by chance);
 - a result's coverage is the IDF-weighted share of the concepts it says, relative to the
   window's best: `query_coverage` = QUERY_COVERAGE_BOOST x coverage / best coverage, so the
-  result that says the most of the question gets the whole boost whatever the words.
+  result that says the most of the question gets the whole boost whatever the words (a
+  snippet SNIPPET_SHARE of it; a test, doc or example gives half back with its test-file
+  penalty).
 
 A constant, variable or type alias has no body that could say a question; it is found by
 matching one or two words strongly in its name. A type (class, struct, interface, trait, enum)
@@ -55,6 +57,11 @@ RELATED_CREDIT = 0.4  # a lexicon relative found instead of the word itself
 SATURATION_K = 0.3  # BM25's k1 (for texts of mean length, one mention counts 0.77, two 0.87)
 LENGTH_B = 0.5  # BM25's b: how much a long text's mentions are discounted
 NAME_SEGMENTS = 2  # a definition and its container
+# A snippet (lines outside any definition: a package's doc comment, a module's docstring, a
+# script's top level) says a question's words as prose about a whole file: its share of the boost,
+# so a definition that says as much comes first (docs/BENCHMARKS.md, "Coverage decides within
+# the window")
+SNIPPET_SHARE = 0.5
 # the kinds `bodyless_penalty` is for: no body, or (a type) one that holds members, not the work
 BODYLESS_KINDS = ROLE_KINDS["value"] | ROLE_KINDS["alias"] | ROLE_KINDS["type"]
 # a value's lines after its first are its data (a template, a table, a help text): they say the
@@ -198,7 +205,8 @@ def rerank(gen, repo: str, ref: str, hits: list[Hit], terms: tuple[str, ...],
     best_with_body = max((v for h, v, b in zip(rated, cover, bodyless) if h.result_type == "symbol" and not b),
                          default=0.0)
     for hit, v, without in zip(rated, cover, bodyless):
-        changed = {"query_coverage": sig.QUERY_COVERAGE_BOOST * v / top}
+        share = 1.0 if hit.result_type == "symbol" else SNIPPET_SHARE
+        changed = {"query_coverage": sig.QUERY_COVERAGE_BOOST * share * v / top}
         if without and v < best_with_body:
             changed["bodyless_penalty"] = sig.BODYLESS_PENALTY
         if hit.signals["test_file_penalty"]:
