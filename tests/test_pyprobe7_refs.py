@@ -7,6 +7,7 @@ the package, whose namespace is the `__init__`'s globals). toolz's `__init__` th
 stays unbound (a sibling module imported nowhere there is not an attribute yet)."""
 from __future__ import annotations
 
+from cruxe.errors import CruxeError
 from cruxe.index import run_index
 from cruxe.tools import Server
 
@@ -124,3 +125,15 @@ def test_a_member_only_subclasses_define_is_answered_by_their_overrides(make_rep
     # inherits, is no subclass of it
     assert locate("Locked.popitem") == [("kit/kit/more.py", 5)]
     assert locate("Cache.setdefault") == []
+    # find_references reads the name the same way: the overrides are its definitions, each
+    # one's arguments a working remedy
+    try:
+        refs(root, "Cache.popitem")
+    except CruxeError as e:
+        assert e.code == "ambiguous_symbol"
+        picked = [d["arguments"] for d in e.data["definitions"]]
+    else:
+        raise AssertionError("Cache.popitem has two definitions")
+    assert sorted((a["path"], a["line"]) for a in picked) == [("kit/kit/caches.py", 6), ("kit/kit/more.py", 5)]
+    for a in picked:
+        assert refs(root, a["symbol_name"], path=a["path"], line=a["line"])["symbol"]["line_start"] == a["line"]

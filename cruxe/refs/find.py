@@ -54,7 +54,7 @@ from ..impls import impl_trait
 from ..intent import (NAME_SEPARATORS, file_and_name, in_file, is_macro_call, parse_name, private_spelling,
                       qualified_matches, scope_as_written)
 from ..model import is_declaration_file, is_test_file, normalize_repo_path
-from ..inherited import inherited_members
+from ..inherited import inherited_members, overriding_members
 from ..reexports import reexported
 from ..shape import apply_safety_limit
 from ..sourcetests import InSourceTests
@@ -468,7 +468,8 @@ def _definitions(gen: Generation, repo: str, ref: str, segments: list[str],
     the definitions a Python package's imports re-export under it with the stubs that declare
     it (no other same-named definition: `pkg.Request` is the one `pkg/__init__.py` imports), or,
     when none of these matches, the member a Python class inherits from a repository base
-    (`LRUCache.maxsize` is `Cache.maxsize`: `inherited.inherited_members`);
+    (`LRUCache.maxsize` is `Cache.maxsize`: `inherited.inherited_members`), else its overrides
+    in the class's subclasses (`Cache.popitem`: `inherited.overriding_members`);
     then those named exactly as written when some are, else any case. A Rust macro call
     (`vec!`) means the macros so named when there are some, not the module `vec`."""
     name = segments[-1]
@@ -478,7 +479,8 @@ def _definitions(gen: Generation, repo: str, ref: str, segments: list[str],
     if len(segments) > 1:
         home = CrateNames(gen, repo, ref)
         exported = reexported(gen, repo, ref, rows, segments)
-        rows = qualified_matches(rows, segments, home) or ([] if exported else inherited_members(gen, segments))
+        rows = qualified_matches(rows, segments, home) or \
+            ([] if exported else inherited_members(gen, segments) or overriding_members(gen, segments))
         rows = [r for r in rows if scope_as_written(r, segments, home)] or rows
         if exported:
             rows = exported + [r for r in rows if r not in exported and is_declaration_file(r.path)]
