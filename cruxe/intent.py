@@ -137,6 +137,9 @@ _FAILURE_THEN_DETAIL_RE = re.compile(
 _STATEMENT_THEN_VALUE_RE = re.compile(
     r"^[a-z][a-z' -]{2,60}[a-z]: (?:--?[A-Za-z][\w-]*|'[^'\n]+'|\"[^\"\n]+\"|`[^`\n]+`|[^A-Za-z\s][^A-Za-z\n]*)$",
     re.IGNORECASE)
+# Go's "pkg: message" wrapped with what was being done (`While parsing config: yaml: line 3:
+# mapping values are not allowed`, fmt.Errorf's "%s: %w" habit): a prefix, then the convention.
+_WRAPPED_MESSAGE_RE = re.compile(r"^[^:?\n]{1,80}: [a-z][\w.]*: \S+ \S+")
 _QUESTION_OPENERS = frozenset("how what where which who whom whose why when does do did is are can could should".split())
 
 
@@ -146,6 +149,9 @@ def _is_error(q: str) -> bool:
     if _FAILURE_THEN_DETAIL_RE.search(q) and not q.rstrip().endswith("?"):
         return True
     if _STATEMENT_THEN_VALUE_RE.match(q) and q.split()[0].lower() not in _QUESTION_OPENERS:
+        return True
+    if (_WRAPPED_MESSAGE_RE.match(q) and not q.rstrip().endswith("?")
+            and q.split()[0].lower() not in _QUESTION_OPENERS):
         return True
     return bool(_FAILURE_WORD_RE.search(q) and _QUOTED_LITERAL_RE.search(q))
 

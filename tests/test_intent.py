@@ -137,6 +137,18 @@ def test_questions_about_failures_stay_questions(q):
     assert intent(q) == "natural_language"
 
 
+@pytest.mark.parametrize("q", ["While parsing config: yaml: line 3: mapping values are not allowed in this context",
+                               "loading plugins: json: cannot unmarshal string into Go value of type int"])
+def test_a_go_style_message_wrapped_with_what_was_being_done_is_a_message(q):
+    """go-probe: viper's `While parsing config: %s` around a yaml error was searched as a question."""
+    assert intent(q) == "error"
+
+
+@pytest.mark.parametrize("q", ["where is it done: config: loading and saving", "config loading: yaml: is it cached?"])
+def test_colons_in_an_instruction_or_a_question_stay_prose(q):
+    assert intent(q) == "natural_language"
+
+
 @pytest.mark.parametrize("q", ["flag needs an argument: --output", 'unknown command: "serve"',
                                "option requires a value: `--since`"])
 def test_a_statement_then_the_value_it_is_about_is_a_message(q):
