@@ -114,7 +114,8 @@ _ERROR_RE = [re.compile(p) for p in _ERROR_CS] + [re.compile(p, re.IGNORECASE) f
 # A message that names what failed in quotes: "invalid character 'x' looking for beginning of value".
 _FAILURE_WORD_RE = re.compile(
     r"\b(?:invalid|unexpected|expected|cannot|can't|could not|couldn't|failed|unable|missing|unknown|"
-    r"unsupported|illegal|undefined|unresolved|not found|not set|no such|denied|refused)\b", re.IGNORECASE)
+    r"unsupported|illegal|undefined|unresolved|not found|not set|no such|denied|refused|is nil|is null)\b",
+    re.IGNORECASE)
 # A quote that opens at a word start, so the apostrophes of "doesn't ... isn't" never pair up.
 _QUOTED_LITERAL_RE = re.compile(r"(?<!\w)(['\"`])[^'\"`]+\1(?!\w)")
 

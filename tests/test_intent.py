@@ -144,6 +144,12 @@ def test_a_go_style_message_wrapped_with_what_was_being_done_is_a_message(q):
     assert intent(q) == "error"
 
 
+@pytest.mark.parametrize("q", ['flag for "port" is nil', "value of 'timeout' is null"])
+def test_a_quoted_name_said_to_be_nil_is_a_message(q):
+    """go-probe: viper's `flag for %q is nil` with the name filled in was searched as a question."""
+    assert intent(q) == "error"
+
+
 @pytest.mark.parametrize("q", ["where is it done: config: loading and saving", "config loading: yaml: is it cached?"])
 def test_colons_in_an_instruction_or_a_question_stay_prose(q):
     assert intent(q) == "natural_language"
