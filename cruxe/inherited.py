@@ -6,7 +6,7 @@ name through it only when nothing else matches it. And the other way (`overridin
 member the class does not define, nor any repository base, but its subclasses do
 (cachetools' `Cache.popitem`, inherited from `collections.abc.MutableMapping` and overridden by
 every cache): where it is defined in the repository is those overrides; locate_symbol lists
-them when nothing else matches.
+them, and find_references takes them as the name's definitions, when nothing else matches.
 
 Read from the index only: a class's bases are the names its header lists (`class C(A, m.B,
 metaclass=M)`: `A` and `B`), each the class so named that the header's resolved reference

@@ -212,7 +212,8 @@ def rerank(gen, repo: str, ref: str, hits: list[Hit], terms: tuple[str, ...],
         if hit.signals["test_file_penalty"]:
             # a test says its subject's words once per case: its share of what it says is taken
             # as its share of what retrieval found is (signals.TEST_BASE_SHARE)
-            changed["test_file_penalty"] = hit.signals["test_file_penalty"] - sig.TEST_BASE_SHARE * changed["query_coverage"]
+            given = changed["query_coverage"]
+            changed["test_file_penalty"] = hit.signals["test_file_penalty"] - sig.TEST_BASE_SHARE * given
         sig.recompose(hit, **changed)
 
 
