@@ -23,3 +23,15 @@ def line_of(found: list[Chunk], n: int) -> str | None:
             body = c.source.split("\n")
             return body[n - a] if n - a < len(body) else None
     return None
+
+
+def numbered_lines(found: list[Chunk], lo: int = 1, hi: int | None = None) -> dict[int, str]:
+    """The lines `lo`..`hi` (1-based, inclusive; `hi` None: to the end) that the chunks hold,
+    by number."""
+    out: dict[int, str] = {}
+    for c in found:
+        for i, text in enumerate(c.source.split("\n")):
+            n = int(c.line_start) + i
+            if lo <= n and (hi is None or n <= hi):
+                out.setdefault(n, text)
+    return out

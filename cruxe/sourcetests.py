@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from .filetext import numbered_lines
 from .store import Generation, chunks, innermost_symbols
 
 # an attribute line that makes the next item test-only: `#[cfg(test)]`, `#[cfg(all(test, ...))]`
@@ -49,11 +50,7 @@ class InSourceTests:
         return False
 
     def _lines(self, path: str, span: tuple[int, int] | None = None) -> dict[int, str]:
-        out: dict[int, str] = {}
-        for c in chunks(self._gen, self._repo, self._ref, path, span):
-            for i, text in enumerate(c.source.split("\n")):
-                out.setdefault(int(c.line_start) + i, text)
-        return out
+        return numbered_lines(chunks(self._gen, self._repo, self._ref, path, span))
 
     def _go_ignored(self, path: str) -> bool:
         lines = self._lines(path, (1, _GO_HEADER_LINES))

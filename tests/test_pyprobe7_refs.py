@@ -7,6 +7,8 @@ the package, whose namespace is the `__init__`'s globals). toolz's `__init__` th
 stays unbound (a sibling module imported nowhere there is not an attribute yet)."""
 from __future__ import annotations
 
+import pytest
+
 from cruxe.errors import CruxeError
 from cruxe.index import run_index
 from cruxe.tools import Server
@@ -127,13 +129,10 @@ def test_a_member_only_subclasses_define_is_answered_by_their_overrides(make_rep
     assert locate("Cache.setdefault") == []
     # find_references reads the name the same way: the overrides are its definitions, each
     # one's arguments a working remedy
-    try:
+    with pytest.raises(CruxeError) as e:
         refs(root, "Cache.popitem")
-    except CruxeError as e:
-        assert e.code == "ambiguous_symbol"
-        picked = [d["arguments"] for d in e.data["definitions"]]
-    else:
-        raise AssertionError("Cache.popitem has two definitions")
+    assert e.value.code == "ambiguous_symbol"
+    picked = [d["arguments"] for d in e.value.data["definitions"]]
     assert sorted((a["path"], a["line"]) for a in picked) == [("kit/kit/caches.py", 6), ("kit/kit/more.py", 5)]
     for a in picked:
         assert refs(root, a["symbol_name"], path=a["path"], line=a["line"])["symbol"]["line_start"] == a["line"]

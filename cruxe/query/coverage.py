@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from .. import codetokens as ct
 from .. import lexicon
 from ..declarations import CALLABLE_KINDS, MAX_STUB_LINES, is_declaration
+from ..filetext import numbered_lines
 from ..model import ROLE_KINDS, TS_FAMILY, Hit, is_declaration_file
 from ..store import Chunk, chunks
 from . import signals as sig
@@ -157,11 +158,7 @@ def _cut(covering: list[Chunk], hit: Hit, end: int) -> tuple[str, str]:
     the comment and attribute lines right above its first line that those chunks hold (its
     doc comment, however its extractor counts its start: a chunk starts at the comment above
     a top-level definition, and a method's lies in its container's chunk)."""
-    lines: dict[int, str] = {}
-    for c in covering:
-        for i, text in enumerate(c.source.split("\n")):
-            if hit.line_start - MAX_DOC_LINES <= c.line_start + i <= end:
-                lines[c.line_start + i] = text
+    lines = numbered_lines(covering, hit.line_start - MAX_DOC_LINES, end)
     doc = []
     n = hit.line_start - 1
     while n in lines and ct.COMMENT_OR_ATTRIBUTE_LINE.match(lines[n]):

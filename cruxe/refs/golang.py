@@ -280,8 +280,10 @@ class GoResolver(LanguageResolver):
         for _ in range(MAX_EMBED_DEPTH + 1):
             for d, t in level:
                 structs = [s for s in self.package_level(d).get(t, []) if s.kind in ("struct", "interface")]
-                bindings = self.bindings(structs[0].path) if len(structs) == 1 else {}
-                for written in type_parts(structs[0].signature)[0] if len(structs) == 1 else ():
+                if len(structs) != 1:
+                    continue
+                bindings = self.bindings(structs[0].path)
+                for written in type_parts(structs[0].signature)[0]:
                     pkg = _EMBEDDED.match(written).group(1)
                     if pkg and pkg in bindings and bindings[pkg] is None:
                         return True
