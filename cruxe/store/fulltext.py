@@ -163,13 +163,16 @@ def _top_hits(searcher: tantivy.Searcher, query: tantivy.Query, fetch: int) -> l
     times `fetch`). Among equal scores Tantivy keeps the lowest document addresses, and the
     address order follows how the indexer's workers happened to write segments (and symbol
     ids, which hash the repository's id): the same files indexed elsewhere fetched another
-    subset of a tie. With the whole tie fetched, the caller's content order picks."""
-    n = fetch
-    while True:
-        hits = searcher.search(query, n, count=False).hits
-        if fetch <= 0 or len(hits) < n or hits[-1][0] < hits[fetch - 1][0] or n >= fetch * TIE_FETCH_FACTOR:
-            return hits
-        n *= 2
+    subset of a tie. With the whole tie fetched, the caller's content order picks. One search
+    of the widest size: collecting more addresses costs Tantivy less than searching again, and
+    only the hits kept have their stored documents read (docs/BENCHMARKS.md, "Search latency")."""
+    if fetch <= 0:
+        return []
+    hits = searcher.search(query, fetch * TIE_FETCH_FACTOR, count=False).hits
+    if len(hits) <= fetch:
+        return hits
+    last = hits[fetch - 1][0]
+    return [h for h in hits if h[0] >= last]
 
 
 def _with_rows(gen: Generation, hits: list[tuple[float, dict[str, Any]]]) -> list[tuple[float, Found]]:
