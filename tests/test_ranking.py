@@ -441,6 +441,19 @@ def test_snippet_line_of_a_word_inside_an_identifier_is_found_whole_identifiers_
     assert [n for n, _ in lines] == [15, 10]
 
 
+def test_needle_scan_finds_what_a_regex_alternation_of_the_needles_finds():
+    # the scan seeks each term with str.find; Python's regex alternation (leftmost match, first
+    # alternative in order, no overlap) is the independent statement of what it must find
+    import re
+    from cruxe.query import search as S
+    needles = S.Needles(("reuse_idle", "idle"), ("reuse_idle", "reuse", "idle", "le", "e"))
+    pattern = re.compile(r"(?P<whole>(?<![\w$])(?:reuse_idle|idle)(?![\w$]))|reuse_idle|reuse|idle|le|e")
+    for text in ("def reuse_idle_slot(x): idle(slots) $idle idle$ reuse_idle", "eeee idleidle le_idle",
+                 "", "idle", "é_idle idle2 _idle x.idle"):
+        want = [(m.start(), m.group(), m.lastgroup == "whole") for m in pattern.finditer(text)]
+        assert S._needle_matches(text, needles) == want
+
+
 def test_full_explanation_adds_up_to_the_score_with_the_new_signals(make_repo):
     from cruxe import shape
     gen, repo, ref = index(make_repo({

@@ -23,7 +23,7 @@ described function below any type that matched a word.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..codetokens import ATTRIBUTE_LINE, COMMENT_LINE, COMMENT_OR_ATTRIBUTE_LINE
@@ -295,7 +295,7 @@ def _file_hit(d: FileDoc | Chunk, result_type: str = "file") -> Hit:
                language=d.language)
 
 
-def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], pattern: re.Pattern[str] | None,
+def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], pattern: Needles | None,
                   first_lines: dict[tuple[str, int], int], siblings: bool = False) -> list[Hit]:
     """Each chunk's best-matching lines; the innermost symbol holding the best line stands in
     for the chunk (a snippet inside a definition surfaces that definition). `first_lines`
@@ -378,7 +378,7 @@ def _sibling_members(gen, repo: str, ref: str, hits: list[Hit],
     return out
 
 
-def _lines(d: Chunk, pattern: re.Pattern[str] | None, first_lines: dict[tuple[str, int], int]) -> list[tuple[int, str]]:
+def _lines(d: Chunk, pattern: Needles | None, first_lines: dict[tuple[str, int], int]) -> list[tuple[int, str]]:
     lines = _matching_lines(d, pattern)
     first = first_lines.get((d.path, int(d.line_start)))
     if first is None:
@@ -431,19 +431,57 @@ def _owner(owners: dict[tuple[str, int], Symbol], documented: dict[tuple[str, in
     return holder
 
 
-def _needle_pattern(p: Plan, clauses: tuple[Clause, ...]) -> re.Pattern[str] | None:
-    """One regex for the plan's line terms that were searched (terms pruned as too common
-    are left out too): whole identifiers only between identifier boundaries, parts anywhere;
-    longest first so a whole identifier wins over its own parts."""
+@dataclass(frozen=True, slots=True)
+class Needles:
+    """The plan's line terms that were searched, in the order a line scan tries them at one
+    position: whole identifiers (between identifier boundaries), then parts anywhere; each
+    longest first, so a whole identifier wins over its own parts."""
+
+    idents: tuple[str, ...]
+    parts: tuple[str, ...]
+
+
+def _needle_pattern(p: Plan, clauses: tuple[Clause, ...]) -> Needles | None:
+    """The needles of the plan's line terms that were searched (terms pruned as too common
+    are left out too)."""
     searched = {t for c in clauses if c.field in LINE_FIELDS for t in c.terms}
     idents = sorted((t for t in p.line_terms if t in searched), key=lambda t: (-len(t), t))
     # every part, whole identifiers included: the word `idle` also lies inside `reuse_idle`
     parts = sorted((t for t in p.line_parts if t in searched), key=lambda t: (-len(t), t))
-    alts = []
-    if idents:
-        alts.append(r"(?P<whole>(?<![\w$])(?:" + "|".join(map(re.escape, idents)) + r")(?![\w$]))")
-    alts += [re.escape(t) for t in parts]
-    return re.compile("|".join(alts)) if alts else None
+    return Needles(tuple(idents), tuple(parts)) if idents or parts else None
+
+
+def _ident_char(c: str) -> bool:
+    return c.isalnum() or c in "_$"
+
+
+def _needle_matches(low: str, needles: Needles) -> list[tuple[int, str, bool]]:
+    """(offset, term, whole) of each needle found in `low`, scanned left to right without
+    overlap: at each offset the first needle in order that fits there, then on past it (what
+    a regex alternation of the needles finds, but each term is sought with `str.find`,
+    which skips ahead where a regex tries every alternative at every offset)."""
+    found: list[tuple[int, int, str, bool]] = []
+    n = len(low)
+    for order, t in enumerate(needles.idents):
+        at = low.find(t)
+        while at >= 0:
+            end = at + len(t)
+            if (at == 0 or not _ident_char(low[at - 1])) and (end == n or not _ident_char(low[end])):
+                found.append((at, order, t, True))
+            at = low.find(t, at + 1)
+    base = len(needles.idents)
+    for order, t in enumerate(needles.parts, base):
+        at = low.find(t)
+        while at >= 0:
+            found.append((at, order, t, False))
+            at = low.find(t, at + 1)
+    found.sort()
+    out, free = [], 0
+    for at, _, t, whole in found:
+        if at >= free:
+            out.append((at, t, whole))
+            free = at + len(t)
+    return out
 
 
 def _text_len(found: set[tuple[str, bool]], whole_only: bool) -> int:
@@ -451,23 +489,23 @@ def _text_len(found: set[tuple[str, bool]], whole_only: bool) -> int:
     return sum(len(t) for t in {t for t, whole in found if whole or not whole_only})
 
 
-def _matching_lines(d: Chunk, pattern: re.Pattern[str] | None) -> list[tuple[int, str]]:
+def _matching_lines(d: Chunk, needles: Needles | None) -> list[tuple[int, str]]:
     """(line number, text) of the chunk's lines holding query terms, best first: the most
     query text found as whole identifiers (a call `parse(data)` beats `parse` inside
     `parse_config`), then the most query text in all (summed length of the distinct terms
     found: `reuse_idle_connection` beats `reuse_idle`), then earliest. A scan of the
-    lower-cased chunk, longest terms first: the chunk already matched the analysed terms, so
-    this only has to find where."""
+    lower-cased chunk: the chunk already matched the analysed terms, so this only has to find
+    where."""
     content = d.source
-    if not content or pattern is None:
+    if not content or needles is None:
         return []
     low = content.lower()
     per_line: dict[int, set[tuple[str, bool]]] = {}
     line, pos = 0, 0
-    for m in pattern.finditer(low):
-        line += low.count("\n", pos, m.start())
-        pos = m.start()
-        per_line.setdefault(line, set()).add((m.group(), m.lastgroup == "whole"))
+    for at, t, whole in _needle_matches(low, needles):
+        line += low.count("\n", pos, at)
+        pos = at
+        per_line.setdefault(line, set()).add((t, whole))
     if not per_line:
         return []
     lines = content.split("\n")
