@@ -433,10 +433,10 @@ def test_snippet_line_of_a_word_inside_an_identifier_is_found_whole_identifiers_
     from cruxe.query import search as S
     p = plan("where are idle slots reused")
     snippets = next(c for c in p.channels if c.index == "snippets")
-    pattern = S._needle_pattern(p, snippets.clauses)
+    needles = S._needles(p, snippets.clauses)
     from cruxe.store import Chunk
     chunk = Chunk("a.py", 10, 16, "python", "def reuse_idle_slot(x):\n    return x\n\n\ndef other():\n    idle(slots)\n", "")
-    lines = S._matching_lines(chunk, pattern)
+    lines = S._matching_lines(chunk, needles)
     # `idle(slots)` holds two whole words; the def line holds `idle` only inside an identifier
     assert [n for n, _ in lines] == [15, 10]
 

@@ -282,7 +282,7 @@ def _candidates(gen, repo: str, ref: str, index: str, docs: list[tuple[float, An
         return [_file_hit(d) for _, d in docs]
     for _, d in docs:
         fetched.setdefault(d.path, []).append(d)
-    return _snippet_hits(gen, repo, ref, docs, _needle_pattern(p, clauses), first_lines,
+    return _snippet_hits(gen, repo, ref, docs, _needles(p, clauses), first_lines,
                          siblings=p.intent == "natural_language")
 
 
@@ -295,7 +295,7 @@ def _file_hit(d: FileDoc | Chunk, result_type: str = "file") -> Hit:
                language=d.language)
 
 
-def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], pattern: Needles | None,
+def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], needles: Needles | None,
                   first_lines: dict[tuple[str, int], int], siblings: bool = False) -> list[Hit]:
     """Each chunk's best-matching lines; the innermost symbol holding the best line stands in
     for the chunk (a snippet inside a definition surfaces that definition). `first_lines`
@@ -304,7 +304,7 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], pat
     surfaces the other members its matching lines are in (`_sibling_members`), and a chunk
     whose best line no definition holds (a Rust `impl` header: an impl is no symbol) the
     callable member holding its next best line (`_owned_first`)."""
-    matched = [(_lines(d, pattern, first_lines), d) for _, d in docs]
+    matched = [(_lines(d, needles, first_lines), d) for _, d in docs]
     points = [(d.path, lines[0][0]) for lines, d in matched if lines]
     documented = {(d.path, lines[0][0]): _documented_line(d, lines[0][0]) for lines, d in matched if lines}
     documented = {k: v for k, v in documented.items() if v is not None}
@@ -378,8 +378,8 @@ def _sibling_members(gen, repo: str, ref: str, hits: list[Hit],
     return out
 
 
-def _lines(d: Chunk, pattern: Needles | None, first_lines: dict[tuple[str, int], int]) -> list[tuple[int, str]]:
-    lines = _matching_lines(d, pattern)
+def _lines(d: Chunk, needles: Needles | None, first_lines: dict[tuple[str, int], int]) -> list[tuple[int, str]]:
+    lines = _matching_lines(d, needles)
     first = first_lines.get((d.path, int(d.line_start)))
     if first is None:
         return lines
@@ -441,7 +441,7 @@ class Needles:
     parts: tuple[str, ...]
 
 
-def _needle_pattern(p: Plan, clauses: tuple[Clause, ...]) -> Needles | None:
+def _needles(p: Plan, clauses: tuple[Clause, ...]) -> Needles | None:
     """The needles of the plan's line terms that were searched (terms pruned as too common
     are left out too)."""
     searched = {t for c in clauses if c.field in LINE_FIELDS for t in c.terms}
