@@ -167,9 +167,12 @@ _OPEN = frozenset("([{")
 _BRACKET = re.compile(r"[()\[\]{}]")
 _COMMENT_LEADS = ("//", "#", "*", "/*")
 # Rust: an error's message is what its `Display` impl writes (`"...".fmt(f)`, `write!(f, "...")`,
-# `f.write_str`, `f.pad`), found by the `fn fmt` around it within FMT_WINDOW; thiserror (and
-# snafu, failure) write it as an attribute of the error type or variant.
-FMT_WINDOW = 2000
+# `f.write_str`, `f.pad`), found by the `fn fmt` around it: the last `fn` before it within
+# FMT_WINDOW (a long `Display` of an error enum, toml's, writes its last arms and its position
+# suffix thousands of characters below its `fn fmt`; the window bounds the scan of a file of
+# literals and no `fn`); thiserror (and snafu, failure) write it as an attribute of the error
+# type or variant.
+FMT_WINDOW = 20_000
 _RUST_FN = re.compile(r"\bfn\s+([A-Za-z_]\w*)")
 _RUST_FMT_RECEIVER = re.compile(r"\s*\.fmt\(")
 _RUST_WRITERS = frozenset("write writeln write_str write_fmt pad format_args".split())
@@ -279,12 +282,35 @@ def inner_paste(text: str, language: str, pasted: str) -> str:
 
 
 def _best_fit_from(text: str, offset: int, language: str, pasted: str) -> tuple[float, int]:
-    best = (0.0, -1)
-    for _, raw, start in _emitted(text[offset:], language):
+    best, best_raw, best_at = (0.0, -1), "", 0
+    emitted = _emitted(text[offset:], language)
+    for _, raw, start in emitted:
         fit = message_fit(raw, pasted)
         if fit > best[0]:
-            best = (fit, offset + start)
+            best, best_raw, best_at = (fit, offset + start), raw, start
+    if language == "rust" and 0 < best[0] < FULL_FIT:
+        rest = _rest_after(best_raw, pasted)
+        if rest and any(message_fit(raw.strip(), rest) >= FULL_FIT for _, raw, start in emitted if start > best_at):
+            best = (FULL_FIT + best[0], best[1])
     return best
+
+
+def _rest_after(message: str, pasted: str) -> str:
+    """The paste after what `message` prints at its start, when the message begins and ends with
+    constant text (so both ends are certain) and its holes' values fit; "" otherwise. A Rust
+    `Display` writes a message in pieces (`write!(f, "redefinition of table `{}`", ..)`, then `write!(f,
+    " at line {} column {}", ..)`): the pieces after the first explain what this leaves."""
+    parts, _ = _template(message)
+    if not parts or parts[0][0] != "c" or parts[-1][0] != "c":
+        return ""
+    text = " ".join(pasted[:MAX_FIT_CHARS].split())
+    low = text.lower()
+    if len(low) != len(text):
+        return ""
+    found = _align(parts, low)
+    if found is None or found[0][0][0] != 0 or not _values_fit(parts, found[0], low):
+        return ""
+    return text[found[0][-1][1]:].strip()
 
 
 def _emitted(text: str, language: str) -> list[tuple[list[list[str]], str, int]]:
@@ -425,12 +451,23 @@ def _exception_attribute(text: str, start: int) -> bool:
 def _rust_display_text(text: str, start: int, end: int) -> bool:
     """The literal is written by a `fn fmt` (what `{}` prints of a Rust error): the receiver of
     `.fmt(f)`, or an argument of `write!`, `f.write_str`, `f.pad`, `format_args!`."""
-    fns = list(_RUST_FN.finditer(text, max(0, start - FMT_WINDOW), start))
-    if not fns or fns[-1].group(1) != "fmt":
+    if _last_rust_fn(text, start) != "fmt":
         return False
     if _RUST_FMT_RECEIVER.match(text, end):
         return True
     return _inside_call(text, start, _rust_writer)
+
+
+def _last_rust_fn(text: str, start: int) -> str:
+    """The name of the last `fn` declared before `start` within FMT_WINDOW ("" when none)."""
+    at, floor = start, max(0, start - FMT_WINDOW)
+    while True:
+        at = text.rfind("fn", floor, at)
+        if at < 0:
+            return ""
+        m = _RUST_FN.match(text, at)
+        if m is not None and m.end() <= start and (at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")):
+            return m.group(1)
 
 
 # Rust: a `match` arm of an error type's variant or constant whose value is the literal

@@ -61,3 +61,57 @@ def test_a_macro_call_asked_for_means_the_macro_not_the_module_of_its_name(make_
     run_index(root)
     got = refs(root, "vec!")
     assert (got["symbol"]["path"], got["symbol"]["kind"]) == ("src/macros.rs", "function")
+
+
+# rsprobe8 (the time crate): `PrimitiveDateTime::MIN.assume_utc()`, a method called on an associated
+# constant, was unknown: the receiver path names the constant, which has no methods of its own
+CONSTANT_RECEIVERS = {
+    "Cargo.toml": '[package]\nname = "when"\nversion = "0.1.0"\n',
+    "src/lib.rs": "mod date;\nmod offset;\nmod weekday;\n",
+    "src/date.rs": ("pub struct PrimitiveDateTime {\n    seconds: i64,\n}\n\n"
+                    "impl PrimitiveDateTime {\n"
+                    "    pub const MIN: Self = Self { seconds: i64::MIN };\n"
+                    "    pub const MAX: Self = Self { seconds: i64::MAX };\n\n"
+                    "    pub const fn assume_utc(self) -> crate::offset::OffsetDateTime {\n"
+                    "        crate::offset::OffsetDateTime { utc: self }\n    }\n}\n"),
+    "src/offset.rs": ("use crate::date::PrimitiveDateTime;\n\n"
+                      "pub struct OffsetDateTime {\n    pub(crate) utc: PrimitiveDateTime,\n}\n\n"
+                      "static EPOCH: PrimitiveDateTime = PrimitiveDateTime::MIN;\n"
+                      "const LIMIT: u32 = 7;\n\n"
+                      "impl OffsetDateTime {\n"
+                      "    pub fn assume_utc(self) -> Self {\n        self\n    }\n\n"
+                      "    pub fn saturating_add(self, later: bool) -> Self {\n"
+                      "        if later {\n"
+                      "            PrimitiveDateTime::MAX.assume_utc()\n"  # line 17: the date's
+                      "        } else {\n"
+                      "            EPOCH.assume_utc()\n"  # line 19: a static's declared type
+                      "        }\n    }\n\n"
+                      "    pub fn limit(&self) -> u32 {\n        LIMIT.next_weekday()\n    }\n}\n"),  # line 24: u32's
+    "src/weekday.rs": ("pub enum Weekday {\n    Monday,\n    Tuesday,\n}\n\n"
+                       "impl Weekday {\n    pub const fn next_weekday(self) -> Self {\n        Weekday::Tuesday\n    }\n}\n\n"
+                       "pub enum Month {\n    January,\n    February,\n}\n\n"
+                       "impl Month {\n    pub const fn next_weekday(self) -> Self {\n        Month::February\n    }\n}\n\n"
+                       "pub fn after_monday() -> Weekday {\n    Weekday::Monday.next_weekday()\n}\n"),  # line 24
+}
+
+
+def test_a_method_called_on_a_constant_a_static_or_a_variant_is_its_declared_types(make_repo):
+    root = make_repo(CONSTANT_RECEIVERS)
+    run_index(root)
+    got = refs(root, "assume_utc", path="src/date.rs")
+    assert sites(got["references"]) == [("src/offset.rs", 17), ("src/offset.rs", 19)], got
+    assert sites(refs(root, "assume_utc", path="src/offset.rs")["references"]) == []
+    got = refs(root, "next_weekday", path="src/weekday.rs", line=7)
+    assert sites(got["references"]) == [("src/weekday.rs", 24)], got
+    assert sites(refs(root, "next_weekday", path="src/weekday.rs", line=18)["references"]) == []
+    # a constant of a primitive type calls std's method, not one of the repository's
+    unresolved = refs(root, "next_weekday", path="src/weekday.rs", line=7)["unresolved"]
+    assert [(u["path"], u["line_start"], u["reason"]) for u in unresolved] == [("src/offset.rs", 24, "external")]
+
+
+def test_a_constants_declared_type_is_read_from_its_signature():
+    from cruxe.refs.rust import constant_type
+    assert constant_type("pub const MIN: Self") == "Self"
+    assert constant_type("pub(crate) static ref CACHE: Mutex<Cache> = Mutex::new(Cache::new())") == "Mutex<Cache>"
+    assert constant_type("static mut COUNT: a::Counter") == "a::Counter"
+    assert constant_type("Monday") == ""

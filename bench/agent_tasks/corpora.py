@@ -169,6 +169,10 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                              ("toolz", Fetch("pypi", "toolz==1.0.0", "toolz-1.0.0")),
                              ("webob", Fetch("pypi", "webob==1.8.9", "webob-1.8.9")),
                              ("mistune", Fetch("pypi", "mistune==3.0.2", "mistune-3.0.2"))]),
+    # the eighth round
+    "rs-probe8": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
+                           ("csv-1.1.6", "csv-core-0.1.6", "time-0.3.9", "toml-0.5.11", "textwrap-0.16.0",
+                            "tempfile-3.3.0", "glob-0.3.0", "humantime-2.1.0")]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

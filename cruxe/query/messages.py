@@ -25,7 +25,8 @@ from dataclasses import replace
 
 from .. import literals
 from ..model import is_non_source_path
-from ..store import Chunk, search_index
+from ..filetext import numbered_lines
+from ..store import Chunk, chunks, search_index
 from .planner import MIN_PROBE_WORDS, Clause, Plan, message_probe
 
 # The chunks of a channel whose messages are read: the ones that can reach the first answers
@@ -158,6 +159,25 @@ def _inner_first(docs: list[tuple[float, Chunk]], order: list[int], fits: list[t
                 found.append(i)
     found.sort(key=lambda i: (-fits[i][0], last[i], i))
     return found + [i for i in order if i not in set(found)], fits
+
+
+def pieces_of_first(gen, repo: str, ref: str, ranked: list, emitted: dict[tuple[str, int], float], p: Plan) -> None:
+    """A Rust definition first that emits a part of the paste, while its chunk cut it from the
+    rest of it, is read whole (its lines from the file's chunks): a `Display` writing the message in
+    two pieces (`literals.best_fit`), the second below the cut, emits it whole, at the first
+    piece's line (`emitted` gains it). Nothing else changes."""
+    first = ranked[0] if ranked else None
+    if first is None or first.result_type != "symbol" or first.language != "rust":
+        return
+    inside = [fit for (path, line), fit in emitted.items() if path == first.path
+              and first.line_start <= line <= first.line_end]
+    if not inside or max(inside) >= literals.FULL_FIT:
+        return
+    lines = numbered_lines(chunks(gen, repo, ref, first.path), first.line_start, first.line_end)
+    text = "\n".join(lines.get(n, "") for n in range(first.line_start, first.line_end + 1))
+    fit, at = literals.best_fit(text, "rust", literals.unwrap_message(p.query))
+    if fit >= literals.FULL_FIT:
+        emitted[(first.path, first.line_start + text.count("\n", 0, at))] = fit
 
 
 def whole_sites_only(ranked: list, emitted: dict[tuple[str, int], float]) -> list:

@@ -212,6 +212,7 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
         coverage.rerank(gen, repo, ref, ranked[:coverage.COVERAGE_WINDOW], p.terms, fetched)
         ranked.sort(key=sort_key)
     if p.intent == "error":
+        messages.pieces_of_first(gen, repo, ref, ranked, emitted, p)
         ranked = messages.whole_sites_only(ranked, emitted)
     shown = take(ranked, p.limit)
     if p.intent == "error":

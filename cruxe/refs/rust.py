@@ -49,6 +49,9 @@
   `$crate::__private::push_group(..)`) reaches runtime.rs's `f`.
 - A type alias of the repository (`type InnerMutex<T> = self::spin::SpinMutex<T>`) that has no
   method `f` of its own: `f` of the type it names, as a field's, a parameter's or a path's type.
+- `x.f()` on a constant or static (`PrimitiveDateTime::MIN.f()`, `EPOCH.f()`): `f` of the type its
+  declaration writes (`const MIN: Self`: the type whose impl holds it), a variant's (`Weekday::Monday.f()`)
+  of its enum; a primitive's or std type's: the crate's impl for it, else std's (external).
 """
 from __future__ import annotations
 
@@ -120,6 +123,7 @@ _ALIAS_NAME = re.compile(r"\btype\s+[A-Za-z_]\w*\s*")
 MAX_ALIAS_HOPS = 4  # `type A = B; type B = C;`: a chain of aliases, bounded (a cycle is an error in Rust)
 _PARAM_NAME = re.compile(r"\s*(?:const\s+)?([A-Za-z_]\w*)")  # a lifetime (`'a`) does not match
 # std's types every module names without a `use`: a field of one holds no type of the repository
+_PRIMITIVES = frozenset("bool char str u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64".split())
 _STD_TYPES = frozenset("String Vec Option Result Box Rc Arc RefCell Cell HashMap HashSet BTreeMap BTreeSet "
                        "VecDeque Cow PhantomData Mutex RwLock Duration Path PathBuf".split())
 
@@ -178,6 +182,8 @@ class RustResolver(LanguageResolver):
                     got = self._bound_method(crate, here, e, recv)
                     if got is not None:
                         return got
+            if isinstance(target, Sym) and target.kind in ("constant", "variable"):
+                return self._constant_method(e, target)
             if isinstance(target, Sym) and target.kind != "module":
                 return self._type_method(target, e.to_name)
             if isinstance(target, (str, Sym)):
@@ -197,6 +203,35 @@ class RustResolver(LanguageResolver):
             if target is False:
                 return None, EXTERNAL
         return self._any_method(e)
+
+    def _constant_method(self, e: Edge, value: Sym) -> Resolution:
+        """`f` called on a constant or static (`PrimitiveDateTime::MIN.f()`, `DEFAULT.f()`) or an
+        enum's variant (`Weekday::Monday.f()`): `f` of the type its declaration writes (`const MIN:
+        Self`: the type whose impl holds it; a variant: its enum), read in its own module; a type
+        without `f`, or none known: the one method of that name, as for any value."""
+        got = self._declared_value_method(e, value, self.g.get(value.parent))
+        return got if got[1] != UNKNOWN else self._any_method(e)
+
+    def _declared_value_method(self, e: Edge, value: Sym, parent: Sym | None) -> Resolution:
+        """`f` of the type a constant's or static's signature declares, or a variant's enum
+        (`_constant_method`)."""
+        declared = constant_type(value.signature)
+        parts = field_type(declared) if declared else ["Self"] if getattr(parent, "kind", None) == "enum" else []
+        if parts == ["Self"]:
+            if parent is not None and parent.kind in ("struct", "enum", "union", "trait", "type_alias"):
+                return self._type_method(parent, e.to_name)
+            owner = value.qname.rsplit("::", 1)[0] if "::" in value.qname else ""
+            return self._method(crate_of(value.path), owner, e.to_name, RECEIVER) if owner else (None, UNKNOWN)
+        if declared and not parts:  # a slice, an array, a tuple, a fn pointer: std's methods
+            return None, EXTERNAL
+        crate = crate_of(value.path)
+        target = self.path(crate, module_path(value.path), value.path, parts) if parts else None
+        if isinstance(target, Sym) and target.kind in ("struct", "enum", "union", "trait", "type_alias"):
+            return self._type_method(target, e.to_name)
+        if target is None and len(parts) == 1 and (parts[0] in _STD_TYPES or parts[0] in _PRIMITIVES):
+            got = self._method(crate, parts[0], e.to_name, RECEIVER)  # the crate's impl for it, else std's
+            return got if got[0] is not None else (None, EXTERNAL)
+        return (None, EXTERNAL) if target is False else (None, UNKNOWN)
 
     def _local_method(self, crate: str, here: str, e: Edge, local: re.Match[str]) -> Resolution:
         """`x.f()` on a local whose `let` writes its type (`T{}`, `Arc<T>{}`, extraction's
@@ -807,6 +842,13 @@ def return_type(signature: str) -> str:
     return _WHERE.split(rest[2:], 1)[0].strip() if rest.startswith("->") else ""
 
 
+def constant_type(signature: str) -> str:
+    """The type a constant's or static's signature declares (`pub const MIN: Self` -> `Self`,
+    `static ref CACHE: Mutex<Cache> = ..` -> `Mutex<Cache>`); "" without one."""
+    m = _CONST_NAME.search(signature)
+    return signature[m.end():].partition("=")[0].strip() if m is not None else ""
+
+
 def aliased_type(signature: str) -> str:
     """What a type alias's signature names after its `=` (`pub type Once<T = ()> =
     crate::once::Once<T>` -> `crate::once::Once<T>`; a default in its generics is not it);
@@ -832,6 +874,7 @@ def generic_parameters(signature: str, name: re.Pattern[str] = _STRUCT_NAME) -> 
 
 _FN_NAME = re.compile(r"\bfn\s+[A-Za-z_]\w*\s*")
 _TRAIT_NAME = re.compile(r"\btrait\s+[A-Za-z_]\w*\s*")
+_CONST_NAME = re.compile(r"\b(?:const|static)\s+(?:ref\s+)?(?:mut\s+)?[A-Za-z_]\w*\s*:")
 _WHERE = re.compile(r"\bwhere\b")
 # `name: &'a mut impl A + B` (group 2 the bounds) or `name: &mut R` (group 3 the type's name)
 _PARAM_TYPE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*:\s*&?\s*(?:'\w+\s+)?(?:mut\s+)?"
