@@ -169,6 +169,11 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                              ("toolz", Fetch("pypi", "toolz==1.0.0", "toolz-1.0.0")),
                              ("webob", Fetch("pypi", "webob==1.8.9", "webob-1.8.9")),
                              ("mistune", Fetch("pypi", "mistune==3.0.2", "mistune-3.0.2"))]),
+    # the eighth round
+    "py-probe8": ("python", [("babel", Fetch("pypi", "babel==2.16.0", "babel-2.16.0")),
+                             ("arrow", Fetch("pypi", "arrow==1.3.0", "arrow-1.3.0")),
+                             ("voluptuous", Fetch("pypi", "voluptuous==0.15.2", "voluptuous-0.15.2")),
+                             ("bleach", Fetch("pypi", "bleach==6.1.0", "bleach-6.1.0"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
