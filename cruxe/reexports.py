@@ -41,8 +41,13 @@ def reexported(gen: Generation, repo: str, ref: str, rows: list[Symbol], segment
         return texts[path]
 
     top = [r for r in rows if r.language == "python" and r.qualified_name == f"{module_path(r.path)}.{r.name}"]
-    return [row for row in top[:MAX_REEXPORT_CHECKS]
-            if _imported_by(gen, repo, ref, row, qualifier) or _star_exported(row, qualifier, text_of)]
+    found = [row for row in top[:MAX_REEXPORT_CHECKS]
+             if _imported_by(gen, repo, ref, row, qualifier) or _star_exported(row, qualifier, text_of)]
+    # the import binds the name, not one of its definitions: an overloaded function's `@overload`
+    # stubs and implementation (one path and qualified name) are all re-exported, whichever of
+    # them the resolver tied the import to
+    same = {(r.path, r.qualified_name) for r in found}
+    return [r for r in top if r in found or (r.path, r.qualified_name) in same]
 
 
 def _names_module(path: str, qualifier: list[str]) -> bool:

@@ -173,6 +173,10 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
     "rs-probe8": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
                            ("csv-1.1.6", "csv-core-0.1.6", "time-0.3.9", "toml-0.5.11", "textwrap-0.16.0",
                             "tempfile-3.3.0", "glob-0.3.0", "humantime-2.1.0")]),
+    "py-probe8": ("python", [("babel", Fetch("pypi", "babel==2.16.0", "babel-2.16.0")),
+                             ("arrow", Fetch("pypi", "arrow==1.3.0", "arrow-1.3.0")),
+                             ("voluptuous", Fetch("pypi", "voluptuous==0.15.2", "voluptuous-0.15.2")),
+                             ("bleach", Fetch("pypi", "bleach==6.1.0", "bleach-6.1.0"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

@@ -22,8 +22,10 @@ A receiver whose value is from outside
 the repository calls outside code: a class imported from elsewhere (`MIMEBase()`: external), a
 call rooted at another library (`email.parser.Parser().parsestr()`: external), a
 builtin value (a literal, `list()`: external), a repository class that does not define the
-name (inherited from an outside base, or nothing: unknown). A call's result whose class the
-repository does not say (a function without a return annotation, the last call of a chain)
+name (inherited from an outside base, or nothing: unknown). A repository function's or method's
+result is an instance of the class its return annotation names (`read_po(f).update()`, or through a
+local bound to that call). A call's result whose class the repository does not say (a function
+without a return annotation, or overloaded with different ones; the last call of a chain)
 and a property's value without a return annotation are receivers of unknown type. For any other receiver (a
 local variable, an unannotated parameter, an untyped attribute) only a unique method of that name in the
 repository resolves (a `.pyi` stub's declaration of it is no rival), and not when the name is one
@@ -148,9 +150,10 @@ class PythonResolver(ScopedResolver):
             if base is not None and self._result_of_unknown_class(recv, parts, base):
                 return self._by_unique_method(name, e.edge_type == "calls")
             if base is not None:
-                hit = self.attribute_of(base, name)
+                returned = self._called_function_class(recv, parts, base)
+                hit = self.member(returned, name) if returned is not None else self.attribute_of(base, name)
                 if hit is None and not isinstance(base, Module):
-                    hit = self._in_subclass(self.class_of(base), name)
+                    hit = self._in_subclass(returned or self.class_of(base), name)
                     if hit is None and parts in (["self"], ["cls"]) and e.edge_type == "calls":
                         hit = self._mixed_with(self.class_of(base), name)
                 return as_resolution(hit, conf)
@@ -190,7 +193,33 @@ class PythonResolver(ScopedResolver):
             return base.kind == "method" and self.class_of(base) is None
         if _after_call(recv, head).strip():
             return True
+        if base.kind == "function":
+            return self._returned_class(base) is None
         return base.kind in _SCOPES and self.class_of(base) is None
+
+    def _called_function_class(self, recv: str, parts: list[str], base: Target) -> Sym | None:
+        """The class a call of a repository function returns, as its return annotation writes it
+        (`catalog = read_po(f)` with `def read_po(...) -> Catalog`: `catalog.update()` is
+        Catalog's), for a receiver that is that call's result; None otherwise (the function
+        object itself, `f.__doc__`)."""
+        if not isinstance(base, Sym) or base.kind != "function" or len(recv) == len(".".join(parts)):
+            return None
+        return self._returned_class(base)
+
+    def _returned_class(self, fn: Sym) -> Sym | None:
+        """The class `fn`'s return annotation names; None for an overloaded function or method
+        whose definitions (`@overload` stubs, the implementation) return different classes: which
+        one depends on the arguments (tomlkit's `item(value: bool) -> Bool`, `-> Integer`, ...).
+        A definition that returns nothing said (a property's setter, `-> None` or unannotated) is
+        no rival."""
+        m = _RETURNS.search(fn.signature)
+        if m is None:
+            return None
+        same = self.g.children_of(fn.path, fn.parent).get(fn.name, ())
+        said = {r.group(1) for r in (_RETURNS.search(s.signature) for s in same) if r is not None}
+        if len(said - {"None"}) > 1:
+            return None
+        return self.named_type(fn.path, fn.parent, m.group(1), _CLASS)
 
     def _super_member(self, e: Edge, name: str) -> Resolution:
         """`super().name` in class C: the first of C's bases (and theirs) that defines it.
@@ -377,8 +406,7 @@ class PythonResolver(ScopedResolver):
         if isinstance(target, Sym) and target.kind in _BINDINGS:
             return self.value_class(target)
         if isinstance(target, Sym) and target.kind == "method":  # a property: its return type
-            m = _RETURNS.search(target.signature)
-            return self.named_type(target.path, target.parent, m.group(1), _CLASS) if m else None
+            return self._returned_class(target)
         return None
 
     def _in_subclass(self, cls: Sym | None, name: str) -> Sym | None:

@@ -149,7 +149,9 @@ log = logging.getLogger(__name__)
 # name: `functoolz._sigs` after `from .functoolz import *`.)
 # (57: a Rust call on a constant, a static or an enum's variant, `PrimitiveDateTime::MIN.f()`, goes to
 # the type its declaration writes (`Self`: the type whose impl holds it; a variant: its enum).)
-RESOLVER_VERSION = "57"
+# (58: a Python method called on what a repository function returns is the method of the class
+# its return annotation names: `catalog = read_po(f); catalog.update()`.)
+RESOLVER_VERSION = "58"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
