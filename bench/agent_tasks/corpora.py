@@ -169,6 +169,11 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                              ("toolz", Fetch("pypi", "toolz==1.0.0", "toolz-1.0.0")),
                              ("webob", Fetch("pypi", "webob==1.8.9", "webob-1.8.9")),
                              ("mistune", Fetch("pypi", "mistune==3.0.2", "mistune-3.0.2"))]),
+    # the eighth round
+    "go-probe8": ("go", [("handlers", GOCODE / "gorilla/handlers"), ("schema", GOCODE / "gorilla/schema"),
+                         ("cron", GOCODE / "robfig/cron"), ("gjson", GOCODE / "tidwall/gjson"),
+                         ("tablewriter", GOCODE / "olekukonko/tablewriter"),
+                         ("golang-lru", GOCODE / "hashicorp/golang-lru")]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
