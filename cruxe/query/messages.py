@@ -33,22 +33,35 @@ from .planner import MIN_PROBE_WORDS, Clause, Plan, message_probe
 FIT_DEPTH = 20
 
 
+# Phrases probed beyond what the share of words needs: the message holding one may still be the
+# whole paste with its holes filled (below), whatever words the paste's values hold.
+MAX_FIT_PROBES = 2
+
+
 def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
     """Raise/panic/log calls of the code emit most of the query's words as phrases of
-    MIN_PROBE_WORDS or more (`planner.message_probe`). A phrase that the store cuts at words
-    no message holds (a filled-in value) counts by its pieces still long enough, each probed
-    on its own; the probing stops as soon as the phrases left cannot make up the words needed
-    (a long pasted log costs no search at all)."""
+    MIN_PROBE_WORDS or more (`planner.message_probe`), or a message the phrases found is the
+    whole query with its holes filled (`literals.FULL_FIT`: Go's `provided bad location %s: %v`
+    printing a standard library error's words after its own). A phrase that the store cuts at
+    words no message holds (a filled-in value) counts by its pieces still long enough, each
+    probed on its own; once the phrases left cannot make up the words needed, at most
+    MAX_FIT_PROBES more are searched (a long pasted log costs two searches)."""
     clauses, need = message_probe(p.query)
-    pending, found = list(reversed(clauses)), 0  # the longest phrase first
-    while pending and found < need <= found + sum(len(c.terms) for c in pending):
+    pending, found, probes, chunks = list(reversed(clauses)), 0, 0, []  # the longest phrase first
+    while pending and found < need and (need <= found + sum(len(c.terms) for c in pending)
+                                        or probes < MAX_FIT_PROBES):
+        probes += need > found + sum(len(c.terms) for c in pending)
         docs, searched = search_index(gen, "snippets", (pending.pop(),), 1, repo, ref, p.language, ())
         long = [c for c in searched if c.phrase and len(c.terms) >= MIN_PROBE_WORDS]
         if len(searched) == 1 and long:
             found += len(long[0].terms) if docs else 0
         elif len(searched) > 1:
             pending += long
-    return bool(clauses) and found >= need
+        chunks += [d for _, d in docs] if long else []
+    if not clauses or found >= need:
+        return bool(clauses)
+    pasted = literals.unwrap_message(p.query)
+    return any(literals.best_fit(d.source, d.language, pasted)[0] >= literals.FULL_FIT for d in chunks)
 
 
 def pasted_values(asked: tuple[Clause, ...], searched: tuple[Clause, ...],
