@@ -117,7 +117,9 @@ _BOM = b"\xef\xbb\xbf"
 # gets the field's element as receiver (`T{}.items[]`), a named slice type's left to the resolver.
 # 63: a TSX closing tag (`</CatchBoundary>`) is no second use of its component. 64: the literal
 # scan of TypeScript, Go and Rust reads a comment whole (a quote in it opens no literal).
-EXTRACTION_VERSION = "64"
+# 65: a later name a Go call's results are given to (`_, res, ok := parseAny(s, i)`) gets the call
+# with its position as receiver (`parseAny()#1`).
+EXTRACTION_VERSION = "65"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -147,7 +147,9 @@ log = logging.getLogger(__name__)
 # name, resolves as its calls do.)
 # (56: a Python package's `__init__` that imports from its own submodule binds the submodule's
 # name: `functoolz._sigs` after `from .functoolz import *`.)
-RESOLVER_VERSION = "56"
+# (57: a Go local given a later result of a call, `_, res, ok := parseAny(s, i)`, has the type
+# the function's signature declares at that position.)
+RESOLVER_VERSION = "57"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
