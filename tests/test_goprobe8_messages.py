@@ -98,6 +98,14 @@ func descriptor(d string) (time.Duration, error) {
 	}
 	return 0, fmt.Errorf("unrecognized descriptor: %s", d)
 }
+
+// checkField refuses a spec field a descriptor already sets.
+func checkField(name string) error {
+	if name == "seconds" || name == "minutes" {
+		return fmt.Errorf("%s is not allowed here", name)
+	}
+	return nil
+}
 '''
 
 CONTENT_TYPE_PASTE = 'Unsupported content type "text/plain"; expected one of ["application/json" "text/xml"]'
@@ -128,6 +136,10 @@ def test_pasted_messages_find_their_emitting_sites(tmp_path):
         ("provided bad location Mars/Olympus: unknown time zone Mars/Olympus", "schedule/parse.go",
          '"provided bad location'),
         ("unrecognized descriptor: @fortnightly", "schedule/parse.go", '"unrecognized descriptor:')))
+    # a message that opens with a hole is no reason to read a sentence as a paste: its first
+    # words would fill the hole whatever they are
+    _, _, intent = search_code(*index, "find the code that decides a field is not allowed here", limit=5)
+    assert intent["intent"] == "natural_language"
     # the site explains the whole paste: nothing that only shares its words comes after it
     hits, _, _ = search_code(*index, CONTENT_TYPE_PASTE, limit=5)
     assert [(h.path, h.name) for h in hits] == [("middleware/content.go", "RequireContentType")]

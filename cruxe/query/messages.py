@@ -33,16 +33,16 @@ from .planner import MIN_PROBE_WORDS, Clause, Plan, message_probe
 FIT_DEPTH = 20
 
 
-# Phrases probed beyond what the share of words needs: the message holding one may still be the
-# whole paste with its holes filled (below), whatever words the paste's values hold.
+# Phrases probed beyond what the share of words needs: the message holding one may still open the
+# paste and be all of it with its holes filled (below), whatever words the paste's values hold.
 MAX_FIT_PROBES = 2
 
 
 def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
     """Raise/panic/log calls of the code emit most of the query's words as phrases of
-    MIN_PROBE_WORDS or more (`planner.message_probe`), or a message the phrases found is the
-    whole query with its holes filled (`literals.FULL_FIT`: Go's `provided bad location %s: %v`
-    printing a standard library error's words after its own). A phrase that the store cuts at
+    MIN_PROBE_WORDS or more (`planner.message_probe`), or a message the phrases found opens the
+    query with its own words and is all of it with its holes filled (`literals.opens_whole`: Go's
+    `provided bad location %s: %v` printing a standard library error's words after its own). A phrase that the store cuts at
     words no message holds (a filled-in value) counts by its pieces still long enough, each
     probed on its own; once the phrases left cannot make up the words needed, at most
     MAX_FIT_PROBES more are searched (a long pasted log costs two searches)."""
@@ -61,7 +61,7 @@ def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
     if not clauses or found >= need:
         return bool(clauses)
     pasted = literals.unwrap_message(p.query)
-    return any(literals.best_fit(d.source, d.language, pasted)[0] >= literals.FULL_FIT for d in chunks)
+    return any(literals.opens_whole(d.source, d.language, pasted) for d in chunks)
 
 
 def pasted_values(asked: tuple[Clause, ...], searched: tuple[Clause, ...],
