@@ -242,18 +242,6 @@ def best_fit(text: str, language: str, pasted: str) -> tuple[float, int]:
     return best
 
 
-def opens_whole(text: str, language: str, pasted: str) -> bool:
-    """Some message of `text` is the whole pasted one with its holes filled (FULL_FIT) and
-    opens with its own words (`provided bad location %s: %v`), not with a hole that a sentence's
-    first words could fill (`%s is not supported` against "check whether a codec is not
-    supported")."""
-    for _, raw, _ in _emitted(text, language):
-        parts, _ = _template(raw)
-        if parts and parts[0][0] == "c" and message_fit(raw, pasted) >= FULL_FIT:
-            return True
-    return False
-
-
 def inner_paste(text: str, language: str, pasted: str) -> str:
     """The inner message a wrapper printed: when the message of `text` that best explains the
     pasted one (wrapper already off) is the whole paste and ends in a hole (`toml: line %d (last

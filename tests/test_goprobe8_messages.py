@@ -8,7 +8,8 @@ share its words came after it.
 
 robfig/cron's `fmt.Errorf("provided bad location %s: %v", name, err)` ends with the standard
 library's message (`unknown time zone Mars/Olympus`): the code emits only half of the paste's
-words, so the message probe read it as a question although one message explains all of it.
+words, so the message probe read it as a question although one message explains all of it (the
+words before the colon are the code's).
 Its `fmt.Errorf("unrecognized descriptor: %s", d)` opens with a failure word the classifier
 did not know."""
 from __future__ import annotations
@@ -136,8 +137,8 @@ def test_pasted_messages_find_their_emitting_sites(tmp_path):
         ("provided bad location Mars/Olympus: unknown time zone Mars/Olympus", "schedule/parse.go",
          '"provided bad location'),
         ("unrecognized descriptor: @fortnightly", "schedule/parse.go", '"unrecognized descriptor:')))
-    # a message that opens with a hole is no reason to read a sentence as a paste: its first
-    # words would fill the hole whatever they are
+    # a sentence that a message with a hole first would explain whole stays a question: the
+    # code emits too few of its words
     _, _, intent = search_code(*index, "find the code that decides a field is not allowed here", limit=5)
     assert intent["intent"] == "natural_language"
     # the site explains the whole paste: nothing that only shares its words comes after it

@@ -33,24 +33,31 @@ from .planner import MIN_PROBE_WORDS, Clause, Plan, message_probe
 FIT_DEPTH = 20
 
 
-# Phrases probed beyond what the share of words needs: the message holding one may still open the
-# paste and be all of it with its holes filled (below), whatever words the paste's values hold.
-MAX_FIT_PROBES = 2
-
-
 def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
     """Raise/panic/log calls of the code emit most of the query's words as phrases of
-    MIN_PROBE_WORDS or more (`planner.message_probe`), or a message the phrases found opens the
-    query with its own words and is all of it with its holes filled (`literals.opens_whole`: Go's
-    `provided bad location %s: %v` printing a standard library error's words after its own). A phrase that the store cuts at
+    MIN_PROBE_WORDS or more (`planner.message_probe`); or, for a query with a colon, most of the
+    words before its first `: `, in a message that is all of it with its holes filled
+    (`literals.FULL_FIT`: Go's `provided bad location %s: %v` printing a standard library
+    error's words after its own). A phrase that the store cuts at
     words no message holds (a filled-in value) counts by its pieces still long enough, each
-    probed on its own; once the phrases left cannot make up the words needed, at most
-    MAX_FIT_PROBES more are searched (a long pasted log costs two searches)."""
-    clauses, need = message_probe(p.query)
-    pending, found, probes, chunks = list(reversed(clauses)), 0, 0, []  # the longest phrase first
-    while pending and found < need and (need <= found + sum(len(c.terms) for c in pending)
-                                        or probes < MAX_FIT_PROBES):
-        probes += need > found + sum(len(c.terms) for c in pending)
+    probed on its own; the probing stops as soon as the phrases left cannot make up the words
+    needed (a long pasted log costs no search at all)."""
+    if _share_emitted(gen, repo, ref, p, p.query)[0]:
+        return True
+    head = p.query.split(": ", 1)[0]
+    if head == p.query:
+        return False
+    emitted, chunks = _share_emitted(gen, repo, ref, p, head)
+    pasted = literals.unwrap_message(p.query)
+    return emitted and any(literals.best_fit(d.source, d.language, pasted)[0] >= literals.FULL_FIT for d in chunks)
+
+
+def _share_emitted(gen, repo: str, ref: str, p: Plan, q: str) -> tuple[bool, list[Chunk]]:
+    """Whether messages emit most of `q`'s words (`emits_message`), and the chunks that hold
+    the phrases found."""
+    clauses, need = message_probe(q)
+    pending, found, chunks = list(reversed(clauses)), 0, []  # the longest phrase first
+    while pending and found < need <= found + sum(len(c.terms) for c in pending):
         docs, searched = search_index(gen, "snippets", (pending.pop(),), 1, repo, ref, p.language, ())
         long = [c for c in searched if c.phrase and len(c.terms) >= MIN_PROBE_WORDS]
         if len(searched) == 1 and long:
@@ -58,10 +65,7 @@ def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
         elif len(searched) > 1:
             pending += long
         chunks += [d for _, d in docs] if long else []
-    if not clauses or found >= need:
-        return bool(clauses)
-    pasted = literals.unwrap_message(p.query)
-    return any(literals.opens_whole(d.source, d.language, pasted) for d in chunks)
+    return bool(clauses) and found >= need, chunks
 
 
 def pasted_values(asked: tuple[Clause, ...], searched: tuple[Clause, ...],

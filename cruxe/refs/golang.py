@@ -12,7 +12,8 @@
   `shop.Base`), the shallowest embedding first, as Go selects it.
 - A call on a local or parameter whose declaration says its type, as Go's blocks scope it
   (the extractor writes the receiver `T{}` or `pkg.T{}` for `p *T`, `x := T{}`, `var x *T`,
-  `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`; the field's declared type for a call on
+  `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`, `f()#1` for `_, y := f(..)`, the result
+  declared at that position; the field's declared type for a call on
   a field's value, `s.conn.Write(b)`, when the file declares the struct, else `Server{}.conn`,
   `T{}.conns[]`, whose fields' types `field_type` reads in the structs' signatures, an indexed
   field of a named slice or map type through that type's declaration, then the
