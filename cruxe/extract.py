@@ -119,7 +119,9 @@ _BOM = b"\xef\xbb\xbf"
 # scan of TypeScript, Go and Rust reads a comment whole (a quote in it opens no literal).
 # 65: a Rust literal written by a `Display`'s `fn fmt` however far below its `fn` (was: within 2,000
 # characters).
-EXTRACTION_VERSION = "65"
+# 66: a later name a Go call's results are given to (`_, res, ok := parseAny(s, i)`) gets the call
+# with its position as receiver (`parseAny()#1`).
+EXTRACTION_VERSION = "66"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -114,7 +114,8 @@ _ERROR_RE = [re.compile(p) for p in _ERROR_CS] + [re.compile(p, re.IGNORECASE) f
 # A message that names what failed in quotes: "invalid character 'x' looking for beginning of value".
 _FAILURE_WORD_RE = re.compile(
     r"\b(?:invalid|unexpected|expected|cannot|can't|could not|couldn't|failed|unable|missing|unknown|"
-    r"unsupported|illegal|undefined|unresolved|not found|not set|no such|denied|refused|is nil|is null)\b",
+    r"unrecogni[sz]ed|unsupported|illegal|undefined|unresolved|not found|not set|no such|denied|refused|"
+    r"is nil|is null)\b",
     re.IGNORECASE)
 # A quote that opens at a word start, so the apostrophes of "doesn't ... isn't" never pair up.
 _QUOTED_LITERAL_RE = re.compile(r"(?<!\w)(['\"`])[^'\"`]+\1(?!\w)")
@@ -125,7 +126,7 @@ _QUOTED_LITERAL_RE = re.compile(r"(?<!\w)(['\"`])[^'\"`]+\1(?!\w)")
 # put no colon after the failure.
 _FAILURE_THEN_DETAIL_RE = re.compile(
     r"\b(?:failed|cannot|can't|could not|couldn't|unable to|invalid|unexpected|missing|unknown|unsupported|"
-    r"error)\b"
+    r"unrecogni[sz]ed|error)\b"
     r"[^:?\n]{0,80}:\s+\S", re.IGNORECASE)
 
 

@@ -991,6 +991,9 @@ _VERB_VALUE = {
     **dict.fromkeys("efgEG", re.compile(r"[-+]?(?:\d[\d.]*(?:e[-+]?\d+)?|inf|nan)")),
     "t": re.compile(r"true|false"), "q": re.compile(r"([\"'`]).*\1", re.S), "c": re.compile(r".", re.S),
 }
+# Go's fmt prints a slice or an array with the verb applied to each element, space-separated in
+# brackets (`%q` of []string: `["a" "b"]`, `%d` of []int: `[1 2 3]`); a quoted element may hold spaces
+_LIST_ITEM = re.compile(r"\"(?:[^\"\\]|\\.)*\"|`[^`]*`|'(?:[^'\\]|\\.)*'|[^\s\[\]]+")
 
 
 def message_fit(message: str, pasted: str) -> float:
@@ -1147,6 +1150,17 @@ def _values_fit(parts: list[tuple[str, str]], spans: list[tuple[int, int]], low:
     bounds = [0] + [x for s, e in spans for x in (s, e)] + [len(low)]
     for k, holes in enumerate(gaps):
         verb = _VERB_VALUE.get(holes[0][-1]) if len(holes) == 1 and holes[0].startswith("%") else None
-        if verb is not None and not verb.fullmatch(low[bounds[2 * k]:bounds[2 * k + 1]].strip()):
+        if verb is not None and not _verb_value(verb, low[bounds[2 * k]:bounds[2 * k + 1]].strip()):
             return False
     return True
+
+
+def _verb_value(verb: re.Pattern, value: str) -> bool:
+    """`value` is what the typed verb prints: one value of its type, or a list of them (`_LIST_ITEM`)."""
+    if verb.fullmatch(value):
+        return True
+    if not (value.startswith("[") and value.endswith("]")):
+        return False
+    inner = value[1:-1]
+    items = _LIST_ITEM.findall(inner)
+    return not _LIST_ITEM.sub("", inner).strip() and all(verb.fullmatch(i) for i in items)

@@ -177,6 +177,10 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                              ("arrow", Fetch("pypi", "arrow==1.3.0", "arrow-1.3.0")),
                              ("voluptuous", Fetch("pypi", "voluptuous==0.15.2", "voluptuous-0.15.2")),
                              ("bleach", Fetch("pypi", "bleach==6.1.0", "bleach-6.1.0"))]),
+    "go-probe8": ("go", [("handlers", GOCODE / "gorilla/handlers"), ("schema", GOCODE / "gorilla/schema"),
+                         ("cron", GOCODE / "robfig/cron"), ("gjson", GOCODE / "tidwall/gjson"),
+                         ("tablewriter", GOCODE / "olekukonko/tablewriter"),
+                         ("golang-lru", GOCODE / "hashicorp/golang-lru")]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

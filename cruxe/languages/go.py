@@ -106,7 +106,7 @@ def extract(source: bytes, path: str) -> FileExtract:
             declared.append(caps["tdecl"][0])
         elif "lname" in caps:
             how = next(k for k in _LOCAL_FORMS if k in caps)
-            locals_.append((caps["lname"][0], caps[how][0], how))
+            locals_ += _declared_names(caps["lname"][0], caps[how][0], how)
         else:
             packages[caps["tqual"][0].start_byte] = caps["tpkg"][0]
     taken = {p[0] for p in pending}
@@ -441,6 +441,21 @@ _NAMED = re.compile(r"(?:\w+\.)?\w+")
 _LOCAL_FORMS = ("ltype", "lval", "lrange")  # go.scm: a local's type written, its value, what its range walks
 
 
+def _declared_names(name: ts.Node, value: ts.Node, how: str) -> list[tuple[ts.Node, ts.Node, str]]:
+    """The locals one declaration's capture stands for: its first name, and when that name is
+    the first of several a call's results are given to (`_, res, ok := parseAny(s, i)`), each
+    later name with its position (`lval1`, `lval2`: the receiver `parseAny()#1`)."""
+    out = [(name, value, how)]
+    if how == "lval" and value.type == "call_expression" and name.parent is not None:
+        later = name.parent.named_children[1:]
+        out += [(n, value, f"lval{k}") for k, n in enumerate(later, 1) if n.type == "identifier"]
+    return out
+
+
+# a call of a name, `f()` or `pkg.F()`: the one value form whose later results the resolver reads
+_NAME_CALL = re.compile(r"(?:\w+\.)?\w+\(\)")
+
+
 def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Node, str]],
                   decls: list[ts.Node], ranges: list[tuple[int, int]], source: bytes,
                   fields: _Fields) -> list[PendingRef]:
@@ -466,8 +481,10 @@ def _typed_locals(pending: list[PendingRef], locals_: list[tuple[ts.Node, ts.Nod
     found = []  # (name, its owner, receiver, where its scope starts)
     for (name, node, how), owner in zip(locals_, enclosing(ranges, [t[0].start_byte for t in locals_])):
         written = how == "ltype"
-        recv = (_type_receiver(node, source) if written else _value_receiver(node, source) if how == "lval"
+        recv = (_type_receiver(node, source) if written else _value_receiver(node, source) if how.startswith("lval")
                 else _range_element(node, source))
+        if how[4:].isdigit() and recv:  # a later result of the call: `f()#1` (a method's, `y.M()`, is left unread)
+            recv = f"{recv}#{how[4:]}" if _NAME_CALL.fullmatch(recv) else ""
         if owner is not None and recv:  # `var x T = v`: after v too
             found.append((name, owner, recv, name.parent.end_byte if written else node.end_byte))
     # only the declarations of the names found, and of what their values name, are looked at

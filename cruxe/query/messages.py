@@ -36,12 +36,28 @@ FIT_DEPTH = 20
 
 def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
     """Raise/panic/log calls of the code emit most of the query's words as phrases of
-    MIN_PROBE_WORDS or more (`planner.message_probe`). A phrase that the store cuts at words
-    no message holds (a filled-in value) counts by its pieces still long enough, each probed
-    on its own; the probing stops as soon as the phrases left cannot make up the words needed
-    (a long pasted log costs no search at all)."""
-    clauses, need = message_probe(p.query)
-    pending, found = list(reversed(clauses)), 0  # the longest phrase first
+    MIN_PROBE_WORDS or more (`planner.message_probe`); or, for a query with a colon, most of the
+    words before its first `: `, in a message that is all of it with its holes filled
+    (`literals.FULL_FIT`: Go's `provided bad location %s: %v` printing a standard library
+    error's words after its own). A phrase that the store cuts at
+    words no message holds (a filled-in value) counts by its pieces still long enough, each
+    probed on its own; the probing stops as soon as the phrases left cannot make up the words
+    needed (a long pasted log costs no search at all)."""
+    if _share_emitted(gen, repo, ref, p, p.query)[0]:
+        return True
+    head = p.query.split(": ", 1)[0]
+    if head == p.query:
+        return False
+    emitted, chunks = _share_emitted(gen, repo, ref, p, head)
+    pasted = literals.unwrap_message(p.query)
+    return emitted and any(literals.best_fit(d.source, d.language, pasted)[0] >= literals.FULL_FIT for d in chunks)
+
+
+def _share_emitted(gen, repo: str, ref: str, p: Plan, q: str) -> tuple[bool, list[Chunk]]:
+    """Whether messages emit most of `q`'s words (`emits_message`), and the chunks that hold
+    the phrases found."""
+    clauses, need = message_probe(q)
+    pending, found, chunks = list(reversed(clauses)), 0, []  # the longest phrase first
     while pending and found < need <= found + sum(len(c.terms) for c in pending):
         docs, searched = search_index(gen, "snippets", (pending.pop(),), 1, repo, ref, p.language, ())
         long = [c for c in searched if c.phrase and len(c.terms) >= MIN_PROBE_WORDS]
@@ -49,7 +65,8 @@ def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
             found += len(long[0].terms) if docs else 0
         elif len(searched) > 1:
             pending += long
-    return bool(clauses) and found >= need
+        chunks += [d for _, d in docs] if long else []
+    return bool(clauses) and found >= need, chunks
 
 
 def pasted_values(asked: tuple[Clause, ...], searched: tuple[Clause, ...],

@@ -12,7 +12,8 @@
   `shop.Base`), the shallowest embedding first, as Go selects it.
 - A call on a local or parameter whose declaration says its type, as Go's blocks scope it
   (the extractor writes the receiver `T{}` or `pkg.T{}` for `p *T`, `x := T{}`, `var x *T`,
-  `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`; the field's declared type for a call on
+  `new(T)`, ...; `f()` or `pkg.F()` for `x, err := f(..)`, `f()#1` for `_, y := f(..)`, the result
+  declared at that position; the field's declared type for a call on
   a field's value, `s.conn.Write(b)`, when the file declares the struct, else `Server{}.conn`,
   `T{}.conns[]`, whose fields' types `field_type` reads in the structs' signatures, an indexed
   field of a named slice or map type through that type's declaration, then the
@@ -180,7 +181,7 @@ class GoResolver(LanguageResolver):
         directory = self._package_of(path, here, pkg)
         if directory is EXTERNAL or directory is None:
             return (None, EXTERNAL) if directory is EXTERNAL else None
-        typed = (directory, word) if form == "{}" else self.result_type(directory, word)
+        typed = (directory, word) if form == "{}" else self.result_type(directory, word, int(form[3:] or 0))
         for step, how in steps:  # `T{}.M()`: the first result of T's method M; `T{}.f`: f's type
             if typed is EXTERNAL or typed is None:
                 break
@@ -243,23 +244,26 @@ class GoResolver(LanguageResolver):
             return None
         return EXTERNAL if bindings[pkg] is None else bindings[pkg]
 
-    def result_type(self, directory: str, name: str) -> tuple[str, str] | str | None:
+    def result_type(self, directory: str, name: str, position: int = 0) -> tuple[str, str] | str | None:
         """(directory, type name) of the value `name(...)` gives, for the package-level `name`
-        of `directory`: a function's first declared result when it is a named type (every
-        definition of the name agreeing), or the type itself when `name` is one (a
-        conversion); EXTERNAL when that type is from outside the repository; else None."""
+        of `directory`: a function's declared result at `position` (the first unless the
+        extractor's receiver says another: `parseAny()#1` for `_, res, ok := parseAny(s, i)`)
+        when it is a named type (every definition of the name agreeing), or the type itself
+        when `name` is one (a conversion); EXTERNAL when that type is from outside the
+        repository; else None."""
         defs = self.package_level(directory).get(name, [])
         if defs and all(d.kind in ("struct", "interface", "type_alias") for d in defs):
-            return directory, name
+            return (directory, name) if not position else None
         funcs = [d for d in defs if d.kind == "function"]
-        return self._declared_result(funcs) if len(funcs) == len(defs) else None
+        return self._declared_result(funcs, position) if len(funcs) == len(defs) else None
 
-    def _declared_result(self, defs: list[Sym]) -> tuple[str, str] | str | None:
-        """(directory, type name) of the first result the functions or methods `defs` declare,
-        every one agreeing; EXTERNAL when that type is from outside the repository; else None."""
+    def _declared_result(self, defs: list[Sym], position: int = 0) -> tuple[str, str] | str | None:
+        """(directory, type name) of the result at `position` the functions or methods `defs`
+        declare, every one agreeing; EXTERNAL when that type is from outside the repository;
+        else None."""
         got: set[tuple[str, str] | str | None] = set()
         for d in defs:
-            declared = first_result(d.signature, d.name)
+            declared = first_result(d.signature, d.name, position)
             at = self._package_of(d.path, posixpath.dirname(d.path), declared[0]) if declared is not None else None
             got.add(at if at is EXTERNAL or at is None else (at, declared[1]))
         return got.pop() if len(got) == 1 else None
@@ -477,7 +481,7 @@ _PARAM_TYPE = re.compile(r"^\*?\s*(?:(\w+)\.)?(\w+)(?:\[.*\])?$")
 # The receiver the extractor gives a call on a typed local (go.py `_typed_locals`: `T{}`,
 # `pkg.F()`), followed by the methods whose result it is (`ast.Node{}.NextSibling()`) and the
 # fields whose value it is (`Server{}.conn`, `Server{}.conns[]` indexed) in the order read
-_LOCAL = re.compile(r"^(?:(\w+)\.)?(\w+)(\{\}|\(\))((?:\.\w+(?:\(\)|\[\])?)*)$")
+_LOCAL = re.compile(r"^(?:(\w+)\.)?(\w+)(\{\}|\(\)(?:#\d+)?)((?:\.\w+(?:\(\)|\[\])?)*)$")
 # a package-level variable's signature: its names, then its type and/or `= value`
 _VAR = re.compile(r"^var\s+(\w+(?:\s*,\s*\w+)*)\s*(.*)$")
 # a value that writes its type: `T{...}`, `&pkg.T{...}`, `G[int]{...}`, `new(T)`
@@ -526,11 +530,12 @@ def _named_types(parts: list[str]) -> dict[str, tuple[str, str]]:
     return got
 
 
-def first_result(signature: str, name: str) -> tuple[str, str] | None:
+def first_result(signature: str, name: str, position: int = 0) -> tuple[str, str] | None:
     """(package or "", type name) of the first result a Go function's signature declares
     when it is one named type (`func newParser(src []byte) *Parser`, `func Open(p string)
-    (*pkg.File, error)`, named results too); None for any other, for a type parameter of
-    the function, and for a signature cut short."""
+    (*pkg.File, error)`, named results too), or of the result at `position` (`func
+    parseAny(json string, i int) (int, Result, bool)`: 1 is `Result`); None for any other, for
+    a type parameter of the function, and for a signature cut short."""
     head = re.search(rf"\b{re.escape(name)}\s*(\[[^\]]*\])?\s*\(", signature)
     if head is None or signature.endswith("..."):
         return None
@@ -538,15 +543,17 @@ def first_result(signature: str, name: str) -> tuple[str, str] | None:
     rest = signature[end + 1:].strip()
     if rest.startswith("("):
         parts, _ = _split_list(rest, 1)
-        if not parts:
+        if len(parts) <= position:
             return None
-        if any(len(p.split(None, 1)) == 2 for p in parts):  # named results
+        if any(len(p.split(None, 1)) == 2 for p in parts):  # named results: `(a, b T, err error)`
             named = _named_types(parts)
-            first = parts[0].split(None, 1)[0]
-            declared = named.get(first)
+            names = [n.strip() for p in parts for n in p.split(None, 1)[0].split(",") if n.strip()]
+            declared = named.get(names[position]) if position < len(names) else None
         else:
-            m = _PARAM_TYPE.match(parts[0].strip())
+            m = _PARAM_TYPE.match(parts[position].strip())
             declared = (m.group(1) or "", m.group(2)) if m else None
+    elif position:
+        return None
     else:
         m = _PARAM_TYPE.match(rest)
         declared = (m.group(1) or "", m.group(2)) if m and rest else None

@@ -151,7 +151,9 @@ log = logging.getLogger(__name__)
 # the type its declaration writes (`Self`: the type whose impl holds it; a variant: its enum).)
 # (58: a Python method called on what a repository function returns is the method of the class
 # its return annotation names: `catalog = read_po(f); catalog.update()`.)
-RESOLVER_VERSION = "58"
+# (59: a Go local given a later result of a call, `_, res, ok := parseAny(s, i)`, has the type
+# the function's signature declares at that position.)
+RESOLVER_VERSION = "59"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
