@@ -169,6 +169,11 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                              ("toolz", Fetch("pypi", "toolz==1.0.0", "toolz-1.0.0")),
                              ("webob", Fetch("pypi", "webob==1.8.9", "webob-1.8.9")),
                              ("mistune", Fetch("pypi", "mistune==3.0.2", "mistune-3.0.2"))]),
+    # the eighth round
+    "ts-probe8": ("typescript", [("msw", Fetch("npm", "msw@2.15.0", "package/src")),
+                                 ("interceptors", Fetch("npm", "@mswjs/interceptors@0.41.9", "package/src")),
+                                 ("tldraw-store", Fetch("npm", "@tldraw/store@5.1.1", "package/src")),
+                                 ("tldraw-state", Fetch("npm", "@tldraw/state@5.1.1", "package/src"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
