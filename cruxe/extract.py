@@ -117,7 +117,13 @@ _BOM = b"\xef\xbb\xbf"
 # gets the field's element as receiver (`T{}.items[]`), a named slice type's left to the resolver.
 # 63: a TSX closing tag (`</CatchBoundary>`) is no second use of its component. 64: the literal
 # scan of TypeScript, Go and Rust reads a comment whole (a quote in it opens no literal).
-EXTRACTION_VERSION = "64"
+# 65: a TypeScript local holding an awaited call (`const s = await this.getStore()`) gets that
+# call as the receiver of its calls, as an unawaited one does. 66: a TypeScript name a block,
+# function, catch clause or loop declares for itself is that local where it is seen: its calls
+# and reads there are no uses of the file's or an import's definition of the name. 67: a
+# TypeScript module-level object's properties made by a call or naming a value are definitions
+# (`export const http = { get: createHttpHandler('GET') }`: `http.get`).
+EXTRACTION_VERSION = "67"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -147,7 +147,11 @@ log = logging.getLogger(__name__)
 # name, resolves as its calls do.)
 # (56: a Python package's `__init__` that imports from its own submodule binds the submodule's
 # name: `functoolz._sigs` after `from .functoolz import *`.)
-RESOLVER_VERSION = "56"
+# (57: a TypeScript call's result written `Promise<T>` is T's (read once awaited); a result type no
+# repository file declares, or one from outside the repository, has no repository member.)
+# (58: a TypeScript value's member is first its object literal's own method: `http.get` of
+# `const http = { get: createHttpHandler('GET') }`.)
+RESOLVER_VERSION = "58"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
