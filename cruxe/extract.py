@@ -122,8 +122,9 @@ _BOM = b"\xef\xbb\xbf"
 # function, catch clause or loop declares for itself is that local where it is seen: its calls
 # and reads there are no uses of the file's or an import's definition of the name. 67: a
 # TypeScript module-level object's properties made by a call or naming a value are definitions
-# (`export const http = { get: createHttpHandler('GET') }`: `http.get`).
-EXTRACTION_VERSION = "67"
+# (`export const http = { get: createHttpHandler('GET') }`: `http.get`). 68: a type's qualifier
+# (`checks.$ZodCheck`) is the namespace it names even where a local of that name is seen.
+EXTRACTION_VERSION = "68"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

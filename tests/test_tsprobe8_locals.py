@@ -73,3 +73,23 @@ def test_a_local_of_an_imported_name_is_no_use_of_the_import(tmp_path):
     assert used == [("src/store.ts", marked_line(STORE, "// call history"), "calls"),
                     ("src/store.ts", marked_line(STORE, "// call later"), "calls"),
                     ("src/store.ts", last, "references")]
+
+
+CHECKED = '''\
+import * as checks from './checks'
+
+export function collect(): checks.Check[] {
+  const checks: checks.Check[] = []  // namespace in the type
+  return checks  // the local
+}
+'''
+
+
+def test_a_local_shadows_no_namespace_in_a_type():
+    """zod's `const checks: checks.$ZodCheck<never>[] = ...`: the type's qualifier is the
+    imported namespace even where the local `checks` is seen; the value read is the local."""
+    from cruxe.languages.typescript import extract_typescript
+    refs = {(r.to_name, r.line) for r in extract_typescript(CHECKED.encode(), "src/use.ts").references
+            if r.edge_type == "references" and not r.receiver}
+    assert ("checks", marked_line(CHECKED, "// namespace in the type")) in refs
+    assert ("checks", marked_line(CHECKED, "// the local")) not in refs

@@ -1037,6 +1037,8 @@ def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: li
     type_params = {text(c["tparam"][0], source).encode() for c in groups["declared"] if "tparam" in c}
     declared = {nodes[0].start_byte for c in groups["declared"] for nodes in c.values()}
     qualifiers = {c["tnested"][0].start_byte: c["tmodule"][0] for c in groups["qualified"]}
+    # a type's qualifier (`checks.$ZodCheck`) names a namespace, which no local value shadows
+    type_qualifiers = {c["tmodule"][0].start_byte for c in groups["qualified"]}
     out: list[PendingRef] = []
     seen: set[tuple[bytes, int]] = set()
     for caps in groups["uses"]:
@@ -1049,7 +1051,7 @@ def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: li
             continue
         word = source[start:node.end_byte]
         if kind == "vref":
-            if word not in known or (locals_ and _shadowed(locals_, word, start)):
+            if word not in known or (locals_ and start not in type_qualifiers and _shadowed(locals_, word, start)):
                 continue
         elif kind == "mref":  # `Name.member` read: only through a name this file defines or imports
             obj = caps["mobj"][0]
