@@ -121,7 +121,13 @@ _BOM = b"\xef\xbb\xbf"
 # characters).
 # 66: a later name a Go call's results are given to (`_, res, ok := parseAny(s, i)`) gets the call
 # with its position as receiver (`parseAny()#1`).
-EXTRACTION_VERSION = "66"
+# 67: TypeScript (four steps on its branch, one here): a local holding an awaited call gets that
+# call as the receiver of its calls, as an unawaited one does; a name a block, function, catch
+# clause or loop declares for itself is that local where it is seen (its calls and reads there are
+# no uses of the file's or an import's definition of the name), though a type's qualifier
+# (`checks.$ZodCheck`) is the namespace it names; a module-level object's properties made by a call
+# or naming a value are definitions (`export const http = { get: createHttpHandler('GET') }`).
+EXTRACTION_VERSION = "67"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -181,6 +181,10 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                          ("cron", GOCODE / "robfig/cron"), ("gjson", GOCODE / "tidwall/gjson"),
                          ("tablewriter", GOCODE / "olekukonko/tablewriter"),
                          ("golang-lru", GOCODE / "hashicorp/golang-lru")]),
+    "ts-probe8": ("typescript", [("msw", Fetch("npm", "msw@2.15.0", "package/src")),
+                                 ("interceptors", Fetch("npm", "@mswjs/interceptors@0.41.9", "package/src")),
+                                 ("tldraw-store", Fetch("npm", "@tldraw/store@5.1.1", "package/src")),
+                                 ("tldraw-state", Fetch("npm", "@tldraw/state@5.1.1", "package/src"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

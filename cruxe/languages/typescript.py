@@ -49,19 +49,20 @@ import tree_sitter as ts
 
 from ..model import FileExtract, Kind, Reference, Symbol
 from ._common import (MAX_DOC_CHARS, MAX_SIGNATURE_CHARS, Candidate, Captures, PendingRef, attach_enclosing,
-                      block_doc, by_reader, cap, collapse, end_line, error_count, matches, nest, owner_of, parse,
-                      path_after_src, query, query_sections, short_receiver, spans, start_line, text)
+                      block_doc, by_reader, cap, collapse, enclosing, end_line, error_count, matches, nest, owner_of,
+                      parse, path_after_src, query, query_sections, short_receiver, spans, start_line, text)
 
 MAX_SCANNED_LINE = 2000  # bytes; longer lines are scanned byte by byte in Python: too slow
 
 # The query of each grammar: the sections of queries/typescript.scm, in this order. The
 # capture names are those the .scm lists.
 _SECTIONS = {
-    "typescript": ("ts-defs", "context", "ts-context", "ts-vars", "refs", "ts-refs", "value-refs",
-                   "ts-value-decls"),
-    "tsx": ("ts-defs", "context", "ts-context", "ts-vars", "refs", "ts-refs", "jsx-refs", "value-refs",
-            "ts-value-decls"),
-    "javascript": ("js-defs", "context", "js-vars", "refs", "jsx-refs", "value-refs", "js-value-decls"),
+    "typescript": ("ts-defs", "context", "ts-context", "ts-vars", "namespace-objects", "refs", "ts-refs",
+                   "value-refs", "ts-value-decls"),
+    "tsx": ("ts-defs", "context", "ts-context", "ts-vars", "namespace-objects", "refs", "ts-refs", "jsx-refs",
+            "value-refs", "ts-value-decls"),
+    "javascript": ("js-defs", "context", "js-vars", "namespace-objects", "refs", "jsx-refs", "value-refs",
+                   "js-value-decls"),
 }
 
 
@@ -344,7 +345,9 @@ def _extract(lang: str, source: bytes, path: str) -> FileExtract:
     bindings = _bindings(groups)
     raw = _references(groups["refs"], source)
     defined = {c.name for c in cands}
-    raw = _imported_reexports_folded(raw + use_references(groups, defined, raw, source), defined)
+    locals_ = _local_names(bindings, groups["scopes"], cands, source)
+    raw = _imported_reexports_folded(_outside_locals(raw, locals_) + use_references(groups, defined, raw, source,
+                                                                                    locals_), defined)
     raw = _callback_receivers(raw, groups["callbacks"], bindings, source)
     out.references = _typed_receivers(attach_enclosing(raw, spans(cands), owners), groups["typed"], bindings,
                                       cands, owners, parents, source)
@@ -360,6 +363,7 @@ _READERS = {
                      "esrc", "lexport", "lclause", "aname", "avalue", "rname", "rsrc"), "refs"),  # _references
     **dict.fromkeys(("tref", "vref", "pref", "mref", "mobj"), "uses"),  # use_references
     **dict.fromkeys(("tdecl", "tparam", "vdecl", "pwrite", "jsxend"), "declared"),  # no use there
+    "lscope": "scopes",  # _local_names
     "ftype": "function_types",  # _bindings
     **dict.fromkeys(("tmodule", "tnested"), "qualified"),  # `ns.Type`
     **dict.fromkeys(("lvname", "lvtype", "lvnew", "lvcall", "lvread", "lvprop"), "typed"),  # _typed_receivers
@@ -616,8 +620,10 @@ def _definition(node: ts.Node, ctx: _Ctx) -> Candidate | list[Candidate] | None:
     if t in _FIELD_TYPES:
         value = node.child_by_field_name("value")
         kind = Kind.METHOD if value is not None and value.type in _FUNCTION_VALUES else Kind.VARIABLE
-    elif t == "pair":  # the query takes only function-valued pairs
+    elif t == "pair":  # the query takes function-valued pairs (methods), and a module-level object's
+        # properties made by a call or naming a value (`http.get`): values, as an interface's are
         value = node.child_by_field_name("value")
+        kind = Kind.METHOD if value is not None and value.type in _FUNCTION_VALUES else Kind.VARIABLE
     outer = _outer(node, ctx)
     start = _leading_decorators(outer, ctx)
     return Candidate(
@@ -984,10 +990,43 @@ _LIB_TYPES = frozenset(
     b"AsyncIterable AsyncIterator Generator AsyncGenerator ArrayLike Uint8Array ArrayBuffer JSX".split())
 
 
+def _local_names(bindings: list[ts.Node], scope_caps: list[Captures], cands: list[Candidate],
+                 source: bytes) -> dict[bytes, list[tuple[int, int]]]:
+    """Each name a block, function, catch clause or loop declares for itself (a local `const
+    atom = this.records.getAtom(id)`, a parameter, a catch variable) -> the byte spans it is
+    seen in: its innermost such node. Not the names of definitions (a nested `function helper()`
+    is a symbol the resolver finds) nor the file's top level (what the file binds)."""
+    if not scope_caps or not bindings:
+        return {}
+    scopes = sorted({(c["lscope"][0].start_byte, c["lscope"][0].end_byte) for c in scope_caps},
+                    key=lambda r: (r[0], -r[1]))
+    definitions = {(c.name, c.name_line) for c in cands}
+    nodes = sorted(bindings, key=lambda n: n.start_byte)
+    out: dict[bytes, list[tuple[int, int]]] = {}
+    for node, i in zip(nodes, enclosing(scopes, [n.start_byte for n in nodes])):
+        word = source[node.start_byte:node.end_byte]
+        if i is not None and (word.decode("utf-8", "replace"), start_line(node)) not in definitions:
+            out.setdefault(word, []).append(scopes[i])
+    return out
+
+
+def _shadowed(locals_: dict[bytes, list[tuple[int, int]]], word: bytes, pos: int) -> bool:
+    return any(start <= pos < end for start, end in locals_.get(word, ()))
+
+
+def _outside_locals(raw: list[PendingRef], locals_: dict[bytes, list[tuple[int, int]]]) -> list[PendingRef]:
+    """The calls of a name where a local declares it (`const fn = pick(); fn()`) are the local's:
+    no edge to the file's or an import's definition of that name."""
+    if not locals_:
+        return raw
+    return [r for r in raw if r[1] != "calls" or r[6] or not _shadowed(locals_, r[2].encode(), r[0])]
+
+
 def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: list[PendingRef],
-                   source: bytes) -> list[PendingRef]:
+                   source: bytes, locals_: dict[bytes, list[tuple[int, int]]] | None = None) -> list[PendingRef]:
     """`references` edges for type uses and for value uses of names this file defines or
-    imports. One edge per name, qualifier and line."""
+    imports, less the value uses where a local of the same name is seen (`_local_names`). One
+    edge per name, qualifier and line."""
     known = {n.encode() for n in defined}
     for r in raw:
         if r[1] == "imports" and r[4]:  # a local export (module "") binds no name here
@@ -998,6 +1037,8 @@ def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: li
     type_params = {text(c["tparam"][0], source).encode() for c in groups["declared"] if "tparam" in c}
     declared = {nodes[0].start_byte for c in groups["declared"] for nodes in c.values()}
     qualifiers = {c["tnested"][0].start_byte: c["tmodule"][0] for c in groups["qualified"]}
+    # a type's qualifier (`checks.$ZodCheck`) names a namespace, which no local value shadows
+    type_qualifiers = {c["tmodule"][0].start_byte for c in groups["qualified"]}
     out: list[PendingRef] = []
     seen: set[tuple[bytes, int]] = set()
     for caps in groups["uses"]:
@@ -1010,7 +1051,7 @@ def use_references(groups: dict[str, list[Captures]], defined: set[str], raw: li
             continue
         word = source[start:node.end_byte]
         if kind == "vref":
-            if word not in known:
+            if word not in known or (locals_ and start not in type_qualifiers and _shadowed(locals_, word, start)):
                 continue
         elif kind == "mref":  # `Name.member` read: only through a name this file defines or imports
             obj = caps["mobj"][0]

@@ -153,7 +153,11 @@ log = logging.getLogger(__name__)
 # its return annotation names: `catalog = read_po(f); catalog.update()`.)
 # (59: a Go local given a later result of a call, `_, res, ok := parseAny(s, i)`, has the type
 # the function's signature declares at that position.)
-RESOLVER_VERSION = "59"
+# (60: a TypeScript call's result written `Promise<T>` is T's (read once awaited); a result type no
+# repository file declares, or one from outside the repository, has no repository member; and a
+# TypeScript value's member is first its object literal's own method: `http.get` of
+# `const http = { get: createHttpHandler('GET') }`.)
+RESOLVER_VERSION = "60"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -14,7 +14,10 @@
   an enclosing constant's initializer: `const m = gen(function*() { function f() {} })`) and
   parameters (a parameter's value is the caller's: a call of it is unresolved, a member of it
   is found through its declared type), the file's top level, its imports; ES modules bind
-  every name explicitly, so nothing else is guessed.
+  every name explicitly, so nothing else is guessed. A name a block, function, catch clause or
+  loop declares for itself (`const atom = this.records.getAtom(id)` beside an imported `atom`)
+  is that local where it is seen: the extractor writes no edge for its calls and reads there
+  (languages/typescript `_local_names`).
 - `this.m` / `super.m`: the enclosing class and its `extends` chain; `X.m` when X is a
   class, enum, namespace or imported module; `new X().m()`; a value whose declared type is a
   class, interface or type alias of an object type (`type C = { m(): void }`) reaches its member
@@ -31,6 +34,10 @@
   () => void }`) or by a type no repository file declares (the library's and the DOM's: `dom:
   HTMLElement`) reaches no repository method; a constructor's parameter property
   (`constructor(readonly view: View)`) types `this.view`.
+  A call's result is the type its callee's signature writes (a local holding it, awaited or
+  not, is that call: `const store = await this.getStore()`); a promise's is what it resolves
+  to (`): Promise<Query>`), and one no repository file declares (`Promise<IDBObjectStore>`) or
+  from outside the repository has no repository member; a type parameter says nothing.
   What a repository function returns when its signature writes no type: its own inner function
   of the member's name (`function createSystem() { return { link, unlink }; function unlink()
   {} }`), reached by `const s = createSystem(); s.unlink()` and by a bare call of a name
@@ -220,6 +227,17 @@ def _returned_type(signature: str) -> str | None:
 _HEADER_TOKEN = re.compile(r"=>|[<>()\[\]{},]|[A-Za-z_$][\w$]*(?:\s*\.\s*[A-Za-z_$][\w$]*)*")
 
 
+_PROMISES = frozenset({"Promise", "PromiseLike"})
+_PROMISED = re.compile(r"\)\s*:\s*(?:Promise|PromiseLike)\s*<\s*([A-Za-z_$][\w$.]*)\s*(?:<.*>)?\s*>\s*$", re.S)
+
+
+def _promised(signature: str) -> str | None:
+    """The one named type a signature's written promise resolves to (`): Promise<Query<T>>` ->
+    `Query`), or None (a union, an object type, nothing written)."""
+    m = _PROMISED.search(signature)
+    return m.group(1) if m else None
+
+
 def _extended(signature: str) -> list[list[str]]:
     """The names a class or interface header's `extends` clause writes (`class A<T extends X>
     extends B<T>`: B; `interface I<..> extends J, K.L<M<N>>`: J and K.L), each as a dotted
@@ -406,7 +424,11 @@ class TypeScriptResolver(ScopedResolver):
 
     def _result(self, fn: Target) -> Target:
         """The container a call of `fn` returns, as its signature writes it (`): Query<T>`;
-        `): this` is its own class); a callee from outside the repository returns from outside."""
+        `): this` is its own class); a callee from outside the repository returns from outside.
+        A promise's result is what it resolves to (`): Promise<Query>`: members are read from
+        it once awaited; a promise's own are `then`/`catch`/`finally`). A type no repository
+        file declares (`): Promise<IDBObjectStore>`) or one from a package outside the
+        repository has no repository member; a type parameter (`<T>(): T`) says nothing."""
         if self._outside(fn):
             return fn
         if not isinstance(fn, Sym) or fn.kind not in ("method", "function"):
@@ -418,7 +440,22 @@ class TypeScriptResolver(ScopedResolver):
             return fn
         if declared == "this":
             return enclosing_symbol(self.g, self.g.get(fn.parent), _CONTAINERS)
-        return self.named_type(fn.path, fn.parent, declared, _CONTAINERS)
+        if declared in _PROMISES:
+            declared = _promised(fn.signature)
+            if declared is None:
+                return None
+        if self._type_parameter(fn, declared):
+            return None
+        return self._typed(fn.path, fn.parent, declared)
+
+    def _type_parameter(self, sym: Sym, name: str) -> bool:
+        """Whether `name` is a type parameter of `sym` or of a definition around it."""
+        while sym is not None:
+            head = sym.signature.split("(", 1)[0]
+            if re.search(rf"<.*(?<![\w$.]){re.escape(name)}(?![\w$])", head, re.S):
+                return True
+            sym = self.g.get(sym.parent)
+        return False
 
     # ---- names ---------------------------------------------------------------------------
     def bare(self, path: str, from_id: str | None, name: str) -> tuple[Target, str]:
@@ -432,9 +469,10 @@ class TypeScriptResolver(ScopedResolver):
                 return None, SCOPE
             if sym.kind in _SCOPES or sym.kind in _VALUES:
                 # a constant's children: functions declared in its initializer (bound there)
-                # and its object literal's methods (properties, no binding)
+                # and its object literal's methods and properties (`http.get`: no binding)
                 kids = self.g.children(sym, name)
-                hit = first(kids if sym.kind in _SCOPES else [k for k in kids if k.kind != "method"])
+                hit = first(kids if sym.kind in _SCOPES else
+                            [k for k in kids if k.kind != "method" and k.kind not in _VALUES])
                 if hit is not None:
                     return hit, SCOPE
             sym = self.g.get(sym.parent)
@@ -548,6 +586,10 @@ class TypeScriptResolver(ScopedResolver):
         if target.kind in _CONTAINERS:
             hit = self.member(target, name)
             return hit if hit is not None else self._inherited_from_outside(target, name)
+        if target.kind in _VALUES:  # its object literal's member (`http.get`: `const http = { get: ... }`)
+            hit = first([k for k in self.g.children(target, name) if k.kind == "method" or k.kind in _VALUES])
+            if hit is not None:
+                return hit
         # a field or variable declared with a type, or a getter/method returning one
         declared = self.declared_type(target.signature, target.name) if target.kind in _VALUES else None
         if declared is None and target.kind in _VALUES and (made := _NEW_VALUE.search(target.signature)):

@@ -14,6 +14,7 @@
 ;;       calls, `new`, component tags and imports
 ;;   tref, vref, pref, mref, mobj   uses of types and of names as values
 ;;   tdecl, tparam, vdecl, pwrite   names being declared there (not uses); jsxend, a closing tag's names
+;;   lscope   the blocks, functions, catch clauses and loops a declared name is seen in
 ;;   tmodule, tnested   `ns.Type`
 ;;   lvname, lvtype, lvnew, lvcall, lvread   local variables (and function values' parameters) whose type their declaration shows
 ;;   lvprop   a name destructured from a member read (`let {schema} = view.state`) or from a
@@ -85,6 +86,14 @@
 (program [(lexical_declaration) (variable_declaration)] @vars)
 (program (export_statement declaration: [(lexical_declaration) (variable_declaration)] @vars))
 
+;; section: namespace-objects
+; A module-level object's properties made by a call or naming a value (`export const http = {
+; get: createHttpHandler('GET') }`, msw's namespaces): the namespace's members (`http.get`).
+(program (lexical_declaration (variable_declarator
+  value: (object (pair key: (_) value: [(call_expression) (identifier) (member_expression)]) @def))))
+(program (export_statement declaration: (lexical_declaration (variable_declarator
+  value: (object (pair key: (_) value: [(call_expression) (identifier) (member_expression)]) @def)))))
+
 ;; section: refs
 (import_statement source: (_) @isrc) @import
 (export_statement source: (_) @esrc) @reexport
@@ -111,6 +120,8 @@
 (variable_declarator name: (identifier) @lvname type: (type_annotation) @lvtype)
 (variable_declarator name: (identifier) @lvname value: (new_expression constructor: (_) @lvnew))
 (variable_declarator name: (identifier) @lvname value: (call_expression function: (_) @lvcall))
+; `const s = await this.getStore()`: the call's result once awaited (refs/typescript `_result`)
+(variable_declarator name: (identifier) @lvname value: (await_expression (call_expression function: (_) @lvcall)))
 (variable_declarator name: (identifier) @lvname value: (member_expression) @lvread)
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @lvname @lvprop)
                      value: [(member_expression) (identifier)] @lvread)
@@ -155,6 +166,9 @@
  (import_specifier alias: (identifier) @vdecl) (namespace_import (identifier) @vdecl)
  (import_clause (identifier) @vdecl) (for_in_statement left: (identifier) @vdecl)
  (assignment_pattern left: (identifier) @vdecl)]
+; where a name declared in a function is seen: its innermost block, function, catch clause or loop
+[(statement_block) (arrow_function) (function_expression) (function_declaration) (generator_function_declaration)
+ (method_definition) (catch_clause) (for_in_statement) (for_statement)] @lscope
 
 ;; section: ts-value-decls
 [(import_require_clause (identifier) @vdecl) (enum_declaration name: (identifier) @vdecl)
