@@ -47,7 +47,7 @@ def reexported(gen: Generation, repo: str, ref: str, rows: list[Symbol], segment
     # stubs and implementation (one path and qualified name) are all re-exported, whichever of
     # them the resolver tied the import to
     same = {(r.path, r.qualified_name) for r in found}
-    return [r for r in top if r in found or (r.path, r.qualified_name) in same]
+    return [r for r in top if (r.path, r.qualified_name) in same]
 
 
 def _names_module(path: str, qualifier: list[str]) -> bool:

@@ -48,16 +48,16 @@ def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
     head = p.query.split(": ", 1)[0]
     if head == p.query:
         return False
-    emitted, chunks = _share_emitted(gen, repo, ref, p, head)
+    emitted, holding = _share_emitted(gen, repo, ref, p, head)
     pasted = literals.unwrap_message(p.query)
-    return emitted and any(literals.best_fit(d.source, d.language, pasted)[0] >= literals.FULL_FIT for d in chunks)
+    return emitted and any(literals.best_fit(d.source, d.language, pasted)[0] >= literals.FULL_FIT for d in holding)
 
 
 def _share_emitted(gen, repo: str, ref: str, p: Plan, q: str) -> tuple[bool, list[Chunk]]:
     """Whether messages emit most of `q`'s words (`emits_message`), and the chunks that hold
     the phrases found."""
     clauses, need = message_probe(q)
-    pending, found, chunks = list(reversed(clauses)), 0, []  # the longest phrase first
+    pending, found, holding = list(reversed(clauses)), 0, []  # the longest phrase first
     while pending and found < need <= found + sum(len(c.terms) for c in pending):
         docs, searched = search_index(gen, "snippets", (pending.pop(),), 1, repo, ref, p.language, ())
         long = [c for c in searched if c.phrase and len(c.terms) >= MIN_PROBE_WORDS]
@@ -65,8 +65,8 @@ def _share_emitted(gen, repo: str, ref: str, p: Plan, q: str) -> tuple[bool, lis
             found += len(long[0].terms) if docs else 0
         elif len(searched) > 1:
             pending += long
-        chunks += [d for _, d in docs] if long else []
-    return bool(clauses) and found >= need, chunks
+        holding += [d for _, d in docs] if long else []
+    return bool(clauses) and found >= need, holding
 
 
 def pasted_values(asked: tuple[Clause, ...], searched: tuple[Clause, ...],
@@ -190,7 +190,8 @@ def pieces_of_first(gen, repo: str, ref: str, ranked: list, emitted: dict[tuple[
               and first.line_start <= line <= first.line_end]
     if not inside or max(inside) >= literals.FULL_FIT:
         return
-    lines = numbered_lines(chunks(gen, repo, ref, first.path), first.line_start, first.line_end)
+    span = (first.line_start, first.line_end)
+    lines = numbered_lines(chunks(gen, repo, ref, first.path, span), *span)
     text = "\n".join(lines.get(n, "") for n in range(first.line_start, first.line_end + 1))
     fit, at = literals.best_fit(text, "rust", literals.unwrap_message(p.query))
     if fit >= literals.FULL_FIT:
