@@ -89,7 +89,7 @@ def python_trees(root: Path):
 
 def code_lines(root: Path, lang: str):
     """(path, line number, text) of the code lines of non-test Go/Rust/TS files, in order:
-    `//` comments, `/* */` blocks, Go raw-string bodies, Rust `#[cfg(test)] mod tests` blocks,
+    `//` comments, `/* */` blocks, Go raw-string bodies, Rust `#[cfg(test)] mod tests` blocks (also `cfg(all(test, ..))`),
     `.d.ts` files, Go files excluded from every build (`//go:build ignore`) and lines over
     MAX_CODE_LINE characters left out."""
     for f in sorted(p for suf in SOURCE_SUFFIX[lang] for p in root.rglob(f"*{suf}")):
@@ -104,6 +104,10 @@ def code_lines(root: Path, lang: str):
         yield from ((rel, no, line) for no, line in _live_lines(lines, lang) if len(line) <= MAX_CODE_LINE)
 
 
+# `#[cfg(test)]` or `#[cfg(all(test, feature = "x"))]` above a `mod tests`
+_RUST_CFG_TEST = re.compile(r"#\[cfg\((?:all\()?test\b")
+
+
 def _live_lines(lines: list[str], lang: str):
     block = raw = False
     skip_depth = None
@@ -114,7 +118,7 @@ def _live_lines(lines: list[str], lang: str):
             block = block and "*/" not in line
             raw = raw and line.count("`") % 2 == 0
             continue
-        if lang == "rust" and skip_depth is None and re.match(r"mod tests?\b", s) and "cfg(test)" in prev:
+        if lang == "rust" and skip_depth is None and re.match(r"mod tests?\b", s) and _RUST_CFG_TEST.search(prev):
             skip_depth = depth
         depth += line.count("{") - line.count("}")
         prev = s or prev
