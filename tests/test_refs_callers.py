@@ -331,3 +331,19 @@ def test_the_cli_picks_one_of_two_same_named_methods_in_a_file_by_line(make_repo
         assert proc.returncode == 0, proc.stderr
         out = json.loads(proc.stdout)
         assert out["symbol"]["qualified_name"].endswith(f"{cls}.area") and out["symbol"]["line_start"] == line
+
+
+def test_uses_tied_to_outside_code_are_listed_after_the_undecided_ones(make_repo):
+    # `a.py` sorts first, but its `xs.extend` is a list's: the undecided `thing.extend` of `b.py`
+    # is the likelier caller and is what a page of one shows
+    root = make_repo({"bags.py": "class Bag:\n    def extend(self, xs):\n        pass\n\n\n"
+                                 "class Pile:\n    def extend(self, xs):\n        pass\n",
+                      "a.py": "def f():\n    xs = []\n    xs.extend([1])\n",
+                      "b.py": "def g(thing):\n    thing.extend([2])\n"})
+    run_index(root)
+    got = refs(root, "Bag.extend")
+    assert [(r["path"], r["line_start"], r["reason"]) for r in got["unresolved"]] == \
+        [("b.py", 2, "opaque"), ("a.py", 3, "external")]
+    assert got["unresolved_count"] == 2
+    page = refs(root, "Bag.extend", limit=1)
+    assert sites(page["unresolved"]) == [("b.py", 2)] and page["truncated"] is True

@@ -611,24 +611,35 @@ def unresolved_sites(gen: Generation, name: str, kind: str | None, n: int,
                      keep: Callable[[EdgeSite], bool] | None = None) -> list[dict[str, Any]]:
     """The first `n` source lines of the edges `unresolved_count` counts, none tied to a
     module (those `keep` keeps, when given): the implementation's first, then examples' and
-    docs', then tests' (`testcode.path_rank`, as for resolved references), each in (path, line)
+    docs', then tests' (`testcode.path_rank`, as for resolved references), within each those
+    the resolver could not decide before those it tied to outside code, each in (path, line)
     order; one entry per line (its strongest edge, as for resolved references), with the
     reason the resolver left it (ambiguous, external, opaque, unknown). The edges come in
-    (path, line) order, so reading stops once `n` lines of the implementation are held: a
+    (path, line) order, so reading stops once `n` undecided lines of the implementation are held: a
     name whose candidates are mostly in tests is read to its end, as `unresolved_count` reads
     it."""
-    ranks: tuple[dict[tuple[str, int], dict[str, Any]], ...] = ({}, {}, {})  # by path_rank
+    # by (path_rank, tied outside): within each rank, the uses the resolver tied to outside code
+    # (`t.Add` on a `time.Time`, `xs.extend` on a list) after those it could not decide
+    ranks: tuple[dict[tuple[str, int], dict[str, Any]], ...] = tuple({} for _ in range(6))
     for e in unresolved_edges(gen, name, kind, modules=False):
         if keep is not None and not keep(e):
             continue
-        best = ranks[path_rank(e.path)]
+        bucket = 2 * path_rank(e.path) + (e.confidence == "external")
+        best = ranks[bucket]
         key = (e.path, e.line)
         if key not in best and len(best) == n:
-            if best is ranks[SOURCE]:
+            if bucket == 2 * SOURCE:
                 break
             continue
         cur = best.get(key)
         if cur is None or _KIND_ORDER.get(e.edge_type, 9) < _KIND_ORDER.get(cur["edge_type"], 9):
             best[key] = {"path": e.path, "line_start": e.line, "edge_type": e.edge_type,
                          "from_symbol": e.from_symbol_id, "resolved": False, "reason": e.confidence or "pending"}
-    return [site for best in ranks for site in best.values()][:n]
+    seen: set[tuple[str, int]] = set()  # a line with both kinds of use is listed once, undecided
+    out = []
+    for best in ranks:
+        for key, site in best.items():
+            if key not in seen:
+                seen.add(key)
+                out.append(site)
+    return out[:n]
