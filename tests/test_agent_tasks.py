@@ -89,10 +89,10 @@ def test_code_lines_leave_out_rust_test_modules_under_any_cfg_test(tmp_path):
     (src / "lib.rs").write_text(
         "pub fn work() { helper(); }\n"
         "#[cfg(test)]\nmod tests {\n    fn t() { helper(); }\n}\n"
-        "#[cfg(all(test, feature = \"std\"))]\nmod test {\n    fn u() {\n        helper();\n    }\n}\n"
+        "#[cfg(all(test, feature = \"std\"))]\n// the std-only tests\nmod test {\n    fn u() {\n        helper();\n    }\n}\n"
         "fn helper() {}\n")
     kept = [(no, line) for _, no, line in common.code_lines(tmp_path, "rust") if "helper" in line]
-    assert kept == [(1, "pub fn work() { helper(); }"), (12, "fn helper() {}")]
+    assert kept == [(1, "pub fn work() { helper(); }"), (13, "fn helper() {}")]
 
 
 # ---- the holdout (holdout.jsonl): the same rules over corpora outside the tuned subsets -------

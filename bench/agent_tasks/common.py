@@ -89,7 +89,7 @@ def python_trees(root: Path):
 
 def code_lines(root: Path, lang: str):
     """(path, line number, text) of the code lines of non-test Go/Rust/TS files, in order:
-    `//` comments, `/* */` blocks, Go raw-string bodies, Rust `#[cfg(test)] mod tests` blocks (also `cfg(all(test, ..))`),
+    `//` comments, `/* */` blocks, Go raw-string bodies, Rust `#[cfg(test)] mod tests` blocks (also `cfg(all(test, ..))`, comments between),
     `.d.ts` files, Go files excluded from every build (`//go:build ignore`) and lines over
     MAX_CODE_LINE characters left out."""
     for f in sorted(p for suf in SOURCE_SUFFIX[lang] for p in root.rglob(f"*{suf}")):
@@ -121,7 +121,7 @@ def _live_lines(lines: list[str], lang: str):
         if lang == "rust" and skip_depth is None and re.match(r"mod tests?\b", s) and _RUST_CFG_TEST.search(prev):
             skip_depth = depth
         depth += line.count("{") - line.count("}")
-        prev = s or prev
+        prev = prev if not s or s.startswith("//") else s  # a comment between the attribute and `mod`
         if skip_depth is not None:
             skip_depth = None if depth <= skip_depth and "}" in line else skip_depth
             continue
