@@ -89,7 +89,8 @@ def python_trees(root: Path):
 
 def code_lines(root: Path, lang: str):
     """(path, line number, text) of the code lines of non-test Go/Rust/TS files, in order:
-    `//` comments, `/* */` blocks, Go raw-string bodies, Rust `#[cfg(test)] mod tests` blocks (also `cfg(all(test, ..))`, comments between),
+    `//` comments, `/* */` blocks, Go raw-string bodies, Rust `#[cfg(test)] mod tests` blocks
+    (also `cfg(all(test, ..))`, with comments between),
     `.d.ts` files, Go files excluded from every build (`//go:build ignore`) and lines over
     MAX_CODE_LINE characters left out."""
     for f in sorted(p for suf in SOURCE_SUFFIX[lang] for p in root.rglob(f"*{suf}")):
