@@ -3,7 +3,9 @@
 - An import path maps to a repository directory through the `module` line of the nearest
   go.mod that prefixes it (read from the index); without one, a path that is itself a
   directory of the repository, or that ends with one (two components at least, so
-  `github.com/x/util` never lands on any `util/`). Anything else is outside.
+  `github.com/x/util` never lands on any `util/`; one when the importing file lies inside that
+  top directory, a project without a go.mod importing its own root package). Anything else is
+  outside.
 - A bare name is a package-level definition of the same directory (every file of a package
   shares one scope), or a name of a dot-import; the predeclared functions are external.
 - `pkg.Name` goes through the import that binds `pkg` (its alias, or the imported
@@ -82,7 +84,7 @@ class GoResolver(LanguageResolver):
 
     def resolve(self, e: Edge) -> Resolution:
         if e.edge_type == "imports":
-            return (None, MODULE) if self.import_dir(e.to_name) is not None else (None, EXTERNAL)
+            return (None, MODULE) if self.import_dir(e.to_name, e.path) is not None else (None, EXTERNAL)
         name, here = e.to_name, posixpath.dirname(e.path)
         if not e.receiver:
             return self._bare(e, here, name)
@@ -443,8 +445,12 @@ class GoResolver(LanguageResolver):
         (`resolve._configuration`: another set resolves every edge again)."""
         return self.modules()
 
-    def import_dir(self, import_path: str) -> str | None:
-        """The repository directory of an import path, or None when it is outside."""
+    def import_dir(self, import_path: str, importer: str = "") -> str | None:
+        """The repository directory of an import path, or None when it is outside. `importer`,
+        the importing file, lets a project without a go.mod import its own root package: a
+        directory of one component that ends the path counts when the importer lies inside it
+        (`jwt-go/cmd/jwt/app.go` importing `github.com/dgrijalva/jwt-go`; not `util/` for
+        `github.com/x/util` from anywhere else)."""
         dirs = self.dirs()
         for moddir, modpath in self.modules():
             if import_path == modpath or import_path.startswith(modpath + "/"):
@@ -455,7 +461,13 @@ class GoResolver(LanguageResolver):
         if import_path in dirs:
             return import_path
         fits = [d for d in dirs if d.count("/") >= 1 and import_path.endswith("/" + d)]
-        return fits[0] if len(fits) == 1 else None
+        if len(fits) == 1:
+            return fits[0]
+        top = posixpath.dirname(importer).split("/", 1)[0]
+        if fits or not top or top not in dirs or not import_path.endswith("/" + top):
+            return None
+        # a go.mod over it names its packages' paths itself
+        return None if any(moddir in ("", top) for moddir, _ in self.modules()) else top
 
     def bindings(self, path: str) -> dict[str, str | None]:
         """Names a file's imports bind -> package directory (None: outside the repository);
@@ -464,7 +476,7 @@ class GoResolver(LanguageResolver):
         if got is None:
             got = {}
             for imp in self.g.imports(path):
-                target = self.import_dir(imp.to_name)
+                target = self.import_dir(imp.to_name, path)
                 alias = imp.alias
                 if alias == "_":
                     continue
