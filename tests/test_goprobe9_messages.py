@@ -5,9 +5,14 @@ gojsonschema keeps its messages in a locale: each is the one literal a method re
 {{.min}}` }`), rendered later by text/template with `{{.field}}: {{.description}}` around it. No
 emitting call holds the literal, so it was not among the messages at all (the answer warned that
 no site emits the paste), and `{{.min}}` was read as the constant braces around a `{.min}` hole,
-so even a message holding it could not explain a paste with `18` in its place."""
+so even a message holding it could not explain a paste with `18` in its place.
+
+hashicorp/go-version's `fmt.Errorf("Malformed version: %s", v)` opens with a failure word the
+classifier did not know; with two words before its value it is too short for the message probe,
+so the paste was read as a question."""
 from __future__ import annotations
 
+from cruxe.intent import classify
 from cruxe.literals import FULL_FIT, message_fit
 
 from support.messages import assert_pastes_find_sites
@@ -125,3 +130,49 @@ def test_a_literal_a_function_only_returns_is_a_message(tmp_path):
         ("age: Invalid type. Expected: string, given: integer", "schema/locales.go", "`Invalid type."),
         ("name: String length must be greater than or equal to 3", "schema/locales.go", "`String length must"),
         ("the schema names an unknown draft", "schema/errors.go", '"the schema names an unknown draft"')))
+
+
+VERSION_GO = '''\
+package version
+
+import (
+	"fmt"
+	"regexp"
+)
+
+var versionRegexp = regexp.MustCompile(`^v?([0-9]+(\\.[0-9]+)*)(-([0-9A-Za-z\\-]+))?$`)
+
+// Version represents a single version.
+type Version struct {
+	original string
+	segments []int64
+}
+
+// NewVersion parses the given version and returns a new Version.
+func NewVersion(v string) (*Version, error) {
+	matches := versionRegexp.FindStringSubmatch(v)
+	if matches == nil {
+		return nil, fmt.Errorf("Malformed version: %s", v)
+	}
+	return &Version{original: v}, nil
+}
+
+// Segments returns the numeric segments of the version as a slice of ints.
+func (v *Version) Segments() []int64 {
+	return v.segments
+}
+'''
+
+
+def test_malformed_opens_a_message():
+    assert classify("Malformed version: 1.2.x")[0] == "error"
+    assert classify("malformed constraint: ~> foo")[0] == "error"
+    # a question or a description naming it stays one
+    assert classify("where are malformed versions rejected?")[0] == "natural_language"
+    assert classify("reject a malformed version string")[0] == "natural_language"
+
+
+def test_a_short_malformed_message_finds_its_site(tmp_path):
+    files = {"version/version.go": VERSION_GO}
+    index = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    assert_pastes_find_sites(index, files, (("Malformed version: 1.2.x", "version/version.go", '"Malformed version'),))
