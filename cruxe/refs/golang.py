@@ -369,9 +369,12 @@ class GoResolver(LanguageResolver):
         if got is None:
             signature = t.signature
             if signature.endswith("...") and t.kind == "struct":
-                text = self.g.read_text(t.path)
-                lines = text.split("\n")[t.line - 1:t.end] if text else []
-                signature = full_type_signature(signature, "\n".join(lines)) or signature
+                # found by its declaration: the indexed text is the file's chunks joined, not
+                # numbered as the file's lines
+                text = self.g.read_text(t.path) or ""
+                head = re.search(rf"(?m)^[ \t]*(?:type[ \t]+)?{re.escape(t.name)}(?:\[[^\]\n]*\])?[ \t]+struct[ \t]*\{{",
+                                 text)
+                signature = (full_type_signature(signature, text[head.start():]) if head else None) or signature
             got = self._parts[t.id] = type_parts(signature)
         return got
 
