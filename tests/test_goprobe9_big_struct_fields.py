@@ -4,8 +4,10 @@ fields, `anyOf []*subSchema` and `not *subSchema` among the last; `validation.go
 `currentSubSchema.not.subValidateWithContext(..)` and then `.Valid()` on the result). The
 resolver read the field's type in the struct's signature, cut after its first fields, so the
 call fell back to a guess by name: ambiguous among the repository's `Valid` methods. A cut
-signature is read whole from the struct's text now, and an edit after the cut still moves the
-call in an incremental sync (a cut type signature counts as changed with its file)."""
+signature is read whole from the struct's text now (found by its declaration: the indexed text
+of a file leaves out the blank lines between its chunks, so its lines are not the file's), and
+an edit after the cut still moves the call in an incremental sync (a cut type signature counts
+as changed with its file)."""
 from __future__ import annotations
 
 from support.gofields import GO_MOD, TYPES, assert_edit_moves_call, indexed_call_targets
@@ -13,6 +15,23 @@ from support.gofields import marker_line as _line
 
 SCHEMA = '''\
 package a
+
+const (
+	keyAnyOf = "anyOf"
+	keyNot   = "not"
+)
+
+var keywords = []string{keyAnyOf, keyNot}
+
+// isKeyword reports whether a property name is one of the keywords read here.
+func isKeyword(name string) bool {
+	for _, k := range keywords {
+		if k == name {
+			return true
+		}
+	}
+	return false
+}
 
 // subSchema holds one node of a parsed schema: its keywords and its children.
 type subSchema struct {

@@ -372,8 +372,7 @@ class GoResolver(LanguageResolver):
                 # found by its declaration: the indexed text is the file's chunks joined, not
                 # numbered as the file's lines
                 text = self.g.read_text(t.path) or ""
-                head = re.search(rf"(?m)^[ \t]*(?:type[ \t]+)?{re.escape(t.name)}(?:\[[^\]\n]*\])?[ \t]+struct[ \t]*\{{",
-                                 text)
+                head = re.search(_STRUCT_HEAD.format(re.escape(t.name)), text)
                 signature = (full_type_signature(signature, text[head.start():]) if head else None) or signature
             got = self._parts[t.id] = type_parts(signature)
         return got
@@ -594,6 +593,7 @@ def first_result(signature: str, name: str, position: int = 0) -> tuple[str, str
     return declared
 
 
+_STRUCT_HEAD = r"(?m)^[ \t]*(?:type[ \t]+)?{}(?:\[[^\]\n]*\])?[ \t]+struct[ \t]*\{{"  # a struct's declaration, by name
 _TAG = re.compile(r"`[^`]*`")
 _LINE_COMMENT = re.compile(r"//.*")
 
