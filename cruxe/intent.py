@@ -113,7 +113,7 @@ MAX_CLASSIFY_CHARS = 2000
 _ERROR_RE = [re.compile(p) for p in _ERROR_CS] + [re.compile(p, re.IGNORECASE) for p in _ERROR_CI]
 # A message that names what failed in quotes: "invalid character 'x' looking for beginning of value".
 _FAILURE_WORD_RE = re.compile(
-    r"\b(?:invalid|unexpected|expected|cannot|can't|could not|couldn't|failed|unable|missing|unknown|"
+    r"\b(?:invalid|malformed|unexpected|expected|cannot|can't|could not|couldn't|failed|unable|missing|unknown|"
     r"unrecogni[sz]ed|unsupported|illegal|undefined|unresolved|not found|not set|no such|denied|refused|"
     r"is nil|is null)\b",
     re.IGNORECASE)
@@ -125,8 +125,8 @@ _QUOTED_LITERAL_RE = re.compile(r"(?<!\w)(['\"`])[^'\"`]+\1(?!\w)")
 # protocol switch: 404", "error occurred: Environment variable TARGET not defined.". Questions
 # put no colon after the failure.
 _FAILURE_THEN_DETAIL_RE = re.compile(
-    r"\b(?:failed|cannot|can't|could not|couldn't|unable to|invalid|unexpected|missing|unknown|unsupported|"
-    r"unrecogni[sz]ed|error)\b"
+    r"\b(?:failed|cannot|can't|could not|couldn't|unable to|invalid|malformed|unexpected|missing|unknown|"
+    r"unsupported|unrecogni[sz]ed|error)\b"
     r"[^:?\n]{0,80}:\s+\S", re.IGNORECASE)
 
 

@@ -8,7 +8,8 @@ printf-style kin (`failf(`), a panicking helper (`encPanic(`), a helper with `er
 value of a constant named in capitals (`CONTEXT_MISSING_ERROR = "..."`, which the emitting call
 names instead), or that is given to a variable named for a message (`msg = f"..."` then
 `raise ValueError(msg)`, the style linters ask of Python; `message.append(...)`) or returned by a
-function named for one (`def _undefined_message(self): return f"..."`) or by a Python exception
+function named for one (`def _undefined_message(self): return f"..."`) or by a function whose
+body is that one `return` (a locale's `func (l Locale) Required() string { return "..." }`) or by a Python exception
 class's `__str__` (what a traceback prints after the exception's name), or, in Rust, that a `fn fmt`
 writes (a `Display` impl: what `{}` prints of an error), that a `match` arm of an error's variant
 gives (`Error::UNSUPPORTED => Some("...")`) or that thiserror's `#[error("...")]` holds, is cut at
@@ -77,9 +78,11 @@ _SCAN["python"] = _LITERAL["python"]
 # strings one line at a time).
 _MULTILINE_QUOTE = {"python": re.compile(r'"""|\'\'\''), "go": re.compile("`"), "typescript": re.compile("`")}
 _MULTILINE_QUOTE["tsx"] = _MULTILINE_QUOTE["javascript"] = _MULTILINE_QUOTE["typescript"]
-# Holes: template and format placeholders, printf verbs, escapes (a `\n` is no word of the message).
-_HOLE = re.compile(_TEMPLATE_HOLE + r"|\{[^{}\s\"']{0,40}\}|%(?:\([\w.]*\))?[-+#0 ]*(?:\d+|\*)?(?:\.(?:\d+|\*))?"
-                   r"[hlLqjzt]*[a-zA-Z]|\\(?:x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{1,6}\}?|.)")
+# Holes: template and format placeholders (Go's text/template and mustache's `{{.min}}` among them),
+# printf verbs, escapes (a `\n` is no word of the message).
+_HOLE = re.compile(_TEMPLATE_HOLE + r"|\{\{[^{}\n]{1,60}\}\}|\{[^{}\s\"']{0,40}\}"
+                   r"|%(?:\([\w.]*\))?[-+#0 ]*(?:\d+|\*)?(?:\.(?:\d+|\*))?[hlLqjzt]*[a-zA-Z]"
+                   r"|\\(?:x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{1,6}\}?|.)")
 _PREFIX = re.compile(r"[rRbBfFuU]{1,2}")  # Python string prefixes glued to the quote
 _PREFIX_AT_END = re.compile(r"(?<![\w$])[rRbBfFuU]{1,2}\Z")
 # The calls whose string arguments are what a user sees pasted back (a message, a panic, a log
@@ -142,6 +145,12 @@ _MESSAGE_VAR_BEFORE = re.compile(
 _RETURN_BEFORE = re.compile(rf"\breturn\s+[\s(\[]*{_FORMAT_CALL}[rRbBfFuU]{{0,2}}\Z")
 _FUNCTION_NAME = re.compile(r"(?:\bdef|\bfn|\bfunc(?:\s*\([^)\n]*\))?|\bfunction)\s+(\w+)")
 _MESSAGE_WORD = re.compile(r"msg|message", re.IGNORECASE)
+# A function whose whole body returns one literal (`func (l DefaultLocale) Required() string {
+# return `{{.property}} is required` }`, `func (errNotFound) Error() string { return "no such key" }`):
+# a getter of text the program shows as it is, or renders with its holes filled (a locale's
+# message templates), wherever the call that prints it is.
+_GETTER_BEFORE = re.compile(r"(?:\bfunc\b|\bfunction\b|\bfn\b)[^{};\n]*\{\s*return\s+\Z")
+_GETTER_AFTER = re.compile(r"\s*;?\s*\}")
 FUNCTION_WINDOW = 4000  # chars before a returned literal searched for its function's name
 # TypeScript/JavaScript: a table of messages kept apart from the call that throws them by index
 # or key (immer's `export const errors = [..., "This object has been frozen ...", ...]` thrown by
@@ -414,7 +423,7 @@ def _kept(text: str, start: int, end: int, language: str, joined: bool, tables: 
     if _in_comment(text, start):
         return False
     return (joined or _inside_emit(text, start, language) or _message_constant(text, start, language)
-            or _message_variable(text, start) or _in_table(tables, start)
+            or _message_variable(text, start) or _literal_getter(text, start, end) or _in_table(tables, start)
             or (rust and (_rust_display_text(text, start, end) or _rust_error_arm(text, start)))
             or (language == "python" and _exception_attribute(text, start)))
 
@@ -586,6 +595,13 @@ def _message_variable(text: str, start: int) -> bool:
     if not names:
         return False
     return _MESSAGE_WORD.search(names[-1]) is not None or (names[-1] == "__str__" and _exception_str(text, start))
+
+
+def _literal_getter(text: str, start: int, end: int) -> bool:
+    """The literal at `start`..`end` is all that a function with braces returns, its body's one
+    statement (`_GETTER_BEFORE`)."""
+    return (_GETTER_BEFORE.search(text, max(0, start - EMIT_WINDOW), start) is not None
+            and _GETTER_AFTER.match(text, end) is not None)
 
 
 def _message_constant(text: str, start: int, language: str) -> bool:

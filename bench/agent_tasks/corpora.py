@@ -185,6 +185,11 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("interceptors", Fetch("npm", "@mswjs/interceptors@0.41.9", "package/src")),
                                  ("tldraw-store", Fetch("npm", "@tldraw/store@5.1.1", "package/src")),
                                  ("tldraw-state", Fetch("npm", "@tldraw/state@5.1.1", "package/src"))]),
+    # the ninth round
+    "go-probe9": ("go", [("gojsonschema", GOCODE / "xeipuuv/gojsonschema"),
+                         ("govalidator", GOCODE / "asaskevich/govalidator"),
+                         ("jwt-go", GOCODE / "dgrijalva/jwt-go"), ("go-version", GOCODE / "hashicorp/go-version"),
+                         ("backoff", GOCODE / "cenkalti/backoff")]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

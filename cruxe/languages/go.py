@@ -28,7 +28,8 @@ gets `T{}.M()` the same way. A call on a field's value (`s.conn.Write(b)`, `s.co
 `x.opts.dialer.Dial()`), `s` being the method's receiver or such a local, gets the type the
 field declares (a slice's or map's element when indexed), when the struct is one this file
 declares (`_Fields`); a struct of another file on the way leaves the field chain to the
-resolver (`Server{}.conn`, `T{}.conns[]`), which reads the struct's signature, as it does a field
+resolver (`Server{}.conn`, `T{}.conns[]`), which reads the struct's signature (its text when the
+signature is cut), as it does a field
 whose type is a named slice or map type (`type Matchers []Matcher`: its element is in that
 declaration). A local given such a value (`e := s.engine`, `p := &s.other`), its method's result
 (`root := engine.trees.get(m)`), or a range clause's value variable walking a field (`for _, m :=

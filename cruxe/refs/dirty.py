@@ -10,7 +10,8 @@ in between). Or by its receiver's type: `self.x.run()` resolved through `x`'s de
 `Foo().run()` through the import that binds `Foo`. A definition's type facts are in its
 signature (the annotation, return type or base list, as written), so the rule compares
 definitions with their kind and signature: a changed signature makes the name dirty as
-surely as a new definition does. What the resolution then retries, for each dirty name:
+surely as a new definition does (a type's signature cut by the length limit, whose text the Go
+resolver reads whole, whenever its file is replaced). What the resolution then retries, for each dirty name:
 
 - every edge by that name, whatever it resolved to and how: what it passed through may have
   changed under it (an `opaque` one too: a Go call of a common method name on a typed
@@ -46,13 +47,17 @@ def dirty_names(old_defs: set[tuple], new_defs: set[tuple], old_imports: set[tup
                 new_imports: set[tuple]) -> tuple[set[str], set[str]]:
     """(names, type names): the names whose definitions or imports really changed (added,
     removed or given another signature, not merely moved: compared as (path, qualified name,
-    name, kind, signature) and (path, name, module, alias) before and after), and the names
+    name, kind, signature) and (path, name, module, alias) before and after; a type's signature
+    cut by the length limit counts as changed, what follows the cut unseen), and the names
     an import of a file that appears or goes ends with, whose edges elsewhere, or through
     them, may now resolve differently; and the names whose types' members are dirty too:
     those a changed type's signature writes (its bases, old and new; not its own name: the
     edges into its own members were sent back to pending with its file), and those an import
     binds (the last segment of its name, and its alias)."""
-    changed = old_defs ^ new_defs
+    # a type whose signature the length limit cut may have changed after the cut (a resolver
+    # reads such a type's text whole: `golang.GoResolver.parts`)
+    changed = (old_defs ^ new_defs) | {d for d in old_defs | new_defs
+                                       if d[3] in TYPE_KINDS and d[4].endswith("...")}
     names = {d[2] for d in changed}
     types: set[str] = set()
     for d in changed:

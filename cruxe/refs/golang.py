@@ -3,7 +3,9 @@
 - An import path maps to a repository directory through the `module` line of the nearest
   go.mod that prefixes it (read from the index); without one, a path that is itself a
   directory of the repository, or that ends with one (two components at least, so
-  `github.com/x/util` never lands on any `util/`). Anything else is outside.
+  `github.com/x/util` never lands on any `util/`; one when the importing file lies inside that
+  top directory, a project without a go.mod importing its own root package). Anything else is
+  outside.
 - A bare name is a package-level definition of the same directory (every file of a package
   shares one scope), or a name of a dot-import; the predeclared functions are external.
 - `pkg.Name` goes through the import that binds `pkg` (its alias, or the imported
@@ -79,10 +81,11 @@ class GoResolver(LanguageResolver):
         self._bindings: dict[str, dict[str, str | None]] = {}
         self._pkg_names: dict[str, str] = {}
         self._embeds: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        self._parts: dict[str, tuple[tuple[str, ...], dict[str, str], frozenset[str]]] = {}
 
     def resolve(self, e: Edge) -> Resolution:
         if e.edge_type == "imports":
-            return (None, MODULE) if self.import_dir(e.to_name) is not None else (None, EXTERNAL)
+            return (None, MODULE) if self.import_dir(e.to_name, e.path) is not None else (None, EXTERNAL)
         name, here = e.to_name, posixpath.dirname(e.path)
         if not e.receiver:
             return self._bare(e, here, name)
@@ -287,7 +290,7 @@ class GoResolver(LanguageResolver):
                 if len(structs) != 1:
                     continue
                 bindings = self.bindings(structs[0].path)
-                for written in type_parts(structs[0].signature)[0]:
+                for written in self.parts(structs[0])[0]:
                     pkg = _EMBEDDED.match(written).group(1)
                     if pkg and pkg in bindings and bindings[pkg] is None:
                         return True
@@ -326,7 +329,7 @@ class GoResolver(LanguageResolver):
             got = self._embeds[key] = []
             structs = [s for s in self.package_level(directory).get(type_name, [])
                        if s.kind in ("struct", "interface")]
-            for written in type_parts(structs[0].signature)[0] if len(structs) == 1 else ():
+            for written in self.parts(structs[0])[0] if len(structs) == 1 else ():
                 e = _EMBEDDED.match(written)
                 target = self.bindings(structs[0].path).get(e.group(1)) if e.group(1) else directory
                 if target is not None:
@@ -346,7 +349,7 @@ class GoResolver(LanguageResolver):
             found = []
             for d, t in level:
                 struct = self._struct(d, t)
-                _, fields, params = type_parts(struct.signature) if struct is not None else ((), {}, ())
+                _, fields, params = self.parts(struct) if struct is not None else ((), {}, ())
                 if field in fields:
                     found.append((struct, fields[field], params))
             if found:
@@ -356,6 +359,23 @@ class GoResolver(LanguageResolver):
             if not level:
                 return None
         return None
+
+    def parts(self, t: Sym) -> tuple[tuple[str, ...], dict[str, str], frozenset[str]]:
+        """`type_parts` of a struct's or interface's signature; one that the length limit cut
+        is read whole from the type's text in its file (`full_type_signature`): a big struct
+        (gojsonschema's `subSchema`, net/http's `Transport`) declares most of its fields after
+        the cut, and a call on their values was a guess by name."""
+        got = self._parts.get(t.id)
+        if got is None:
+            signature = t.signature
+            if signature.endswith("...") and t.kind == "struct":
+                # found by its declaration: the indexed text is the file's chunks joined, not
+                # numbered as the file's lines
+                text = self.g.read_text(t.path) or ""
+                head = re.search(_STRUCT_HEAD.format(re.escape(t.name)), text)
+                signature = (full_type_signature(signature, text[head.start():]) if head else None) or signature
+            got = self._parts[t.id] = type_parts(signature)
+        return got
 
     def _struct(self, directory: str, type_name: str) -> Sym | None:
         """The struct `type_name` of `directory`, when it is one definition."""
@@ -403,7 +423,7 @@ class GoResolver(LanguageResolver):
             out += [n for d, t in level for (owner, n) in self.methods(d) if owner == t]
             out += [s.name for d, t in level for s in self.specs(d, t)]
             # a field's name: the calls on its value (`Server{}.conn`) follow its declared type
-            out += [f for d, t in level if (s := self._struct(d, t)) is not None for f in type_parts(s.signature)[1]]
+            out += [f for d, t in level if (s := self._struct(d, t)) is not None for f in self.parts(s)[1]]
             level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
         return out
 
@@ -443,8 +463,12 @@ class GoResolver(LanguageResolver):
         (`resolve._configuration`: another set resolves every edge again)."""
         return self.modules()
 
-    def import_dir(self, import_path: str) -> str | None:
-        """The repository directory of an import path, or None when it is outside."""
+    def import_dir(self, import_path: str, importer: str = "") -> str | None:
+        """The repository directory of an import path, or None when it is outside. `importer`,
+        the importing file, lets a project without a go.mod import its own root package: a
+        directory of one component that ends the path counts when the importer lies inside it
+        (`jwt-go/cmd/jwt/app.go` importing `github.com/dgrijalva/jwt-go`; not `util/` for
+        `github.com/x/util` from anywhere else)."""
         dirs = self.dirs()
         for moddir, modpath in self.modules():
             if import_path == modpath or import_path.startswith(modpath + "/"):
@@ -455,7 +479,13 @@ class GoResolver(LanguageResolver):
         if import_path in dirs:
             return import_path
         fits = [d for d in dirs if d.count("/") >= 1 and import_path.endswith("/" + d)]
-        return fits[0] if len(fits) == 1 else None
+        if len(fits) == 1:
+            return fits[0]
+        top = posixpath.dirname(importer).split("/", 1)[0]
+        if fits or not top or top not in dirs or not import_path.endswith("/" + top):
+            return None
+        # a go.mod over it names its packages' paths itself
+        return None if any(moddir in ("", top) for moddir, _ in self.modules()) else top
 
     def bindings(self, path: str) -> dict[str, str | None]:
         """Names a file's imports bind -> package directory (None: outside the repository);
@@ -464,7 +494,7 @@ class GoResolver(LanguageResolver):
         if got is None:
             got = {}
             for imp in self.g.imports(path):
-                target = self.import_dir(imp.to_name)
+                target = self.import_dir(imp.to_name, path)
                 alias = imp.alias
                 if alias == "_":
                     continue
@@ -561,6 +591,33 @@ def first_result(signature: str, name: str, position: int = 0) -> tuple[str, str
                             and re.search(rf"\b{declared[1]}\b", head.group(1))):
         return None
     return declared
+
+
+_STRUCT_HEAD = r"(?m)^[ \t]*(?:type[ \t]+)?{}(?:\[[^\]\n]*\])?[ \t]+struct[ \t]*\{{"  # a struct's declaration, by name
+_TAG = re.compile(r"`[^`]*`")
+_LINE_COMMENT = re.compile(r"//.*")
+
+
+def full_type_signature(signature: str, text: str) -> str | None:
+    """The signature the extractor would write without its length limit, from the struct's
+    own text (`type T struct {` through its closing brace): the cut signature's head, then each
+    field line of the struct's body (tags and comments left out) in order, `; ` between them.
+    A field whose type spans lines (an anonymous struct, a func type with a body) is left out:
+    its type names nothing the resolver reads. None when the body is not found."""
+    body = _BODY.search(signature)
+    start = text.find("{")
+    if body is None or start < 0:
+        return None
+    parts, depth = [], 0
+    for line in text[start + 1:].split("\n"):
+        line = _LINE_COMMENT.sub("", _TAG.sub("", line)).strip()
+        opened = depth
+        depth += line.count("{") - line.count("}")
+        if depth < 0:  # the struct's closing brace
+            break
+        if opened == 0 and depth == 0:
+            parts += [" ".join(p.split()) for p in line.split(";") if p.strip()]
+    return signature[:body.end()] + "; ".join(parts) + " }"
 
 
 @lru_cache(maxsize=65536)

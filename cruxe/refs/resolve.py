@@ -157,7 +157,7 @@ log = logging.getLogger(__name__)
 # repository file declares, or one from outside the repository, has no repository member; and a
 # TypeScript value's member is first its object literal's own method: `http.get` of
 # `const http = { get: createHttpHandler('GET') }`.)
-RESOLVER_VERSION = "60"
+RESOLVER_VERSION = "62"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
