@@ -185,6 +185,11 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("interceptors", Fetch("npm", "@mswjs/interceptors@0.41.9", "package/src")),
                                  ("tldraw-store", Fetch("npm", "@tldraw/store@5.1.1", "package/src")),
                                  ("tldraw-state", Fetch("npm", "@tldraw/state@5.1.1", "package/src"))]),
+    # the ninth round
+    "py-probe9": ("python", [("deepdiff", Fetch("pypi", "deepdiff==8.0.1", "deepdiff-8.0.1")),
+                             ("starlette", Fetch("pypi", "starlette==0.38.6", "starlette-0.38.6")),
+                             ("pluggy", Fetch("pypi", "pluggy==1.5.0", "pluggy-1.5.0")),
+                             ("humanize", Fetch("pypi", "humanize==4.10.0", "humanize-4.10.0"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
