@@ -128,8 +128,9 @@ _BOM = b"\xef\xbb\xbf"
 # (`checks.$ZodCheck`) is the namespace it names; a module-level object's properties made by a call
 # or naming a value are definitions (`export const http = { get: createHttpHandler('GET') }`).
 # 68: a Python local's use on the right of the assignment that binds it again (`url = url.replace(..)`)
-# reads the binding before it (was: the rebinding's, which shows no class).
-EXTRACTION_VERSION = "68"
+# reads the binding before it (was: the rebinding's, which shows no class). 69: also when the
+# rebinding sits in a branch below the earlier binding (not in a loop there).
+EXTRACTION_VERSION = "69"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

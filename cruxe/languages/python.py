@@ -758,7 +758,7 @@ class _Reaching:
     then `msg.attach()` is Multipart's attach even when `msg` is a parameter too. A use on
     the right of an assignment that binds the name again (`url = url.replace(...)`) reads the
     binding before it: the new one takes effect after the value is computed, and the
-    rebinding, a statement of the same block, runs after the use, not around it."""
+    rebinding runs after the use, not around it, unless a loop inside the block holds it."""
 
     def __init__(self, assigned: dict[tuple[int, bytes], list[tuple[ts.Node, str]]],
                  binds: dict[tuple[int | None, bytes], list[int]]):
@@ -785,12 +785,25 @@ class _Reaching:
             return None
         later = spots[i + 1:]
         if own is not None:
-            if own.parent is None or own.parent.parent != block:
-                return None  # the rebinding sits in a nested block (a loop's body may run it first)
+            if _in_loop_below(own, block):
+                return None  # a loop runs the rebinding first, then the use reads its value
             later = later[1:]
         if later and later[0] < block.end_byte:
             return None
         return hit[1]
+
+
+_LOOPS = frozenset({"for_statement", "while_statement"})
+
+
+def _in_loop_below(node: ts.Node, block: ts.Node) -> bool:
+    """Whether a loop inside `block` holds `node`."""
+    up = node.parent
+    while up is not None and up.start_byte >= block.start_byte and up != block:
+        if up.type in _LOOPS:
+            return True
+        up = up.parent
+    return False
 
 
 def _typed_reads(caps: dict[str, list[ts.Node]], source: bytes, funcs: list[tuple[int, int]], names: set[bytes],
