@@ -127,7 +127,12 @@ _BOM = b"\xef\xbb\xbf"
 # no uses of the file's or an import's definition of the name), though a type's qualifier
 # (`checks.$ZodCheck`) is the namespace it names; a module-level object's properties made by a call
 # or naming a value are definitions (`export const http = { get: createHttpHandler('GET') }`).
-EXTRACTION_VERSION = "68"
+# 68: a literal that is all a function with braces returns is a message (a locale's templates, an
+# `Error()` method's text); Go text/template's `{{.x}}` is one hole.
+# 69: a Python local's use on the right of the assignment that binds it again (`url = url.replace(..)`)
+# reads the binding before it (was: the rebinding's, which shows no class). 70: also when the
+# rebinding sits in a branch below the earlier binding (not in a loop there).
+EXTRACTION_VERSION = "70"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -190,6 +190,10 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                          ("govalidator", GOCODE / "asaskevich/govalidator"),
                          ("jwt-go", GOCODE / "dgrijalva/jwt-go"), ("go-version", GOCODE / "hashicorp/go-version"),
                          ("backoff", GOCODE / "cenkalti/backoff")]),
+    "py-probe9": ("python", [("deepdiff", Fetch("pypi", "deepdiff==8.0.1", "deepdiff-8.0.1")),
+                             ("starlette", Fetch("pypi", "starlette==0.38.6", "starlette-0.38.6")),
+                             ("pluggy", Fetch("pypi", "pluggy==1.5.0", "pluggy-1.5.0")),
+                             ("humanize", Fetch("pypi", "humanize==4.10.0", "humanize-4.10.0"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

@@ -755,18 +755,27 @@ class _Reaching:
     function's, after the assignment statement and inside the block holding it (every path
     to the use runs the assignment), no other binding of the name comes between, and none
     follows in that block (a loop around the use could bring it back). `msg = Multipart()`
-    then `msg.attach()` is Multipart's attach even when `msg` is a parameter too."""
+    then `msg.attach()` is Multipart's attach even when `msg` is a parameter too. A use on
+    the right of an assignment that binds the name again (`url = url.replace(...)`) reads the
+    binding before it: the new one takes effect after the value is computed, and the
+    rebinding runs after the use, not around it, unless a loop inside the block holds it."""
 
     def __init__(self, assigned: dict[tuple[int, bytes], list[tuple[ts.Node, str]]],
                  binds: dict[tuple[int | None, bytes], list[int]]):
         self.binds = binds
         self.at_left = {node.start_byte: (node, recv) for got in assigned.values() for node, recv in got if recv}
+        self.assigns = {node.start_byte: node for got in assigned.values() for node, _ in got}
 
     def at(self, fn: int | None, name: bytes, pos: int) -> str | None:
         spots = self.binds.get((fn, name))
         if fn is None or not spots or spots[0] == -1:
             return None
         i = bisect.bisect_left(spots, pos) - 1
+        own = self.assigns.get(spots[i]) if i >= 0 else None
+        if own is not None and pos < own.end_byte:  # the value of the assignment that rebinds the name
+            i -= 1
+        else:
+            own = None
         hit = self.at_left.get(spots[i]) if i >= 0 else None
         if hit is None or pos < hit[0].end_byte:
             return None
@@ -774,9 +783,27 @@ class _Reaching:
         block = stmt.parent if stmt is not None and stmt.type == "expression_statement" else None
         if block is None or block.type != "block" or not block.start_byte <= pos < block.end_byte:
             return None
-        if i + 1 < len(spots) and spots[i + 1] < block.end_byte:
+        later = spots[i + 1:]
+        if own is not None:
+            if _in_loop_below(own, block):
+                return None  # a loop runs the rebinding first, then the use reads its value
+            later = later[1:]
+        if later and later[0] < block.end_byte:
             return None
         return hit[1]
+
+
+_LOOPS = frozenset({"for_statement", "while_statement"})
+
+
+def _in_loop_below(node: ts.Node, block: ts.Node) -> bool:
+    """Whether a loop inside `block` holds `node`."""
+    up = node.parent
+    while up is not None and up.start_byte >= block.start_byte and up != block:
+        if up.type in _LOOPS:
+            return True
+        up = up.parent
+    return False
 
 
 def _typed_reads(caps: dict[str, list[ts.Node]], source: bytes, funcs: list[tuple[int, int]], names: set[bytes],
