@@ -185,6 +185,13 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("interceptors", Fetch("npm", "@mswjs/interceptors@0.41.9", "package/src")),
                                  ("tldraw-store", Fetch("npm", "@tldraw/store@5.1.1", "package/src")),
                                  ("tldraw-state", Fetch("npm", "@tldraw/state@5.1.1", "package/src"))]),
+    # the ninth round
+    "ts-probe9": ("typescript", [("exception", Fetch("npm", "@milkdown/exception@7.22.1", "package/src")),
+                                 ("ctx", Fetch("npm", "@milkdown/ctx@7.22.1", "package/src")),
+                                 ("core", Fetch("npm", "@milkdown/core@7.22.1", "package/src")),
+                                 ("transformer", Fetch("npm", "@milkdown/transformer@7.22.1", "package/src")),
+                                 ("utils", Fetch("npm", "@milkdown/utils@7.22.1", "package/src")),
+                                 ("crepe", Fetch("npm", "@milkdown/crepe@7.22.1", "package/src"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
