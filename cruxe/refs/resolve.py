@@ -157,7 +157,9 @@ log = logging.getLogger(__name__)
 # repository file declares, or one from outside the repository, has no repository member; and a
 # TypeScript value's member is first its object literal's own method: `http.get` of
 # `const http = { get: createHttpHandler('GET') }`.)
-RESOLVER_VERSION = "60"
+# (61: a TypeScript type alias of one named type (`type CmdKey<T> = SliceType<Cmd<T>>`) has that
+# type's members: a receiver typed by the alias reaches the class's method.)
+RESOLVER_VERSION = "61"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
