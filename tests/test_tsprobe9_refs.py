@@ -112,3 +112,50 @@ def test_a_bare_name_of_a_function_and_an_enum_member_means_the_function(tmp_pat
     member = find_references(gen, repo, ref, "ErrorCode.contextNotFound")
     assert (member["symbol"]["path"], [(r["path"], r["line_start"]) for r in member["references"]]) == \
         ("src/code.ts", [("src/errors.ts", 14)]), member
+
+
+KEYMAP = '''\
+export type KeymapItem = { key: string; priority?: number }
+
+export class KeymapManager {
+  readonly #items: KeymapItem[] = []
+
+  add(item: KeymapItem) {
+    this.#items.push(item)
+    return () => this.#items.splice(this.#items.indexOf(item), 1)
+  }
+}
+'''
+
+SETUP = '''\
+import { KeymapManager } from './keymap'
+
+export const presets = [
+  () => {
+    const km = new KeymapManager()
+    km.add({ key: 'Backspace' })
+    return km
+  },
+  () => {
+    const km = new KeymapManager()
+    km.add({ key: 'Enter', priority: 50 })
+    return km
+  },
+  (km: Map<string, number>) => km.set('Tab', 1),
+]
+'''
+
+
+def test_a_local_declared_alike_in_sibling_callbacks_keeps_its_type(tmp_path):
+    # the callbacks are no symbols: both `km` declarations are bound in the module's scope,
+    # and both say `new KeymapManager()`; the third callback's parameter `km` is bound there
+    # too, so with it the name is ambiguous and nothing is guessed
+    files = {"src/keymap.ts": KEYMAP, "src/setup.ts": SETUP}
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    answer = find_references(gen, repo, ref, "KeymapManager.add")
+    assert [(r["path"], r["line_start"]) for r in answer["references"]] == [], answer
+    files["src/setup.ts"] = SETUP.replace("  (km: Map<string, number>) => km.set('Tab', 1),\n", "")
+    gen, repo, ref = indexed_files(tmp_path / "repo2", tmp_path / "home2", files)
+    answer = find_references(gen, repo, ref, "KeymapManager.add")
+    assert [(r["path"], r["line_start"]) for r in answer["references"]] == [("src/setup.ts", 6),
+                                                                            ("src/setup.ts", 11)], answer
