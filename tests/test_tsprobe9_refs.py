@@ -159,3 +159,47 @@ def test_a_local_declared_alike_in_sibling_callbacks_keeps_its_type(tmp_path):
     answer = find_references(gen, repo, ref, "KeymapManager.add")
     assert [(r["path"], r["line_start"]) for r in answer["references"]] == [("src/setup.ts", 6),
                                                                             ("src/setup.ts", 11)], answer
+
+
+CONTROLLER = '''\
+export type AnyHandler = { path: string }
+
+export class HandlersController {
+  #handlers: AnyHandler[] = []
+
+  constructor(initial: AnyHandler[]) {
+    this.#handlers = initial
+  }
+
+  currentHandlers(): AnyHandler[] {
+    return this.#handlers
+  }
+}
+'''
+
+ASYNC_CONTROLLER = '''\
+import { HandlersController, type AnyHandler } from '#core/experimental/handlers-controller'
+
+export class AsyncHandlersController extends HandlersController {
+  boundary(fn: () => void) {
+    return () => fn()
+  }
+}
+
+export function listed(handlers: AnyHandler[]) {
+  const controller = new AsyncHandlersController(handlers)
+  return controller.currentHandlers().map((h) => h.path)
+}
+'''
+
+
+def test_a_subpath_import_no_manifest_maps_is_the_package_directory_it_names(tmp_path):
+    # msw imports its own code as `#core/...` through its package.json `imports`; the corpus's
+    # package.json has none: `#core` is the package's `core` directory, not an outside package
+    files = {"msw/package.json": '{"type": "module"}\n',
+             "msw/core/experimental/handlers-controller.ts": CONTROLLER,
+             "msw/node/async-handlers-controller.ts": ASYNC_CONTROLLER}
+    gen, repo, ref = indexed_files(tmp_path / "repo", tmp_path / "home", files)
+    answer = find_references(gen, repo, ref, "HandlersController.currentHandlers")
+    assert [(r["path"], r["line_start"], r["edge_type"]) for r in answer["references"]] == \
+        [("msw/node/async-handlers-controller.ts", 11, "calls")], answer

@@ -159,7 +159,9 @@ log = logging.getLogger(__name__)
 # `const http = { get: createHttpHandler('GET') }`.)
 # (61: a TypeScript type alias of one named type (`type CmdKey<T> = SliceType<Cmd<T>>`) has that
 # type's members: a receiver typed by the alias reaches the class's method.)
-RESOLVER_VERSION = "61"
+# (62: a TypeScript subpath import no package.json maps (`#core/x`) is the package directory its
+# first segment names, as an unmapped workspace package's name is; never an outside package.)
+RESOLVER_VERSION = "62"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -6,7 +6,8 @@
   `baseUrl` and `paths` (merged along `extends`), then a repository package.json of that
   `name` (a self-import, a workspace package: `tsconfig.py`); all read from the index, and an
   edit of them resolves every edge again (`configuration`). Anything else is a package
-  outside the repository.
+  outside the repository, but for a subpath import (`#core/x`) no package.json maps, the
+  package's own code: the directory its first segment names (below).
 - A module's exports: its top-level definitions, names its imports/re-exports bind
   (`export {a as b} from`, and `export {a as b}` of its own `a`: an import whose module is
   ""), and `export * from` modules, followed up to MAX_HOPS.
@@ -573,10 +574,12 @@ class TypeScriptResolver(ScopedResolver):
 
     def _package_dirs(self, spec: str) -> set[str]:
         """The repository's directories named as the package `spec` names (`@scope/name`:
-        `name` or `scope-name`)."""
+        `name` or `scope-name`); a subpath import no package.json maps (`#core/utils`), always
+        the package's own code, as its first segment names (`core`, the usual `"#core/*":
+        "./src/core/*"`)."""
         if self._dirs is None:
             self._dirs = {d for f in self.files() for d in f.split("/")[:-1]}
-        package = _package_name(spec).split("/")
+        package = _package_name(spec).removeprefix("#").split("/")
         return {package[-1], "-".join(package).lstrip("@")} & self._dirs
 
     def _in_directory(self, spec: str, name: str) -> Sym | None:
