@@ -194,6 +194,12 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                              ("starlette", Fetch("pypi", "starlette==0.38.6", "starlette-0.38.6")),
                              ("pluggy", Fetch("pypi", "pluggy==1.5.0", "pluggy-1.5.0")),
                              ("humanize", Fetch("pypi", "humanize==4.10.0", "humanize-4.10.0"))]),
+    "ts-probe9": ("typescript", [("exception", Fetch("npm", "@milkdown/exception@7.22.1", "package/src")),
+                                 ("ctx", Fetch("npm", "@milkdown/ctx@7.22.1", "package/src")),
+                                 ("core", Fetch("npm", "@milkdown/core@7.22.1", "package/src")),
+                                 ("transformer", Fetch("npm", "@milkdown/transformer@7.22.1", "package/src")),
+                                 ("utils", Fetch("npm", "@milkdown/utils@7.22.1", "package/src")),
+                                 ("crepe", Fetch("npm", "@milkdown/crepe@7.22.1", "package/src"))]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

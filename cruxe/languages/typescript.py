@@ -420,7 +420,9 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
     this._connection` -> `this._connection`: resolved through the field's written type). A
     written type wins over the value. Only when that declaration is the name's one binding
     in the enclosing symbol (no parameter, catch variable or other declaration of the same
-    name there): nothing is guessed. A call in a symbol nested in that one (a method of an
+    name there), or when every binding of the name there is such a declaration saying the
+    same (each test callback's `const km = new KeymapManager()`, callbacks being no symbols):
+    nothing is guessed. A call in a symbol nested in that one (a method of an
     object literal, an arrow assigned to a member) that binds the name nowhere on the way
     sees the same local."""
     typed: dict[int, tuple[str, str, int]] = {}  # declarator name position -> (name, receiver, rank)
@@ -450,14 +452,17 @@ def _typed_receivers(refs: list[Reference], typed_caps: list[Captures], bindings
     marks += [(c["lvname"][0].start_byte, "binding", text(c["lvname"][0], source), 0, "", "", "")
               for c in typed_caps if "lvprop" in c]
     types: dict[tuple[int | None, str], set[str]] = {}
+    declared: dict[tuple[int | None, str], int] = {}
     bindings: dict[tuple[int | None, str], int] = {}
     for m in attach_enclosing(marks, spans(cands), owners):
         key = (m.from_symbol, m.to_name)
         if m.edge_type == "typed":
             types.setdefault(key, set()).add(m.receiver)
+            declared[key] = declared.get(key, 0) + 1
         else:
             bindings[key] = bindings.get(key, 0) + 1
-    known = {k: next(iter(v)) for k, v in types.items() if len(v) == 1 and "" not in v and bindings.get(k, 0) == 1}
+    known = {k: next(iter(v)) for k, v in types.items()
+             if len(v) == 1 and "" not in v and bindings.get(k, 0) == declared[k]}
     if not known:
         return refs
     out = []

@@ -36,7 +36,9 @@ scope as written chosen over other cases; a Python package's public name is the 
 re-exports, with its stubs (`attr.evolve`: `attr/_funcs.py`'s, `reexports.reexported`). Definitions that share a path and qualified name (conditional redefinitions,
 overloads, property setters) are one target, answered as its first definition with a body (an
 overload's implementation); one outside test code beside others all in test files (a `__mocks__/`
-double) is the target, the others listed in `test_definitions`. `path` + `line` pick the definition at (or
+double) is the target, the others listed in `test_definitions`; a name written bare that also names
+an enum's member (`ErrorCode.docTypeError` beside the function `docTypeError`) means the other
+definitions, the members listed in `enum_members`. `path` + `line` pick the definition at (or
 around) that line. Several targets in the `path` given are all answered, grouped by
 definition (`definitions`, each reference saying which one it reaches); several targets and
 no `path` raise `ambiguous_symbol` listing them, each with the arguments that pick it.
@@ -90,8 +92,8 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
                          {"remedy": "Wait for the index job, or run `cruxe sync` (sync_repo) to finish it."})
     segments = private_spelling(parse_name(symbol_name, "symbol_name"), lambda n: bool(symbols_named(gen, n.lower())))
     name = segments[-1]
-    targets, set_aside = _targets(gen, repo, ref, symbol_name, segments, normalize_repo_path(path) if path else None,
-                                  line, kind)
+    targets, set_aside, members = _targets(gen, repo, ref, symbol_name, segments,
+                                           normalize_repo_path(path) if path else None, line, kind)
     found, redefinitions = _redefinitions(gen, repo, ref, targets, _grouped_references(gen, targets, kind))
     refs, folded = _fold_imports(found) if kind is None else (found, 0)
     in_source_tests = InSourceTests(gen, repo, ref)
@@ -116,6 +118,8 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
         out["redefinitions"] = redefinitions
     if set_aside:
         out["test_definitions"] = [{**_public(t[0]), "arguments": _picking(t[0])} for t in set_aside]
+    if members:
+        out["enum_members"] = [{**_public(t[0]), "arguments": _picking(t[0])} for t in members]
     # a use the resolver tied to a module of the repository (dateutil's `from dateutil import
     # relativedelta`, then `relativedelta.relativedelta(...)`: the module, named like the class it
     # holds) is the module's, no candidate of a definition
@@ -201,10 +205,12 @@ def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, An
 
 def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: list[str], path: str | None,
              line: int | None,
-             kind: str | None) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
+             kind: str | None) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]],
+                                        list[list[dict[str, Any]]]]:
     """The definitions asked for, grouped into targets (rows of one path and qualified
-    name), in (path, line) order: one, or several of the one file `path` names; and the
-    targets in test code set aside for the one outside it (`_library_over_test_code`)."""
+    name), in (path, line) order: one, or several of the one file `path` names; the targets
+    in test code set aside for the one outside it (`_library_over_test_code`); and the enum
+    members set aside for the other definitions of a bare name (`_others_over_enum_members`)."""
     name = segments[-1]
     every = rows = _definitions(gen, repo, ref, segments, is_macro_call(symbol_name))
     located = file_and_name(symbol_name)
@@ -225,6 +231,9 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
     set_aside: list[list[dict[str, Any]]] = []
     if path is None and len(targets) > 1:
         targets, set_aside = _library_over_test_code(targets)
+    members: list[list[dict[str, Any]]] = []
+    if path is None and len(targets) > 1 and len(segments) == 1:
+        targets, members = _others_over_enum_members(gen, targets)
     if not targets:
         where = f" in {path}" if path else ""
         data: dict[str, Any] = {"symbol_name": name, "path": path, "unresolved_count": unresolved_count(gen, name, kind)}
@@ -243,7 +252,21 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
                           "remedy": "Repeat the call with one listed definition's `arguments` (its qualified "
                                     "name, `path` and `line`), or with `path` alone for every definition in "
                                     "that file."})
-    return targets, set_aside
+    return targets, set_aside, members
+
+
+def _others_over_enum_members(gen: Generation, targets: list[list[dict[str, Any]]]
+                              ) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
+    """(the targets that are no enum's members, the members) when a name written bare means
+    both: code reaches an enum's member through its enum (`ErrorCode.ctxCallOutOfScope`, beside
+    the function `ctxCallOutOfScope()` that builds the error with that code), so the bare name
+    asks for the others; else (targets, [])."""
+    rows = [t[0]["row"] for t in targets]
+    parents = symbols_by_id(gen, sorted({r.parent_symbol_id for r in rows if r.parent_symbol_id}))
+    member = [r.parent_symbol_id in parents and parents[r.parent_symbol_id].kind == "enum" for r in rows]
+    if all(member) or not any(member):
+        return targets, []
+    return [t for t, m in zip(targets, member) if not m], [t for t, m in zip(targets, member) if m]
 
 
 def _library_over_test_code(targets: list[list[dict[str, Any]]]

@@ -157,7 +157,14 @@ log = logging.getLogger(__name__)
 # repository file declares, or one from outside the repository, has no repository member; and a
 # TypeScript value's member is first its object literal's own method: `http.get` of
 # `const http = { get: createHttpHandler('GET') }`.)
-RESOLVER_VERSION = "62"
+# (61: a Go project without a go.mod importing its own root package from inside its directory
+# resolves to that directory; 62: a Go struct whose signature the length limit cut is read whole
+# from its text for its fields.)
+# (63: a TypeScript type alias of one named type (`type CmdKey<T> = SliceType<Cmd<T>>`) has that
+# type's members: a receiver typed by the alias reaches the class's method.)
+# (64: a TypeScript subpath import no package.json maps (`#core/x`) is the package directory its
+# first segment names, as an unmapped workspace package's name is; never an outside package.)
+RESOLVER_VERSION = "64"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -6,7 +6,8 @@
   `baseUrl` and `paths` (merged along `extends`), then a repository package.json of that
   `name` (a self-import, a workspace package: `tsconfig.py`); all read from the index, and an
   edit of them resolves every edge again (`configuration`). Anything else is a package
-  outside the repository.
+  outside the repository, but for a subpath import (`#core/x`) no package.json maps, the
+  package's own code: the directory its first segment names (below).
 - A module's exports: its top-level definitions, names its imports/re-exports bind
   (`export {a as b} from`, and `export {a as b}` of its own `a`: an import whose module is
   ""), and `export * from` modules, followed up to MAX_HOPS.
@@ -20,7 +21,8 @@
   (languages/typescript `_local_names`).
 - `this.m` / `super.m`: the enclosing class and its `extends` chain; `X.m` when X is a
   class, enum, namespace or imported module; `new X().m()`; a value whose declared type is a
-  class, interface or type alias of an object type (`type C = { m(): void }`) reaches its member
+  class, interface or type alias of an object type (`type C = { m(): void }`) reaches its member,
+  as does one of an alias of one named type (`type CmdKey<T> = SliceType<Cmd<T>>`: SliceType's)
   (an alias without it, a union, falls through); a field typed by an indexed access type
   (`form: Options<T>['form']`) is typed as that member of the container is, and one typed by a
   utility type that keeps its argument's members (`Required<Options>`) as its argument; a
@@ -236,6 +238,32 @@ def _promised(signature: str) -> str | None:
     `Query`), or None (a union, an object type, nothing written)."""
     m = _PROMISED.search(signature)
     return m.group(1) if m else None
+
+
+_ALIASED_HEAD = re.compile(r"\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*")
+
+
+def _aliased(signature: str) -> list[list[str]]:
+    """The one named type a type alias stands for (`type CmdKey<T> = SliceType<Cmd<T>>`:
+    SliceType), as a dotted chain, or nothing when the alias is anything else (a union, a
+    function or object type, a conditional or indexed type)."""
+    depth, eq = 0, -1
+    for i, c in enumerate(signature):  # the `=` after the header; a type parameter's default is inside <>
+        if c == "<":
+            depth += 1
+        elif c == ">" and signature[i - 1] != "=":
+            depth -= 1
+        elif c == "=" and depth == 0 and signature[i + 1:i + 2] != ">":
+            eq = i
+            break
+    written = signature[eq + 1:].strip().rstrip(";").rstrip() if eq >= 0 else ""
+    m = _ALIASED_HEAD.match(written)
+    if m is None:
+        return []
+    rest = written[m.end():]
+    if rest and not (rest[0] == "<" and _matching(rest) == len(rest) - 1):
+        return []
+    return [m.group(1).split(".")]
 
 
 def _extended(signature: str) -> list[list[str]]:
@@ -546,10 +574,12 @@ class TypeScriptResolver(ScopedResolver):
 
     def _package_dirs(self, spec: str) -> set[str]:
         """The repository's directories named as the package `spec` names (`@scope/name`:
-        `name` or `scope-name`)."""
+        `name` or `scope-name`); a subpath import no package.json maps (`#core/utils`), always
+        the package's own code, as its first segment names (`core`, the usual `"#core/*":
+        "./src/core/*"`)."""
         if self._dirs is None:
             self._dirs = {d for f in self.files() for d in f.split("/")[:-1]}
-        package = _package_name(spec).split("/")
+        package = _package_name(spec).removeprefix("#").split("/")
         return {package[-1], "-".join(package).lstrip("@")} & self._dirs
 
     def _in_directory(self, spec: str, name: str) -> Sym | None:
@@ -647,14 +677,18 @@ class TypeScriptResolver(ScopedResolver):
         return None
 
     def bases(self, cls: Sym) -> list[Sym]:
-        """`class A extends B` / `interface I extends J, K`, resolved in the class's file."""
+        """`class A extends B` / `interface I extends J, K` / `type A<T> = B<T>`, resolved in the
+        declaring file."""
         got = self._bases.get(cls.id)
         if got is None:
             got = []
             self._bases[cls.id] = got
-            for parts in (_extended(cls.signature) if cls.kind in _CLASSES else ()):
+            alias = cls.kind == "type_alias"  # an alias of one named type has that type's members
+            for parts in (_extended(cls.signature) if cls.kind in _CLASSES else _aliased(cls.signature) if alias
+                          else ()):
                 target = self.chain(cls.path, cls.parent, parts)[0]
-                if isinstance(target, Sym) and target.kind in _CLASSES and target.id != cls.id:
+                if isinstance(target, Sym) and target.kind in (_CONTAINERS if alias else _CLASSES) \
+                        and target.id != cls.id:
                     got.append(target)
         return got
 
