@@ -185,6 +185,10 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("interceptors", Fetch("npm", "@mswjs/interceptors@0.41.9", "package/src")),
                                  ("tldraw-store", Fetch("npm", "@tldraw/store@5.1.1", "package/src")),
                                  ("tldraw-state", Fetch("npm", "@tldraw/state@5.1.1", "package/src"))]),
+    # the ninth round
+    "rs-probe9": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
+                           ("aho-corasick-0.7.19", "bitflags-1.3.2", "bstr-0.2.17", "byteorder-1.4.3",
+                            "regex-automata-0.1.8", "unicode-segmentation-1.9.0", "similar-2.2.1", "http-0.2.7")]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 
