@@ -127,7 +127,9 @@ _BOM = b"\xef\xbb\xbf"
 # no uses of the file's or an import's definition of the name), though a type's qualifier
 # (`checks.$ZodCheck`) is the namespace it names; a module-level object's properties made by a call
 # or naming a value are definitions (`export const http = { get: createHttpHandler('GET') }`).
-EXTRACTION_VERSION = "67"
+# 68: a Rust call on a generic type parameter (`S::from_usize(0)` in `impl<S: StateID>`) gets the
+# receiver `<S as StateID>`: the bounds the items around it declare (rsprobe9).
+EXTRACTION_VERSION = "68"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -141,8 +141,91 @@ def _read(root: ts.Node, source: bytes) -> tuple[list[Candidate], list[PendingRe
     refs = (_references(groups["refs"], source) + _macro_calls(groups["macro_args"], source)
             + type_references(groups, source))
     params = {source[c["tparam"][0].start_byte:c["tparam"][0].end_byte] for c in groups["declared"] if "tparam" in c}
-    refs = _typed_locals(root, refs, cands, params, source)
+    refs = _bounded_receivers(root, _typed_locals(root, refs, cands, params, source), params, source)
     return cands, refs, [caps["imacro"][0] for caps in groups["item_macros"]]
+
+
+# the items whose `<..>` and `where` declare the generic parameters a body sees
+_GENERIC_SCOPES = frozenset({"function_item", "impl_item", "trait_item"})
+
+
+def _bounded_receivers(root: ts.Node, refs: list[PendingRef], params: set[bytes], source: bytes) -> list[PendingRef]:
+    """A call on a generic type parameter (`S::from_usize(0)` inside `impl<S: StateID>`,
+    `T::read_u16(&b)` in `fn f<T: ByteOrder>`), or a method call on a function parameter of
+    that type (`id.to_usize()` with `id: S`), gets the receiver `<S as StateID>`, as the
+    qualified form `<S as StateID>::from_usize(0)` writes it: the bounds the parameter's
+    declaration and the `where` clauses of the items around the call give it (`<T as A + B>`
+    for several). A parameter without a trait bound, or a name no item around declares,
+    keeps its receiver."""
+    if not params:
+        return refs
+    names = {p.decode("utf-8", "replace") for p in params}
+    out = []
+    for p in refs:
+        recv = p[6]
+        if p[1] != "calls" or not recv.isidentifier():
+            out.append(p)
+            continue
+        node = root.descendant_for_byte_range(p[0], p[0])
+        if recv in names:
+            generic = recv
+        elif node is not None and source[max(0, p[0] - 64):p[0]].rstrip().endswith(b"."):
+            generic = _generic_parameter_type(node, recv, names, source)  # `id.to_usize()` with `id: S`
+        else:
+            generic = ""
+        bounds = _parameter_bounds(node, generic, source) if generic and node is not None else ""
+        out.append((*p[:6], f"<{generic} as {bounds}>") if bounds else p)
+    return out
+
+
+def _generic_parameter_type(node: ts.Node, name: str, generics: set[str], source: bytes) -> str:
+    """The generic type parameter the innermost function around `node` declares its parameter
+    `name` as (`id: S`, `id: &mut S`); "" for any other parameter or none of that name."""
+    fn = node.parent
+    while fn is not None and fn.type not in ("function_item", "closure_expression"):
+        fn = fn.parent
+    params = fn.child_by_field_name("parameters") if fn is not None and fn.type == "function_item" else None
+    for param in params.named_children if params is not None else ():
+        pattern, declared = param.child_by_field_name("pattern"), param.child_by_field_name("type")
+        if pattern is None or declared is None or text(pattern, source).removeprefix("mut ").strip() != name:
+            continue
+        while declared.type == "reference_type" and declared.child_by_field_name("type") is not None:
+            declared = declared.child_by_field_name("type")
+        written = text(declared, source)
+        return written if declared.type == "type_identifier" and written in generics else ""
+    return ""
+
+
+def _parameter_bounds(node: ts.Node, name: str, source: bytes) -> str:
+    """The trait bounds (`A + B`) that the items enclosing `node` put on the generic type
+    parameter `name`, up to the innermost item declaring it; "" when none declares it."""
+    bounds: list[str] = []
+    scope = node.parent
+    while scope is not None:
+        if scope.type in _GENERIC_SCOPES:
+            declared = False
+            for child in scope.children:
+                if child.type == "type_parameters":
+                    for tp in child.named_children:
+                        if tp.type == "type_parameter" and text(tp.child_by_field_name("name"), source) == name:
+                            declared = True
+                            bounds += _bound_items(tp.child_by_field_name("bounds"), source)
+                elif child.type == "where_clause":
+                    for pred in child.named_children:
+                        if pred.type == "where_predicate" and text(pred.child_by_field_name("left"), source) == name:
+                            bounds += _bound_items(pred.child_by_field_name("bounds"), source)
+            if declared:
+                return " + ".join(bounds)
+        scope = scope.parent
+    return ""
+
+
+def _bound_items(bounds: ts.Node | None, source: bytes) -> list[str]:
+    """The traits of a `: A + ?Sized + 'a` bound list, as written (lifetimes and `?Sized` left out)."""
+    if bounds is None:
+        return []
+    return [text(b, source) for b in bounds.named_children
+            if b.type not in ("lifetime", "removed_trait_bound", "comment")]
 
 
 def module_path(path: str) -> str:

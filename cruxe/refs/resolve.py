@@ -157,7 +157,11 @@ log = logging.getLogger(__name__)
 # repository file declares, or one from outside the repository, has no repository member; and a
 # TypeScript value's member is first its object literal's own method: `http.get` of
 # `const http = { get: createHttpHandler('GET') }`.)
-RESOLVER_VERSION = "60"
+# (61: a Rust call written `<S as StateID>::f()`, or on a generic parameter extraction gave its
+# bounds, is `f` of the first of those traits that has one; a call ending a chain of calls
+# (`Builder::new().a(x).build()`) is the method of the type the chain's last call returns; a
+# generic field's method, of several traits' of that name, is its own crate's trait's.)
+RESOLVER_VERSION = "61"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
