@@ -129,7 +129,10 @@ _BOM = b"\xef\xbb\xbf"
 # or naming a value are definitions (`export const http = { get: createHttpHandler('GET') }`).
 # 68: a Rust call on a generic type parameter (`S::from_usize(0)` in `impl<S: StateID>`) gets the
 # receiver `<S as StateID>`: the bounds the items around it declare (rsprobe9).
-EXTRACTION_VERSION = "68"
+# 69: a Rust file's own `macro_rules!` whose matcher holds a tuple of fragments with a `$k:ident` the
+# transcriber defines (`const $k`) makes each row of its invocations a definition
+# (`status_codes! { (404, NOT_FOUND, "Not Found"); }`: `StatusCode::NOT_FOUND`) (rsprobe9).
+EXTRACTION_VERSION = "69"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -97,6 +97,8 @@ def extract(source: bytes, path: str) -> FileExtract:
     tree = parse(LANG, source)
     out = FileExtract(path, LANG, parse_errors=error_count(tree))
     cands, refs, macros = _read(tree.root_node, source)
+    if b"macro_rules!" in source:
+        cands += _macro_row_definitions(tree.root_node, source)
     more_cands, more_refs, covered = _macro_items(macros, source, 1, [MAX_MACRO_BODIES])
     cands, parents = nest(cands + more_cands)
     index = _build_symbols(cands, parents, module_path(path), out.symbols)
@@ -269,6 +271,105 @@ def _candidate(node: ts.Node, source: bytes) -> Candidate | None:
         name_line=start_line(name_node),
         extra={"start": start, "container": container},
     )
+
+
+# ---- names a file's own macro defines, one row of its invocation each ---------------------------
+# `macro_rules! status_codes { ($( ($num:expr, $konst:ident, $phrase:expr); )+) => { impl StatusCode
+# { $( pub const $konst: StatusCode = ..; )+ } } }` and `status_codes! { (404, NOT_FOUND, "Not
+# Found"); .. }` in the same file: each row's `NOT_FOUND` is a constant `StatusCode::NOT_FOUND`,
+# at the row. Read only for the shape a tuple of fragments makes (the matcher's `( $a:x, $k:ident,
+# .. )`, the transcriber's `const $k` / `fn $k` / `struct $k` .., optionally in one `impl Type {`):
+# the row with as many comma-separated items whose item at `$k`'s place is one identifier.
+_DEFINING_WORDS = {"const": Kind.CONSTANT, "static": Kind.CONSTANT, "fn": Kind.FUNCTION, "struct": Kind.STRUCT,
+                   "enum": Kind.ENUM, "trait": Kind.TRAIT, "type": Kind.TYPE_ALIAS}
+
+
+def _macro_row_definitions(root: ts.Node, source: bytes) -> list[Candidate]:
+    shapes: dict[str, list[tuple[int, int, str, str]]] = {}  # macro -> (items, place, kind, impl type)
+    for mac in (n for n in root.children if n.type == "macro_definition"):
+        name = mac.child_by_field_name("name")
+        for rule in (c for c in mac.named_children if c.type == "macro_rule"):
+            left, right = rule.child_by_field_name("left"), rule.child_by_field_name("right")
+            if name is not None and left is not None and right is not None:
+                shapes.setdefault(text(name, source), []).extend(_row_shapes(left, right, source))
+    out = []
+    for call in _descendants(root, "macro_invocation") if shapes else ():
+        macro = call.child_by_field_name("macro")
+        body = next((c for c in call.named_children if c.type == "token_tree"), None)
+        for items, place, kind, owner in shapes.get(text(macro, source) if macro is not None else "", ()):
+            if owner and body is not None:  # the rows' scope: as `impl StatusCode { .. }` written there
+                out.append(Candidate(body, owner, _IMPL, extra={"trait_impl": False}))
+            for row in _descendants(body, "token_tree") if body is not None else ():
+                named = _row_items(row)
+                if len(named) != items or len(named[place]) != 1 or named[place][0].type != "identifier":
+                    continue
+                start, doc = _leading_attributes(row, source)
+                ident = named[place][0]
+                out.append(Candidate(row, text(ident, source), kind.value, signature=text(row, source),
+                                     visibility="public", doc=doc, name_line=start_line(ident),
+                                     extra={"start": start, "container": ""}))
+    return out
+
+
+def _row_shapes(left: ts.Node, right: ts.Node, source: bytes) -> list[tuple[int, int, str, Kind]]:
+    """(items, place of the name, kind, impl type) for each `$k:ident` of a matcher's tuple of
+    fragments (`($num:expr, $konst:ident)`, not the matcher itself) that the transcriber
+    defines (`const $k`, `fn $k`, ..)."""
+    defined: dict[str, tuple[Kind, str]] = {}
+    for var in _descendants(right, "metavariable"):
+        word = var.prev_sibling
+        if word is not None and word.type in _DEFINING_WORDS:
+            defined.setdefault(text(var, source), (_DEFINING_WORDS[word.type], _impl_around(var, right, source)))
+    shapes = []
+    for group in _descendants(left, "token_tree_pattern") if defined else ():
+        if group == left or group.child_count < 2 or group.children[0].type != "(":
+            continue
+        inner = group.children[1:-1]
+        binds = [c for c in inner if c.type != ","]
+        if not binds or len(inner) not in (2 * len(binds) - 1, 2 * len(binds)) or \
+                any(c.type != "token_binding_pattern" for c in binds):
+            continue
+        for place, b in enumerate(binds):
+            var, frag = b.child_by_field_name("name"), b.child_by_field_name("type")
+            hit = defined.get(text(var, source)) if var is not None and frag is not None else None
+            if hit is not None and text(frag, source) == "ident":
+                shapes.append((len(binds), place, hit[0], hit[1]))
+    return shapes
+
+
+def _impl_around(node: ts.Node, top: ts.Node, source: bytes) -> str:
+    """`T` of the `impl T { .. }` of a transcriber that holds `node`, else ""."""
+    tree = node.parent
+    while tree is not None and tree != top:
+        name = tree.prev_sibling
+        if tree.type == "token_tree" and name is not None and name.type == "identifier" and \
+                name.prev_sibling is not None and name.prev_sibling.type == "impl":
+            return text(name, source)
+        tree = tree.parent
+    return ""
+
+
+def _row_items(row: ts.Node) -> list[list[ts.Node]]:
+    """A `( .. )` token tree's comma-separated items, each as its tokens; [] for another tree."""
+    if row.child_count < 2 or row.children[0].type != "(":
+        return []
+    items: list[list[ts.Node]] = [[]]
+    for c in row.children[1:-1]:
+        if c.type == ",":
+            items.append([])
+        elif c.type not in ("line_comment", "block_comment"):
+            items[-1].append(c)
+    return items[:-1] if not items[-1] and len(items) > 1 else items
+
+
+def _descendants(node: ts.Node, kind: str) -> list[ts.Node]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n.type == kind:
+            out.append(n)
+        stack.extend(reversed(n.children))
+    return out
 
 
 def _variant_enum(node: ts.Node) -> ts.Node | None:

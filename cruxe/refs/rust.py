@@ -61,6 +61,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..crates import CARGO_NAME, crate_of
+from ..languages._common import closing_bracket
 from ..languages.rust import SMART_POINTERS, module_path
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNIQUE, UNKNOWN,
                      LanguageResolver, Resolution, first, unique)
@@ -859,8 +860,6 @@ def _pointer(declared: str) -> bool:
 # then each `.name(`
 _CHAIN_HEAD = re.compile(rf"(self\.[A-Za-z_]\w*|{_PATH.pattern})\s*(?:::<[^()]*?>)?\s*\(")
 _CHAIN_STEP = re.compile(r"\s*\.\s*([A-Za-z_]\w*)\s*(?:::<[^()]*?>)?\s*\(")
-# what may stand inside a call's arguments without opening or closing one: a string or char literal
-_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)\'')
 
 
 def call_chain(receiver: str) -> list[str] | None:
@@ -868,27 +867,17 @@ def call_chain(receiver: str) -> list[str] | None:
     "(").c()` -> [a::T::new, b, c]; None for any other receiver (a field, an index, `?`, a
     receiver cut short)."""
     m = _CHAIN_HEAD.match(receiver)
-    if m is None:
-        return None
-    names, i = [m.group(1)], m.end()
-    while True:
-        depth = 1
-        while depth:
-            if i >= len(receiver):
-                return None
-            lit = _LITERAL.match(receiver, i) if receiver[i] in "\"'" else None
-            if lit is not None:
-                i = lit.end()
-                continue
-            depth += {"(": 1, ")": -1}.get(receiver[i], 0)
-            i += 1
-        if i == len(receiver):
-            return names
-        m = _CHAIN_STEP.match(receiver, i)
-        if m is None:
+    names = [m.group(1)] if m is not None else []
+    while m is not None:
+        end = closing_bracket(receiver, m.end() - 1)
+        if end is None:
             return None
-        names.append(m.group(1))
-        i = m.end()
+        if end + 1 == len(receiver):
+            return names
+        m = _CHAIN_STEP.match(receiver, end + 1)
+        if m is not None:
+            names.append(m.group(1))
+    return None
 
 
 @lru_cache(maxsize=65536)
