@@ -279,7 +279,8 @@ def _candidate(node: ts.Node, source: bytes) -> Candidate | None:
 # Found"); .. }` in the same file: each row's `NOT_FOUND` is a constant `StatusCode::NOT_FOUND`,
 # at the row. Read only for the shape a tuple of fragments makes (the matcher's `( $a:x, $k:ident,
 # .. )`, the transcriber's `const $k` / `fn $k` / `struct $k` .., optionally in one `impl Type {`):
-# the row with as many comma-separated items whose item at `$k`'s place is one identifier.
+# each row (a `( .. )` of the invocation's body) with as many comma-separated items whose item at
+# `$k`'s place is one identifier.
 _DEFINING_WORDS = {"const": Kind.CONSTANT, "static": Kind.CONSTANT, "fn": Kind.FUNCTION, "struct": Kind.STRUCT,
                    "enum": Kind.ENUM, "trait": Kind.TRAIT, "type": Kind.TYPE_ALIAS}
 
@@ -299,7 +300,7 @@ def _macro_row_definitions(root: ts.Node, source: bytes) -> list[Candidate]:
         for items, place, kind, owner in shapes.get(text(macro, source) if macro is not None else "", ()):
             if owner and body is not None:  # the rows' scope: as `impl StatusCode { .. }` written there
                 out.append(Candidate(body, owner, _IMPL, extra={"trait_impl": False}))
-            for row in _descendants(body, "token_tree") if body is not None else ():
+            for row in (c for c in body.children if c.type == "token_tree") if body is not None else ():
                 named = _row_items(row)
                 if len(named) != items or len(named[place]) != 1 or named[place][0].type != "identifier":
                     continue
