@@ -134,7 +134,12 @@ _BOM = b"\xef\xbb\xbf"
 # rebinding sits in a branch below the earlier binding (not in a loop there).
 # 71: a TypeScript local declared alike in every binding of its name in a symbol (each test
 # callback's `const km = new KeymapManager()`) keeps the type its declarations say.
-EXTRACTION_VERSION = "71"
+# 72: a Rust call on a generic type parameter (`S::from_usize(0)` in `impl<S: StateID>`) gets the
+# receiver `<S as StateID>`: the bounds the items around it declare (rsprobe9).
+# 73: a Rust file's own `macro_rules!` whose matcher holds a tuple of fragments with a `$k:ident` the
+# transcriber defines (`const $k`) makes each row of its invocations a definition
+# (`status_codes! { (404, NOT_FOUND, "Not Found"); }`: `StatusCode::NOT_FOUND`) (rsprobe9).
+EXTRACTION_VERSION = "73"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

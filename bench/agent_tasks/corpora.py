@@ -200,6 +200,9 @@ PROBES: dict[str, tuple[str, list[tuple[str, Path | Fetch]]]] = {
                                  ("transformer", Fetch("npm", "@milkdown/transformer@7.22.1", "package/src")),
                                  ("utils", Fetch("npm", "@milkdown/utils@7.22.1", "package/src")),
                                  ("crepe", Fetch("npm", "@milkdown/crepe@7.22.1", "package/src"))]),
+    "rs-probe9": ("rust", [(c.rsplit("-", 1)[0], CARGO_REGISTRY / c) for c in
+                           ("aho-corasick-0.7.19", "bitflags-1.3.2", "bstr-0.2.17", "byteorder-1.4.3",
+                            "regex-automata-0.1.8", "unicode-segmentation-1.9.0", "similar-2.2.1", "http-0.2.7")]),
 }
 ALL_CORPORA = {**CORPORA, **HOLDOUT, **PROBES}
 

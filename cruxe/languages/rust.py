@@ -97,6 +97,8 @@ def extract(source: bytes, path: str) -> FileExtract:
     tree = parse(LANG, source)
     out = FileExtract(path, LANG, parse_errors=error_count(tree))
     cands, refs, macros = _read(tree.root_node, source)
+    if b"macro_rules!" in source:
+        cands += _macro_row_definitions(tree.root_node, source)
     more_cands, more_refs, covered = _macro_items(macros, source, 1, [MAX_MACRO_BODIES])
     cands, parents = nest(cands + more_cands)
     index = _build_symbols(cands, parents, module_path(path), out.symbols)
@@ -141,8 +143,91 @@ def _read(root: ts.Node, source: bytes) -> tuple[list[Candidate], list[PendingRe
     refs = (_references(groups["refs"], source) + _macro_calls(groups["macro_args"], source)
             + type_references(groups, source))
     params = {source[c["tparam"][0].start_byte:c["tparam"][0].end_byte] for c in groups["declared"] if "tparam" in c}
-    refs = _typed_locals(root, refs, cands, params, source)
+    refs = _bounded_receivers(root, _typed_locals(root, refs, cands, params, source), params, source)
     return cands, refs, [caps["imacro"][0] for caps in groups["item_macros"]]
+
+
+# the items whose `<..>` and `where` declare the generic parameters a body sees
+_GENERIC_SCOPES = frozenset({"function_item", "impl_item", "trait_item"})
+
+
+def _bounded_receivers(root: ts.Node, refs: list[PendingRef], params: set[bytes], source: bytes) -> list[PendingRef]:
+    """A call on a generic type parameter (`S::from_usize(0)` inside `impl<S: StateID>`,
+    `T::read_u16(&b)` in `fn f<T: ByteOrder>`), or a method call on a function parameter of
+    that type (`id.to_usize()` with `id: S`), gets the receiver `<S as StateID>`, as the
+    qualified form `<S as StateID>::from_usize(0)` writes it: the bounds the parameter's
+    declaration and the `where` clauses of the items around the call give it (`<T as A + B>`
+    for several). A parameter without a trait bound, or a name no item around declares,
+    keeps its receiver."""
+    if not params:
+        return refs
+    names = {p.decode("utf-8", "replace") for p in params}
+    out = []
+    for p in refs:
+        recv = p[6]
+        if p[1] != "calls" or not recv.isidentifier():
+            out.append(p)
+            continue
+        node = root.descendant_for_byte_range(p[0], p[0])
+        if recv in names:
+            generic = recv
+        elif node is not None and source[max(0, p[0] - 64):p[0]].rstrip().endswith(b"."):
+            generic = _generic_parameter_type(node, recv, names, source)  # `id.to_usize()` with `id: S`
+        else:
+            generic = ""
+        bounds = _parameter_bounds(node, generic, source) if generic and node is not None else ""
+        out.append((*p[:6], f"<{generic} as {bounds}>") if bounds else p)
+    return out
+
+
+def _generic_parameter_type(node: ts.Node, name: str, generics: set[str], source: bytes) -> str:
+    """The generic type parameter the innermost function around `node` declares its parameter
+    `name` as (`id: S`, `id: &mut S`); "" for any other parameter or none of that name."""
+    fn = node.parent
+    while fn is not None and fn.type not in ("function_item", "closure_expression"):
+        fn = fn.parent
+    params = fn.child_by_field_name("parameters") if fn is not None and fn.type == "function_item" else None
+    for param in params.named_children if params is not None else ():
+        pattern, declared = param.child_by_field_name("pattern"), param.child_by_field_name("type")
+        if pattern is None or declared is None or text(pattern, source).removeprefix("mut ").strip() != name:
+            continue
+        while declared.type == "reference_type" and declared.child_by_field_name("type") is not None:
+            declared = declared.child_by_field_name("type")
+        written = text(declared, source)
+        return written if declared.type == "type_identifier" and written in generics else ""
+    return ""
+
+
+def _parameter_bounds(node: ts.Node, name: str, source: bytes) -> str:
+    """The trait bounds (`A + B`) that the items enclosing `node` put on the generic type
+    parameter `name`, up to the innermost item declaring it; "" when none declares it."""
+    bounds: list[str] = []
+    scope = node.parent
+    while scope is not None:
+        if scope.type in _GENERIC_SCOPES:
+            declared = False
+            for child in scope.children:
+                if child.type == "type_parameters":
+                    for tp in child.named_children:
+                        if tp.type == "type_parameter" and text(tp.child_by_field_name("name"), source) == name:
+                            declared = True
+                            bounds += _bound_items(tp.child_by_field_name("bounds"), source)
+                elif child.type == "where_clause":
+                    for pred in child.named_children:
+                        if pred.type == "where_predicate" and text(pred.child_by_field_name("left"), source) == name:
+                            bounds += _bound_items(pred.child_by_field_name("bounds"), source)
+            if declared:
+                return " + ".join(bounds)
+        scope = scope.parent
+    return ""
+
+
+def _bound_items(bounds: ts.Node | None, source: bytes) -> list[str]:
+    """The traits of a `: A + ?Sized + 'a` bound list, as written (lifetimes and `?Sized` left out)."""
+    if bounds is None:
+        return []
+    return [text(b, source) for b in bounds.named_children
+            if b.type not in ("lifetime", "removed_trait_bound", "comment")]
 
 
 def module_path(path: str) -> str:
@@ -186,6 +271,106 @@ def _candidate(node: ts.Node, source: bytes) -> Candidate | None:
         name_line=start_line(name_node),
         extra={"start": start, "container": container},
     )
+
+
+# ---- names a file's own macro defines, one row of its invocation each ---------------------------
+# `macro_rules! status_codes { ($( ($num:expr, $konst:ident, $phrase:expr); )+) => { impl StatusCode
+# { $( pub const $konst: StatusCode = ..; )+ } } }` and `status_codes! { (404, NOT_FOUND, "Not
+# Found"); .. }` in the same file: each row's `NOT_FOUND` is a constant `StatusCode::NOT_FOUND`,
+# at the row. Read only for the shape a tuple of fragments makes (the matcher's `( $a:x, $k:ident,
+# .. )`, the transcriber's `const $k` / `fn $k` / `struct $k` .., optionally in one `impl Type {`):
+# each row (a `( .. )` of the invocation's body) with as many comma-separated items whose item at
+# `$k`'s place is one identifier.
+_DEFINING_WORDS = {"const": Kind.CONSTANT, "static": Kind.CONSTANT, "fn": Kind.FUNCTION, "struct": Kind.STRUCT,
+                   "enum": Kind.ENUM, "trait": Kind.TRAIT, "type": Kind.TYPE_ALIAS}
+
+
+def _macro_row_definitions(root: ts.Node, source: bytes) -> list[Candidate]:
+    shapes: dict[str, list[tuple[int, int, str, str]]] = {}  # macro -> (items, place, kind, impl type)
+    for mac in (n for n in root.children if n.type == "macro_definition"):
+        name = mac.child_by_field_name("name")
+        for rule in (c for c in mac.named_children if c.type == "macro_rule"):
+            left, right = rule.child_by_field_name("left"), rule.child_by_field_name("right")
+            if name is not None and left is not None and right is not None:
+                shapes.setdefault(text(name, source), []).extend(_row_shapes(left, right, source))
+    out = []
+    for call in _descendants(root, "macro_invocation") if shapes else ():
+        macro = call.child_by_field_name("macro")
+        body = next((c for c in call.named_children if c.type == "token_tree"), None)
+        for items, place, kind, owner in shapes.get(text(macro, source) if macro is not None else "", ()):
+            if owner and body is not None:  # the rows' scope: as `impl StatusCode { .. }` written there
+                out.append(Candidate(body, owner, _IMPL, extra={"trait_impl": False}))
+            for row in (c for c in body.children if c.type == "token_tree") if body is not None else ():
+                named = _row_items(row)
+                if len(named) != items or len(named[place]) != 1 or named[place][0].type != "identifier":
+                    continue
+                start, doc = _leading_attributes(row, source)
+                ident = named[place][0]
+                out.append(Candidate(row, text(ident, source), kind.value, signature=text(row, source),
+                                     visibility="public", doc=doc, name_line=start_line(ident),
+                                     extra={"start": start, "container": ""}))
+    return out
+
+
+def _row_shapes(left: ts.Node, right: ts.Node, source: bytes) -> list[tuple[int, int, str, Kind]]:
+    """(items, place of the name, kind, impl type) for each `$k:ident` of a matcher's tuple of
+    fragments (`($num:expr, $konst:ident)`, not the matcher itself) that the transcriber
+    defines (`const $k`, `fn $k`, ..)."""
+    defined: dict[str, tuple[Kind, str]] = {}
+    for var in _descendants(right, "metavariable"):
+        word = var.prev_sibling
+        if word is not None and word.type in _DEFINING_WORDS:
+            defined.setdefault(text(var, source), (_DEFINING_WORDS[word.type], _impl_around(var, right, source)))
+    shapes = []
+    for group in _descendants(left, "token_tree_pattern") if defined else ():
+        if group == left or group.child_count < 2 or group.children[0].type != "(":
+            continue
+        inner = group.children[1:-1]
+        binds = [c for c in inner if c.type != ","]
+        if not binds or len(inner) not in (2 * len(binds) - 1, 2 * len(binds)) or \
+                any(c.type != "token_binding_pattern" for c in binds):
+            continue
+        for place, b in enumerate(binds):
+            var, frag = b.child_by_field_name("name"), b.child_by_field_name("type")
+            hit = defined.get(text(var, source)) if var is not None and frag is not None else None
+            if hit is not None and text(frag, source) == "ident":
+                shapes.append((len(binds), place, hit[0], hit[1]))
+    return shapes
+
+
+def _impl_around(node: ts.Node, top: ts.Node, source: bytes) -> str:
+    """`T` of the `impl T { .. }` of a transcriber that holds `node`, else ""."""
+    tree = node.parent
+    while tree is not None and tree != top:
+        name = tree.prev_sibling
+        if tree.type == "token_tree" and name is not None and name.type == "identifier" and \
+                name.prev_sibling is not None and name.prev_sibling.type == "impl":
+            return text(name, source)
+        tree = tree.parent
+    return ""
+
+
+def _row_items(row: ts.Node) -> list[list[ts.Node]]:
+    """A `( .. )` token tree's comma-separated items, each as its tokens; [] for another tree."""
+    if row.child_count < 2 or row.children[0].type != "(":
+        return []
+    items: list[list[ts.Node]] = [[]]
+    for c in row.children[1:-1]:
+        if c.type == ",":
+            items.append([])
+        elif c.type not in ("line_comment", "block_comment"):
+            items[-1].append(c)
+    return items[:-1] if not items[-1] and len(items) > 1 else items
+
+
+def _descendants(node: ts.Node, kind: str) -> list[ts.Node]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n.type == kind:
+            out.append(n)
+        stack.extend(reversed(n.children))
+    return out
 
 
 def _variant_enum(node: ts.Node) -> ts.Node | None:

@@ -164,7 +164,11 @@ log = logging.getLogger(__name__)
 # type's members: a receiver typed by the alias reaches the class's method.)
 # (64: a TypeScript subpath import no package.json maps (`#core/x`) is the package directory its
 # first segment names, as an unmapped workspace package's name is; never an outside package.)
-RESOLVER_VERSION = "64"
+# (65: a Rust call written `<S as StateID>::f()`, or on a generic parameter extraction gave its
+# bounds, is `f` of the first of those traits that has one; a call ending a chain of calls
+# (`Builder::new().a(x).build()`) is the method of the type the chain's last call returns; a
+# generic field's method, of several traits' of that name, is its own crate's trait's.)
+RESOLVER_VERSION = "65"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -61,6 +61,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..crates import CARGO_NAME, crate_of
+from ..languages._common import closing_bracket
 from ..languages.rust import SMART_POINTERS, module_path
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNIQUE, UNKNOWN,
                      LanguageResolver, Resolution, first, unique)
@@ -164,6 +165,14 @@ class RustResolver(LanguageResolver):
             local = _DECLARED.fullmatch(base) or _CONSTRUCTED.fullmatch(base) or _CALLED.fullmatch(base)
             if local is not None:
                 return self._local_field_method(crate, here, e, local, chain.group(2)[1:].split("."))
+        if recv.endswith(")"):
+            chain = call_chain(recv)
+            got = self._chain_method(crate, here, e, chain) if chain is not None and len(chain) > 1 else None
+            if got is not None:
+                return got
+        if recv.startswith("<") and recv.endswith(">") and " as " in recv:
+            self_type, _, traits = recv[1:-1].partition(" as ")
+            return self._qualified_self(crate, here, e, self_type, traits)
         if recv in ("self", "Self") or recv.startswith("Self::"):
             owner_type = _impl_type(self.g.get(e.from_id))
             return self._method(crate, owner_type, e.to_name, RECEIVER) if owner_type else (None, UNKNOWN)
@@ -416,11 +425,14 @@ class RustResolver(LanguageResolver):
         """`self.raw.lock()` on a field of a generic type bounded where the struct does not say
         (an impl header, `impl<R: RawMutex, T> Mutex<R, T>`, which the index does not keep): a
         generic value has its bounds' methods only, so the one trait method of that name in the
-        repository, unless std's traits have one too. None otherwise (as before)."""
+        repository, unless std's traits have one too; of several, the one of the call's own crate
+        (two crates each with a `StateID` trait). None otherwise (as before)."""
         if e.to_name in _STD_TRAIT_METHODS:
             return None
         declared = [s for s in self.g.named(e.to_name) if s.kind == "method" and s.language == "rust"
                     and getattr(self.g.get(s.parent), "kind", None) == "trait"]
+        if len(declared) > 1:
+            declared = [s for s in declared if crate_of(s.path) == crate_of(e.path)]
         return (declared[0].id, UNIQUE) if len(declared) == 1 else None
 
     def _impl_struct(self, crate: str, e: Edge) -> Sym | None:
@@ -506,6 +518,35 @@ class RustResolver(LanguageResolver):
                 return got
             bounds += [(p, crate_of(trait.path), trait.path) for p in supertraits(trait.signature)]
         return None  # the method is a std trait's, or the bounds say nothing: as before
+
+    def _chain_method(self, crate: str, here: str, e: Edge, chain: list[str]) -> Resolution | None:
+        """`T::new(x).a(y).f()`: `f` of the type the chain's last call returns, each call's type
+        read from its signature (`-> Self`, `-> &mut T`, `-> T`, as for a local given a call's
+        result); None when one of them is not the repository's exact type (`-> Result<Self, E>`,
+        a generic) or has no method of the next name."""
+        callee = self._callee(crate, here, e, chain[0])
+        owner = self._returned_type(callee, return_type(callee.signature)) if callee is not None else None
+        for name in chain[1:]:
+            step = self.g.get(self._type_method(owner, name)[0] or "") if owner is not None else None
+            if step is None:
+                return None
+            owner = self._returned_type(step, return_type(step.signature))
+        got = self._type_method(owner, e.to_name) if owner is not None else (None, UNKNOWN)
+        return got if got[0] is not None else None
+
+    def _qualified_self(self, crate: str, here: str, e: Edge, self_type: str, traits: str) -> Resolution:
+        """`<S as StateID>::f()`, or a generic parameter's call `S::f()` that extraction gave
+        its bounds (`<S as A + B>`): `f` of the first of those traits that has one (as a call
+        through the interface); for another crate's trait (`<HeaderName as TryFrom<K>>`) the
+        method of the repository's type before `as`; else as a method of a value of unknown
+        type (a blanket impl's: `impl<R: Read> ReadBytesExt for R` gives `R` more methods)."""
+        got = self._trait_method(crate, e.path, e, _trait_paths(traits))
+        if got is not None:
+            return got
+        target = self.path(crate, here, e.path, self_type.split("::")) if _PATH.fullmatch(self_type) else None
+        if isinstance(target, Sym) and target.kind in ("struct", "enum", "type_alias", "trait"):
+            return self._type_method(target, e.to_name)
+        return self._any_method(e)
 
     def _use_edge(self, e: Edge, crate: str, here: str) -> Resolution:
         parts = e.to_name.removeprefix("::").split("::")
@@ -813,6 +854,30 @@ def _pointer(declared: str) -> bool:
     """Whether a field's type is a smart pointer (`Arc<T>`, `std::rc::Rc<T>`)."""
     m = _FIELD_TYPE.match(declared)
     return m is not None and m.group(1).rsplit("::", 1)[-1] in SMART_POINTERS and declared[m.end():m.end() + 1] == "<"
+
+
+# a chain of calls: its first callee (`a::T::new`, `self.f`, turbofish allowed) up to its `(`,
+# then each `.name(`
+_CHAIN_HEAD = re.compile(rf"(self\.[A-Za-z_]\w*|{_PATH.pattern})\s*(?:::<[^()]*?>)?\s*\(")
+_CHAIN_STEP = re.compile(r"\s*\.\s*([A-Za-z_]\w*)\s*(?:::<[^()]*?>)?\s*\(")
+
+
+def call_chain(receiver: str) -> list[str] | None:
+    """The calls a receiver written as one chain of calls makes, in order: `a::T::new(x).b(y,
+    "(").c()` -> [a::T::new, b, c]; None for any other receiver (a field, an index, `?`, a
+    receiver cut short)."""
+    m = _CHAIN_HEAD.match(receiver)
+    names = [m.group(1)] if m is not None else []
+    while m is not None:
+        end = closing_bracket(receiver, m.end() - 1)
+        if end is None:
+            return None
+        if end + 1 == len(receiver):
+            return names
+        m = _CHAIN_STEP.match(receiver, end + 1)
+        if m is not None:
+            names.append(m.group(1))
+    return None
 
 
 @lru_cache(maxsize=65536)
