@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -81,15 +82,19 @@ def test_an_unchanged_tree_is_never_synced(make_repo, events):
 def test_the_cli_command_syncs_and_stops_on_a_signal(make_repo, cruxe_home):
     root = make_repo({"a.py": "def alpha():\n    pass\n"})
     env = {**os.environ, "PYTHONPATH": str(ROOT), "CRUXE_HOME": str(cruxe_home)}
+    # Ctrl-C as a terminal's foreground command gets it: a run started where SIGINT is ignored
+    # (a background job of a non-interactive shell) passes that on, and Python then installs no
+    # KeyboardInterrupt handler, so the interrupt would never arrive
     proc = subprocess.Popen([sys.executable, "-P", "-m", "cruxe", "watch", "--interval", "0.1", "--path", str(root)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         first = proc.stdout.readline()  # never indexed: the first check syncs
         assert first.startswith("synced"), (first, proc.stderr.read() if proc.poll() is not None else "")
         (root / "b.py").write_text("def beta():\n    pass\n")
         assert proc.stdout.readline().startswith("synced 1 changed")
     finally:
-        proc.send_signal(2)
+        proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 130
 
 
