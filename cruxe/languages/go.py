@@ -220,10 +220,7 @@ class _Out:
             if kind == TYPE_ALIAS:
                 sig = "type " + first_line(spec, self.source, MAX_VALUE_SIGNATURE_CHARS)
             else:
-                head = self.source[spec.start_byte:type_node.start_byte].decode("utf-8", "replace")
-                parts = embedded_types(type_node, self.source) + named_fields(type_node, self.source)
-                sig = cap(collapse(f"type {head} {kind}" + (" { " + "; ".join(parts) + " }" if parts else "")),
-                          MAX_SIGNATURE_CHARS)
+                sig = cap(_type_signature(spec, type_node, kind, self.source), MAX_SIGNATURE_CHARS)
             name_node = spec.child_by_field_name("name")
             if self.add(spec if grouped else decl, name_node, kind, sig, spec_doc or doc) and kind == INTERFACE:
                 self.interface_methods(type_node, len(self.rows) - 1, text(name_node, self.source))
@@ -303,6 +300,29 @@ def _one_line(head: str) -> str:
     """A function's or method spec's head on one line: whitespace runs collapsed, and a
     parameter list written one parameter a line read as if written on one (`( ctx`, `uint32, )`)."""
     return _OPENING.sub("(", _LAST_COMMA.sub(")", collapse(head)))
+
+
+def _type_signature(spec: ts.Node, type_node: ts.Node, kind: str, source: bytes) -> str:
+    """A struct's or interface's signature, before the length limit: `type Name[T any] struct
+    { Base; conn net.Conn; a, b int }` (its embedded types, then its named fields)."""
+    head = source[spec.start_byte:type_node.start_byte].decode("utf-8", "replace")
+    parts = embedded_types(type_node, source) + named_fields(type_node, source)
+    return collapse(f"type {head} {kind}" + (" { " + "; ".join(parts) + " }" if parts else ""))
+
+
+def struct_signature(declaration: str) -> str | None:
+    """The signature extraction writes for the struct `declaration` declares (its text from the
+    name, or `type`, through its closing brace), without the length limit: the resolver reads
+    the fields of a struct whose indexed signature was cut from this (`golang.GoResolver.parts`).
+    None when the text declares no struct."""
+    written = declaration if declaration.lstrip().startswith("type") else "type " + declaration
+    source = f"package p\n{written}\n".encode()
+    spec = next((n for n in parse(LANG, source).root_node.named_children[-1].named_children
+                 if n.type == "type_spec"), None)
+    type_node = spec.child_by_field_name("type") if spec is not None else None
+    if type_node is None or type_node.type != "struct_type":
+        return None
+    return _type_signature(spec, type_node, STRUCT, source)
 
 
 def embedded_types(struct: ts.Node, source: bytes) -> list[str]:

@@ -48,7 +48,7 @@ import posixpath
 import re
 from functools import lru_cache
 
-from ..languages.go import import_name
+from ..languages.go import import_name, struct_signature
 from ..store import name_tail
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, LanguageResolver,
                      Resolution, unique)
@@ -362,9 +362,10 @@ class GoResolver(LanguageResolver):
 
     def parts(self, t: Sym) -> tuple[tuple[str, ...], dict[str, str], frozenset[str]]:
         """`type_parts` of a struct's or interface's signature; one that the length limit cut
-        is read whole from the type's text in its file (`full_type_signature`): a big struct
-        (gojsonschema's `subSchema`, net/http's `Transport`) declares most of its fields after
-        the cut, and a call on their values was a guess by name."""
+        is written again without the limit from the type's text in its file, as extraction
+        writes it (`languages.go.struct_signature`): a big struct (gojsonschema's `subSchema`,
+        net/http's `Transport`) declares most of its fields after the cut, and a call on their
+        values was a guess by name."""
         got = self._parts.get(t.id)
         if got is None:
             signature = t.signature
@@ -373,7 +374,10 @@ class GoResolver(LanguageResolver):
                 # numbered as the file's lines
                 text = self.g.read_text(t.path) or ""
                 head = re.search(_STRUCT_HEAD.format(re.escape(t.name)), text)
-                signature = (full_type_signature(signature, text[head.start():]) if head else None) or signature
+                if head is not None:  # to its closing brace, at the head's indentation (gofmt's layout)
+                    end = text.find("\n" + head.group(1) + "}", head.end())
+                    declaration = text[head.start():end + len(head.group(1)) + 2] if end >= 0 else text[head.start():]
+                    signature = struct_signature(declaration) or signature
             got = self._parts[t.id] = type_parts(signature)
         return got
 
@@ -593,31 +597,7 @@ def first_result(signature: str, name: str, position: int = 0) -> tuple[str, str
     return declared
 
 
-_STRUCT_HEAD = r"(?m)^[ \t]*(?:type[ \t]+)?{}(?:\[[^\]\n]*\])?[ \t]+struct[ \t]*\{{"  # a struct's declaration, by name
-_TAG = re.compile(r"`[^`]*`")
-_LINE_COMMENT = re.compile(r"//.*")
-
-
-def full_type_signature(signature: str, text: str) -> str | None:
-    """The signature the extractor would write without its length limit, from the struct's
-    own text (`type T struct {` through its closing brace): the cut signature's head, then each
-    field line of the struct's body (tags and comments left out) in order, `; ` between them.
-    A field whose type spans lines (an anonymous struct, a func type with a body) is left out:
-    its type names nothing the resolver reads. None when the body is not found."""
-    body = _BODY.search(signature)
-    start = text.find("{")
-    if body is None or start < 0:
-        return None
-    parts, depth = [], 0
-    for line in text[start + 1:].split("\n"):
-        line = _LINE_COMMENT.sub("", _TAG.sub("", line)).strip()
-        opened = depth
-        depth += line.count("{") - line.count("}")
-        if depth < 0:  # the struct's closing brace
-            break
-        if opened == 0 and depth == 0:
-            parts += [" ".join(p.split()) for p in line.split(";") if p.strip()]
-    return signature[:body.end()] + "; ".join(parts) + " }"
+_STRUCT_HEAD = r"(?m)^([ \t]*)(?:type[ \t]+)?{}(?:\[[^\]\n]*\])?[ \t]+struct[ \t]*\{{"  # a struct's declaration, by name
 
 
 @lru_cache(maxsize=65536)
