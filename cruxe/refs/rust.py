@@ -166,7 +166,7 @@ class RustResolver(LanguageResolver):
             if local is not None:
                 return self._local_field_method(crate, here, e, local, chain.group(2)[1:].split("."))
         if recv.endswith(")"):
-            chain = call_chain(recv)
+            chain = _calls_chained(recv)
             got = self._chain_method(crate, here, e, chain) if chain is not None and len(chain) > 1 else None
             if got is not None:
                 return got
@@ -862,10 +862,11 @@ _CHAIN_HEAD = re.compile(rf"(self\.[A-Za-z_]\w*|{_PATH.pattern})\s*(?:::<[^()]*?
 _CHAIN_STEP = re.compile(r"\s*\.\s*([A-Za-z_]\w*)\s*(?:::<[^()]*?>)?\s*\(")
 
 
-def call_chain(receiver: str) -> list[str] | None:
+def _calls_chained(receiver: str) -> list[str] | None:
     """The calls a receiver written as one chain of calls makes, in order: `a::T::new(x).b(y,
     "(").c()` -> [a::T::new, b, c]; None for any other receiver (a field, an index, `?`, a
-    receiver cut short)."""
+    receiver cut short). Not `common.call_chain`, whose segments are dotted names: a Rust chain
+    opens with a `::` path and may pass type arguments (`Vec::<u8>::new()`, `.collect::<T>()`)."""
     m = _CHAIN_HEAD.match(receiver)
     names = [m.group(1)] if m is not None else []
     while m is not None:
