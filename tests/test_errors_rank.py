@@ -123,6 +123,24 @@ func pointerIndex(table []uintptr, p uintptr) int {
 	return -1
 }
 ''',
+    "check/kinds.go": '''\
+package check
+
+import "fmt"
+
+func typeCheck(validator string, v reflect.Value) error {
+	switch v.Kind() {
+	case reflect.String:
+		return nil
+	default:
+		return fmt.Errorf("Validator %s doesn't support kind %s", validator, v.Kind())
+	}
+}
+
+func mapKey(k string) error {
+	return fmt.Errorf("map key %q is not an email address", k)
+}
+''',
 }
 
 
@@ -223,6 +241,18 @@ def test_a_message_pasted_without_a_prefix_is_searched_as_a_message(indexed):
     assert intent["intent"] == "error"
     line = _line_of("text/funcs.go", "errors.New")
     assert (hits[0].path, hits[0].line_start <= line <= hits[0].line_end) == ("text/funcs.go", True), hits[:3]
+
+
+def test_a_message_whose_filled_values_are_words_of_other_messages_is_searched_as_a_message(indexed):
+    gen, repo, ref = indexed
+    # `email` and `map` are words other messages hold, so no run of the paste is cut at them:
+    # the paste is still the whole of one message with its holes filled
+    paste = "Validator email doesn't support kind map"
+    assert plan(paste).intent == "natural_language"
+    hits, _, intent = search_code(gen, repo, ref, paste, limit=5)
+    assert intent["intent"] == "error"
+    line = _line_of("check/kinds.go", "doesn't support kind")
+    assert (hits[0].path, hits[0].line_start <= line <= hits[0].line_end) == ("check/kinds.go", True), hits[:3]
 
 
 @pytest.mark.parametrize("q", [

@@ -27,7 +27,8 @@ from .. import literals
 from ..model import is_non_source_path
 from ..filetext import numbered_lines
 from ..store import Chunk, chunks, search_index
-from .planner import MIN_PROBE_WORDS, Clause, Plan, message_probe
+from ..store import Field as F
+from .planner import MAX_QUERY_TERMS, MIN_PROBE_WORDS, Clause, Plan, message_probe
 
 # The chunks of a channel whose messages are read: the ones that can reach the first answers
 # (reading a chunk's literals is most of an error query's cost).
@@ -43,7 +44,7 @@ def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
     words no message holds (a filled-in value) counts by its pieces still long enough, each
     probed on its own; the probing stops as soon as the phrases left cannot make up the words
     needed (a long pasted log costs no search at all)."""
-    if _share_emitted(gen, repo, ref, p, p.query)[0]:
+    if _share_emitted(gen, repo, ref, p, p.query)[0] or _fills_a_message(gen, repo, ref, p):
         return True
     head = p.query.split(": ", 1)[0]
     if head == p.query:
@@ -51,6 +52,26 @@ def emits_message(gen, repo: str, ref: str, p: Plan) -> bool:
     emitted, holding = _share_emitted(gen, repo, ref, p, head)
     pasted = literals.unwrap_message(p.query)
     return emitted and any(literals.best_fit(d.source, d.language, pasted)[0] >= literals.FULL_FIT for d in holding)
+
+
+# The messages read for `_fills_a_message`: the first few by BM25 over the paste's words.
+FILL_DEPTH = 5
+
+
+def _fills_a_message(gen, repo: str, ref: str, p: Plan) -> bool:
+    """Whether the whole query is one emitted message with its holes filled (`literals.FULL_FIT`),
+    among the messages that hold most of its words: the values filled in may be words that some
+    message holds (`Validator email doesn't support kind map`), so the store does not cut them
+    out of the phrase and `_share_emitted` finds no run long enough. Not asked for a question,
+    nor for a paste longer than a phrase is searched (a log of many messages is none of them)."""
+    clauses, _ = message_probe(p.query)
+    if not clauses or sum(len(s) for s in literals.message_segments(p.query)) > MAX_QUERY_TERMS:
+        return False
+    bag = tuple(dict.fromkeys(t for c in clauses for t in c.terms))
+    docs, _ = search_index(gen, "snippets", (Clause(F.ERROR_LITERALS, bag, 1.0),), FILL_DEPTH, repo, ref,
+                           p.language, ())
+    pasted = literals.unwrap_message(p.query)
+    return any(literals.best_fit(d.source, d.language, pasted)[0] >= literals.FULL_FIT for _, d in docs)
 
 
 def _share_emitted(gen, repo: str, ref: str, p: Plan, q: str) -> tuple[bool, list[Chunk]]:
