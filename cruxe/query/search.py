@@ -209,7 +209,8 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
     ranked.sort(key=sort_key)
     _tests_in_sources_below(gen, repo, ref, ranked, p)
     if p.intent == "natural_language":
-        coverage.rerank(gen, repo, ref, ranked[:coverage.COVERAGE_WINDOW], p.terms, fetched)
+        window = [h for h in ranked if not coverage.a_field(h)][:coverage.COVERAGE_WINDOW]
+        coverage.rerank(gen, repo, ref, window, p.terms, fetched)
         ranked.sort(key=sort_key)
     if p.intent == "error":
         messages.pieces_of_first(gen, repo, ref, ranked, emitted, p)
