@@ -48,6 +48,9 @@ impl Buffer {
     pub fn new() -> Self {
         Buffer::default()
     }
+    pub fn with(len: usize) -> Self {
+        Self { len, cap: 0, data: Vec::new(), inner: Inner { hits: 0 } } // literal of Self
+    }
     pub fn len(&self) -> usize {
         self.len // read in the getter
     }
@@ -84,6 +87,20 @@ pub fn untyped(x: &Holder) -> u32 {
 
 pub fn variant(e: &Foreign) -> u32 {
     e.code // a variant's field is no `x.f`
+}
+
+pub fn literals(hits: u32) -> u32 {
+    let inner = crate::buf::Inner { hits }; // shorthand in a literal
+    let crate::buf::Inner { hits: seen } = inner; // pattern
+    let event = crate::buf::Event::Key { code: 1, shift: false }; // variant literal
+    match event {
+        crate::buf::Event::Key { code, .. } => code + seen, // variant pattern
+        _ => 0,
+    }
+}
+
+pub fn foreign() -> libc::timespec {
+    libc::timespec { tv_sec: 0, marker: 0 } // another crate's type
 }
 
 fn lock(v: u32) -> u32 {
@@ -166,13 +183,24 @@ def test_locate_outline_and_references_of_a_field(make_repo):
     assert [c["name"] for c in buffer.get("children", [])][:4] == ["len", "cap", "data", "inner"]
 
     got = refs(root, "Inner::hits")
-    assert sorted(sites(got["references"])) == [("src/buf.rs", marked_line(BUF, "// through a field")),
-                                                ("src/uses.rs", marked_line(USES, "// local's field"))]
+    assert ("src/uses.rs", marked_line(USES, "// local's field")) in sites(got["references"])
     assert {r["edge_type"] for r in got["references"]} == {"references"}
     got = refs(root, "marker")  # unknown receiver type: the one field of that name
     assert sites(got["references"]) == [("src/uses.rs", marked_line(USES, "// unknown type"))]
-    got = refs(root, "code")  # the enum variant's field: reached by no read
-    assert got["references"] == [] and got["unresolved_count"] == 1
+    got = refs(root, "code")  # the enum variant's field: by its literal and pattern, no `x.f` read
+    assert sorted(sites(got["references"])) == [("src/uses.rs", marked_line(USES, "// variant literal")),
+                                                ("src/uses.rs", marked_line(USES, "// variant pattern"))]
+    assert got["unresolved_count"] == 1  # `e.code` on a type not known: a candidate, listed
+    assert sites(got["unresolved"]) == [("src/uses.rs", marked_line(USES, "// a variant's field"))]
+    got = refs(root, "Inner::hits")
+    assert sorted(sites(got["references"])) == sorted([
+        ("src/buf.rs", marked_line(BUF, "// through a field")), ("src/buf.rs", marked_line(BUF, "// literal of Self")),
+        ("src/uses.rs", marked_line(USES, "// local's field")), ("src/uses.rs", marked_line(USES, "// shorthand")),
+        ("src/uses.rs", marked_line(USES, "// pattern"))])
+    got = refs(root, "Buffer::cap")  # `Self { .. }` in the impl
+    assert sites(got["references"]) == [("src/buf.rs", marked_line(BUF, "// literal of Self"))]
+    got = refs(root, "marker")  # another crate's struct literal is none of ours: external
+    assert sites(got["references"]) == [("src/uses.rs", marked_line(USES, "// unknown type"))]
 
 
 def test_a_bare_call_beside_a_field_of_its_name_is_the_function(make_repo):
@@ -203,8 +231,8 @@ def test_a_field_beside_its_getter_leaves_the_methods_callers_as_they_were(make_
     picked = refs(root, args["symbol_name"], path=args["path"], line=args["line"])
     assert picked["symbol"]["kind"] == "variable"
     assert sorted(sites(picked["references"])) == [
-        ("src/buf.rs", marked_line(BUF, "// read in the getter")), ("src/buf.rs", marked_line(BUF, "// written")),
-        ("src/uses.rs", marked_line(USES, "// typed local"))]
+        ("src/buf.rs", marked_line(BUF, "// literal of Self")), ("src/buf.rs", marked_line(BUF, "// read in the getter")),
+        ("src/buf.rs", marked_line(BUF, "// written")), ("src/uses.rs", marked_line(USES, "// typed local"))]
 
 
 def test_the_symbol_cap_keeps_fields_parented(monkeypatch):

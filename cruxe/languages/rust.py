@@ -79,7 +79,7 @@ _QUERY = query_text(LANG)
 
 # The reader of each capture name (see _common.by_reader).
 _READERS = {"def": "definitions", "use": "refs", "crate": "refs", "cname": "refs", "crecv": "refs",
-            "fvalue": "fields", "fread": "fields", "mcall": "macro_args", "mattr": "macro_args", "tref": "types", "tdecl": "declared",
+            "fvalue": "fields", "fread": "fields", "stype": "fields", "skey": "fields", "mcall": "macro_args", "mattr": "macro_args", "tref": "types", "tdecl": "declared",
             "tparam": "declared", "tpath": "paths", "tscoped": "paths", "imacro": "item_macros"}
 
 _KINDS = {
@@ -753,17 +753,22 @@ FIELD_READ = "."
 
 def _field_reads(caps_list: list[Captures], refs: list[PendingRef], source: bytes) -> list[PendingRef]:
     """`references` edges for the fields read or written (`x.f`, `self.a.b = 1`), with the
-    receiver's text as a method call has it; the name of a method call (`x.f()`, which the same
-    pattern matches) is the call's. One per field, receiver and line."""
+    receiver's text as a method call has it, and for those a struct literal or pattern names
+    (`S { len: 1, g }`, `S { len, .. }`), with the receiver `S{}` (a value of the type it names,
+    as a typed local's); the name of a method call (`x.f()`, which the same pattern matches) is
+    the call's. One per field, receiver and line."""
     called = {p[0] for p in refs if p[1] == "calls"}
     out: list[PendingRef] = []
     seen: set[tuple[bytes, str, int]] = set()
     for caps in caps_list:
-        node = caps["fread"][0]
+        node = caps["fread"][0] if "fread" in caps else caps["skey"][0]
         start = node.start_byte
         if start in called:
             continue
-        recv = short_receiver(text(caps["fvalue"][0], source))
+        if "fread" in caps:
+            recv = short_receiver(text(caps["fvalue"][0], source))
+        else:
+            recv = short_receiver(collapse(text(caps["stype"][0], source)).replace(" ", "")) + "{}"
         line = node.start_point[0] + 1
         word = source[start:node.end_byte]
         if (word, recv, line) not in seen:

@@ -228,9 +228,10 @@ class RustResolver(LanguageResolver):
         """`x.f` read or written (not called): the field `f` of the struct (or union) the receiver
         holds, typed as a method call's receiver is (`self` in the struct's impl, `self.a.b`
         through the fields' declared types, a local whose `let` says its type, and a chain of
-        its fields); a known struct without such a field reaches it through `Deref`, unknown. Any
-        other receiver (a type not known): the one field of that name in the repository, as for
-        a method."""
+        its fields); a struct literal's or pattern's field (`S { f: 1 }`, receiver `S{}`) the
+        same, an enum variant's (`E::V { f }`) the variant's; a known struct without such a field
+        reaches it through `Deref`, unknown; another crate's type, external. Any other receiver
+        (a type not known): the one field of that name in the repository, as for a method."""
         recv = e.receiver
         fields: list[str] = []
         struct: Sym | None = None
@@ -243,8 +244,17 @@ class RustResolver(LanguageResolver):
             base = chain.group(1) if chain is not None else recv
             local = _DECLARED.fullmatch(base) or _CONSTRUCTED.fullmatch(base) or _CALLED.fullmatch(base) \
                 if base.endswith(("{}", "()")) else None
+            if local is not None and local.re is _DECLARED and chain is None and "<" not in base:
+                # a struct literal's or pattern's type as written (`a::S{}`), or a typed local's:
+                # an enum's variant too (`E::V { x }`), whose fields are its own
+                written = self.path(crate, here, e.path, base[:-2].removeprefix("::").split("::"))
+                if isinstance(written, Sym) and written.kind == "constant":
+                    hit = self.fields(crate_of(written.path)).get((written.qname, e.to_name))
+                    return (hit.id, RECEIVER) if hit is not None else (None, UNKNOWN)
             if local is not None:
                 got = self._local_type(crate, here, e, local)[0]
+                if got is False:  # another crate's type (`libc::timespec { tv_sec: .. }`)
+                    return None, EXTERNAL
                 if isinstance(got, str):
                     got = _one([t for t in self.qnames(crate).get(got, []) if t.kind == "struct"])
                 struct = got if isinstance(got, Sym) and got.kind == "struct" else None

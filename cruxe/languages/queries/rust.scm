@@ -7,6 +7,7 @@
 ;   crate      the name of an `extern crate`
 ;   cname      the called name of a call or macro; crecv its receiver or path
 ;   fvalue     the value of a field access; fread the field's name
+;   stype      the type a struct literal or pattern names; skey a field it names
 ;   mcall      a name before a token tree inside a macro's arguments; mattr an attribute's arguments
 ;   tref       a use of a named type; tpath, tscoped the path and name of `path::Type`
 ;   tparam     a generic type parameter; tdecl a name a type definition declares (not uses)
@@ -43,6 +44,12 @@
 ; ---- a field read or written (`x.f`, `self.a.b`): the receiver and the field; a method call's
 ; `x.f(..)` matches too, rust.py leaves out the names the call patterns above captured
 (field_expression value: (_) @fvalue field: (field_identifier) @fread)
+; a struct literal's or a struct pattern's field (`S { len: 1, g }`, `let S { len, .. } = s`): the
+; type as written and the field's name
+(struct_expression name: (_) @stype body: (field_initializer_list [
+  (field_initializer field: (field_identifier) @skey)
+  (shorthand_field_initializer (identifier) @skey)]))
+(struct_pattern type: (_) @stype (field_pattern name: (_) @skey))
 
 ; ---- calls inside a macro's arguments (`write!(f, "{}", sep(x))`): a token tree is not parsed
 ; into expressions, so a name right before a token tree is a call when the tree opens with `(`
