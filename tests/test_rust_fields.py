@@ -244,11 +244,22 @@ def test_the_symbol_cap_keeps_fields_parented(monkeypatch):
     assert any("more than the 3 kept" in w for w in fx.warnings)
 
 
-def test_a_field_takes_no_place_in_the_coverage_window():
+def test_a_rust_field_is_told_from_a_static_and_from_other_languages_attributes():
     from cruxe.model import Hit
-    from cruxe.query.coverage import a_field
+    from cruxe.query.hits import a_field
     field = Hit("symbol", "src/buf.rs", 7, 7, kind="variable", name="len", signature="pub len: usize", language="rust")
     static = Hit("symbol", "src/buf.rs", 3, 3, kind="variable", name="N", signature="pub static mut N: u8 = 0",
                  language="rust")
     attribute = Hit("symbol", "a.py", 3, 3, kind="variable", name="z", signature="z: str", language="python")
     assert a_field(field) and not a_field(static) and not a_field(attribute)
+
+
+def test_search_finds_a_field_by_its_name_and_a_question_the_struct(make_repo):
+    root = make_repo(FILES)
+    run_index(root)
+    server = Server(root)
+    found = server.call_tool("search_code", {"query": "Inner hits"})[0]["results"]
+    assert (found[0]["qualified_name"], found[0]["kind"]) == ("buf::Inner::hits", "variable")
+    found = server.call_tool("search_code", {"query": "how many bytes were written so far"})[0]["results"]
+    assert found and not [r for r in found if r.get("kind") == "variable"]  # a question: code answers
+    assert (found[0]["name"], found[0]["kind"]) == ("Buffer", "struct")  # its field's doc is in its body

@@ -184,17 +184,6 @@ def text_of(gen, repo: str, ref: str, hit: Hit, fetched: dict[str, list[Chunk]])
     return _cut(have, hit, end)
 
 
-_RUST_STATIC = re.compile(r"(?:pub(?:\([^)]*\))?\s+)?static\b")
-
-
-def a_field(hit: Hit) -> bool:
-    """A Rust struct's field (extraction's variables but `static mut`): a value the question's
-    words name in a doc line or two. It takes no place in the coverage window: it would push a
-    definition with a body out of it and shift the weights the window's texts give the words."""
-    return hit.result_type == "symbol" and hit.language == "rust" and hit.kind == "variable" \
-        and not _RUST_STATIC.match(hit.signature)
-
-
 def rerank(gen, repo: str, ref: str, hits: list[Hit], terms: tuple[str, ...],
            fetched: dict[str, list[Chunk]]) -> None:
     """Give the definitions and snippets among `hits` their `query_coverage`, and the
