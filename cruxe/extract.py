@@ -140,7 +140,9 @@ _BOM = b"\xef\xbb\xbf"
 # transcriber defines (`const $k`) makes each row of its invocations a definition
 # (`status_codes! { (404, NOT_FOUND, "Not Found"); }`: `StatusCode::NOT_FOUND`) (rsprobe9).
 # 74: a Rust struct's, union's or enum struct variant's named fields are variables (`S::len`), and a
-# field read or written (`x.f`, not called) is a `references` edge with its receiver (rsfield).
+# field read or written (`x.f`, not called), a struct literal's key and a struct pattern's field
+# (`S { f: 1 }`) are `references` edges with their receiver; a Rust field's Tantivy document holds
+# its names only (rsfield).
 EXTRACTION_VERSION = "74"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is

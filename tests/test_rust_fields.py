@@ -231,7 +231,8 @@ def test_a_field_beside_its_getter_leaves_the_methods_callers_as_they_were(make_
     picked = refs(root, args["symbol_name"], path=args["path"], line=args["line"])
     assert picked["symbol"]["kind"] == "variable"
     assert sorted(sites(picked["references"])) == [
-        ("src/buf.rs", marked_line(BUF, "// literal of Self")), ("src/buf.rs", marked_line(BUF, "// read in the getter")),
+        ("src/buf.rs", marked_line(BUF, "// literal of Self")),
+        ("src/buf.rs", marked_line(BUF, "// read in the getter")),
         ("src/buf.rs", marked_line(BUF, "// written")), ("src/uses.rs", marked_line(USES, "// typed local"))]
 
 

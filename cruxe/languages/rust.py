@@ -47,10 +47,11 @@ Rules (the choices CONTRACTS leaves open):
   alias, globs as `path::*`) and per `extern crate`; calls of functions, methods (with the
   receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`),
   also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`,
-  turbofish ones too: `assert_eq!(x & low_bits::<T>(), 0)`), and of field reads and writes
-  (`self.len`, `b.inner.hits = 2`, not called: `references` edges whose module slot is FIELD_READ,
-  with the receiver's text as a method call has it; not those in a macro's tokens, nor a struct
-  literal's keys or a pattern's fields),
+  turbofish ones too: `assert_eq!(x & low_bits::<T>(), 0)`), and of fields: a read or write
+  (`self.len`, `b.inner.hits = 2`, not called) with the receiver's text as a method call has it,
+  a struct literal's key or a struct pattern's field (`S { len: 1, g }`, `E::V { x }`) with the
+  receiver `S{}`, each a `references` edge whose module slot is FIELD_READ (not those in a macro's
+  tokens),
   where `fn name(` is a definition of the template, no call. A call on a local whose `let`
   says its type gets a receiver writing it (`_typed_locals`): `T{}` (`let x: &mut T`, `let x =
   T { .. }`), `Arc<T>{}` (`let x: Arc<T>`), `T::new()` (`let x = T::new(..)`), and one whose `let`
@@ -79,7 +80,8 @@ _QUERY = query_text(LANG)
 
 # The reader of each capture name (see _common.by_reader).
 _READERS = {"def": "definitions", "use": "refs", "crate": "refs", "cname": "refs", "crecv": "refs",
-            "fvalue": "fields", "fread": "fields", "stype": "fields", "skey": "fields", "mcall": "macro_args", "mattr": "macro_args", "tref": "types", "tdecl": "declared",
+            "fvalue": "fields", "fread": "fields", "stype": "fields", "skey": "fields",
+            "mcall": "macro_args", "mattr": "macro_args", "tref": "types", "tdecl": "declared",
             "tparam": "declared", "tpath": "paths", "tscoped": "paths", "imacro": "item_macros"}
 
 _KINDS = {

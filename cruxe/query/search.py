@@ -341,13 +341,14 @@ def _without_fields(gen, repo: str, ref: str, clauses: tuple[Clause, ...], fetch
     field is found by its name; a question is answered by code): fetched again, larger by the
     fields dropped, so the page holds the definitions it held before fields were definitions."""
     asked = fetch
-    for attempt in range(MAX_FIELD_REFETCHES + 1):
-        kept = [(score, d) for score, d in docs if not a_field(symbol_hit(d))]
-        if len(kept) >= fetch or len(docs) < asked or attempt == MAX_FIELD_REFETCHES:
-            return kept[:fetch]
+    kept = [(score, d) for score, d in docs if not a_field(symbol_hit(d))]
+    for _ in range(MAX_FIELD_REFETCHES):
+        if len(kept) >= fetch or len(docs) < asked:
+            break  # full, or all there is
         asked = fetch + len(docs) - len(kept)
-        docs, _ = search_index(gen, "symbols", clauses, asked, repo, ref, p.language, p.kinds)
-    return docs
+        docs = search_index(gen, "symbols", clauses, asked, repo, ref, p.language, p.kinds)[0]
+        kept = [(score, d) for score, d in docs if not a_field(symbol_hit(d))]
+    return kept[:fetch]
 
 
 def _fields_as_their_types(gen, owners: dict[tuple[str, int], Symbol]) -> dict[tuple[str, int], Symbol]:

@@ -93,7 +93,7 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
     segments = private_spelling(parse_name(symbol_name, "symbol_name"), lambda n: bool(symbols_named(gen, n.lower())))
     name = segments[-1]
     targets, set_aside, members, fields_apart = _targets(gen, repo, ref, symbol_name, segments,
-                                           normalize_repo_path(path) if path else None, line, kind)
+                                                         normalize_repo_path(path) if path else None, line, kind)
     found, redefinitions = _redefinitions(gen, repo, ref, targets, _grouped_references(gen, targets, kind))
     refs, folded = _fold_imports(found) if kind is None else (found, 0)
     in_source_tests = InSourceTests(gen, repo, ref)
