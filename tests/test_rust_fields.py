@@ -173,9 +173,10 @@ def test_locate_outline_and_references_of_a_field(make_repo):
     root = make_repo(FILES)
     run_index(root)
     server = Server(root)
-    hits = server.call_tool("locate_symbol", {"name": "Inner::hits"})[0]["results"]
-    assert [(h["path"], h["line_start"], h["kind"]) for h in hits] == [
-        ("src/buf.rs", marked_line(BUF, "pub hits: u32"), "variable")]
+    for asked in ("Inner::hits", "Inner.hits", "hits"):
+        hits = server.call_tool("locate_symbol", {"name": asked})[0]["results"]
+        assert [(h["path"], h["line_start"], h["kind"]) for h in hits] == [
+            ("src/buf.rs", marked_line(BUF, "pub hits: u32"), "variable")], asked
     hits = server.call_tool("locate_symbol", {"name": "code", "kind": "variable"})[0]["results"]
     assert [(h["path"], h["qualified_name"]) for h in hits] == [("src/buf.rs", "buf::Event::Key::code")]
     outline = server.call_tool("get_file_outline", {"path": "src/buf.rs"})[0]
