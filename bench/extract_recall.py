@@ -98,7 +98,7 @@ LANGS: dict[str, LangSpec] = {
         oracle=["/tmp/extract_recall_oracles/rsgt/target/release/rsgt", "{DIR}"],
         key_field="name_line", our_key="name_line", start_field="line",
         kind_map={"const": ("constant",), "static": ("constant", "variable"), "type": ("type_alias",),
-                  "union": ("struct",), "macro": ("function",)},
+                  "union": ("struct",), "macro": ("function",), "field": ("variable",)},
         ctags_lang="Rust"),
     "typescript": LangSpec(
         exts=(".ts", ".tsx", ".mts", ".cts"), skip_dirs=frozenset({"node_modules"}),

@@ -139,7 +139,11 @@ _BOM = b"\xef\xbb\xbf"
 # 73: a Rust file's own `macro_rules!` whose matcher holds a tuple of fragments with a `$k:ident` the
 # transcriber defines (`const $k`) makes each row of its invocations a definition
 # (`status_codes! { (404, NOT_FOUND, "Not Found"); }`: `StatusCode::NOT_FOUND`) (rsprobe9).
-EXTRACTION_VERSION = "73"
+# 74: a Rust struct's, union's or enum struct variant's named fields are variables (`S::len`), and a
+# field read or written (`x.f`, not called), a struct literal's key and a struct pattern's field
+# (`S { f: 1 }`) are `references` edges with their receiver; a Rust field's Tantivy document holds
+# its names only (rsfield).
+EXTRACTION_VERSION = "74"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

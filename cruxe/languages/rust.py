@@ -7,7 +7,10 @@ Rules (the choices CONTRACTS leaves open):
   and a union is a struct whose fields overlap); `enum`, `trait` -> enum, trait; `type` (also
   associated types) -> type_alias; `const` and immutable `static` -> constant; `static mut`
   -> variable; an enum's variants -> constant (`Steal::Retry`, with the enum's visibility; the
-  signature is the variant as written); `mod x;` and `mod x { }` -> module; `macro_rules! name` -> function (callable
+  signature is the variant as written); a named field of a struct, a union or an enum's struct
+  variant -> variable (`Buffer::len`, `Event::Key::code`: under its type or variant, its
+  declaration as signature, its own visibility, a variant's field the enum's; a tuple's `.0` is
+  none); `mod x;` and `mod x { }` -> module; `macro_rules! name` -> function (callable
   role, so `locate_symbol name kind=function` finds it; the signature says `macro_rules!`).
   Items in `extern { }` blocks are functions / constants / type aliases like any other.
 - Lines: `line_start` is the first outer attribute or outer doc comment (`///`, `/** */`) in
@@ -44,7 +47,11 @@ Rules (the choices CONTRACTS leaves open):
   alias, globs as `path::*`) and per `extern crate`; calls of functions, methods (with the
   receiver's text), paths (`Foo::new` -> `new`, receiver `Foo`) and macros (`println!`),
   also calls written in a macro's arguments, read from its tokens (`write!(f, "{}", sep(x))`,
-  turbofish ones too: `assert_eq!(x & low_bits::<T>(), 0)`),
+  turbofish ones too: `assert_eq!(x & low_bits::<T>(), 0)`), and of fields: a read or write
+  (`self.len`, `b.inner.hits = 2`, not called) with the receiver's text as a method call has it,
+  a struct literal's key or a struct pattern's field (`S { len: 1, g }`, `E::V { x }`) with the
+  receiver `S{}`, each a `references` edge whose module slot is FIELD_READ (not those in a macro's
+  tokens),
   where `fn name(` is a definition of the template, no call. A call on a local whose `let`
   says its type gets a receiver writing it (`_typed_locals`): `T{}` (`let x: &mut T`, `let x =
   T { .. }`), `Arc<T>{}` (`let x: Arc<T>`), `T::new()` (`let x = T::new(..)`), and one whose `let`
@@ -73,6 +80,7 @@ _QUERY = query_text(LANG)
 
 # The reader of each capture name (see _common.by_reader).
 _READERS = {"def": "definitions", "use": "refs", "crate": "refs", "cname": "refs", "crecv": "refs",
+            "fvalue": "fields", "fread": "fields", "stype": "fields", "skey": "fields",
             "mcall": "macro_args", "mattr": "macro_args", "tref": "types", "tdecl": "declared",
             "tparam": "declared", "tpath": "paths", "tscoped": "paths", "imacro": "item_macros"}
 
@@ -81,7 +89,7 @@ _KINDS = {
     "struct_item": Kind.STRUCT, "union_item": Kind.STRUCT, "enum_item": Kind.ENUM,
     "trait_item": Kind.TRAIT, "type_item": Kind.TYPE_ALIAS, "associated_type": Kind.TYPE_ALIAS,
     "const_item": Kind.CONSTANT, "static_item": Kind.CONSTANT, "mod_item": Kind.MODULE,
-    "macro_definition": Kind.FUNCTION, "enum_variant": Kind.CONSTANT,
+    "macro_definition": Kind.FUNCTION, "enum_variant": Kind.CONSTANT, "field_declaration": Kind.VARIABLE,
 }
 _TYPE_KINDS = frozenset({Kind.STRUCT.value, Kind.ENUM.value, Kind.TRAIT.value, Kind.TYPE_ALIAS.value})
 # Node types whose text up to (not including) this field is the declaration header.
@@ -140,7 +148,8 @@ def _read(root: ts.Node, source: bytes) -> tuple[list[Candidate], list[PendingRe
     """One query pass over a tree: its definitions, its references and its item-level macros."""
     groups = by_reader(matches(query(LANG, _QUERY), root), _READERS)
     cands = [c for c in (_candidate(caps["def"][0], source) for caps in groups["definitions"]) if c is not None]
-    refs = (_references(groups["refs"], source) + _macro_calls(groups["macro_args"], source)
+    refs = _references(groups["refs"], source)
+    refs = (refs + _field_reads(groups["fields"], refs, source) + _macro_calls(groups["macro_args"], source)
             + type_references(groups, source))
     params = {source[c["tparam"][0].start_byte:c["tparam"][0].end_byte] for c in groups["declared"] if "tparam" in c}
     refs = _bounded_receivers(root, _typed_locals(root, refs, cands, params, source), params, source)
@@ -266,7 +275,7 @@ def _candidate(node: ts.Node, source: bytes) -> Candidate | None:
     return Candidate(
         node, text(name_node, source), kind.value,
         signature=_signature(node, source),
-        visibility=_visibility(_variant_enum(node) or node, source),
+        visibility=_visibility(_variant_enum(node) or _field_variant_enum(node) or node, source),
         doc=doc,
         name_line=start_line(name_node),
         extra={"start": start, "container": container},
@@ -378,6 +387,13 @@ def _variant_enum(node: ts.Node) -> ts.Node | None:
     if node.type != "enum_variant" or node.parent is None:
         return None
     return node.parent.parent
+
+
+def _field_variant_enum(node: ts.Node) -> ts.Node | None:
+    """The `enum` item of a field of an enum's struct variant (whose visibility the field has), else None."""
+    if node.type != "field_declaration" or node.parent is None or node.parent.parent is None:
+        return None
+    return _variant_enum(node.parent.parent)
 
 
 def _container(node: ts.Node) -> str:
@@ -732,6 +748,37 @@ def _references(ref_caps: list[Captures], source: bytes) -> list[PendingRef]:
     return refs
 
 
+# The module slot of a field read's `references` edge (no import has it): the resolver reads the
+# receiver's type for the field, as it does for a method call's.
+FIELD_READ = "."
+
+
+def _field_reads(caps_list: list[Captures], refs: list[PendingRef], source: bytes) -> list[PendingRef]:
+    """`references` edges for the fields read or written (`x.f`, `self.a.b = 1`), with the
+    receiver's text as a method call has it, and for those a struct literal or pattern names
+    (`S { len: 1, g }`, `S { len, .. }`), with the receiver `S{}` (a value of the type it names,
+    as a typed local's); the name of a method call (`x.f()`, which the same pattern matches) is
+    the call's. One per field, receiver and line."""
+    called = {p[0] for p in refs if p[1] == "calls"}
+    out: list[PendingRef] = []
+    seen: set[tuple[bytes, str, int]] = set()
+    for caps in caps_list:
+        node = caps["fread"][0] if "fread" in caps else caps["skey"][0]
+        start = node.start_byte
+        if start in called:
+            continue
+        if "fread" in caps:
+            recv = short_receiver(text(caps["fvalue"][0], source))
+        else:
+            recv = short_receiver(collapse(text(caps["stype"][0], source)).replace(" ", "")) + "{}"
+        line = node.start_point[0] + 1
+        word = source[start:node.end_byte]
+        if (word, recv, line) not in seen:
+            seen.add((word, recv, line))
+            out.append((start, "references", word.decode("utf-8", "replace"), line, FIELD_READ, "", recv))
+    return out
+
+
 # What stands before a name called inside a macro's arguments: a path (`a::b::`, `$crate::`),
 # a receiver chain (`self.x.`), or another expression's end (`).`: its text is not read).
 _MACRO_PATH = re.compile(rb"((?:\$?[A-Za-z_]\w*::)+)$")
@@ -913,7 +960,7 @@ def _typed_locals(root: ts.Node, refs: list[PendingRef], cands: list[Candidate],
         return refs
     # only the names some `let` may type are looked up
     typed = {m.decode() for m in _TYPED_LET.findall(source)}
-    wanted = {_local_head(p[6]) for p in refs if p[1] == "calls" and _local_head(p[6]) in typed}
+    wanted = {_local_head(p[6]) for p in refs if _on_value(p) and _local_head(p[6]) in typed}
     if not wanted:
         return refs
     lets: dict[str, list[tuple[int, int, int, str]]] = {}
@@ -936,13 +983,18 @@ def _typed_locals(root: ts.Node, refs: list[PendingRef], cands: list[Candidate],
     out = []
     for p in refs:
         # `x.f()` only: `x::f()` carries the same receiver text, a path (a module `ptr` beside a local `ptr`)
-        head = _local_head(p[6]) if p[1] == "calls" else ""
+        head = _local_head(p[6]) if _on_value(p) else ""
         method = head in lets and source[max(0, p[0] - 64):p[0]].rstrip().endswith(b".")
         recv = _seen_let(p[0], lets[head], binds.get(head, []), fns) if method else ""
         if recv and _macro_hides(root, p, source, head):
             recv = ""
         out.append((*p[:6], recv + p[6].replace(" ", "")[len(head):]) if recv else p)
     return out
+
+
+def _on_value(p: PendingRef) -> bool:
+    """A method call or a field read: a use whose receiver may be a typed local."""
+    return p[1] == "calls" or p[4] == FIELD_READ
 
 
 _FIELDS_TAIL = re.compile(r"(?:\.(?:\d+|[A-Za-z_]\w*))*")

@@ -41,7 +41,7 @@ from . import coverage, frames, locate, messages, pasted
 from . import signals as sig
 from .bodies import MAX_BODY_CHECKS, augmentations_below_originals
 from .context import enrich
-from .hits import symbol_hit, take
+from .hits import a_field, symbol_hit, take
 from .planner import CODE_SHAPED, RRF_K, Clause, Plan, plan as build_plan
 
 RRF_SCALE = 20.0 * RRF_K
@@ -188,6 +188,8 @@ def run_plan(gen, repo: str, ref: str, p: Plan) -> tuple[list[Hit], int, bool]:
     for channel in p.channels:
         asked = messages.cut_values(channel.clauses, values)
         docs, clauses = search_index(gen, channel.index, asked, channel.fetch, repo, ref, p.language, p.kinds)
+        if p.intent == "natural_language" and channel.index == "symbols":
+            docs = _without_fields(gen, repo, ref, asked, channel.fetch, p, docs)
         fit_lines: dict[tuple[str, int], int] = {}
         if p.intent == "error" and channel.index == "snippets":
             docs, emitting = messages.by_fit(docs, p, fits)
@@ -311,6 +313,7 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], nee
     documented = {k: v for k, v in documented.items() if v is not None}
     owners = innermost_symbols(gen, repo, ref, points + [(k[0], v[1]) for k, v in documented.items()]) if points else {}
     if siblings:
+        owners = _fields_as_their_types(gen, owners)
         matched = _owned_first(gen, repo, ref, matched, owners, documented)
     out, members = [], []
     for lines, d in matched:
@@ -326,6 +329,36 @@ def _snippet_hits(gen, repo: str, ref: str, docs: list[tuple[float, Chunk]], nee
             hit.snippet = "\n".join(f"{n}: {t.strip()[:SNIPPET_LINE_CHARS]}" for n, t in shown)
         out.append(hit)
     return _sibling_members(gen, repo, ref, out, members) if siblings else out
+
+
+# fetches of the symbols channel a question in words makes to fill its page without Rust fields
+MAX_FIELD_REFETCHES = 2
+
+
+def _without_fields(gen, repo: str, ref: str, clauses: tuple[Clause, ...], fetch: int, p: Plan,
+                    docs: list[tuple[float, Any]]) -> list[tuple[float, Any]]:
+    """The symbols channel's page for a question in words without Rust fields (`a_field`: a
+    field is found by its name; a question is answered by code): fetched again, larger by the
+    fields dropped, so the page holds the definitions it held before fields were definitions."""
+    asked = fetch
+    kept = [(score, d) for score, d in docs if not a_field(symbol_hit(d))]
+    for _ in range(MAX_FIELD_REFETCHES):
+        if len(kept) >= fetch or len(docs) < asked:
+            break  # full, or all there is
+        asked = fetch + len(docs) - len(kept)
+        docs = search_index(gen, "symbols", clauses, asked, repo, ref, p.language, p.kinds)[0]
+        kept = [(score, d) for score, d in docs if not a_field(symbol_hit(d))]
+    return kept[:fetch]
+
+
+def _fields_as_their_types(gen, owners: dict[tuple[str, int], Symbol]) -> dict[tuple[str, int], Symbol]:
+    """`owners` with a Rust field's line standing for its struct (`a_field`): a question's words
+    in a struct's body surface the struct, as they did before its fields were definitions."""
+    fields = {k: s for k, s in owners.items() if a_field(symbol_hit(s)) and s.parent_symbol_id}
+    if not fields:
+        return owners
+    types = symbols_by_id(gen, sorted({s.parent_symbol_id for s in fields.values()}))
+    return {k: types.get(s.parent_symbol_id, s) if k in fields else s for k, s in owners.items()}
 
 
 def _owned_first(gen, repo: str, ref: str, matched: list[tuple[list[tuple[int, str]], Chunk]],
@@ -741,7 +774,7 @@ def _score(c: Hit, rrf: float, p: Plan) -> Hit:
         name=c.name, qualified_name=c.qualified_name, kind=c.kind if is_symbol else "",
         path=c.path, target=p.target or _path_target(p), query_path=p.query_path,
         kind_intent=p.kind_intent, path_terms=p.path_terms, definition=is_symbol, wants_tests=p.wants_tests,
-        base=base)
+        base=base, field=a_field(c))
     c.signals = sig.compose(base, **boosts)
     c.score = c.signals["final_score"]
     return c

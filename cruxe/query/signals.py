@@ -162,10 +162,12 @@ def recompose(hit, **changed: float) -> None:
 def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, target: str,
                   query_path: str, kind_intent: str | None, path_terms: tuple[str, ...],
                   definition: bool = True, declaration: bool = False,
-                  wants_tests: bool = False, base: float = 0.0) -> dict[str, float]:
+                  wants_tests: bool = False, base: float = 0.0, field: bool = False) -> dict[str, float]:
     """The eight boosts for one result. `declaration` says the definition has no working
     body (`declarations.is_declaration`). `definition` says the hit is a symbol definition
-    (snippet/file results pass kind="" and definition=False).
+    (snippet/file results pass kind="" and definition=False). `field`: a type's field
+    (`hits.a_field`), which a bare query's qualifier match does not lift: its type named like
+    it (`Current::current`) does not make it the definition a bare name asks for.
 
     definition_boost rewards the definition *of the name asked for* (definition-first: the
     `def parse` above a line that calls `parse`), so it needs the exact name too. That is the
@@ -177,7 +179,8 @@ def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, targe
     return {
         "exact_match_boost": exact_match_boost(name, target) if exact else 0.0,
         "qualified_name_boost": QUALIFIED_NAME_BOOST
-        if query_path and qualified_name and qualified_name_match(query_path, qualified_name, name) else 0.0,
+        if query_path and qualified_name and qualified_name_match(query_path, qualified_name, name)
+        and not (field and "." not in normalize_qualified(query_path).strip(".")) else 0.0,
         "kind_weight": kind_weight(kind),
         "query_intent_boost": query_intent_boost(kind_intent, kind),
         "definition_boost": DEFINITION_BOOST if definition and exact else 0.0,

@@ -92,8 +92,8 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
                          {"remedy": "Wait for the index job, or run `cruxe sync` (sync_repo) to finish it."})
     segments = private_spelling(parse_name(symbol_name, "symbol_name"), lambda n: bool(symbols_named(gen, n.lower())))
     name = segments[-1]
-    targets, set_aside, members = _targets(gen, repo, ref, symbol_name, segments,
-                                           normalize_repo_path(path) if path else None, line, kind)
+    targets, set_aside, members, fields_apart = _targets(gen, repo, ref, symbol_name, segments,
+                                                         normalize_repo_path(path) if path else None, line, kind)
     found, redefinitions = _redefinitions(gen, repo, ref, targets, _grouped_references(gen, targets, kind))
     refs, folded = _fold_imports(found) if kind is None else (found, 0)
     in_source_tests = InSourceTests(gen, repo, ref)
@@ -120,6 +120,8 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
         out["test_definitions"] = [{**_public(t[0]), "arguments": _picking(t[0])} for t in set_aside]
     if members:
         out["enum_members"] = [{**_public(t[0]), "arguments": _picking(t[0])} for t in members]
+    if fields_apart:
+        out["fields"] = [{**_public(t[0]), "arguments": _picking(t[0])} for t in fields_apart]
     # a use the resolver tied to a module of the repository (dateutil's `from dateutil import
     # relativedelta`, then `relativedelta.relativedelta(...)`: the module, named like the class it
     # holds) is the module's, no candidate of a definition
@@ -206,11 +208,12 @@ def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, An
 def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: list[str], path: str | None,
              line: int | None,
              kind: str | None) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]],
-                                        list[list[dict[str, Any]]]]:
+                                        list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
     """The definitions asked for, grouped into targets (rows of one path and qualified
     name), in (path, line) order: one, or several of the one file `path` names; the targets
     in test code set aside for the one outside it (`_library_over_test_code`); and the enum
-    members set aside for the other definitions of a bare name (`_others_over_enum_members`)."""
+    members set aside for the other definitions of a bare name (`_others_over_enum_members`); and
+    the fields set aside for the other definitions of the name (`_others_over_fields`)."""
     name = segments[-1]
     every = rows = _definitions(gen, repo, ref, segments, is_macro_call(symbol_name))
     located = file_and_name(symbol_name)
@@ -219,13 +222,17 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
         path = named.pop() if len(named) == 1 else None
     if path is not None:
         rows = [r for r in rows if r["path"] == path]
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for r in rows:
-        groups.setdefault((r["path"], r["qualified_name"]), []).append(r)
-    targets = [groups[k] for k in sorted(groups, key=lambda k: (k[0], groups[k][0]["line_start"], k[1]))]
+    fields = _field_ids(gen, rows)
+    groups: dict[tuple[str, str, bool], list[dict[str, Any]]] = {}
+    for r in rows:  # a field and a method of one qualified name (a Rust getter) are two targets
+        groups.setdefault((r["path"], r["qualified_name"], r["symbol_id"] in fields), []).append(r)
+    targets = [groups[k] for k in sorted(groups, key=lambda k: (k[0], groups[k][0]["line_start"], k[1], k[2]))]
     _bodies_first(gen, repo, ref, targets)
     if line is not None and targets:
         targets = _at_line(targets, line, symbol_name, path)
+    fields_apart: list[list[dict[str, Any]]] = []
+    if len(targets) > 1:
+        targets, fields_apart = _others_over_fields(targets, fields)
     if path is None and len(targets) > 1:
         targets = _stubs_with_their_body(targets)
     set_aside: list[list[dict[str, Any]]] = []
@@ -252,7 +259,32 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
                           "remedy": "Repeat the call with one listed definition's `arguments` (its qualified "
                                     "name, `path` and `line`), or with `path` alone for every definition in "
                                     "that file."})
-    return targets, set_aside, members
+    return targets, set_aside, members, fields_apart
+
+
+# the kinds of a type whose variables are its fields (a Rust enum variant's, a constant, too)
+_FIELD_OWNERS = frozenset({"struct", "class", "interface", "constant"})
+
+
+def _field_ids(gen: Generation, rows: list[dict[str, Any]]) -> set[str]:
+    """The ids of the rows that are a type's fields: variables whose parent is a struct, a
+    class, an interface or an enum's variant."""
+    owners = sorted({r["row"].parent_symbol_id for r in rows if r["kind"] == "variable" and r["row"].parent_symbol_id})
+    parents = symbols_by_id(gen, owners) if owners else {}
+    return {r["symbol_id"] for r in rows if r["kind"] == "variable"
+            and getattr(parents.get(r["row"].parent_symbol_id), "kind", None) in _FIELD_OWNERS}
+
+
+def _others_over_fields(targets: list[list[dict[str, Any]]], fields: set[str]
+                        ) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
+    """(the targets that are no type's fields, the fields) when a name means both (a field and
+    the getter method of one name, `len` and `fn len(&self)`; a function beside another type's
+    field): a call names the function, so the fields are listed apart, each with the `arguments`
+    that pick it (its `line`); else (targets, [])."""
+    field = [t[0]["symbol_id"] in fields for t in targets]
+    if all(field) or not any(field):
+        return targets, []
+    return [t for t, f in zip(targets, field) if not f], [t for t, f in zip(targets, field) if f]
 
 
 def _others_over_enum_members(gen: Generation, targets: list[list[dict[str, Any]]]
@@ -437,6 +469,13 @@ def _candidates(targets: list[list[dict[str, Any]]],
     definition: the store leaves those out, `unresolved_edges(..., modules=False)`.)"""
     if owner is not None:
         return lambda e: e.confidence == "ambiguous"
+    if all(t[0]["path"].endswith(".rs") for t in targets):
+        # Rust: a function or method is used by a call (or a `use`), never read as `x.f` (the
+        # field reads' `references` edges), and a field by a read, never a call (`x.f()` is a method's)
+        if all(t[0]["kind"] in ("function", "method") for t in targets):
+            return lambda e: e.edge_type != "references" and (e.confidence != "external" or not _is_super(e.receiver))
+        if all(t[0]["kind"] == "variable" for t in targets):
+            return lambda e: e.edge_type != "calls"
     if all(t[0]["kind"] == "method" for t in targets):
         return lambda e: e.confidence != "external" or not _is_super(e.receiver)
     return None

@@ -168,7 +168,10 @@ log = logging.getLogger(__name__)
 # bounds, is `f` of the first of those traits that has one; a call ending a chain of calls
 # (`Builder::new().a(x).build()`) is the method of the type the chain's last call returns; a
 # generic field's method, of several traits' of that name, is its own crate's trait's.)
-RESOLVER_VERSION = "65"
+# (66: a Rust field read (`x.f`, extraction's FIELD_READ edges) is the field of the struct its receiver
+# is typed as, as for a method call's receiver, else the one field of that name; a field is reached by
+# no path, so `S::len` means the method beside a `len` field.)
+RESOLVER_VERSION = "66"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -49,6 +49,12 @@
   `$crate::__private::push_group(..)`) reaches runtime.rs's `f`.
 - A type alias of the repository (`type InnerMutex<T> = self::spin::SpinMutex<T>`) that has no
   method `f` of its own: `f` of the type it names, as a field's, a parameter's or a path's type.
+- A field read `x.f` (extraction's FIELD_READ `references` edges): the field `f` of the struct the
+  receiver is typed as, read as a method call's receiver is (`self` in the struct's impl, `self.a.b`
+  through the fields' declared types, a typed local and its fields); a known struct without the
+  field: unknown (reached through `Deref`); a receiver of unknown type: the one struct field of that
+  name in the repository (a range's `start`/`end`: opaque). A field is reached by no path, nor by a
+  bare name: `S::len` and `len(..)` mean the method or function beside a `len` field.
 - `x.f()` on a constant or static (`PrimitiveDateTime::MIN.f()`, `EPOCH.f()`): `f` of the type its
   declaration writes (`const MIN: Self`: the type whose impl holds it), a variant's (`Weekday::Monday.f()`)
   of its enum; a primitive's or std type's: the crate's impl for it, else std's (external).
@@ -62,7 +68,7 @@ from typing import NamedTuple
 
 from ..crates import CARGO_NAME, crate_of
 from ..languages._common import closing_bracket
-from ..languages.rust import SMART_POINTERS, module_path
+from ..languages.rust import FIELD_READ, SMART_POINTERS, module_path
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNIQUE, UNKNOWN,
                      LanguageResolver, Resolution, first, unique)
 from .graph import Edge, Graph, Sym
@@ -123,6 +129,8 @@ _STRUCT_NAME = re.compile(r"\b(?:struct|union)\s+[A-Za-z_]\w*\s*")
 _ALIAS_NAME = re.compile(r"\btype\s+[A-Za-z_]\w*\s*")
 MAX_ALIAS_HOPS = 4  # `type A = B; type B = C;`: a chain of aliases, bounded (a cycle is an error in Rust)
 _PARAM_NAME = re.compile(r"\s*(?:const\s+)?([A-Za-z_]\w*)")  # a lifetime (`'a`) does not match
+# the public fields of std's types a value of unknown type most likely has (`Range`'s)
+_STD_FIELDS = frozenset({"start", "end"})
 # std's types every module names without a `use`: a field of one holds no type of the repository
 _PRIMITIVES = frozenset("bool char str u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64".split())
 _STD_TYPES = frozenset("String Vec Option Result Box Rc Arc RefCell Cell HashMap HashSet BTreeMap BTreeSet "
@@ -139,6 +147,7 @@ class RustResolver(LanguageResolver):
         super().__init__(g)
         self._qnames: dict[str, dict[str, list[Sym]]] = {}
         self._methods: dict[str, dict[tuple[str, str], list[Sym]]] = {}
+        self._fields: dict[str, dict[tuple[str, str], Sym]] = {}
         self._module_files: dict[str, dict[str, list[str]]] = {}
         self._uses: dict[str, tuple[dict[str, Edge], list[Edge]]] = {}
         self._crate_names: dict[str, str] | None = None
@@ -152,6 +161,8 @@ class RustResolver(LanguageResolver):
         crate, here = crate_of(e.path), module_path(e.path)
         if e.edge_type == "imports":
             return self._use_edge(e, crate, here)
+        if e.module == FIELD_READ:
+            return self._field_read(crate, here, e)
         if not e.receiver:
             return self._bare(e, crate, here)
         recv = e.receiver
@@ -212,6 +223,72 @@ class RustResolver(LanguageResolver):
             if target is False:
                 return None, EXTERNAL
         return self._any_method(e)
+
+    def _field_read(self, crate: str, here: str, e: Edge) -> Resolution:
+        """`x.f` read or written (not called): the field `f` of the struct (or union) the receiver
+        holds, typed as a method call's receiver is (`self` in the struct's impl, `self.a.b`
+        through the fields' declared types, a local whose `let` says its type, and a chain of
+        its fields); a struct literal's or pattern's field (`S { f: 1 }`, receiver `S{}`) the
+        same, an enum variant's (`E::V { f }`) the variant's; a known struct without such a field
+        reaches it through `Deref`, unknown; another crate's type, external. Any other receiver
+        (a type not known): the one field of that name in the repository, as for a method."""
+        recv = e.receiver
+        fields: list[str] = []
+        struct: Sym | None = None
+        if recv == "self":
+            struct = self._impl_struct(crate, e)
+        elif (chained := _SELF_FIELDS.fullmatch(recv)) is not None:
+            struct, fields = self._impl_struct(crate, e), chained.group(1)[1:].split(".")
+        else:
+            chain = _LOCAL_FIELDS.fullmatch(recv) if ("{}." in recv or ")." in recv) else None
+            base = chain.group(1) if chain is not None else recv
+            local = _DECLARED.fullmatch(base) or _CONSTRUCTED.fullmatch(base) or _CALLED.fullmatch(base) \
+                if base.endswith(("{}", "()")) else None
+            if local is not None and local.re is _DECLARED and chain is None and "<" not in base:
+                # a struct literal's or pattern's type as written (`a::S{}`), or a typed local's:
+                # an enum's variant too (`E::V { x }`), whose fields are its own
+                written = self.path(crate, here, e.path, base[:-2].removeprefix("::").split("::"))
+                if isinstance(written, Sym) and written.kind == "constant":
+                    hit = self.fields(crate_of(written.path)).get((written.qname, e.to_name))
+                    return (hit.id, RECEIVER) if hit is not None else (None, UNKNOWN)
+            if local is not None:
+                got = self._local_type(crate, here, e, local)[0]
+                if got is False:  # another crate's type (`libc::timespec { tv_sec: .. }`)
+                    return None, EXTERNAL
+                if isinstance(got, str):
+                    got = _one([t for t in self.qnames(crate).get(got, []) if t.kind == "struct"])
+                struct = got if isinstance(got, Sym) and got.kind == "struct" else None
+                fields = chain.group(2)[1:].split(".") if chain is not None else []
+        if len(fields) > _FIELD_HOPS:
+            struct = None
+        for field in fields:
+            struct = self._field_struct(struct, field) if struct is not None else None
+        hit = self.fields(crate_of(struct.path)).get((struct.qname, e.to_name)) if struct is not None else None
+        if hit is not None:
+            return hit.id, RECEIVER
+        return (None, UNKNOWN) if struct is not None else self._any_field(e)
+
+    def _any_field(self, e: Edge) -> Resolution:
+        """A field read on a receiver of unknown type: the one Rust struct field of that name (a
+        name std's own types have as public fields, a range's `start`/`end`, is left opaque; an
+        enum variant's fields are read by patterns only, never as `x.f`)."""
+        if e.to_name in _STD_FIELDS:
+            return None, OPAQUE
+        return unique([s for s in self.g.named(e.to_name) if s.language == "rust" and s.kind == "variable"
+                       and getattr(self.g.get(s.parent), "kind", None) == "struct"])
+
+    def _is_field(self, s: Sym) -> bool:
+        """A named field of a struct, a union or an enum's variant (extraction's variables
+        inside one): reached through a value, never by a path."""
+        return s.kind == "variable" and getattr(self.g.get(s.parent), "kind", None) in ("struct", "constant")
+
+    def fields(self, crate: str) -> dict[tuple[str, str], Sym]:
+        """(the struct's qualified name, the field's name) -> the field, of one crate."""
+        got = self._fields.get(crate)
+        if got is None:
+            self.qnames(crate)
+            got = self._fields[crate]
+        return got
 
     def _constant_method(self, e: Edge, value: Sym) -> Resolution:
         """`f` called on a constant or static (`PrimitiveDateTime::MIN.f()`, `DEFAULT.f()`) or an
@@ -561,7 +638,7 @@ class RustResolver(LanguageResolver):
         name = e.to_name
         owner = self.g.get(e.from_id)
         while owner is not None:  # items nested in the enclosing function / inline module
-            hit = first([s for s in self.g.children(owner, name) if s.kind != "method"])
+            hit = first([s for s in self.g.children(owner, name) if s.kind != "method" and not self._is_field(s)])
             if hit is not None:
                 return hit.id, SCOPE
             owner = self.g.get(owner.parent)
@@ -769,11 +846,16 @@ class RustResolver(LanguageResolver):
         got = self._qnames.get(crate)
         if got is None:
             got = {}
+            fields: dict[tuple[str, str], Sym] = {}
             for files in self.module_files(crate).values():
                 for p in files:
                     for s in self.g.in_file(p):
-                        got.setdefault(s.qname, []).append(s)
+                        if s.kind == "variable" and self._is_field(s):  # no path reaches a field
+                            fields.setdefault((s.qname.rsplit("::", 1)[0], s.name), s)
+                        else:
+                            got.setdefault(s.qname, []).append(s)
             self._qnames[crate] = got
+            self._fields[crate] = fields
         return got
 
     def methods(self, crate: str) -> dict[tuple[str, str], list[Sym]]:

@@ -22,8 +22,8 @@ from .. import literals
 from ..codetokens import code_terms
 from ..errors import CruxeError
 from ..jsonenc import to_json
-from ..model import (EMPTY_EDGES, Documents, EdgeBlock, FileExtract, Reference, file_key, symbol_content_hash, symbol_id,
-                     symbol_stable_id, text_lines)
+from ..model import (EMPTY_EDGES, Documents, EdgeBlock, FileExtract, Reference, Symbol, file_key, symbol_content_hash,
+                     symbol_id, symbol_stable_id, text_lines)
 from .layout import Generation, now_iso, transaction
 from .schema import (_EDGE_INDEX_NAMES, _EDGE_INDEXES, _SYMBOL_INDEX_NAMES, _SYMBOL_INDEXES, EDGE_TYPE_CODES,
                      EDGES_DEFERRED_KEY, EDGES_RESOLVER_KEY, INDEX_NAMES, id_blob)
@@ -73,6 +73,13 @@ class Source(Protocol):
     size: int
 
 
+def _rust_field(language: str, s: Symbol, parent: Symbol | None) -> bool:
+    """A Rust struct's, union's or enum variant's field: found by its name only (its doc and
+    declaration are shown, not searched: a question in words is answered by code, and a
+    field's words would only shift the weights of the words the definitions say)."""
+    return language == "rust" and s.kind == "variable" and parent is not None and parent.kind in ("struct", "constant")
+
+
 def build_documents(item: Source, fx: FileExtract, text: str) -> Documents:
     """Every Tantivy document and SQLite row of one file, from its extraction and text."""
     repo, ref, path = item.repo, item.ref, item.path
@@ -88,12 +95,13 @@ def build_documents(item: Source, fx: FileExtract, text: str) -> Documents:
     for i, s in enumerate(fx.symbols):
         stable = symbol_stable_id(language, s.kind, s.qualified_name, s.signature)
         parent = fx.symbols[s.parent] if s.parent is not None else None
+        words = not _rust_field(language, s, parent)
         sym_docs.append({
             **common, "symbol_id": ids[i].encode(),  # STORED_ONLY: bytes
             "symbol_exact": s.name.lower(), "name_tokens": ct.joined(ct.identifier_terms(s.name)),
             "qualified_tokens": ct.joined(ct.dotted_terms(s.qualified_name)),
-            "signature_tokens": ct.joined(ct.text_terms(s.signature, 200)),
-            "doc_tokens": ct.joined(ct.text_terms(s.doc[:DOC_MAX_CHARS], 400)),
+            "signature_tokens": ct.joined(ct.text_terms(s.signature, 200)) if words else "",
+            "doc_tokens": ct.joined(ct.text_terms(s.doc[:DOC_MAX_CHARS], 400)) if words else "",
             "kind": s.kind, "parent_name": parent.name if parent else "",
         })
         sym_rows.append(SymbolRow(blobs[i], id_blob(stable), s.name, s.qualified_name, s.kind, language, path,

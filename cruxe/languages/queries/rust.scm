@@ -6,6 +6,8 @@
 ;   use        the argument of a `use` declaration (rust.py flattens the tree into imports)
 ;   crate      the name of an `extern crate`
 ;   cname      the called name of a call or macro; crecv its receiver or path
+;   fvalue     the value of a field access; fread the field's name
+;   stype      the type a struct literal or pattern names; skey a field it names
 ;   mcall      a name before a token tree inside a macro's arguments; mattr an attribute's arguments
 ;   tref       a use of a named type; tpath, tscoped the path and name of `path::Type`
 ;   tparam     a generic type parameter; tdecl a name a type definition declares (not uses)
@@ -15,6 +17,8 @@
 [(function_item) (function_signature_item) (struct_item) (union_item) (enum_item)
  (trait_item) (type_item) (associated_type) (const_item) (static_item) (mod_item)
  (macro_definition) (impl_item) (enum_variant)] @def
+; a named field of a struct, a union or an enum's struct variant (a tuple's `.0` is none)
+(field_declaration_list (field_declaration) @def)
 
 ; ---- macros called at item level: in a file, or in a `mod`, `impl`, `trait` or `extern` body
 (source_file (macro_invocation) @imacro)
@@ -36,6 +40,16 @@
 (macro_invocation macro: [
   (identifier) @cname
   (scoped_identifier path: (_)? @crecv name: (identifier) @cname)])
+
+; ---- a field read or written (`x.f`, `self.a.b`): the receiver and the field; a method call's
+; `x.f(..)` matches too, rust.py leaves out the names the call patterns above captured
+(field_expression value: (_) @fvalue field: (field_identifier) @fread)
+; a struct literal's or a struct pattern's field (`S { len: 1, g }`, `let S { len, .. } = s`): the
+; type as written and the field's name
+(struct_expression name: (_) @stype body: (field_initializer_list [
+  (field_initializer field: (field_identifier) @skey)
+  (shorthand_field_initializer (identifier) @skey)]))
+(struct_pattern type: (_) @stype (field_pattern name: (_) @skey))
 
 ; ---- calls inside a macro's arguments (`write!(f, "{}", sep(x))`): a token tree is not parsed
 ; into expressions, so a name right before a token tree is a call when the tree opens with `(`
