@@ -139,7 +139,10 @@ _BOM = b"\xef\xbb\xbf"
 # 73: a Rust file's own `macro_rules!` whose matcher holds a tuple of fragments with a `$k:ident` the
 # transcriber defines (`const $k`) makes each row of its invocations a definition
 # (`status_codes! { (404, NOT_FOUND, "Not Found"); }`: `StatusCode::NOT_FOUND`) (rsprobe9).
-EXTRACTION_VERSION = "73"
+# 74: every Python instance attribute a method assigns is a variable of its class (was: only one whose
+# assignment shows its class), tuple and chained targets too, on whatever the method's first parameter
+# is named, and its `self.x` reads are references.
+EXTRACTION_VERSION = "74"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

@@ -168,7 +168,9 @@ log = logging.getLogger(__name__)
 # bounds, is `f` of the first of those traits that has one; a call ending a chain of calls
 # (`Builder::new().a(x).build()`) is the method of the type the chain's last call returns; a
 # generic field's method, of several traits' of that name, is its own crate's trait's.)
-RESOLVER_VERSION = "65"
+# (66: a Python instance attribute whose assignment shows no class is a member found only when no
+# base defines the name, types no chain through it, and is no name of its class body.)
+RESOLVER_VERSION = "66"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
