@@ -125,6 +125,19 @@ def qualified_name_match(query_path: str, qualified_name: str, name: str) -> boo
     return bool(qualifier) and f".{q}." in f".{qualifier}."
 
 
+VALUE_KINDS = frozenset({"variable", "constant"})
+
+
+def _owner_named_alike(query_path: str, qualified_name: str, name: str) -> bool:
+    """A field named like its type (dateutil's `weekday.weekday`, assigned in `class weekday`'s
+    `__init__`) asked for by that bare name: the query is the type's name as much as the field's,
+    and the type is answered by its own exact match; the field's qualifier says the name again
+    only because the field sits in that type, which lifts no value above the type."""
+    qn = normalize_qualified(qualified_name).split(".")
+    return "." not in query_path.strip(".") and len(qn) > 1 and qn[-2] == name.lower() \
+        and f".{normalize_qualified(query_path).strip('.')}." not in f".{'.'.join(qn[:-2])}."
+
+
 def path_affinity(terms: tuple[str, ...], path: str) -> float:
     """Spec 04 "query substring found in file path": any of the query's path-relevant terms
     (already lower-cased, stop words dropped) occurs in the lower-cased path."""
@@ -177,7 +190,8 @@ def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, targe
     return {
         "exact_match_boost": exact_match_boost(name, target) if exact else 0.0,
         "qualified_name_boost": QUALIFIED_NAME_BOOST
-        if query_path and qualified_name and qualified_name_match(query_path, qualified_name, name) else 0.0,
+        if query_path and qualified_name and qualified_name_match(query_path, qualified_name, name)
+        and not (exact and kind in VALUE_KINDS and _owner_named_alike(query_path, qualified_name, name)) else 0.0,
         "kind_weight": kind_weight(kind),
         "query_intent_boost": query_intent_boost(kind_intent, kind),
         "definition_boost": DEFINITION_BOOST if definition and exact else 0.0,
