@@ -205,3 +205,57 @@ def test_the_symbol_cap_keeps_a_class_with_its_attributes(monkeypatch):
     kept = [s.qualified_name for s in fx.symbols]
     assert "handlers.base.BaseHandler.settings" in kept and "handlers.base.AsyncHandler.routes" not in kept
     assert all(s.parent is None or s.parent < i for i, s in enumerate(fx.symbols))
+
+
+def test_a_chain_through_an_untyped_attribute_resolves_as_before(make_repo):
+    """`self.model_admin` is assigned from a call's tuple (no class shown): the call on it is the
+    repository's one method of that name, as when the attribute was no symbol, however the
+    assignment is laid out (a parenthesised tuple of targets starts its statement with `(`)."""
+    root = make_repo({"admin.py": """\
+class ModelAdmin:
+    def get_search_results(self, request, queryset):
+        return queryset
+""", "views.py": """\
+from generic import BaseListView
+
+
+class AutocompleteJsonView(BaseListView):
+    def get(self, request):
+        (
+            self.term,
+            self.model_admin,
+        ) = self.process_request(request)
+
+    def get_queryset(self):
+        return self.model_admin.get_search_results(self.request, None)
+"""})
+    run_index(root)
+    got = _fields((root / "views.py").read_text(), "views.py")
+    assert got["views.AutocompleteJsonView.model_admin"] == \
+        (8, "variable", "( self.term, self.model_admin, ) = self.process_request(request)")
+    server = Server(root)
+    payload, is_error = server.call_tool("find_references", {"symbol_name": "ModelAdmin.get_search_results"})
+    assert not is_error, payload
+    assert [(r["path"], r["line_start"]) for r in payload["references"]] == [("views.py", 12)]
+
+
+def test_a_field_named_like_its_class_ranks_below_the_class(make_repo):
+    """dateutil's `class weekday` assigns `self.weekday = weekday`: `weekday` asks for the class
+    (and the other definitions of the name), the field comes after them."""
+    root = make_repo({"_common.py": """\
+class weekday(object):
+    __slots__ = ["weekday", "n"]
+
+    def __init__(self, weekday, n=None):
+        self.weekday = weekday
+        self.n = n
+""", "parser.py": """\
+class parserinfo:
+    def weekday(self, name):
+        return name
+"""})
+    run_index(root)
+    payload, is_error = Server(root).call_tool("locate_symbol", {"name": "weekday"})
+    assert not is_error, payload
+    got = [(r["path"], r["kind"]) for r in payload["results"]]
+    assert sorted(got[:2]) == [("_common.py", "class"), ("parser.py", "method")] and got[2:] == [("_common.py", "variable")]

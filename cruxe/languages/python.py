@@ -404,7 +404,7 @@ def _typed_assignments(cls: ts.Node, body: ts.Node, methods: list[ts.Node], by_f
                 rank = 0 if sig else 1 if setup else 2
                 kind = Kind.CONSTANT.value if _CONST_NAME.match(name) else Kind.VARIABLE.value
                 found.append((rank, st.start_byte, Candidate(
-                    node=left, name=name, kind=kind, signature=sig or _value_signature(st, source),
+                    node=left, name=name, kind=kind, signature=sig or _untyped_signature(st, source, left),
                     visibility=visibility(name), name_line=start_line(attr), scope=False,
                     extra={"bytes": (st.start_byte, st.end_byte)})))
     out: list[Candidate] = []
@@ -481,18 +481,26 @@ def _attribute_signature(stmt: ts.Node, assign: ts.Node, source: bytes, params: 
     return ""
 
 
-# An instance attribute's signature (`self.x = ...`, the statement's first line) and the forms
-# `_attribute_signature` keeps as showing the attribute's class: annotated (`self.x: T = ...`), or a
-# CapWords call (`self.x = Foo(...)`, `self.x = given or pkg.Foo(...)`).
-_INSTANCE_ATTRIBUTE = re.compile(r"[A-Za-z_]\w*\.[A-Za-z_]\w*")
+# The signatures `_attribute_signature` writes for an instance attribute whose assignment shows
+# its class: annotated (`self.x: T = ...`), or a CapWords call (`self.x = Foo(...)`, `self.x =
+# given or pkg.Foo(...)`).
 _TYPED_ATTRIBUTE = re.compile(r"[A-Za-z_]\w*\.[A-Za-z_]\w*\s*(?::|=\s*(?:\w+\s+or\s+)?(?:\w+\.)*_*[A-Z]\w*[a-z]\w*\s*\()")
 
 
-def untyped_attribute(kind: str, signature: str) -> bool:
-    """Whether a symbol is an instance attribute whose assignment shows no class (`self.x = v`):
-    a definition to find and to list the reads of, but nothing the resolver can type."""
-    return (kind in (Kind.VARIABLE.value, Kind.CONSTANT.value) and _INSTANCE_ATTRIBUTE.match(signature) is not None
-            and _TYPED_ATTRIBUTE.match(signature) is None)
+def shows_class(signature: str) -> bool:
+    """Whether an instance attribute's signature shows its class (`self.x = Foo()`), which the
+    resolver reads; one that does not (`self.x = make()`) types nothing."""
+    return _TYPED_ATTRIBUTE.match(signature) is not None
+
+
+def _untyped_signature(stmt: ts.Node, source: bytes, obj: ts.Node) -> str:
+    """An untyped attribute's signature: its statement's first line, or, when that line does not
+    show the attribute (`(` opening a tuple of targets), the statement's head on one line."""
+    line = _value_signature(stmt, source)
+    if line.startswith(source[obj.start_byte:obj.end_byte].decode("utf-8", "replace")):
+        return line
+    head = source[stmt.start_byte:min(stmt.end_byte, stmt.start_byte + 4 * MAX_VALUE_SIGNATURE_CHARS)]
+    return cap(collapse(head.decode("utf-8", "replace")), MAX_VALUE_SIGNATURE_CHARS)
 
 
 def _owned_by_class(cands: list[Candidate], parents: list[int | None]) -> list[int | None]:
