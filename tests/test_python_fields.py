@@ -259,3 +259,30 @@ class parserinfo:
     assert not is_error, payload
     got = [(r["path"], r["kind"]) for r in payload["results"]]
     assert sorted(got[:2]) == [("_common.py", "class"), ("parser.py", "method")] and got[2:] == [("_common.py", "variable")]
+
+
+def test_only_a_whole_constructor_call_types_an_attribute(make_repo):
+    """`self.cache = LFUCache(n) if n else {}` holds an LFUCache or a dict: its signature starts
+    like a constructor's, but extraction reads no class from it, and neither does the resolver."""
+    root = make_repo({"cache.py": """\
+class LFUCache:
+    def __init__(self, size):
+        self.size = size
+
+    def get(self, key):
+        return None
+
+
+class Differ:
+    def __init__(self, n):
+        self.cache = LFUCache(n) if n else {}
+        self.made = LFUCache(n)  # the cache
+
+    def lookup(self, key):
+        self.made.get(key)
+        return self.cache.get(key)
+"""})
+    run_index(root)
+    payload, is_error = Server(root).call_tool("find_references", {"symbol_name": "LFUCache.get"})
+    assert not is_error, payload
+    assert [(r["path"], r["line_start"]) for r in payload["references"]] == [("cache.py", 15)]

@@ -482,15 +482,46 @@ def _attribute_signature(stmt: ts.Node, assign: ts.Node, source: bytes, params: 
 
 
 # The signatures `_attribute_signature` writes for an instance attribute whose assignment shows
-# its class: annotated (`self.x: T = ...`), or a CapWords call (`self.x = Foo(...)`, `self.x =
-# given or pkg.Foo(...)`).
-_TYPED_ATTRIBUTE = re.compile(r"[A-Za-z_]\w*\.[A-Za-z_]\w*\s*(?::|=\s*(?:\w+\s+or\s+)?(?:\w+\.)*_*[A-Z]\w*[a-z]\w*\s*\()")
+# its class: annotated (`self.x: T = ...`), or a CapWords call that is the whole value
+# (`self.x = Foo(...)`, `self.x = given or pkg.Foo(...)`, as `_constructed` reads the tree).
+_ANNOTATED_ATTRIBUTE = re.compile(r"[A-Za-z_]\w*\.[A-Za-z_]\w*\s*:")
+_CONSTRUCTED_ATTRIBUTE = re.compile(r"[A-Za-z_]\w*\.[A-Za-z_]\w*\s*=\s*(?:\w+\s+or\s+)?(?:\w+\.)*_*[A-Z]\w*[a-z]\w*\s*\(")
 
 
 def shows_class(signature: str) -> bool:
-    """Whether an instance attribute's signature shows its class (`self.x = Foo()`), which the
-    resolver reads; one that does not (`self.x = make()`) types nothing."""
-    return _TYPED_ATTRIBUTE.match(signature) is not None
+    """Whether an instance attribute's signature (its statement's first line) shows its class as
+    `_attribute_signature` does (`self.x = Foo()`), which the resolver reads; one that does not
+    (`self.x = make()`, `self.x = Foo() if c else Bar()`, `self.x = Foo().bar`) types nothing."""
+    if _ANNOTATED_ATTRIBUTE.match(signature):
+        return True
+    m = _CONSTRUCTED_ATTRIBUTE.match(signature)
+    if m is None:
+        return False
+    rest = _after_call(signature, m.end() - 1)
+    return rest is None or not rest.strip() or rest.lstrip().startswith("#")
+
+
+def _after_call(line: str, open_at: int) -> str | None:
+    """The text after the parenthesis opened at `open_at` closes (strings skipped); None when it
+    does not close on the line (the call goes on below)."""
+    depth, quote, i = 0, "", open_at
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return line[i + 1:]
+        i += 1
+    return None
 
 
 def _untyped_signature(stmt: ts.Node, source: bytes, obj: ts.Node) -> str:
