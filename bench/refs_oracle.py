@@ -5,13 +5,15 @@ usage:
   python3 bench/refs_oracle.py setup-python [--work DIR]      # corpus + scip-python index
   python3 bench/refs_oracle.py setup-typescript [--work DIR]  # corpus + scip-typescript index
   python3 bench/refs_oracle.py run --corpus DIR --scip FILE [--package NAME] [--sample N] [--seed S]
-                                   [--adjudicate jedi]
+                                   [--adjudicate jedi] [--kinds type,function,method,variable]
 
 `setup-*` copies a corpus into --work (default /tmp/cruxe_refs_oracle), installs the indexer
 with npm into --work (pinned version; the npm registry must be reachable once) and writes
 <work>/<corpus>.scip. `run` indexes the corpus with Cruxe in a temporary CRUXE_HOME and asks
 find_references for a sample of the corpus's functions, methods and classes (stratified by
-kind, fixed seed), each by qualified name + path, as an agent would.
+kind, fixed seed), each by qualified name + path, as an agent would; `--kinds variable` (or
+`type,function,method,variable`) samples the classes' attributes too (scip's `Class#attr.`
+terms: class-level and instance attributes; a term of a module or a function is left out).
 
 The oracle's truth for a symbol is the set of (path, line) of its non-definition
 occurrences in the corpus, import lines included. So Cruxe's side is every reference it
@@ -85,7 +87,9 @@ DJANGO_SDIST = CORPORA_ROOT / "sdist/django-5.2.19/django"
 # which would send pyright's resolution to typeshed instead of the corpus.
 DJANGO_PARTS = ("db", "core", "utils", "dispatch", "apps", "http", "forms", "template", "urls",
                 "middleware", "views")
-KIND_OF_SUFFIX = {"#": "type", "().": "function"}
+KIND_OF_SUFFIX = {"#": "type", "().": "function", ".": "variable"}
+DEFAULT_KINDS = frozenset({"type", "function", "method"})
+ALL_KINDS = DEFAULT_KINDS | {"variable"}
 CALIBRATION_SITES = 500  # oracle-confirmed sites --adjudicate also asks jedi about
 
 
@@ -135,8 +139,11 @@ def setup_typescript(work: Path, source: Path) -> None:
 
 # ---- the oracle ----------------------------------------------------------------------------
 
-def oracle(scip_path: Path, package: str | None) -> tuple[dict[str, tuple], dict[str, set]]:
-    """(definitions: scip symbol -> (path, line, name, kind), references: symbol -> sites)."""
+def oracle(scip_path: Path, package: str | None,
+           kinds: frozenset[str] = DEFAULT_KINDS) -> tuple[dict[str, tuple], dict[str, set]]:
+    """(definitions: scip symbol -> (path, line, name, kind), references: symbol -> sites), the
+    definitions of `kinds` only: type, function, method, variable (a term of a class: an
+    attribute, `Class#attr.`)."""
     defs: dict[str, tuple] = {}
     refs: dict[str, set] = defaultdict(set)
     for occ in scip.read_occurrences(scip_path.read_bytes()):
@@ -147,8 +154,12 @@ def oracle(scip_path: Path, package: str | None) -> tuple[dict[str, tuple], dict
             if not desc or desc[-1][1] not in KIND_OF_SUFFIX:
                 continue
             kind = KIND_OF_SUFFIX[desc[-1][1]]
-            if kind == "function" and len(desc) > 1 and desc[-2][1] == "#":
-                kind = "method"
+            if kind in ("function", "variable") and len(desc) > 1 and desc[-2][1] == "#":
+                kind = "method" if kind == "function" else kind
+            elif kind == "variable":  # a module's or a function's term: no class's attribute
+                continue
+            if kind not in kinds:
+                continue
             defs.setdefault(occ.symbol, (occ.path, occ.line, desc[-1][0], kind))
         else:
             refs[occ.symbol].add((occ.path, occ.line))
@@ -300,7 +311,7 @@ def match(defn: tuple, syms: dict) -> tuple | None:
 def run(args: argparse.Namespace) -> dict:
     from cruxe.errors import CruxeError
     from cruxe.refs import find_references
-    defs, refs = oracle(Path(args.scip), args.package)
+    defs, refs = oracle(Path(args.scip), args.package, frozenset(args.kinds.split(",")))
     seen_names = names_by_line(Path(args.scip))
     home = Path(tempfile.mkdtemp(prefix="cruxe_refs_oracle_"))
     try:
@@ -345,7 +356,7 @@ def run(args: argparse.Namespace) -> dict:
         report = {"corpus": str(args.corpus), "oracle_symbols": len(defs), "unmatched_definitions": unmatched,
                   "index_seconds": round(index_seconds, 2),
                   "query_ms_mean": round(1000 * query_seconds / max(1, len(sample)), 2),
-                  "sample_per_kind": args.sample, "seed": args.seed,
+                  "sample_per_kind": args.sample, "seed": args.seed, "kinds": args.kinds,
                   "by_kind": {key: summary(tk, args.adjudicate) for key, tk in sorted(totals.items())}}
         if calibration:
             report["jedi_calibration"] = calibration
@@ -432,6 +443,13 @@ def summary(tk: dict, adjudicated: str | None) -> dict:
     return out
 
 
+def _kinds(written: str) -> str:
+    kinds = {k.strip() for k in written.split(",") if k.strip()}
+    if not kinds or not kinds <= ALL_KINDS:
+        raise argparse.ArgumentTypeError(f"kinds among {', '.join(sorted(ALL_KINDS))}")
+    return ",".join(sorted(kinds))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -447,6 +465,9 @@ def main() -> None:
     r.add_argument("--sample", type=int, default=150, help="symbols per kind")
     r.add_argument("--seed", type=int, default=7)
     r.add_argument("--details", type=int, default=0)
+    r.add_argument("--kinds", default=",".join(sorted(DEFAULT_KINDS)), type=_kinds,
+                   help="the oracle's definitions sampled, comma-separated: type, function, method and "
+                        "variable (a class's attribute: `Class#attr.` in scip); default type,function,method")
     r.add_argument("--adjudicate", choices=["jedi"],
                    help="ask jedi about the listed sites the oracle does not confirm (needs pip install jedi)")
     a = ap.parse_args()

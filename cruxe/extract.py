@@ -143,7 +143,10 @@ _BOM = b"\xef\xbb\xbf"
 # field read or written (`x.f`, not called), a struct literal's key and a struct pattern's field
 # (`S { f: 1 }`) are `references` edges with their receiver; a Rust field's Tantivy document holds
 # its names only (rsfield).
-EXTRACTION_VERSION = "74"
+# 75 (pyattr, renumbered from 74 on merge): every Python instance attribute a method assigns is a
+# variable of its class (was: only one whose assignment shows its class), tuple and chained targets
+# too, on whatever the method's first parameter is named, and its `self.x` reads are references.
+EXTRACTION_VERSION = "75"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

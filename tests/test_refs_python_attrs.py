@@ -127,7 +127,9 @@ class A(B):
         self.CONST = pkg.Thing(1)
 """
     got = {s.name: s for s in extract(src, "m.py").symbols}
-    assert [n for n in got if got[n].parent == 0] == ["x", "__init__", "stdout", "o", "CONST"]
+    # every attribute `__init__` assigns is one (`x` is the class body's own); `n` and `made` show no class
+    assert [n for n in got if got[n].parent == 0] == ["x", "__init__", "stdout", "o", "n", "made", "CONST"]
+    assert got["made"].signature == "self.made = make()" and got["n"].signature == "self.n = n"
     assert got["stdout"].signature == "self.stdout = OutputWrapper(out)"
     assert got["stdout"].qualified_name == "m.A.stdout" and got["stdout"].kind == "variable"
     assert got["o"].signature == "self.o: Out = out"  # the parameter's annotation written in
@@ -170,7 +172,7 @@ class Plain:
     assert _sites(root, "Proxy.clear", "base.py") == [("impl.py", 11)]
 
 
-def test_reads_of_instance_attributes_stay_out_of_the_edges():
+def test_reads_of_instance_attributes_are_references_and_other_reads_of_self_stay_out():
     src = b"""\
 class A(Base):
     def __init__(self):
@@ -185,8 +187,9 @@ class B:
         return self.inherited
 """
     reads = [(r.to_name, r.line) for r in extract(src, "m.py").references if r.receiver == "self"]
-    # `name` is assigned here, `__class__` is the object's, B has no base to inherit from
-    assert reads == [("inherited", 6)]
+    # `name` is A's instance attribute (a definition: its reads are references), `__class__` is
+    # the object's, B has no base to inherit from
+    assert reads == [("name", 6), ("inherited", 6)]
 
 
 def test_locals_bound_once_to_a_constructor_call_type_their_calls(make_repo):

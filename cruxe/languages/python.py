@@ -11,11 +11,14 @@ What counts as a symbol (and why):
 - class-level attributes bound the same way directly in a class body (enum members,
   dataclass and model fields): cheap, since only class bodies' top statements are read,
   and agents search for them by name;
-- instance attributes whose assignment in a method shows their class (`self.x = Foo(...)`,
-  `self.x: Foo = ...`, `self.x = param` with `param: Foo`), as `variable`s of the class:
-  `self.x.method()` needs that type, and the resolver reads it from the signature as it does
-  for a class-level `x: Foo` (other instance attributes are not symbols: they would only
-  add names to search);
+- instance attributes a class's methods assign (`self.x = ...`, `self.a, self.b = ...`,
+  `self.a = self.b = ...`; `self` being whatever the method's first parameter is named), as
+  `variable`s of the class, one per name the class body does not bind itself: the first
+  assignment that shows the attribute's class (`self.x = Foo(...)`, `self.x: Foo = ...`,
+  `self.x = param` with `param: Foo`), which `self.x.method()` needs (the resolver reads it from
+  the signature as it does for a class-level `x: Foo`), else the first in a set-up method
+  (`__init__`, `__new__`, `__post_init__`, `setUp`, ...), else the first in source order. Not
+  definitions: `self.x += 1` (it reads x first), `for self.x in`, `with ... as self.x`;
 - `type X = ...` (Python 3.12) at module level as `type_alias`.
 
 Module path (prefix of `qualified_name`): the file path without its extension, `/` -> `.`,
@@ -54,6 +57,7 @@ _MODULE_BLOCKS = frozenset({"if_statement", "elif_clause", "else_clause", "try_s
 _BRACKET_SPACE = re.compile(r"(?<=[(\[]) | (?=[)\]])")
 _START = attrgetter("start_byte")
 _FIRST = itemgetter(0)
+_RANKED = itemgetter(0, 1)
 
 
 def extract(source: bytes, path: str) -> FileExtract:
@@ -305,30 +309,59 @@ _CAPWORDS_TAIL = re.compile(rb"(?:^|\.)_*[A-Z]\w*$")  # the bytes' last dotted p
 
 
 def _self_assignments(objects: list[ts.Node], source: bytes) -> list[ts.Node]:
-    """The statements `self.x = ...` / `cls.x = ...` (QUERY's `objset` of self/cls: a few per
-    class, so their parents are asked for, not matched by a query pattern of their own, which
-    every file's walk would pay for)."""
-    out = []
+    """The statements `self.x = ...` / `cls.x = ...`, `self.a, self.b = ...` and `self.a = self.b =
+    ...`, once each, whatever the object's name (a method's first parameter may have any name:
+    `instance_attributes` reads which): QUERY's `objset`, a few per class, so their parents are
+    asked for, not matched by a query pattern of their own, which every file's walk would pay for."""
+    out: dict[int, ts.Node] = {}
     for obj in objects:
-        if source[obj.start_byte:obj.end_byte] not in _SELF_NAMES:
-            continue
         target = obj.parent
-        assign = target.parent if target is not None else None
-        if assign is None or assign.type != "assignment" or assign.child_by_field_name("left") != target:
-            continue
-        stmt = assign.parent
-        if stmt is not None and stmt.type == "expression_statement":
-            out.append(stmt)
+        up = target.parent if target is not None else None
+        if up is not None and up.type in _TUPLE_TARGETS:
+            target, up = up, up.parent
+        while up is not None and up.type == "assignment" and up.child_by_field_name("left") == target:
+            target, up = up, up.parent  # `self.a = self.b = v`: the outer assignment's statement
+        if up is not None and up.type == "expression_statement" and target.type == "assignment":
+            out.setdefault(up.start_byte, up)
+    return list(out.values())
+
+
+_TUPLE_TARGETS = frozenset({"pattern_list", "tuple_pattern"})
+# The methods that set an object up: an attribute's first assignment in one of them is its
+# definition (else its first assignment in source order).
+_SETUP_METHODS = frozenset({"__init__", "__new__", "__post_init__", "setUp", "setup_method", "asyncSetUp"})
+
+
+def _attribute_targets(stmt: ts.Node, me: bytes, source: bytes) -> list[tuple[ts.Node, ts.Node, bool]]:
+    """(assignment, `me.x` target, alone) of each attribute of `me` the statement assigns:
+    `me.x = v` (alone: the value is x's), `me.a, me.b = v` and each target of `me.a = me.b = v`."""
+    out = []
+    assign = stmt.named_children[0] if stmt.named_child_count else None
+    while assign is not None and assign.type == "assignment":
+        left = assign.child_by_field_name("left")
+        right = assign.child_by_field_name("right")
+        chained = right is not None and right.type == "assignment"
+        for target in (left.named_children if left is not None and left.type in _TUPLE_TARGETS else (left,)):
+            if target is None or target.type != "attribute":
+                continue
+            obj = target.child_by_field_name("object")
+            if obj is not None and source[obj.start_byte:obj.end_byte] == me \
+                    and target.child_by_field_name("attribute") is not None:
+                out.append((assign, target, target is left and not chained))
+        assign = right
     return out
 
 
 def instance_attributes(defs: list[ts.Node], stmts: list[ts.Node], source: bytes) -> list[Candidate]:
-    """`self.x = Ctor(...)`, `self.x: T = ...` and `self.x = param` (`param: T`) in the
-    methods of each class (`self`, or `cls`, being the method's first parameter), as `variable` candidates of
-    the class: the first typed assignment (in source order) of each name the class body does
-    not bind itself. `stmts`: the file's `self.x = ...` statements (`_self_assignments`).
-    The candidate spans the `self.x` target only (no use inside it), and its signature
-    shows the type: the statement's first line, or `self.x: T = param` for a parameter."""
+    """The instance attributes the methods of each class assign (`self.x = ...`, `self.a, self.b =
+    ...`, `self`, or `cls`, being the method's first parameter), as `variable` candidates of the
+    class, one per name the class body does not bind itself (a class attribute, a method, a
+    property): the first assignment that shows the attribute's class (`self.x = Ctor(...)`,
+    `self.x: T = ...`, `self.x = param` with `param: T`), as the resolver needs it, else the first
+    in a set-up method (`__init__`, `setUp`, ...), else the first in source order. `stmts`: the
+    file's `self.x = ...` statements (`_self_assignments`). The candidate spans the `self.x`
+    target only (no use inside it); its signature is the statement's first line, or `self.x: T =
+    param` for a parameter."""
     if not stmts:
         return []
     fdefs = sorted((d for d in defs if d.type == "function_definition"), key=lambda d: (d.start_byte, -d.end_byte))
@@ -356,25 +389,26 @@ def _typed_assignments(cls: ts.Node, body: ts.Node, methods: list[ts.Node], by_f
         fn = ch.child_by_field_name("definition") if ch.type == "decorated_definition" else ch
         if fn is not None and fn.type in ("function_definition", "class_definition"):
             taken.add(text(fn.child_by_field_name("name"), source))
-    found: list[tuple[int, Candidate]] = []
+    found: list[tuple[int, int, Candidate]] = []  # (rank: typed, set-up, other; position; candidate)
     for fn in methods:
         params = _parameter_types(fn, source)
         me = params.get("", "").encode()
+        setup = me and text(fn.child_by_field_name("name"), source) in _SETUP_METHODS
         for st in by_fn[fn.start_byte] if me else ():
-            assign = st.named_children[0]
-            left = assign.child_by_field_name("left")
-            obj, attr = left.child_by_field_name("object"), left.child_by_field_name("attribute")
-            if source[obj.start_byte:obj.end_byte] != me or attr is None:
-                continue
-            name = text(attr, source)
-            sig = _attribute_signature(st, assign, source, params) if name not in taken else ""
-            if sig:
+            for assign, left, alone in _attribute_targets(st, me, source):
+                attr = left.child_by_field_name("attribute")
+                name = text(attr, source)
+                if name in taken:
+                    continue
+                sig = _attribute_signature(st, assign, source, params) if alone else ""
+                rank = 0 if sig else 1 if setup else 2
                 kind = Kind.CONSTANT.value if _CONST_NAME.match(name) else Kind.VARIABLE.value
-                found.append((st.start_byte, Candidate(
-                    node=left, name=name, kind=kind, signature=sig, visibility=visibility(name),
-                    name_line=start_line(attr), scope=False, extra={"bytes": (st.start_byte, st.end_byte)})))
+                found.append((rank, st.start_byte, Candidate(
+                    node=left, name=name, kind=kind, signature=sig or _untyped_signature(st, source, left),
+                    visibility=visibility(name), name_line=start_line(attr), scope=False,
+                    extra={"bytes": (st.start_byte, st.end_byte)})))
     out: list[Candidate] = []
-    for _, c in sorted(found, key=_FIRST):
+    for _, _, c in sorted(found, key=_RANKED):
         if c.name not in taken:
             taken.add(c.name)
             out.append(c)
@@ -445,6 +479,59 @@ def _attribute_signature(stmt: ts.Node, assign: ts.Node, source: bytes, params: 
             left = assign.child_by_field_name("left")
             return cap(f"{collapse(text(left, source))}: {kind} = {text(right, source)}", MAX_VALUE_SIGNATURE_CHARS)
     return ""
+
+
+# The signatures `_attribute_signature` writes for an instance attribute whose assignment shows
+# its class: annotated (`self.x: T = ...`), or a CapWords call that is the whole value
+# (`self.x = Foo(...)`, `self.x = given or pkg.Foo(...)`, as `_constructed` reads the tree).
+_ANNOTATED_ATTRIBUTE = re.compile(r"[A-Za-z_]\w*\.[A-Za-z_]\w*\s*:")
+_CONSTRUCTED_ATTRIBUTE = re.compile(r"[A-Za-z_]\w*\.[A-Za-z_]\w*\s*=\s*(?:\w+\s+or\s+)?(?:\w+\.)*_*[A-Z]\w*[a-z]\w*\s*\(")
+
+
+def shows_class(signature: str) -> bool:
+    """Whether an instance attribute's signature (its statement's first line) shows its class as
+    `_attribute_signature` does (`self.x = Foo()`), which the resolver reads; one that does not
+    (`self.x = make()`, `self.x = Foo() if c else Bar()`, `self.x = Foo().bar`) types nothing."""
+    if _ANNOTATED_ATTRIBUTE.match(signature):
+        return True
+    m = _CONSTRUCTED_ATTRIBUTE.match(signature)
+    if m is None:
+        return False
+    rest = _after_call(signature, m.end() - 1)
+    return rest is None or not rest.strip() or rest.lstrip().startswith("#")
+
+
+def _after_call(line: str, open_at: int) -> str | None:
+    """The text after the parenthesis opened at `open_at` closes (strings skipped); None when it
+    does not close on the line (the call goes on below)."""
+    depth, quote, i = 0, "", open_at
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                return line[i + 1:]
+        i += 1
+    return None
+
+
+def _untyped_signature(stmt: ts.Node, source: bytes, obj: ts.Node) -> str:
+    """An untyped attribute's signature: its statement's first line, or, when that line does not
+    show the attribute (`(` opening a tuple of targets), the statement's head on one line."""
+    line = _value_signature(stmt, source)
+    if line.startswith(source[obj.start_byte:obj.end_byte].decode("utf-8", "replace")):
+        return line
+    head = source[stmt.start_byte:min(stmt.end_byte, stmt.start_byte + 4 * MAX_VALUE_SIGNATURE_CHARS)]
+    return cap(collapse(head.decode("utf-8", "replace")), MAX_VALUE_SIGNATURE_CHARS)
 
 
 def _owned_by_class(cands: list[Candidate], parents: list[int | None]) -> list[int | None]:

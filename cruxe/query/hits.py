@@ -33,6 +33,8 @@ _RUST_STATIC = re.compile(r"(?:pub(?:\([^)]*\))?\s+)?static\b")
 
 def a_field(hit: Hit) -> bool:
     """A Rust struct's field (extraction's variables but `static mut`): found by its name
-    (`locate_symbol`, a symbol query), no answer to a question in words (`search.run_plan`)."""
+    (`locate_symbol`, a symbol query), no answer to a question in words (`search.run_plan`).
+    Rust's only: Python's and Go's fields were measured as answers to questions and kept
+    (docs/BENCHMARKS.md, "Fields as definitions")."""
     return hit.result_type == "symbol" and hit.language == "rust" and hit.kind == "variable" \
         and not _RUST_STATIC.match(hit.signature)

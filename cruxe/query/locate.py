@@ -49,7 +49,7 @@ from . import signals as sig
 from .bodies import MAX_BODY_CHECKS, augmentations_below_originals
 from .context import enrich
 from .planner import PATH_AFFINITY_MIN_LEN, asks_for_tests, validate_filters, validate_limit
-from .hits import a_field, symbol_hit, take
+from .hits import symbol_hit, take
 
 
 
@@ -188,7 +188,7 @@ def _hit(row: Symbol, target: str, query_path: str, kind_intent: str | None,
     boosts = sig.symbol_boosts(name=row.name, qualified_name=row.qualified_name, kind=row.kind,
                                path=row.path, target=target, query_path=query_path,
                                kind_intent=kind_intent, path_terms=path_terms, declaration=declaration,
-                               wants_tests=asks_for_tests(target), field=a_field(hit))
+                               wants_tests=asks_for_tests(target))
     hit.signals = sig.compose(0.0, **boosts)
     hit.score = hit.signals["final_score"]
     return hit

@@ -774,7 +774,7 @@ def _score(c: Hit, rrf: float, p: Plan) -> Hit:
         name=c.name, qualified_name=c.qualified_name, kind=c.kind if is_symbol else "",
         path=c.path, target=p.target or _path_target(p), query_path=p.query_path,
         kind_intent=p.kind_intent, path_terms=p.path_terms, definition=is_symbol, wants_tests=p.wants_tests,
-        base=base, field=a_field(c))
+        base=base)
     c.signals = sig.compose(base, **boosts)
     c.score = c.signals["final_score"]
     return c

@@ -125,6 +125,19 @@ def qualified_name_match(query_path: str, qualified_name: str, name: str) -> boo
     return bool(qualifier) and f".{q}." in f".{qualifier}."
 
 
+VALUE_KINDS = frozenset({"variable", "constant"})
+
+
+def _owner_named_alike(query_path: str, qualified_name: str, name: str) -> bool:
+    """A field named like its type (dateutil's `weekday.weekday`, assigned in `class weekday`'s
+    `__init__`) asked for by that bare name: the query is the type's name as much as the field's,
+    and the type is answered by its own exact match; the field's qualifier says the name again
+    only because the field sits in that type, which lifts no value above the type."""
+    qn = normalize_qualified(qualified_name).split(".")
+    return "." not in query_path.strip(".") and len(qn) > 1 and qn[-2] == name.lower() \
+        and f".{normalize_qualified(query_path).strip('.')}." not in f".{'.'.join(qn[:-2])}."
+
+
 def path_affinity(terms: tuple[str, ...], path: str) -> float:
     """Spec 04 "query substring found in file path": any of the query's path-relevant terms
     (already lower-cased, stop words dropped) occurs in the lower-cased path."""
@@ -162,12 +175,10 @@ def recompose(hit, **changed: float) -> None:
 def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, target: str,
                   query_path: str, kind_intent: str | None, path_terms: tuple[str, ...],
                   definition: bool = True, declaration: bool = False,
-                  wants_tests: bool = False, base: float = 0.0, field: bool = False) -> dict[str, float]:
+                  wants_tests: bool = False, base: float = 0.0) -> dict[str, float]:
     """The eight boosts for one result. `declaration` says the definition has no working
     body (`declarations.is_declaration`). `definition` says the hit is a symbol definition
-    (snippet/file results pass kind="" and definition=False). `field`: a type's field
-    (`hits.a_field`), which a bare query's qualifier match does not lift: its type named like
-    it (`Current::current`) does not make it the definition a bare name asks for.
+    (snippet/file results pass kind="" and definition=False).
 
     definition_boost rewards the definition *of the name asked for* (definition-first: the
     `def parse` above a line that calls `parse`), so it needs the exact name too. That is the
@@ -180,7 +191,7 @@ def symbol_boosts(*, name: str, qualified_name: str, kind: str, path: str, targe
         "exact_match_boost": exact_match_boost(name, target) if exact else 0.0,
         "qualified_name_boost": QUALIFIED_NAME_BOOST
         if query_path and qualified_name and qualified_name_match(query_path, qualified_name, name)
-        and not (field and "." not in normalize_qualified(query_path).strip(".")) else 0.0,
+        and not (exact and kind in VALUE_KINDS and _owner_named_alike(query_path, qualified_name, name)) else 0.0,
         "kind_weight": kind_weight(kind),
         "query_intent_boost": query_intent_boost(kind_intent, kind),
         "definition_boost": DEFINITION_BOOST if definition and exact else 0.0,

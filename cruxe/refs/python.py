@@ -43,7 +43,7 @@ import logging
 import posixpath
 import re
 
-from ..languages.python import VALUE_TYPES, annotation_class, base_expressions, module_path
+from ..languages.python import VALUE_TYPES, annotation_class, base_expressions, module_path, shows_class
 from ..model import is_declaration_file
 from .common import (AMBIGUOUS, EXTERNAL, IMPORT, MAX_HOPS, MODULE, OPAQUE, RECEIVER, SCOPE, UNKNOWN, Module, ScopedResolver,
                      Resolution, Target, as_resolution, constructor_chain, enclosing_symbol, first,
@@ -314,6 +314,8 @@ class PythonResolver(ScopedResolver):
         first; None when only the module's imports can bind it."""
         for names, imports, body in self._scope_chain(path, from_id):
             hit = names.get(name)
+            if hit is not None and body:  # an instance attribute is no name of the class body
+                hit = [s for s in hit if not self._untyped(s)] or None
             if hit is not None and body and line is not None:
                 # a class body runs top to bottom: what it binds after the use is not bound yet
                 hit = [s for s in hit if s.end < line] or None
@@ -366,6 +368,10 @@ class PythonResolver(ScopedResolver):
             if isinstance(target, Sym):
                 conf = RECEIVER if conf == SCOPE else conf
             target = self.attribute_of(target, part)
+            if isinstance(target, Sym) and self._untyped(target):
+                # `self.x = v` shows no class: a chain through it reaches nothing known, as
+                # when the attribute was no symbol (the callers fall back to the name alone)
+                target = None
         return target, conf
 
     def _root(self, path: str, from_id: str | None, name: str, line: int | None) -> tuple[Target, str]:
@@ -458,6 +464,8 @@ class PythonResolver(ScopedResolver):
     def value_class(self, var: Sym) -> Sym | None:
         """The class of a variable whose signature shows it: `x: Foo = ...`, `x = Foo(...)`
         (an instance: its attributes are the class's) or `x = Foo` (an alias)."""
+        if self._untyped(var):
+            return None
         m = _VALUE_TYPE.match(var.signature)
         expr = m and (m.group(1) or m.group(2) or m.group(3))
         if not expr:  # `x: Optional[Foo]`, `x: "Foo"`, `x: Foo | None = None`
@@ -466,6 +474,13 @@ class PythonResolver(ScopedResolver):
         if not expr or expr.rsplit(".", 1)[-1] == var.name:
             return None
         return self.named_type(var.path, self._assigned_in(var), expr, _CLASS)
+
+    def _untyped(self, var: Sym) -> bool:
+        """An instance attribute (a variable of a class that one of its methods assigns) whose
+        assignment shows no class (`self.x = make()`): a definition to find and list the reads
+        of, but nothing to type a chain with, and no name of the class body."""
+        return (var.kind in _BINDINGS and var.parent is not None and self._assigned_in(var) != var.parent
+                and not shows_class(var.signature))
 
     def _assigned_in(self, var: Sym) -> str | None:
         """The scope a variable's assignment is read in: the method that assigns an
@@ -502,14 +517,16 @@ class PythonResolver(ScopedResolver):
         if cls.id in seen:
             return None
         seen.add(cls.id)
-        hit = self.g.firsts_of(cls.path, cls.id).get(name)
-        if hit is not None:
-            return hit
+        own = self.g.firsts_of(cls.path, cls.id).get(name)
+        if own is not None and not self._untyped(own):
+            return own
+        # an instance attribute the class assigns without a class of its own: a base's
+        # definition of the name (its method, its typed attribute) comes first
         for base in self.bases(cls):
             hit = self._member(base, name, hops + 1, seen) if base is not None else None
             if hit is not None:
                 return hit
-        return None
+        return own
 
     def bases(self, cls: Sym) -> list[Sym | None]:
         """The class's bases resolved from its signature `class A(B, m.C, metaclass=M)`."""

@@ -171,7 +171,10 @@ log = logging.getLogger(__name__)
 # (66: a Rust field read (`x.f`, extraction's FIELD_READ edges) is the field of the struct its receiver
 # is typed as, as for a method call's receiver, else the one field of that name; a field is reached by
 # no path, so `S::len` means the method beside a `len` field.)
-RESOLVER_VERSION = "66"
+# (67, pyattr, renumbered from 66 on merge: a Python instance attribute whose assignment shows no
+# class is a member found only when no base defines the name, types no chain through it, and is no
+# name of its class body.)
+RESOLVER_VERSION = "67"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
