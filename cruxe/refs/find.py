@@ -92,8 +92,8 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
                          {"remedy": "Wait for the index job, or run `cruxe sync` (sync_repo) to finish it."})
     segments = private_spelling(parse_name(symbol_name, "symbol_name"), lambda n: bool(symbols_named(gen, n.lower())))
     name = segments[-1]
-    targets, set_aside, members = _targets(gen, repo, ref, symbol_name, segments,
-                                           normalize_repo_path(path) if path else None, line, kind)
+    targets, set_aside, members, fields = _targets(gen, repo, ref, symbol_name, segments,
+                                                   normalize_repo_path(path) if path else None, line, kind)
     found, redefinitions = _redefinitions(gen, repo, ref, targets, _grouped_references(gen, targets, kind))
     refs, folded = _fold_imports(found) if kind is None else (found, 0)
     in_source_tests = InSourceTests(gen, repo, ref)
@@ -120,6 +120,8 @@ def find_references(gen: Generation, repo: str, ref: str, symbol_name: str, path
         out["test_definitions"] = [{**_public(t[0]), "arguments": _picking(t[0])} for t in set_aside]
     if members:
         out["enum_members"] = [{**_public(t[0]), "arguments": _picking(t[0])} for t in members]
+    if fields:
+        out["fields"] = [{**_public(t[0]), "arguments": _picking(t[0])} for t in fields]
     # a use the resolver tied to a module of the repository (dateutil's `from dateutil import
     # relativedelta`, then `relativedelta.relativedelta(...)`: the module, named like the class it
     # holds) is the module's, no candidate of a definition
@@ -206,11 +208,13 @@ def next_actions(args: dict[str, Any], out: dict[str, Any]) -> list[dict[str, An
 def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: list[str], path: str | None,
              line: int | None,
              kind: str | None) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]],
-                                        list[list[dict[str, Any]]]]:
+                                        list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
     """The definitions asked for, grouped into targets (rows of one path and qualified
     name), in (path, line) order: one, or several of the one file `path` names; the targets
-    in test code set aside for the one outside it (`_library_over_test_code`); and the enum
-    members set aside for the other definitions of a bare name (`_others_over_enum_members`)."""
+    in test code set aside for the one outside it (`_library_over_test_code`); the enum
+    members set aside for the other definitions of a bare name (`_others_over_enum_members`);
+    and the fields set aside for the other definitions of a bare name, in `path` too
+    (`_others_over_fields`)."""
     name = segments[-1]
     every = rows = _definitions(gen, repo, ref, segments, is_macro_call(symbol_name))
     located = file_and_name(symbol_name)
@@ -234,6 +238,9 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
     members: list[list[dict[str, Any]]] = []
     if path is None and len(targets) > 1 and len(segments) == 1:
         targets, members = _others_over_enum_members(gen, targets)
+    fields: list[list[dict[str, Any]]] = []
+    if len(targets) > 1 and len(segments) == 1:
+        targets, fields = _others_over_fields(gen, targets)
     if not targets:
         where = f" in {path}" if path else ""
         data: dict[str, Any] = {"symbol_name": name, "path": path, "unresolved_count": unresolved_count(gen, name, kind)}
@@ -252,7 +259,25 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
                           "remedy": "Repeat the call with one listed definition's `arguments` (its qualified "
                                     "name, `path` and `line`), or with `path` alone for every definition in "
                                     "that file."})
-    return targets, set_aside, members
+    return targets, set_aside, members, fields
+
+
+def _others_over_fields(gen: Generation, targets: list[list[dict[str, Any]]]
+                        ) -> tuple[list[list[dict[str, Any]]], list[list[dict[str, Any]]]]:
+    """(the targets that are no type's fields, the fields) when a name written bare means both: a
+    field is reached through its type (`o.Total`, `Order.Total`), so the bare name beside a
+    function or method of that name (Go's `func Total` and the field `Order.Total func() int`)
+    asks for the others, as it did before fields were definitions; else (targets, [])."""
+    rows = [t[0]["row"] for t in targets]
+    parents = symbols_by_id(gen, sorted({r.parent_symbol_id for r in rows if r.parent_symbol_id}))
+    field = [r.kind == "variable" and r.parent_symbol_id in parents and parents[r.parent_symbol_id].kind in _OWNERS
+             for r in rows]
+    if all(field) or not any(field):
+        return targets, []
+    return [t for t, f in zip(targets, field) if not f], [t for t, f in zip(targets, field) if f]
+
+
+_OWNERS = frozenset(("struct", "class", "interface", "trait", "enum"))  # the kinds whose variables are fields
 
 
 def _others_over_enum_members(gen: Generation, targets: list[list[dict[str, Any]]]

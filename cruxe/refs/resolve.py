@@ -168,7 +168,10 @@ log = logging.getLogger(__name__)
 # bounds, is `f` of the first of those traits that has one; a call ending a chain of calls
 # (`Builder::new().a(x).build()`) is the method of the type the chain's last call returns; a
 # generic field's method, of several traits' of that name, is its own crate's trait's.)
-RESOLVER_VERSION = "65"
+# (66: a Go field's use, or a call of a field holding a function, goes to the field of the
+# receiver's type (its own, else a promoted one, as Go selects it); an untyped receiver's use of
+# a name no call calls is unknown: no guess by the name.)
+RESOLVER_VERSION = "66"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000
