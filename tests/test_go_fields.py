@@ -256,3 +256,35 @@ func (w *Watcher) Close() error {
     assert sites(method["references"]) == [("w/inotify.go", 10)]
     field = refs(root, "isClosed", path="w/kqueue.go")
     assert sites(field["references"]) == [("w/kqueue.go", 10), ("w/kqueue.go", 13)]
+
+
+def test_locate_ranks_a_bare_names_fields_after_its_methods_and_types(make_repo):
+    # jwt-go's `ValidationError.Errors uint32` in errors.go (a path naming the word) beside
+    # gojsonschema's method `Result.Errors` and govalidator's type `Errors`
+    root = make_repo({"go.mod": GO_MOD, "jwt/errors.go": '''\
+package jwt
+
+// ValidationError says why a token is not valid.
+type ValidationError struct {
+	Inner  error
+	Errors uint32 // bit field of the failed checks
+}
+''', "schema/result.go": '''\
+package schema
+
+type Result struct{ errs []string }
+
+// Errors lists what failed.
+func (v *Result) Errors() []string { return v.errs }
+''', "valid/error.go": '''\
+package valid
+
+// Errors is a list of failures.
+type Errors []error
+'''})
+    run_index(root)
+    payload, is_error = Server(root).call_tool("locate_symbol", {"name": "Errors"})
+    assert not is_error
+    got = [(r["path"], r["kind"]) for r in payload["results"]]
+    assert got[-1] == ("jwt/errors.go", "variable") and len(got) == 3
+    assert sorted(got[:2]) == [("schema/result.go", "method"), ("valid/error.go", "type_alias")]

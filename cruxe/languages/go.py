@@ -16,9 +16,13 @@ What counts as a symbol (and why):
   (`type Server struct { *Base; conn net.Conn }`), which the resolver reads for a call on a
   field's value in another file, and whose edit so tells an incremental resolution too;
 - interface method specs (`method`, parent the interface, qualified `pkg.Iface.Method`);
+- each name of a struct's named fields (`variable`, parent the struct, qualified `pkg.T.field`,
+  its signature the field's declaration line, tag included): an agent asks where a field is
+  declared and who reads it; an embedded field is none (its name is its type's), nor is a
+  field of an anonymous struct type (no named type owns it);
 - package-level `const` / `var`: every name of a spec is its own symbol (`_` skipped),
   `line_start` = the name's line, `line_end` = the end of its spec.
-Struct fields and function-local declarations are not symbols (yet).
+Function-local declarations are not symbols (yet).
 A call on a local or parameter whose innermost declaration in scope says its type gets a
 receiver that writes it (`_typed_locals`): `T{}` for `x := &T{}`, `var x *T`, `x := new(T)`,
 `func f(x *T)`; `f()` for `x, err := f(a)`, whose result type the resolver reads from f's
@@ -38,7 +42,9 @@ and no import binds (`CommandLine.Parse(args)`) is on a package-level name: a va
 gets the receiver its declaration gives, as a typed local does (`FlagSet{}`, `NewFlagSet()`); any
 other gets `CommandLine=`, whose type the resolver reads from the variable's declaration
 (`_package_values`).
-References: calls, uses of named types, and uses of a name as a value (`limit`, `RunE: run`,
+References: calls, uses of named types, uses of a selected name no call calls (`s.conn`, a write
+`s.conn = c`, a method value `c.run`) and struct literal keys (`T{Field: v}`, receiver `T{}`), whose
+receivers are typed as a call's are (`FIELD_USE` until then), and uses of a name as a value (`limit`, `RunE: run`,
 `viper.SupportedExts`): an identifier that is not called, not a struct literal's key, and not
 declared in the function it stands in (a parameter, a `:=`, a `var`, a range or type switch
 variable: Go locals shadow package-level names, and the extractor sees no other file of the

@@ -50,6 +50,7 @@ from typing import Any, Callable, Iterable
 
 from ..crates import CrateNames
 from ..declarations import declarations
+from ..fields import are_fields
 from ..errors import CruxeError
 from ..filetext import line_of
 from ..impls import impl_trait
@@ -267,17 +268,12 @@ def _others_over_fields(gen: Generation, targets: list[list[dict[str, Any]]]
     """(the targets that are no type's fields, the fields) when a name written bare means both: a
     field is reached through its type (`o.Total`, `Order.Total`), so the bare name beside a
     function or method of that name (Go's `func Total` and the field `Order.Total func() int`)
-    asks for the others, as it did before fields were definitions; else (targets, [])."""
-    rows = [t[0]["row"] for t in targets]
-    parents = symbols_by_id(gen, sorted({r.parent_symbol_id for r in rows if r.parent_symbol_id}))
-    field = [r.kind == "variable" and r.parent_symbol_id in parents and parents[r.parent_symbol_id].kind in _OWNERS
-             for r in rows]
+    asks for the others, as it did before fields were definitions (`fields.are_fields`); else
+    (targets, [])."""
+    field = are_fields(gen, [t[0]["row"] for t in targets])
     if all(field) or not any(field):
         return targets, []
     return [t for t, f in zip(targets, field) if not f], [t for t, f in zip(targets, field) if f]
-
-
-_OWNERS = frozenset(("struct", "class", "interface", "trait", "enum"))  # the kinds whose variables are fields
 
 
 def _others_over_enum_members(gen: Generation, targets: list[list[dict[str, Any]]]

@@ -37,7 +37,13 @@
 - A type known on the way (a typed local, the method's receiver) that has no method of the
   name while it, or a repository type it embeds, embeds an outside package's type: external
   (the method is promoted from there: `http.ResponseWriter`'s `Header`).
-- Other receivers: the one Go method of that name in the repository, unless it is a name
+- What a typed receiver's name is: T's method, or T's field (a struct's named field, a
+  definition; a call of a field holding a function reaches it too), its own or promoted, the
+  shallowest depth deciding; a type of build-tagged variants (several structs of one name) reaches
+  the field the using file's variant declares when fields are among the names found.
+- A use of a selected name (`references`: `s.conn`, `T{Field: v}`, a method value) on a receiver
+  not typed: unknown, a candidate, never a guess by the name.
+- Other receivers of calls: the one Go method of that name in the repository, unless it is a name
   that the standard interfaces use everywhere (Close, String, Write, ...).
 Several package-level definitions of one name in one directory (build-tagged variants)
 are `ambiguous`: each is a real target, and neither may show a confident zero.
