@@ -139,7 +139,8 @@ _BOM = b"\xef\xbb\xbf"
 # 73: a Rust file's own `macro_rules!` whose matcher holds a tuple of fragments with a `$k:ident` the
 # transcriber defines (`const $k`) makes each row of its invocations a definition
 # (`status_codes! { (404, NOT_FOUND, "Not Found"); }`: `StatusCode::NOT_FOUND`) (rsprobe9).
-# 74: a Go struct's named fields are definitions (`variable`, `pkg.T.field`, children of the struct),
+# 74: a Go struct's named fields (an alias of a struct type's too) are definitions (`variable`,
+# `pkg.T.field`, children of the type),
 # and each selected name no call calls (`s.conn`, a method value) and each struct literal key
 # (`T{Field: v}`) a `references` edge on its receiver.
 EXTRACTION_VERSION = "74"

@@ -82,12 +82,10 @@ func NewOrder(id string) *Order {
 }
 
 // Describe prints what it is given.
-func Describe(v interface{ Name() string }, x *Unknown) {
-	fmt.Println(x.ID) // a receiver whose type the repository does not declare
+func Describe(byID map[string]*Order) {
+	fmt.Println(byID["a"].ID) // a receiver whose type is not read
 	fmt.Println(Total(nil))
 }
-
-type Unknown = struct{ ID string }
 '''
 
 
@@ -168,9 +166,9 @@ def test_find_references_on_a_field_lists_typed_uses_and_the_rest_unresolved(mak
         ("orders/order.go", marked_line(ORDER, "// promoted from *Base"))]
     # `it` of a range over a typed parameter's field: its element
     assert sites(refs(root, "Item.Count")["references"]) == [("orders/order.go", marked_line(ORDER, "n += it.Count"))]
-    ident = refs(root, "Order.ID")  # `x.ID` on a type no struct of the repository: a candidate, unresolved
+    ident = refs(root, "Order.ID")  # `byID["a"].ID`: an element of a map not typed here, a candidate
     assert ident["unresolved_count"] == 1
-    assert sites(ident["unresolved"]) == [("orders/use.go", marked_line(USE, "fmt.Println(x.ID)"))]
+    assert sites(ident["unresolved"]) == [("orders/use.go", marked_line(USE, 'fmt.Println(byID["a"].ID)'))]
     # a field no code uses: found, with nothing to list (not "symbol not found")
     assert refs(root, "Item.SKU")["references"] == []
 
@@ -288,3 +286,21 @@ type Errors []error
     got = [(r["path"], r["kind"]) for r in payload["results"]]
     assert got[-1] == ("jwt/errors.go", "variable") and len(got) == 3
     assert sorted(got[:2]) == [("schema/result.go", "method"), ("valid/error.go", "type_alias")]
+
+
+def test_an_alias_of_a_struct_type_has_its_fields(make_repo):
+    # internal/fuzz's `type CorpusEntry = struct { Parent string; ... }`
+    source = "package fuzz\n\ntype CorpusEntry = struct {\n\t// Parent is the entry it came from.\n\tParent string\n\tData   []byte\n}\n"
+    syms = _symbols(source)
+    assert syms["fuzz.CorpusEntry"].kind == "type_alias"
+    assert (syms["fuzz.CorpusEntry.Parent"].kind, syms["fuzz.CorpusEntry.Parent"].line_start) == ("variable", 5)
+    assert syms["fuzz.CorpusEntry.Parent"].doc == "Parent is the entry it came from."
+    root = make_repo({"go.mod": GO_MOD, "fuzz/fuzz.go": source, "fuzz/use.go": '''\
+package fuzz
+
+func parentOf(e CorpusEntry) string {
+	return e.Parent
+}
+'''})
+    run_index(root)
+    assert sites(refs(root, "CorpusEntry.Parent")["references"]) == [("fuzz/use.go", 4)]

@@ -243,6 +243,8 @@ class _Out:
                 self.structs.setdefault(text(name_node, self.source), []).append(spec)
                 if added:
                     self.fields(type_node, len(self.rows) - 1, text(name_node, self.source))
+            elif added and type_node is not None and type_node.type == "struct_type":  # `type E = struct { .. }`
+                self.fields(type_node, len(self.rows) - 1, text(name_node, self.source))
 
     def fields(self, struct: ts.Node, parent: int, struct_name: str) -> None:
         """Each name of a struct's named fields (`A, B int`: two), a `variable` child of the
@@ -251,7 +253,8 @@ class _Out:
         above it. An embedded field (`*Base`, `sync.Mutex`) is no new definition: its name is
         its type's, whose definition is the answer (the resolver promotes through it); nor are the
         fields of an anonymous struct type a field's type writes (`opts struct { a int }`): no
-        named type owns them."""
+        named type owns them. An alias of a struct type (`type entry = struct { nlz, ntz int }`)
+        has its fields too, children of the alias."""
         body = next((c for c in struct.named_children if c.type == "field_declaration_list"), None)
         for fd, doc in with_docs(body.named_children if body is not None else [], self.source):
             if fd.type != "field_declaration":

@@ -310,8 +310,8 @@ class GoResolver(LanguageResolver):
 
     def fields(self, directory: str, type_name: str, name: str) -> list[Sym]:
         """The field definitions `name` of the structs `type_name` of `directory` (their children;
-        one struct, or each build-tagged variant)."""
-        return [f for s in self.package_level(directory).get(type_name, []) if s.kind == "struct"
+        one struct, or each build-tagged variant; an alias of a struct type, `type E = struct{..}`)."""
+        return [f for s in self.package_level(directory).get(type_name, []) if s.kind in ("struct", "type_alias")
                 for f in self.g.children_of(s.path, s.id).get(name, ()) if f.kind == "variable"]
 
     def embeds_outside(self, directory: str, type_name: str) -> bool:
