@@ -304,3 +304,20 @@ func parentOf(e CorpusEntry) string {
 '''})
     run_index(root)
     assert sites(refs(root, "CorpusEntry.Parent")["references"]) == [("fuzz/use.go", 4)]
+
+
+@pytest.mark.parametrize("edit", [
+    ("items   []Item", "entries []Item"),  # the field renamed: its uses are no longer its
+    ("*Base\n", "Base2 *Base\n"),  # the embedded type named: `o.version` is no longer promoted
+    ("ID, Ref string", "ID, Reference string"),  # a field another file reads (`o.Ref` in use.go) renamed
+])
+def test_an_edited_field_moves_its_uses_in_an_incremental_sync(make_repo, tmp_path, monkeypatch, edit):
+    from support.incremental import synced_and_whole
+
+    root = make_repo({"go.mod": GO_MOD, "orders/order.go": ORDER, "orders/use.go": USE})
+    monkeypatch.setenv("CRUXE_HOME", str(tmp_path / "home"))
+
+    def change(r):
+        (r / "orders/order.go").write_text(ORDER.replace(*edit))
+    synced, whole = synced_and_whole(root, tmp_path, monkeypatch, change)
+    assert synced == whole
