@@ -146,7 +146,11 @@ _BOM = b"\xef\xbb\xbf"
 # 75 (pyattr, renumbered from 74 on merge): every Python instance attribute a method assigns is a
 # variable of its class (was: only one whose assignment shows its class), tuple and chained targets
 # too, on whatever the method's first parameter is named, and its `self.x` reads are references.
-EXTRACTION_VERSION = "75"
+# 76 (gofield, renumbered from 74 on merge): a Go struct's named fields (an alias of a struct
+# type's too) are definitions (`variable`, `pkg.T.field`, children of the type), and each selected
+# name no call calls (`s.conn`, a method value) and each struct literal key (`T{Field: v}`) a
+# `references` edge on its receiver.
+EXTRACTION_VERSION = "76"
 
 # Symbols kept per file. Hand-written files hold a few thousand at most; past this a file is
 # generated (a minified bundle, a table), and each symbol costs a row, a Tantivy document and

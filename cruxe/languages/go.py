@@ -16,9 +16,13 @@ What counts as a symbol (and why):
   (`type Server struct { *Base; conn net.Conn }`), which the resolver reads for a call on a
   field's value in another file, and whose edit so tells an incremental resolution too;
 - interface method specs (`method`, parent the interface, qualified `pkg.Iface.Method`);
+- each name of a struct's named fields (`variable`, parent the struct, qualified `pkg.T.field`,
+  its signature the field's declaration line, tag included): an agent asks where a field is
+  declared and who reads it; an embedded field is none (its name is its type's), nor is a
+  field of an anonymous struct type (no named type owns it);
 - package-level `const` / `var`: every name of a spec is its own symbol (`_` skipped),
   `line_start` = the name's line, `line_end` = the end of its spec.
-Struct fields and function-local declarations are not symbols (yet).
+Function-local declarations are not symbols (yet).
 A call on a local or parameter whose innermost declaration in scope says its type gets a
 receiver that writes it (`_typed_locals`): `T{}` for `x := &T{}`, `var x *T`, `x := new(T)`,
 `func f(x *T)`; `f()` for `x, err := f(a)`, whose result type the resolver reads from f's
@@ -38,7 +42,9 @@ and no import binds (`CommandLine.Parse(args)`) is on a package-level name: a va
 gets the receiver its declaration gives, as a typed local does (`FlagSet{}`, `NewFlagSet()`); any
 other gets `CommandLine=`, whose type the resolver reads from the variable's declaration
 (`_package_values`).
-References: calls, uses of named types, and uses of a name as a value (`limit`, `RunE: run`,
+References: calls, uses of named types, uses of a selected name no call calls (`s.conn`, a write
+`s.conn = c`, a method value `c.run`) and struct literal keys (`T{Field: v}`, receiver `T{}`), whose
+receivers are typed as a call's are (`FIELD_USE` until then), and uses of a name as a value (`limit`, `RunE: run`,
 `viper.SupportedExts`): an identifier that is not called, not a struct literal's key, and not
 declared in the function it stands in (a parameter, a `:=`, a `var`, a range or type switch
 variable: Go locals shadow package-level names, and the extractor sees no other file of the
@@ -93,6 +99,8 @@ def extract(source: bytes, path: str) -> FileExtract:
     declared: list[ts.Node] = []  # the names that type specs define
     packages: dict[int, ts.Node] = {}  # start byte of `T` in `pkg.T` -> `pkg`
     locals_: list[tuple[ts.Node, ts.Node, str]] = []  # (name, type or value or what a range walks, which)
+    reads: list[tuple[ts.Node, ts.Node]] = []  # (the selected name, the operand) of each `x.f`
+    keys: list[tuple[ts.Node, ts.Node]] = []  # (the key, the literal's type) of each `T{Field: v}`
     for _, caps in matches(query(LANG, QUERY), root):
         callee = caps.get("callee")
         if callee is not None:
@@ -105,6 +113,10 @@ def extract(source: bytes, path: str) -> FileExtract:
             types.append(caps["tref"][0])
         elif "tdecl" in caps:
             declared.append(caps["tdecl"][0])
+        elif "rfield" in caps:
+            reads.append((caps["rfield"][0], caps["rop"][0]))
+        elif "kfield" in caps:
+            keys.append((caps["kfield"][0], caps["ktype"][0]))
         elif "lname" in caps:
             how = next(k for k in _LOCAL_FORMS if k in caps)
             locals_ += _declared_names(caps["lname"][0], caps[how][0], how)
@@ -115,12 +127,14 @@ def extract(source: bytes, path: str) -> FileExtract:
     pending += type_references(types, taken, {n.start_byte for n in declared}, packages, source)
     values = _Values(captures(query(LANG, VALUES), root))
     pending += values.references(taken, imported, out.ranges, source)
+    pending += _field_uses(reads, keys, taken, imported, source)
     receivers = out.receivers()
     if locals_ or out.structs or receivers:  # a method's receiver: `s.conn.Write(b)`
         fields = _Fields(out.structs, receivers, source)
         pending = _typed_locals(pending, locals_, values.decls + declared, out.ranges, source, fields)
     pending = _package_values(pending, values.local, imported, out.ranges, out.var_receivers)
     pending = _call_chains(pending, values.local, imported, out.ranges)
+    pending = [(*p[:1], "references", *p[2:]) if p[1] == FIELD_USE else p for p in pending]
     symbols = out.symbols(path)
     return FileExtract(path, LANG, symbols=symbols, references=attach_enclosing(pending, out.ranges),
                        parse_errors=error_count(tree))
@@ -222,10 +236,36 @@ class _Out:
             else:
                 sig = cap(_type_signature(spec, type_node, kind, self.source), MAX_SIGNATURE_CHARS)
             name_node = spec.child_by_field_name("name")
-            if self.add(spec if grouped else decl, name_node, kind, sig, spec_doc or doc) and kind == INTERFACE:
+            added = self.add(spec if grouped else decl, name_node, kind, sig, spec_doc or doc)
+            if added and kind == INTERFACE:
                 self.interface_methods(type_node, len(self.rows) - 1, text(name_node, self.source))
             elif kind == STRUCT and name_node is not None:
                 self.structs.setdefault(text(name_node, self.source), []).append(spec)
+                if added:
+                    self.fields(type_node, len(self.rows) - 1, text(name_node, self.source))
+            elif added and type_node is not None and type_node.type == "struct_type":  # `type E = struct { .. }`
+                self.fields(type_node, len(self.rows) - 1, text(name_node, self.source))
+
+    def fields(self, struct: ts.Node, parent: int, struct_name: str) -> None:
+        """Each name of a struct's named fields (`A, B int`: two), a `variable` child of the
+        struct qualified `pkg.T.A`, spanning its field declaration, its signature that
+        declaration's first line as written (tag included), its doc the comment block right
+        above it. An embedded field (`*Base`, `sync.Mutex`) is no new definition: its name is
+        its type's, whose definition is the answer (the resolver promotes through it); nor are the
+        fields of an anonymous struct type a field's type writes (`opts struct { a int }`): no
+        named type owns them. An alias of a struct type (`type entry = struct { nlz, ntz int }`)
+        has its fields too, children of the alias."""
+        body = next((c for c in struct.named_children if c.type == "field_declaration_list"), None)
+        for fd, doc in with_docs(body.named_children if body is not None else [], self.source):
+            if fd.type != "field_declaration":
+                continue
+            names = fd.children_by_field_name("name")
+            if not names:
+                continue
+            sig = first_line(fd, self.source, MAX_VALUE_SIGNATURE_CHARS)
+            for name_node in names:
+                if name_node.type == "field_identifier" and text(name_node, self.source) != "_":
+                    self.add(fd, name_node, VARIABLE, sig, doc, scope=struct_name, parent=parent)
 
     def interface_methods(self, iface: ts.Node, parent: int, iface_name: str) -> None:
         for elem, doc in with_docs(iface.named_children, self.source):
@@ -451,6 +491,39 @@ class _Values:
 _START = attrgetter("start_byte")
 
 
+# ---- uses of fields ------------------------------------------------------------------------
+
+# A field's use while extraction rewrites receivers (as a call's: `_typed_locals`,
+# `_package_values`, `_call_chains`); a `references` edge once written.
+FIELD_USE = "field"
+_RECEIVED = ("calls", FIELD_USE)
+
+
+def _field_uses(reads: list[tuple[ts.Node, ts.Node]], keys: list[tuple[ts.Node, ts.Node]], taken: set[int],
+                imported: set[str], source: bytes) -> list[PendingRef]:
+    """A use of each name a selector selects that no call calls and no import qualifies (`s.conn`,
+    `o.opts.fast = true`, a method value `c.run`), its receiver the operand as written (typed
+    afterwards as a call's is); and each key of a struct literal of a named type (`T{Field: v}`,
+    `&pkg.T{..}`), its receiver the literal's type, `T{}` (a key of a literal whose type is
+    elided, `[]T{{Field: v}}`, is left out: nothing here names its type). One per name, receiver
+    and line."""
+    out: list[PendingRef] = []
+    seen: set[tuple[bytes, str, int]] = set()
+
+    def add(node: ts.Node, recv: str) -> None:
+        line = node.start_point[0] + 1
+        word = source[node.start_byte:node.end_byte]
+        if recv and (word, recv, line) not in seen:
+            seen.add((word, recv, line))
+            out.append((node.start_byte, FIELD_USE, word.decode("utf-8", "replace"), line, "", "", recv))
+    for field, operand in reads:
+        if field.start_byte not in taken and not (operand.type == "identifier" and text(operand, source) in imported):
+            add(field, receiver_text(operand, source))
+    for key, literal_type in keys:
+        add(key, _type_receiver(literal_type, source))
+    return out
+
+
 # ---- locals whose declaration says their type ------------------------------------------------
 
 # Where a name a `:=` or `var` declares stops being visible: the end of the first of these around it
@@ -550,7 +623,7 @@ def _rewrite_calls(pending: list[PendingRef], scopes: dict, ranges: list[tuple[i
     """The calls on a local (`x.M()`) or on a call of a local's method (`y.M(a).N()`) with the
     receiver of the declaration each one sees, when that one says a type; those on a field's
     value (`x.f.M()`) with the type the field's struct declares for it."""
-    calls = sorted((p for p in pending if p[1] == "calls" and p[6] and (
+    calls = sorted((p for p in pending if p[1] in _RECEIVED and p[6] and (
         _CALL_ON.fullmatch(p[6]) or _FIELD_ON.fullmatch(p[6]))), key=_FIRST)
     rewrite: dict[int, str] = {}
     for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls])):
@@ -565,7 +638,7 @@ def _rewrite_calls(pending: list[PendingRef], scopes: dict, ranges: list[tuple[i
                 typed = f"{typed}.{method}()" if typed.count("(") < MAX_CHAIN else ""
         if typed:
             rewrite[p[0]] = typed
-    return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
+    return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] in _RECEIVED else p for p in pending]
 
 
 def _package_values(pending: list[PendingRef], local: set[tuple[int | None, bytes]], imported: set[str],
@@ -576,7 +649,7 @@ def _package_values(pending: list[PendingRef], local: set[tuple[int | None, byte
     NewFlagSet(..)`) gets that receiver (`FlagSet{}`, `NewFlagSet()`), as a typed local does; any
     other gets `CommandLine=`, whose type the resolver reads from the variable's declaration in
     another file of the package. A local of the same name keeps its name, and so its guess."""
-    calls = sorted((p for p in pending if p[1] == "calls" and p[6] not in imported and p[6].isidentifier()),
+    calls = sorted((p for p in pending if p[1] in _RECEIVED and p[6] not in imported and p[6].isidentifier()),
                    key=_FIRST)
     # `pkg.F()`, `pkg.T{}` only through an import: `y.M()` on a package variable y would read as a
     # call on the enclosing method's receiver of that name
@@ -585,7 +658,7 @@ def _package_values(pending: list[PendingRef], local: set[tuple[int | None, byte
     rewrite = {p[0]: typed.get(p[6]) or p[6] + "="
                for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls]))
                if owner is not None and (owner, p[6].encode()) not in local}
-    return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] == "calls" else p for p in pending]
+    return [(*p[:6], rewrite[p[0]]) if p[0] in rewrite and p[1] in _RECEIVED else p for p in pending]
 
 
 def _call_chains(pending: list[PendingRef], local: set[tuple[int | None, bytes]], imported: set[str],
@@ -597,7 +670,7 @@ def _call_chains(pending: list[PendingRef], local: set[tuple[int | None, bytes]]
     resolver reads the first result each declares (outside the repository: external). A head
     that the enclosing function declares (a local function value, a local named like a
     package) or that no import binds (`v.M(x)` on a variable) keeps its text, and so its guess."""
-    calls = sorted((p for p in pending if p[1] == "calls" and "(" in p[6]), key=_FIRST)
+    calls = sorted((p for p in pending if p[1] in _RECEIVED and "(" in p[6]), key=_FIRST)
     rewrite: dict[int, str] = {}
     for p, owner in zip(calls, enclosing(ranges, [p[0] for p in calls])):
         chain = _call_chain(p[6]) if owner is not None else None

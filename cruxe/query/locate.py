@@ -40,6 +40,7 @@ from ..errors import CruxeError
 from ..model import KIND_VALUES, ROLE_KINDS, Hit, is_test_path, normalize_kind
 from ..crates import CrateNames
 from ..declarations import declarations
+from ..fields import are_fields
 from ..inherited import inherited_members, overriding_members
 from ..reexports import reexported
 from ..impls import impl_trait
@@ -104,9 +105,12 @@ def locate_symbol(gen, repo: str, ref: str, name: str, *, kind: str | None = Non
     # a package's re-export is what its qualified name means (`attr.evolve` is the function
     # `attr/__init__.py` imports): before the stub declaring it and other same-named classes
     not_exported = [r not in exported for r in rows]
-    ranked = sorted(zip(not_exported, other_case, through_type, not_macro, hits),
-                    key=lambda t: (*t[:4], *_sort_key(t[4])))
-    hits = _bodies_first([(tuple(t[:4]), t[4]) for t in ranked], stubs)
+    # a type's field is reached through its type: the function, method or type of its name first
+    # (`Errors` names govalidator's type and gojsonschema's method before jwt-go's field)
+    field = are_fields(gen, rows) if len(rows) > 1 else [False] * len(rows)
+    ranked = sorted(zip(not_exported, other_case, through_type, not_macro, field, hits),
+                    key=lambda t: (*t[:5], *_sort_key(t[5])))
+    hits = _bodies_first([(tuple(t[:5]), t[5]) for t in ranked], stubs)
     hits = take(hits, limit)
     if detail_level == "context":
         enrich(gen, repo, ref, hits)

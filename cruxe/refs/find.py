@@ -50,6 +50,7 @@ from typing import Any, Callable, Iterable
 
 from ..crates import CrateNames
 from ..declarations import declarations
+from ..fields import are_fields
 from ..errors import CruxeError
 from ..filetext import line_of
 from ..impls import impl_trait
@@ -262,17 +263,9 @@ def _targets(gen: Generation, repo: str, ref: str, symbol_name: str, segments: l
     return targets, set_aside, members, fields_apart
 
 
-# the kinds of a type whose variables are its fields (a Rust enum variant's, a constant, too)
-_FIELD_OWNERS = frozenset({"struct", "class", "interface", "constant"})
-
-
 def _field_ids(gen: Generation, rows: list[dict[str, Any]]) -> set[str]:
-    """The ids of the rows that are a type's fields: variables whose parent is a struct, a
-    class, an interface or an enum's variant."""
-    owners = sorted({r["row"].parent_symbol_id for r in rows if r["kind"] == "variable" and r["row"].parent_symbol_id})
-    parents = symbols_by_id(gen, owners) if owners else {}
-    return {r["symbol_id"] for r in rows if r["kind"] == "variable"
-            and getattr(parents.get(r["row"].parent_symbol_id), "kind", None) in _FIELD_OWNERS}
+    """The ids of the rows that are a type's fields (`fields.are_fields`)."""
+    return {r["symbol_id"] for r, f in zip(rows, are_fields(gen, [r["row"] for r in rows])) if f}
 
 
 def _others_over_fields(targets: list[list[dict[str, Any]]], fields: set[str]

@@ -37,7 +37,13 @@
 - A type known on the way (a typed local, the method's receiver) that has no method of the
   name while it, or a repository type it embeds, embeds an outside package's type: external
   (the method is promoted from there: `http.ResponseWriter`'s `Header`).
-- Other receivers: the one Go method of that name in the repository, unless it is a name
+- What a typed receiver's name is: T's method, or T's field (a struct's named field, a
+  definition; a call of a field holding a function reaches it too), its own or promoted, the
+  shallowest depth deciding; a type of build-tagged variants (several structs of one name) reaches
+  the field the using file's variant declares when fields are among the names found.
+- A use of a selected name (`references`: `s.conn`, `T{Field: v}`, a method value) on a receiver
+  not typed: unknown, a candidate, never a guess by the name.
+- Other receivers of calls: the one Go method of that name in the repository, unless it is a name
   that the standard interfaces use everywhere (Close, String, Write, ...).
 Several package-level definitions of one name in one directory (build-tagged variants)
 are `ambiguous`: each is a real target, and neither may show a confident zero.
@@ -47,6 +53,7 @@ from __future__ import annotations
 import posixpath
 import re
 from functools import lru_cache
+from typing import Callable
 
 from ..languages.go import import_name, struct_signature
 from ..store import name_tail
@@ -98,27 +105,32 @@ class GoResolver(LanguageResolver):
             if target is None:
                 return None, EXTERNAL
             return _pick(self.package_level(target).get(name, []), IMPORT)
+        # a call reaches a method, or a field holding a function (`s.hook()`); a use of a selected
+        # name (`references`: `s.conn`, `T{Field: v}`, a method value `c.run`) a field or a method
+        member = lambda d, t, n: self._member_of(d, t, n, e.path)  # noqa: E731
         typed = self.var_type(here, e.receiver) if package_value else None
         if typed is EXTERNAL:
             return None, EXTERNAL
-        got = self._method_of(*typed, name) if typed is not None else None
+        got = member(*typed, name) if typed is not None else None
         if got is not None:
             return got
         owner = self.g.get(e.from_id)
         m = _RECEIVER.match(owner.signature) if owner is not None and owner.kind == "method" else None
         local = _LOCAL.match(e.receiver)
         if local is not None:
-            typed = self._through_local(e.path, here, local, name, m.groups() if m is not None else None)
+            typed = self._through_local(e.path, here, local, name, m.groups() if m is not None else None, member)
             if typed is not None:
                 return typed
         if m is not None and m.group(1) == e.receiver:
-            got = self._method_of(here, m.group(2), name)
+            got = member(here, m.group(2), name)
             if got is not None:
                 return got
         if e.receiver in self.package_level(here):  # `T.Method` method expressions
             hits = self.method_set(here, e.receiver, name)
             if hits:
                 return _pick(hits, RECEIVER)
+        if e.edge_type == "references":  # a field's use on a receiver not typed: no guess by the name
+            return None, UNKNOWN
         if name in _COMMON_METHODS:
             return None, OPAQUE
         return unique(self.g.few_named(name, ("method",), ("go",)))
@@ -170,13 +182,14 @@ class GoResolver(LanguageResolver):
         return got
 
     def _through_local(self, path: str, here: str, local: re.Match, name: str,
-                       receiver: tuple[str, str] | None) -> Resolution | None:
+                       receiver: tuple[str, str] | None,
+                       member: Callable[[str, str, str], Resolution | None]) -> Resolution | None:
         """A call on a local whose declaration says its type (the extractor's receiver `T{}`,
         `pkg.T{}`) or whose value is the result of a call of a name (`f()`, `pkg.F()`: the
         first result f's signature declares, or f itself when it is a type), or of a method
         (`T{}.M()`, or `r.M()` on the enclosing method's receiver `r`, of `receiver`'s
         (name, type): the first result T's method M declares). Outside the repository:
-        external. None when it decides nothing."""
+        external. `member` finds the name in the type so reached. None when it decides nothing."""
         pkg, word, form, links = local.groups()
         steps = _LINKS.findall(links)
         if receiver is not None and pkg == receiver[0] and form == "()" and pkg not in self.bindings(path):
@@ -192,7 +205,7 @@ class GoResolver(LanguageResolver):
                      else self.field_type(*typed, step, how == "[]"))
         if typed is EXTERNAL or typed is None:
             return (None, EXTERNAL) if typed is EXTERNAL else None
-        return self._method_of(*typed, name)
+        return member(*typed, name)
 
     def var_type(self, directory: str, name: str) -> tuple[str, str] | str | None:
         """(directory, type name) of the package-level variable `name` of `directory` when its
@@ -271,14 +284,35 @@ class GoResolver(LanguageResolver):
             got.add(at if at is EXTERNAL or at is None else (at, declared[1]))
         return got.pop() if len(got) == 1 else None
 
-    def _method_of(self, directory: str, type_name: str, name: str) -> Resolution | None:
-        """T's method `name`: its own, a promoted one, or an interface's method spec; external
-        when T has none and embeds an outside package's type (`http.ResponseWriter`'s
-        `Header`: promoted from there)."""
-        hits = self.method_set(directory, type_name, name)
-        if hits:
-            return _pick(hits, RECEIVER)
+    def _member_of(self, directory: str, type_name: str, name: str, path: str = "") -> Resolution | None:
+        """T's method or field `name` (a method called, a field holding a function called,
+        `s.hook()`; a field's use `T{}.conn`, `T{Field: v}`, a method value `t.run`): its own (an
+        interface's method spec), else one a type it embeds promotes, breadth first, the
+        shallowest depth holding the name deciding (two there are ambiguous, as to the
+        compiler); external when T has none and it embeds an outside package's type
+        (`http.ResponseWriter`'s `Header`: promoted from there). A type declared in several
+        files of its package (build-tagged variants: fsnotify's `Watcher` has a field `isClosed` in
+        two backends, a method `isClosed` in a third) reaches, when fields are among the names
+        found, the ones the using file `path` declares, when it declares any."""
+        level, seen = [(directory, type_name)], set()
+        for _ in range(MAX_EMBED_DEPTH + 1):
+            fields = [f for d, t in level for f in self.fields(d, t, name)]
+            hits = fields + [h for d, t in level for h in (self.methods(d).get((t, name), []) or self.specs(d, t, name))]
+            if fields and len(hits) > 1:
+                hits = [h for h in hits if h.path == path] or hits
+            if hits:
+                return _pick(hits, RECEIVER)
+            seen.update(level)
+            level = [x for d, t in level for x in self.embedded(d, t) if x not in seen]
+            if not level:
+                break
         return (None, EXTERNAL) if self.embeds_outside(directory, type_name) else None
+
+    def fields(self, directory: str, type_name: str, name: str) -> list[Sym]:
+        """The field definitions `name` of the structs `type_name` of `directory` (their children;
+        one struct, or each build-tagged variant; an alias of a struct type, `type E = struct{..}`)."""
+        return [f for s in self.package_level(directory).get(type_name, []) if s.kind in ("struct", "type_alias")
+                for f in self.g.children_of(s.path, s.id).get(name, ()) if f.kind == "variable"]
 
     def embeds_outside(self, directory: str, type_name: str) -> bool:
         """The struct or interface `type_name` of `directory`, or one of the repository's types

@@ -174,7 +174,10 @@ log = logging.getLogger(__name__)
 # (67, pyattr, renumbered from 66 on merge: a Python instance attribute whose assignment shows no
 # class is a member found only when no base defines the name, types no chain through it, and is no
 # name of its class body.)
-RESOLVER_VERSION = "67"
+# (68, gofield, renumbered from 66 on merge: a Go field's use, or a call of a field holding a
+# function, goes to the field of the receiver's type (its own, else a promoted one, as Go selects
+# it); an untyped receiver's use of a name no call calls is unknown: no guess by the name.)
+RESOLVER_VERSION = "68"
 # An incremental resolution touching more edges than this loads the whole graph at once
 # (one scan per table beats thousands of small indexed queries).
 PRELOAD_EDGES = 20_000

@@ -9,6 +9,9 @@
 ;   lname      a local's name whose declaration may write its type: ltype the type written
 ;              (`var x *T`), lval the one value it is given (`x := T{}`, `p, err := newParser(src)`),
 ;              lrange what a range clause's value variable walks (`for _, m := range s.items`)
+;   rop, rfield   a selector's operand and the name it selects, `x.f` (a field's read or write, a
+;              method value; the callee of a call too, which go.py skips)
+;   ktype, kfield   a struct literal's type and one of its keys, `T{Field: v}`
 
 ; ---- calls
 (call_expression function: (identifier) @callee)
@@ -43,3 +46,7 @@
 (function_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @lname type: (_) @ltype)))
 (method_declaration parameters: (parameter_list (parameter_declaration name: (identifier) @lname type: (_) @ltype)))
 (func_literal parameters: (parameter_list (parameter_declaration name: (identifier) @lname type: (_) @ltype)))
+
+; ---- reads and writes of fields (`s.conn`, `o.opts.fast = true`) and struct literal keys
+(selector_expression operand: (_) @rop field: (field_identifier) @rfield)
+(composite_literal type: (_) @ktype body: (literal_value (keyed_element . (literal_element (identifier) @kfield))))
