@@ -254,6 +254,15 @@ def best_fit(text: str, language: str, pasted: str) -> tuple[float, int]:
     return best
 
 
+def emits_whole(text: str, language: str, pasted: str, share: float) -> bool:
+    """Whether a message of `text` is the whole paste with its holes filled (FULL_FIT) and its
+    own words are `share` of the paste's words or more: `%s is not allowed here` explains any
+    sentence ending so, and says too few of its words to make it a message."""
+    words = sum(len(seg) for seg in message_segments(pasted))
+    return any(message_fit(raw, pasted) >= FULL_FIT and sum(len(seg) for seg in segs) >= share * words
+               for segs, raw, _ in _emitted(text, language))
+
+
 def inner_paste(text: str, language: str, pasted: str) -> str:
     """The inner message a wrapper printed: when the message of `text` that best explains the
     pasted one (wrapper already off) is the whole paste and ends in a hole (`toml: line %d (last

@@ -28,7 +28,7 @@ from ..model import is_non_source_path
 from ..filetext import numbered_lines
 from ..store import Chunk, chunks, search_index
 from ..store import Field as F
-from .planner import MAX_QUERY_TERMS, MIN_PROBE_WORDS, Clause, Plan, message_probe
+from .planner import MAX_QUERY_TERMS, MIN_PROBE_WORDS, PROBE_SHARE, Clause, Plan, message_probe
 
 # The chunks of a channel whose messages are read: the ones that can reach the first answers
 # (reading a chunk's literals is most of an error query's cost).
@@ -59,11 +59,12 @@ FILL_DEPTH = 5
 
 
 def _fills_a_message(gen, repo: str, ref: str, p: Plan) -> bool:
-    """Whether the whole query is one emitted message with its holes filled (`literals.FULL_FIT`),
-    among the messages that hold most of its words: the values filled in may be words that some
-    message holds (`Validator email doesn't support kind map`), so the store does not cut them
-    out of the phrase and `_share_emitted` finds no run long enough. Not asked for a question,
-    nor for a paste longer than a phrase is searched (a log of many messages is none of them)."""
+    """Whether the whole query is one emitted message with its holes filled whose own words are
+    most of the query's (`literals.emits_whole`, PROBE_SHARE), among the messages that hold most
+    of its words: the values filled in may be words that some message holds (`Validator email
+    doesn't support kind map`), so the store does not cut them out of the phrase and
+    `_share_emitted` finds no run long enough. Not asked for a question, nor for a paste longer
+    than a phrase is searched (a log of many messages is none of them)."""
     clauses, _ = message_probe(p.query)
     if not clauses or sum(len(s) for s in literals.message_segments(p.query)) > MAX_QUERY_TERMS:
         return False
@@ -71,7 +72,7 @@ def _fills_a_message(gen, repo: str, ref: str, p: Plan) -> bool:
     docs, _ = search_index(gen, "snippets", (Clause(F.ERROR_LITERALS, bag, 1.0),), FILL_DEPTH, repo, ref,
                            p.language, ())
     pasted = literals.unwrap_message(p.query)
-    return any(literals.best_fit(d.source, d.language, pasted)[0] >= literals.FULL_FIT for _, d in docs)
+    return any(literals.emits_whole(d.source, d.language, pasted, PROBE_SHARE) for _, d in docs)
 
 
 def _share_emitted(gen, repo: str, ref: str, p: Plan, q: str) -> tuple[bool, list[Chunk]]:
